@@ -1,0 +1,21 @@
+"""compact: the context-compaction pipeline of learn-claude-code s08, readable and safe.
+
+    from compact import ContextCompactor, CompactionConfig
+    c = ContextCompactor(root, summarizer=None, config=CompactionConfig())
+    messages = c.prepare(messages, active_request)
+
+`CompactionConfig.seed()` reproduces the article; `CompactionConfig()` fixes its flaws.
+"""
+
+from .compactor import CompactionWarning, ContextCompactor
+from .config import CompactionConfig
+from .messages import MessageFormatError, estimate_chars, to_plain, validate_messages
+from .reactive import is_prompt_too_long
+from .record import StepRecord
+from .store import Store, StoreError
+
+__all__ = [
+    "CompactionConfig", "CompactionWarning", "ContextCompactor", "MessageFormatError",
+    "StepRecord", "Store", "StoreError", "estimate_chars", "is_prompt_too_long",
+    "to_plain", "validate_messages",
+]

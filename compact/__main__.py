@@ -1,0 +1,32 @@
+"""python -m compact COMMAND ...: one entry for every part of the course.
+
+    agent     the REPL of the article (each line is the active request; q quits)
+    run       one task, non-interactive
+    serve     the offline model alone, for any Anthropic client
+    replay    a canned history through the pipeline, as a table (and a chart)
+    bench     the long-session benchmark of the four designs
+"""
+
+import importlib
+import sys
+
+COMMANDS = {
+    "agent": "compact.agent:main_agent",
+    "run": "compact.agent:main_run",
+    "serve": "compact.server:main_serve",
+    "replay": "compact.replay:main",
+    "bench": "compact.bench:main",
+}
+
+
+def main(argv=None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] in ("-h", "--help") or argv[0] not in COMMANDS:
+        print(__doc__.strip())
+        return 0 if argv and argv[0] in ("-h", "--help") else 2
+    module, function = COMMANDS[argv[0]].split(":")
+    return getattr(importlib.import_module(module), function)(argv[1:]) or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

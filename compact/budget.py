@@ -1,0 +1,75 @@
+"""Step 1 of the article: tool_result_budget, moving huge results to disk.
+
+It looks only at the newest batch: the last message, when it is a user message
+holding tool results. If the batch's text is over TOOL_RESULT_BATCH_CHAR_LIMIT,
+it takes results largest first and, for each over LARGE_RESULT_CHAR_LIMIT,
+saves the full text and leaves the `<persisted-output>` block with a 2000
+character preview, re-totalling until the batch is under the limit.
+
+Left out on purpose: older batches (step 3 handles them). Measured is the
+*text* of each result, not `str()` of a list of blocks (SPEC 3.11).
+
+`persist_largest` is the default profile's extra pass before a summary
+(SPEC 3.8): the same move applied to the largest results anywhere in the
+list, fresh ones too, until the whole context is under the target.
+"""
+
+from . import formats
+from .messages import json_len, text_of, tool_results, with_text
+from .store import StoreError
+
+
+def persist(block, compactor) -> bool:
+    """Replace one result by its persisted block; False (and reported) if the write failed."""
+    config, store = compactor.config, compactor.store
+    text = text_of(block.get("content", ""))
+    try:
+        path = store.persist_result(block["tool_use_id"], text)
+    except StoreError as error:
+        compactor.report(f"tool_result {block['tool_use_id']!r} kept in context: {error}")
+        return False
+    block["content"] = with_text(block.get("content", ""),
+                                 formats.persisted_block(path, text, config.preview_chars))
+    return True
+
+
+def tool_result_budget(messages, compactor):
+    config = compactor.config
+    if not messages or messages[-1].get("role") != "user":
+        return messages
+    batch = tool_results(messages[-1])
+    size = {id(b): len(text_of(b.get("content", ""))) for b in batch}
+    total = sum(size.values())
+    for block in sorted(batch, key=lambda b: size[id(b)], reverse=True):
+        if total <= config.tool_result_batch_char_limit:
+            break
+        if size[id(block)] <= config.large_result_char_limit:
+            continue
+        if persist(block, compactor):
+            total -= size[id(block)] - len(text_of(block["content"]))
+    return messages
+
+
+def persist_largest(messages, compactor, chars: int):
+    """Persist the largest results anywhere until the context is under the target.
+
+    `chars` is the current size; each replacement lowers it by exactly the
+    change in that block's JSON, so the list is measured once.
+    """
+    config = compactor.config
+    # Persisting only pays when the result is much longer than its preview.
+    worth = config.preview_chars + 500
+    candidates = []
+    for message in messages:
+        for block in tool_results(message):
+            text = text_of(block.get("content", ""))
+            if len(text) > worth and formats.kind_of_result(text) == "whole":
+                candidates.append((len(text), block))
+    candidates.sort(key=lambda pair: pair[0], reverse=True)
+    for _, block in candidates:
+        if chars <= config.target_chars:
+            break
+        before = json_len(block.get("content", ""))
+        if persist(block, compactor):
+            chars -= before - json_len(block["content"])
+    return messages

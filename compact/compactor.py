@@ -1,0 +1,123 @@
+"""ContextCompactor: the article's class, and `prepare`, the fixed order.
+
+    tool_result_budget -> snip_compact -> micro_compact -> compact_history (only if still over)
+
+The three cheap steps cost no model call and leave a copy on disk (or, in the
+article's step 3, a short placeholder); only then, if the context is still over
+CONTEXT_CHAR_LIMIT, is a summary paid for. Step 1 must run before step 3, or a
+large old result would become a placeholder with no copy anywhere.
+
+The default profile adds one pass before the summary (SPEC 3.8): persist the
+largest results, fresh ones too, and summarize only if that is not enough.
+
+Each public method takes plain dicts or SDK objects, checks the list against the
+API's rules, works on a copy, and appends a StepRecord per step to `records`.
+"""
+
+import warnings
+from pathlib import Path
+
+from . import budget, micro, reactive, snip, summary
+from .config import CompactionConfig
+from .messages import estimate_chars, to_plain, validate_messages
+from .record import StepRecord
+from .store import Store
+
+
+class CompactionWarning(UserWarning):
+    """A write failed; the text stayed in context."""
+
+
+class ContextCompactor:
+    def __init__(self, root, summarizer=None, config: CompactionConfig | None = None, *,
+                 client=None, model: str | None = None, measure=None, new_id=None,
+                 echo=None):
+        self.config = config or CompactionConfig()
+        self.store = Store(Path(root), new_id=new_id)
+        if summarizer is None and client is not None:
+            if not model:
+                raise ValueError("a client needs a model name to summarize with")
+            summarizer = summary.client_summarizer(
+                client, model, self.config.summary_input_char_limit)
+        self._summarizer = summarizer
+        self.measure = measure or estimate_chars
+        self.echo = echo  # callable(str) for the lines the article prints
+        self.records: list[StepRecord] = []
+        self.calls = 0
+        self._errors: list[str] = []
+        self._model_calls = 0
+
+    # -- services the steps use ----------------------------------------------
+    def summarize(self, messages) -> str:
+        if self._summarizer is None:
+            raise RuntimeError("compact_history needs a summarizer or a client and model")
+        self._model_calls += 1
+        return self._summarizer(messages)
+
+    def report(self, problem: str) -> None:
+        self._errors.append(problem)
+        warnings.warn(problem, CompactionWarning, stacklevel=3)
+
+    def say(self, line: str) -> None:
+        if self.echo:
+            self.echo(line)
+
+    # -- bookkeeping -----------------------------------------------------------
+    def _run(self, name, step, messages, *args, chars=None):
+        before_chars = self.measure(messages) if chars is None else chars
+        before_files, before_calls = len(self.store.written), self._model_calls
+        self._errors = []
+        messages = step(messages, self, *args)
+        after_chars = self.measure(messages)
+        self.records.append(StepRecord(
+            call=self.calls, step=name,
+            messages_before=self._count, messages_after=len(messages),
+            chars_before=before_chars, chars_after=after_chars,
+            files=self.store.written[before_files:],
+            model_calls=self._model_calls - before_calls,
+            error="; ".join(self._errors) or None))
+        self._count = len(messages)
+        return messages, after_chars
+
+    def _start(self, messages):
+        validate_messages(to_plain(messages))
+        messages = to_plain(messages)
+        self._count = len(messages)
+        return messages
+
+    # -- the article's entry points --------------------------------------------
+    def tool_result_budget(self, messages):
+        return self._run("tool_result_budget", budget.tool_result_budget, self._start(messages))[0]
+
+    def snip_compact(self, messages, active_request=None):
+        return self._run("snip_compact", snip.snip_compact, self._start(messages), active_request)[0]
+
+    def micro_compact(self, messages):
+        return self._run("micro_compact", micro.micro_compact, self._start(messages))[0]
+
+    def compact_history(self, messages, active_request):
+        return self._run("compact_history", summary.compact_history,
+                         self._start(messages), active_request)[0]
+
+    def reactive_compact(self, messages, active_request):
+        return self._run("reactive_compact", reactive.reactive_compact,
+                         self._start(messages), active_request)[0]
+
+    def prepare(self, messages, active_request):
+        """Run before every model call: steps 1-3, then 4 only if still over the limit."""
+        self.calls += 1
+        config = self.config
+        messages = self._start(messages)
+        messages, chars = self._run("tool_result_budget", budget.tool_result_budget, messages)
+        messages, chars = self._run("snip_compact", snip.snip_compact, messages,
+                                    active_request, chars=chars)
+        messages, chars = self._run("micro_compact", micro.micro_compact, messages, chars,
+                                    chars=chars)
+        if config.persist_before_summary and chars > config.context_char_limit:
+            messages, chars = self._run("persist_largest", budget.persist_largest, messages,
+                                        chars, chars=chars)
+        if chars > config.context_char_limit:
+            self.say("[auto compact]")
+            messages, chars = self._run("compact_history", summary.compact_history,
+                                        messages, active_request, chars=chars)
+        return messages

@@ -1,0 +1,123 @@
+"""The numbers of the pipeline, in two profiles.
+
+`CompactionConfig.seed()` is the article (s08) exactly: its thresholds and its
+behaviour, flaws included, so a notebook can reproduce what the article shows.
+`CompactionConfig()` is the default: the same thresholds with the behavioural
+flaws fixed (SPEC section 3). The safety fixes (trusted paths, collision-safe
+names, text of list content, plain dicts, the prompt-too-long spellings, the
+reactive cut) are not switches: they hold in both profiles.
+
+All sizes are characters of `json.dumps(messages, ensure_ascii=False)`.
+"""
+
+from dataclasses import dataclass, fields, replace
+
+
+@dataclass(frozen=True)
+class CompactionConfig:
+    profile: str = "default"
+
+    # The article's constants (SPEC section 2).
+    context_char_limit: int = 50_000
+    tool_result_batch_char_limit: int = 200_000
+    large_result_char_limit: int = 30_000
+    summary_input_char_limit: int = 80_000
+    keep_recent_results: int = 3
+    keep_recent_messages: int = 5
+    max_reactive_retries: int = 1
+    snip_max_messages: int = 50
+    snip_keep_head: int = 3
+    preview_chars: int = 2_000
+    micro_min_chars: int = 120
+
+    # Flaw 4 and 5: after a snip the list holds this many messages, marker
+    # included, so the next archive is (max - target) messages away.
+    # None means the article's cut: head + (max - head) newest + the marker.
+    snip_target_messages: int | None = 30
+
+    # Flaw 1: placeholders always point at a saved copy.
+    micro_lossless: bool = True
+    # Flaw 2: step 3 acts only over the limit, and stops at the target.
+    micro_only_over_limit: bool = True
+    # Flaw 3: results the model has not answered yet are never shrunk.
+    micro_protect_fresh: bool = True
+    # Flaw 8: persist the largest results before paying for a summary.
+    persist_before_summary: bool = True
+    # Where steps 3 and 3b stop, as a fraction of context_char_limit.
+    target_fraction: float = 0.6
+
+    def __post_init__(self):
+        self.validate()
+
+    @classmethod
+    def seed(cls, **overrides) -> "CompactionConfig":
+        """The article's design, flaws and all."""
+        article = dict(
+            profile="seed",
+            snip_target_messages=None,
+            micro_lossless=False,
+            micro_only_over_limit=False,
+            micro_protect_fresh=False,
+            persist_before_summary=False,
+        )
+        article.update(overrides)
+        return cls(**article)
+
+    @classmethod
+    def named(cls, profile: str, **overrides) -> "CompactionConfig":
+        if profile == "seed":
+            return cls.seed(**overrides)
+        if profile == "default":
+            return cls(**overrides)
+        raise ValueError(f"unknown profile {profile!r}: use 'seed' or 'default'")
+
+    def with_(self, **changes) -> "CompactionConfig":
+        return replace(self, **changes)
+
+    @property
+    def target_chars(self) -> int:
+        return int(self.context_char_limit * self.target_fraction)
+
+    @property
+    def snip_keep_total(self) -> int:
+        """Messages after a snip, marker included (the article keeps 51)."""
+        if self.snip_target_messages is None:
+            return self.snip_max_messages + 1
+        return self.snip_target_messages
+
+    def validate(self) -> None:
+        """Raise ValueError naming the bad field; called before any file is written."""
+        positive = ("context_char_limit", "tool_result_batch_char_limit",
+                    "large_result_char_limit", "summary_input_char_limit",
+                    "snip_max_messages", "snip_keep_head", "preview_chars")
+        for name in positive:
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+                raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        for name in ("keep_recent_results", "keep_recent_messages",
+                     "max_reactive_retries", "micro_min_chars"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise ValueError(f"{name} must be a whole number >= 0, got {value!r}")
+        if self.profile not in ("seed", "default"):
+            raise ValueError(f"profile must be 'seed' or 'default', got {self.profile!r}")
+        if not 0 < self.target_fraction <= 1:
+            raise ValueError(f"target_fraction must be in (0, 1], got {self.target_fraction!r}")
+        if self.snip_keep_head >= self.snip_max_messages:
+            raise ValueError(
+                f"snip_keep_head ({self.snip_keep_head}) must be below "
+                f"snip_max_messages ({self.snip_max_messages})")
+        target = self.snip_target_messages
+        if target is not None:
+            if not isinstance(target, int) or isinstance(target, bool):
+                raise ValueError(f"snip_target_messages must be an integer or None, got {target!r}")
+            # Head + marker + at least one newest message must fit, and the
+            # target must sit below the trigger or every call would re-archive.
+            if not self.snip_keep_head + 2 <= target < self.snip_max_messages:
+                raise ValueError(
+                    f"snip_target_messages ({target}) must be at least "
+                    f"snip_keep_head + 2 ({self.snip_keep_head + 2}) and below "
+                    f"snip_max_messages ({self.snip_max_messages})")
+
+    def as_dict(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self)}

@@ -1,0 +1,57 @@
+"""The article's safety net: reactive_compact, when the API still says "too long".
+
+Characters only estimate tokens, so the API may refuse a request the pipeline
+let through. Then: write a transcript, summarize everything before the newest
+KEEP_RECENT_MESSAGES (5), and send `[Reactive compact]` + that tail. The cut
+moves one earlier rather than split a tool_use from its result. The caller
+allows this once per model call (MAX_REACTIVE_RETRIES) and raises the second
+refusal.
+
+Both profiles: only the dropped part is summarized, never the kept tail
+(SPEC 3.10); if the current request's own message is in the tail, the cut moves
+past it, so the request is read once, in the summary message. The refusal is
+recognised by the SDK's error type and all three spellings (SPEC 3.9).
+"""
+
+from . import formats
+from .messages import has_tool_use, is_tool_result, request_positions
+from .store import StoreError
+
+TOO_LONG_SPELLINGS = ("prompt is too long", "prompt_too_long", "too many tokens")
+
+
+def is_prompt_too_long(error: BaseException) -> bool:
+    """True for the API's refusal of an oversized prompt, however it is spelled."""
+    status = getattr(error, "status_code", None)
+    if status is not None and status not in (400, 413):
+        return False
+    message = str(error).lower()
+    body = getattr(error, "body", None)
+    if isinstance(body, dict):
+        message += " " + str(body.get("error", body)).lower()
+    return any(spelling in message for spelling in TOO_LONG_SPELLINGS)
+
+
+def tail_start(messages, keep: int, active_request: str) -> int:
+    start = max(0, len(messages) - keep)
+    if start > 0 and is_tool_result(messages[start]) and has_tool_use(messages[start - 1]):
+        start -= 1
+    mentions = [i for i in request_positions(messages, active_request) if i >= start]
+    if mentions:
+        start = mentions[-1] + 1
+    return start
+
+
+def reactive_compact(messages, compactor, active_request: str):
+    kind = "Reactive compact"
+    try:
+        transcript = compactor.store.write_transcript(messages)
+    except StoreError as error:
+        compactor.report(f"{kind}: nothing summarized, context left as it was: {error}")
+        return messages
+    compactor.say(f"[transcript saved: {transcript}]")
+    start = tail_start(messages, compactor.config.keep_recent_messages, active_request)
+    dropped = messages[:start] if start else messages
+    summary = compactor.summarize(dropped)
+    message = formats.summary_message(kind, active_request, summary, transcript)
+    return [message, *messages[start:]] if start else [message]

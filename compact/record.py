@@ -1,0 +1,40 @@
+"""What each step did on each call: the data behind every chart and table.
+
+One `StepRecord` per step per call, whether the step changed anything or not,
+so a timeline can show the quiet calls too.
+"""
+
+from dataclasses import asdict, dataclass, field
+
+
+@dataclass
+class StepRecord:
+    call: int                 # which prepare call (1-based); 0 before the first
+    step: str                 # tool_result_budget, snip_compact, micro_compact, ...
+    messages_before: int
+    messages_after: int
+    chars_before: int
+    chars_after: int
+    files: list = field(default_factory=list)   # relative paths written
+    model_calls: int = 0      # summaries asked of the model
+    error: str | None = None  # a write that failed; the text stayed in context
+
+    @property
+    def fired(self) -> bool:
+        return (self.chars_before != self.chars_after
+                or self.messages_before != self.messages_after
+                or bool(self.files) or self.model_calls > 0)
+
+    def as_dict(self) -> dict:
+        row = asdict(self)
+        row["fired"] = self.fired
+        return row
+
+
+def totals(records) -> dict:
+    """Files written and model calls over a list of records."""
+    return {
+        "files": sum(len(r.files) for r in records),
+        "model_calls": sum(r.model_calls for r in records),
+        "errors": sum(1 for r in records if r.error),
+    }

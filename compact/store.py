@@ -1,0 +1,131 @@
+"""Everything the compactor writes to disk, in one place under one root.
+
+    <root>/.transcripts/transcript_<uuid4 hex>.jsonl    one JSON message a line
+    <root>/.task_outputs/tool-results/<name>.txt       a tool result's full text
+
+Paths handed back (and written into markers) are relative to the root, in
+POSIX form, so the agent can `read_file` them from its workspace.
+
+What the article does and this store does differently, in both profiles:
+- files appear whole: written to a temporary name, then renamed;
+- names are collision-safe (SPEC 3.7): the article's sanitized id is kept when
+  it is the id itself; otherwise a hash of the real id is added; and an existing
+  file is reused only when it already holds the very same text;
+- a saved copy is trusted only when it lies in our own folder and exists
+  (SPEC 3.6); nothing outside the root is read or written.
+"""
+
+import hashlib
+import json
+import os
+import re
+import uuid
+from pathlib import Path
+
+TRANSCRIPTS = ".transcripts"
+TOOL_RESULTS = ".task_outputs/tool-results"
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
+
+
+class StoreError(OSError):
+    """A write that failed; the text it was meant to hold stays in context."""
+
+
+def sanitize_id(tool_use_id: str) -> str:
+    """The article's file name: unsafe characters to '_', cut to 120."""
+    return _UNSAFE.sub("_", tool_use_id)[:120]
+
+
+def safe_name(tool_use_id: str) -> str:
+    name = sanitize_id(tool_use_id)
+    if name == tool_use_id and name not in ("", ".", ".."):
+        return name
+    digest = hashlib.sha256(tool_use_id.encode("utf-8")).hexdigest()[:12]
+    return f"{name[:107]}-{digest}"
+
+
+class Store:
+    def __init__(self, root, new_id=None):
+        self.root = Path(root).resolve()
+        self._new_id = new_id or (lambda: uuid.uuid4().hex)
+        self.written: list[str] = []  # relative paths, in the order written
+
+    # -- paths -------------------------------------------------------------
+    def relative(self, path: Path) -> str:
+        return path.relative_to(self.root).as_posix()
+
+    def inside(self, relative_path: str, folder: str) -> Path | None:
+        """The absolute path, if `relative_path` lies in `folder` under the root."""
+        if not relative_path or "\x00" in relative_path:
+            return None
+        base = (self.root / folder).resolve()
+        candidate = (self.root / relative_path).resolve()
+        if candidate.parent != base:
+            return None
+        return candidate
+
+    # -- writing -------------------------------------------------------------
+    def _write_whole(self, path: Path, text: str) -> None:
+        tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex[:8]}.tmp")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with open(tmp, "w", encoding="utf-8", newline="") as handle:
+                handle.write(text)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp, path)
+        except OSError as error:
+            try:
+                tmp.unlink(missing_ok=True)
+            except OSError:
+                pass
+            raise StoreError(f"could not write {self.relative(path)}: "
+                             f"{error.strerror or error}") from error
+        self.written.append(self.relative(path))
+
+    def write_transcript(self, messages) -> str:
+        path = self.root / TRANSCRIPTS / f"transcript_{self._new_id()}.jsonl"
+        lines = "".join(json.dumps(m, ensure_ascii=False) + "\n" for m in messages)
+        self._write_whole(path, lines)
+        return self.relative(path)
+
+    def persist_result(self, tool_use_id: str, text: str) -> str:
+        """Save a tool result's full text; reuse a file only if it holds this text."""
+        folder = self.root / TOOL_RESULTS
+        stem = safe_name(tool_use_id)
+        for attempt in range(1, 1000):
+            name = stem if attempt == 1 else f"{stem}-{attempt}"
+            path = folder / f"{name}.txt"
+            existing = self._read(path)
+            if existing == text:
+                return self.relative(path)
+            if existing is None:
+                self._write_whole(path, text)
+                return self.relative(path)
+        raise StoreError(f"no free file name for tool_use_id {tool_use_id!r}")
+
+    # -- reading back --------------------------------------------------------
+    @staticmethod
+    def _read(path: Path) -> str | None:
+        try:
+            return path.read_text(encoding="utf-8")
+        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+            return None
+
+    def saved_text(self, relative_path: str) -> str | None:
+        """A saved tool result's text, only if the path is one of ours and exists."""
+        path = self.inside(relative_path, TOOL_RESULTS)
+        return self._read(path) if path and path.suffix == ".txt" else None
+
+    def is_saved_copy(self, relative_path: str, preview: str | None = None) -> bool:
+        text = self.saved_text(relative_path)
+        if text is None:
+            return False
+        return preview is None or text.startswith(preview)
+
+    def read_transcript(self, relative_path: str) -> list | None:
+        path = self.inside(relative_path, TRANSCRIPTS)
+        raw = self._read(path) if path else None
+        if raw is None:
+            return None
+        return [json.loads(line) for line in raw.splitlines() if line]

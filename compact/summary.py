@@ -1,0 +1,52 @@
+"""Step 4 of the article: compact_history, the one step that pays for a model call.
+
+It writes the whole list to a transcript, asks the model for a factual state
+summary, and replaces the list with one user message in three parts: the
+current request (as typed this turn, passed in, never guessed from `messages`),
+the summary as reference data, and the transcript's path.
+
+The summarizer sees the JSON of the messages; above SUMMARY_INPUT_CHAR_LIMIT
+(80000) only the first quarter and the last three quarters of that budget, with
+a marker where the middle was, so the summary call can never overflow itself.
+
+Left out: deciding *when* to summarize (that is `prepare`'s job) and any
+memory that outlives the session (chapter s09).
+"""
+
+import json
+
+from . import formats
+from .messages import text_of, to_plain
+from .store import StoreError
+
+
+def summary_input(messages, limit: int) -> str:
+    text = json.dumps(to_plain(messages), ensure_ascii=False)
+    if len(text) <= limit:
+        return text
+    head = limit // 4
+    return text[:head] + formats.MIDDLE_OMITTED + text[-(limit - head):]
+
+
+def client_summarizer(client, model: str, limit: int, max_tokens: int = 2000):
+    """A summarizer that asks an Anthropic client (real or the offline model)."""
+    def summarize(messages) -> str:
+        response = client.messages.create(
+            model=model,
+            system=formats.SUMMARY_SYSTEM,
+            max_tokens=max_tokens,
+            messages=[{"role": "user", "content": summary_input(messages, limit)}],
+        )
+        return text_of(to_plain(response.content)).strip()
+    return summarize
+
+
+def compact_history(messages, compactor, active_request: str, kind: str = "Compacted"):
+    try:
+        transcript = compactor.store.write_transcript(messages)
+    except StoreError as error:
+        compactor.report(f"{kind}: no summary made, context left as it was: {error}")
+        return messages
+    compactor.say(f"[transcript saved: {transcript}]")
+    summary = compactor.summarize(messages)
+    return [formats.summary_message(kind, active_request, summary, transcript)]

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Run every test: the package, the offline model, the notebooks (nbval, full
+# output comparison) and the browser test (headless Debian chromium).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+if ! command -v chromium >/dev/null; then
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "chromium is missing: sudo apt-get install chromium" >&2
+  fi
+fi
+exec .venv/bin/python -m pytest "$@"
