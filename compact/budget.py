@@ -15,7 +15,7 @@ list, fresh ones too, until the whole context is under the target.
 """
 
 from . import formats
-from .messages import json_len, text_of, tool_results, with_text
+from .messages import text_of, tool_results, with_text
 from .store import StoreError
 
 
@@ -33,6 +33,12 @@ def persist(block, compactor) -> bool:
     return True
 
 
+def already_saved(block, store) -> bool:
+    """True for our own `<persisted-output>` block whose file is really there."""
+    match = formats.PERSISTED_RE.match(text_of(block.get("content", "")))
+    return bool(match) and store.is_saved_copy(match["path"], match["preview"])
+
+
 def tool_result_budget(messages, compactor):
     config = compactor.config
     if not messages or messages[-1].get("role") != "user":
@@ -43,7 +49,9 @@ def tool_result_budget(messages, compactor):
     for block in sorted(batch, key=lambda b: size[id(b)], reverse=True):
         if total <= config.tool_result_batch_char_limit:
             break
-        if size[id(block)] <= config.large_result_char_limit:
+        # A block saved on an earlier call stays as it is: saving it again
+        # would store a copy of the preview and change the list on every call.
+        if size[id(block)] <= config.large_result_char_limit or already_saved(block, compactor.store):
             continue
         if persist(block, compactor):
             total -= size[id(block)] - len(text_of(block["content"]))
@@ -53,8 +61,8 @@ def tool_result_budget(messages, compactor):
 def persist_largest(messages, compactor, chars: int):
     """Persist the largest results anywhere until the context is under the target.
 
-    `chars` is the current size; each replacement lowers it by exactly the
-    change in that block's JSON, so the list is measured once.
+    `chars` is the current size; each replacement lowers it by the change in
+    that block (exact for the article's measure, so the list is measured once).
     """
     config = compactor.config
     # Persisting only pays when the result is much longer than its preview.
@@ -69,7 +77,7 @@ def persist_largest(messages, compactor, chars: int):
     for _, block in candidates:
         if chars <= config.target_chars:
             break
-        before = json_len(block.get("content", ""))
+        before = block.get("content", "")
         if persist(block, compactor):
-            chars -= before - json_len(block["content"])
+            chars = compactor.size_after(messages, chars, before, block["content"])
     return messages

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from . import budget, micro, reactive, snip, summary
 from .config import CompactionConfig
-from .messages import estimate_chars, to_plain, validate_messages
+from .messages import estimate_chars, json_len, to_plain, validate_messages
 from .record import StepRecord
 from .store import Store
 
@@ -62,6 +62,16 @@ class ContextCompactor:
         if self.echo:
             self.echo(line)
 
+    def size_after(self, messages, chars: int, before, after) -> int:
+        """The size once one block's content went from `before` to `after`.
+
+        With the article's measure the change is exact and costs nothing; a
+        custom measure (tokens, say) is asked again.
+        """
+        if self.measure is estimate_chars:
+            return chars - (json_len(before) - json_len(after))
+        return self.measure(messages)
+
     # -- bookkeeping -----------------------------------------------------------
     def _run(self, name, step, messages, *args, chars=None):
         before_chars = self.measure(messages) if chars is None else chars
@@ -80,8 +90,8 @@ class ContextCompactor:
         return messages, after_chars
 
     def _start(self, messages):
-        validate_messages(to_plain(messages))
-        messages = to_plain(messages)
+        messages = to_plain(messages)  # a copy: the caller's list is never changed
+        validate_messages(messages)
         self._count = len(messages)
         return messages
 

@@ -101,7 +101,8 @@ class CompactionConfig:
                 raise ValueError(f"{name} must be a whole number >= 0, got {value!r}")
         if self.profile not in ("seed", "default"):
             raise ValueError(f"profile must be 'seed' or 'default', got {self.profile!r}")
-        if not 0 < self.target_fraction <= 1:
+        fraction = self.target_fraction
+        if not isinstance(fraction, (int, float)) or isinstance(fraction, bool) or not 0 < fraction <= 1:
             raise ValueError(f"target_fraction must be in (0, 1], got {self.target_fraction!r}")
         if self.snip_keep_head >= self.snip_max_messages:
             raise ValueError(

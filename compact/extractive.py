@@ -8,6 +8,8 @@ already gone from the messages (an `omitted` placeholder) stays gone, which is
 the point: a lossy step shows in every later answer.
 """
 
+import json
+
 from . import formats
 from .messages import text_of, to_plain, tool_results, tool_uses, user_text
 
@@ -20,9 +22,19 @@ def _line(text: str) -> str:
 
 
 def _describe_call(use: dict) -> str:
-    data = use.get("input") or {}
+    data = use.get("input")
+    data = data if isinstance(data, dict) else {}
     arg = data.get("path") or data.get("command") or data.get("pattern") or ""
     return f"{use.get('name')}({arg})" if arg else str(use.get("name"))
+
+
+def _decoded(summary_json: str) -> str:
+    """An earlier summary, written into its message as a JSON string."""
+    try:
+        value = json.loads(summary_json)
+    except ValueError:
+        return summary_json
+    return value if isinstance(value, str) else summary_json
 
 
 def extractive_summary(messages, max_chars: int = 6000) -> str:
@@ -47,7 +59,7 @@ def extractive_summary(messages, max_chars: int = 6000) -> str:
         typed = user_text(message)
         match = formats.SUMMARY_RE.match(typed)
         if match:
-            earlier.append(match["summary"].strip('"').replace("\\n", "\n"))
+            earlier.append(_decoded(match["summary"]))
         elif typed and not formats.kind_of_user_text(typed):
             requests.append(_line(typed))
     parts = []

@@ -158,13 +158,13 @@ def _check_shape(i, message):
 def _check_pairs(messages, i, message):
     results = tool_results(message)
     if results:
-        previous = messages[i - 1] if i > 0 else None
-        asked = {b["id"] for b in tool_uses(previous)} if previous else set()
+        asked = {b["id"] for b in tool_uses(messages[i - 1])} if i > 0 else set()
+        where = f"messages[{i - 1}]" if i > 0 else "a message before it (there is none)"
         for j, block in enumerate(message["content"]):
             if block.get("type") == "tool_result" and block["tool_use_id"] not in asked:
                 raise MessageFormatError(
                     f"messages[{i}].content[{j}]: tool_result for id {block['tool_use_id']!r} "
-                    f"has no tool_use with that id in messages[{i - 1}]")
+                    f"has no tool_use with that id in {where}")
     uses = tool_uses(message)
     if uses and i + 1 < len(messages):
         answered = {b["tool_use_id"] for b in tool_results(messages[i + 1])}

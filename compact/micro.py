@@ -20,7 +20,7 @@ naming a file in our own folder (SPEC 3.6), and leave our placeholders alone.
 """
 
 from . import formats
-from .messages import all_tool_results, json_len, text_of, with_text
+from .messages import all_tool_results, text_of, with_text
 from .store import StoreError
 
 
@@ -70,8 +70,8 @@ def micro_compact(messages, compactor, chars: int | None = None):
         new_text = placeholder(block, compactor)
         if new_text is None:
             continue
-        before = json_len(block.get("content", ""))
-        block["content"] = with_text(block.get("content", ""), new_text)
-        if chars is not None:
-            chars -= before - json_len(block["content"])
+        before = block.get("content", "")
+        block["content"] = with_text(before, new_text)
+        if config.micro_only_over_limit:
+            chars = compactor.size_after(messages, chars, before, block["content"])
     return messages

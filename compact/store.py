@@ -11,8 +11,12 @@ What the article does and this store does differently, in both profiles:
 - names are collision-safe (SPEC 3.7): the article's sanitized id is kept when
   it is the id itself; otherwise a hash of the real id is added; and an existing
   file is reused only when it already holds the very same text;
+- a transcript never replaces an earlier one: a restarted `new_id` (a notebook
+  cell run twice) gets a numbered name instead of overwriting a file that an
+  older marker still points at;
 - a saved copy is trusted only when it lies in our own folder and exists
-  (SPEC 3.6); nothing outside the root is read or written.
+  (SPEC 3.6); nothing outside the root is read or written, even when one of
+  our folders is a symlink that leads elsewhere.
 """
 
 import hashlib
@@ -25,6 +29,7 @@ from pathlib import Path
 TRANSCRIPTS = ".transcripts"
 TOOL_RESULTS = ".task_outputs/tool-results"
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
+_TRANSCRIPT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 class StoreError(OSError):
@@ -54,13 +59,18 @@ class Store:
     def relative(self, path: Path) -> str:
         return path.relative_to(self.root).as_posix()
 
+    def _folder(self, folder: str) -> Path | None:
+        """Our folder, resolved; None if a symlink takes it outside the root."""
+        base = (self.root / folder).resolve()
+        return base if self.root in base.parents else None
+
     def inside(self, relative_path: str, folder: str) -> Path | None:
         """The absolute path, if `relative_path` lies in `folder` under the root."""
         if not relative_path or "\x00" in relative_path:
             return None
-        base = (self.root / folder).resolve()
+        base = self._folder(folder)
         candidate = (self.root / relative_path).resolve()
-        if candidate.parent != base:
+        if base is None or candidate.parent != base:
             return None
         return candidate
 
@@ -68,6 +78,8 @@ class Store:
     def _write_whole(self, path: Path, text: str) -> None:
         tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex[:8]}.tmp")
         try:
+            if self.root not in path.parent.resolve().parents:
+                raise StoreError(f"{self.relative(path.parent)} leads outside {self.root}")
             path.parent.mkdir(parents=True, exist_ok=True)
             with open(tmp, "w", encoding="utf-8", newline="") as handle:
                 handle.write(text)
@@ -84,10 +96,29 @@ class Store:
         self.written.append(self.relative(path))
 
     def write_transcript(self, messages) -> str:
-        path = self.root / TRANSCRIPTS / f"transcript_{self._new_id()}.jsonl"
+        stem = f"transcript_{self._transcript_id()}"
+        path = self.root / TRANSCRIPTS / f"{stem}.jsonl"
+        number = 1
+        while self._taken(path):
+            number += 1
+            path = path.with_name(f"{stem}-{number}.jsonl")
         lines = "".join(json.dumps(m, ensure_ascii=False) + "\n" for m in messages)
         self._write_whole(path, lines)
         return self.relative(path)
+
+    def _transcript_id(self) -> str:
+        value = self._new_id()
+        # The id becomes part of a path: refuse anything that could leave the folder.
+        if not isinstance(value, str) or not _TRANSCRIPT_ID.fullmatch(value):
+            raise ValueError(f"new_id() must return 1-64 letters, digits, '_' or '-', got {value!r}")
+        return value
+
+    @staticmethod
+    def _taken(path: Path) -> bool:
+        try:
+            return path.exists() or path.is_symlink()
+        except OSError:
+            return False
 
     def persist_result(self, tool_use_id: str, text: str) -> str:
         """Save a tool result's full text; reuse a file only if it holds this text."""
@@ -99,7 +130,7 @@ class Store:
             existing = self._read(path)
             if existing == text:
                 return self.relative(path)
-            if existing is None:
+            if existing is None and not self._taken(path):
                 self._write_whole(path, text)
                 return self.relative(path)
         raise StoreError(f"no free file name for tool_use_id {tool_use_id!r}")
@@ -107,9 +138,10 @@ class Store:
     # -- reading back --------------------------------------------------------
     @staticmethod
     def _read(path: Path) -> str | None:
+        """The file's text, or None when it is missing or cannot be read as ours."""
         try:
             return path.read_text(encoding="utf-8")
-        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        except (OSError, UnicodeDecodeError):
             return None
 
     def saved_text(self, relative_path: str) -> str | None:

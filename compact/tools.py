@@ -1,21 +1,34 @@
 """The agent's tools: bash, read_file, write_file, edit_file, glob, and compact.
 
 File tools stay inside the workspace (a path that resolves outside it is an
-error, not a read). bash refuses a short deny list outright and asks before
+error, not a read), and write_file / edit_file leave the compactor's own
+folders (`.transcripts/`, `.task_outputs/`) alone, so a saved copy cannot be
+forged through them. bash refuses a short deny list outright and asks before
 destructive commands; without a person to ask (`confirm=None`) it refuses them.
 `compact` has no handler: the agent loop answers it (SPEC 2, the compact tool).
+
+Left out: a sandbox for bash (it runs in the workspace with the user's rights).
 """
 
 import glob as globlib
+import os
 import re
 import subprocess
 from pathlib import Path
 
 from .formats import COMPACT_TOOL_ACK
 
-MAX_OUTPUT = 200_000  # the article's tools cut output here too
+# Large enough that experiment 2's JSON (over 200,000 characters) arrives whole
+# and step 1 of the pipeline, not the tool, decides what stays in context.
+MAX_OUTPUT = 500_000
 DENIED = ("sudo ", "shutdown", "reboot", "mkfs", ":(){", "> /dev/sd", "dd if=")
-DESTRUCTIVE = re.compile(r"(^|[;&|]\s*)(rm|rmdir|mv|chmod|chown|git\s+(reset|clean|push))\b")
+# A command word anywhere in the line (after a separator, a subshell or a
+# newline), so `ls; rm x`, `(rm x)`, `x && rm y` and `find . -delete` all ask,
+# and so does `> file`, which empties a file. Erring towards asking is safe.
+DESTRUCTIVE = re.compile(
+    r"(^|[\s;&|(`$])(rm|rmdir|mv|chmod|chown|shred|truncate|git\s+(reset|clean|push|checkout))\b"
+    r"|\s-delete\b|(^|[^>&0-9])>\s*(?!/dev/null\b)[^\s&>]")
+PROTECTED = (".transcripts", ".task_outputs")  # the compactor's folders
 
 TOOLS = [
     {"name": "bash", "description": "Run a shell command in the workspace.",
@@ -45,10 +58,21 @@ class ToolError(Exception):
 
 
 def safe_path(workspace, path: str) -> Path:
+    if not isinstance(path, str) or not path or "\x00" in path:
+        raise ToolError(f"invalid path: {path!r}")
     root = Path(workspace).resolve()
     target = (root / path).resolve()
     if target != root and root not in target.parents:
         raise ToolError(f"path escapes the workspace: {path}")
+    return target
+
+
+def writable_path(workspace, path: str) -> Path:
+    target = safe_path(workspace, path)
+    relative = target.relative_to(Path(workspace).resolve()).parts
+    if relative and relative[0] in PROTECTED:
+        raise ToolError(f"{path} is in the compactor's folder {relative[0]}/; "
+                        f"read it, but do not write there")
     return target
 
 
@@ -74,14 +98,18 @@ def read_file(workspace, path: str, limit: int | None = None) -> str:
 
 
 def write_file(workspace, path: str, content: str) -> str:
-    target = safe_path(workspace, path)
+    if not isinstance(content, str):
+        raise ToolError(f"content must be a text, got {type(content).__name__}")
+    target = writable_path(workspace, path)
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(content, encoding="utf-8")
     return f"Wrote {len(content)} characters to {path}"
 
 
 def edit_file(workspace, path: str, old_text: str, new_text: str) -> str:
-    target = safe_path(workspace, path)
+    if not isinstance(old_text, str) or not old_text or not isinstance(new_text, str):
+        raise ToolError("old_text must be a non-empty text and new_text a text")
+    target = writable_path(workspace, path)
     text = target.read_text(encoding="utf-8")
     if old_text not in text:
         return f"Error: text not found in {path}"
@@ -90,10 +118,18 @@ def edit_file(workspace, path: str, old_text: str, new_text: str) -> str:
 
 
 def glob(workspace, pattern: str) -> str:
+    if not isinstance(pattern, str) or not pattern:
+        raise ToolError(f"invalid pattern: {pattern!r}")
+    if Path(pattern).is_absolute() or ".." in Path(pattern).parts:
+        raise ToolError(f"pattern escapes the workspace: {pattern}")
     root = Path(workspace).resolve()
-    safe_path(root, pattern.split("*")[0] or ".")
-    hits = sorted(Path(p).relative_to(root).as_posix()
-                  for p in globlib.glob(str(root / pattern), recursive=True))
+    hits = []
+    for found in globlib.glob(str(root / pattern), recursive=True):
+        # A character class such as [.][.] can still climb out: check each hit.
+        resolved = Path(found).resolve()
+        if resolved == root or root in resolved.parents:
+            hits.append(Path(os.path.normpath(found)).relative_to(root).as_posix())
+    hits = sorted(set(hits))
     return "\n".join(hits) if hits else "(no match)"
 
 
@@ -112,5 +148,5 @@ def run_tool(workspace, name: str, tool_input: dict, confirm=None) -> str:
         if name == "bash":
             return bash(workspace, tool_input["command"], confirm=confirm)
         return handler(workspace, **tool_input)
-    except (ToolError, OSError, UnicodeDecodeError, KeyError, TypeError) as error:
+    except (ToolError, OSError, UnicodeDecodeError, KeyError, TypeError, ValueError) as error:
         return f"Error: {error}"

@@ -1,0 +1,222 @@
+"""The agent of the article (sections 9 and 10): the loop, the REPL, one-shot runs.
+
+Before every model call the loop runs `ContextCompactor.prepare` with the
+request the user typed this turn. When the API still answers "prompt is too
+long" (the SDK's `APIStatusError`, recognised in all three spellings by
+`compact.is_prompt_too_long`) it runs `reactive_compact` once and tries
+again; a second refusal in a row goes to the caller. After a successful call
+the counter starts over. A tool batch runs whole before anything else; if it
+held a `compact` call, `compact_history` runs after the results are appended,
+so no result is orphaned and no side effect is forgotten.
+
+    python -m compact agent [--workspace DIR] [--profile seed|default] [--window N]
+    python -m compact run TASK [--workspace DIR] [--profile ...] [--window N]
+
+TASK is a text or a short name from `compact.tasks` (titles, docs-json,
+compare-code, compact-tool). The run prints what the article's agent prints:
+tool calls, `[auto compact]`, `[transcript saved: ...]`, `[reactive compact]`,
+and the answer.
+
+Left out: streaming, hooks, permissions beyond bash's deny list and
+confirmation, and memory across sessions (chapter s09).
+"""
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import anthropic
+
+from . import tasks
+from .compactor import ContextCompactor
+from .config import CompactionConfig
+from .formats import AGENT_SYSTEM_RULE
+from .messages import text_of, to_plain, tool_uses
+from .model import choose_model
+from .reactive import is_prompt_too_long
+from .server import DEFAULT_WINDOW
+from .tools import TOOLS, run_tool
+
+SYSTEM = ("You are a coding agent working in a workspace folder. Use the tools to read and "
+          "change files, and answer from what you have read. " + AGENT_SYSTEM_RULE)
+MAX_TOKENS = 8000
+MAX_TURNS = 30
+SHOWN = 120  # characters of a tool call or result shown on the terminal
+
+
+class AgentError(RuntimeError):
+    """The loop could not finish: no final answer within the turn limit."""
+
+
+class Agent:
+    def __init__(self, workspace, client, model: str, *, config: CompactionConfig | None = None,
+                 echo=print, confirm=None, new_id=None, max_turns: int = MAX_TURNS,
+                 max_tokens: int = MAX_TOKENS):
+        self.workspace = Path(workspace).resolve()
+        if not self.workspace.is_dir():
+            raise ValueError(f"workspace is not a folder: {workspace}")
+        self.client, self.model = client, model
+        self.config = config or CompactionConfig()
+        self.echo = echo or (lambda line: None)
+        self.confirm = confirm          # None: destructive bash commands are refused
+        self.max_turns, self.max_tokens = max_turns, max_tokens
+        self.compactor = ContextCompactor(self.workspace, client=client, model=model,
+                                          config=self.config, echo=self.echo, new_id=new_id)
+        self.messages: list = []
+        self.model_calls = 0
+        self.reactive_compactions = 0
+
+    # -- the loop --------------------------------------------------------------
+    def ask(self, request: str) -> str:
+        """One user turn: the request is the active request until the answer."""
+        if not isinstance(request, str) or not request.strip():
+            raise ValueError("the request must be a non-empty text")
+        self.messages.append({"role": "user", "content": request})
+        return self.loop(request)
+
+    def loop(self, request: str) -> str:
+        retries = 0
+        for _ in range(self.max_turns):
+            self.messages[:] = self.compactor.prepare(self.messages, request)
+            try:
+                response = self.call_model()
+            except anthropic.APIStatusError as error:
+                if not is_prompt_too_long(error) or retries >= self.config.max_reactive_retries:
+                    raise
+                retries += 1
+                self.reactive_compactions += 1
+                self.echo("[reactive compact]")
+                self.messages[:] = self.compactor.reactive_compact(self.messages, request)
+                continue
+            retries = 0
+            content = to_plain(response.content)
+            self.messages.append({"role": "assistant", "content": content})
+            if not tool_uses(self.messages[-1]):
+                return text_of(content).strip()
+            self.show_notes(content)
+            self.run_batch(content, request)
+        raise AgentError(f"no final answer after {self.max_turns} model calls")
+
+    def call_model(self):
+        self.model_calls += 1
+        return self.client.messages.create(model=self.model, system=SYSTEM, tools=TOOLS,
+                                           messages=self.messages, max_tokens=self.max_tokens)
+
+    def run_batch(self, content: list, request: str) -> None:
+        """Run every call of the batch, append all results, then compact if asked."""
+        results, compact_requested = [], False
+        for use in tool_uses({"role": "assistant", "content": content}):
+            tool_input = use.get("input") if isinstance(use.get("input"), dict) else {}
+            self.echo(f"> {use['name']} {shorten(json.dumps(tool_input, ensure_ascii=False))}")
+            output = run_tool(self.workspace, use["name"], tool_input, confirm=self.confirm)
+            self.echo(f"  {shorten(output)} ({len(output)} chars)")
+            results.append({"type": "tool_result", "tool_use_id": use["id"], "content": output})
+            compact_requested |= use["name"] == "compact"
+        self.messages.append({"role": "user", "content": results})
+        if compact_requested:
+            self.echo("[compact tool]")
+            self.messages[:] = self.compactor.compact_history(self.messages, request)
+
+    def show_notes(self, content: list) -> None:
+        for line in text_of(content).splitlines():
+            if line.strip():
+                self.echo(f"  ({shorten(line)})")
+
+
+def shorten(text: str, limit: int = SHOWN) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 3] + "..."
+
+
+def run_task(task: str, workspace, *, profile: str = "default", window: int = DEFAULT_WINDOW,
+             client=None, model: str | None = None, echo=print, new_id=None,
+             max_turns: int = MAX_TURNS) -> Agent:
+    """Run one task to its answer (`agent.answer`); offline unless a client is given."""
+    choice = None
+    if client is None:
+        choice = choose_model(offline=True, window=window, echo=echo)
+        client, model = choice.client, choice.model
+    try:
+        agent = Agent(workspace, client, model, config=CompactionConfig.named(profile),
+                      echo=echo, new_id=new_id, max_turns=max_turns)
+        agent.answer = agent.ask(tasks.task_text(task))
+        return agent
+    finally:
+        if choice is not None:
+            choice.close()
+
+
+# -- command lines ---------------------------------------------------------------
+
+def _parser(prog: str, description: str) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser.add_argument("--workspace", default=".", help="the agent's folder (default: here)")
+    parser.add_argument("--profile", choices=("seed", "default"), default="default",
+                        help="seed: the article exactly; default: its flaws fixed")
+    parser.add_argument("--window", type=int, default=DEFAULT_WINDOW,
+                        help="the offline model's window in tokens (default %(default)s)")
+    parser.add_argument("--offline", action="store_true",
+                        help="use the offline model even if a key and MODEL_ID are set")
+    parser.add_argument("--max-turns", type=int, default=MAX_TURNS)
+    return parser
+
+
+def _start(args, echo=print):
+    if args.window < 1:
+        raise SystemExit("--window must be a positive number of tokens")
+    choice = choose_model(offline=args.offline, window=args.window, echo=echo)
+    return choice
+
+
+def main_run(argv=None) -> int:
+    parser = _parser("python -m compact run", "Run one task to its answer, non-interactive.")
+    parser.add_argument("task", help="the task text, or one of: " + ", ".join(tasks.BY_NAME))
+    args = parser.parse_args(argv)
+    with _start(args) as choice:
+        try:
+            agent = Agent(args.workspace, choice.client, choice.model,
+                          config=CompactionConfig.named(args.profile), max_turns=args.max_turns)
+            answer = agent.ask(tasks.task_text(args.task))
+        except (anthropic.APIError, AgentError, ValueError) as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 1
+    print()
+    print(answer)
+    return 0
+
+
+def ask_person(command: str) -> bool:
+    try:
+        reply = input(f"Run this destructive command? {command!r} [y/N] ")
+    except EOFError:
+        return False
+    return reply.strip().lower() in ("y", "yes")
+
+
+def main_agent(argv=None) -> int:
+    parser = _parser("python -m compact agent",
+                     "The article's REPL: each line is the active request; q quits.")
+    args = parser.parse_args(argv)
+    with _start(args) as choice:
+        try:
+            agent = Agent(args.workspace, choice.client, choice.model, confirm=ask_person,
+                          config=CompactionConfig.named(args.profile), max_turns=args.max_turns)
+        except ValueError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 1
+        while True:
+            try:
+                query = input("s08 >> ").strip()
+            except (EOFError, KeyboardInterrupt):
+                print()
+                break
+            if query.lower() in ("q", "exit"):
+                break
+            if not query:
+                continue
+            try:
+                print(agent.ask(tasks.task_text(query)))
+            except (anthropic.APIError, AgentError) as error:
+                print(f"error: {error}")
+    return 0

@@ -1,0 +1,339 @@
+"""The long-session benchmark: what each design costs and loses over hundreds of turns.
+
+    python -m compact bench                 # 3 sessions x 120 and 400 turns x 4 designs
+    python -m compact bench --quick         # a smoke run of a few seconds
+    python -m compact bench --chart bench.png
+
+The article shows the pipeline one call at a time. Here a whole session
+(`compact.sessions`) is replayed turn by turn, and each design prepares the
+context before every model call; the request "sent" is the prepared context:
+- none: the list as it grows; requests over the model window are counted as
+  refused (window = WINDOW_FACTOR x CONTEXT_CHAR_LIMIT = 200000 characters, the
+  article's limit being a quarter of it); the figures are what the requests
+  would have cost had the API taken them all;
+- summary: compact_history whenever the list is over CONTEXT_CHAR_LIMIT;
+- seed: `prepare` with `CompactionConfig.seed()`, the article as written;
+- default: `prepare` with `CompactionConfig()`, the flaws fixed.
+Summaries come from `compact.extractive.extractive_summary` (no model), each
+counted as a summary call whose input is booked by `compact.cost`, which also
+defines the cache-adjusted cost and the lost outputs.
+
+Timing: `prepare` (or the design's equivalent) is timed per call with
+time.perf_counter. growth = (median ms per call at the longer session / at the
+shorter) / (median new characters per call, same ratio): about 1 when the work
+per call follows the new content, about 400/120 = 3.3 when it follows the
+session's length (a quadratic loop). It also moves when the mix of calls
+changes: the seed profile, once past 50 messages, archives (and writes a
+transcript) on every call, so a longer session with more such calls shows a
+higher median though each kind of call takes the same time; the chart's
+per-call line shows that. Timings are printed, never asserted.
+
+Left out on purpose: a real model (replies are canned, so a design cannot
+change what the model does next), reactive_compact and the compact tool, and
+token counts (characters throughout; a token estimate is shown for the
+largest request only).
+"""
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import replace
+
+from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+
+from . import cost
+from .compactor import ContextCompactor
+from .config import CompactionConfig
+from .extractive import extractive_summary
+from .messages import estimate_chars
+from .sessions import KINDS, make_session
+from .summary import summary_input
+
+DESIGNS = ("none", "summary", "seed", "default")
+WINDOW_FACTOR = 4
+TURNS = (120, 400)
+QUICK_TURNS = (20, 60)
+COLORS = {"none": "#9e9e9e", "summary": "#e08a2c", "seed": "#c0392b", "default": "#2e7d4f"}
+
+
+def _config(design: str, limits: dict | None) -> CompactionConfig:
+    if design not in DESIGNS:
+        raise ValueError(f"unknown design {design!r}: use one of {', '.join(DESIGNS)}")
+    return CompactionConfig.named("seed" if design == "seed" else "default", **(limits or {}))
+
+
+def _counter():
+    """Transcript names 000...1, 000...2, ...: the same run writes the same names."""
+    count = 0
+
+    def new_id() -> str:
+        nonlocal count
+        count += 1
+        return f"{count:032x}"
+    return new_id
+
+
+def _step(design: str, compactor: ContextCompactor):
+    """What the design runs before each model call: (context, active_request) -> request."""
+    if design == "none":
+        return lambda context, request: context
+    if design == "summary":
+        limit = compactor.config.context_char_limit
+
+        def summary_only(context, request):
+            if estimate_chars(context) > limit:
+                return compactor.compact_history(context, request)
+            return context
+        return summary_only
+    return compactor.prepare
+
+
+def _drive(session, step, ledger: cost.CostLedger, window: int) -> dict:
+    """Replay the session; the final context and the per-call figures."""
+    context, active = [session.opening], session.request
+    texts = [cost.message_json(session.opening)]
+    new = len(texts[0])
+    timings, news, sizes, refused = [], [], [], 0
+    for turn in session.turns:
+        start = time.perf_counter()
+        sent = step(context, active)
+        timings.append((time.perf_counter() - start) * 1000)
+        if sent is not context:
+            # JSON once per message per call keeps the bookkeeping O(request);
+            # an unchanged list (design none) reuses what it had.
+            texts = [cost.message_json(m) for m in sent]
+        ledger.add_request(texts)
+        sizes.append(cost.request_size(texts))
+        refused += sizes[-1] > window
+        news.append(new)
+        added = [cost.message_json(turn.assistant), cost.message_json(turn.user)]
+        new = len(added[0]) + len(added[1])
+        context, texts = [*sent, turn.assistant, turn.user], [*texts, *added]
+        active = turn.request or active
+    return {"final": context, "timings": timings, "news": news, "sizes": sizes,
+            "refused": refused}
+
+
+def run_session(session, design: str, *, limits: dict | None = None,
+                summarize=extractive_summary, root=None) -> dict:
+    """One design over one session: a row of figures (see format_table).
+
+    `limits` overrides CompactionConfig fields (tests use tiny ones);
+    `summarize(messages) -> str` stands in for the summary model.
+    """
+    config = _config(design, limits)
+    ledger = cost.CostLedger()
+
+    def summarizer(messages):
+        ledger.add_summary(len(summary_input(messages, config.summary_input_char_limit)))
+        return summarize(messages)
+
+    with tempfile.TemporaryDirectory(prefix="compact-bench-", dir=root) as folder:
+        compactor = ContextCompactor(folder, summarizer, config, new_id=_counter())
+        run = _drive(session, _step(design, compactor), ledger,
+                     WINDOW_FACTOR * config.context_char_limit)
+        originals = session.outputs()
+        lost = cost.lost_outputs(originals, run["final"], compactor.store)
+        files = len(compactor.store.written)
+    timed = design != "none"
+    return {
+        "session": session.kind, "turns": len(session.turns), "design": design,
+        "model_calls": len(session.turns) + ledger.summary_calls,
+        "summary_calls": ledger.summary_calls, "refused": run["refused"],
+        "chars_sent": ledger.chars_sent, "cost": round(ledger.cost, 1),
+        "largest": ledger.largest, "largest_tokens": ledger.largest_tokens,
+        "outputs": len(originals), "lost": len(lost), "lost_ids": lost, "files": files,
+        "median_ms": statistics.median(run["timings"]) if timed else None,
+        "worst_ms": max(run["timings"]) if timed else None,
+        "median_new_chars": statistics.median(run["news"]), "growth": None,
+        "prepare_ms": run["timings"] if timed else [], "request_chars": run["sizes"],
+    }
+
+
+def add_growth(rows: list[dict]) -> list[dict]:
+    """Set `growth` on each row against the shortest run of its session and design."""
+    groups: dict[tuple, list] = {}
+    for row in rows:
+        groups.setdefault((row["session"], row["design"]), []).append(row)
+    for group in groups.values():
+        base = min(group, key=lambda r: r["turns"])
+        for row in group:
+            if row["turns"] == base["turns"] or not row["median_ms"] or not base["median_ms"]:
+                continue
+            time_ratio = row["median_ms"] / base["median_ms"]
+            content_ratio = row["median_new_chars"] / base["median_new_chars"]
+            row["growth"] = round(time_ratio / content_ratio, 2)
+    return rows
+
+
+def run_bench(turns=TURNS, sessions=KINDS, designs=DESIGNS, seed: int = 0,
+              limits: dict | None = None) -> list[dict]:
+    """Every design over every session at every length: one row each."""
+    rows = []
+    for kind in sessions:
+        longest = make_session(kind, max(turns), seed)
+        for count in sorted(turns):
+            # The first `count` turns: the same text as make_session(kind, count, seed).
+            session = replace(longest, turns=longest.turns[:count])
+            rows.extend(run_session(session, design, limits=limits) for design in designs)
+    return add_growth(rows)
+
+
+# -- the table -----------------------------------------------------------------
+
+COLUMNS = (  # header, width, how to show a row
+    ("session", 10, lambda r: r["session"]),
+    ("turns", 5, lambda r: r["turns"]),
+    ("design", 7, lambda r: r["design"]),
+    ("calls", 5, lambda r: r["model_calls"]),
+    ("summ", 4, lambda r: r["summary_calls"]),
+    ("refused", 7, lambda r: r["refused"]),
+    ("sent kch", 8, lambda r: f"{r['chars_sent'] / 1000:,.0f}"),
+    ("cost k", 7, lambda r: f"{r['cost'] / 1000:,.0f}"),
+    ("max kch", 7, lambda r: f"{r['largest'] / 1000:.1f}"),
+    ("~ktok", 6, lambda r: f"{r['largest_tokens'] / 1000:.1f}"),
+    ("lost", 7, lambda r: f"{r['lost']}/{r['outputs']}"),
+    ("files", 5, lambda r: r["files"]),
+    ("med ms", 6, lambda r: "-" if r["median_ms"] is None else f"{r['median_ms']:.2f}"),
+    ("max ms", 6, lambda r: "-" if r["worst_ms"] is None else f"{r['worst_ms']:.1f}"),
+    ("growth", 6, lambda r: "-" if r["growth"] is None else f"{r['growth']:.2f}"),
+)
+
+LEGEND = """\
+calls: model calls (turns + summaries); summ: summary calls; refused: requests over the
+window ({window} chars); sent kch: thousands of characters sent (requests + summary input);
+cost k: cache-adjusted cost in thousands (cached prefix 0.1/char, the rest 1.25/char);
+max kch / ~ktok: largest request, thousands of characters / estimated tokens; lost: tool
+outputs not readable verbatim from context or disk / all outputs; files: files written;
+med/max ms: prepare time per call; growth: per-call time ratio / new-content ratio between
+the shortest and this length (about 1: no quadratic loop)."""
+
+
+def format_table(rows: list[dict]) -> str:
+    header = "  ".join(f"{name:>{width}}" for name, width, _ in COLUMNS)
+    lines = [header, "-" * len(header)]
+    previous = None
+    for row in rows:
+        key = (row["session"], row["turns"])
+        if previous is not None and key != previous:
+            lines.append("")
+        previous = key
+        lines.append("  ".join(f"{str(show(row)):>{width}}" for _, width, show in COLUMNS))
+    return "\n".join(lines)
+
+
+# -- the chart -------------------------------------------------------------------
+
+def _grouped_bars(ax, rows, field, designs, sessions, label=str):
+    width = 0.8 / len(designs)
+    for k, design in enumerate(designs):
+        values = [next((r[field] for r in rows if r["session"] == s and r["design"] == design), 0)
+                  for s in sessions]
+        xs = [i + (k - (len(designs) - 1) / 2) * width for i in range(len(sessions))]
+        bars = ax.bar(xs, values, width, color=COLORS[design], label=design)
+        ax.bar_label(bars, labels=[label(v) for v in values], fontsize=7, padding=1)
+    ax.set_xticks(range(len(sessions)), sessions)
+    ax.set_xlabel("session")
+    ax.margins(y=0.15)
+
+
+def _rolling_median(values, window=15):
+    return [statistics.median(values[max(0, i - window + 1):i + 1]) for i in range(len(values))]
+
+
+def bench_chart(rows: list[dict]) -> Figure:
+    """Cost, lost outputs and summary calls per design at the longest runs, and
+    prepare time per call along the longest run of the first session."""
+    longest = max(r["turns"] for r in rows)
+    last = [r for r in rows if r["turns"] == longest]
+    sessions = list(dict.fromkeys(r["session"] for r in last))
+    designs = [d for d in DESIGNS if any(r["design"] == d for r in last)]
+    fig = Figure(figsize=(13, 9), layout="constrained")
+    (cost_ax, lost_ax), (summary_ax, time_ax) = fig.subplots(2, 2)
+    fig.suptitle(f"Four designs over simulated sessions of {longest} turns")
+
+    _grouped_bars(cost_ax, last, "cost", designs, sessions, label=lambda v: f"{v / 1e6:.1f}M")
+    # `none` costs ten times the rest: a log scale keeps the others readable.
+    cost_ax.set_yscale("log")
+    cost_ax.yaxis.set_major_locator(LogLocator(subs=(1, 2, 5)))
+    cost_ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v / 1e6:g}M"))
+    cost_ax.yaxis.set_minor_formatter(NullFormatter())
+    cost_ax.set_title("Cache-adjusted input cost (lower is better)")
+    cost_ax.set_ylabel("cost (millions of character-equivalents, log scale)")
+
+    _grouped_bars(lost_ax, last, "lost", designs, sessions)
+    lost_ax.set_title("Tool outputs lost (not readable verbatim anywhere)")
+    lost_ax.set_ylabel("tool outputs lost")
+
+    _grouped_bars(summary_ax, last, "summary_calls", designs, sessions)
+    summary_ax.set_title("Summary calls (none: the API refuses instead, see the table)")
+    summary_ax.set_ylabel("summary calls")
+
+    first = sessions[0]
+    for design in designs:
+        row = next((r for r in last if r["session"] == first and r["design"] == design), None)
+        if not row or not row["prepare_ms"]:
+            continue
+        growth = "" if row["growth"] is None else f" (growth {row['growth']:.2f})"
+        time_ax.plot(range(1, len(row["prepare_ms"]) + 1), _rolling_median(row["prepare_ms"]),
+                     color=COLORS[design], label=f"{design}{growth}")
+    time_ax.set_title(f"prepare time per call, {first} session (rolling median of 15)")
+    time_ax.set_xlabel("model call (turn)")
+    time_ax.set_ylabel("milliseconds per call")
+    # Room above the lines for the legend.
+    time_ax.set_ylim(0, time_ax.get_ylim()[1] * 1.3)
+    time_ax.legend(title="design", fontsize=8, loc="upper left", ncols=3)
+    fig.legend(*cost_ax.get_legend_handles_labels(), loc="outside lower center",
+               ncols=len(designs), title="design")
+    return fig
+
+
+# -- the command -----------------------------------------------------------------
+
+def claims(rows: list[dict]) -> list[str]:
+    """The issue's acceptance claims for the default profile on tool-heavy sessions."""
+    lines = []
+    for row in rows:
+        if row["session"] != "tool-heavy" or row["design"] != "default":
+            continue
+        seed = next((r for r in rows if r["session"] == row["session"]
+                     and r["turns"] == row["turns"] and r["design"] == "seed"), None)
+        allowed = max(1, row["turns"] // 120)
+        cheaper = "n/a" if seed is None else ("yes" if row["cost"] < seed["cost"] else "NO")
+        lines.append(
+            f"tool-heavy {row['turns']} turns, default: lost {row['lost']} "
+            f"({'yes' if row['lost'] == 0 else 'NO'}), summary calls {row['summary_calls']} "
+            f"<= {allowed} ({'yes' if row['summary_calls'] <= allowed else 'NO'}), "
+            f"cost below seed ({cheaper})")
+    return lines
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m compact bench",
+                                     description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true",
+                        help=f"short sessions ({QUICK_TURNS[0]} and {QUICK_TURNS[1]} turns)")
+    parser.add_argument("--turns", type=int, nargs="+", help=f"session lengths (default {TURNS})")
+    parser.add_argument("--sessions", nargs="+", choices=KINDS, default=list(KINDS))
+    parser.add_argument("--designs", nargs="+", choices=DESIGNS, default=list(DESIGNS))
+    parser.add_argument("--seed", type=int, default=0, help="session seed (default 0)")
+    parser.add_argument("--chart", metavar="FILE", help="also write the chart to this PNG")
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    turns = tuple(args.turns or (QUICK_TURNS if args.quick else TURNS))
+    if any(t < 1 for t in turns):
+        parser.error(f"--turns must be positive, got {turns}")
+    rows = run_bench(turns, args.sessions, args.designs, seed=args.seed)
+    print(format_table(rows))
+    print()
+    print(LEGEND.format(window=WINDOW_FACTOR * CompactionConfig().context_char_limit))
+    checked = claims(rows)
+    if checked:
+        print()
+        print("\n".join(checked))
+    if args.chart:
+        bench_chart(rows).savefig(args.chart, dpi=110)
+        print(f"\nchart written to {args.chart}")
+    return 0

@@ -1,0 +1,302 @@
+"""Charts of what the pipeline did: pure functions from a record to a matplotlib Figure.
+
+    before_after(records, limit=None)     characters before and after each step
+    timeline_chart(timeline, limit=None)  context size at every model call, where steps fired
+    message_map(before, after)            one cell per message: what it is, what became of it
+
+Each function builds a `matplotlib.figure.Figure` directly, never through
+pyplot, so it does not depend on (or change) the backend a notebook chose, and
+it leaves no global figure behind; `fig.savefig("x.png")` renders with Agg.
+The data drawn can be read back from the figure (bar widths in
+`ax.containers`, line data in `ax.lines`, cell colours in `ax.patches`), which
+is what the tests check. Colours are the Okabe-Ito palette, which stays
+distinguishable for the common kinds of colour blindness.
+
+Left out on purpose: anything interactive (see widgets.py) and any styling
+that needs a font or a style sheet the notebook may not have.
+"""
+
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch, Rectangle
+
+from . import formats
+from .messages import text_of, tool_results, to_plain, tool_uses
+
+# Okabe-Ito, plus a neutral grey.
+ORANGE, SKY, GREEN, YELLOW = "#E69F00", "#56B4E9", "#009E73", "#F0E442"
+BLUE, VERMILLION, PURPLE, BLACK, GREY = "#0072B2", "#D55E00", "#CC79A7", "#000000", "#999999"
+
+STEP_COLOURS = {
+    "tool_result_budget": ORANGE,
+    "snip_compact": SKY,
+    "micro_compact": GREEN,
+    "persist_largest": YELLOW,
+    "compact_history": PURPLE,
+    "reactive_compact": BLACK,
+}
+STEP_ORDER = list(STEP_COLOURS)
+
+CATEGORY_COLOURS = {
+    "user text": YELLOW,
+    "assistant": SKY,
+    "whole": BLUE,
+    "persisted": ORANGE,
+    "placeholder": GREEN,
+    "omitted": VERMILLION,
+    "archived": GREY,
+    "summary": PURPLE,
+}
+CATEGORY_MEANING = {
+    "user text": "user text (a request)",
+    "assistant": "assistant turn",
+    "whole": "tool result, whole",
+    "persisted": "tool result, persisted (preview + file)",
+    "placeholder": "tool result, placeholder (copy on disk)",
+    "omitted": "tool result, omitted (no copy)",
+    "archived": "archived to a transcript",
+    "summary": "summarized",
+}
+BEFORE_COLOUR, AFTER_COLOUR, LIMIT_COLOUR = GREY, BLUE, VERMILLION
+
+
+def close(figure: Figure) -> None:
+    """Free a figure's memory (there is no pyplot state to clean up)."""
+    figure.clear()
+
+
+def _thousands(value, _position=None) -> str:
+    return f"{int(value):,d}"
+
+
+# --------------------------------------------------------------------------
+# Characters before and after each step
+# --------------------------------------------------------------------------
+
+def _step_labels(records) -> list:
+    several_calls = len({r.call for r in records}) > 1
+    return [f"{r.step} (call {r.call})" if several_calls else r.step for r in records]
+
+
+def before_after(records, limit: int | None = None, title: str | None = None) -> Figure:
+    """Grouped horizontal bars: characters before and after each step, in order, top down.
+
+    `ax.containers[0]` holds the 'before' bars and `ax.containers[1]` the
+    'after' bars, one per record, their widths the character counts.
+    """
+    records = list(records)
+    rows = max(1, len(records))
+    figure = Figure(figsize=(9.0, max(3.2, 1.5 + 0.62 * rows)), layout="constrained")
+    ax = figure.add_subplot()
+    positions = list(range(len(records)))
+    height = 0.38
+    before = [r.chars_before for r in records]
+    after = [r.chars_after for r in records]
+    ax.barh([p - height / 2 for p in positions], before, height=height, color=BEFORE_COLOUR,
+            label="before the step")
+    ax.barh([p + height / 2 for p in positions], after, height=height, color=AFTER_COLOUR,
+            label="after the step")
+    largest = max(before + after + [limit or 0, 1])
+    for p, b, a in zip(positions, before, after):
+        ax.text(b + largest * 0.01, p - height / 2, f"{b:,d}", va="center", fontsize=8)
+        ax.text(a + largest * 0.01, p + height / 2, f"{a:,d}", va="center", fontsize=8)
+    if limit:
+        ax.axvline(limit, color=LIMIT_COLOUR, linestyle="--", linewidth=1.5,
+                   label=f"context limit ({limit:,d})")
+    ax.set_yticks(positions, _step_labels(records))
+    ax.invert_yaxis()  # the first step on top, as the pipeline reads
+    ax.set_xlim(0, largest * 1.2)
+    ax.xaxis.set_major_formatter(_thousands)
+    ax.set_xlabel("characters (length of json.dumps(messages))")
+    ax.set_title(title or "Characters before and after each step")
+    ax.legend(loc="lower right", fontsize=8, framealpha=0.9)
+    ax.grid(axis="x", alpha=0.3)
+    if not records:
+        ax.text(0.5, 0.5, "no steps ran", transform=ax.transAxes, ha="center")
+    return figure
+
+
+# --------------------------------------------------------------------------
+# The timeline of a long session
+# --------------------------------------------------------------------------
+
+def _points(timeline) -> list:
+    return list(getattr(timeline, "points", timeline))
+
+
+def timeline_chart(timeline, limit: int | None = None, title: str | None = None) -> Figure:
+    """Context size at every model call, the limit, and a strip of where each step fired.
+
+    Top axes: `lines[0]` is the context as it arrived (before prepare),
+    `lines[1]` what was sent (after prepare), one point per call; the limit is
+    a dashed line. Bottom axes: one row per step, a mark at each call where
+    it fired (`collections`, labelled with the step name).
+    """
+    points = _points(timeline)
+    if limit is None:
+        limit = getattr(timeline, "limit", None)
+    profile = getattr(timeline, "profile", None)
+    figure = Figure(figsize=(11.0, 6.4), layout="constrained")
+    top, strip = figure.subplots(2, 1, sharex=True, height_ratios=[3.2, 1.6])
+    calls = [p.call for p in points]
+    arrived = [p.chars_before for p in points]
+    sent = [p.chars_after for p in points]
+    top.plot(calls, arrived, color=BEFORE_COLOUR, linewidth=1, marker=".", markersize=4,
+             label="context as it arrives (before prepare)")
+    top.plot(calls, sent, color=AFTER_COLOUR, linewidth=1.6, marker="o", markersize=3,
+             label="sent to the model (after prepare)")
+    ceiling = max([(limit or 0) * 1.5, max(sent, default=0) * 1.15, 1000])
+    if limit:
+        top.axhline(limit, color=LIMIT_COLOUR, linestyle="--", linewidth=1.5,
+                    label=f"context limit ({limit:,d} characters)")
+    _mark_off_chart(top, calls, arrived, ceiling)
+    top.set_ylim(0, ceiling)
+    top.yaxis.set_major_formatter(_thousands)
+    top.set_ylabel("characters")
+    top.set_title(title or "Context size at each model call"
+                  + (f" ({profile} profile)" if profile else ""))
+    top.legend(loc="upper left", fontsize=8, framealpha=0.9)
+    top.grid(alpha=0.3)
+    _fired_strip(strip, points)
+    strip.set_xlabel("model call")
+    if calls:
+        strip.set_xlim(0.5, calls[-1] + 0.5)
+    return figure
+
+
+def _mark_off_chart(ax, calls, values, ceiling) -> None:
+    """Points above the ceiling: a triangle at the top edge and their value, spaced apart."""
+    last_label = None
+    span = max(calls, default=1)
+    for call, value in zip(calls, values):
+        if value <= ceiling:
+            continue
+        ax.plot([call], [ceiling * 0.985], marker="^", color=BEFORE_COLOUR, markersize=7,
+                linestyle="none")
+        if last_label is None or call - last_label > span * 0.08:
+            ax.annotate(f"{value:,d}", (call, ceiling * 0.985), xytext=(6, -12),
+                        textcoords="offset points", fontsize=8, color="#555555")
+            last_label = call
+
+
+def _fired_strip(ax, points) -> None:
+    names = [s for s in STEP_ORDER if any(s in p.fired for p in points)] or STEP_ORDER[:3]
+    extra = sorted({s for p in points for s in p.fired} - set(STEP_ORDER))
+    names += extra
+    for row, name in enumerate(names):
+        where = [p.call for p in points if name in p.fired]
+        ax.scatter(where, [row] * len(where), marker="|", s=120, linewidths=2,
+                   color=STEP_COLOURS.get(name, BLACK), label=name)
+    ax.set_yticks(range(len(names)), names)
+    ax.set_ylim(len(names) - 0.5, -0.5)
+    ax.set_ylabel("step fired")
+    ax.grid(axis="x", alpha=0.3)
+
+
+# --------------------------------------------------------------------------
+# The message map
+# --------------------------------------------------------------------------
+
+SEVERITY = ("whole", "persisted", "placeholder", "omitted")
+
+
+def _result_category(message) -> str:
+    kinds = [formats.kind_of_result(text_of(b.get("content", ""))) for b in tool_results(message)]
+    return max(kinds, key=SEVERITY.index)
+
+
+def category(message) -> str:
+    """What a message is now: user text, assistant, a tool result's state, or one of our markers."""
+    if message.get("role") == "assistant":
+        return "assistant"
+    if tool_results(message):
+        return _result_category(message)
+    marker = formats.kind_of_user_text(text_of(message.get("content")))
+    if marker == "archive":
+        return "archived"
+    if marker == "summary":
+        return "summary"
+    return "user text"
+
+
+def _key(message):
+    """What stays the same about a message through every step (results' text may not)."""
+    if message.get("role") == "assistant":
+        return ("assistant", repr(message.get("content")), tuple(b.get("id") for b in tool_uses(message)))
+    ids = tuple(b.get("tool_use_id") for b in tool_results(message))
+    if ids:
+        return ("results", ids)
+    return ("user", text_of(message.get("content")))
+
+
+def classify(before, after) -> tuple[list, list]:
+    """Categories of the messages before a step (what became of each) and after it (what each is).
+
+    A message still there takes the category it has after the step (a result
+    turned into a placeholder shows as a placeholder in both rows). A message
+    gone is 'summary' when a summary replaced it, else 'archived'.
+    """
+    before, after = to_plain(before), to_plain(after)
+    after_categories = [category(m) for m in after]
+    gone = "summary" if "summary" in after_categories else "archived"
+    keys = [_key(m) for m in after]
+    fates, cursor = [], 0
+    for message in before:
+        key = _key(message)
+        found = next((j for j in range(cursor, len(after)) if keys[j] == key), None)
+        if found is None:
+            fates.append(gone)
+        else:
+            fates.append(after_categories[found])
+            cursor = found + 1
+    return fates, after_categories
+
+
+def message_map(before, after, title: str | None = None, columns: int = 40) -> Figure:
+    """Two grids of cells, one per message: the list before (top) and after (bottom).
+
+    Cells are `Rectangle` patches in message order, before's first: the top
+    axes' `patches` are the messages before, the bottom axes' the messages
+    after, each filled with its category's colour (CATEGORY_COLOURS).
+    """
+    fates, now = classify(before, after)
+    rows_before = max(1, -(-len(fates) // columns))
+    rows_after = max(1, -(-len(now) // columns))
+    height = 2.2 + 0.42 * (rows_before + rows_after)
+    figure = Figure(figsize=(11.0, height), layout="constrained")
+    top, bottom = figure.subplots(2, 1, height_ratios=[rows_before + 0.6, rows_after + 0.6])
+    width = min(columns, max(len(fates), len(now), 1))
+    _cells(top, fates, columns, width, f"before: {len(fates)} messages")
+    _cells(bottom, now, columns, width, f"after: {len(now)} messages (what is sent)")
+    handles = [Patch(facecolor=CATEGORY_COLOURS[c], edgecolor="white", label=CATEGORY_MEANING[c])
+               for c in CATEGORY_COLOURS]
+    figure.legend(handles=handles, loc="outside lower center", ncols=4, fontsize=8,
+                  frameon=False)
+    figure.suptitle(title or "Message map: one cell per message, oldest first")
+    return figure
+
+
+def _cells(ax, categories, columns, width, label) -> None:
+    for index, name in enumerate(categories):
+        row, column = divmod(index, columns)
+        ax.add_patch(Rectangle((column, row), 0.92, 0.86, facecolor=CATEGORY_COLOURS[name],
+                               edgecolor="white", linewidth=0.5))
+    rows = max(1, -(-len(categories) // columns))
+    ax.set_xlim(-0.2, width + 0.2)
+    ax.set_ylim(rows + 0.1, -0.2)
+    ax.set_aspect("equal")
+    step = 5 if width <= 40 else 10
+    ax.set_xticks([t + 0.46 for t in range(0, width, step)], [str(t) for t in range(0, width, step)])
+    ax.set_yticks([r + 0.43 for r in range(rows)], [str(r * columns) for r in range(rows)])
+    ax.tick_params(length=0, labelsize=7)
+    for side in ("top", "right", "bottom", "left"):
+        ax.spines[side].set_visible(False)
+    ax.set_title(label, loc="left", fontsize=10)
+    if not categories:
+        ax.text(0.5, 0.5, "(no messages)", transform=ax.transAxes, ha="center")
+
+
+def legend_handles() -> list:
+    """Handles for a custom legend of the step colours (used by widgets)."""
+    return [Line2D([0], [0], color=c, marker="|", linestyle="none", markersize=12, label=s)
+            for s, c in STEP_COLOURS.items()]

@@ -1,0 +1,90 @@
+"""The canned histories: conversations the course replays through each step (SPEC 5.2).
+
+    from compact.histories import load_history, list_histories
+    history = load_history("five_reads")        # or a path to a .json file
+    history["messages"], history["active_request"]
+
+A history is one JSON object: `name`, `title`, `lesson`, `step` (the step it
+was made to show), `active_request` (what the user typed for the turn that is
+about to be prepared), `notes`, sometimes `window_tokens`, and `messages` in
+the Messages API format. They are made by `scripts/make_histories.py` from the
+sample workspace in `data/workspace/`, with real tool output.
+
+Left out on purpose: making or editing histories (the script does that), and
+any history that is not in the Messages API format: a file that fails the
+API's pairing rules is refused here, with the reason, before any step sees it.
+"""
+
+import copy
+import json
+from pathlib import Path
+
+from .messages import MessageFormatError, validate_messages
+
+HISTORY_DIR = Path(__file__).resolve().parent.parent / "data" / "histories"
+REQUIRED = ("title", "active_request", "messages")
+
+
+class HistoryError(ValueError):
+    """A name or file that is not a history; the message is one line."""
+
+
+def list_histories() -> list[str]:
+    """Names of the canned histories, sorted."""
+    return sorted(p.stem for p in HISTORY_DIR.glob("*.json"))
+
+
+def _locate(name_or_path) -> Path:
+    text = str(name_or_path)
+    if text in list_histories():
+        return HISTORY_DIR / f"{text}.json"
+    path = Path(text)
+    if path.is_file():
+        return path
+    if path.exists():
+        raise HistoryError(f"{text}: not a file")
+    known = ", ".join(list_histories()) or "none"
+    raise HistoryError(f"{text}: no such file, and no history of that name (known: {known})")
+
+
+def check_history(data, source: str = "history") -> dict:
+    """Return `data` if it is a history; else raise HistoryError naming what is wrong."""
+    if not isinstance(data, dict):
+        raise HistoryError(f"{source}: not a history (expected a JSON object, "
+                           f"got {type(data).__name__})")
+    missing = [key for key in REQUIRED if key not in data]
+    if missing:
+        raise HistoryError(f"{source}: not a history (missing {', '.join(missing)})")
+    if not isinstance(data["active_request"], str):
+        raise HistoryError(f"{source}: active_request must be a string")
+    if not data["messages"]:
+        raise HistoryError(f"{source}: messages is empty")
+    try:
+        validate_messages(data["messages"])
+    except MessageFormatError as error:
+        raise HistoryError(f"{source}: {error}") from None
+    return data
+
+
+def load_history(name_or_path) -> dict:
+    """A canned history by name (see `list_histories`), a path, or a dict (copied, checked)."""
+    if isinstance(name_or_path, dict):
+        return check_history(copy.deepcopy(name_or_path))
+    path = _locate(name_or_path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise HistoryError(f"{path}: not a history (not UTF-8 text)") from None
+    except json.JSONDecodeError as error:
+        raise HistoryError(f"{path}: not a history (invalid JSON at line {error.lineno}, "
+                           f"column {error.colno})") from None
+    except OSError as error:
+        raise HistoryError(f"{path}: cannot read ({error.strerror or error})") from None
+    data = check_history(data, str(path))
+    data.setdefault("name", path.stem)
+    return data
+
+
+def model_calls(history: dict) -> int:
+    """How many model replies the history holds (one per assistant message)."""
+    return sum(1 for m in history["messages"] if m.get("role") == "assistant")

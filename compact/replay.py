@@ -1,0 +1,364 @@
+"""Replay: a canned history through one step, or through `prepare`, and what each step did.
+
+    from compact.replay import replay, timeline
+    r = replay("five_reads", profile="seed")          # prepare, as before the next model call
+    r.before, r.after, r.records, r.root, r.compactor
+    print(r.table())
+    t = timeline("timeline_150")                      # call by call, as the session happened
+    t.points[0].chars_before, t.points[0].fired
+
+    python -m compact replay HISTORY [--profile seed|default] [--step NAME]
+                                     [--set NAME=VALUE ...] [--chart FILE.png]
+
+A replay runs in a scratch folder (a temporary one unless `root` is given), with
+the deterministic extractive summarizer instead of a model, and transcript
+names drawn from a seeded generator, so the same replay prints the same table
+and writes the same file names every time.
+
+Left out on purpose: any model call (the live agent is elsewhere) and any
+change to the history itself: `before` is a copy and stays as loaded.
+"""
+
+import argparse
+import copy
+import random
+import sys
+import tempfile
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .compactor import ContextCompactor
+from .config import CompactionConfig
+from .extractive import extractive_summary
+from .formats import COMPACT_TOOL_ACK, kind_of_user_text
+from .histories import HistoryError, list_histories, load_history
+from .messages import estimate_chars, text_of, tool_results, user_text
+from .record import StepRecord
+
+STEPS = ("prepare", "tool_result_budget", "snip_compact", "micro_compact",
+         "compact_history", "reactive_compact")
+SEED = 8
+
+
+def seeded_ids(seed: int = SEED):
+    """A callable giving uuid4-shaped 32-hex names from a fixed seed: stable transcript names."""
+    rng = random.Random(seed)
+    return lambda: uuid.UUID(int=rng.getrandbits(128), version=4).hex
+
+
+def make_compactor(root, profile: str = "default", overrides: dict | None = None,
+                   echo=None) -> ContextCompactor:
+    """The compactor every replay uses: extractive summaries, seeded names."""
+    config = CompactionConfig.named(profile, **(overrides or {}))
+    return ContextCompactor(root, summarizer=extractive_summary, config=config,
+                            new_id=seeded_ids(), echo=echo)
+
+
+class _Scratch:
+    """The folder a replay writes into: given, or temporary and removed with the replay."""
+
+    def __init__(self, root):
+        self._tmp = None
+        if root is None:
+            self._tmp = tempfile.TemporaryDirectory(prefix="compact-replay-")
+            root = self._tmp.name
+        self.root = Path(root)
+        self.root.mkdir(parents=True, exist_ok=True)
+
+
+def run_step(compactor: ContextCompactor, step: str, messages, active_request: str):
+    """One public entry point of the compactor, by name."""
+    if step == "prepare":
+        return compactor.prepare(messages, active_request)
+    if step in ("tool_result_budget", "micro_compact"):
+        return getattr(compactor, step)(messages)
+    if step in ("snip_compact", "compact_history", "reactive_compact"):
+        return getattr(compactor, step)(messages, active_request)
+    raise ValueError(f"unknown step {step!r}: use one of {', '.join(STEPS)}")
+
+
+@dataclass
+class Replay:
+    history: dict
+    profile: str
+    step: str
+    before: list
+    after: list
+    records: list
+    compactor: ContextCompactor
+    echo: list = field(default_factory=list)
+    scratch: _Scratch | None = field(default=None, repr=False)
+
+    @property
+    def root(self) -> Path:
+        return self.compactor.store.root
+
+    @property
+    def config(self) -> CompactionConfig:
+        return self.compactor.config
+
+    @property
+    def files(self) -> list:
+        return list(self.compactor.store.written)
+
+    def fired(self) -> list:
+        return [r.step for r in self.records if r.fired]
+
+    def table(self) -> str:
+        return format_table(self.records)
+
+
+def replay(history, profile: str = "default", step: str | None = None,
+           overrides: dict | None = None, root=None) -> Replay:
+    """Run a history (name, path or dict) through `prepare` or one step; keep the record."""
+    history = load_history(history)
+    step = step or "prepare"
+    if step not in STEPS:
+        raise ValueError(f"unknown step {step!r}: use one of {', '.join(STEPS)}")
+    scratch = _Scratch(root)
+    lines: list[str] = []
+    compactor = make_compactor(scratch.root, profile, overrides, echo=lines.append)
+    before = copy.deepcopy(history["messages"])
+    after = run_step(compactor, step, history["messages"], history["active_request"])
+    return Replay(history=history, profile=compactor.config.profile, step=step, before=before,
+                  after=after, records=list(compactor.records), compactor=compactor,
+                  echo=lines, scratch=scratch)
+
+
+# --------------------------------------------------------------------------
+# The timeline: a long session replayed call by call
+# --------------------------------------------------------------------------
+
+@dataclass
+class CallPoint:
+    """What `prepare` did before one model call."""
+    call: int                 # 1-based
+    request: str              # the active request of that call
+    messages_before: int
+    messages_after: int
+    chars_before: int         # the context as it arrived: last context + new messages
+    chars_after: int          # what was sent to the model
+    fired: list               # names of the steps that changed something, in order
+    files: list               # relative paths written during this call
+    model_calls: int          # summaries paid for during this call
+    records: list = field(repr=False, default_factory=list)
+
+
+@dataclass
+class Timeline:
+    history: dict
+    points: list
+    compactor: ContextCompactor
+    scratch: _Scratch | None = field(default=None, repr=False)
+
+    @property
+    def config(self) -> CompactionConfig:
+        return self.compactor.config
+
+    @property
+    def profile(self) -> str:
+        return self.config.profile
+
+    @property
+    def limit(self) -> int:
+        return self.config.context_char_limit
+
+    @property
+    def root(self) -> Path:
+        return self.compactor.store.root
+
+    @property
+    def records(self) -> list:
+        return list(self.compactor.records)
+
+    def calls_where(self, step: str) -> list:
+        """The calls (1-based) at which `step` fired."""
+        return [p.call for p in self.points if step in p.fired]
+
+    def summary(self) -> dict:
+        return {"calls": len(self.points),
+                "files": sum(len(p.files) for p in self.points),
+                "model_calls": sum(p.model_calls for p in self.points),
+                "max_sent": max((p.chars_after for p in self.points), default=0)}
+
+
+def _compact_requested(messages) -> bool:
+    """The model called the compact tool in the batch these results answer."""
+    return any(text_of(b.get("content", "")) == COMPACT_TOOL_ACK
+               for m in messages for b in tool_results(m))
+
+
+def _typed(message) -> str:
+    """The text a person typed, or '' for tool results and our own markers."""
+    text = user_text(message)
+    return "" if not text or kind_of_user_text(text) else text
+
+
+def timeline(history, profile: str = "default", overrides: dict | None = None,
+             root=None) -> Timeline:
+    """Replay a session call by call: before each model call, the context so far
+    (already compacted) plus the messages new since the last call goes through
+    `prepare`; then that call's assistant message is appended. A trailing user
+    turn (results the model has not answered yet) makes one last call.
+
+    The active request of each call is the newest text a user typed before it.
+    When the model called the compact tool, the harness compacts after the
+    batch, before `prepare`, as the agent does.
+    """
+    history = load_history(history)
+    scratch = _Scratch(root)
+    compactor = make_compactor(scratch.root, profile, overrides)
+    points, context, pending = [], [], []
+    request = ""
+    for message in [*history["messages"], None]:
+        if message is not None and message.get("role") != "assistant":
+            pending.append(message)
+            request = _typed(message) or request
+            continue
+        if message is None and not pending:
+            break
+        arriving = context + pending
+        start, files = len(compactor.records), len(compactor.store.written)
+        sent = arriving
+        if _compact_requested(pending):
+            sent = compactor.compact_history(sent, request)
+        sent = compactor.prepare(sent, request)
+        new = compactor.records[start:]
+        points.append(CallPoint(
+            call=len(points) + 1, request=request,
+            messages_before=len(arriving), messages_after=len(sent),
+            chars_before=estimate_chars(arriving), chars_after=estimate_chars(sent),
+            fired=[r.step for r in new if r.fired],
+            files=compactor.store.written[files:],
+            model_calls=sum(r.model_calls for r in new), records=new))
+        if message is None:
+            break
+        context, pending = sent + [copy.deepcopy(message)], []
+    return Timeline(history=history, points=points, compactor=compactor, scratch=scratch)
+
+
+# --------------------------------------------------------------------------
+# The table
+# --------------------------------------------------------------------------
+
+HEADER = ("step", "messages before -> after", "characters before -> after", "files written")
+WIDTHS = (20, 28, 32)
+
+
+def _row(cells) -> str:
+    step, messages, chars, files = cells
+    return (f"{step:<{WIDTHS[0]}}{messages:<{WIDTHS[1]}}{chars:<{WIDTHS[2]}}{files}").rstrip()
+
+
+def _pair(before: int, after: int, width: int) -> str:
+    # The numbers line up under the words "before" and "after" of the header.
+    return f"{before:>{width},d} -> {after:,d}"
+
+
+def format_table(records: list[StepRecord]) -> str:
+    """A fixed-width table, one row per step, and a total row when there are several."""
+    if not records:
+        return _row(HEADER) + "\n(no steps ran)"
+    lines = [_row(HEADER), _row(("-" * 18, "-" * 24, "-" * 26, "-" * 13))]
+    for record in records:
+        files = record.files or ["-"]
+        lines.append(_row((record.step, _pair(record.messages_before, record.messages_after, 15),
+                           _pair(record.chars_before, record.chars_after, 17), files[0])))
+        lines += [_row(("", "", "", extra)) for extra in files[1:]]
+        if record.error:
+            lines.append(f"{'':<{WIDTHS[0]}}error: {record.error}")
+    if len(records) > 1:
+        first, last = records[0], records[-1]
+        written = sum(len(r.files) for r in records)
+        lines.append(_row(("all steps", _pair(first.messages_before, last.messages_after, 15),
+                           _pair(first.chars_before, last.chars_after, 17),
+                           f"{written} file{'s' if written != 1 else ''}")))
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------
+# python -m compact replay
+# --------------------------------------------------------------------------
+
+class UsageError(Exception):
+    """A bad command line; shown as one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise UsageError(message)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="python -m compact replay",
+        description="Replay a canned history through the pipeline and print what each step did.")
+    parser.add_argument("history", help=f"a name ({', '.join(list_histories())}) or a path")
+    parser.add_argument("--profile", choices=("seed", "default"), default="default")
+    parser.add_argument("--step", choices=STEPS, default="prepare",
+                        help="one step instead of the whole prepare")
+    parser.add_argument("--set", dest="overrides", action="append", default=[],
+                        metavar="NAME=VALUE", help="a threshold, e.g. context_char_limit=20000")
+    parser.add_argument("--chart", metavar="FILE.png",
+                        help="also save the before/after chart to this file")
+    return parser
+
+
+def parse_overrides(pairs) -> dict:
+    """NAME=VALUE strings into config overrides: ints, floats, true/false, none."""
+    fields = CompactionConfig().as_dict()
+    overrides = {}
+    for pair in pairs:
+        name, sep, raw = pair.partition("=")
+        if not sep or name not in fields or name == "profile":
+            raise UsageError(f"--set {pair}: expected NAME=VALUE with NAME a threshold "
+                             f"(e.g. context_char_limit)")
+        lowered = raw.strip().lower()
+        if lowered in ("none", "null"):
+            overrides[name] = None
+        elif lowered in ("true", "false"):
+            overrides[name] = lowered == "true"
+        else:
+            try:
+                overrides[name] = float(raw) if name == "target_fraction" else int(raw)
+            except ValueError:
+                raise UsageError(f"--set {pair}: {raw!r} is not a number") from None
+    return overrides
+
+
+def _save_chart(result: Replay, path: str) -> None:
+    from . import charts
+    figure = charts.before_after(result.records, limit=result.config.context_char_limit,
+                                 title=f"{result.history['name']}: {result.step} "
+                                       f"({result.profile} profile)")
+    try:
+        figure.savefig(path, dpi=120)
+    finally:
+        charts.close(figure)
+
+
+def main(argv=None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        args = _parser().parse_args(argv)
+        overrides = parse_overrides(args.overrides)
+        result = replay(args.history, profile=args.profile, step=args.step, overrides=overrides)
+        print(f"{result.history['name']}: {result.history['title']}")
+        print(f"profile {result.profile}, step {result.step}, "
+              f"active request: {result.history['active_request'][:70]}")
+        print()
+        print(result.table())
+        for line in result.echo:
+            print(line)
+        if args.chart:
+            _save_chart(result, args.chart)
+            print(f"chart saved to {args.chart}")
+    except (UsageError, HistoryError, ValueError, OSError) as error:
+        print(f"replay: error: {_one_line(error)}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _one_line(error: BaseException) -> str:
+    return " ".join(str(error).split()) or type(error).__name__

@@ -1,0 +1,401 @@
+"""The offline model: a local server that speaks the Anthropic Messages API.
+
+The article's agent talks to a real model through the `anthropic` SDK. So that
+the course runs with no key and no network, this server stands in for the API
+on 127.0.0.1: `POST /v1/messages` and `POST /v1/messages/count_tokens`, with
+`x-api-key` or `Authorization: Bearer` (any value; nothing is checked or kept).
+
+It refuses what the real API refuses, with the API's error shape and texts
+(SPEC 5.1), so the SDK raises its own exceptions:
+- a request that is not valid JSON, or has missing or mistyped fields (400);
+- a tool_result whose tool_use is not in the previous message, and a tool_use
+  with no tool_result right after it (400, the API's two texts);
+- a prompt over the window: `prompt is too long: N tokens > M maximum` (400),
+  N from the documented estimate in `compact.policy`;
+- faults on demand: 429 `rate_limit_error` or 529 `overloaded_error`, a given
+  number of times, with a short `retry-after-ms` so the SDK's retries are quick.
+Consecutive messages of the same role are accepted and read as one turn, as
+the real API merges them.
+
+What it answers comes from `compact.policy`, a scripted, deterministic model.
+Left out: streaming, images' content, prompt caching, real rate limits, and
+any check of the key (this server is for loopback only).
+"""
+
+import argparse
+import json
+import threading
+from collections import deque
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from . import policy
+
+HOST = "127.0.0.1"
+DEFAULT_WINDOW = 200_000
+MAX_BODY = 32 * 1024 * 1024
+ROLES = ("user", "assistant")
+BLOCK_TYPES = ("text", "image", "document", "tool_use", "tool_result", "thinking",
+               "redacted_thinking")
+FAULTS = {
+    429: ("rate_limit_error", "Number of requests has exceeded your rate limit "
+                              "(simulated by the offline model)."),
+    529: ("overloaded_error", "Overloaded (simulated by the offline model)."),
+}
+
+
+class RequestError(Exception):
+    """A request the API would refuse: HTTP status, error type, message."""
+
+    def __init__(self, message: str, status: int = 400, kind: str = "invalid_request_error"):
+        super().__init__(message)
+        self.status, self.kind = status, kind
+
+
+def error_body(kind: str, message: str) -> dict:
+    return {"type": "error", "error": {"type": kind, "message": message}}
+
+
+# -- the API's rules -----------------------------------------------------------
+
+def _need(body: dict, field: str, kind: type, name: str):
+    if field not in body:
+        raise RequestError(f"{field}: Field required")
+    value = body[field]
+    if not isinstance(value, kind) or isinstance(value, bool):
+        raise RequestError(f"{field}: Input should be a valid {name}")
+    return value
+
+
+def check_shape(body, endpoint: str) -> None:
+    """Fields and types, in the API's wording (`messages.1.content.0.text: ...`)."""
+    if not isinstance(body, dict):
+        raise RequestError("Request body must be a JSON object")
+    model = _need(body, "model", str, "string")
+    if not model:
+        raise RequestError("model: String should have at least 1 character")
+    if endpoint == "messages":
+        if _need(body, "max_tokens", int, "integer") < 1:
+            raise RequestError("max_tokens: Input should be greater than or equal to 1")
+        if body.get("stream"):
+            raise RequestError("stream: the offline model does not stream; send stream=false")
+    messages = _need(body, "messages", list, "list")
+    if not messages:
+        raise RequestError("messages: at least one message is required")
+    for i, message in enumerate(messages):
+        _check_message(i, message, last=i == len(messages) - 1)
+    _check_system(body.get("system"))
+    _check_tools(body.get("tools"))
+
+
+def _check_message(i: int, message, last: bool) -> None:
+    where = f"messages.{i}"
+    if not isinstance(message, dict):
+        raise RequestError(f"{where}: Input should be a valid dictionary")
+    if "role" not in message:
+        raise RequestError(f"{where}.role: Field required")
+    role = message["role"]
+    if role not in ROLES:
+        raise RequestError(f"{where}.role: Input should be 'user' or 'assistant'")
+    if "content" not in message:
+        raise RequestError(f"{where}.content: Field required")
+    content = message["content"]
+    if not isinstance(content, (str, list)):
+        raise RequestError(f"{where}.content: Input should be a valid string or list")
+    if not content and not (last and role == "assistant"):
+        raise RequestError(f"{where}: all messages must have non-empty content except "
+                           f"for the optional final assistant message")
+    if isinstance(content, list):
+        for j, block in enumerate(content):
+            _check_block(f"{where}.content.{j}", role, block)
+
+
+def _check_block(where: str, role: str, block) -> None:
+    if not isinstance(block, dict):
+        raise RequestError(f"{where}: Input should be a valid dictionary")
+    kind = block.get("type")
+    if kind not in BLOCK_TYPES:
+        raise RequestError(f"{where}.type: Input should be one of "
+                           f"{', '.join(repr(t) for t in BLOCK_TYPES)}; got {kind!r}")
+    if kind == "text":
+        if not isinstance(block.get("text"), str):
+            raise RequestError(f"{where}.text: Field required" if "text" not in block
+                               else f"{where}.text: Input should be a valid string")
+        if not block["text"]:
+            raise RequestError(f"{where}.text: text content blocks must be non-empty")
+    elif kind == "tool_use":
+        if role != "assistant":
+            raise RequestError(f"{where}: tool_use blocks may only appear in assistant messages")
+        for field, expected, name in (("id", str, "string"), ("name", str, "string"),
+                                      ("input", dict, "dictionary")):
+            if field not in block:
+                raise RequestError(f"{where}.{field}: Field required")
+            if not isinstance(block[field], expected):
+                raise RequestError(f"{where}.{field}: Input should be a valid {name}")
+    elif kind == "tool_result":
+        if role != "user":
+            raise RequestError(f"{where}: tool_result blocks may only appear in user messages")
+        if not isinstance(block.get("tool_use_id"), str):
+            raise RequestError(f"{where}.tool_use_id: Field required" if "tool_use_id" not in block
+                               else f"{where}.tool_use_id: Input should be a valid string")
+        inner = block.get("content", "")
+        if not isinstance(inner, (str, list)):
+            raise RequestError(f"{where}.content: Input should be a valid string or list")
+        for k, part in enumerate(inner if isinstance(inner, list) else []):
+            if not isinstance(part, dict) or part.get("type") not in ("text", "image", "document"):
+                raise RequestError(f"{where}.content.{k}: Input should be a text, image "
+                                   f"or document block")
+
+
+def _check_system(system) -> None:
+    if system is None or isinstance(system, str):
+        return
+    if not isinstance(system, list):
+        raise RequestError("system: Input should be a valid string or list")
+    for j, block in enumerate(system):
+        if not isinstance(block, dict) or block.get("type") != "text" \
+                or not isinstance(block.get("text"), str):
+            raise RequestError(f"system.{j}: Input should be a text block")
+
+
+def _check_tools(tools) -> None:
+    if tools is None:
+        return
+    if not isinstance(tools, list):
+        raise RequestError("tools: Input should be a valid list")
+    for j, tool in enumerate(tools):
+        if not isinstance(tool, dict):
+            raise RequestError(f"tools.{j}: Input should be a valid dictionary")
+        if not isinstance(tool.get("name"), str) or not tool["name"]:
+            raise RequestError(f"tools.{j}.name: Field required")
+        if "type" not in tool and not isinstance(tool.get("input_schema"), dict):
+            raise RequestError(f"tools.{j}.input_schema: Field required")
+
+
+def _turns(messages) -> list[list[int]]:
+    """Indexes grouped into turns: consecutive messages of one role are one turn."""
+    turns = []
+    for i, message in enumerate(messages):
+        if turns and messages[turns[-1][-1]]["role"] == message["role"]:
+            turns[-1].append(i)
+        else:
+            turns.append([i])
+    return turns
+
+
+def _blocks(messages, indexes, kind):
+    """(message index, block index, block) of one kind, over a turn."""
+    return [(i, j, b) for i in indexes if isinstance(messages[i]["content"], list)
+            for j, b in enumerate(messages[i]["content"]) if b.get("type") == kind]
+
+
+def check_pairs(messages) -> None:
+    """The API's pairing rule, checked turn by turn, with its own texts."""
+    turns = _turns(messages)
+    for t, turn in enumerate(turns):
+        previous = turns[t - 1] if t > 0 else []
+        asked = {b["id"] for _, _, b in _blocks(messages, previous, "tool_use")}
+        for i, j, block in _blocks(messages, turn, "tool_result"):
+            if block["tool_use_id"] not in asked:
+                raise RequestError(
+                    f"messages.{i}.content.{j}: unexpected `tool_use_id` found in "
+                    f"`tool_result` blocks: {block['tool_use_id']}. Each `tool_result` block "
+                    f"must have a corresponding `tool_use` block in the previous message.")
+        uses = _blocks(messages, turn, "tool_use")
+        following = turns[t + 1] if t + 1 < len(turns) else []
+        answered = {b["tool_use_id"] for _, _, b in _blocks(messages, following, "tool_result")}
+        missing = [(i, b["id"]) for i, _, b in uses if b["id"] not in answered]
+        if missing:
+            raise RequestError(
+                f"messages.{missing[0][0]}: `tool_use` ids were found without `tool_result` "
+                f"blocks immediately after: {', '.join(m[1] for m in missing)}. Each "
+                f"`tool_use` block must have a corresponding `tool_result` block in the "
+                f"next message.")
+
+
+def check_window(body: dict, window: int) -> int:
+    tokens = policy.estimate_tokens(body)
+    if tokens > window:
+        raise RequestError(f"prompt is too long: {tokens} tokens > {window} maximum")
+    return tokens
+
+
+# -- the server ------------------------------------------------------------------
+
+class OfflineServer:
+    """A running offline model; `base_url` is what an Anthropic client needs."""
+
+    def __init__(self, window: int = DEFAULT_WINDOW, faults=(), port: int = 0,
+                 retry_after_ms: int | None = 1):
+        if not isinstance(window, int) or isinstance(window, bool) or window < 1:
+            raise ValueError(f"window must be a positive number of tokens, got {window!r}")
+        self.window = window
+        self.retry_after_ms = retry_after_ms
+        self.requests: list[dict] = []   # path, status, error type; never headers
+        self._faults = deque()
+        self._lock = threading.Lock()
+        self.add_faults(*faults)
+        self._httpd = ThreadingHTTPServer((HOST, port), _Handler)
+        self._httpd.daemon_threads = True
+        self._httpd.offline = self
+        self.port = self._httpd.server_address[1]
+        self.base_url = f"http://{HOST}:{self.port}"
+        self._thread = threading.Thread(target=self._httpd.serve_forever,
+                                        name=f"offline-model-{self.port}", daemon=True)
+        self._thread.start()
+
+    def add_faults(self, *statuses: int) -> None:
+        """Answer the next /v1/messages requests with these statuses (429, 529), in order."""
+        for status in statuses:
+            if status not in FAULTS:
+                raise ValueError(f"fault must be one of {sorted(FAULTS)}, got {status!r}")
+        with self._lock:
+            self._faults.extend(statuses)
+
+    def next_fault(self) -> int | None:
+        with self._lock:
+            return self._faults.popleft() if self._faults else None
+
+    def log(self, path: str, status: int, kind: str | None) -> None:
+        with self._lock:
+            self.requests.append({"path": path, "status": status, "error": kind})
+
+    def stop(self) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        self._thread.join(timeout=5)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+        return False
+
+
+def start_offline_server(window: int = DEFAULT_WINDOW, faults=(), port: int = 0,
+                         retry_after_ms: int | None = 1) -> OfflineServer:
+    """Start the offline model on 127.0.0.1 (port 0: a free one) in a daemon thread."""
+    return OfflineServer(window=window, faults=faults, port=port, retry_after_ms=retry_after_ms)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "offline-model"
+    ENDPOINTS = {"/v1/messages": "messages", "/v1/messages/count_tokens": "count_tokens"}
+
+    def log_message(self, *args):
+        # Quiet on purpose: stderr stays clean, and no header is ever written anywhere.
+        pass
+
+    def do_GET(self):
+        self._discard_body()
+        self._send(404, error_body("not_found_error", f"Not found: GET {self.path}"))
+
+    def do_POST(self):
+        offline = self.server.offline
+        path = self.path.split("?", 1)[0].rstrip("/")
+        endpoint = self.ENDPOINTS.get(path)
+        try:
+            raw = self._read_body()
+            if endpoint is None:
+                raise RequestError(f"Not found: POST {self.path}", 404, "not_found_error")
+            if not self._has_key():
+                raise RequestError("x-api-key header is required", 401, "authentication_error")
+            fault = offline.next_fault() if endpoint == "messages" else None
+            if fault:
+                return self._fault(fault)
+            reply = self._answer(endpoint, raw, offline.window)
+        except RequestError as error:
+            offline.log(path, error.status, error.kind)
+            return self._send(error.status, error_body(error.kind, str(error)))
+        except Exception as error:  # a bug of ours must still answer in the API's shape
+            offline.log(path, 500, "api_error")
+            return self._send(500, error_body("api_error", f"offline model failed: "
+                                                           f"{type(error).__name__}: {error}"))
+        offline.log(path, 200, None)
+        self._send(200, reply)
+
+    # -- pieces ---------------------------------------------------------------
+    def _answer(self, endpoint: str, raw: bytes, window: int) -> dict:
+        try:
+            body = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as error:
+            raise RequestError(f"Request body is not valid JSON: {error}") from None
+        check_shape(body, endpoint)
+        check_pairs(body["messages"])
+        if endpoint == "count_tokens":
+            return {"input_tokens": policy.estimate_tokens(body)}
+        check_window(body, window)
+        return policy.respond(body)
+
+    def _has_key(self) -> bool:
+        if self.headers.get("x-api-key"):
+            return True
+        scheme, _, token = (self.headers.get("authorization") or "").partition(" ")
+        return scheme.lower() == "bearer" and bool(token.strip())
+
+    def _read_body(self) -> bytes:
+        length = self.headers.get("content-length")
+        if length is None:
+            return b""
+        try:
+            size = int(length)
+        except ValueError:
+            raise RequestError("Content-Length must be a number") from None
+        if size < 0 or size > MAX_BODY:
+            self.close_connection = True
+            raise RequestError(f"Request body must be at most {MAX_BODY} bytes",
+                               413, "request_too_large")
+        return self.rfile.read(size)
+
+    def _discard_body(self) -> None:
+        try:
+            self._read_body()
+        except RequestError:
+            self.close_connection = True
+
+    def _fault(self, status: int):
+        offline = self.server.offline
+        kind, message = FAULTS[status]
+        offline.log(self.path, status, kind)
+        headers = {"x-should-retry": "true"}
+        if offline.retry_after_ms is not None:
+            headers["retry-after-ms"] = str(offline.retry_after_ms)
+        self._send(status, error_body(kind, message), headers)
+
+    def _send(self, status: int, payload: dict, headers: dict | None = None) -> None:
+        data = json.dumps(payload, ensure_ascii=False).encode("utf-8")
+        self.send_response(status)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(data)))
+        self.send_header("request-id", f"req_offline_{len(self.server.offline.requests)}")
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(data)
+
+
+# -- python -m compact serve -------------------------------------------------------
+
+def main_serve(argv=None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m compact serve",
+        description="Run the offline model alone on 127.0.0.1, for any Anthropic client.")
+    parser.add_argument("--port", type=int, default=8765, help="port (0: any free one)")
+    parser.add_argument("--window", type=int, default=DEFAULT_WINDOW,
+                        help="context window in estimated tokens (default %(default)s)")
+    parser.add_argument("--fail", type=int, action="append", default=[], choices=sorted(FAULTS),
+                        help="answer the next request with this status; repeat for more")
+    args = parser.parse_args(argv)
+    server = start_offline_server(window=args.window, faults=args.fail, port=args.port)
+    print(f"Offline model listening on {server.base_url} (window {server.window} tokens).")
+    print(f"Point a client at it: ANTHROPIC_BASE_URL={server.base_url} "
+          f"ANTHROPIC_API_KEY=offline MODEL_ID={policy.MODEL_NAME}")
+    print("Ctrl-C stops it.", flush=True)
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        print("stopped")
+    finally:
+        server.stop()
+    return 0

@@ -1,0 +1,243 @@
+"""Long agent sessions for the benchmark, made up turn by turn from a fixed seed.
+
+The article's pipeline is judged on one call at a time; the benchmark
+(`compact.bench`) asks what each design costs and loses over a whole session.
+These generators supply the sessions: per turn (one model call), the assistant
+message the model would produce and the user message that follows it (tool
+results, or a new request typed by the user).
+
+Three kinds, all in the Messages API format as plain dicts:
+- "tool-heavy": many file reads, test logs and searches, a few huge outputs
+  (one alone can pass CONTEXT_CHAR_LIMIT; rarely a batch passes the 200000
+  batch limit of step 1);
+- "chat-heavy": long assistant answers, short follow-up requests, few tools;
+- "chinese": tool-heavy work with Chinese notes, requests and file contents,
+  so characters and tokens part ways (SPEC 3.13).
+
+A session of N turns is the first N turns of a longer one with the same seed,
+so 120 and 400 turns can be compared call by call. Left out on purpose: any
+dependence of the model's reply on what the compactor kept (the replies are
+canned), and real file contents (the text is synthetic, made of short
+sentences and code lines written for this module).
+"""
+
+import random
+from dataclasses import dataclass
+
+KINDS = ("tool-heavy", "chat-heavy", "chinese")
+
+
+@dataclass(frozen=True)
+class Turn:
+    assistant: dict
+    user: dict
+    request: str | None = None   # set when `user` is a new request the user typed
+
+
+@dataclass(frozen=True)
+class Session:
+    kind: str
+    opening: dict                # the first user message
+    request: str                 # its text: the active request of the first call
+    turns: tuple
+
+    def outputs(self) -> dict:
+        """tool_use_id -> the original text of every tool result in the session."""
+        found = {}
+        for turn in self.turns:
+            content = turn.user.get("content")
+            if isinstance(content, list):
+                for block in content:
+                    if block.get("type") == "tool_result":
+                        found[block["tool_use_id"]] = block["content"]
+        return found
+
+
+# -- text made of small parts -------------------------------------------------
+
+NOUNS = ("cart", "order", "invoice", "customer", "payment", "stock", "coupon", "refund",
+         "session", "report", "shipment", "price", "tax", "account", "basket")
+VERBS = ("load", "save", "check", "apply", "compute", "merge", "format", "find", "cancel",
+         "update", "parse", "render", "sync", "close", "split")
+FILES = ("shop/cart.py", "shop/orders.py", "shop/payments.py", "shop/stock.py",
+         "shop/api/routes.py", "shop/tax.py", "shop/reports.py", "tests/test_cart.py",
+         "tests/test_orders.py", "tests/test_payments.py", "docs/design.md", "README.md")
+LEVELS = ("INFO", "INFO", "INFO", "DEBUG", "WARNING", "ERROR")
+
+ZH_SENTENCES = (
+    "这个函数读取配置文件，然后返回一个字典。", "如果缓存已经过期，就重新计算结果。",
+    "测试在第二步失败了，因为路径写错了。", "大的工具输出先保存到磁盘上。",
+    "摘要只保留目标、决定和剩下的工作。", "请先看日志，再动手改代码。",
+    "用户要求不要改动公共接口。", "每次调用模型之前都要整理一次上下文。",
+    "旧的结果会换成一个简短的占位符。", "这一段说明模块之间怎样互相调用。",
+    "运行脚本以后，输出里有三条警告。", "下一步是给这个类补上单元测试。",
+    "订单金额要先算税，再减去优惠券。", "库存不足的时候，接口返回四百零九。",
+    "退款记录按日期排序，方便对账。", "这里的锁只保护写操作，读操作不加锁。",
+)
+ZH_FILES = ("文档/设计说明.md", "文档/接口约定.md", "文档/发布记录.md", "shop/订单.py",
+            "shop/库存.py", "tests/测试_购物车.py", "日志/同步任务.log", "README.zh.md")
+ZH_REQUESTS = (
+    "请修复购物车测试里失败的用例，不要改公共接口。", "把库存同步的日志整理一下，找出报错原因。",
+    "给订单模块补上退款的单元测试。", "检查设计说明和代码是否一致，列出不一致的地方。",
+    "优化报表生成的速度，先量一下现在有多慢。", "把优惠券的计算挪到税费之前，并更新文档。",
+)
+EN_REQUESTS = (
+    "Fix the failing cart test without changing the public API.",
+    "Find out why the stock sync job logs errors every night.",
+    "Add refund tests to the orders module.",
+    "Check that docs/design.md matches the code and list every difference.",
+    "Make report generation faster; measure it first.",
+    "Apply coupons before tax and update the docs to say so.",
+)
+CHAT_TOPICS = ("caching", "retries", "database indexes", "error handling", "logging",
+               "API versioning", "test fixtures", "code review", "deployment", "profiling")
+
+
+def _code(rng, size: int) -> str:
+    """Python-looking lines until `size` characters."""
+    lines = []
+    total = 0
+    while total < size:
+        verb, noun = rng.choice(VERBS), rng.choice(NOUNS)
+        block = [
+            f"def {verb}_{noun}(self, {noun}_id, limit={rng.randint(1, 99)}):",
+            f'    """{verb.capitalize()} one {noun}; raise KeyError when it is unknown."""',
+            f"    {noun} = self.{noun}s[{noun}_id]",
+            f"    if {noun}.{rng.choice(NOUNS)}_count > limit:",
+            f"        return self.{rng.choice(VERBS)}_{noun}({noun}, limit - {rng.randint(1, 9)})",
+            f"    return {noun}",
+            "",
+        ]
+        lines.extend(block)
+        total += sum(len(line) + 1 for line in block)
+    return "\n".join(lines)[:size]
+
+
+def _log(rng, size: int) -> str:
+    lines, total, clock = [], 0, 0.0
+    while total < size:
+        clock += rng.random() * 0.4
+        line = (f"[{clock:9.3f}s] {rng.choice(LEVELS):7} worker-{rng.randint(1, 8)}: "
+                f"{rng.choice(VERBS)} {rng.choice(NOUNS)} {rng.randint(1, 9999)} "
+                f"({rng.randint(1, 500)} items, {rng.randint(1, 900)} ms)")
+        lines.append(line)
+        total += len(line) + 1
+    return "\n".join(lines)[:size]
+
+
+def _zh_text(rng, size: int) -> str:
+    parts, total = [], 0
+    while total < size:
+        if rng.random() < 0.15:
+            part = f"\n\n## 第{rng.randint(1, 30)}节\n\n"
+        else:
+            part = rng.choice(ZH_SENTENCES)
+        parts.append(part)
+        total += len(part)
+    return "".join(parts)[:size]
+
+
+def _en_prose(rng, size: int) -> str:
+    parts, total = [], 0
+    while total < size:
+        topic = rng.choice(CHAT_TOPICS)
+        sentence = (f"For {topic}, the {rng.choice(NOUNS)} code should {rng.choice(VERBS)} "
+                    f"each {rng.choice(NOUNS)} once and keep {rng.randint(2, 20)} "
+                    f"{rng.choice(NOUNS)}s in memory at most. ")
+        if rng.random() < 0.1:
+            sentence += "\n\n"
+        parts.append(sentence)
+        total += len(sentence)
+    return "".join(parts)[:size]
+
+
+# -- one tool call: (name, input, result text) ----------------------------------
+
+def _tool_call(rng, kind: str, huge: int = 0):
+    chinese = kind == "chinese"
+    if huge:
+        return "bash", {"command": "python -m pytest -vv 2>&1"}, _log(rng, huge)
+    roll = rng.random()
+    if roll < 0.45:
+        if chinese:
+            path = rng.choice(ZH_FILES)
+            return "read_file", {"path": path}, _zh_text(rng, rng.randint(300, 3000))
+        path = rng.choice(FILES)
+        return "read_file", {"path": path}, _code(rng, rng.randint(500, 5000))
+    if roll < 0.7:
+        return "bash", {"command": "python -m pytest -q"}, _log(rng, rng.randint(800, 6000))
+    if roll < 0.88:
+        pattern = f"**/*{rng.choice(NOUNS)}*"
+        hits = "\n".join(rng.choice(ZH_FILES if chinese else FILES)
+                         for _ in range(rng.randint(2, 12)))
+        return "glob", {"pattern": pattern}, hits
+    path = rng.choice(ZH_FILES if chinese else FILES)
+    return ("edit_file", {"path": path, "old_text": "limit=10", "new_text": "limit=20"},
+            f"Edited {path}")
+
+
+def _tool_turn(rng, kind: str, number: int) -> Turn:
+    if rng.random() < 1 / 200:
+        # Two results far over LARGE_RESULT_CHAR_LIMIT whose batch passes
+        # TOOL_RESULT_BATCH_CHAR_LIMIT, the one case step 1 acts on.
+        calls = [_tool_call(rng, kind, huge=rng.randint(110_000, 130_000)) for _ in range(2)]
+    elif rng.random() < 1 / 30:
+        calls = [_tool_call(rng, kind, huge=rng.randint(35_000, 120_000))]
+    else:
+        width = rng.choices((1, 2, 3, 5), weights=(60, 20, 10, 10))[0]
+        calls = [_tool_call(rng, kind) for _ in range(width)]
+    uses, results = [], []
+    for k, (name, data, text) in enumerate(calls):
+        use_id = f"toolu_{number:04d}_{k}_{rng.getrandbits(40):010x}"
+        uses.append({"type": "tool_use", "id": use_id, "name": name, "input": data})
+        results.append({"type": "tool_result", "tool_use_id": use_id, "content": text})
+    if kind == "chinese":
+        note = _zh_text(rng, rng.randint(20, 120))
+    else:
+        # The first input (a path, a command or a pattern) names what is read.
+        note = f"Next I will look at {next(iter(calls[0][1].values()))}."
+    assistant = {"role": "assistant", "content": [{"type": "text", "text": note}, *uses]}
+    return Turn(assistant, {"role": "user", "content": results})
+
+
+def _answer_turn(rng, kind: str, number: int) -> Turn:
+    """The model answers in text; the user types the next request."""
+    if kind == "chinese":
+        answer, request = _zh_text(rng, rng.randint(200, 800)), rng.choice(ZH_REQUESTS)
+    elif kind == "chat-heavy":
+        answer = _en_prose(rng, rng.randint(800, 3000))
+        request = (f"Thanks. Now explain how {rng.choice(CHAT_TOPICS)} affects the "
+                   f"{rng.choice(NOUNS)} module, with an example.")
+    else:
+        answer, request = _en_prose(rng, rng.randint(300, 900)), rng.choice(EN_REQUESTS)
+    # Numbered by turn: no two requests of a session read the same, so the
+    # current one can be found by its text (SPEC 4, Request).
+    request = f"{request} (#{number})"
+    return Turn({"role": "assistant", "content": [{"type": "text", "text": answer}]},
+                {"role": "user", "content": request}, request)
+
+
+def make_session(kind: str, turns: int, seed: int = 0) -> Session:
+    """A session of `turns` model calls; the same (kind, seed) always gives the same text."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown session kind {kind!r}: use one of {', '.join(KINDS)}")
+    if not isinstance(turns, int) or isinstance(turns, bool) or turns < 1:
+        raise ValueError(f"turns must be a positive integer, got {turns!r}")
+    rng = random.Random(f"{kind}:{seed}")
+    requests = ZH_REQUESTS if kind == "chinese" else EN_REQUESTS
+    request = f"{rng.choice(requests)} (#0)"
+    # Chat-heavy work answers most turns in text; tool-heavy work answers
+    # every 12-25 turns, when one task is done.
+    answer_chance = 0.8 if kind == "chat-heavy" else None
+    left = rng.randint(12, 25)
+    made = []
+    for number in range(1, turns + 1):
+        if answer_chance is not None:
+            done = rng.random() < answer_chance
+        else:
+            left -= 1
+            done = left <= 0
+            if done:
+                left = rng.randint(12, 25)
+        made.append(_answer_turn(rng, kind, number) if done else _tool_turn(rng, kind, number))
+    return Session(kind, {"role": "user", "content": request}, request, tuple(made))

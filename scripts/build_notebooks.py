@@ -1,0 +1,221 @@
+"""Build the course notebooks from their plain-text sources, outputs included.
+
+    .venv/bin/python scripts/build_notebooks.py                 # every notebooks/src/*.py
+    .venv/bin/python scripts/build_notebooks.py 00 03_micro     # those whose name starts so
+    .venv/bin/python scripts/build_notebooks.py --check         # build in memory, diff, write nothing
+
+A source is a Python file of cells. A line starting `# %%` opens a code cell,
+`# %% [markdown]` a markdown cell (each line written as a `# ` comment), and
+either may carry tags: `# %% tags=["nbval-ignore-output"]`.
+
+Each notebook is executed top to bottom by nbclient (kernel python3, working
+folder notebooks/, a timeout per cell) and saved WITH its outputs, because
+nbval compares every later run against them. So the saved file must be the
+same bytes on every build and every machine:
+- cell ids come from the notebook's name and the cell's position, not uuids;
+- no execution timestamps, and `language_info` is pinned to "3.11", not the
+  patch release of whoever built it;
+- a widget's view is replaced by a fixed line: its model id is random and its
+  state lives in the kernel that made it, so a saved copy could only ever show
+  "model not found". The cell that follows draws the default view instead.
+A cell that raises, or writes anything to stderr (a warning), fails the build:
+such outputs must never be stored.
+
+Left out on purpose: jupytext round-tripping (the .ipynb is never edited by
+hand; edit the source and rebuild).
+"""
+
+import argparse
+import difflib
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+SOURCES = NOTEBOOKS / "src"
+CELL_TIMEOUT = 180  # seconds; the live agent run is the slowest cell
+
+CELL_LINE = re.compile(r"^# %%(?P<markdown> \[markdown\])?(?:\s+tags=(?P<tags>\[.*\]))?\s*$")
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+WIDGET_NOTE = "[interactive widget: run this cell in JupyterLab to move the thresholds]"
+KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
+LANGUAGE_INFO = {
+    "name": "python",
+    "version": "3.11",
+    "mimetype": "text/x-python",
+    "file_extension": ".py",
+    "pygments_lexer": "ipython3",
+    "codemirror_mode": {"name": "ipython", "version": 3},
+    "nbconvert_exporter": "python",
+}
+
+
+class BuildError(Exception):
+    """A source that cannot become a clean notebook; the text says where."""
+
+
+# -- source to cells -----------------------------------------------------------
+
+def parse_source(text: str, name: str) -> list[dict]:
+    """[{kind, tags, lines}] for each cell of a source file."""
+    cells, current = [], None
+    for number, line in enumerate(text.splitlines(), start=1):
+        match = CELL_LINE.match(line)
+        if match:
+            current = {"kind": "markdown" if match["markdown"] else "code",
+                       "tags": _tags(match["tags"], name, number), "lines": [],
+                       "line": number}
+            cells.append(current)
+        elif line.startswith("# %%"):
+            raise BuildError(f"{name}:{number}: cannot read cell line {line!r}")
+        elif current is None:
+            if line.strip():
+                raise BuildError(f"{name}:{number}: text before the first '# %%' line")
+        else:
+            current["lines"].append(line)
+    if not cells:
+        raise BuildError(f"{name}: no cells (lines starting '# %%')")
+    return cells
+
+
+def _tags(raw: str | None, name: str, number: int) -> list[str]:
+    if raw is None:
+        return []
+    try:
+        tags = json.loads(raw)
+    except json.JSONDecodeError as error:
+        raise BuildError(f"{name}:{number}: tags are not a JSON list: {error}") from error
+    if not all(isinstance(tag, str) for tag in tags):
+        raise BuildError(f"{name}:{number}: every tag must be a string")
+    return tags
+
+
+def _markdown_text(lines: list[str], name: str, start: int) -> str:
+    out = []
+    for offset, line in enumerate(lines, start=1):
+        if line == "#":
+            out.append("")
+        elif line.startswith("# "):
+            out.append(line[2:])
+        elif not line.strip():
+            out.append("")
+        else:
+            raise BuildError(f"{name}:{start + offset}: a markdown line must start with '# '")
+    return "\n".join(out).strip("\n")
+
+
+def to_notebook(text: str, name: str) -> nbformat.NotebookNode:
+    nb = nbformat.v4.new_notebook()
+    for index, cell in enumerate(parse_source(text, name)):
+        if cell["kind"] == "markdown":
+            node = nbformat.v4.new_markdown_cell(_markdown_text(cell["lines"], name, cell["line"]))
+        else:
+            node = nbformat.v4.new_code_cell("\n".join(cell["lines"]).strip("\n"))
+        if not node.source.strip():
+            raise BuildError(f"{name}:{cell['line']}: empty cell")
+        node.id = f"{name[:50]}-{index:02d}"
+        if cell["tags"]:
+            node.metadata["tags"] = cell["tags"]
+        nb.cells.append(node)
+    nb.metadata = {"kernelspec": dict(KERNELSPEC), "language_info": dict(LANGUAGE_INFO)}
+    return nb
+
+
+# -- execution -------------------------------------------------------------------
+
+def execute(nb: nbformat.NotebookNode, name: str) -> nbformat.NotebookNode:
+    client = NotebookClient(
+        nb, timeout=CELL_TIMEOUT, kernel_name="python3",
+        resources={"metadata": {"path": str(NOTEBOOKS)}},
+        record_timing=False, store_widget_state=False, allow_errors=True)
+    # The kernel's own stderr (a notice about its TCP transport) is not a
+    # cell output; nbval discards it the same way. Cell stderr is checked below.
+    client.execute(stderr=subprocess.DEVNULL)
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type == "code":
+            _check_outputs(cell, name, index)
+            cell.outputs = [_stable_output(output) for output in cell.outputs]
+    nb.metadata = {"kernelspec": dict(KERNELSPEC), "language_info": dict(LANGUAGE_INFO)}
+    return nb
+
+
+def _check_outputs(cell, name: str, index: int) -> None:
+    for output in cell.outputs:
+        if output.output_type == "error":
+            raise BuildError(f"{name} cell {index}: {output.ename}: {output.evalue}\n"
+                             f"{cell.source}")
+        if output.output_type == "stream" and output.name == "stderr":
+            raise BuildError(f"{name} cell {index} wrote to stderr (a warning?):\n"
+                             f"{output.text}\n--- cell ---\n{cell.source}")
+
+
+def _stable_output(output):
+    data = output.get("data", {})
+    if WIDGET_VIEW in data:
+        return nbformat.v4.new_output("display_data", data={"text/plain": WIDGET_NOTE})
+    return output
+
+
+def render(nb: nbformat.NotebookNode) -> str:
+    return nbformat.writes(nb, version=4) + "\n"
+
+
+# -- command line -----------------------------------------------------------------
+
+def select(names: list[str]) -> list[Path]:
+    sources = sorted(SOURCES.glob("[0-9][0-9]_*.py"))
+    if not names:
+        return sources
+    chosen = []
+    for wanted in names:
+        wanted = Path(wanted).stem
+        hits = [s for s in sources if s.stem.startswith(wanted)]
+        if not hits:
+            raise BuildError(f"no source in {SOURCES.relative_to(ROOT)} starts with {wanted!r}")
+        chosen += [h for h in hits if h not in chosen]
+    return chosen
+
+
+def build(source: Path) -> str:
+    nb = to_notebook(source.read_text(encoding="utf-8"), source.stem)
+    nbformat.validate(nb)
+    return render(execute(nb, source.stem))
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("names", nargs="*", help="notebooks to build (prefix of the name)")
+    parser.add_argument("--check", action="store_true",
+                        help="build in memory and report differences from the saved .ipynb")
+    args = parser.parse_args(argv)
+    try:
+        sources = select(args.names)
+        status = 0
+        for source in sources:
+            target = NOTEBOOKS / f"{source.stem}.ipynb"
+            text = build(source)
+            old = target.read_text(encoding="utf-8") if target.exists() else ""
+            if args.check:
+                if text != old:
+                    status = 1
+                    diff = difflib.unified_diff(old.splitlines(), text.splitlines(),
+                                                str(target), "rebuilt", lineterm="", n=1)
+                    print("\n".join(list(diff)[:40]))
+                print(f"{'same' if text == old else 'DIFFERS'}  {target.relative_to(ROOT)}")
+            else:
+                target.write_text(text, encoding="utf-8")
+                print(f"built  {target.relative_to(ROOT)}")
+        return status
+    except BuildError as error:
+        print(f"build_notebooks: {error}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,237 @@
+"""Message-history builders and checks shared by the tests of the compact package.
+
+Builders make plain dicts in the Messages API format (user requests, assistant
+turns with tool_use blocks, user tool_result batches), with texts that are
+unique per tool call so a test can tell every result apart. `Archive` follows
+the compactor's markers back to disk: it is how the tests check that nothing
+taken out of context was lost (SPEC 4, Lossless) and that no marker points at a
+missing file (Fail safe).
+
+Left out on purpose: anything random without a seed; the hypothesis strategies
+live in test_invariants.py, the only place that needs them.
+"""
+
+import itertools
+import json
+import random
+from pathlib import Path
+
+from compact import CompactionConfig, ContextCompactor, formats
+from compact.extractive import extractive_summary
+from compact.messages import non_text_blocks, request_positions, text_of, to_plain, tool_results
+
+IMAGE = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}}
+
+
+# -- builders ---------------------------------------------------------------------
+
+def counter_ids():
+    """Deterministic transcript names: 000...001, 000...002, ..."""
+    numbers = itertools.count(1)
+    return lambda: f"{next(numbers):032x}"
+
+
+def user(text: str) -> dict:
+    return {"role": "user", "content": text}
+
+
+def tool_use(tool_id: str, name: str = "read_file", **tool_input) -> dict:
+    return {"type": "tool_use", "id": tool_id, "name": name,
+            "input": tool_input or {"path": f"src/{len(tool_id)}.py"}}
+
+
+def tool_result(tool_id: str, content) -> dict:
+    return {"type": "tool_result", "tool_use_id": tool_id, "content": content}
+
+
+def assistant(*blocks, note: str | None = None) -> dict:
+    content = ([{"type": "text", "text": note}] if note else []) + list(blocks)
+    return {"role": "assistant", "content": content}
+
+
+def body(tag: str, length: int, filler: str = "lorem ipsum dolor ") -> str:
+    """A text of exactly `length` characters that starts with its own tag."""
+    head = f"<{tag}>\n"
+    return (head + filler * (length // max(1, len(filler)) + 1))[:max(length, 0)]
+
+
+def call(results: dict, note: str | None = None, name: str = "read_file") -> list:
+    """One model turn and its answers: {tool_use_id: content} -> [assistant, user]."""
+    uses = [tool_use(tool_id, name) for tool_id in results]
+    answers = [tool_result(tool_id, content) for tool_id, content in results.items()]
+    return [assistant(*uses, note=note), {"role": "user", "content": answers}]
+
+
+def pairs_history(turns: int, size: int = 200, request: str = "Fix the failing test.") -> list:
+    """A request, then `turns` single-call turns: 1 + 2 * turns messages."""
+    messages = [user(request)]
+    for n in range(turns):
+        tool_id = f"toolu_{n:02d}"
+        messages += call({tool_id: body(tool_id, size)})
+    return messages
+
+
+def short_summary(messages) -> str:
+    """The offline summarizer, kept short so a summary message fits small limits."""
+    return extractive_summary(messages, max_chars=300)
+
+
+class RecordingSummarizer:
+    """A summarizer that remembers what it was asked to summarize."""
+
+    def __init__(self, answer: str = "Summary: goal, files, remaining work."):
+        self.answer = answer
+        self.calls: list[list] = []
+
+    def __call__(self, messages) -> str:
+        self.calls.append(to_plain(messages))
+        return self.answer
+
+
+def make_compactor(root, profile: str = "default", summarizer=short_summary, **overrides):
+    config = CompactionConfig.named(profile, **overrides)
+    return ContextCompactor(root, summarizer, config, new_id=counter_ids())
+
+
+def tool_heavy_session(turns: int, seed: int) -> list:
+    """Chunks of a long coding session, for replay one model call at a time.
+
+    Each chunk is what arrives before one model call: a typed request, or an
+    assistant turn with 1-4 tool calls and their results (some tens of
+    thousands of characters, like a long file or a build log).
+    """
+    rng = random.Random(seed)
+    chunks = [[user("[task 000] Port the build to the new toolchain.")]]
+    n = 0
+    for turn in range(turns):
+        if turn and turn % 30 == 0:
+            chunks.append([assistant(note=f"Done with part {turn // 30}."),
+                           user(f"[task {turn:03d}] Now continue with part {turn // 30 + 1}.")])
+            continue
+        results = {}
+        for _ in range(rng.randint(1, 4)):
+            n += 1
+            size = rng.choice([60, 400, 1500, 4000, 9000, 36000])
+            results[f"toolu_{n:04d}"] = body(f"toolu_{n:04d}", size, rng.choice(FILLERS))
+        chunks.append(call(results, note=f"Step {turn}: reading more." if turn % 3 == 0 else None))
+    return chunks
+
+
+FILLERS = ("def build(target):\n    return run(target)\n", "ERROR: link failed; ",
+           "中文字符的输出行。", 'quote " and backslash \\ ')
+
+
+def replay(compactor, chunks, check=None) -> tuple[list, list, str]:
+    """Agent-style replay: append each chunk, `prepare` before each model call.
+
+    Returns (context, every message ever appended, the active request).
+    """
+    messages, originals, active = [], [], ""
+    for chunk in chunks:
+        for message in chunk:
+            if message["role"] == "user" and isinstance(message["content"], str):
+                active = message["content"]
+        messages = messages + chunk
+        originals += chunk
+        messages = compactor.prepare(messages, active)
+        if check:
+            check(messages, active)
+    return messages, originals, active
+
+
+# -- reading results back from disk -------------------------------------------------
+
+def marker_path(message: dict) -> str | None:
+    """The transcript an archive marker or a summary message points at."""
+    if message.get("role") != "user":
+        return None
+    text = text_of(message.get("content"))
+    match = formats.ARCHIVE_RE.match(text) or formats.SUMMARY_RE.match(text)
+    return match["path"] if match else None
+
+
+def result_path(text: str) -> str | None:
+    return formats.persisted_path(text) or formats.saved_path(text)
+
+
+class Archive:
+    """Everything that can be read back through a context's markers."""
+
+    def __init__(self, store):
+        self.store = store
+        self._transcripts: dict[str, list | None] = {}
+
+    def transcript(self, path: str) -> list | None:
+        if path not in self._transcripts:
+            self._transcripts[path] = self.store.read_transcript(path)
+        return self._transcripts[path]
+
+    def full_text(self, text: str) -> str:
+        """Follow persisted blocks and placeholders to the saved text."""
+        for _ in range(10):
+            path = result_path(text)
+            saved = self.store.saved_text(path) if path else None
+            if saved is None:
+                return text
+            text = saved
+        return text
+
+    def normal(self, message) -> str:
+        """A message with every tool result's full text, as comparable JSON."""
+        message = to_plain(message)
+        content = message.get("content")
+        if isinstance(content, list):
+            content = [self._normal_block(b) for b in content]
+        return json.dumps({**message, "content": content}, ensure_ascii=False, sort_keys=True)
+
+    def _normal_block(self, block):
+        if not (isinstance(block, dict) and block.get("type") == "tool_result"):
+            return block
+        inner = block.get("content", "")
+        return {**block, "content": None, "text": self.full_text(text_of(inner)),
+                "others": non_text_blocks(inner)}
+
+    def reachable(self, context) -> set:
+        """Normal forms of the context and of every transcript its markers lead to."""
+        seen, found, queue = set(), set(), list(to_plain(context))
+        while queue:
+            message = queue.pop()
+            found.add(self.normal(message))
+            path = marker_path(message)
+            if path and path not in seen:
+                seen.add(path)
+                queue.extend(self.transcript(path) or [])
+        return found
+
+    def lost(self, originals, context) -> list:
+        """Original messages that cannot be read back, whole, from context or disk."""
+        found = self.reachable(context)
+        return [m for m in to_plain(originals) if self.normal(m) not in found]
+
+    def dangling(self, context) -> list[str]:
+        """Markers in context whose file is missing."""
+        problems = []
+        for i, message in enumerate(to_plain(context)):
+            path = marker_path(message)
+            if path and self.transcript(path) is None:
+                problems.append(f"messages[{i}] points at missing transcript {path}")
+            for block in tool_results(message):
+                path = result_path(text_of(block.get("content", "")))
+                if path and self.store.saved_text(path) is None:
+                    problems.append(f"messages[{i}] {block['tool_use_id']} points at missing {path}")
+        return problems
+
+
+def whole_results(messages) -> dict:
+    """{tool_use_id: text} of every tool result, as the messages hold it."""
+    return {b["tool_use_id"]: text_of(b.get("content", ""))
+            for m in to_plain(messages) for b in tool_results(m)}
+
+
+def request_count(messages, request: str) -> int:
+    return len(request_positions(to_plain(messages), request))
+
+
+def files_under(folder) -> list[str]:
+    folder = Path(folder)
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())

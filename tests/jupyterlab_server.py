@@ -1,0 +1,146 @@
+"""A throwaway JupyterLab on loopback, for the browser test.
+
+It serves one folder (a temporary copy, so no tracked notebook is touched),
+on 127.0.0.1 and a free port, with a random token, its own config, runtime and
+settings folders (nothing of the user's JupyterLab is read or changed), the
+update check and the news feed off (nothing reaches the network). `stop()`
+ends the server and the kernels it started: they share one process group,
+which is ours.
+
+Left out: anything a person would need to use this lab; it lives for one test.
+"""
+
+import json
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+NO_NEWS = {"fetchNews": "false", "checkForUpdates": False}
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class LabServer:
+    def __init__(self, root_dir: Path, state_dir: Path):
+        self.root_dir = Path(root_dir)
+        self.state_dir = Path(state_dir)
+        self.port = free_port()
+        self.token = secrets.token_hex(16)
+        self.base_url = f"http://127.0.0.1:{self.port}"
+        self.log_path = self.state_dir / "jupyterlab.log"
+        self.process = None
+
+    def _environment(self) -> dict:
+        env = dict(os.environ)
+        for name, folder in (("JUPYTER_CONFIG_DIR", "config"),
+                             ("JUPYTER_RUNTIME_DIR", "runtime"),
+                             ("IPYTHONDIR", "ipython")):
+            env[name] = str(self.state_dir / folder)
+        env["JUPYTER_PLATFORM_DIRS"] = "1"
+        # A key in the environment must not reach a notebook run by a test.
+        env.pop("ANTHROPIC_API_KEY", None)
+        return env
+
+    def _settings(self) -> Path:
+        folder = self.state_dir / "settings"
+        plugin = folder / "@jupyterlab" / "apputils-extension"
+        plugin.mkdir(parents=True, exist_ok=True)
+        (plugin / "notification.jupyterlab-settings").write_text(json.dumps(NO_NEWS))
+        return folder
+
+    def start(self, timeout: float = 60) -> "LabServer":
+        command = [
+            sys.executable, "-m", "jupyterlab",
+            "--no-browser", "--ServerApp.open_browser=False",
+            "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={self.port}",
+            "--ServerApp.port_retries=0",
+            f"--IdentityProvider.token={self.token}",
+            f"--ServerApp.root_dir={self.root_dir}",
+            f"--LabApp.user_settings_dir={self._settings()}",
+            f"--LabApp.workspaces_dir={self.state_dir / 'workspaces'}",
+            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+            "--LabApp.news_url=",
+            "--LabApp.extension_manager=readonly",
+            "--ServerApp.terminals_enabled=False",
+        ]
+        if os.geteuid() == 0:  # CI containers run as root
+            command.append("--allow-root")
+        log = open(self.log_path, "wb")
+        self.process = subprocess.Popen(command, cwd=self.root_dir, env=self._environment(),
+                                        stdout=log, stderr=subprocess.STDOUT,
+                                        start_new_session=True)
+        log.close()
+        self._wait_ready(timeout)
+        return self
+
+    def _wait_ready(self, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        url = f"{self.base_url}/api/status?token={self.token}"
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"JupyterLab exited with {self.process.returncode}:\n"
+                                   f"{self.log_tail()}")
+            try:
+                with urllib.request.urlopen(url, timeout=2) as answer:
+                    if answer.status == 200:
+                        return
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            time.sleep(0.3)
+        raise TimeoutError(f"JupyterLab not ready after {timeout:.0f} s:\n{self.log_tail()}")
+
+    def notebook_url(self, name: str) -> str:
+        return f"{self.base_url}/lab/tree/{name}?token={self.token}"
+
+    def log_tail(self, lines: int = 30) -> str:
+        try:
+            text = self.log_path.read_text(errors="replace")
+        except OSError:
+            return "(no log)"
+        return "\n".join(text.splitlines()[-lines:]).replace(self.token, "<token>")
+
+    def stop(self) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        group = self.process.pid  # start_new_session: the server leads its own group
+        self._ask_to_shut_down()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(group, signal.SIGKILL)
+            self.process.wait(timeout=10)
+        # Kernels live in the same group; make sure none outlives the server.
+        try:
+            os.killpg(group, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+    def _ask_to_shut_down(self) -> None:
+        """The polite way: the server stops its kernels, then itself."""
+        request = urllib.request.Request(f"{self.base_url}/api/shutdown?token={self.token}",
+                                         method="POST", data=b"")
+        try:
+            urllib.request.urlopen(request, timeout=5).close()
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            os.killpg(self.process.pid, signal.SIGTERM)
+
+    def __enter__(self):
+        try:
+            return self.start()
+        except BaseException:
+            self.stop()
+            raise
+
+    def __exit__(self, *exc):
+        self.stop()

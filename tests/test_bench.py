@@ -1,0 +1,230 @@
+"""The long-session benchmark's bookkeeping, on sessions small enough to count by hand."""
+
+import json
+
+import pytest
+from matplotlib.figure import Figure
+
+from compact import bench, cost, formats
+from compact.messages import validate_messages
+from compact.sessions import KINDS, Session, Turn, make_session
+from compact.store import Store
+
+# {"role": "user", "content": "hi"} is 33 characters of JSON:
+# 1 "{" + 6 '"role"' + 2 ": " + 6 '"user"' + 2 ", " + 9 '"content"' + 2 ": " + 4 '"hi"' + 1 "}".
+OPENING = {"role": "user", "content": "hi"}
+OK = {"role": "user", "content": "ok"}                     # 33 as well
+SAY = {"role": "assistant", "content": "x" * 150}          # 34 + 150 + 2 = 186
+
+
+def chat_session(turns: int) -> Session:
+    return Session("tiny", OPENING, "hi", tuple(Turn(SAY, OK, "ok") for _ in range(turns)))
+
+
+def test_hand_counted_json_lengths():
+    assert [len(json.dumps(m)) for m in (OPENING, OK, SAY)] == [33, 33, 186]
+    # A request's size is the package's measure: the list's JSON, ", " and brackets included.
+    assert cost.request_size(["aaaa", "bbbbbb"]) == len(json.dumps(["aaaa", "bbbbbb"])) - 4
+    assert cost.request_size([]) == 2
+
+
+def test_cost_of_requests_sharing_a_prefix():
+    ledger = cost.CostLedger()
+    # Sizes: 4 + 6 + 2 per message = 14; all new: 1.25 * 14.
+    assert ledger.add_request(["aaaa", "bbbbbb"]) == pytest.approx(17.5)
+    # 4 + 6 + 2 + 6 = 18; the first two messages (10) are the cached prefix:
+    # 0.1 * 10 + 1.25 * 8.
+    assert ledger.add_request(["aaaa", "bbbbbb", "cc"]) == pytest.approx(11.0)
+    # The middle message changed: only "aaaa" is cached, "cc" after it is not.
+    assert ledger.add_request(["aaaa", "BBBBBB", "cc"]) == pytest.approx(0.4 + 1.25 * 14)
+    assert ledger.cached_chars == 14 and ledger.new_chars == 14 + 8 + 14
+    assert ledger.chars_sent == 14 + 18 + 18
+    assert ledger.cost == pytest.approx(17.5 + 11.0 + 17.9)
+    assert ledger.largest == 18
+
+
+def test_a_shorter_request_caches_only_what_it_keeps():
+    assert cost.cached_prefix(["aa", "bb", "cc"], ["aa", "bb"]) == 4
+    assert cost.cached_prefix(["aa"], ["zz", "aa"]) == 0
+
+
+def test_no_compaction_counts_refused_calls_and_cost():
+    # context_char_limit 100 -> window 400. Requests: [o] = 33 + 2 = 35;
+    # [o, a, u] = 33 + 186 + 33 + 6 = 258; then + 186 + 33 + 4 each: 481, 704.
+    row = bench.run_session(chat_session(4), "none", limits={"context_char_limit": 100})
+    assert row["request_chars"] == [35, 258, 481, 704]
+    assert row["refused"] == 2
+    assert row["largest"] == 704
+    assert row["chars_sent"] == 35 + 258 + 481 + 704
+    # Cached prefixes: 0, 33, 33+186+33 = 252, 252+186+33 = 471.
+    expected = (1.25 * 35 + (0.1 * 33 + 1.25 * 225) + (0.1 * 252 + 1.25 * 229)
+                + (0.1 * 471 + 1.25 * 233))
+    assert row["cost"] == pytest.approx(expected, abs=0.05)
+    assert row["model_calls"] == 4 and row["summary_calls"] == 0
+    assert row["median_ms"] is None and row["growth"] is None
+
+
+def test_summary_only_counts_each_summary_call_and_its_input():
+    # The summary message S (summarizer answers "S", request "ok", the first
+    # transcript's name) is 203 characters of JSON: [S] is 205.
+    s, s2 = (formats.summary_message("Compacted", "ok", "S",
+                                     f".transcripts/transcript_{n:032x}.jsonl") for n in (1, 2))
+    assert len(json.dumps(s)) == len(json.dumps(s2)) == 203
+    # Limit 450. Call 1 [o] = 35, call 2 [o, a, u] = 258: under. Call 3
+    # [o, a, u, a, u] = 481: summarized to [S] = 205. Call 4 [S, a, u] =
+    # 205 + 186 + 33 + 4 = 428: under. Call 5 = 428 + 223 = 651: summarized.
+    row = bench.run_session(chat_session(6), "summary",
+                            limits={"context_char_limit": 450}, summarize=lambda m: "S")
+    assert row["request_chars"] == [35, 258, 205, 428, 205, 428]
+    assert row["summary_calls"] == 2
+    assert row["model_calls"] == 6 + 2
+    # A summary's input is the JSON of the list it replaced (under the 80000 cap),
+    # sent whole at 1.25 per character.
+    inputs = 481 + 651
+    assert row["chars_sent"] == sum(row["request_chars"]) + inputs
+    requests = cost.CostLedger()
+    # The second summary names the second transcript: nothing cached across it.
+    for texts in ([OPENING], [OPENING, SAY, OK], [s], [s, SAY, OK], [s2], [s2, SAY, OK]):
+        requests.add_request([json.dumps(m) for m in texts])
+    assert row["cost"] == pytest.approx(requests.cost + 1.25 * inputs, abs=0.05)
+    assert row["lost"] == 0 and row["files"] == 2  # two transcripts
+
+
+def test_summary_input_is_never_cached():
+    ledger = cost.CostLedger()
+    assert ledger.add_summary(1000) == pytest.approx(1250)
+    assert ledger.summary_calls == 1 and ledger.cost == pytest.approx(1250)
+
+
+def five_results_session() -> Session:
+    """One batch of five 500-character results, then a text answer."""
+    uses = [{"type": "tool_use", "id": f"t{k}", "name": "read_file", "input": {"path": f"f{k}"}}
+            for k in range(5)]
+    results = [{"type": "tool_result", "tool_use_id": f"t{k}", "content": str(k) * 500}
+               for k in range(5)]
+    return Session("tiny", OPENING, "hi", (
+        Turn({"role": "assistant", "content": uses}, {"role": "user", "content": results}),
+        Turn({"role": "assistant", "content": [{"type": "text", "text": "done"}]}, OK, "ok"),
+    ))
+
+
+def test_seed_loses_a_fresh_batch_beyond_the_newest_three():
+    # Call 2 sees 5 results: the seed keeps the newest 3 and omits t0 and t1,
+    # with no transcript (2 < 50 messages): both are lost. The default leaves
+    # a small context alone and loses nothing.
+    seed = bench.run_session(five_results_session(), "seed")
+    default = bench.run_session(five_results_session(), "default")
+    assert (seed["outputs"], seed["lost"], seed["lost_ids"]) == (5, 2, ["t0", "t1"])
+    assert (default["lost"], default["files"]) == (0, 0)
+
+
+def test_lost_outputs_omitted_saved_transcript_and_forged(tmp_path):
+    store = Store(tmp_path)
+    text = {k: k * 300 for k in "ABCDEF"}
+    saved = store.persist_result("B", text["B"])
+    store.write_transcript([{"role": "user", "content": [
+        {"type": "tool_result", "tool_use_id": "D", "content": text["D"]}]}])
+    wrong = store.persist_result("F-other", "not F's text")
+
+    def result(use_id, content):
+        return {"type": "tool_result", "tool_use_id": use_id, "content": content}
+    context = [{"role": "user", "content": [
+        result("A", formats.OMITTED),                                 # lost
+        result("B", formats.saved_placeholder(saved)),                # on disk
+        result("C", [{"type": "text", "text": text["C"]}]),          # whole, as blocks
+        result("D", formats.OMITTED),                                 # in a transcript
+        result("E", formats.saved_placeholder("../outside.txt")),     # not our folder
+        result("F", formats.saved_placeholder(wrong)),                # someone else's text
+    ]}]
+    (tmp_path / "outside.txt").write_text(text["E"])
+    assert cost.lost_outputs(text, context, store) == ["A", "E", "F"]
+
+
+def test_persisted_block_counts_only_with_its_file(tmp_path):
+    store = Store(tmp_path)
+    original = "L" * 5000
+    path = store.persist_result("big", original)
+    block = formats.persisted_block(path, original, 2000)
+    message = {"role": "user", "content": [
+        {"type": "tool_result", "tool_use_id": "big", "content": block}]}
+    assert cost.lost_outputs({"big": original}, [message], store) == []
+    (tmp_path / path).unlink()
+    assert cost.lost_outputs({"big": original}, [message], store) == ["big"]
+
+
+def test_token_estimate_tells_chinese_from_english():
+    assert cost.estimate_tokens("abcd") == 1
+    assert cost.estimate_tokens("abcde") == 2
+    assert cost.estimate_tokens("上下文") == 3
+    assert cost.estimate_tokens("ab上") == 2
+
+
+def test_growth_is_time_ratio_over_new_content_ratio():
+    def row(turns, design, ms, new):
+        return {"session": "s", "turns": turns, "design": design, "median_ms": ms,
+                "median_new_chars": new, "growth": None}
+    rows = bench.add_growth([row(120, "default", 1.0, 1000), row(400, "default", 3.0, 1500),
+                             row(120, "none", None, 1000), row(400, "none", None, 1500)])
+    assert [r["growth"] for r in rows] == [None, 2.0, None, None]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_sessions_are_valid_deterministic_and_prefix_stable(kind):
+    long = make_session(kind, 60)
+    assert make_session(kind, 60) == long
+    assert make_session(kind, 25).turns == long.turns[:25]
+    assert make_session(kind, 25, seed=1).turns != long.turns[:25]
+    flat = [long.opening] + [m for t in long.turns for m in (t.assistant, t.user)]
+    validate_messages(flat)
+    assert len(long.outputs()) == sum(len(t.user["content"]) for t in long.turns
+                                      if isinstance(t.user["content"], list))
+
+
+def test_chinese_session_is_written_in_chinese():
+    outputs = make_session("chinese", 40).outputs().values()
+    reads = [t for t in outputs if any("\u4e00" <= ch <= "\u9fff" for ch in t)]
+    assert len(reads) >= 5
+
+
+def test_bad_names_are_refused_clearly():
+    with pytest.raises(ValueError, match="unknown session kind 'poem'"):
+        make_session("poem", 10)
+    with pytest.raises(ValueError, match="turns must be a positive integer"):
+        make_session("chat-heavy", 0)
+    with pytest.raises(ValueError, match="unknown design 'magic'"):
+        bench.run_session(chat_session(1), "magic")
+
+
+def test_tool_heavy_120_turns_meets_the_acceptance_claims():
+    rows = bench.run_bench(turns=(120,), sessions=("tool-heavy",), designs=("seed", "default"))
+    seed, default = rows
+    assert default["design"] == "default" and default["turns"] == 120
+    assert default["lost"] == 0
+    assert default["summary_calls"] <= 1
+    assert default["cost"] < seed["cost"]
+    assert seed["lost"] > 0  # the flaw the default fixes shows in the same figures
+    assert default["refused"] == 0 and default["largest"] <= 50_000 + 200
+
+
+def test_quick_command_prints_the_table_and_writes_the_chart(tmp_path, capsys):
+    chart = tmp_path / "bench.png"
+    assert bench.main(["--quick", "--sessions", "tool-heavy", "--chart", str(chart)]) == 0
+    out = capsys.readouterr().out
+    rows = [line.split() for line in out.splitlines()
+            if line.startswith("tool-heavy") and len(line.split()) == len(bench.COLUMNS)]
+    assert [(r[1], r[2]) for r in rows] == [
+        (str(t), d) for t in bench.QUICK_TURNS for d in bench.DESIGNS]
+    assert "default: lost 0 (yes)" in out
+    assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_chart_and_table_name_every_design():
+    rows = bench.run_bench(turns=(8, 16), sessions=("chat-heavy",))
+    table = bench.format_table(rows)
+    assert len(table.splitlines()) == 2 + 8 + 1  # header, rule, 8 rows, one blank
+    fig = bench.bench_chart(rows)
+    assert isinstance(fig, Figure)
+    assert tuple(fig.get_size_inches()) == (13, 9)
+    labels = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert labels == list(bench.DESIGNS)
+    assert all(ax.get_ylabel() and ax.get_title() for ax in fig.axes)
