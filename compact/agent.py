@@ -64,6 +64,7 @@ class Agent:
         self.compactor = ContextCompactor(self.workspace, client=client, model=model,
                                           config=self.config, echo=self.echo, new_id=new_id)
         self.messages: list = []
+        self.answer: str | None = None   # the last final answer
         self.model_calls = 0
         self.reactive_compactions = 0
 
@@ -73,7 +74,8 @@ class Agent:
         if not isinstance(request, str) or not request.strip():
             raise ValueError("the request must be a non-empty text")
         self.messages.append({"role": "user", "content": request})
-        return self.loop(request)
+        self.answer = self.loop(request)
+        return self.answer
 
     def loop(self, request: str) -> str:
         retries = 0
@@ -140,7 +142,7 @@ def run_task(task: str, workspace, *, profile: str = "default", window: int = DE
     try:
         agent = Agent(workspace, client, model, config=CompactionConfig.named(profile),
                       echo=echo, new_id=new_id, max_turns=max_turns)
-        agent.answer = agent.ask(tasks.task_text(task))
+        agent.ask(tasks.task_text(task))
         return agent
     finally:
         if choice is not None:

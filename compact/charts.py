@@ -17,7 +17,6 @@ that needs a font or a style sheet the notebook may not have.
 """
 
 from matplotlib.figure import Figure
-from matplotlib.lines import Line2D
 from matplotlib.patches import Patch, Rectangle
 
 from . import formats
@@ -31,7 +30,7 @@ STEP_COLOURS = {
     "tool_result_budget": ORANGE,
     "snip_compact": SKY,
     "micro_compact": GREEN,
-    "persist_largest": YELLOW,
+    "persist_largest": VERMILLION,
     "compact_history": PURPLE,
     "reactive_compact": BLACK,
 }
@@ -57,7 +56,7 @@ CATEGORY_MEANING = {
     "archived": "archived to a transcript",
     "summary": "summarized",
 }
-BEFORE_COLOUR, AFTER_COLOUR, LIMIT_COLOUR = GREY, BLUE, VERMILLION
+BEFORE_COLOUR, AFTER_COLOUR, LIMIT_COLOUR = GREY, BLUE, BLACK
 
 
 def close(figure: Figure) -> None:
@@ -109,7 +108,11 @@ def before_after(records, limit: int | None = None, title: str | None = None) ->
     ax.xaxis.set_major_formatter(_thousands)
     ax.set_xlabel("characters (length of json.dumps(messages))")
     ax.set_title(title or "Characters before and after each step")
-    ax.legend(loc="lower right", fontsize=8, framealpha=0.9)
+    # Bars first, then the limit, whatever order matplotlib keeps them in.
+    handles, labels = ax.get_legend_handles_labels()
+    order = sorted(range(len(labels)), key=lambda i: labels[i].startswith("context limit"))
+    figure.legend([handles[i] for i in order], [labels[i] for i in order],
+                  loc="outside lower center", ncols=3, fontsize=8, frameon=False)
     ax.grid(axis="x", alpha=0.3)
     if not records:
         ax.text(0.5, 0.5, "no steps ran", transform=ax.transAxes, ha="center")
@@ -153,9 +156,10 @@ def timeline_chart(timeline, limit: int | None = None, title: str | None = None)
     top.set_ylim(0, ceiling)
     top.yaxis.set_major_formatter(_thousands)
     top.set_ylabel("characters")
-    top.set_title(title or "Context size at each model call"
-                  + (f" ({profile} profile)" if profile else ""))
-    top.legend(loc="upper left", fontsize=8, framealpha=0.9)
+    figure.suptitle(title or "Context size at each model call"
+                    + (f" ({profile} profile)" if profile else ""))
+    # Outside the axes: inside, it would hide the spikes it is meant to explain.
+    figure.legend(loc="outside lower center", ncols=3, fontsize=8, frameon=False)
     top.grid(alpha=0.3)
     _fired_strip(strip, points)
     strip.set_xlabel("model call")
@@ -180,9 +184,11 @@ def _mark_off_chart(ax, calls, values, ceiling) -> None:
 
 
 def _fired_strip(ax, points) -> None:
-    names = [s for s in STEP_ORDER if any(s in p.fired for p in points)] or STEP_ORDER[:3]
-    extra = sorted({s for p in points for s in p.fired} - set(STEP_ORDER))
-    names += extra
+    # The same rows for every profile, so two strips can be compared; the
+    # safety net only gets a row when it fired.
+    fired = {s for p in points for s in p.fired}
+    names = [s for s in STEP_ORDER if s != "reactive_compact" or s in fired]
+    names += sorted(fired - set(STEP_ORDER))
     for row, name in enumerate(names):
         where = [p.call for p in points if name in p.fired]
         ax.scatter(where, [row] * len(where), marker="|", s=120, linewidths=2,
@@ -265,15 +271,20 @@ def message_map(before, after, title: str | None = None, columns: int = 40) -> F
     height = 2.2 + 0.42 * (rows_before + rows_after)
     figure = Figure(figsize=(11.0, height), layout="constrained")
     top, bottom = figure.subplots(2, 1, height_ratios=[rows_before + 0.6, rows_after + 0.6])
-    width = min(columns, max(len(fates), len(now), 1))
-    _cells(top, fates, columns, width, f"before: {len(fates)} messages")
-    _cells(bottom, now, columns, width, f"after: {len(now)} messages (what is sent)")
+    # Every map has the same cell size, so two maps side by side compare.
+    width = columns
+    _cells(top, fates, columns, width, f"before: {_count(len(fates))}")
+    _cells(bottom, now, columns, width, f"after: {_count(len(now))} (what is sent)")
     handles = [Patch(facecolor=CATEGORY_COLOURS[c], edgecolor="white", label=CATEGORY_MEANING[c])
                for c in CATEGORY_COLOURS]
     figure.legend(handles=handles, loc="outside lower center", ncols=4, fontsize=8,
                   frameon=False)
     figure.suptitle(title or "Message map: one cell per message, oldest first")
     return figure
+
+
+def _count(n: int) -> str:
+    return f"{n} message" if n == 1 else f"{n} messages"
 
 
 def _cells(ax, categories, columns, width, label) -> None:
@@ -287,7 +298,11 @@ def _cells(ax, categories, columns, width, label) -> None:
     ax.set_aspect("equal")
     step = 5 if width <= 40 else 10
     ax.set_xticks([t + 0.46 for t in range(0, width, step)], [str(t) for t in range(0, width, step)])
-    ax.set_yticks([r + 0.43 for r in range(rows)], [str(r * columns) for r in range(rows)])
+    # Row labels give the index of the row's first message; one row needs none.
+    if rows > 1:
+        ax.set_yticks([r + 0.43 for r in range(rows)], [str(r * columns) for r in range(rows)])
+    else:
+        ax.set_yticks([])
     ax.tick_params(length=0, labelsize=7)
     for side in ("top", "right", "bottom", "left"):
         ax.spines[side].set_visible(False)
@@ -295,8 +310,3 @@ def _cells(ax, categories, columns, width, label) -> None:
     if not categories:
         ax.text(0.5, 0.5, "(no messages)", transform=ax.transAxes, ha="center")
 
-
-def legend_handles() -> list:
-    """Handles for a custom legend of the step colours (used by widgets)."""
-    return [Line2D([0], [0], color=c, marker="|", linestyle="none", markersize=12, label=s)
-            for s, c in STEP_COLOURS.items()]

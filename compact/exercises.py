@@ -27,8 +27,10 @@ before the learner has tried.
 
 import json
 import math
+import shutil
 import tempfile
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from . import formats
 from .config import CompactionConfig
@@ -549,11 +551,24 @@ def check_cache_cost(cache_cost) -> CheckResult:
 
 # == 10 the live agent run (prediction)
 
-def summary_calls_in_live_run() -> dict:
-    """Summary calls in the offline compare-code run with the seed profile."""
-    from .agent import offline_run
-    run = offline_run("compare-code", profile="seed")
-    return {"summary calls": sum(r.model_calls for r in run.records)}
+WORKSPACE = Path(__file__).resolve().parent.parent / "data" / "workspace"
+
+
+def summary_calls_in_live_run(profile: str = "seed") -> dict:
+    """Summary calls in the offline compare-code run, read from the run's records.
+
+    The run works on a scratch copy of the sample workspace (the agent writes
+    its transcripts there) with the offline model, no key and no network.
+    """
+    from .agent import run_task
+    from .replay import seeded_ids
+    with tempfile.TemporaryDirectory(prefix="compact-exercise-") as scratch:
+        workspace = Path(scratch) / "workspace"
+        shutil.copytree(WORKSPACE, workspace)
+        agent = run_task("compare-code", workspace, profile=profile, echo=None,
+                         new_id=seeded_ids())
+        calls = sum(r.model_calls for r in agent.compactor.records)
+    return {"summary_calls": calls}
 
 
 def check_summary_calls(answer) -> CheckResult:

@@ -16,8 +16,9 @@ model would and no other way:
   (`[Earlier tool result omitted.]` and no note), the answer says so, so a
   lossy compaction shows in the answer;
 - asked for a summary (system prompt `compact.formats.SUMMARY_SYSTEM`), it
-  recovers the messages from the JSON it was given (cut in the middle or not)
-  and answers with `compact.extractive.extractive_summary`.
+  recovers the whole messages from the JSON it was given (cut in the middle or
+  not), answers with `compact.extractive.extractive_summary` of them, and adds
+  one line saying so when the middle was cut.
 
 Token estimate (what the server compares with its window, and what
 `count_tokens` and `usage.input_tokens` report): take the text
@@ -75,10 +76,18 @@ class Call:
     text: str | None = None      # the result's text; None while unanswered
     fresh: bool = False          # its result is in the last message
 
+    def arg(self, key: str) -> str:
+        """A text argument of the call ('' when absent or not a text)."""
+        value = self.input.get(key) if isinstance(self.input, dict) else None
+        return value if isinstance(value, str) else ""
+
     @property
     def path(self) -> str:
-        value = self.input.get("path") or ""
-        return value if isinstance(value, str) else ""
+        return self.arg("path")
+
+    @property
+    def command(self) -> str:
+        return self.arg("command")
 
     @property
     def kind(self) -> str:
@@ -98,6 +107,11 @@ class Call:
             return self.text
         match = formats.PERSISTED_RE.match(self.text or "")
         return match["preview"] if match else ""
+
+
+def failed(call: Call) -> bool:
+    """A tool call whose result is the tools' error text."""
+    return call.kind == "whole" and call.text.startswith("Error: ")
 
 
 @dataclass
@@ -125,10 +139,12 @@ def system_text(request: dict) -> str:
 
 
 def decode_summary(match) -> str:
+    """The summary text: the message holds it as a JSON string."""
     try:
-        return json.loads(match["summary"])
+        value = json.loads(match["summary"])
     except ValueError:
         return match["summary"]
+    return value if isinstance(value, str) else match["summary"]
 
 
 def active_request(messages) -> str:
@@ -159,7 +175,9 @@ def read_view(messages) -> View:
             if note:
                 view.notes.append(note)
             for use in tool_uses(message):
-                call = Call(use["id"], use.get("name", ""), use.get("input") or {})
+                tool_input = use.get("input")
+                call = Call(use["id"], str(use.get("name", "")),
+                            tool_input if isinstance(tool_input, dict) else {})
                 pending[call.id] = call
                 view.calls.append(call)
             continue
@@ -210,15 +228,19 @@ def names_fitting(prefix: str, names, limit: int = NOTE_MAX) -> str:
 
 # -- lessons and their titles (experiment 1, and the compact-tool task) ----------------
 
+LESSONS_GLOB = "s*/README.md"
 LESSON_RE = re.compile(r"^(s\d\d_[A-Za-z0-9_]+)/README\.md$", re.MULTILINE)
 LESSONS_NOTE = "Lessons found: "
 LESSONS_NOTE_RE = re.compile(r"Lessons found: ([A-Za-z0-9_, ]+)")
 
 
 def lessons_found(view: View) -> list | None:
-    """Lesson folders, from a whole glob result or from my note about one."""
+    """Lesson folders, from a whole glob result or from my note about one.
+
+    [] when the glob found none; None when nothing here says either way.
+    """
     for call in reversed(view.calls):
-        if call.name == "glob" and call.kind == "whole" and LESSON_RE.search(call.text):
+        if call.name == "glob" and call.arg("pattern") == LESSONS_GLOB and call.kind == "whole":
             return LESSON_RE.findall(call.text)
     match = None
     for match in LESSONS_NOTE_RE.finditer(view.knowledge):
@@ -250,6 +272,8 @@ def find_title(view: View, path: str) -> tuple:
         title = title_in(call.visible)
         if title:
             return title, "read" if call.kind == "whole" else "preview"
+        if call.kind == "whole":
+            return None, "error" if failed(call) else "untitled"
     copies = {c.saved for c in calls if c.saved}
     for call in view.calls:
         if call.name == "read_file" and call.path in copies and title_in(call.visible):
@@ -278,8 +302,8 @@ def notes_on_fresh(view: View) -> list:
         elif call.name == "read_file" and title_in(call.text):
             original = original_path(view, call)
             lines.append(title_note(original, title_in(call.text)))
-        elif call.name == "bash" and call.input.get("command", "").startswith("grep -nE"):
-            target = call.input["command"].rsplit(" ", 1)[-1]
+        elif call.name == "bash" and call.command.startswith("grep -nE"):
+            target = call.command.rsplit(" ", 1)[-1]
             lines.append(code_note(target, code_facts(call.text, outline=True)))
         elif call.name == "read_file":
             lines.append(short(f"{call.path}: first line '{first_line(call.text)}'"))
@@ -299,12 +323,16 @@ def plan_titles(view: View) -> Plan:
     folders = lessons_found(view)
     if folders is None:
         return Plan.tool(lines_note(*learned, "I'll find the lesson folders first."),
-                         "glob", {"pattern": "s*/README.md"})
+                         "glob", {"pattern": LESSONS_GLOB})
     wanted = lesson_range(view.request)
     readmes = [f"{name}/README.md" for name in folders if int(name[1:3]) in wanted]
+    if not readmes:
+        return Plan(lines_note(*learned, f"I found no lesson README in this workspace for "
+                                         f"s{wanted.start:02d} to s{wanted.stop - 1:02d} (glob "
+                                         f"{LESSONS_GLOB}), so there are no titles to compare."))
     for path in readmes:
         title, why = find_title(view, path)
-        if title or why == "omitted":
+        if title or why in ("omitted", "untitled", "error"):
             continue
         target = why[len("saved:"):] if why.startswith("saved:") else path
         return Plan.tool(lines_note(*learned, f"Next I read {target}."),
@@ -320,22 +348,27 @@ def titles_answer(view: View, readmes: list) -> str:
             found.append((path.split("/")[0], title))
             sources.setdefault(why, []).append(path.split("/")[0][:3])
         else:
-            missing.append(path)
+            missing.append((path.split("/")[0], MISSING_WORDS[why]))
     lines = [f"The first-level titles of the {len(readmes)} lessons:"]
     lines += [f"- {folder}: {title}" for folder, title in found]
-    lines += [f"- {path.split('/')[0]}: title not available - its tool result was shrunk to "
-              f"{formats.OMITTED} and nothing left in this context records it." for path in missing]
+    lines += [f"- {folder}: title not available - {why}." for folder, why in missing]
     lines += ["", "How they are named: " + naming_pattern(found)]
     lines += ["", "Where this comes from: " + "; ".join(
         f"{', '.join(codes)} {SOURCE_WORDS[why]}" for why, codes in sources.items()) + "."]
     return "\n".join(lines)
 
 
+MISSING_WORDS = {
+    "omitted": f"its tool result was shrunk to {formats.OMITTED} and nothing left in this "
+               f"context records it",
+    "untitled": "its README has no first-level ('# ') heading",
+    "error": "reading it failed",
+}
 SOURCE_WORDS = {
     "read": "from the files as read in this context",
     "preview": "from the persisted previews",
     "saved copy": "from the saved copies I re-read",
-    "note": "from my own notes (their results were shrunk after I read them)",
+    "note": "from my own notes (their results are no longer in context)",
     "summary": "from the conversation summary",
 }
 
@@ -496,12 +529,14 @@ def plan_json(view: View, path: str) -> Plan:
     if not calls:
         return Plan.tool(f"I'll read {path} first.", "read_file", {"path": path})
     call = calls[-1]
+    if failed(call):
+        return Plan(f"I could not read {path}: {first_line(call.text)}")
     if call.kind == "whole":
         outline = json_outline_full(call.text) or json_outline(call.text)
         return Plan(json_answer(path, outline, "the whole file, as read in this context"))
     saved = call.saved
     peek = next((c for c in reversed(view.calls) if c.kind == "whole" and saved
-                 and c.name == "bash" and saved in c.input.get("command", "")), None)
+                 and c.name == "bash" and saved in c.command), None)
     if peek:
         return Plan(json_answer(path, json_outline(peek.text),
                                 f"the first {PEEK_CHARS} characters of the saved copy {saved}"))
@@ -587,6 +622,8 @@ def parse_code_note(path: str, text: str) -> dict | None:
 def find_code_facts(view: View, path: str) -> tuple:
     """(facts, where they came from) or (None, 'unread' / 'gone')."""
     for call in reversed(view.reads(path)):
+        if failed(call):
+            return None, "error"
         if call.kind == "whole":
             return code_facts(call.text), "read"
     for source, text in (("note", "\n".join(view.notes)), ("summary", "\n".join(view.summaries))):
@@ -594,7 +631,7 @@ def find_code_facts(view: View, path: str) -> tuple:
         if facts:
             return facts, source
     for call in reversed(view.calls):
-        if call.name == "bash" and call.input.get("command") == outline_command(path) \
+        if call.name == "bash" and call.command == outline_command(path) \
                 and call.kind == "whole":
             return code_facts(call.text, outline=True), "outline"
     seen = view.reads(path) or f"read_file({path})" in view.knowledge
@@ -610,7 +647,9 @@ def plan_code(view: View, paths: list) -> Plan:
         if why == "unread":
             return Plan.tool(lines_note(*learned, f"Next I read {path}."),
                              "read_file", {"path": path})
-        tried = any(c.input.get("command") == outline_command(path) for c in view.calls)
+        if why == "error":
+            continue
+        tried = any(c.command == outline_command(path) for c in view.calls)
         if not tried:
             return Plan.tool(lines_note(
                 *learned, f"I read {path} before, but its text is no longer in context; "
@@ -631,6 +670,9 @@ def code_answer(view: View, paths: list) -> str:
     lines, known = ["Comparing " + " and ".join(paths) + ":", ""], {}
     for path in paths:
         facts, why = find_code_facts(view, path)
+        if why == "error":
+            lines.append(f"- {path}: I could not read it, so I can't say how it works.")
+            continue
         if not facts:
             lines.append(f"- {path}: no longer in this context (its result was shrunk and I "
                          f"kept no note), so I can't say how it works.")
@@ -657,13 +699,15 @@ def code_answer(view: View, paths: list) -> str:
 def plan_compact_tool(view: View, note_path: str) -> Plan:
     learned = notes_on_fresh(view)
     written = written_result(view, note_path)
+    if written and written.startswith("Error: "):
+        return Plan(lines_note(*learned, f"I could not write {note_path}: {written}"))
     if written:
         return Plan(lines_note(*learned, compact_tool_answer(view, note_path, written)))
     folders = lessons_found(view)
     if folders is None:
         return Plan.tool(lines_note(*learned, "I'll list the lessons first."),
-                         "glob", {"pattern": "s*/README.md"})
-    content = ("# Progress\n\nLessons in this workspace: " + ", ".join(folders)
+                         "glob", {"pattern": LESSONS_GLOB})
+    content = ("# Progress\n\nLessons in this workspace: " + (", ".join(folders) or "none found")
                + ".\nNext: read each lesson's README.\n")
     return Plan(lines_note(*learned, f"Writing {note_path}, then compacting in the same "
                                      f"batch: this stage is done."),
@@ -671,11 +715,13 @@ def plan_compact_tool(view: View, note_path: str) -> Plan:
 
 
 def written_result(view: View, path: str) -> str | None:
+    """The result of my write of `path` ('Wrote ...' or 'Error: ...'), if I made one."""
     for call in reversed(view.calls):
         if call.name == "write_file" and call.path == path and call.kind == "whole" \
-                and call.text.startswith("Wrote"):
-            return call.text
-    match = re.search(r"write_file\(" + re.escape(path) + r"\) -> (Wrote[^\n]*)", view.knowledge)
+                and call.text.startswith(("Wrote", "Error: ")):
+            return first_line(call.text)
+    match = re.search(r"write_file\(" + re.escape(path) + r"\) -> ((?:Wrote|Error: )[^\n]*)",
+                      view.knowledge)
     return match[1] if match else None
 
 
@@ -729,7 +775,7 @@ def notes_on_fresh_generic(view: View) -> list:
 
 def files_found(view: View) -> list | None:
     for call in reversed(view.calls):
-        if call.name == "glob" and call.kind == "whole":
+        if call.name == "glob" and call.arg("pattern") == "*" and call.kind == "whole":
             return [ln for ln in call.text.splitlines() if ln and ln != "(no match)"]
     match = None
     for match in re.finditer(re.escape(FILES_NOTE) + r"([^\n]*)", view.knowledge):
@@ -751,10 +797,16 @@ def generic_answer(view: View, paths: list, listing) -> str:
     if listing:
         lines.append(f"The workspace holds {len(listing)} entries at the top: "
                      f"{', '.join(listing)}.")
+    elif listing is not None:
+        lines.append("The workspace is empty: a glob for * matched nothing.")
     for path in paths:
         line = first_line_of(view, path)
-        lines.append(f"- {path} begins: {line!r}" if line is not None else
-                     f"- {path}: its text is no longer in this context.")
+        if line is None:
+            lines.append(f"- {path}: its text is no longer in this context.")
+        elif line.startswith("Error: "):
+            lines.append(f"- {path}: I could not read it ({line}).")
+        else:
+            lines.append(f"- {path} begins: {line!r}")
     lines.append("That is what I could read for this request; ask about a file to go further.")
     return "\n".join(lines)
 

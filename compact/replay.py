@@ -6,6 +6,7 @@
     print(r.table())
     t = timeline("timeline_150")                      # call by call, as the session happened
     t.points[0].chars_before, t.points[0].fired
+    wrong_order_loss("huge_result"), outputs_lost("timeline_150", "seed")   # what is lost
 
     python -m compact replay HISTORY [--profile seed|default] [--step NAME]
                                      [--set NAME=VALUE ...] [--chart FILE.png]
@@ -21,6 +22,7 @@ change to the history itself: `before` is a copy and stays as loaded.
 
 import argparse
 import copy
+import json
 import random
 import sys
 import tempfile
@@ -31,7 +33,7 @@ from pathlib import Path
 from .compactor import ContextCompactor
 from .config import CompactionConfig
 from .extractive import extractive_summary
-from .formats import COMPACT_TOOL_ACK, kind_of_user_text
+from .formats import COMPACT_TOOL_ACK, OMITTED, kind_of_user_text
 from .histories import HistoryError, list_histories, load_history
 from .messages import estimate_chars, text_of, tool_results, user_text
 from .record import StepRecord
@@ -80,6 +82,11 @@ def run_step(compactor: ContextCompactor, step: str, messages, active_request: s
 
 @dataclass
 class Replay:
+    """One replay: the messages before and after, the records, and the compactor that ran.
+
+    A temporary scratch folder lives as long as this object: keep the Replay,
+    not only its `root`, while you read the files it wrote.
+    """
     history: dict
     profile: str
     step: str
@@ -196,7 +203,7 @@ def _typed(message) -> str:
 
 
 def timeline(history, profile: str = "default", overrides: dict | None = None,
-             root=None) -> Timeline:
+             root=None, observe=None) -> Timeline:
     """Replay a session call by call: before each model call, the context so far
     (already compacted) plus the messages new since the last call goes through
     `prepare`; then that call's assistant message is appended. A trailing user
@@ -204,7 +211,8 @@ def timeline(history, profile: str = "default", overrides: dict | None = None,
 
     The active request of each call is the newest text a user typed before it.
     When the model called the compact tool, the harness compacts after the
-    batch, before `prepare`, as the agent does.
+    batch, before `prepare`, as the agent does. `observe(point, sent)`, if
+    given, sees each call's point and the messages sent.
     """
     history = load_history(history)
     scratch = _Scratch(root)
@@ -232,10 +240,67 @@ def timeline(history, profile: str = "default", overrides: dict | None = None,
             fired=[r.step for r in new if r.fired],
             files=compactor.store.written[files:],
             model_calls=sum(r.model_calls for r in new), records=new))
+        if observe:
+            observe(points[-1], sent)
         if message is None:
             break
         context, pending = sent + [copy.deepcopy(message)], []
     return Timeline(history=history, points=points, compactor=compactor, scratch=scratch)
+
+
+# --------------------------------------------------------------------------
+# What is lost for good
+# --------------------------------------------------------------------------
+
+def _omitted_ids(messages) -> set:
+    return {b["tool_use_id"] for m in messages for b in tool_results(m)
+            if text_of(b.get("content", "")) == OMITTED}
+
+
+def wrong_order_loss(history, profile: str = "seed") -> int:
+    """Tool outputs lost for good when step 3 runs before step 1 on the history's last batch.
+
+    In the article's order step 1 saves a huge result first and step 3 can
+    point at the copy; the other way round step 3 sees it first and, in the
+    seed profile, leaves '[Earlier tool result omitted.]' with no copy.
+    """
+    history = load_history(history)
+    scratch = _Scratch(None)
+    compactor = make_compactor(scratch.root, profile)
+    messages = compactor.micro_compact(history["messages"])
+    messages = compactor.tool_result_budget(messages)
+    return len(_omitted_ids(messages) - _omitted_ids(history["messages"]))
+
+
+def _recoverable(root: Path, originals: dict) -> set:
+    """Ids whose full original text is in a transcript or a saved file under `root`."""
+    found = set()
+    saved = {p.read_text(encoding="utf-8")
+             for p in (root / ".task_outputs" / "tool-results").glob("*.txt")}
+    found |= {i for i, text in originals.items() if text in saved}
+    for path in sorted((root / ".transcripts").glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            message = json.loads(line)
+            found |= {b["tool_use_id"] for b in tool_results(message)
+                      if originals.get(b["tool_use_id"]) == text_of(b.get("content", ""))}
+    return found
+
+
+def outputs_lost(history, profile: str = "seed", overrides: dict | None = None) -> int:
+    """Tool outputs that a session, replayed call by call, loses for good.
+
+    A result is lost when step 3 replaced it by '[Earlier tool result
+    omitted.]' at some call and its full text is in no transcript and no saved
+    file. The default profile saves before it shrinks, so it loses none.
+    """
+    history = load_history(history)
+    originals = {b["tool_use_id"]: text_of(b.get("content", ""))
+                 for m in history["messages"] for b in tool_results(m)}
+    omitted: set = set()
+    calls = timeline(history, profile=profile, overrides=overrides,
+                     observe=lambda _point, sent: omitted.update(_omitted_ids(sent)))
+    omitted -= _omitted_ids(history["messages"])
+    return len(omitted - _recoverable(calls.root, originals))
 
 
 # --------------------------------------------------------------------------
@@ -343,10 +408,13 @@ def main(argv=None) -> int:
     try:
         args = _parser().parse_args(argv)
         overrides = parse_overrides(args.overrides)
+        if args.chart and not Path(args.chart).resolve().parent.is_dir():
+            raise UsageError(f"--chart {args.chart}: the folder does not exist")
         result = replay(args.history, profile=args.profile, step=args.step, overrides=overrides)
         print(f"{result.history['name']}: {result.history['title']}")
-        print(f"profile {result.profile}, step {result.step}, "
-              f"active request: {result.history['active_request'][:70]}")
+        request = result.history["active_request"]
+        shown = request if len(request) <= 70 else request[:67] + "..."
+        print(f"profile {result.profile}, step {result.step}, active request: {shown}")
         print()
         print(result.table())
         for line in result.echo:

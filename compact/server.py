@@ -24,6 +24,7 @@ any check of the key (this server is for loopback only).
 
 import argparse
 import json
+import sys
 import threading
 from collections import deque
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -219,10 +220,38 @@ def check_window(body: dict, window: int) -> int:
     return tokens
 
 
+def answer(endpoint: str, raw: bytes, window: int) -> tuple[int, dict]:
+    """(HTTP status, JSON payload) for one request body; no HTTP involved.
+
+    Every refusal is the API's error shape; a bug of ours is a 500 `api_error`,
+    never an unanswered request.
+    """
+    try:
+        try:
+            body = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as error:
+            raise RequestError(f"Request body is not valid JSON: {error}") from None
+        check_shape(body, endpoint)
+        check_pairs(body["messages"])
+        if endpoint == "count_tokens":
+            return 200, {"input_tokens": policy.estimate_tokens(body)}
+        check_window(body, window)
+        return 200, policy.respond(body)
+    except RequestError as error:
+        return error.status, error_body(error.kind, str(error))
+    except Exception as error:  # noqa: BLE001 - answered in the API's shape, see above
+        return 500, error_body("api_error",
+                               f"offline model failed: {type(error).__name__}: {error}")
+
+
 # -- the server ------------------------------------------------------------------
 
 class OfflineServer:
-    """A running offline model; `base_url` is what an Anthropic client needs."""
+    """A running offline model; `base_url` is what an Anthropic client needs.
+
+    `window` may be changed while it runs (a notebook can shrink it to show a
+    refusal); `requests` logs each request's path, status and error, in order.
+    """
 
     def __init__(self, window: int = DEFAULT_WINDOW, faults=(), port: int = 0,
                  retry_after_ms: int | None = 1):
@@ -230,7 +259,7 @@ class OfflineServer:
             raise ValueError(f"window must be a positive number of tokens, got {window!r}")
         self.window = window
         self.retry_after_ms = retry_after_ms
-        self.requests: list[dict] = []   # path, status, error type; never headers
+        self.requests: list[dict] = []   # path, status, error type and text; never headers
         self._faults = deque()
         self._lock = threading.Lock()
         self.add_faults(*faults)
@@ -239,7 +268,8 @@ class OfflineServer:
         self._httpd.offline = self
         self.port = self._httpd.server_address[1]
         self.base_url = f"http://{HOST}:{self.port}"
-        self._thread = threading.Thread(target=self._httpd.serve_forever,
+        # A short poll so stop() returns at once instead of after half a second.
+        self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.05,),
                                         name=f"offline-model-{self.port}", daemon=True)
         self._thread.start()
 
@@ -255,9 +285,10 @@ class OfflineServer:
         with self._lock:
             return self._faults.popleft() if self._faults else None
 
-    def log(self, path: str, status: int, kind: str | None) -> None:
+    def log(self, path: str, status: int, kind: str | None, message: str | None = None) -> None:
         with self._lock:
-            self.requests.append({"path": path, "status": status, "error": kind})
+            self.requests.append({"path": path, "status": status, "error": kind,
+                                  "message": message})
 
     def stop(self) -> None:
         self._httpd.shutdown()
@@ -301,33 +332,18 @@ class _Handler(BaseHTTPRequestHandler):
                 raise RequestError(f"Not found: POST {self.path}", 404, "not_found_error")
             if not self._has_key():
                 raise RequestError("x-api-key header is required", 401, "authentication_error")
-            fault = offline.next_fault() if endpoint == "messages" else None
-            if fault:
-                return self._fault(fault)
-            reply = self._answer(endpoint, raw, offline.window)
         except RequestError as error:
             offline.log(path, error.status, error.kind)
             return self._send(error.status, error_body(error.kind, str(error)))
-        except Exception as error:  # a bug of ours must still answer in the API's shape
-            offline.log(path, 500, "api_error")
-            return self._send(500, error_body("api_error", f"offline model failed: "
-                                                           f"{type(error).__name__}: {error}"))
-        offline.log(path, 200, None)
-        self._send(200, reply)
+        fault = offline.next_fault() if endpoint == "messages" else None
+        if fault:
+            return self._fault(path, fault)
+        status, payload = answer(endpoint, raw, offline.window)
+        offline.log(path, status, payload.get("error", {}).get("type") if status != 200 else None,
+                    message=payload["error"]["message"] if status != 200 else None)
+        self._send(status, payload)
 
     # -- pieces ---------------------------------------------------------------
-    def _answer(self, endpoint: str, raw: bytes, window: int) -> dict:
-        try:
-            body = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError) as error:
-            raise RequestError(f"Request body is not valid JSON: {error}") from None
-        check_shape(body, endpoint)
-        check_pairs(body["messages"])
-        if endpoint == "count_tokens":
-            return {"input_tokens": policy.estimate_tokens(body)}
-        check_window(body, window)
-        return policy.respond(body)
-
     def _has_key(self) -> bool:
         if self.headers.get("x-api-key"):
             return True
@@ -354,17 +370,18 @@ class _Handler(BaseHTTPRequestHandler):
         except RequestError:
             self.close_connection = True
 
-    def _fault(self, status: int):
+    def _fault(self, path: str, status: int):
         offline = self.server.offline
         kind, message = FAULTS[status]
-        offline.log(self.path, status, kind)
+        offline.log(path, status, kind)
         headers = {"x-should-retry": "true"}
         if offline.retry_after_ms is not None:
             headers["retry-after-ms"] = str(offline.retry_after_ms)
         self._send(status, error_body(kind, message), headers)
 
     def _send(self, status: int, payload: dict, headers: dict | None = None) -> None:
-        data = json.dumps(payload, ensure_ascii=False).encode("utf-8")
+        # ASCII escapes: valid JSON for any text, lone surrogates included.
+        data = json.dumps(payload).encode("ascii")
         self.send_response(status)
         self.send_header("content-type", "application/json")
         self.send_header("content-length", str(len(data)))
@@ -387,7 +404,11 @@ def main_serve(argv=None) -> int:
     parser.add_argument("--fail", type=int, action="append", default=[], choices=sorted(FAULTS),
                         help="answer the next request with this status; repeat for more")
     args = parser.parse_args(argv)
-    server = start_offline_server(window=args.window, faults=args.fail, port=args.port)
+    try:
+        server = start_offline_server(window=args.window, faults=args.fail, port=args.port)
+    except (OSError, ValueError) as error:
+        print(f"error: cannot serve on {HOST}:{args.port}: {error}", file=sys.stderr)
+        return 1
     print(f"Offline model listening on {server.base_url} (window {server.window} tokens).")
     print(f"Point a client at it: ANTHROPIC_BASE_URL={server.base_url} "
           f"ANTHROPIC_API_KEY=offline MODEL_ID={policy.MODEL_NAME}")

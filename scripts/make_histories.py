@@ -135,16 +135,20 @@ def huge_result(ws: Path) -> dict:
     c = Conversation(ws)
     c.user(HUGE_REQUEST)
     c.one("glob", note="Let me locate the generated data first.", pattern="web/**/*.json")
-    c.act(bash(f"wc -c {DOCS}"), read(DOCS),
-          note="Found it. I'll check its size and read it in the same batch.")
+    text, *_ = c.act(read(DOCS), bash(f"wc -c {DOCS}"), bash(f"grep -c '\"id\":' {DOCS}"),
+                     bash(f"sed -n '6,22p' {DOCS}"),
+                     note="Found it. I'll read it and, in the same batch, check its size, "
+                          "count the ids and look at the first record.")
     return history(
         "huge_result", "One huge result: docs.json goes to disk with a preview",
         "Step 1: tool_result_budget (the article's experiment 2)", "tool_result_budget",
         HUGE_REQUEST, c,
-        notes=("The newest batch holds the read of docs.json (cut by the tool at 200,000 "
-               "characters) and a small wc: together over TOOL_RESULT_BATCH_CHAR_LIMIT, so step 1 "
-               "saves the read to .task_outputs/tool-results/ and keeps a 2,000 character "
-               "preview."))
+        notes=(f"The newest batch is four calls: the read of docs.json ({len(text):,} "
+               f"characters), then three small commands. Together they are over "
+               f"TOOL_RESULT_BATCH_CHAR_LIMIT (200,000), so step 1 saves the read to "
+               f".task_outputs/tool-results/ and keeps a 2,000 character preview. The read is "
+               f"not among the newest 3 results: run step 3 before step 1 and it becomes "
+               f"'[Earlier tool result omitted.]' with no copy anywhere."))
 
 
 LONG_REQUEST = ("Go through the course workspace and prepare a status report: which lessons "

@@ -109,9 +109,10 @@ def tool_heavy_session(turns: int, seed: int) -> list:
                            user(f"[task {turn:03d}] Now continue with part {turn // 30 + 1}.")])
             continue
         results = {}
-        for _ in range(rng.randint(1, 4)):
+        for k in range(rng.randint(1, 4)):
             n += 1
-            size = rng.choice([60, 400, 1500, 4000, 9000, 36000])
+            # Now and then a batch over 200000 (a build log and a data dump).
+            size = 120000 if turn % 40 == 20 and k < 2 else rng.choice([60, 400, 1500, 4000, 9000, 36000])
             results[f"toolu_{n:04d}"] = body(f"toolu_{n:04d}", size, rng.choice(FILLERS))
         chunks.append(call(results, note=f"Step {turn}: reading more." if turn % 3 == 0 else None))
     return chunks
@@ -160,6 +161,7 @@ class Archive:
     def __init__(self, store):
         self.store = store
         self._transcripts: dict[str, list | None] = {}
+        self._normals: dict[str, tuple] = {}
 
     def transcript(self, path: str) -> list | None:
         if path not in self._transcripts:
@@ -193,31 +195,57 @@ class Archive:
 
     def reachable(self, context) -> set:
         """Normal forms of the context and of every transcript its markers lead to."""
-        seen, found, queue = set(), set(), list(to_plain(context))
-        while queue:
-            message = queue.pop()
+        found, seen = set(), set()
+        todo = self._expand(to_plain(context), found)
+        while todo:
+            path = todo.pop()
+            if path in seen:
+                continue
+            seen.add(path)
+            normals, children = self._transcript_normals(path)
+            found |= normals
+            todo.extend(children)
+        return found
+
+    def _expand(self, messages, found: set) -> list:
+        """Add the messages' normal forms to `found`; return the transcripts they name."""
+        paths = []
+        for message in messages:
             found.add(self.normal(message))
             path = marker_path(message)
-            if path and path not in seen:
-                seen.add(path)
-                queue.extend(self.transcript(path) or [])
-        return found
+            if path:
+                paths.append(path)
+        return paths
+
+    def _transcript_normals(self, path: str):
+        # Transcripts and saved results never change, so each is read once.
+        if path not in self._normals:
+            normals = set()
+            children = self._expand(self.transcript(path) or [], normals)
+            self._normals[path] = (normals, children)
+        return self._normals[path]
 
     def lost(self, originals, context) -> list:
         """Original messages that cannot be read back, whole, from context or disk."""
         found = self.reachable(context)
         return [m for m in to_plain(originals) if self.normal(m) not in found]
 
-    def dangling(self, context) -> list[str]:
-        """Markers in context whose file is missing."""
+    def dangling(self, context, originals=()) -> list[str]:
+        """Our markers in context whose file is missing.
+
+        A tool output that merely looks like a marker (it is in `originals`,
+        untouched) is not ours and may point anywhere.
+        """
+        foreign = set(whole_results(originals).values())
         problems = []
         for i, message in enumerate(to_plain(context)):
             path = marker_path(message)
             if path and self.transcript(path) is None:
                 problems.append(f"messages[{i}] points at missing transcript {path}")
             for block in tool_results(message):
-                path = result_path(text_of(block.get("content", "")))
-                if path and self.store.saved_text(path) is None:
+                text = text_of(block.get("content", ""))
+                path = result_path(text)
+                if path and text not in foreign and self.store.saved_text(path) is None:
                     problems.append(f"messages[{i}] {block['tool_use_id']} points at missing {path}")
         return problems
 

@@ -1,0 +1,174 @@
+# %% [markdown]
+# # 02 · Step 2, `snip_compact`: archive the middle of a long list
+#
+# Step 1 looked at sizes; step 2 looks at the **number** of messages. Above
+# `max_messages` (50) it writes the whole list to
+#
+#     .transcripts/transcript_<uuid4 hex>.jsonl      (one JSON message a line)
+#
+# and keeps only the first 3 messages (the task as it was first given) and the newest
+# 47, with one user message in between saying what happened:
+#
+#     [<N> messages archived at <path>]
+#
+# The cut has one hard rule. An assistant `tool_use` and the user `tool_result` that
+# answers it must stay together: a result without its call, or a call without its
+# result, and the API refuses the next request. So:
+#
+# - if the head ends on an assistant message with `tool_use`, the head grows to take
+#   the `tool_result` message after it;
+# - if the tail would start on a `tool_result` whose `tool_use` is just before it, the
+#   tail starts one earlier.
+
+# %%
+%matplotlib inline
+import tempfile
+
+from IPython.display import display
+
+from compact import CompactionConfig, snip
+from compact.charts import before_after, message_map
+from compact.exercises import check_cut_points
+from compact.histories import load_history
+from compact.messages import has_tool_use, is_tool_result
+from compact.replay import make_compactor, replay
+from compact.widgets import explore, threshold_explorer
+
+seed = CompactionConfig.seed()
+print(f"max_messages = {seed.snip_max_messages}, head = {seed.snip_keep_head}, "
+      f"newest = {seed.snip_max_messages - seed.snip_keep_head}")
+
+# %% [markdown]
+# ## A long session, and where the cut falls
+#
+# `long_session` has 64 messages over three requests. Each message below is shown by
+# its kind; look at the two places where the article's cut would fall.
+
+# %%
+history = load_history("long_session")
+messages = history["messages"]
+
+
+def kind(message) -> str:
+    if has_tool_use(message):
+        return "tool_use"
+    if is_tool_result(message):
+        return "tool_result"
+    return message["role"]
+
+
+kinds = [kind(m) for m in messages]
+plain_head = seed.snip_keep_head
+plain_tail = len(messages) - (seed.snip_max_messages - seed.snip_keep_head)
+head_end, tail_start = snip.cut_points(messages, seed)
+print(f"{len(messages)} messages")
+print(f"head: ends before {plain_head}: {kinds[plain_head - 1]} | {kinds[plain_head]}"
+      f"  -> grows to end before {head_end}")
+print(f"tail: starts at {plain_tail}: {kinds[plain_tail - 1]} | {kinds[plain_tail]}"
+      f"  -> starts at {tail_start}")
+
+# %% [markdown]
+# Both cuts would have split a pair, so both moved. Now run step 2.
+
+# %%
+run = replay(history, profile="seed", step="snip_compact")
+print(run.table())
+
+# %% [markdown]
+# ## The exact text left behind
+#
+# The list now reads: the head, the marker, the newest messages. This is the marker,
+# word for word (the transcript name is a random uuid4 in the article; replays draw it
+# from a seeded generator so this page is the same every time):
+
+# %%
+marker_at = head_end
+print(run.after[marker_at]["content"])
+print(f"\n{len(run.after)} messages = {head_end} (head) + 1 (marker) + "
+      f"{len(run.after) - head_end - 1} (newest)")
+
+# %% [markdown]
+# ## Where the full text went
+#
+# The transcript holds the **whole** list as it was before the cut, one message a line,
+# not only the archived middle.
+
+# %%
+transcript_path = run.files[0]
+lines = (run.root / transcript_path).read_text(encoding="utf-8").splitlines()
+print(transcript_path)
+print(f"{len(lines)} lines; the first: {lines[0][:90]}...")
+print(f"read back, identical to the list before the cut: "
+      f"{run.compactor.store.read_transcript(transcript_path) == messages}")
+
+# %% [markdown]
+# ## Characters before and after
+#
+# Step 2 counts messages, not characters: it fires on 64 short messages and would
+# ignore 10 huge ones. The message map shows which ones were archived (grey).
+
+# %%
+before_after(run.records, limit=seed.context_char_limit,
+             title="long_session: step 2 alone (seed profile)")
+
+# %%
+message_map(run.before, run.after, title="long_session: step 2, seed profile")
+
+# %% [markdown]
+# ## Archiving again, and again
+#
+# The article keeps 3 + 47 newest + the marker: 51 messages, already over 50 before
+# anything new arrives (SPEC flaws 4 and 5; here the pair rules made it 53). So the next
+# call archives again, and the next: a new transcript on every call. The default
+# profile cuts down to 30 messages, marker counted, so the next archive is 20 messages
+# away. We play twelve more calls, each adding one reply and one result:
+
+# %%
+def twelve_more_calls(profile: str, scratch) -> int:
+    compactor = make_compactor(scratch, profile)
+    context = compactor.snip_compact(messages, history["active_request"])
+    for call in range(12):
+        reply = {"role": "assistant", "content": [{"type": "tool_use", "id": f"more_{call}",
+                                                   "name": "glob", "input": {"pattern": "*"}}]}
+        result = {"role": "user", "content": [{"type": "tool_result", "tool_use_id": f"more_{call}",
+                                               "content": "README.md"}]}
+        context = compactor.snip_compact(context + [reply, result], history["active_request"])
+    return len(compactor.store.written)
+
+
+for profile in ("seed", "default"):
+    with tempfile.TemporaryDirectory() as scratch:
+        print(f"{profile:<8} transcripts written in 13 calls: {twelve_more_calls(profile, scratch)}")
+
+# %% [markdown]
+# ## Move the thresholds
+#
+# `snip_max_messages` is the trigger. In the default profile, `snip_target_messages`
+# is how many messages remain after a cut (the seed profile has no target: the slider
+# is greyed out).
+
+# %% tags=["nbval-ignore-output"]
+threshold_explorer(history, profile="seed")
+
+# %% [markdown]
+# The default view, as the explorer first draws it:
+
+# %%
+display(*explore(history, "seed"))
+
+# %% [markdown]
+# ## Check yourself
+#
+# Write `cut_points(kinds, max_messages, keep_head)`: `kinds` lists the messages as
+# `"user"`, `"assistant"`, `"tool_use"` (an assistant message with a call) or
+# `"tool_result"` (a user message answering the call just before it). Return
+# `(head_end, tail_start)`: keep `kinds[:head_end]` and `kinds[tail_start:]`, the tail
+# holding `max_messages - keep_head` messages before the pair rules move the cuts. The
+# checker compares with the package's own `compact.snip.cut_points`.
+
+# %%
+def cut_points(kinds, max_messages, keep_head) -> tuple:
+    raise NotImplementedError  # your code here
+
+
+result = check_cut_points(cut_points)

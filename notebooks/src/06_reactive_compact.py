@@ -1,0 +1,277 @@
+# %% [markdown]
+# # 06 · Reactive compaction: when the API still says "too long"
+#
+# The pipeline of notebooks 01-04 counts **characters**, because that is cheap and
+# deterministic. The API counts **tokens**. The two only roughly agree (English runs
+# near four characters a token, Chinese near one), so a request the pipeline lets
+# through can still be refused:
+#
+#     prompt is too long: 210445 tokens > 200000 maximum
+#
+# The article's answer (section 8) is a safety net, `reactive_compact`:
+#
+# 1. write the whole list to a transcript in `.transcripts/`;
+# 2. summarize everything **before** the newest `KEEP_RECENT_MESSAGES = 5` messages
+#    (the cut moves one earlier rather than split a `tool_use` from its `tool_result`);
+# 3. send one `[Reactive compact]` message plus those newest messages, and try again.
+#
+# It may do this **once** per model call (`MAX_REACTIVE_RETRIES = 1`). If the retry
+# is refused too, the error goes to the caller instead of looping forever.
+#
+# This notebook replays the canned history `overflow` against the offline model with
+# a small window, so you can watch one refusal, the retry, and then a second refusal.
+
+# %%
+%matplotlib inline
+import copy
+import shutil
+import tempfile
+from pathlib import Path
+
+import anthropic
+from IPython.display import display
+
+import compact
+from compact import CompactionConfig, estimate_chars, is_prompt_too_long
+from compact.agent import SYSTEM, Agent
+from compact.charts import before_after
+from compact.exercises import check_too_long
+from compact.formats import SUMMARY_RE
+from compact.histories import load_history
+from compact.messages import text_of, tool_results, tool_uses
+from compact.model import offline_client
+from compact.policy import MODEL_NAME
+from compact.replay import make_compactor, seeded_ids
+from compact.server import start_offline_server
+from compact.tools import TOOLS
+from compact.widgets import explore, threshold_explorer
+
+# %% [markdown]
+# ## The history: under the character limit, over the window
+#
+# `overflow` is an investigation of a failing test run: 21 messages, mostly English log
+# and code. Its size in characters is under `CONTEXT_CHAR_LIMIT`, so `prepare` has
+# nothing to do. We serve it with a model window of 8,000 tokens, a stand-in for the
+# real 200,000 that shows the same effect on a history small enough to read.
+
+# %%
+history = load_history("overflow")
+messages, request = history["messages"], history["active_request"]
+window = history["window_tokens"]
+config = CompactionConfig()
+
+print(history["title"])
+print(f"active request: {request}")
+print(f"{len(messages)} messages, {estimate_chars(messages):,d} characters "
+      f"(CONTEXT_CHAR_LIMIT = {config.context_char_limit:,d})")
+print(f"model window: {window:,d} tokens")
+
+# %% [markdown]
+# First the pipeline, as before every model call. Then we ask the offline model's
+# `count_tokens` endpoint (the same call exists on the real API) what the request
+# costs in tokens.
+
+# %%
+scratch = tempfile.TemporaryDirectory(prefix="reactive-")
+compactor = make_compactor(scratch.name, profile="default", echo=print)
+prepared = compactor.prepare(messages, request)
+print("steps that changed something:", [r.step for r in compactor.records if r.fired] or "none")
+print(f"after prepare: {len(prepared)} messages, {estimate_chars(prepared):,d} characters")
+
+server = start_offline_server(window=window)
+client = offline_client(server.base_url, max_retries=0)
+counted = client.messages.count_tokens(model=MODEL_NAME, system=SYSTEM, tools=TOOLS,
+                                       messages=prepared)
+print(f"count_tokens: {counted.input_tokens:,d} tokens > window {window:,d}")
+
+# %% [markdown]
+# ## The refusal
+#
+# The SDK turns the API's HTTP 400 into `anthropic.BadRequestError`. Look at its
+# message: that is the real API's wording.
+
+# %%
+def ask_model(context):
+    return client.messages.create(model=MODEL_NAME, system=SYSTEM, tools=TOOLS,
+                                  messages=context, max_tokens=8000)
+
+
+try:
+    ask_model(prepared)
+except anthropic.BadRequestError as error:
+    refusal = error
+    print(type(error).__name__, error.status_code)
+    print("message:", error.body["error"]["message"])
+
+# %% [markdown]
+# The article's loop recognised the refusal with two spellings, `prompt_too_long` and
+# `too many tokens`. Neither appears in the real text, so the article's check would
+# let this error through and the agent would stop (SPEC flaw 9). The package's
+# `is_prompt_too_long` checks the SDK's error type and all three spellings.
+
+# %%
+def article_check(error) -> bool:
+    text = str(error).lower()
+    return "prompt_too_long" in text or "too many tokens" in text
+
+
+print("the article's check:  ", article_check(refusal))
+print("is_prompt_too_long:   ", is_prompt_too_long(refusal))
+
+# %% [markdown]
+# ## reactive_compact, then the retry
+#
+# The newest 5 messages stay verbatim; everything before them becomes one summary.
+# Only the dropped part is summarized, never the kept tail (SPEC flaw 10).
+
+# %%
+compacted = compactor.reactive_compact(prepared, request)
+summary_text = compacted[0]["content"]
+print(summary_text[:700])
+print("...")
+print(f"\n{len(prepared)} messages -> {len(compacted)}: the summary message + "
+      f"{len(compacted) - 1} kept verbatim")
+print(f"{estimate_chars(prepared):,d} characters -> {estimate_chars(compacted):,d}")
+
+# %% [markdown]
+# Why 6 kept and not 5? The fifth-newest message is a `tool_result`, and its `tool_use`
+# is the message just before it. Cutting there would send an orphan result, which the
+# API refuses, so the cut moves one earlier. Here is what was kept:
+
+# %%
+def describe(message) -> str:
+    if tool_uses(message):
+        return "assistant: " + ", ".join(f"tool_use {u['name']}" for u in tool_uses(message))
+    if tool_results(message):
+        return "user: " + ", ".join(f"tool_result ({len(text_of(b['content'])):,d} chars)"
+                                    for b in tool_results(message))
+    kind = "[Reactive compact] summary" if SUMMARY_RE.match(text_of(message["content"])) else "text"
+    return f"{message['role']}: {kind}"
+
+
+for index, message in enumerate(compacted):
+    print(index, describe(message))
+
+# %% [markdown]
+# Nothing is lost for good: the transcript holds every message of the list as it was.
+
+# %%
+transcript = compactor.records[-1].files[0]
+saved = compactor.store.read_transcript(transcript)
+print(transcript)
+print(f"{len(saved)} messages in the transcript; identical to the list before: {saved == prepared}")
+
+# %%
+answer = ask_model(compacted)
+print("the retry:", answer.stop_reason)
+for block in answer.content:
+    if block.type == "text":
+        print("  text:", block.text)
+    elif block.type == "tool_use":
+        print(f"  tool_use: {block.name} {block.input}")
+
+# %% [markdown]
+# The retry went through, and the model wants to read the whole test log next.
+#
+# ## The second refusal, inside the agent loop
+#
+# `compact.agent.Agent` is the article's loop: `prepare` before each call, one
+# `reactive_compact` on a refusal, the counter reset after each successful call. We give
+# it the same history and the same window and let it carry on.
+#
+# One change of scale: the summary request goes to the same small model, so the text it
+# is sent must fit the window too. The article caps it at `SUMMARY_INPUT_CHAR_LIMIT =
+# 80,000` characters, which is safe against 200,000 tokens; against 8,000 tokens we cap
+# it at 20,000.
+
+# %%
+workspace_copy = tempfile.TemporaryDirectory(prefix="reactive-ws-")
+workspace = Path(workspace_copy.name) / "workspace"
+sample = Path(compact.__file__).resolve().parent.parent / "data" / "workspace"
+shutil.copytree(sample, workspace)
+
+loop_server = start_offline_server(window=window)
+loop_client = offline_client(loop_server.base_url, max_retries=0)
+agent = Agent(workspace, loop_client, MODEL_NAME, new_id=seeded_ids(),
+              config=CompactionConfig(summary_input_char_limit=20_000))
+agent.messages = copy.deepcopy(messages)
+try:
+    agent.loop(request)
+except anthropic.BadRequestError as error:
+    print(f"\nraised to the caller: {error.body['error']['message']}")
+
+# %% [markdown]
+# Read the lines from the top:
+#
+# 1. the first call is refused, `[reactive compact]` runs, and the retry succeeds;
+# 2. the model reads `logs/test_run.log`, a result of over 40,000 characters. The
+#    context is still under 50,000 characters, so `prepare` leaves it alone, but it is
+#    over 8,000 tokens: the next call is refused;
+# 3. the counter was reset by the successful call, so a second `[reactive compact]` is
+#    allowed. But the big result is among the 5 newest messages, which are kept
+#    verbatim: the retry is just as long, and this second refusal in a row is raised.
+#
+# Reactive compaction protects against a history that grew too long, not against one
+# fresh result that is too long on its own; that is step 1's job, and its thresholds
+# are in characters.
+
+# %%
+print(f"model calls: {agent.model_calls}, reactive compactions: {agent.reactive_compactions}")
+print("what the offline model answered, in order (summary requests included):",
+      [r["status"] for r in loop_server.requests])
+for record in agent.compactor.records:
+    if record.fired:
+        print(f"call {record.call}: {record.step}, {record.messages_before} -> "
+              f"{record.messages_after} messages, {record.chars_before:,d} -> "
+              f"{record.chars_after:,d} characters, {record.model_calls} summary call")
+
+# %% [markdown]
+# ## Characters before and after
+#
+# Each bar pair is one step on one model call: the three cheap steps change nothing
+# here, and each `reactive_compact` is the only step that moves.
+
+# %%
+before_after(agent.compactor.records, limit=config.context_char_limit,
+             title="The overflow history in the agent loop (window 8,000 tokens)")
+
+# %% [markdown]
+# ## Move the thresholds
+#
+# The explorer replays `overflow` call by call (top chart) and through one `prepare`
+# (bottom chart) with the thresholds you choose; summaries come from the extractive
+# summarizer, no model. At the article's numbers nothing fires: 42,749 characters is
+# under the limit. Drag `context_char_limit` below that and watch the cheap steps act;
+# that is the lever the pipeline has, since it never sees tokens. Switch to the seed
+# profile to compare.
+
+# %% tags=["nbval-ignore-output"]
+threshold_explorer(history)
+
+# %% [markdown]
+# The default view, as the explorer first draws it:
+
+# %%
+timeline_figure, steps_figure = explore(history, "default")
+display(timeline_figure, steps_figure)
+
+# %% [markdown]
+# ## Check yourself
+#
+# Write `too_long(message)`: given the text of an API error, return `True` when it is
+# the prompt-too-long refusal, in any of its three spellings, and `False` for every
+# other error (an orphan `tool_result`, a rate limit, an overloaded server...).
+# Replace the `raise` line and run the cell again.
+
+# %%
+def too_long(message: str) -> bool:
+    raise NotImplementedError  # your code here
+
+
+check_too_long(too_long)
+
+# %%
+server.stop()
+loop_server.stop()
+scratch.cleanup()
+workspace_copy.cleanup()

@@ -1,0 +1,200 @@
+# %% [markdown]
+# # 07 · The compact tool: the model asks for a summary
+#
+# The automatic threshold only knows how *big* the context is. Whether a stage of the
+# work is *finished* only the model can tell. So the article (section 10) adds a sixth
+# tool to the five basic ones:
+#
+#     {"name": "compact", "description": "Summarize earlier conversation to free context space."}
+#
+# It takes no input and has no handler. The rule is in the harness:
+#
+# 1. run the **whole** tool batch first: one reply may hold several calls, say a file
+#    write and then `compact`;
+# 2. answer the `compact` call with `Compaction requested after this tool batch.`, and
+#    append every result, so each `tool_use` has its `tool_result`;
+# 3. only then run `compact_history` on the closed turn.
+#
+# This notebook replays the canned history `compact_tool`: the model reads the five
+# lesson READMEs, then writes `notes/lessons.md` and calls `compact` in one batch.
+
+# %%
+%matplotlib inline
+import copy
+import shutil
+import tempfile
+from pathlib import Path
+
+import anthropic
+from IPython.display import display
+
+import compact
+from compact import estimate_chars, validate_messages
+from compact.agent import SYSTEM, Agent
+from compact.charts import before_after
+from compact.exercises import check_answer_batch
+from compact.formats import COMPACT_TOOL_ACK
+from compact.histories import load_history
+from compact.messages import text_of, tool_results, tool_uses
+from compact.model import offline_client
+from compact.policy import MODEL_NAME
+from compact.replay import make_compactor, seeded_ids
+from compact.server import start_offline_server
+from compact.tools import TOOLS, run_tool
+from compact.widgets import explore, threshold_explorer
+
+# %% [markdown]
+# ## The history and the batch
+#
+# We stop the history just before the harness answers the last batch, so we can run
+# that batch ourselves.
+
+# %%
+history = load_history("compact_tool")
+request = history["active_request"]
+before_batch = copy.deepcopy(history["messages"][:-1])
+batch = tool_uses(before_batch[-1])
+
+print(f"active request: {request}")
+print(f"{len(before_batch)} messages, {estimate_chars(before_batch):,d} characters\n")
+print("the model's last reply:")
+print("  text:", text_of(before_batch[-1]["content"]))
+for use in batch:
+    print(f"  tool_use {use['id']}: {use['name']} {sorted(use['input'])}")
+print("\nthe compact tool's schema:", [t for t in TOOLS if t["name"] == "compact"][0])
+
+# %% [markdown]
+# ## The article's harness
+#
+# `compact.agent.Agent.run_batch` does the three steps. It runs in a copy of the sample
+# workspace, so the file write really happens (the agent's folder is also the
+# compactor's root: the transcript goes there too). The offline model stands in for the
+# real one; it writes the summary.
+
+# %%
+server = start_offline_server()
+client = offline_client(server.base_url, max_retries=0)
+
+workspace_copy = tempfile.TemporaryDirectory(prefix="compact-tool-")
+workspace = Path(workspace_copy.name) / "workspace"
+sample = Path(compact.__file__).resolve().parent.parent / "data" / "workspace"
+shutil.copytree(sample, workspace)
+
+agent = Agent(workspace, client, MODEL_NAME, new_id=seeded_ids())
+agent.messages = copy.deepcopy(before_batch)
+agent.run_batch(before_batch[-1]["content"], request)
+
+# %% [markdown]
+# The batch ran in order: the file is on disk, and the `compact` call got its fixed
+# answer. Then the list became one `[Compacted]` message.
+
+# %%
+notes = workspace / "notes" / "lessons.md"
+print(f"notes/lessons.md: {len(notes.read_text()):,d} characters; first line: "
+      f"{notes.read_text().splitlines()[0]!r}")
+print(f"\nthe context now: {len(agent.messages)} message, {estimate_chars(agent.messages):,d} characters")
+print(agent.messages[0]["content"])
+
+# %% [markdown]
+# The transcript keeps the closed turn: its last message holds both results, so the
+# summary could record that the write happened.
+
+# %%
+transcript = agent.compactor.records[-1].files[0]
+saved = agent.compactor.store.read_transcript(transcript)
+print(f"{transcript}: {len(saved)} messages")
+for block in tool_results(saved[-1]):
+    print(f"  {block['tool_use_id']}: {block['content']}")
+validate_messages(saved)
+print("every tool_use in the transcript has its result: the list is valid")
+
+# %% [markdown]
+# Now the agent carries on. The model reads the summary, sees the write recorded, and
+# does not do it again.
+
+# %%
+answer = agent.loop(request)
+print(answer)
+
+# %% [markdown]
+# ## Two harnesses that get it wrong
+#
+# **Wrong 1: compact as soon as the `compact` call is seen**, then append the batch's
+# results. The summary replaced the assistant message that held the `tool_use` blocks,
+# so the results now answer nothing. The API refuses the next request:
+
+# %%
+results = [{"type": "tool_result", "tool_use_id": use["id"],
+            "content": run_tool(workspace, use["name"], use["input"])} for use in batch]
+wrong_scratch = tempfile.TemporaryDirectory(prefix="wrong-")
+early = make_compactor(wrong_scratch.name)
+wrong_1 = early.compact_history(before_batch, request) + [{"role": "user", "content": results}]
+try:
+    client.messages.create(model=MODEL_NAME, system=SYSTEM, tools=TOOLS,
+                           messages=wrong_1, max_tokens=1000)
+except anthropic.BadRequestError as error:
+    print("HTTP", error.status_code, error.body["error"]["message"])
+
+# %% [markdown]
+# **Wrong 2: compact before the batch and drop it.** The request is valid now, but the
+# summary was written before the write happened, so nothing in the context says the
+# file exists. The model starts the stage over, and would write the file again: a
+# repeated side effect.
+
+# %%
+wrong_2 = early.compact_history(before_batch, request)
+print("the summary records the write:", "write_file(notes/lessons.md)" in wrong_2[0]["content"])
+reply = client.messages.create(model=MODEL_NAME, system=SYSTEM, tools=TOOLS,
+                               messages=wrong_2, max_tokens=1000)
+for block in reply.content:
+    print(" ", block.text if block.type == "text" else f"tool_use: {block.name} {block.input}")
+
+# %% [markdown]
+# ## Characters before and after
+#
+# The compact tool costs one summary call and takes the list from 7 messages to 1,
+# even though it was far under `CONTEXT_CHAR_LIMIT`: the model decided, not the
+# threshold. The next call's `prepare` has nothing left to do.
+
+# %%
+before_after(agent.compactor.records, limit=agent.config.context_char_limit,
+             title="The compact tool: the batch, then compact_history, then the next call")
+
+# %% [markdown]
+# ## Move the thresholds
+#
+# The explorer replays `compact_tool` call by call (top chart), compacting after the
+# batch that asked for it as the agent does, and through one `prepare` (bottom chart).
+# The compact tool does not look at any threshold: whatever `context_char_limit` you
+# choose, the summary comes right after the batch. Lower the limit far enough and the
+# automatic pipeline starts to act on the earlier calls too.
+
+# %% tags=["nbval-ignore-output"]
+threshold_explorer(history)
+
+# %% [markdown]
+# The default view, as the explorer first draws it:
+
+# %%
+timeline_figure, steps_figure = explore(history, "default")
+display(timeline_figure, steps_figure)
+
+# %% [markdown]
+# ## Check yourself
+#
+# Write `answer_batch(tool_uses, run)`: answer every `tool_use` of one batch, in
+# order, with a `tool_result` block. For `compact` use the text
+# `compact.formats.COMPACT_TOOL_ACK` (it has no handler: do not call `run` for it); for
+# every other tool use `run(tool_use)`. Return `(results, compact_requested)`.
+
+# %%
+def answer_batch(tool_uses, run):
+    raise NotImplementedError  # your code here
+
+
+check_answer_batch(answer_batch)
+
+# %%
+server.stop()
+workspace_copy.cleanup()
+wrong_scratch.cleanup()

@@ -1,0 +1,203 @@
+# %% [markdown]
+# # 08 · The article's design against the default profile
+#
+# The package has two profiles. `CompactionConfig.seed()` is the article exactly, flaws
+# included, so the earlier notebooks could reproduce what it shows.
+# `CompactionConfig()`, the default, keeps the same thresholds and fixes the flaws that
+# the course's later history and the API's behaviour brought to light (SPEC section 3):
+#
+# | | the seed (the article) | the default |
+# |---|---|---|
+# | 1 | step 3 leaves `[Earlier tool result omitted.]`, with no copy anywhere | saves the text first: always `[Earlier tool result saved at <path>]` |
+# | 2 | step 3 runs on every call, even far under the limit, and rewrites old messages | step 3 acts only over the limit, and stops at a target (60% of it) |
+# | 3 | a fresh batch of more than 3 results can shrink before the model has read it | results newer than the model's last reply are never shrunk |
+# | 4, 5 | step 2 keeps 3 + 47 + the marker = 51 messages, so the next call archives again | step 2 triggers above 50 and cuts to 30: the next archive is 20 messages away |
+# | 8 | one large fresh result over the limit buys a summary | the largest results go to disk first; a summary only if that is not enough |
+#
+# The safety fixes (trusted paths only, collision-safe file names, text of list content,
+# plain dicts, all three "too long" spellings, reactive summarizes only what it drops)
+# hold in both profiles; they are not a matter of taste.
+#
+# Here we replay the same long sessions under both and count what each loses and spends.
+
+# %%
+%matplotlib inline
+from IPython.display import display
+
+from compact import CompactionConfig
+from compact.charts import message_map, timeline_chart
+from compact.cost import CostLedger, message_json
+from compact.exercises import check_seed_losses
+from compact.histories import load_history
+from compact.messages import text_of, tool_results
+from compact.replay import outputs_lost, replay, timeline
+from compact.widgets import explore, threshold_explorer
+
+seed, default = CompactionConfig.seed(), CompactionConfig()
+changed = {k: (v, default.as_dict()[k]) for k, v in seed.as_dict().items()
+           if v != default.as_dict()[k] and k != "profile"}
+for name, (in_seed, in_default) in changed.items():
+    print(f"{name:24} seed: {in_seed!s:6} default: {in_default}")
+
+# %% [markdown]
+# ## Predict first
+#
+# Two long canned sessions: `long_session` (64 messages, 31 model calls) and
+# `timeline_150` (316 messages, 158 model calls). Replayed call by call under the seed
+# profile, how many tool outputs are lost **for good**: replaced by `[Earlier tool
+# result omitted.]` and found in no transcript and no saved file? (The default profile
+# loses none; the answer is further down, so write your guess before you scroll.)
+
+# %%
+prediction = None  # e.g. {"long_session": 3, "timeline_150": 12}
+
+check_seed_losses(prediction)
+
+# %% [markdown]
+# ## Flaw by flaw, on the small histories
+#
+# **Flaws 1 and 2.** `five_reads` is about 17,000 characters, a third of the limit. The
+# seed's step 3 still rewrites two README reads, and nothing keeps their text. The
+# default leaves the list alone; only when the context is over the limit (here we lower
+# it to 10,000 to force that) does it shrink results, and then every placeholder points
+# at a file.
+
+# %%
+def results_of(messages):
+    return [(b["tool_use_id"], text_of(b["content"]).splitlines()[0][:80])
+            for m in messages for b in tool_results(m)]
+
+
+for profile, overrides in (("seed", {}), ("default", {}),
+                           ("default", {"context_char_limit": 10_000})):
+    run = replay("five_reads", profile, overrides=overrides)
+    label = f"{profile}, context_char_limit {run.config.context_char_limit:,d}"
+    print(f"{label}: steps fired {run.fired() or 'none'}, "
+          f"{len(run.files)} files written")
+    for tool_id, first_line in results_of(run.after)[1:3]:
+        print(f"    {tool_id}: {first_line}")
+
+# %% [markdown]
+# **Flaws 4 and 5.** On `long_session` (64 messages), step 2 archives the middle. The
+# seed keeps 3 + 47 + the marker, plus one message at each cut to keep a tool pair
+# whole: still over 50, so the very next call writes another transcript. The default
+# cuts to 30 (here 32, for the pairs) and the next call writes nothing.
+
+# %%
+for profile in ("seed", "default"):
+    run = replay("long_session", profile, step="snip_compact")
+    again = run.compactor.snip_compact(run.after, run.history["active_request"])
+    print(f"{profile:8} {len(run.before)} -> {len(run.after)} messages; the next call: "
+          f"{len(run.after)} -> {len(again)}, transcripts written in all: {len(run.files)}")
+
+# %% [markdown]
+# **Flaw 8.** `two_code_files` reads two code files of about 30,000 characters each in
+# one batch: under the batch limit, so step 1 leaves them, but the context is over
+# 50,000. The seed pays for a summary and loses the code from the context; the default
+# saves the two results to disk with a preview each and needs no summary.
+
+# %%
+for profile in ("seed", "default"):
+    run = replay("two_code_files", profile)
+    summaries = sum(r.model_calls for r in run.records)
+    print(f"{profile:8} steps fired: {run.fired()}; summary calls: {summaries}; "
+          f"{run.records[0].chars_before:,d} -> {run.records[-1].chars_after:,d} characters")
+    for line in run.echo + run.files:
+        print("   ", line)
+
+# %% [markdown]
+# ## A whole session, call by call
+#
+# `compact.replay.timeline` feeds `timeline_150` to `prepare` one model call at a time,
+# as the agent would. For each profile we count:
+#
+# - **summary calls**, and the characters they had to read;
+# - **files written**: transcripts (steps 2 and 4) and saved results (steps 1 and 3);
+# - **calls where step 3 rewrote old results**: each one changes an early message, so
+#   the prompt cache's prefix breaks there;
+# - the **cache-adjusted cost** of the requests sent: characters of the leading messages
+#   identical to the previous request cost 0.1 each, every other character 1.25 (the
+#   shape of Anthropic's prompt cache; notebook 09 explains it);
+# - **tool outputs lost** for good.
+
+# %%
+def compare(name: str, profile: str) -> dict:
+    ledger = CostLedger()
+    calls = timeline(name, profile, observe=lambda _point, sent: ledger.add_request(
+        [message_json(m) for m in sent]))
+    summaries = [r for r in calls.records if r.step == "compact_history" and r.fired]
+    written = calls.compactor.store.written
+    return {
+        "model calls": len(calls.points),
+        "summary calls": len(summaries),
+        "characters summarized": sum(r.chars_before for r in summaries),
+        "transcripts written": sum(f.startswith(".transcripts/") for f in written),
+        "results saved to disk": sum(f.startswith(".task_outputs/") for f in written),
+        "calls where step 3 rewrote old results": len(calls.calls_where("micro_compact")),
+        "largest request (characters)": calls.summary()["max_sent"],
+        "cache-adjusted cost (thousands)": round(ledger.cost / 1000),
+        "tool outputs lost for good": outputs_lost(name, profile),
+    }
+
+
+for name in ("long_session", "timeline_150"):
+    rows = {profile: compare(name, profile) for profile in ("seed", "default")}
+    print(f"{name}:{'seed':>34}{'default':>12}")
+    for field in rows["seed"]:
+        print(f"  {field:40}{rows['seed'][field]:>10,d}{rows['default'][field]:>12,d}")
+    print()
+
+# %% [markdown]
+# Read the table from the bottom. The seed loses tool outputs for good; the default
+# loses none. The seed writes far more transcripts (flaw 4: once past 50 messages, step
+# 2 fires on most calls) and rewrites old results on many calls (flaw 2), so its
+# requests rarely share a prefix with the one before: with a prompt cache it costs
+# far more, even though its requests are smaller. It also pays for more
+# summaries (flaw 8), and each summary loses detail too.
+#
+# ## Characters before and after, every call
+#
+# Grey is the context as it arrives at a call, blue what `prepare` sends; the strip
+# below marks the calls where each step fired.
+
+# %%
+calls_seed = timeline("timeline_150", "seed")
+calls_default = timeline("timeline_150", "default")
+display(timeline_chart(calls_seed), timeline_chart(calls_default))
+
+# %% [markdown]
+# ## What became of each message
+#
+# One `prepare` on `long_session`, one cell per message: the seed archives the middle
+# and turns older results into `omitted`; the default archives the middle, which it
+# keeps in the transcript, and leaves the rest whole.
+
+# %%
+history = load_history("long_session")
+for profile in ("seed", "default"):
+    run = replay(history, profile)
+    display(message_map(run.before, run.after,
+                        title=f"long_session, one prepare, {profile} profile"))
+
+# %% [markdown]
+# ## Move the thresholds
+#
+# The explorer replays `timeline_150` with your thresholds. Start from the seed, then
+# switch the profile; move `keep_recent_results` and `context_char_limit` and watch how
+# often step 3 and the summary fire.
+
+# %% tags=["nbval-ignore-output"]
+threshold_explorer("timeline_150", profile="seed")
+
+# %% [markdown]
+# The default view, as the explorer first draws it:
+
+# %%
+timeline_figure, steps_figure = explore("timeline_150", "seed")
+display(timeline_figure, steps_figure)
+
+# %% [markdown]
+# ## Check your prediction
+#
+# Now that you have seen the table, go back to the first exercise cell, put in the
+# numbers you predicted, and run it again.

@@ -1,0 +1,183 @@
+# %% [markdown]
+# # 09 · Evidence: what each design costs and loses over long sessions
+#
+# Notebook 08 compared the two profiles on canned histories. Here the package's
+# benchmark (`python -m compact bench`) simulates whole sessions turn by turn and runs
+# four designs over the same session:
+#
+# - **none**: no compaction; a request over the model window is counted as refused;
+# - **summary**: `compact_history` whenever the list is over `CONTEXT_CHAR_LIMIT`;
+# - **seed**: the article's pipeline as written;
+# - **default**: the pipeline with the flaws fixed.
+#
+# Three kinds of session, with fixed seeds: *tool-heavy* (many file reads and logs,
+# some huge), *chat-heavy* (long answers, few tools) and *chinese* (the same in Chinese
+# text, where a character costs about a token instead of a quarter).
+#
+# The figures that matter over a long session are not only the characters in context:
+#
+# - **cache-adjusted cost**: with a prompt cache, the leading messages that are
+#   identical to the previous request are cheap (0.1 per character), the rest is dear
+#   (1.25). A step that rewrites an old message breaks the prefix from there on;
+# - **tool outputs lost**: outputs that can no longer be read verbatim, from the
+#   context, a saved file or a transcript;
+# - **summary calls**: each one is an extra model call, and each summary drops detail.
+
+# %%
+%matplotlib inline
+from compact import bench
+from compact.cost import CACHED_RATE, NEW_RATE
+from compact.exercises import check_cache_cost
+from compact.widgets import explore, threshold_explorer
+from IPython.display import display
+
+rows = bench.run_bench(turns=(40, 120))
+print(f"{len(rows)} runs: {len(bench.KINDS)} sessions x 2 lengths x {len(bench.DESIGNS)} designs")
+print(f"cached prefix: {CACHED_RATE} per character; everything else: {NEW_RATE} per character")
+
+# %% [markdown]
+# ## The table
+#
+# These are the deterministic figures: the same on every machine. (`python -m compact
+# bench` prints the same table with 120 and 400 turns, plus timings.)
+
+# %%
+STABLE = [column for column in bench.COLUMNS if column[0] not in ("med ms", "max ms", "growth")]
+
+
+def table(rows, columns=STABLE) -> str:
+    lines = ["  ".join(f"{name:>{width}}" for name, width, _ in columns)]
+    for row in rows:
+        lines.append("  ".join(f"{str(show(row)):>{width}}" for _, width, show in columns))
+    return "\n".join(lines)
+
+
+print(table([r for r in rows if r["turns"] == 120]))
+print()
+print("\n".join(bench.claims(rows)))
+
+# %% [markdown]
+# How to read it, at 120 turns:
+#
+# - **none** sends everything every time: most of its requests are over the window
+#   (`refused`), and even had they been accepted they would cost several times the
+#   rest;
+# - **summary** keeps every request small and loses nothing verbatim (the transcripts
+#   hold it), but calls the summarizer again and again (`summ`), each summary a model
+#   call and a loss of detail in what the model sees;
+# - **seed** loses tool outputs for good (`lost`): the `omitted` placeholders of step
+#   3. And because step 3 and step 2 rewrite old messages on nearly every call, its
+#   requests seldom share a prefix with the previous one, so its cache-adjusted cost is
+#   high even though its requests are small;
+# - **default** loses nothing, pays for at most one summary, and costs the least on the
+#   tool-heavy sessions: it changes old messages rarely, and when it does it cuts
+#   deep (down to a target) so the next many requests share a long prefix. On the
+#   chat-heavy session, with few tool results to move, plain summaries are cheaper;
+# - **characters are not tokens** (`~ktok`, estimated): the Chinese session's largest
+#   request has about as many characters as the English ones but twice the tokens. A
+#   limit in characters tuned for English text lets Chinese text use far more of the
+#   window.
+#
+# ## The chart
+#
+# Cost (log scale), outputs lost and summary calls per design, plus, bottom right, the
+# size of every request along the tool-heavy session.
+
+# %%
+figure = bench.bench_chart(rows)
+figure.delaxes(figure.axes[3])  # prepare time per call: it differs on every machine, see below
+sizes = figure.add_subplot(2, 2, 4)
+for row in rows:
+    if row["session"] == "tool-heavy" and row["turns"] == 120 and row["design"] != "none":
+        sizes.plot(range(1, row["turns"] + 1), row["request_chars"], color=bench.COLORS[row["design"]],
+                   linewidth=1.2, label=row["design"])
+sizes.axhline(50_000, color="black", linestyle="--", linewidth=1, label="CONTEXT_CHAR_LIMIT")
+sizes.set_title("Request size at each call, tool-heavy session")
+sizes.set_xlabel("model call (turn)")
+sizes.set_ylabel("characters sent")
+sizes.set_ylim(0, 65_000)
+sizes.yaxis.set_major_formatter(lambda value, _position: f"{value:,.0f}")
+sizes.legend(fontsize=8, loc="upper left", ncols=4)
+figure
+
+# %% [markdown]
+# ## Timings
+#
+# `prepare` is timed on every call. The figures below change from run to run and
+# machine to machine, so this cell's output is not compared by the tests. `growth`
+# compares 40 and 120 turns: the ratio of median time per call, divided by the ratio
+# of median new content per call. Near 1 means the work per call follows what is new,
+# not the length of the session (no quadratic loop).
+
+# %% tags=["nbval-ignore-output"]
+TIMINGS = [column for column in bench.COLUMNS
+           if column[0] in ("session", "turns", "design", "med ms", "max ms", "growth")]
+print(table([r for r in rows if r["design"] != "none"], TIMINGS))
+
+# %% [markdown]
+# ## The same ideas on the API's side
+#
+# The Anthropic API offers two server-side tools that do parts of this pipeline for you.
+# Both count **tokens** (the model's own count), not characters.
+#
+# **Context editing, `clear_tool_uses_20250919`** (beta header
+# `context-management-2025-06-27`). When the input passes a trigger (by default 100,000
+# input tokens), the API clears the oldest tool results and leaves a placeholder, keeping
+# the newest few tool uses (`keep`, by default 3). `clear_at_least` makes it act only if it
+# can remove at least that many tokens, because every clearing breaks the cached prefix;
+# `exclude_tools` names tools whose results are never cleared; `clear_tool_inputs` also
+# clears the calls' inputs. It is step 3 with the default profile's fixes: it acts only
+# over a trigger, and cuts deep enough to be worth the cache write. And nothing is lost:
+# the edit happens on the server, your own `messages` list stays whole. The price is that
+# you still send the whole list on every request.
+#
+# **Server-side compaction, `compact_20260112`** (beta header `compact-2026-01-12`).
+# When the input passes a trigger (by default 150,000 input tokens), the API summarizes
+# the older context and returns a `compaction` block; you send that block back in the
+# following requests in place of what it summarized. It is step 4, done by the model that
+# is answering, with optional `instructions` for the summary. Unlike `compact_history` it
+# writes no transcript: keeping the full history, if you need it, is your job.
+#
+# | | this course's default profile | `clear_tool_uses_20250919` | `compact_20260112` |
+# |---|---|---|---|
+# | unit | characters (deterministic) | input tokens | input tokens |
+# | trigger | 50,000 characters | 100,000 tokens | 150,000 tokens |
+# | old tool results | saved to disk, placeholder with the path | placeholder; your list keeps them | summarized |
+# | keeps | the newest 3 results, and every unanswered one | the newest 3 tool uses | the summary + what follows |
+# | cache | acts rarely, cuts to a target | `clear_at_least` | one break per compaction |
+# | huge fresh result | persisted with a preview | cleared only once old enough | summarized |
+#
+# The benchmark's lesson carries over: what you remove, and how often you rewrite the
+# start of the list, decide the cost as much as how small the list is.
+#
+# ## Move the thresholds
+#
+# The explorer replays the canned 158-call session `timeline_150`. Lower
+# `context_char_limit` and watch the default profile start to rewrite early messages
+# on more calls: each of those calls breaks the cache.
+
+# %% tags=["nbval-ignore-output"]
+threshold_explorer("timeline_150")
+
+# %% [markdown]
+# The default view, as the explorer first draws it:
+
+# %%
+timeline_figure, steps_figure = explore("timeline_150", "default")
+display(timeline_figure, steps_figure)
+
+# %% [markdown]
+# ## Check yourself
+#
+# Write `cache_cost(previous, current)`: the cache-adjusted cost of the request
+# `current` (a list of messages) sent right after `previous`. Measure each message as
+# `len(json.dumps(message, ensure_ascii=False))`. The leading messages of `current`
+# that are identical to those of `previous` cost 0.1 per character; every other
+# character of `len(json.dumps(current, ensure_ascii=False))` costs 1.25.
+
+# %%
+def cache_cost(previous, current) -> float:
+    raise NotImplementedError  # your code here
+
+
+check_cache_cost(cache_cost)

@@ -1,0 +1,193 @@
+# %% [markdown]
+# # 10 · The live agent run
+#
+# Everything so far replayed canned histories. Now the agent of the article runs for
+# real (sections 9 and 13): `compact.agent.Agent`, with its six tools, `prepare` before
+# every model call, one reactive compaction on a refusal, and the compact tool.
+#
+# **Which model?** By default the offline model: a local server that speaks the
+# Messages API on 127.0.0.1, reached through the real `anthropic` SDK, with a scripted,
+# deterministic policy. No key, no network. If you set `ANTHROPIC_API_KEY` and `MODEL_ID`
+# (in the environment, or in a `.env` file at the top of the repository), the very same
+# cells talk to the real API instead; your outputs will then differ from the ones saved
+# here, as a real model reads and answers in its own way. When the variable `CI` or
+# `COMPACT_OFFLINE` is set (the tests set one), the notebook stays offline whatever keys
+# it finds.
+#
+# We run two of the article's experiments in a scratch copy of the sample workspace:
+#
+# 1. **compare two large code files** (experiment 3) with the seed profile: the two
+#    reads push the context past 50,000 characters, so you should see `[auto compact]`;
+# 2. **analyse a huge JSON file** (experiment 2) with the default profile: step 1 moves
+#    the result to `.task_outputs/tool-results/` and leaves a preview.
+
+# %%
+%matplotlib inline
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from IPython.display import display
+
+import compact
+from compact import CompactionConfig, estimate_chars
+from compact.agent import Agent
+from compact.charts import category, timeline_chart
+from compact.exercises import check_summary_calls
+from compact.model import choose_model
+from compact.replay import CallPoint, seeded_ids
+from compact.tasks import COMPARE_CODE, DOCS_JSON
+from compact.widgets import explore, threshold_explorer
+
+# %%
+force_offline = any(os.environ.get(name) for name in ("CI", "COMPACT_OFFLINE"))
+choice = choose_model(offline=force_offline)
+
+# %% [markdown]
+# ## Predict first
+#
+# In experiment 3 the agent reads two code files of about 30,000 characters each, one
+# per model call. With the seed profile, how many summary calls (`[auto compact]`)
+# will the run make before the agent answers? Write your guess, then read on.
+
+# %%
+prediction = None  # a number
+
+check_summary_calls(prediction)
+
+# %% [markdown]
+# ## A scratch workspace
+#
+# The agent's folder is also the compactor's root: transcripts and saved results land
+# inside it. We copy the sample workspace to a temporary folder so the repository stays
+# clean; every path printed below is relative to that folder.
+
+# %%
+scratch = tempfile.TemporaryDirectory(prefix="live-run-")
+workspace = Path(scratch.name) / "workspace"
+sample = Path(compact.__file__).resolve().parent.parent / "data" / "workspace"
+shutil.copytree(sample, workspace, ignore=shutil.ignore_patterns(".transcripts", ".task_outputs"))
+print(f"{sum(1 for p in workspace.rglob('*') if p.is_file())} files in the workspace copy")
+for name in ("s08_context_compact/code.py", "s09_memory/code.py",
+             "web/src/data/generated/docs.json"):
+    print(f"  {name}: {len((workspace / name).read_text(encoding='utf-8')):,d} characters")
+
+# %% [markdown]
+# ## Experiment 3: two large code files, the seed profile
+#
+# The lines starting `>` are tool calls, the indented ones their results and the
+# model's notes, and the bracketed ones what the compactor prints, as in the article.
+
+# %%
+compare_run = Agent(workspace, choice.client, choice.model, config=CompactionConfig.seed(),
+                    new_id=seeded_ids())
+print(f"task: {COMPARE_CODE}\n")
+compare_answer = compare_run.ask(COMPARE_CODE)
+
+# %%
+print(compare_answer)
+
+# %% [markdown]
+# The agent went on after the summary: it knew from the `[Compacted]` message which
+# files it had read, and looked up again what it still needed.
+#
+# ## Experiment 2: a huge JSON file, the default profile
+
+# %%
+json_run = Agent(workspace, choice.client, choice.model, config=CompactionConfig(),
+                 new_id=seeded_ids(seed=9))
+print(f"task: {DOCS_JSON}\n")
+json_answer = json_run.ask(DOCS_JSON)
+
+# %%
+print(json_answer)
+
+# %% [markdown]
+# ## The files it leaves
+#
+# `.transcripts/` holds every list that was archived or summarized, one JSON message a
+# line; `.task_outputs/tool-results/` holds the full text of every result the
+# compactor moved out of the context.
+
+# %%
+def left_behind(folder: Path):
+    for path in sorted(folder.rglob("*")):
+        if path.is_file() and path.relative_to(folder).parts[0] in (".transcripts", ".task_outputs"):
+            yield path.relative_to(folder).as_posix(), path.read_text(encoding="utf-8")
+
+
+for name, text in left_behind(workspace):
+    lines = text.count("\n")
+    print(f"{name}\n    {len(text):,d} characters, {lines:,d} lines")
+
+# %% [markdown]
+# The transcript of experiment 3 is the list just before the summary: the request, and
+# both code files whole.
+
+# %%
+for name, _ in left_behind(workspace):
+    if name.startswith(".transcripts/"):
+        kept = compare_run.compactor.store.read_transcript(name)
+        print(f"{name}: {len(kept)} messages")
+        for message in kept:
+            print(f"    {message['role']:9} {category(message):9} {estimate_chars([message]):>7,d} characters")
+
+# %% [markdown]
+# ## Characters before and after, per model call
+#
+# Grey is the context as it reached `prepare`, blue what was sent; the strip marks the
+# calls where a step fired.
+
+# %%
+def per_call(agent) -> list:
+    """One point per model call, from the compactor's step records."""
+    points = []
+    for call in sorted({r.call for r in agent.compactor.records if r.call > 0}):
+        steps = [r for r in agent.compactor.records if r.call == call]
+        points.append(CallPoint(
+            call=call, request="", messages_before=steps[0].messages_before,
+            messages_after=steps[-1].messages_after, chars_before=steps[0].chars_before,
+            chars_after=steps[-1].chars_after, fired=[r.step for r in steps if r.fired],
+            files=[f for r in steps for f in r.files],
+            model_calls=sum(r.model_calls for r in steps)))
+    return points
+
+
+limit = CompactionConfig().context_char_limit
+display(timeline_chart(per_call(compare_run), limit,
+                       title="Experiment 3, seed profile: context at each model call"),
+        timeline_chart(per_call(json_run), limit,
+                       title="Experiment 2, default profile: context at each model call"))
+
+# %% [markdown]
+# ## Move the thresholds
+#
+# A live run is not replayed by the explorer, but its canned twin is: `two_code_files`
+# is experiment 3 as a history. Start from the seed profile; move `context_char_limit`
+# above the size of the two files and the summary disappears; switch to the default
+# profile and the two results are saved to disk instead.
+
+# %% tags=["nbval-ignore-output"]
+threshold_explorer("two_code_files", profile="seed")
+
+# %% [markdown]
+# The default view, as the explorer first draws it:
+
+# %%
+timeline_figure, steps_figure = explore("two_code_files", "seed")
+display(timeline_figure, steps_figure)
+
+# %% [markdown]
+# ## Summary of the two runs
+
+# %%
+for name, agent in (("experiment 3, seed", compare_run), ("experiment 2, default", json_run)):
+    summaries = sum(r.model_calls for r in agent.compactor.records)
+    fired = sorted({r.step for r in agent.compactor.records if r.fired})
+    print(f"{name}: model calls {agent.model_calls}, summary calls {summaries}, "
+          f"files written {len(agent.compactor.store.written)}, steps fired: {', '.join(fired)}")
+
+# %%
+choice.close()
+scratch.cleanup()

@@ -1,0 +1,470 @@
+"""The agent of the article, end to end against the offline model: the three
+experiments on the sample workspace, reactive compaction, the compact tool,
+the command lines, and the tools' limits."""
+
+import itertools
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import anthropic
+import httpx2
+import pytest
+
+from compact import CompactionConfig, formats, tasks, validate_messages
+from compact.agent import Agent, AgentError, main_agent, main_run
+from compact.messages import tool_results, tool_uses
+from compact.model import offline_client
+from compact.policy import MODEL_NAME
+from compact.server import start_offline_server
+from compact.tools import MAX_OUTPUT, run_tool
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = ROOT / "data" / "workspace"
+LOOPBACK = ("127.0.0.1", "::1", "localhost")
+ENV = ("ANTHROPIC_API_KEY", "MODEL_ID", "ANTHROPIC_BASE_URL", "ANTHROPIC_AUTH_TOKEN")
+
+
+@pytest.fixture(autouse=True)
+def no_network(monkeypatch):
+    """Any connection that is not to loopback fails the test."""
+    real_connect = socket.socket.connect
+
+    def connect(sock, address):
+        host = address[0] if isinstance(address, tuple) else address
+        if host not in LOOPBACK:
+            raise AssertionError(f"a test tried to reach {address}")
+        return real_connect(sock, address)
+
+    monkeypatch.setattr(socket.socket, "connect", connect)
+
+
+@pytest.fixture
+def no_key(monkeypatch, tmp_path):
+    """No key in the environment and no .env to find: the offline model."""
+    for name in ENV:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)
+
+
+@pytest.fixture
+def workspace(tmp_path):
+    """A copy of the sample workspace: the agent writes into its workspace."""
+    target = tmp_path / "workspace"
+    shutil.copytree(SAMPLE, target,
+                    ignore=shutil.ignore_patterns(".transcripts", ".task_outputs", ".memory"))
+    return target
+
+
+def lessons_workspace(root: Path, size: int = 4000) -> Path:
+    """Five READMEs of exactly known size, so windows in tokens are exact."""
+    names = ["s01_agent_loop", "s02_tool_use", "s03_planning", "s04_subagents", "s05_todo_write"]
+    for n, name in enumerate(names, 1):
+        title = f"# s0{n}: Lesson {n} - Subtitle {n}"
+        body = (f"Line {n} of the lesson text, plain ASCII words only.\n" * 1000)
+        (root / name).mkdir(parents=True)
+        (root / name / "README.md").write_text(title + "\n" + body[: size - len(title) - 1])
+    return root
+
+
+def run(task, workspace, profile="default", window=200_000):
+    """Run one task against a fresh offline model; the agent, its answer, what it printed."""
+    lines, ids = [], itertools.count(1)
+    with start_offline_server(window=window) as offline:
+        client = offline_client(offline.base_url, max_retries=0)
+        agent = Agent(workspace, client, MODEL_NAME, config=CompactionConfig.named(profile),
+                      echo=lines.append, new_id=lambda: f"{next(ids):032x}")
+        agent.lines, agent.requests = lines, offline.requests
+        try:
+            agent.ask(tasks.task_text(task))
+        finally:
+            client.close()
+    return agent
+
+
+def cli(capsys, *argv):
+    code = main_run([*argv, "--offline"])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def titles_in(workspace: Path) -> dict:
+    return {folder: next(line for line in (workspace / folder / "README.md").read_text()
+                         .splitlines() if line.startswith("# "))
+            for folder in ("s01_agent_loop", "s02_tool_use", "s03_planning", "s04_subagents",
+                           "s05_todo_write")}
+
+
+def result_texts(messages) -> list:
+    return [formats.kind_of_result(b["content"]) for m in messages for b in tool_results(m)]
+
+
+def all_tool_uses(agent) -> list:
+    """Every tool call of the run: the current messages and every transcript."""
+    seen = {}
+    for rel in agent.compactor.store.written:
+        if rel.startswith(".transcripts/"):
+            for message in agent.compactor.store.read_transcript(rel):
+                seen.update({u["id"]: u for u in tool_uses(message)})
+    for message in agent.messages:
+        seen.update({u["id"]: u for u in tool_uses(message)})
+    return list(seen.values())
+
+
+# -- experiment 1: five READMEs, the older results shrunk ---------------------------------
+
+def test_experiment1_seed_profile_shrinks_older_results_and_names_five_titles(workspace):
+    agent = run("titles", workspace, profile="seed")
+    reads = [line for line in agent.lines if line.startswith("> read_file")]
+    assert len(reads) == 5
+    for folder, title in titles_in(workspace).items():
+        assert f"- {folder}: {title}" in agent.answer
+    kinds = result_texts(agent.messages)
+    assert kinds.count("omitted") >= 2 and kinds[-3:] == ["whole"] * 3
+    assert any(r.step == "micro_compact" and r.fired for r in agent.compactor.records)
+    assert "from my own notes" in agent.answer     # the titles of shrunk results survive as notes
+
+
+def test_experiment1_default_profile_leaves_a_small_context_whole(workspace):
+    agent = run("titles", workspace, profile="default")
+    assert set(result_texts(agent.messages)) == {"whole"}
+    assert not any(r.fired for r in agent.compactor.records)
+    for folder, title in titles_in(workspace).items():
+        assert f"- {folder}: {title}" in agent.answer
+    assert "s01, s02, s03, s04, s05 from the files as read in this context" in agent.answer
+
+
+def test_experiment1_runs_from_the_command_line(workspace, capsys, no_key):
+    code, out, err = cli(capsys, "titles", "--workspace", str(workspace), "--profile", "seed")
+    assert code == 0, err
+    assert out.splitlines()[0].startswith("Model: the offline model offline-s08 at "
+                                          "http://127.0.0.1:")
+    assert out.count("> read_file") == 5 and "How they are named" in out
+    for title in titles_in(workspace).values():
+        assert title in out
+
+
+# -- experiment 2: a large JSON file persisted ------------------------------------------------
+
+@pytest.mark.parametrize("profile", ["default", "seed"])
+def test_experiment2_large_json_is_persisted_and_its_fields_explained(workspace, capsys, no_key,
+                                                                      profile):
+    path = workspace / "web/src/data/generated/docs.json"
+    code, out, err = cli(capsys, "docs-json", "--workspace", str(workspace), "--profile", profile)
+    assert code == 0, err
+    saved = list((workspace / ".task_outputs/tool-results").glob("*.txt"))
+    assert len(saved) == 1
+    assert saved[0].read_text() == run_tool(workspace, "read_file", {"path": str(
+        path.relative_to(workspace))}) and len(saved[0].read_text()) > 200_000
+    record = json.loads(path.read_text())["lessons"][0]
+    answer = out.split("\n\n", 1)[1]
+    assert f"has {len(record)} main fields" in answer
+    for key in record:
+        assert f"- {key} (" in answer
+
+
+# -- experiment 3: two large code files -------------------------------------------------------
+
+def memory_names(workspace) -> list:
+    code = (workspace / "s09_memory/code.py").read_text()
+    return [n for n in re.findall(r"^\s*(?:def|class)\s+(\w+)", code, re.MULTILINE)
+            if "memor" in n.lower()]
+
+
+def test_experiment3_seed_profile_auto_compacts_and_still_answers(workspace, capsys, no_key):
+    code, out, err = cli(capsys, "compare-code", "--workspace", str(workspace),
+                         "--profile", "seed")
+    assert code == 0, err
+    assert out.count("[auto compact]") == 1
+    saved = re.findall(r"^\[transcript saved: (\.transcripts/transcript_[0-9a-f]{32}\.jsonl)\]$",
+                       out, re.MULTILINE)
+    assert len(saved) == 1
+    transcript = [json.loads(line) for line in (workspace / saved[0]).read_text().splitlines()]
+    whole = [b["content"] for m in transcript for b in tool_results(m)]
+    assert whole == [run_tool(workspace, "read_file", {"path": p}) for p in (
+        "s08_context_compact/code.py", "s09_memory/code.py")]
+    answer = out.split("\n\n", 1)[1]
+    assert "Comparing s08_context_compact/code.py and s09_memory/code.py" in answer
+    assert "(From the conversation summary.)" in answer
+    assert any(name in answer for name in memory_names(workspace))
+    assert "In short:" in answer
+
+
+def test_experiment3_default_profile_completes_without_a_summary(workspace):
+    agent = run("compare-code", workspace, profile="default")
+    assert "[auto compact]" not in agent.lines
+    assert not (workspace / ".transcripts").exists()
+    assert sum(r.model_calls for r in agent.compactor.records) == 0
+    assert any(r.step == "persist_largest" and r.fired for r in agent.compactor.records)
+    assert len(list((workspace / ".task_outputs/tool-results").glob("*.txt"))) >= 1
+    assert "In short:" in agent.answer and "From my own note" in agent.answer
+    assert any(name in agent.answer for name in memory_names(workspace))
+
+
+# -- reactive compaction: a small window --------------------------------------------------------
+
+def refusals(agent) -> list:
+    return [r for r in agent.requests if r["status"] == 400]
+
+
+def test_one_refusal_one_reactive_compaction_then_the_run_completes(tmp_path):
+    agent = run("titles", lessons_workspace(tmp_path), window=6000)
+    assert agent.lines.count("[reactive compact]") == 1 and agent.reactive_compactions == 1
+    assert len(refusals(agent)) == 1
+    assert refusals(agent)[0]["message"].startswith("prompt is too long: ")
+    assert refusals(agent)[0]["message"].endswith(" tokens > 6000 maximum")
+    first = formats.SUMMARY_RE.match(agent.messages[0]["content"])
+    assert first and first["kind"] == "Reactive compact" and first["request"] == tasks.TITLES
+    for n in range(1, 6):
+        assert f"# s0{n}: Lesson {n} - Subtitle {n}" in agent.answer
+    validate_messages(agent.messages)
+
+
+def test_the_reactive_counter_starts_over_after_a_successful_call(tmp_path):
+    agent = run("titles", lessons_workspace(tmp_path), window=4500)
+    assert agent.reactive_compactions == 2 and len(refusals(agent)) == 2
+    statuses = [r["status"] for r in agent.requests]
+    assert statuses[statuses.index(400) + 1:].index(400) > 1   # successes in between
+    assert "# s05: Lesson 5 - Subtitle 5" in agent.answer
+
+
+def test_two_refusals_in_a_row_surface_the_error(tmp_path):
+    workspace = lessons_workspace(tmp_path)
+    with pytest.raises(anthropic.BadRequestError, match="prompt is too long"):
+        run("titles", workspace, window=3000)
+    assert len(list((workspace / ".transcripts").glob("*.jsonl"))) == 1   # one reactive try
+
+
+def test_two_refusals_in_a_row_end_the_command_with_an_error(tmp_path, capsys, no_key):
+    workspace = lessons_workspace(tmp_path / "ws")
+    code, out, err = cli(capsys, "titles", "--workspace", str(workspace), "--window", "3000")
+    assert code == 1
+    assert out.count("[reactive compact]") == 1
+    assert "error:" in err and "prompt is too long" in err and "> 3000 maximum" in err
+
+
+# -- the compact tool: a batch of write_file + compact ---------------------------------------------
+
+def test_write_and_compact_in_one_batch(workspace):
+    agent = run("compact-tool", workspace)
+    note = (workspace / tasks.NOTES_PATH).read_text()
+    assert "s01_agent_loop" in note and "s05_todo_write" in note
+    assert agent.lines.index("> compact {}") < agent.lines.index("[compact tool]")
+    transcript = next(r for r in agent.compactor.store.written if r.startswith(".transcripts/"))
+    archived = agent.compactor.store.read_transcript(transcript)
+    batch, answers = archived[-2], archived[-1]
+    assert [u["name"] for u in tool_uses(batch)] == ["write_file", "compact"]
+    assert [b["tool_use_id"] for b in tool_results(answers)] == [u["id"] for u in tool_uses(batch)]
+    assert tool_results(answers)[1]["content"] == formats.COMPACT_TOOL_ACK
+    assert tool_results(answers)[0]["content"].startswith("Wrote ")
+    compacted = formats.SUMMARY_RE.match(agent.messages[0]["content"])
+    assert compacted["kind"] == "Compacted" and compacted["request"] == tasks.COMPACT_TOOL
+    validate_messages(agent.messages)
+    assert [u["name"] for u in all_tool_uses(agent)].count("write_file") == 1
+    assert agent.answer.startswith("Done: Wrote ")
+
+
+# -- the loop's rules, with a scripted client ----------------------------------------------------
+
+def sdk_error(cls, status, message):
+    request = httpx2.Request("POST", "http://127.0.0.1/v1/messages")
+    body = {"type": "error", "error": {"type": "invalid_request_error", "message": message}}
+    return cls(f"Error code: {status} - {body}", response=httpx2.Response(status, request=request),
+               body=body)
+
+
+class ScriptedClient:
+    """Answers the agent's calls from a list: an exception is raised, a reply returned."""
+
+    def __init__(self, *script):
+        self.script, self.calls = list(script), []
+        self.messages = SimpleNamespace(create=self.create)
+
+    def create(self, **request):
+        self.calls.append(request)
+        if request.get("system") == formats.SUMMARY_SYSTEM:
+            return reply("a summary")
+        step = self.script.pop(0)
+        if isinstance(step, BaseException):
+            raise step
+        return step
+
+
+def reply(text, *uses, stop="end_turn"):
+    content = [{"type": "text", "text": text}, *uses]
+    return SimpleNamespace(content=content, stop_reason="tool_use" if uses else stop)
+
+
+@pytest.mark.parametrize("message", ["prompt is too long: 210445 tokens > 200000 maximum",
+                                     "prompt_too_long", "Too many tokens in the request"])
+def test_every_spelling_of_the_refusal_triggers_one_reactive_compaction(tmp_path, message):
+    client = ScriptedClient(sdk_error(anthropic.BadRequestError, 400, message), reply("done"))
+    agent = Agent(tmp_path, client, "m", echo=None)
+    assert agent.ask("hello") == "done" and agent.reactive_compactions == 1
+
+
+@pytest.mark.parametrize("error", [
+    sdk_error(anthropic.BadRequestError, 400, "messages.0: something else"),
+    RuntimeError("prompt_too_long"),   # not the SDK's error: not the API's refusal
+])
+def test_other_errors_are_raised_without_reactive_compaction(tmp_path, error):
+    agent = Agent(tmp_path, ScriptedClient(error), "m", echo=None)
+    with pytest.raises(type(error)):
+        agent.ask("hello")
+    assert agent.reactive_compactions == 0
+
+
+def test_a_batch_runs_whole_even_when_the_reply_stopped_early(tmp_path):
+    (tmp_path / "a.txt").write_text("alpha")
+    use = {"type": "tool_use", "id": "toolu_1", "name": "read_file", "input": {"path": "a.txt"}}
+    client = ScriptedClient(reply("reading", use, stop="max_tokens"), reply("done"))
+    client.script[0].stop_reason = "max_tokens"
+    agent = Agent(tmp_path, client, "m", echo=None)
+    assert agent.ask("read a.txt") == "done"
+    assert tool_results(agent.messages[2])[0]["content"] == "alpha"
+    validate_messages(agent.messages)
+
+
+def test_a_loop_without_an_answer_stops_at_the_turn_limit(tmp_path):
+    use = lambda n: {"type": "tool_use", "id": f"toolu_{n}", "name": "glob",
+                     "input": {"pattern": "*"}}
+    agent = Agent(tmp_path, ScriptedClient(*(reply("again", use(n)) for n in range(5))), "m",
+                  echo=None, max_turns=3)
+    with pytest.raises(AgentError, match="no final answer after 3 model calls"):
+        agent.ask("loop")
+
+
+def test_bad_requests_and_workspaces_are_refused(tmp_path):
+    with pytest.raises(ValueError, match="workspace is not a folder"):
+        Agent(tmp_path / "missing", ScriptedClient(), "m")
+    with pytest.raises(ValueError, match="non-empty"):
+        Agent(tmp_path, ScriptedClient(), "m").ask("  ")
+
+
+# -- the REPL and the commands -----------------------------------------------------------------
+
+def test_the_repl_answers_each_line_and_quits_on_q(workspace, capsys, monkeypatch, no_key):
+    lines = iter(["titles", "", "What is in this workspace?", "q", "never read"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(lines))
+    assert main_agent(["--workspace", str(workspace), "--offline"]) == 0
+    out = capsys.readouterr().out
+    assert "How they are named" in out and "The workspace holds" in out
+    assert next(lines) == "never read"
+
+
+def test_the_repl_ends_on_end_of_input(workspace, capsys, monkeypatch, no_key):
+    def end(prompt=""):
+        raise EOFError
+    monkeypatch.setattr("builtins.input", end)
+    assert main_agent(["--workspace", str(workspace), "--offline"]) == 0
+
+
+def test_python_m_compact_run_works_as_a_command(workspace, tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in ENV}
+    env["PYTHONPATH"] = str(ROOT)
+    done = subprocess.run([sys.executable, "-m", "compact", "run", "titles", "--workspace",
+                           str(workspace), "--profile", "seed"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("Model: the offline model")
+    assert "How they are named" in done.stdout
+
+
+def test_python_m_compact_serve_answers_any_client(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k not in ENV}
+    env["PYTHONPATH"] = str(ROOT)
+    process = subprocess.Popen([sys.executable, "-m", "compact", "serve", "--port", "0"],
+                               cwd=tmp_path, env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        first = process.stdout.readline()
+        base_url = re.search(r"http://127\.0\.0\.1:\d+", first).group()
+        client = anthropic.Anthropic(api_key="any", base_url=base_url, max_retries=0)
+        count = client.messages.count_tokens(model=MODEL_NAME,
+                                             messages=[{"role": "user", "content": "abcd"}])
+        client.close()
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+    assert count.input_tokens > 0
+
+
+# -- the tools: inside the workspace, careful with bash ------------------------------------------
+
+def test_file_tools_stay_inside_the_workspace(tmp_path):
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    (tmp_path / "secret.txt").write_text("outside")
+    (workspace / "link.txt").symlink_to(tmp_path / "secret.txt")
+    for name, tool_input in [("read_file", {"path": "../secret.txt"}),
+                             ("read_file", {"path": "link.txt"}),
+                             ("read_file", {"path": str(tmp_path / "secret.txt")}),
+                             ("write_file", {"path": "../x.txt", "content": "x"}),
+                             ("edit_file", {"path": "../secret.txt", "old_text": "o",
+                                            "new_text": "x"}),
+                             ("glob", {"pattern": "../*"})]:
+        assert run_tool(workspace, name, tool_input).startswith("Error: ")
+    assert "secret" not in run_tool(workspace, "glob", {"pattern": "[.][.]/*"})
+    assert not (tmp_path / "x.txt").exists() and (tmp_path / "secret.txt").read_text() == "outside"
+
+
+def test_the_compactors_folders_can_be_read_but_not_written(tmp_path):
+    saved = tmp_path / ".task_outputs/tool-results/toolu_1.txt"
+    saved.parent.mkdir(parents=True)
+    saved.write_text("the full text")
+    rel = ".task_outputs/tool-results/toolu_1.txt"
+    assert run_tool(tmp_path, "read_file", {"path": rel}) == "the full text"
+    assert "do not write there" in run_tool(tmp_path, "write_file", {"path": rel, "content": "x"})
+    assert "do not write there" in run_tool(tmp_path, "edit_file", {
+        "path": rel, "old_text": "full", "new_text": "forged"})
+    assert saved.read_text() == "the full text"
+
+
+def test_bash_refuses_the_deny_list_and_asks_before_destructive_commands(tmp_path):
+    (tmp_path / "a.txt").write_text("a")
+    assert "deny list" in run_tool(tmp_path, "bash", {"command": "sudo ls"})
+    for command in ("rm a.txt", "ls; rm a.txt", "ls\nrm a.txt", "true && mv a.txt b.txt",
+                    "echo x > a.txt", "find . -name a.txt -delete"):
+        assert "not confirmed" in run_tool(tmp_path, "bash", {"command": command}), command
+        assert "not confirmed" in run_tool(tmp_path, "bash", {"command": command},
+                                           confirm=lambda c: False), command
+    assert (tmp_path / "a.txt").read_text() == "a"
+    asked = []
+    run_tool(tmp_path, "bash", {"command": "rm a.txt"}, confirm=lambda c: asked.append(c) or True)
+    assert asked == ["rm a.txt"] and not (tmp_path / "a.txt").exists()
+    assert run_tool(tmp_path, "bash", {"command": "echo hi 2>/dev/null"}) == "hi"
+
+
+def test_tools_answer_bad_input_with_an_error_text(tmp_path):
+    (tmp_path / "a.txt").write_text("alpha")
+    assert run_tool(tmp_path, "compact", {}) == formats.COMPACT_TOOL_ACK
+    assert run_tool(tmp_path, "fly", {}).startswith("Error: unknown tool")
+    assert run_tool(tmp_path, "read_file", {"path": "a.txt", "nope": 1}).startswith("Error: ")
+    assert run_tool(tmp_path, "read_file", {}).startswith("Error: ")
+    assert run_tool(tmp_path, "edit_file", {"path": "a.txt", "old_text": "",
+                                            "new_text": "x"}).startswith("Error: ")
+    assert run_tool(tmp_path, "write_file", {"path": "b.txt", "content": 5}).startswith("Error: ")
+    assert (tmp_path / "a.txt").read_text() == "alpha"
+
+
+def test_a_large_file_arrives_whole(tmp_path):
+    text = "\n".join(f"line {n:06d} " + "x" * 40 for n in range(6000))
+    (tmp_path / "big.txt").write_text(text)
+    assert 200_000 < len(text) < MAX_OUTPUT
+    assert run_tool(tmp_path, "read_file", {"path": "big.txt"}) == text
+
+
+def test_run_task_runs_offline_and_closes_its_model(workspace):
+    from compact.agent import run_task
+    lines = []
+    agent = run_task("titles", workspace, profile="seed", echo=lines.append)
+    assert lines[0].startswith("Model: the offline model")
+    assert "How they are named" in agent.answer
+    with pytest.raises(anthropic.APIConnectionError):
+        agent.client.with_options(max_retries=0).messages.create(
+            model=MODEL_NAME, max_tokens=5, messages=[{"role": "user", "content": "x"}])

@@ -1,0 +1,102 @@
+"""Widgets: the sliders start at the profile's numbers, a change redraws from the pure
+functions with the new numbers, and a bad combination is explained, not raised."""
+
+import pytest
+from matplotlib.figure import Figure
+
+from compact import CompactionConfig
+from compact.replay import replay, timeline
+from compact.widgets import SLIDERS, explore, settings_for, threshold_explorer
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def limit_of(figure) -> float:
+    """The y of the dashed limit line in a timeline figure."""
+    top = figure.axes[0]
+    flat = [line for line in top.lines if len(set(line.get_ydata())) == 1 and len(line.get_ydata()) == 2]
+    return flat[0].get_ydata()[0]
+
+
+def test_explore_draws_the_timeline_and_the_steps_of_one_prepare():
+    line_figure, bars_figure = explore("five_reads", "seed", keep_recent_results=1)
+    assert isinstance(line_figure, Figure) and isinstance(bars_figure, Figure)
+    calls = timeline("five_reads", "seed", overrides={"keep_recent_results": 1})
+    sent = line_figure.axes[0].lines[1]
+    assert list(sent.get_ydata()) == [p.chars_after for p in calls.points]
+    once = replay("five_reads", "seed", overrides={"keep_recent_results": 1})
+    widths = [bar.get_width() for bar in bars_figure.axes[0].containers[1]]
+    assert widths == [r.chars_after for r in once.records]
+    # Keeping 1 instead of 3 shrinks more than the article's setting does.
+    article = replay("five_reads", "seed")
+    assert once.records[-1].chars_after < article.records[-1].chars_after
+
+
+def test_explore_uses_the_limit_it_is_given():
+    line_figure, bars_figure = explore("five_reads", "default", context_char_limit=12_000)
+    assert limit_of(line_figure) == 12_000
+    assert "context limit (12,000)" in [t.get_text() for lg in bars_figure.legends
+                                        for t in lg.get_texts()]
+
+
+def test_explore_names_a_bad_combination():
+    with pytest.raises(ValueError, match="snip_target_messages"):
+        explore("five_reads", "default", snip_max_messages=20, snip_target_messages=30)
+
+
+def test_the_seed_profile_ignores_the_snip_target():
+    assert settings_for("seed", {"snip_target_messages": 30, "keep_recent_results": 2}) == {
+        "keep_recent_results": 2}
+    assert settings_for("default", {"snip_target_messages": 30}) == {"snip_target_messages": 30}
+
+
+@pytest.fixture(scope="module")
+def box():
+    return threshold_explorer("five_reads", profile="seed")
+
+
+def test_the_explorer_starts_at_the_profile_numbers_and_draws_two_charts(box):
+    seed = CompactionConfig.seed().as_dict()
+    assert box.controls["profile"].value == "seed"
+    assert list(box.controls["profile"].options) == ["default", "seed"]
+    for name, (low, high, step) in SLIDERS.items():
+        slider = box.controls[name]
+        assert (slider.min, slider.max, slider.step) == (low, high, step)
+        if seed[name] is not None:
+            assert slider.value == seed[name], name
+    assert box.controls["snip_target_messages"].disabled
+    images = [o["data"] for o in box.output.outputs]
+    assert len(images) == 2 and all("image/png" in data for data in images)
+    assert "model calls" in box.status.value and "5 model calls" in box.status.value
+
+
+def test_moving_a_slider_redraws_with_the_new_number(box):
+    box.controls["context_char_limit"].value = 20_000
+    assert box.last["context_char_limit"] == 20_000 and box.last["profile"] == "seed"
+    assert len(box.output.outputs) == 2
+    box.controls["keep_recent_results"].value = 0
+    assert box.last["keep_recent_results"] == 0
+    assert "snip_target_messages" not in box.last
+
+
+def test_switching_profile_enables_the_target_and_redraws(box):
+    box.controls["profile"].value = "default"
+    assert not box.controls["snip_target_messages"].disabled
+    assert box.last["profile"] == "default" and box.last["snip_target_messages"] == 30
+
+
+def test_a_bad_combination_shows_the_reason_and_no_chart(box):
+    box.controls["profile"].value = "default"
+    box.controls["snip_max_messages"].value = 20
+    assert box.last is None and box.output.outputs == ()
+    assert "Not a valid setting" in box.status.value and "snip_target_messages" in box.status.value
+    box.controls["snip_target_messages"].value = 10
+    assert box.last["snip_max_messages"] == 20 and len(box.output.outputs) == 2
+
+
+def test_the_pictures_are_png_images():
+    fresh = threshold_explorer("huge_result")
+    image = fresh.output.outputs[0]["data"]["image/png"]
+    import base64
+    raw = image if isinstance(image, bytes) else base64.b64decode(image)
+    assert raw[:8] == PNG
