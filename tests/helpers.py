@@ -162,6 +162,7 @@ class Archive:
         self.store = store
         self._transcripts: dict[str, list | None] = {}
         self._normals: dict[str, tuple] = {}
+        self._saved: dict[str, str | None] = {}
 
     def transcript(self, path: str) -> list | None:
         if path not in self._transcripts:
@@ -170,13 +171,13 @@ class Archive:
 
     def full_text(self, text: str) -> str:
         """Follow persisted blocks and placeholders to the saved text."""
-        for _ in range(10):
-            path = result_path(text)
-            saved = self.store.saved_text(path) if path else None
-            if saved is None:
-                return text
-            text = saved
-        return text
+        path = result_path(text)
+        if not path:
+            return text
+        if path not in self._saved:  # saved files never change: read each once
+            self._saved[path] = self.store.saved_text(path)
+        saved = self._saved[path]
+        return text if saved is None or saved == text else self.full_text(saved)
 
     def normal(self, message) -> str:
         """A message with every tool result's full text, as comparable JSON."""

@@ -252,8 +252,7 @@ threshold_explorer(history)
 # The default view, as the explorer first draws it:
 
 # %%
-timeline_figure, steps_figure = explore(history, "default")
-display(timeline_figure, steps_figure)
+display(*explore(history, "default"))
 
 # %% [markdown]
 # ## Check yourself
@@ -268,7 +267,7 @@ def too_long(message: str) -> bool:
     raise NotImplementedError  # your code here
 
 
-check_too_long(too_long)
+result = check_too_long(too_long)
 
 # %%
 server.stop()

@@ -176,8 +176,7 @@ threshold_explorer(history)
 # The default view, as the explorer first draws it:
 
 # %%
-timeline_figure, steps_figure = explore(history, "default")
-display(timeline_figure, steps_figure)
+display(*explore(history, "default"))
 
 # %% [markdown]
 # ## Check yourself
@@ -192,7 +191,7 @@ def answer_batch(tool_uses, run):
     raise NotImplementedError  # your code here
 
 
-check_answer_batch(answer_batch)
+result = check_answer_batch(answer_batch)
 
 # %%
 server.stop()

@@ -51,7 +51,7 @@ for name, (in_seed, in_default) in changed.items():
 # %%
 prediction = None  # e.g. {"long_session": 3, "timeline_150": 12}
 
-check_seed_losses(prediction)
+result = check_seed_losses(prediction)
 
 # %% [markdown]
 # ## Flaw by flaw, on the small histories
@@ -193,8 +193,7 @@ threshold_explorer("timeline_150", profile="seed")
 # The default view, as the explorer first draws it:
 
 # %%
-timeline_figure, steps_figure = explore("timeline_150", "seed")
-display(timeline_figure, steps_figure)
+display(*explore("timeline_150", "seed"))
 
 # %% [markdown]
 # ## Check your prediction

@@ -163,8 +163,7 @@ threshold_explorer("timeline_150")
 # The default view, as the explorer first draws it:
 
 # %%
-timeline_figure, steps_figure = explore("timeline_150", "default")
-display(timeline_figure, steps_figure)
+display(*explore("timeline_150", "default"))
 
 # %% [markdown]
 # ## Check yourself
@@ -180,4 +179,4 @@ def cache_cost(previous, current) -> float:
     raise NotImplementedError  # your code here
 
 
-check_cache_cost(cache_cost)
+result = check_cache_cost(cache_cost)

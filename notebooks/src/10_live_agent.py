@@ -24,6 +24,7 @@
 # %%
 %matplotlib inline
 import os
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -42,7 +43,9 @@ from compact.widgets import explore, threshold_explorer
 
 # %%
 force_offline = any(os.environ.get(name) for name in ("CI", "COMPACT_OFFLINE"))
-choice = choose_model(offline=force_offline)
+choice = choose_model(offline=force_offline, echo=None)
+# The offline model's port changes on every run; the rest of the line is what matters.
+print(re.sub(r"127\.0\.0\.1:\d+", "127.0.0.1:<port>", choice.description))
 
 # %% [markdown]
 # ## Predict first
@@ -54,7 +57,7 @@ choice = choose_model(offline=force_offline)
 # %%
 prediction = None  # a number
 
-check_summary_calls(prediction)
+result = check_summary_calls(prediction)
 
 # %% [markdown]
 # ## A scratch workspace
@@ -175,8 +178,7 @@ threshold_explorer("two_code_files", profile="seed")
 # The default view, as the explorer first draws it:
 
 # %%
-timeline_figure, steps_figure = explore("two_code_files", "seed")
-display(timeline_figure, steps_figure)
+display(*explore("two_code_files", "seed"))
 
 # %% [markdown]
 # ## Summary of the two runs
