@@ -7,22 +7,22 @@ and returns a `CheckResult(passed, total)`. A stub that still raises
 `NotImplementedError`, or a prediction left as `None`, gets a friendly
 "not attempted yet" line, never a traceback.
 
-    00 check_chars(chars)                      the article's measure
-    01 check_persisted(persisted)              which results step 1 moves to disk
-    02 check_cut_points(cut_points)            where step 2 cuts, pairs kept whole
-    03 check_placeholders(answer)              predict step 3 on five_reads
-    04 check_summary_cut(summary_cut)          the summary input's head and tail
-    05 check_order_loss(answer)                predict the loss of the wrong order
-    06 check_too_long(too_long)                the three spellings of the refusal
-    07 check_answer_batch(answer_batch)        answer a tool batch with a compact call
-    08 check_seed_losses(answer)               predict what the seed loses in a long session
-    09 check_cache_cost(cache_cost)            the cost of a request with a prompt cache
-    10 check_summary_calls(answer)             predict the live run's summary calls
+    00 check_chars(chars)                    chars(messages) -> int
+    01 check_persisted(persisted)            persisted(sizes, batch_limit, large_limit) -> [index]
+    02 check_cut_points(cut_points)          cut_points(kinds, max_messages, keep_head) -> (h, t)
+    03 check_placeholders(prediction)        (placeholders, omitted) on five_reads, seed step 3
+    04 check_summary_cut(summary_cut)        summary_cut(text, limit) -> str
+    05 check_order_loss(prediction)          outputs lost, step 3 before step 1 on huge_result
+    06 check_too_long(too_long)              too_long(message) -> bool
+    07 check_answer_batch(answer_batch)      answer_batch(tool_uses, run) -> (results, bool)
+    08 check_seed_losses(prediction)         (long_session, timeline_150) lost by the seed
+    09 check_cache_cost(cache_cost)          cache_cost(previous, current) -> float
+    10 check_summary_calls(prediction)       summary calls, offline compare-code run, seed
 
-The reference values for predictions are computed live from the package on
-each run (never written down here), so they follow the package if it changes.
-Left out on purpose: grading, timing, and any hint that gives the answer away
-before the learner has tried.
+A prediction is a number, a tuple in the order shown, or a dict by name. Its
+reference value is computed live from the package on every run (never written
+down here), so it follows the package if the package changes; a wrong guess is
+told the right number. Left out on purpose: grading and timing.
 """
 
 import json
@@ -266,7 +266,8 @@ CUT_CASES = [
 
 _KIND_MESSAGES = {
     "user": lambda n: {"role": "user", "content": f"Request {n}."},
-    "assistant": lambda n: {"role": "assistant", "content": [{"type": "text", "text": f"Note {n}."}]},
+    "assistant": lambda n: {"role": "assistant",
+                            "content": [{"type": "text", "text": f"Note {n}."}]},
 }
 
 
@@ -323,7 +324,7 @@ def _count_kinds(messages) -> dict:
 
 
 def placeholders_on_five_reads() -> dict:
-    """What the seed profile's step 3 leaves on five_reads: placeholders, and how many say omitted."""
+    """Placeholders the seed profile's step 3 leaves on five_reads, and how many say omitted."""
     from .histories import load_history
     from .replay import replay
     run = replay(load_history("five_reads"), profile="seed", step="micro_compact")

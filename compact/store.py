@@ -1,6 +1,6 @@
 """Everything the compactor writes to disk, in one place under one root.
 
-    <root>/.transcripts/transcript_<uuid4 hex>.jsonl    one JSON message a line
+    <root>/.transcripts/transcript_<uuid4 hex>.jsonl    one JSON message a line (-2, -3, ... if taken)
     <root>/.task_outputs/tool-results/<name>.txt       a tool result's full text
 
 Paths handed back (and written into markers) are relative to the root, in

@@ -1,8 +1,9 @@
 """Build the course notebooks from their plain-text sources, outputs included.
 
-    .venv/bin/python scripts/build_notebooks.py                 # every notebooks/src/*.py
-    .venv/bin/python scripts/build_notebooks.py 00 03_micro     # those whose name starts so
-    .venv/bin/python scripts/build_notebooks.py --check         # build in memory, diff, write nothing
+    .venv/bin/python scripts/build_notebooks.py                # every notebooks/src/*.py
+    .venv/bin/python scripts/build_notebooks.py 00 03_micro    # those whose name starts so
+    .venv/bin/python scripts/build_notebooks.py --check        # build in memory, diff, no write
+    .venv/bin/python scripts/build_notebooks.py --check-sources   # no kernel: cells == sources?
 
 A source is a Python file of cells. A line starting `# %%` opens a code cell,
 `# %% [markdown]` a markdown cell (each line written as a `# ` comment), and
@@ -19,7 +20,8 @@ same bytes on every build and every machine:
   state lives in the kernel that made it, so a saved copy could only ever show
   "model not found". The cell that follows draws the default view instead.
 A cell that raises, or writes anything to stderr (a warning), fails the build:
-such outputs must never be stored.
+such outputs must never be stored. The kernel is always this interpreter (the
+course's .venv), even when the machine has another kernel named python3.
 
 Left out on purpose: jupytext round-tripping (the .ipynb is never edited by
 hand; edit the source and rebuild).
@@ -34,6 +36,9 @@ import sys
 from pathlib import Path
 
 import nbformat
+from ipykernel.kernelspec import RESOURCES, get_kernel_dict
+from jupyter_client.kernelspec import KernelSpecManager
+from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -129,9 +134,19 @@ def to_notebook(text: str, name: str) -> nbformat.NotebookNode:
 
 # -- execution -------------------------------------------------------------------
 
+class ThisPython(KernelSpecManager):
+    """`python3` is this interpreter, not whatever a user-wide kernelspec points at."""
+
+    def get_kernel_spec(self, kernel_name):
+        if kernel_name == KERNELSPEC["name"]:
+            return self.kernel_spec_class(resource_dir=RESOURCES, **get_kernel_dict())
+        return super().get_kernel_spec(kernel_name)
+
+
 def execute(nb: nbformat.NotebookNode, name: str) -> nbformat.NotebookNode:
+    kernel = KernelManager(kernel_name=KERNELSPEC["name"], kernel_spec_manager=ThisPython())
     client = NotebookClient(
-        nb, timeout=CELL_TIMEOUT, kernel_name="python3",
+        nb, km=kernel, timeout=CELL_TIMEOUT, kernel_name=KERNELSPEC["name"],
         resources={"metadata": {"path": str(NOTEBOOKS)}},
         record_timing=False, store_widget_state=False, allow_errors=True)
     # The kernel's own stderr (a notice about its TCP transport) is not a
@@ -182,6 +197,26 @@ def select(names: list[str]) -> list[Path]:
     return chosen
 
 
+def same_cells(source: Path, target: Path) -> list[str]:
+    """Differences between a source's cells and the saved notebook's (no kernel needed)."""
+    if not target.exists():
+        return [f"{target.relative_to(ROOT)} is missing: build it"]
+    want = to_notebook(source.read_text(encoding="utf-8"), source.stem).cells
+    have = nbformat.read(target, as_version=4).cells
+    if len(want) != len(have):
+        return [f"{len(want)} cells in the source, {len(have)} in the notebook"]
+    problems = []
+    for index, (w, h) in enumerate(zip(want, have)):
+        for key in ("cell_type", "id", "source"):
+            if w[key] != h[key]:
+                problems.append(f"cell {index}: {key} differs")
+        if w.metadata.get("tags", []) != h.metadata.get("tags", []):
+            problems.append(f"cell {index}: tags differ")
+        if h.cell_type == "code" and h.execution_count is None:
+            problems.append(f"cell {index}: not executed")
+    return problems
+
+
 def build(source: Path) -> str:
     nb = to_notebook(source.read_text(encoding="utf-8"), source.stem)
     nbformat.validate(nb)
@@ -193,12 +228,20 @@ def main(argv=None) -> int:
     parser.add_argument("names", nargs="*", help="notebooks to build (prefix of the name)")
     parser.add_argument("--check", action="store_true",
                         help="build in memory and report differences from the saved .ipynb")
+    parser.add_argument("--check-sources", action="store_true",
+                        help="without running anything: does each .ipynb hold its source's cells?")
     args = parser.parse_args(argv)
     try:
         sources = select(args.names)
         status = 0
         for source in sources:
             target = NOTEBOOKS / f"{source.stem}.ipynb"
+            if args.check_sources:
+                problems = same_cells(source, target)
+                status |= bool(problems)
+                print(f"{'same' if not problems else 'STALE'}  {target.relative_to(ROOT)}"
+                      + "".join(f"\n    {p}" for p in problems))
+                continue
             text = build(source)
             old = target.read_text(encoding="utf-8") if target.exists() else ""
             if args.check:

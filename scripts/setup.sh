@@ -17,3 +17,5 @@ fi
 # Make `import compact` work from the notebooks folder and anywhere else.
 site=$(.venv/bin/python -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")
 echo "$PWD" > "$site/compact-course.pth"
+# Build matplotlib's font cache now, so no notebook kernel reports it on stderr.
+.venv/bin/python -c "import matplotlib.font_manager" >/dev/null 2>&1

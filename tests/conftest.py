@@ -14,8 +14,7 @@ settings.register_profile(
     derandomize=True,
     database=None,
     print_blob=False,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                           HealthCheck.function_scoped_fixture],
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 settings.load_profile("compact-ci")
 

@@ -239,3 +239,69 @@ def test_a_prediction_takes_a_number_a_tuple_or_a_dict(capsys):
 def test_every_notebook_has_a_checker():
     assert sorted(ex.CHECKERS) == [f"{n:02d}" for n in range(11)]
     assert all(name.startswith("check_") for name in (f.__name__ for f in ex.CHECKERS.values()))
+
+
+# -- predictions: the reference is computed live; check it against the histories ----
+
+def _older_long_results(messages, keep=3, minimum=120):
+    """Results the article's step 3 shrinks: older than the newest `keep`, over `minimum`."""
+    from compact.messages import text_of, tool_results
+    results = [b for m in messages for b in tool_results(m)]
+    older = results[:-keep] if keep else results
+    return [b for b in older if len(text_of(b["content"])) > minimum]
+
+
+def test_placeholders_on_five_reads_match_the_article_rule():
+    from compact.histories import load_history
+    shrunk = len(_older_long_results(load_history("five_reads")["messages"]))
+    # Nothing in five_reads is large enough for step 1, so every placeholder says omitted.
+    assert ex.placeholders_on_five_reads() == {"placeholders": shrunk, "omitted": shrunk}
+    assert shrunk >= 1
+
+
+def test_order_loss_on_huge_result_is_the_read_step_3_saw_first():
+    from compact.histories import load_history
+    from compact.messages import text_of
+    messages = load_history("huge_result")["messages"]
+    large = [b for b in _older_long_results(messages) if len(text_of(b["content"])) > 30_000]
+    assert len(large) >= 1
+    assert ex.order_loss_on_huge_result() == {"lost": len(large)}
+
+
+def test_seed_losses_are_positive_and_the_default_loses_none():
+    from compact.replay import outputs_lost
+    losses = ex.seed_losses()
+    assert set(losses) == {"long_session", "timeline_150"}
+    assert all(n > 0 for n in losses.values())
+    assert outputs_lost("long_session", profile="default") == 0
+
+
+def test_summary_calls_in_the_live_run_are_read_from_the_records():
+    seed = ex.summary_calls_in_live_run("seed")["summary_calls"]
+    default = ex.summary_calls_in_live_run("default")["summary_calls"]
+    # The seed summarizes the two code files; the default persists them instead.
+    assert seed >= 1 and default == 0
+
+
+PREDICTIONS = [
+    (ex.check_placeholders, ex.placeholders_on_five_reads),
+    (ex.check_order_loss, ex.order_loss_on_huge_result),
+    (ex.check_seed_losses, ex.seed_losses),
+    (ex.check_summary_calls, ex.summary_calls_in_live_run),
+]
+
+
+@pytest.mark.parametrize("check, reference", PREDICTIONS,
+                         ids=[check.__name__ for check, _ in PREDICTIONS])
+def test_a_prediction_checker_passes_the_right_numbers_and_fails_wrong_ones(
+        check, reference, capsys):
+    expected = reference()
+    right = tuple(expected.values()) if len(expected) > 1 else next(iter(expected.values()))
+    assert check(right).ok
+    off_by_one = {label: value + 1 for label, value in expected.items()}
+    wrong = check(off_by_one)
+    assert wrong.attempted and wrong.passed == 0 and wrong.total == len(expected)
+    nothing = check(None)
+    assert not nothing.attempted
+    out = capsys.readouterr().out
+    assert "the package says" in out and "not attempted yet" in out

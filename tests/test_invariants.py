@@ -132,9 +132,9 @@ def active_request(messages) -> str:
     return typed[-1]
 
 
-def new_workspace() -> tuple[Path, Path]:
+def new_workspace(base) -> tuple[Path, Path]:
     """A fresh folder per example: the root, and around it a place strays would show."""
-    work = Path(tempfile.mkdtemp(prefix="inv-", dir=BASE))
+    work = Path(tempfile.mkdtemp(prefix="example-", dir=base))
     (work / "outside.txt").write_text("outside " * 40, encoding="utf-8")
     return work, work / "root"
 
@@ -188,17 +188,11 @@ def assert_stable(c, out, active, profile):
         assert again == out and wrote == []
 
 
-@pytest.fixture(scope="module", autouse=True)
-def base_folder(tmp_path_factory):
-    global BASE
-    BASE = tmp_path_factory.mktemp("invariants")
-    # fsync is about power loss, which nothing here checks; it would only slow
-    # thousands of small writes on a shared disk.
-    with mock.patch.object(store_module.os, "fsync", lambda fd: None):
-        yield BASE
-
-
-BASE = None
+@pytest.fixture(scope="module")
+def base(tmp_path_factory):
+    # Hypothesis runs many examples per test function and a function-scoped
+    # tmp_path would be shared by all of them: each example gets a new folder here.
+    return tmp_path_factory.mktemp("invariants")
 
 
 # -- the properties ---------------------------------------------------------------------------
@@ -216,7 +210,7 @@ def run_step(c, name, messages, active):
 
 @pytest.mark.parametrize("profile", PROFILES)
 @given(data=st.data())
-def test_every_step_holds_the_invariants(profile, data):
+def test_every_step_holds_the_invariants(profile, base, data):
     config = data.draw(configs(profile))
     chunks = data.draw(sessions())
     if data.draw(st.booleans()):  # a final assistant turn still waiting for its results
@@ -225,7 +219,7 @@ def test_every_step_holds_the_invariants(profile, data):
     messages = [m for chunk in chunks for m in chunk]
     active = active_request(messages)
     snapshot = json.dumps(to_plain(messages), ensure_ascii=False)
-    work, root = new_workspace()
+    work, root = new_workspace(base)
     c = compactor(root, config)
     check = Checker(c, profile)
     check.originals = messages
@@ -240,10 +234,10 @@ def test_every_step_holds_the_invariants(profile, data):
 
 @pytest.mark.parametrize("profile", PROFILES)
 @given(data=st.data())
-def test_prepare_turn_by_turn_holds_the_invariants(profile, data):
+def test_prepare_turn_by_turn_holds_the_invariants(profile, base, data):
     config = data.draw(configs(profile))
     chunks = data.draw(sessions())
-    work, root = new_workspace()
+    work, root = new_workspace(base)
     c = compactor(root, config)
     check = Checker(c, profile)
     messages = []
@@ -278,11 +272,11 @@ class FlakyDisk:
 
 @pytest.mark.parametrize("profile", PROFILES)
 @given(data=st.data())
-def test_failed_writes_are_fail_safe(profile, data):
+def test_failed_writes_are_fail_safe(profile, base, data):
     config = data.draw(configs(profile))
     chunks = data.draw(sessions())
     disk = FlakyDisk(set(data.draw(st.lists(st.integers(1, 40), max_size=12))))
-    work, root = new_workspace()
+    work, root = new_workspace(base)
     c = compactor(root, config)
     check = Checker(c, profile)
     messages = []

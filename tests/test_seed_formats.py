@@ -22,7 +22,7 @@ from compact.summary import summary_input
 from compact.tools import TOOLS
 
 from .helpers import (RecordingSummarizer, assistant, body, call, counter_ids, make_compactor,
-                      pairs_history, tool_result, tool_use, user)
+                      pairs_history, user)
 
 HEX32 = r"[0-9a-f]{32}"
 
@@ -298,6 +298,9 @@ def test_prepare_runs_1_2_3_then_4_only_if_over_the_limit(root):
     c.prepare(small, "Fix the failing test.")
     assert [r.step for r in c.records] == ["tool_result_budget", "snip_compact", "micro_compact"]
     assert lines == []
+    # Quiet steps are recorded too, so a timeline can show them.
+    assert [r.as_dict()["fired"] for r in c.records] == [False, False, False]
+    assert c.records[0].as_dict()["chars_before"] == estimate_chars(small)
     big = pairs_history(3, size=20000)  # the newest 3 results: 60000 characters
     out = c.prepare(big, "Fix the failing test.")
     steps = [r.step for r in c.records if r.call == 2]

@@ -80,7 +80,8 @@ print(f"\n{len(messages)} messages, {total:,d} characters; "
 # `ceil(ASCII characters / 4) + other characters`.
 
 # %%
-english = [{"role": "user", "content": "Read the five lesson READMEs and compare their titles."}]
+english = [{"role": "user",
+            "content": "Read the five lesson READMEs and compare their titles."}]
 chinese = [{"role": "user", "content": "请读取五节课程的 README.md，比较它们的一级标题。"}]
 
 print(f"{'':<9}{'default json.dumps':>20}{'ensure_ascii=False':>20}{'tokens (estimate)':>19}")

@@ -138,7 +138,8 @@ def twelve_more_calls(profile: str, scratch) -> int:
 
 for profile in ("seed", "default"):
     with tempfile.TemporaryDirectory() as scratch:
-        print(f"{profile:<8} transcripts written in 13 calls: {twelve_more_calls(profile, scratch)}")
+        written = twelve_more_calls(profile, scratch)
+        print(f"{profile:<8} transcripts written in 13 calls: {written}")
 
 # %% [markdown]
 # ## Move the thresholds

@@ -101,8 +101,9 @@ transcript_path = run.files[0]
 transcript = run.compactor.store.read_transcript(transcript_path)
 print(transcript_path)
 print(f"{len(transcript)} messages, identical to the list before: {transcript == messages}")
+s08_read = text_of(tool_results(messages[-1])[0]["content"])
 print(f"the s08 file is in the transcript whole: "
-      f"{text_of(tool_results(transcript[-1])[0]['content']) == text_of(tool_results(messages[-1])[0]['content'])}")
+      f"{text_of(tool_results(transcript[-1])[0]['content']) == s08_read}")
 
 # %% [markdown]
 # ## What the summarizer is sent

@@ -88,7 +88,8 @@ wrong = run_in_order(["micro_compact", "snip_compact", "tool_result_budget"])
 for name, run in (("article's order", right), ("wrong order", wrong)):
     print(f"== {name}")
     print(format_table(run["records"]))
-    print(f"the read of docs.json is now: {text_of(tool_results(run['context'][-1])[0]['content'])}")
+    read_now = text_of(tool_results(run["context"][-1])[0]["content"])
+    print(f"the read of docs.json is now: {read_now}")
     print(f"lost for good: {run['lost'] or 'nothing'}\n")
 
 # %% [markdown]
