@@ -220,6 +220,28 @@ def check_window(body: dict, window: int) -> int:
     return tokens
 
 
+TOO_DEEP = "Request body is nested too deeply"
+
+
+def parse_body(raw: bytes):
+    """The JSON body, or a 400: not UTF-8, not JSON, nested too deeply, or holding
+    a lone surrogate (`\\ud800` is valid JSON but no text: it cannot be encoded)."""
+    try:
+        body = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as error:
+        raise RequestError(f"Request body is not valid JSON: {error}") from None
+    except RecursionError:
+        raise RequestError(TOO_DEEP) from None
+    try:
+        json.dumps(body, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise RequestError(f"Request body is not valid JSON: a lone surrogate "
+                           f"{error.object[error.start]!r} is not valid Unicode text") from None
+    except RecursionError:
+        raise RequestError(TOO_DEEP) from None
+    return body
+
+
 def answer(endpoint: str, raw: bytes, window: int) -> tuple[int, dict]:
     """(HTTP status, JSON payload) for one request body; no HTTP involved.
 
@@ -227,10 +249,7 @@ def answer(endpoint: str, raw: bytes, window: int) -> tuple[int, dict]:
     never an unanswered request.
     """
     try:
-        try:
-            body = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError) as error:
-            raise RequestError(f"Request body is not valid JSON: {error}") from None
+        body = parse_body(raw)
         check_shape(body, endpoint)
         check_pairs(body["messages"])
         if endpoint == "count_tokens":
@@ -239,6 +258,9 @@ def answer(endpoint: str, raw: bytes, window: int) -> tuple[int, dict]:
         return 200, policy.respond(body)
     except RequestError as error:
         return error.status, error_body(error.kind, str(error))
+    except RecursionError:
+        # Only a body nested this deep gets here: the input's fault, not ours.
+        return 400, error_body("invalid_request_error", TOO_DEEP)
     except Exception as error:  # noqa: BLE001 - answered in the API's shape, see above
         return 500, error_body("api_error",
                                f"offline model failed: {type(error).__name__}: {error}")

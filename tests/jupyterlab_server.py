@@ -23,6 +23,8 @@ import urllib.request
 from pathlib import Path
 
 NO_NEWS = {"fetchNews": "false", "checkForUpdates": False}
+# Loopback only: never through an HTTP(S)_PROXY the environment may name.
+DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 
 def free_port() -> int:
@@ -48,8 +50,10 @@ class LabServer:
                              ("IPYTHONDIR", "ipython")):
             env[name] = str(self.state_dir / folder)
         env["JUPYTER_PLATFORM_DIRS"] = "1"
-        # A key in the environment must not reach a notebook run by a test.
+        # A key in the environment must not reach a notebook run by a test,
+        # and a notebook that could go live stays with the offline model.
         env.pop("ANTHROPIC_API_KEY", None)
+        env["COMPACT_OFFLINE"] = "1"
         return env
 
     def _settings(self) -> Path:
@@ -92,13 +96,33 @@ class LabServer:
                 raise RuntimeError(f"JupyterLab exited with {self.process.returncode}:\n"
                                    f"{self.log_tail()}")
             try:
-                with urllib.request.urlopen(url, timeout=2) as answer:
+                with DIRECT.open(url, timeout=2) as answer:
                     if answer.status == 200:
                         return
             except (urllib.error.URLError, ConnectionError, TimeoutError):
                 pass
             time.sleep(0.3)
         raise TimeoutError(f"JupyterLab not ready after {timeout:.0f} s:\n{self.log_tail()}")
+
+    def kernels(self) -> list:
+        """The server's kernels: id, execution_state, connections (browser tabs attached)."""
+        url = f"{self.base_url}/api/kernels?token={self.token}"
+        with DIRECT.open(url, timeout=5) as answer:
+            return json.load(answer)
+
+    def wait_for_connected_kernel(self, timeout: float = 60) -> None:
+        """A kernel is started, idle, and a page holds a connection to it.
+
+        The page's own status says "idle" before any kernel exists, so it
+        cannot tell when the notebook is really ready to run.
+        """
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if any(k.get("execution_state") == "idle" and k.get("connections", 0) > 0
+                   for k in self.kernels()):
+                return
+            time.sleep(0.3)
+        raise TimeoutError(f"no connected, idle kernel after {timeout:.0f} s:\n{self.log_tail()}")
 
     def notebook_url(self, name: str) -> str:
         return f"{self.base_url}/lab/tree/{name}?token={self.token}"
@@ -111,15 +135,16 @@ class LabServer:
         return "\n".join(text.splitlines()[-lines:]).replace(self.token, "<token>")
 
     def stop(self) -> None:
-        if self.process is None or self.process.poll() is not None:
+        if self.process is None:
             return
         group = self.process.pid  # start_new_session: the server leads its own group
-        self._ask_to_shut_down()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(group, signal.SIGKILL)
-            self.process.wait(timeout=10)
+        if self.process.poll() is None:
+            self._ask_to_shut_down()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(group, signal.SIGKILL)
+                self.process.wait(timeout=10)
         # Kernels live in the same group; make sure none outlives the server.
         try:
             os.killpg(group, signal.SIGKILL)
@@ -131,7 +156,7 @@ class LabServer:
         request = urllib.request.Request(f"{self.base_url}/api/shutdown?token={self.token}",
                                          method="POST", data=b"")
         try:
-            urllib.request.urlopen(request, timeout=5).close()
+            DIRECT.open(request, timeout=5).close()
         except (urllib.error.URLError, ConnectionError, TimeoutError):
             os.killpg(self.process.pid, signal.SIGTERM)
 

@@ -344,6 +344,39 @@ def test_malformed_json_gets_a_400(offline, raw):
     assert payload["error"]["message"].startswith("Request body is not valid JSON")
 
 
+def deep_input(depth: int) -> bytes:
+    """A valid conversation whose tool input nests `depth` lists deep."""
+    nested = "[" * depth + "]" * depth
+    return ('{"model": "m", "max_tokens": 10, "messages": [{"role": "user", "content": "hi"}, '
+            '{"role": "assistant", "content": [{"type": "tool_use", "id": "t", "name": "x", '
+            '"input": {"a": ' + nested + '}}]}, {"role": "user", "content": [{"type": '
+            '"tool_result", "tool_use_id": "t", "content": "ok"}]}]}').encode()
+
+
+@pytest.mark.parametrize("raw, message", [
+    # Valid JSON escapes, but no text: a lone surrogate cannot be encoded.
+    (b'{"model": "m", "max_tokens": 10, "messages": [{"role": "user", "content": "a \\ud800"}]}',
+     "Request body is not valid JSON: a lone surrogate '\\ud800'"),
+    (b'{"model": "m", "max_tokens": 10, "system": "\\udfff", '
+     b'"messages": [{"role": "user", "content": "a"}]}',
+     "Request body is not valid JSON: a lone surrogate '\\udfff'"),
+    (b"[" * 100_000, "Request body is nested too deeply"),
+    (deep_input(995), "Request body is nested too deeply"),
+])
+@pytest.mark.parametrize("path", ["/v1/messages", "/v1/messages/count_tokens"])
+def test_bodies_json_accepts_but_no_text_can_hold_get_a_400_not_a_500(offline, path, raw, message):
+    status, payload = raw_post(offline, path, raw)
+    assert status == 400 and payload["error"]["type"] == "invalid_request_error"
+    assert payload["error"]["message"].startswith(message)
+
+
+@pytest.mark.parametrize("depth", range(960, 1000, 3))
+def test_deep_but_parseable_nesting_is_answered_or_refused_never_a_500(depth):
+    status, payload = server.answer("messages", deep_input(depth), 200_000)
+    assert status in (200, 400), payload
+    assert status == 200 or payload["error"]["message"] == server.TOO_DEEP
+
+
 def test_count_tokens_checks_the_same_rules_but_needs_no_max_tokens(offline):
     body = changed(max_tokens=...)
     status, payload = raw_post(offline, "/v1/messages/count_tokens", json.dumps(body).encode())

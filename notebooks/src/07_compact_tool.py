@@ -105,6 +105,8 @@ saved = agent.compactor.store.read_transcript(transcript)
 print(f"{transcript}: {len(saved)} messages")
 for block in tool_results(saved[-1]):
     print(f"  {block['tool_use_id']}: {block['content']}")
+print("the compact call got the fixed answer:",
+      tool_results(saved[-1])[-1]["content"] == COMPACT_TOOL_ACK)
 validate_messages(saved)
 print("every tool_use in the transcript has its result: the list is valid")
 

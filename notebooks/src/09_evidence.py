@@ -66,9 +66,9 @@ print("\n".join(bench.claims(rows)))
 #   hold it), but calls the summarizer again and again (`summ`), each summary a model
 #   call and a loss of detail in what the model sees;
 # - **seed** loses tool outputs for good (`lost`): the `omitted` placeholders of step
-#   3. And because step 3 and step 2 rewrite old messages on nearly every call, its
-#   requests seldom share a prefix with the previous one, so its cache-adjusted cost is
-#   high even though its requests are small;
+#   3. And because step 3 runs on every call and step 2 archives again and again, it
+#   rewrites old messages often, so its requests share a shorter prefix with the
+#   previous one: its cache-adjusted cost is high even though its requests are small;
 # - **default** loses nothing, pays for at most one summary, and costs the least on the
 #   tool-heavy sessions: it changes old messages rarely, and when it does it cuts
 #   deep (down to a target) so the next many requests share a long prefix. On the
