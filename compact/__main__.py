@@ -10,6 +10,8 @@
 import importlib
 import sys
 
+# Each command's module is imported only when it is asked for, so `serve` or
+# `run` never pays for loading matplotlib (replay, bench).
 COMMANDS = {
     "agent": "compact.agent:main_agent",
     "run": "compact.agent:main_run",

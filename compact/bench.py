@@ -26,7 +26,9 @@ session's length (a quadratic loop). It also moves when the mix of calls
 changes: the seed profile, once past 50 messages, archives (and writes a
 transcript) on every call, so a longer session with more such calls shows a
 higher median though each kind of call takes the same time; the chart's
-per-call line shows that. Timings are printed, never asserted.
+per-call line shows that. Timings are printed, never asserted;
+`format_table(rows, STABLE_COLUMNS)` and `bench_chart(rows, timings=False)`
+leave them out, for a page that must read the same on every run (notebook 09).
 
 Left out on purpose: a real model (replies are canned, so a design cannot
 change what the model does next), reactive_compact and the compact tool, and
@@ -150,6 +152,7 @@ def run_session(session, design: str, *, limits: dict | None = None,
         "worst_ms": max(run["timings"]) if timed else None,
         "median_new_chars": statistics.median(run["news"]), "growth": None,
         "prepare_ms": run["timings"] if timed else [], "request_chars": run["sizes"],
+        "limit": config.context_char_limit,
     }
 
 
@@ -212,8 +215,29 @@ med/max ms: prepare time per call; growth: per-call time ratio / new-content rat
 the shortest and this length (about 1: no quadratic loop)."""
 
 
-def format_table(rows: list[dict]) -> str:
-    header = "  ".join(f"{name:>{width}}" for name, width, _ in COLUMNS)
+TIMING_COLUMNS = ("med ms", "max ms", "growth")
+# The columns that are the same on every machine: what a notebook can store.
+STABLE_COLUMNS = tuple(name for name, _, _ in COLUMNS if name not in TIMING_COLUMNS)
+
+
+def _columns(names) -> list:
+    if names is None:
+        return list(COLUMNS)
+    known = {column[0]: column for column in COLUMNS}
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        raise ValueError(f"unknown column {unknown[0]!r}: use any of {', '.join(known)}")
+    return [known[name] for name in names]
+
+
+def format_table(rows: list[dict], columns=None) -> str:
+    """A fixed-width table, one line per row, a blank line between (session, turns) groups.
+
+    `columns` names the columns to show, in order (headers of COLUMNS, e.g.
+    STABLE_COLUMNS); None shows them all.
+    """
+    chosen = _columns(columns)
+    header = "  ".join(f"{name:>{width}}" for name, width, _ in chosen)
     lines = [header, "-" * len(header)]
     previous = None
     for row in rows:
@@ -221,7 +245,7 @@ def format_table(rows: list[dict]) -> str:
         if previous is not None and key != previous:
             lines.append("")
         previous = key
-        lines.append("  ".join(f"{str(show(row)):>{width}}" for _, width, show in COLUMNS))
+        lines.append("  ".join(f"{str(show(row)):>{width}}" for _, width, show in chosen))
     return "\n".join(lines)
 
 
@@ -244,15 +268,16 @@ def _rolling_median(values, window=15):
     return [statistics.median(values[max(0, i - window + 1):i + 1]) for i in range(len(values))]
 
 
-def bench_chart(rows: list[dict]) -> Figure:
-    """Cost, lost outputs and summary calls per design at the longest runs, and
-    prepare time per call along the longest run of the first session."""
+def bench_chart(rows: list[dict], timings: bool = True) -> Figure:
+    """Cost, lost outputs and summary calls per design at the longest runs; bottom
+    right, along the longest run of the first session, the prepare time per call
+    (timings=True) or, the same on every machine, the size of each request."""
     longest = max(r["turns"] for r in rows)
     last = [r for r in rows if r["turns"] == longest]
     sessions = list(dict.fromkeys(r["session"] for r in last))
     designs = [d for d in DESIGNS if any(r["design"] == d for r in last)]
     fig = Figure(figsize=(13, 9), layout="constrained")
-    (cost_ax, lost_ax), (summary_ax, time_ax) = fig.subplots(2, 2)
+    (cost_ax, lost_ax), (summary_ax, along_ax) = fig.subplots(2, 2)
     fig.suptitle(f"Four designs over simulated sessions of {longest} turns")
 
     _grouped_bars(cost_ax, last, "cost", designs, sessions, label=lambda v: f"{v / 1e6:.1f}M")
@@ -272,29 +297,55 @@ def bench_chart(rows: list[dict]) -> Figure:
     summary_ax.set_title("Summary calls (none: the API refuses instead, see the table)")
     summary_ax.set_ylabel("summary calls")
 
-    first = sessions[0]
-    for design in designs:
-        row = next((r for r in last if r["session"] == first and r["design"] == design), None)
-        if not row or not row["prepare_ms"]:
-            continue
-        growth = "" if row["growth"] is None else f" (growth {row['growth']:.2f})"
-        time_ax.plot(range(1, len(row["prepare_ms"]) + 1), _rolling_median(row["prepare_ms"]),
-                     color=COLORS[design], label=f"{design}{growth}")
-    time_ax.set_title(f"prepare time per call, {first} session (rolling median of 15)")
-    time_ax.set_xlabel("model call (turn)")
-    time_ax.set_ylabel("milliseconds per call")
-    # Room above the lines for the legend.
-    time_ax.set_ylim(0, time_ax.get_ylim()[1] * 1.3)
-    time_ax.legend(title="design", fontsize=8, loc="upper left", ncols=3)
+    runs = [next((r for r in last if r["session"] == sessions[0] and r["design"] == d), None)
+            for d in designs]
+    if timings:
+        _time_panel(along_ax, [r for r in runs if r], sessions[0])
+    else:
+        _size_panel(along_ax, [r for r in runs if r], sessions[0])
     fig.legend(*cost_ax.get_legend_handles_labels(), loc="outside lower center",
                ncols=len(designs), title="design")
     return fig
 
 
+def _time_panel(ax, runs: list[dict], session: str) -> None:
+    for row in runs:
+        if not row["prepare_ms"]:
+            continue
+        growth = "" if row["growth"] is None else f" (growth {row['growth']:.2f})"
+        ax.plot(range(1, len(row["prepare_ms"]) + 1), _rolling_median(row["prepare_ms"]),
+                color=COLORS[row["design"]], label=f"{row['design']}{growth}")
+    ax.set_title(f"prepare time per call, {session} session (rolling median of 15)")
+    ax.set_xlabel("model call (turn)")
+    ax.set_ylabel("milliseconds per call")
+    # Room above the lines for the legend.
+    ax.set_ylim(0, ax.get_ylim()[1] * 1.3)
+    ax.legend(title="design", fontsize=8, loc="upper left", ncols=3)
+
+
+def _size_panel(ax, runs: list[dict], session: str) -> None:
+    # `none` grows past the window and would flatten the others: it has the table.
+    shown = [row for row in runs if row["design"] != "none"]
+    for row in shown:
+        ax.plot(range(1, len(row["request_chars"]) + 1), row["request_chars"],
+                color=COLORS[row["design"]], linewidth=1.2, label=row["design"])
+    limit = next((row["limit"] for row in shown), CompactionConfig().context_char_limit)
+    ax.axhline(limit, color="black", linestyle="--", linewidth=1,
+               label=f"CONTEXT_CHAR_LIMIT ({limit:,d})")
+    tallest = max([limit, *(max(row["request_chars"]) for row in shown)])
+    ax.set_ylim(0, tallest * 1.3)  # room above the limit for the legend
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
+    ax.set_title(f"Request size at each call, {session} session (none: off the chart)")
+    ax.set_xlabel("model call (turn)")
+    ax.set_ylabel("characters sent")
+    ax.legend(fontsize=8, loc="upper left", ncols=4)
+
+
 # -- the command -----------------------------------------------------------------
 
 def claims(rows: list[dict]) -> list[str]:
-    """The issue's acceptance claims for the default profile on tool-heavy sessions."""
+    """The benchmark's claims for the default profile on tool-heavy sessions: it loses
+    nothing, pays at most one summary per 120 turns, and costs less than the seed."""
     lines = []
     for row in rows:
         if row["session"] != "tool-heavy" or row["design"] != "default":

@@ -7,10 +7,11 @@ saves the full text and leaves the `<persisted-output>` block with a 2000
 character preview, re-totalling until the batch is under the limit.
 
 Left out on purpose: older batches (step 3 handles them). Measured is the
-*text* of each result, not `str()` of a list of blocks (SPEC 3.11).
+*text* of each result, not `str()` of a list of blocks (flaw 11 in
+docs/DESIGN.md).
 
 `persist_largest` is the default profile's extra pass before a summary
-(SPEC 3.8): the same move applied to the largest results anywhere in the
+(flaw 8): the same move applied to the largest results anywhere in the
 list, fresh ones too, until the whole context is under the target.
 """
 
@@ -40,6 +41,7 @@ def already_saved(block, store) -> bool:
 
 
 def tool_result_budget(messages, compactor):
+    """Step 1: persist the newest batch's largest results until it is under its limit."""
     config = compactor.config
     if not messages or messages[-1].get("role") != "user":
         return messages

@@ -3,6 +3,7 @@
     before_after(records, limit=None)     characters before and after each step
     timeline_chart(timeline, limit=None)  context size at every model call, where steps fired
     message_map(before, after)            one cell per message: what it is, what became of it
+    growth_chart(grown, sent, limit, ...) a session with and without compaction, and the window
 
 Each function builds a `matplotlib.figure.Figure` directly, never through
 pyplot, so it does not depend on (or change) the backend a notebook chose, and
@@ -18,6 +19,7 @@ that needs a font or a style sheet the notebook may not have.
 
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch, Rectangle
+from matplotlib.ticker import MaxNLocator
 
 from . import formats
 from .messages import text_of, tool_results, to_plain, tool_uses
@@ -81,7 +83,9 @@ def before_after(records, limit: int | None = None, title: str | None = None) ->
     """Grouped horizontal bars: characters before and after each step, in order, top down.
 
     `ax.containers[0]` holds the 'before' bars and `ax.containers[1]` the
-    'after' bars, one per record, their widths the character counts.
+    'after' bars, one per record, their widths the character counts. Each bar's
+    value is written after it, or inside its end when the limit line would
+    run through the label.
     """
     records = list(records)
     rows = max(1, len(records))
@@ -96,9 +100,12 @@ def before_after(records, limit: int | None = None, title: str | None = None) ->
     ax.barh([p + height / 2 for p in positions], after, height=height, color=AFTER_COLOUR,
             label="after the step")
     largest = max(before + after + [limit or 0, 1])
+    value_labels = []
     for p, b, a in zip(positions, before, after):
-        ax.text(b + largest * 0.01, p - height / 2, f"{b:,d}", va="center", fontsize=8)
-        ax.text(a + largest * 0.01, p + height / 2, f"{a:,d}", va="center", fontsize=8)
+        value_labels.append((ax.text(b + largest * 0.01, p - height / 2, f"{b:,d}", va="center",
+                               fontsize=8), b, BEFORE_COLOUR))
+        value_labels.append((ax.text(a + largest * 0.01, p + height / 2, f"{a:,d}", va="center",
+                               fontsize=8), a, AFTER_COLOUR))
     if limit:
         ax.axvline(limit, color=LIMIT_COLOUR, linestyle="--", linewidth=1.5,
                    label=f"context limit ({limit:,d})")
@@ -116,7 +123,34 @@ def before_after(records, limit: int | None = None, title: str | None = None) ->
     ax.grid(axis="x", alpha=0.3)
     if not records:
         ax.text(0.5, 0.5, "no steps ran", transform=ax.transAxes, ha="center")
+    if limit:
+        _clear_of_the_limit(figure, ax, value_labels, limit, largest * 0.01)
     return figure
+
+
+def _clear_of_the_limit(figure, ax, labels, limit: int, pad: float) -> None:
+    """Move each value label that the limit line would cross: inside the end of its
+    bar when the bar is long enough to hold it, else just right of the line.
+
+    Sizes are only known once the layout is done, so the figure is laid out
+    first (without rendering any pixels); moving a label inside the axes does
+    not change the layout.
+    """
+    figure.draw_without_rendering()
+    line_x = ax.transData.transform((limit, 0))[0]
+    left_x = ax.transData.transform((0, 0))[0]
+    pad_px = ax.transData.transform((pad, 0))[0] - left_x
+    for text, value, colour in labels:
+        box = text.get_window_extent()
+        if not box.x0 - pad_px <= line_x <= box.x1 + pad_px:
+            continue
+        bar_end = ax.transData.transform((value, 0))[0]
+        if bar_end - left_x >= box.width + 2 * pad_px:
+            text.set_x(value - pad)
+            text.set_horizontalalignment("right")
+            text.set_color("white" if colour == AFTER_COLOUR else BLACK)
+        else:
+            text.set_x(limit + pad)
 
 
 # --------------------------------------------------------------------------
@@ -163,8 +197,43 @@ def timeline_chart(timeline, limit: int | None = None, title: str | None = None)
     top.grid(alpha=0.3)
     _fired_strip(strip, points)
     strip.set_xlabel("model call")
+    # Calls are whole numbers: no 1.5 on the axis when a session has three.
+    strip.xaxis.set_major_locator(MaxNLocator(integer=True))
     if calls:
         strip.set_xlim(0.5, calls[-1] + 0.5)
+    return figure
+
+
+def growth_chart(grown, sent, limit: int, window_chars: float, window_tokens: int,
+                 refused_at: int | None = None, title: str | None = None) -> Figure:
+    """The context at each model call with no compaction, and as `prepare` sent it.
+
+    `lines[0]` is the context with no compaction (`grown`, one point per call,
+    calls numbered from 1); when `refused_at` is given, `lines[1]` is its
+    projection (dotted) from the last call to that call, where it reaches the
+    window; the next line is what was sent (`sent`). Two dashed lines mark
+    the article's limit and the model's window, converted to characters.
+    """
+    figure = Figure(figsize=(9.0, 4.5), layout="constrained")
+    ax = figure.add_subplot()
+    calls = list(range(1, len(grown) + 1))
+    ax.plot(calls, grown, color=GREY, linewidth=2, label="no compaction")
+    if refused_at is not None and grown:
+        ax.plot([calls[-1], refused_at], [grown[-1], window_chars], color=GREY,
+                linestyle=":", linewidth=2, label="no compaction, projected")
+    ax.plot(calls[:len(sent)], sent, color=BLUE, linewidth=1.5, label="sent after prepare")
+    ax.axhline(limit, color=LIMIT_COLOUR, linestyle="--", linewidth=1,
+               label=f"CONTEXT_CHAR_LIMIT ({limit:,d})")
+    ax.axhline(window_chars, color=VERMILLION, linestyle="--", linewidth=1,
+               label=f"window: {window_tokens:,d} tokens")
+    ax.set_xlabel("model call")
+    ax.set_ylabel("characters of json.dumps(messages)")
+    ax.set_ylim(bottom=0)
+    ax.yaxis.set_major_formatter(_thousands)
+    ax.set_title(title or "The context at each model call")
+    # Middle right: the lines run low on the left and high on the right.
+    ax.legend(fontsize=8, loc="center right")
+    ax.grid(alpha=0.3)
     return figure
 
 

@@ -7,11 +7,15 @@ article's step 3, a short placeholder); only then, if the context is still over
 CONTEXT_CHAR_LIMIT, is a summary paid for. Step 1 must run before step 3, or a
 large old result would become a placeholder with no copy anywhere.
 
-The default profile adds one pass before the summary (SPEC 3.8): persist the
-largest results, fresh ones too, and summarize only if that is not enough.
+The default profile adds one pass before the summary (flaw 8 in
+docs/DESIGN.md): persist the largest results, fresh ones too, and summarize
+only if that is not enough.
 
 Each public method takes plain dicts or SDK objects, checks the list against the
 API's rules, works on a copy, and appends a StepRecord per step to `records`.
+
+Left out: calling the model and catching its refusal (the agent loop does
+both, then calls `reactive_compact`), and the `compact` tool's batch.
 """
 
 import warnings
@@ -49,16 +53,19 @@ class ContextCompactor:
 
     # -- services the steps use ----------------------------------------------
     def summarize(self, messages) -> str:
+        """Ask the summarizer (a model call, counted in the step's record)."""
         if self._summarizer is None:
             raise RuntimeError("compact_history needs a summarizer or a client and model")
         self._model_calls += 1
         return self._summarizer(messages)
 
     def report(self, problem: str) -> None:
+        """A write failed and the text stayed: warn now, and say so in the step's record."""
         self._errors.append(problem)
         warnings.warn(problem, CompactionWarning, stacklevel=3)
 
     def say(self, line: str) -> None:
+        """A line the article's agent prints ("[auto compact]", ...), if echo is set."""
         if self.echo:
             self.echo(line)
 
@@ -74,6 +81,7 @@ class ContextCompactor:
 
     # -- bookkeeping -----------------------------------------------------------
     def _run(self, name, step, messages, *args, chars=None):
+        """Run one step and record it; `chars` is the size when the last step measured it."""
         before_chars = self.measure(messages) if chars is None else chars
         before_files, before_calls = len(self.store.written), self._model_calls
         self._errors = []

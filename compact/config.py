@@ -3,21 +3,42 @@
 `CompactionConfig.seed()` is the article (s08) exactly: its thresholds and its
 behaviour, flaws included, so a notebook can reproduce what the article shows.
 `CompactionConfig()` is the default: the same thresholds with the behavioural
-flaws fixed (SPEC section 3). The safety fixes (trusted paths, collision-safe
-names, text of list content, plain dicts, the prompt-too-long spellings, the
-reactive cut) are not switches: they hold in both profiles.
+flaws fixed (flaws 1-5 and 8 in docs/DESIGN.md, one switch each). The safety
+fixes (trusted paths, collision-safe names, text of list content, plain dicts,
+the prompt-too-long spellings, the reactive cut) are not switches: they hold
+in both profiles.
 
 All sizes are characters of `json.dumps(messages, ensure_ascii=False)`.
+
+Left out: tokens (a token measure is passed to the compactor, not set here)
+and any number the article does not have, but for the default's fixes.
 """
 
 from dataclasses import dataclass, fields, replace
 
+POSITIVE = ("context_char_limit", "tool_result_batch_char_limit", "large_result_char_limit",
+            "summary_input_char_limit", "snip_max_messages", "snip_keep_head", "preview_chars")
+WHOLE = ("keep_recent_results", "keep_recent_messages", "max_reactive_retries", "micro_min_chars")
+
+
+def _plain_number(value, kinds=(int,)) -> bool:
+    # bool is an int in Python, but True is no threshold.
+    return isinstance(value, kinds) and not isinstance(value, bool)
+
+
+def _check_count(name: str, value, minimum: int) -> None:
+    if not _plain_number(value) or value < minimum:
+        wanted = "a positive integer" if minimum == 1 else "a whole number >= 0"
+        raise ValueError(f"{name} must be {wanted}, got {value!r}")
+
 
 @dataclass(frozen=True)
 class CompactionConfig:
+    """The pipeline's numbers and switches; a bad value raises ValueError when built."""
+
     profile: str = "default"
 
-    # The article's constants (SPEC section 2).
+    # The article's numbers (CONTEXT_CHAR_LIMIT, ...), the same in both profiles.
     context_char_limit: int = 50_000
     tool_result_batch_char_limit: int = 200_000
     large_result_char_limit: int = 30_000
@@ -43,7 +64,7 @@ class CompactionConfig:
     micro_protect_fresh: bool = True
     # Flaw 8: persist the largest results before paying for a summary.
     persist_before_summary: bool = True
-    # Where steps 3 and 3b stop, as a fraction of context_char_limit.
+    # Where step 3 and persist_largest stop, as a fraction of context_char_limit.
     target_fraction: float = 0.6
 
     def __post_init__(self):
@@ -65,6 +86,7 @@ class CompactionConfig:
 
     @classmethod
     def named(cls, profile: str, **overrides) -> "CompactionConfig":
+        """A profile by its name, 'seed' or 'default' (a notebook's switch, a --profile flag)."""
         if profile == "seed":
             return cls.seed(**overrides)
         if profile == "default":
@@ -72,6 +94,7 @@ class CompactionConfig:
         raise ValueError(f"unknown profile {profile!r}: use 'seed' or 'default'")
 
     def with_(self, **changes) -> "CompactionConfig":
+        """A copy with some numbers changed, checked like a new one."""
         return replace(self, **changes)
 
     @property
@@ -87,30 +110,25 @@ class CompactionConfig:
 
     def validate(self) -> None:
         """Raise ValueError naming the bad field; called before any file is written."""
-        positive = ("context_char_limit", "tool_result_batch_char_limit",
-                    "large_result_char_limit", "summary_input_char_limit",
-                    "snip_max_messages", "snip_keep_head", "preview_chars")
-        for name in positive:
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
-        for name in ("keep_recent_results", "keep_recent_messages",
-                     "max_reactive_retries", "micro_min_chars"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise ValueError(f"{name} must be a whole number >= 0, got {value!r}")
+        for name in POSITIVE:
+            _check_count(name, getattr(self, name), minimum=1)
+        for name in WHOLE:
+            _check_count(name, getattr(self, name), minimum=0)
         if self.profile not in ("seed", "default"):
             raise ValueError(f"profile must be 'seed' or 'default', got {self.profile!r}")
         fraction = self.target_fraction
-        if not isinstance(fraction, (int, float)) or isinstance(fraction, bool) or not 0 < fraction <= 1:
+        if not _plain_number(fraction, (int, float)) or not 0 < fraction <= 1:
             raise ValueError(f"target_fraction must be in (0, 1], got {self.target_fraction!r}")
+        self._validate_snip()
+
+    def _validate_snip(self) -> None:
         if self.snip_keep_head >= self.snip_max_messages:
             raise ValueError(
                 f"snip_keep_head ({self.snip_keep_head}) must be below "
                 f"snip_max_messages ({self.snip_max_messages})")
         target = self.snip_target_messages
         if target is not None:
-            if not isinstance(target, int) or isinstance(target, bool):
+            if not _plain_number(target):
                 raise ValueError(f"snip_target_messages must be an integer or None, got {target!r}")
             # Head + marker + at least one newest message must fit, and the
             # target must sit below the trigger or every call would re-archive.

@@ -3,9 +3,9 @@ which tool outputs a design lost.
 
 The article counts only characters in context; over a long session two other
 things decide whether a design is good: what the requests cost once a prompt
-cache is in play (SPEC 3.2: rewriting old messages breaks the cached prefix),
+cache is in play (flaw 2 in docs/DESIGN.md: rewriting old messages breaks the cached prefix),
 and whether a tool output can still be read after the compactor shrank it
-(SPEC 3.1: `[Earlier tool result omitted.]` has no copy anywhere).
+(flaw 1: `[Earlier tool result omitted.]` has no copy anywhere).
 
 Cache-adjusted cost, exactly:
 - A request is a list of messages. Its size is the package's measure,
@@ -70,7 +70,7 @@ def request_cost(previous, texts) -> float:
 
 def estimate_tokens(text: str) -> int:
     """A rough token count: ASCII about 4 characters a token, other characters
-    (Chinese) about one each (SPEC 3.13). For display only; nothing decides on it."""
+    (Chinese) about one each (flaw 13). For display only; nothing decides on it."""
     ascii_chars = len(text.encode("ascii", "ignore"))
     return -(-ascii_chars // 4) + (len(text) - ascii_chars)
 
@@ -144,7 +144,7 @@ def readable_outputs(messages, store) -> dict:
         texts = readable.setdefault(use_id, set())
         texts.add(text)
         # Only our own markers point at a saved copy, and only inside our
-        # folder (SPEC 3.6): a "Full output:" line in a file read is text.
+        # folder (flaw 6): a "Full output:" line in a file read is text.
         path = formats.persisted_path(text) or formats.saved_path(text)
         if path:
             if path not in saved:

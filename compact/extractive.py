@@ -6,9 +6,10 @@ tool call with the first line of its result (a README's title survives this
 way), the agent's own notes, and earlier summaries it finds. A fact that was
 already gone from the messages (an `omitted` placeholder) stays gone, which is
 the point: a lossy step shows in every later answer.
-"""
 
-import json
+Left out: ranking, rewording and anything a model would infer; past
+`max_chars` the summary keeps its first quarter and its last three quarters.
+"""
 
 from . import formats
 from .messages import text_of, to_plain, tool_results, tool_uses, user_text
@@ -26,15 +27,6 @@ def _describe_call(use: dict) -> str:
     data = data if isinstance(data, dict) else {}
     arg = data.get("path") or data.get("command") or data.get("pattern") or ""
     return f"{use.get('name')}({arg})" if arg else str(use.get("name"))
-
-
-def _decoded(summary_json: str) -> str:
-    """An earlier summary, written into its message as a JSON string."""
-    try:
-        value = json.loads(summary_json)
-    except ValueError:
-        return summary_json
-    return value if isinstance(value, str) else summary_json
 
 
 def extractive_summary(messages, max_chars: int = 6000) -> str:
@@ -59,7 +51,7 @@ def extractive_summary(messages, max_chars: int = 6000) -> str:
         typed = user_text(message)
         match = formats.SUMMARY_RE.match(typed)
         if match:
-            earlier.append(_decoded(match["summary"]))
+            earlier.append(formats.summary_text(match["summary"]))
         elif typed and not formats.kind_of_user_text(typed):
             requests.append(_line(typed))
     parts = []

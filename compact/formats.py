@@ -2,8 +2,11 @@
 
 The formats are the article's, to the character. Recognising them is strict on
 purpose: a tool result that merely *contains* a `Full output: ` line (a file
-the agent read, say) is not one of ours (SPEC 3.6). Whether the path it names
-is really our saved copy is for the store to say.
+the agent read, say) is not one of ours (flaw 6 in docs/DESIGN.md). Whether the
+path it names is really our saved copy is for the store to say.
+
+Left out: writing or reading files (store.py), and deciding when a text is
+used (the steps).
 """
 
 import json
@@ -14,6 +17,7 @@ PERSISTED_RE = re.compile(
     r"(?P<preview>.*)\n</persisted-output>\Z", re.DOTALL)
 SAVED_RE = re.compile(r"\A\[Earlier tool result saved at (?P<path>[^\n\]]+)\]\Z")
 OMITTED = "[Earlier tool result omitted.]"
+# No \Z: an archive marker may carry the current request after it (archive_marker).
 ARCHIVE_RE = re.compile(r"\A\[(?P<count>\d+) messages archived at (?P<path>[^\n\]]+)\]")
 SUMMARY_RE = re.compile(
     r"\A\[(?P<kind>Compacted|Reactive compact)\]\n\nCurrent user request:\n"
@@ -58,6 +62,15 @@ def summary_message(kind: str, active_request: str, summary: str, transcript: st
             f"{json.dumps(summary, ensure_ascii=False)}\n\n"
             f"Full transcript: {transcript}")
     return {"role": "user", "content": text}
+
+
+def summary_text(summary_json: str) -> str:
+    """The summary itself: a summary message holds it as a JSON string."""
+    try:
+        value = json.loads(summary_json)
+    except ValueError:
+        return summary_json
+    return value if isinstance(value, str) else summary_json
 
 
 def persisted_path(text: str) -> str | None:

@@ -1,4 +1,4 @@
-"""The canned histories: conversations the course replays through each step (SPEC 5.2).
+"""The canned histories: conversations the course replays through each step.
 
     from compact.histories import load_history, list_histories
     history = load_history("five_reads")        # or a path to a .json file

@@ -3,11 +3,15 @@
 Every step works on plain dicts. The `anthropic` SDK hands back typed objects
 (`TextBlock`, `ToolUseBlock`, ...); `to_plain` turns them into dicts first, since
 `json.dumps(default=str)` would measure and write their Python repr instead
-(SPEC 3.12). A `tool_result`'s content may be a string or a list of blocks; its
-text is what we measure, save and preview, never `str()` of a list (SPEC 3.11).
+(flaw 12 in docs/DESIGN.md). A `tool_result`'s content may be a string or a
+list of blocks; its text is what we measure, save and preview, never `str()`
+of a list (flaw 11).
 
 `validate_messages` checks the API's pairing rule and names the message, the
 block and the id when it fails.
+
+Left out: the API's other rules (alternating roles, non-empty text, field
+types of every block kind); the offline model checks those (server.py).
 """
 
 import json
@@ -36,6 +40,7 @@ def estimate_chars(messages) -> int:
 
 
 def json_len(value) -> int:
+    """Characters of one value's JSON, as the article's measure counts them."""
     return len(json.dumps(value, ensure_ascii=False))
 
 
@@ -71,6 +76,7 @@ def text_of(content) -> str:
 
 
 def non_text_blocks(content) -> list:
+    """The blocks of a content value that are not text (images, documents)."""
     if isinstance(content, list):
         return [b for b in content if not (isinstance(b, dict) and b.get("type") == "text")]
     return []
@@ -132,30 +138,35 @@ def _check_shape(i, message):
             f"messages[{i}].content must be a string or a list of blocks, "
             f"got {type(content).__name__}")
     for j, block in enumerate(content):
-        where = f"messages[{i}].content[{j}]"
-        if not isinstance(block, dict) or not isinstance(block.get("type"), str):
-            raise MessageFormatError(f"{where} must be a dict with a 'type'")
-        kind = block["type"]
-        if kind == "tool_use":
-            if role != "assistant":
-                raise MessageFormatError(f"{where} is a tool_use in a {role} message")
-            if not isinstance(block.get("id"), str) or not block["id"]:
-                raise MessageFormatError(f"{where} is a tool_use without an id")
-        elif kind == "tool_result":
-            if role != "user":
-                raise MessageFormatError(f"{where} is a tool_result in a {role} message")
-            if not isinstance(block.get("tool_use_id"), str) or not block["tool_use_id"]:
-                raise MessageFormatError(f"{where} is a tool_result without a tool_use_id")
-            inner = block.get("content", "")
-            if not isinstance(inner, (str, list)):
-                raise MessageFormatError(
-                    f"{where} (tool_use_id {block['tool_use_id']!r}) has content of type "
-                    f"{type(inner).__name__}; expected a string or a list of blocks")
-        elif kind == "text" and not isinstance(block.get("text"), str):
-            raise MessageFormatError(f"{where} is a text block without a string 'text'")
+        _check_block(f"messages[{i}].content[{j}]", role, block)
+
+
+def _check_block(where: str, role: str, block) -> None:
+    if not isinstance(block, dict) or not isinstance(block.get("type"), str):
+        raise MessageFormatError(f"{where} must be a dict with a 'type'")
+    kind = block["type"]
+    if kind == "tool_use":
+        if role != "assistant":
+            raise MessageFormatError(f"{where} is a tool_use in a {role} message")
+        if not isinstance(block.get("id"), str) or not block["id"]:
+            raise MessageFormatError(f"{where} is a tool_use without an id")
+    elif kind == "tool_result":
+        if role != "user":
+            raise MessageFormatError(f"{where} is a tool_result in a {role} message")
+        if not isinstance(block.get("tool_use_id"), str) or not block["tool_use_id"]:
+            raise MessageFormatError(f"{where} is a tool_result without a tool_use_id")
+        inner = block.get("content", "")
+        if not isinstance(inner, (str, list)):
+            raise MessageFormatError(
+                f"{where} (tool_use_id {block['tool_use_id']!r}) has content of type "
+                f"{type(inner).__name__}; expected a string or a list of blocks")
+    elif kind == "text" and not isinstance(block.get("text"), str):
+        raise MessageFormatError(f"{where} is a text block without a string 'text'")
 
 
 def _check_pairs(messages, i, message):
+    # Shapes are checked first, for every message: here every block is a dict
+    # with a type, and every id is a non-empty string.
     results = tool_results(message)
     if results:
         asked = {b["id"] for b in tool_uses(messages[i - 1])} if i > 0 else set()

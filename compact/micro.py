@@ -7,7 +7,7 @@ whole; each older one longer than 120 characters becomes
 
 The article's version (seed profile) runs on every call, shrinks a fresh batch
 before the model has read it, and throws away the text behind "omitted"
-(SPEC 3.1-3.3). The default profile:
+(flaws 1-3 in docs/DESIGN.md). The default profile:
 - acts only when the context is over the limit, oldest result first, and stops
   once the size is at the target (a fraction of the limit), so a small context
   and the prompt-cache prefix are left alone;
@@ -16,7 +16,10 @@ before the model has read it, and throws away the text behind "omitted"
   copy.
 
 Both profiles trust a saved path only from our own `<persisted-output>` block
-naming a file in our own folder (SPEC 3.6), and leave our placeholders alone.
+naming a file in our own folder (flaw 6), and leave our placeholders alone.
+
+Left out: results of at most MICRO_MIN_CHARS (120), which a placeholder
+would hardly shorten, and any choice by content: oldest goes first.
 """
 
 from . import formats
@@ -50,6 +53,7 @@ def placeholder(block, compactor) -> str | None:
 
 
 def micro_compact(messages, compactor, chars: int | None = None):
+    """Step 3: older results become placeholders (`chars`: the size, if known)."""
     config = compactor.config
     if config.micro_only_over_limit:
         chars = compactor.measure(messages) if chars is None else chars
@@ -57,7 +61,7 @@ def micro_compact(messages, compactor, chars: int | None = None):
             return messages
     results = all_tool_results(messages)
     keep = config.keep_recent_results
-    older = results[:-keep] if keep else results
+    older = results[:-keep] if keep else results  # results[:-0] would be none at all
     fresh = fresh_from(messages) if config.micro_protect_fresh else len(messages)
     for index, block in older:
         if config.micro_only_over_limit and chars <= config.target_chars:

@@ -8,14 +8,16 @@ allows this once per model call (MAX_REACTIVE_RETRIES) and raises the second
 refusal.
 
 Both profiles: only the dropped part is summarized, never the kept tail
-(SPEC 3.10); if the current request's own message is in the tail, the cut moves
-past it, so the request is read once, in the summary message. The refusal is
-recognised by the SDK's error type and all three spellings (SPEC 3.9).
+(flaw 10 in docs/DESIGN.md); if the current request's own message is in the
+tail, the cut moves past it, so the request is read once, in the summary
+message. The refusal is recognised by the SDK's error type and all three
+spellings (flaw 9).
+
+Left out: the retry itself and its counter (the agent loop owns them).
 """
 
-from . import formats
 from .messages import has_tool_use, is_tool_result, request_positions
-from .store import StoreError
+from .summary import summary_message_for
 
 TOO_LONG_SPELLINGS = ("prompt is too long", "prompt_too_long", "too many tokens")
 
@@ -33,6 +35,8 @@ def is_prompt_too_long(error: BaseException) -> bool:
 
 
 def tail_start(messages, keep: int, active_request: str) -> int:
+    """Where the kept tail begins: the newest `keep` messages, one earlier
+    rather than split a pair, and past the request's own message if it is there."""
     start = max(0, len(messages) - keep)
     if start > 0 and is_tool_result(messages[start]) and has_tool_use(messages[start - 1]):
         start -= 1
@@ -43,15 +47,11 @@ def tail_start(messages, keep: int, active_request: str) -> int:
 
 
 def reactive_compact(messages, compactor, active_request: str):
-    kind = "Reactive compact"
-    try:
-        transcript = compactor.store.write_transcript(messages)
-    except StoreError as error:
-        compactor.report(f"{kind}: nothing summarized, context left as it was: {error}")
-        return messages
-    compactor.say(f"[transcript saved: {transcript}]")
+    """Summarize all but the newest messages; the whole list when that tail is all of it."""
     start = tail_start(messages, compactor.config.keep_recent_messages, active_request)
     dropped = messages[:start] if start else messages
-    summary = compactor.summarize(dropped)
-    message = formats.summary_message(kind, active_request, summary, transcript)
+    message = summary_message_for(messages, dropped, compactor, active_request,
+                                  "Reactive compact")
+    if message is None:
+        return messages
     return [message, *messages[start:]] if start else [message]

@@ -2,6 +2,9 @@
 
 One `StepRecord` per step per call, whether the step changed anything or not,
 so a timeline can show the quiet calls too.
+
+Left out: timing (the benchmark times calls itself) and the messages
+themselves (only their counts and sizes).
 """
 
 from dataclasses import asdict, dataclass, field

@@ -6,6 +6,7 @@
     print(r.table())
     t = timeline("timeline_150")                      # call by call, as the session happened
     t.points[0].chars_before, t.points[0].fired
+    call_points(agent.compactor.records)              # the same points from a live run
     wrong_order_loss("huge_result"), outputs_lost("timeline_150", "seed")   # what is lost
 
     python -m compact replay HISTORY [--profile seed|default] [--step NAME]
@@ -188,6 +189,26 @@ class Timeline:
                 "files": sum(len(p.files) for p in self.points),
                 "model_calls": sum(p.model_calls for p in self.points),
                 "max_sent": max((p.chars_after for p in self.points), default=0)}
+
+
+def call_points(records) -> list:
+    """One CallPoint per `prepare` call, rebuilt from a compactor's records.
+
+    For a run that was not replayed here (a live agent's, say), so that
+    `charts.timeline_chart` can draw it. Records of call 0 (steps run on their
+    own before any `prepare`) are left out; the request is not recorded, so
+    it is left empty.
+    """
+    points = []
+    for call in sorted({r.call for r in records if r.call > 0}):
+        steps = [r for r in records if r.call == call]
+        points.append(CallPoint(
+            call=call, request="", messages_before=steps[0].messages_before,
+            messages_after=steps[-1].messages_after, chars_before=steps[0].chars_before,
+            chars_after=steps[-1].chars_after, fired=[r.step for r in steps if r.fired],
+            files=[f for r in steps for f in r.files],
+            model_calls=sum(r.model_calls for r in steps), records=steps))
+    return points
 
 
 def _compact_requested(messages) -> bool:

@@ -5,13 +5,14 @@ the course runs with no key and no network, this server stands in for the API
 on 127.0.0.1: `POST /v1/messages` and `POST /v1/messages/count_tokens`, with
 `x-api-key` or `Authorization: Bearer` (any value; nothing is checked or kept).
 
-It refuses what the real API refuses, with the API's error shape and texts
-(SPEC 5.1), so the SDK raises its own exceptions:
+It refuses what the real API refuses, in the API's error shape
+(`{"type": "error", "error": {"type": ..., "message": ...}}`) and with the
+API's own texts, so the SDK raises its own exceptions:
 - a request that is not valid JSON, or has missing or mistyped fields (400);
 - a tool_result whose tool_use is not in the previous message, and a tool_use
   with no tool_result right after it (400, the API's two texts);
 - a prompt over the window: `prompt is too long: N tokens > M maximum` (400),
-  N from the documented estimate in `compact.policy`;
+  N from the documented estimate in `compact.policy.tokens`;
 - faults on demand: 429 `rate_limit_error` or 529 `overloaded_error`, a given
   number of times, with a short `retry-after-ms` so the SDK's retries are quick.
 Consecutive messages of the same role are accepted and read as one turn, as

@@ -12,7 +12,7 @@ Three kinds, all in the Messages API format as plain dicts:
   batch limit of step 1);
 - "chat-heavy": long assistant answers, short follow-up requests, few tools;
 - "chinese": tool-heavy work with Chinese notes, requests and file contents,
-  so characters and tokens part ways (SPEC 3.13).
+  so characters and tokens part ways (flaw 13 in docs/DESIGN.md).
 
 A session of N turns is the first N turns of a longer one with the same seed,
 so 120 and 400 turns can be compared call by call. Left out on purpose: any
@@ -211,7 +211,7 @@ def _answer_turn(rng, kind: str, number: int) -> Turn:
     else:
         answer, request = _en_prose(rng, rng.randint(300, 900)), rng.choice(EN_REQUESTS)
     # Numbered by turn: no two requests of a session read the same, so the
-    # current one can be found by its text (SPEC 4, Request).
+    # current one can be found by its text (the Request invariant in docs/DESIGN.md).
     request = f"{request} (#{number})"
     return Turn({"role": "assistant", "content": [{"type": "text", "text": answer}]},
                 {"role": "user", "content": request}, request)

@@ -7,9 +7,9 @@ splits a tool_use from its tool_result: the head grows over the results of a
 final tool_use, the tail starts one earlier when it would open on results.
 
 The article keeps 3 + 47 + the marker = 51 messages, so the very next call
-archives again (SPEC 3.4, 3.5). The default profile cuts down to
-`snip_target_messages` (30, marker counted), so the next archive is 20
-messages away.
+archives again (flaws 4 and 5 in docs/DESIGN.md). The default profile cuts
+down to `snip_target_messages` (30, marker counted), so the next archive is
+20 messages away.
 
 Both profiles: if the current request was among the archived messages, the
 marker carries it, so the request stays visible exactly once. Left out: any
@@ -36,6 +36,7 @@ def cut_points(messages, config) -> tuple[int, int]:
 
 
 def snip_compact(messages, compactor, active_request: str | None = None):
+    """Step 2: above the trigger, archive the middle and leave a marker in its place."""
     config = compactor.config
     if len(messages) <= config.snip_max_messages:
         return messages
@@ -47,10 +48,10 @@ def snip_compact(messages, compactor, active_request: str | None = None):
     except StoreError as error:
         compactor.report(f"snip_compact skipped, nothing archived: {error}")
         return messages
+    # The marker carries the request only when every copy of it was archived.
+    positions = request_positions(messages, active_request)
     archived = range(head_end, tail_start)
-    lost_request = any(i in archived for i in request_positions(messages, active_request))
-    kept_request = any(i not in archived for i in request_positions(messages, active_request))
-    carry = active_request if lost_request and not kept_request else None
+    carry = active_request if positions and all(i in archived for i in positions) else None
     marker = {"role": "user",
               "content": formats.archive_marker(tail_start - head_end, transcript, carry)}
     return [*messages[:head_end], marker, *messages[tail_start:]]

@@ -8,15 +8,17 @@ POSIX form, so the agent can `read_file` them from its workspace.
 
 What the article does and this store does differently, in both profiles:
 - files appear whole: written to a temporary name, then renamed;
-- names are collision-safe (SPEC 3.7): the article's sanitized id is kept when
-  it is the id itself; otherwise a hash of the real id is added; and an existing
-  file is reused only when it already holds the very same text;
+- names are collision-safe (flaw 7 in docs/DESIGN.md): the article's sanitized
+  id is kept when it is the id itself; otherwise a hash of the real id is
+  added; and an existing file is reused only when it holds the very same text;
 - a transcript never replaces an earlier one: a restarted `new_id` (a notebook
   cell run twice) gets a numbered name instead of overwriting a file that an
   older marker still points at;
 - a saved copy is trusted only when it lies in our own folder and exists
-  (SPEC 3.6); nothing outside the root is read or written, even when one of
+  (flaw 6); nothing outside the root is read or written, even when one of
   our folders is a symlink that leads elsewhere.
+
+Left out: deleting or rotating old files; the transcripts are the record.
 """
 
 import hashlib
@@ -42,6 +44,7 @@ def sanitize_id(tool_use_id: str) -> str:
 
 
 def safe_name(tool_use_id: str) -> str:
+    """The article's name when it is the id itself, else that name and a hash of the id."""
     name = sanitize_id(tool_use_id)
     if name == tool_use_id and name not in ("", ".", ".."):
         return name

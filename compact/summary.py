@@ -41,12 +41,24 @@ def client_summarizer(client, model: str, limit: int, max_tokens: int = 2000):
     return summarize
 
 
-def compact_history(messages, compactor, active_request: str, kind: str = "Compacted"):
+def summary_message_for(messages, dropped, compactor, active_request: str, kind: str):
+    """Save `messages` to a transcript, then summarize `dropped` into one message.
+
+    None (and reported) when the transcript cannot be written: the summary's
+    "Full transcript:" would point at nothing, so no model call is paid for.
+    Shared by step 4 and reactive_compact.
+    """
     try:
         transcript = compactor.store.write_transcript(messages)
     except StoreError as error:
         compactor.report(f"{kind}: no summary made, context left as it was: {error}")
-        return messages
+        return None
     compactor.say(f"[transcript saved: {transcript}]")
-    summary = compactor.summarize(messages)
-    return [formats.summary_message(kind, active_request, summary, transcript)]
+    summary = compactor.summarize(dropped)
+    return formats.summary_message(kind, active_request, summary, transcript)
+
+
+def compact_history(messages, compactor, active_request: str, kind: str = "Compacted"):
+    """Step 4: the whole list becomes one summary message (left as it is if the write fails)."""
+    message = summary_message_for(messages, messages, compactor, active_request, kind)
+    return messages if message is None else [message]

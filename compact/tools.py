@@ -5,7 +5,7 @@ error, not a read), and write_file / edit_file leave the compactor's own
 folders (`.transcripts/`, `.task_outputs/`) alone, so a saved copy cannot be
 forged through them. bash refuses a short deny list outright and asks before
 destructive commands; without a person to ask (`confirm=None`) it refuses them.
-`compact` has no handler: the agent loop answers it (SPEC 2, the compact tool).
+`compact` has no handler: the agent loop answers it, as the article's harness does.
 
 Left out: a sandbox for bash (it runs in the workspace with the user's rights).
 """

@@ -18,7 +18,10 @@ same bytes on every build and every machine:
   patch release of whoever built it;
 - a widget's view is replaced by a fixed line: its model id is random and its
   state lives in the kernel that made it, so a saved copy could only ever show
-  "model not found". The cell that follows draws the default view instead.
+  "model not found". The cell that follows draws the default view instead;
+- consecutive stream outputs of one name are merged into one: a cell that
+  prints, waits and prints again yields one output or two depending on when
+  the kernel flushed, and the saved file must not depend on that.
 A cell that raises, or writes anything to stderr (a warning), fails the build:
 such outputs must never be stored. The kernel is always this interpreter (the
 course's .venv), even when the machine has another kernel named python3.
@@ -155,7 +158,7 @@ def execute(nb: nbformat.NotebookNode, name: str) -> nbformat.NotebookNode:
     for index, cell in enumerate(nb.cells):
         if cell.cell_type == "code":
             _check_outputs(cell, name, index)
-            cell.outputs = [_stable_output(output) for output in cell.outputs]
+            cell.outputs = merge_streams([_stable_output(output) for output in cell.outputs])
     nb.metadata = {"kernelspec": dict(KERNELSPEC), "language_info": dict(LANGUAGE_INFO)}
     return nb
 
@@ -168,6 +171,20 @@ def _check_outputs(cell, name: str, index: int) -> None:
         if output.output_type == "stream" and output.name == "stderr":
             raise BuildError(f"{name} cell {index} wrote to stderr (a warning?):\n"
                              f"{output.text}\n--- cell ---\n{cell.source}")
+
+
+def merge_streams(outputs: list) -> list:
+    """Join each stream output to the one before it when both are stdout (or both stderr)."""
+    merged = []
+    for output in outputs:
+        previous = merged[-1] if merged else None
+        if (output.output_type == "stream" and previous is not None
+                and previous.output_type == "stream" and previous.name == output.name):
+            merged[-1] = nbformat.v4.new_output(
+                "stream", name=output.name, text=previous.text + output.text)
+        else:
+            merged.append(output)
+    return merged
 
 
 def _stable_output(output):

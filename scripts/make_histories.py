@@ -4,7 +4,7 @@
     .venv/bin/python scripts/make_histories.py --check  # exit 1 if any file would change
 
 Each history is a conversation in the Messages API format that the course
-replays through the pipeline (SPEC 5.2): one per experiment, plus a long
+replays through the pipeline: one per experiment, plus a long
 session for the timeline. The tool calls are scripted here; their results are
 not: every result is the real output of `compact.tools.run_tool` on a scratch
 copy of `data/workspace/` (a copy, so `write_file` and `edit_file` leave the

@@ -1,11 +1,21 @@
-"""Shared test setup: the hypothesis profile and small fixtures.
+"""Shared test setup: the hypothesis profile, a folder for the compactor, and
+the offline model with the network shut off.
 
 The profile makes the property tests deterministic in CI (derandomize, no
 example database) and large enough to mean something (200 examples each).
+`no_network` is not autouse: a test file that talks to a model turns it on
+for all its tests with `pytestmark = pytest.mark.usefixtures("no_network")`.
 """
+
+import socket
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+from compact.model import offline_client
+from compact.server import start_offline_server
+
+LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
 settings.register_profile(
     "compact-ci",
@@ -25,3 +35,32 @@ def root(tmp_path):
     folder = tmp_path / "root"
     folder.mkdir()
     return folder
+
+
+@pytest.fixture
+def no_network(monkeypatch):
+    """Any connection that is not to loopback fails the test."""
+    real_connect = socket.socket.connect
+
+    def connect(sock, address):
+        host = address[0] if isinstance(address, tuple) else address
+        if host not in LOOPBACK:
+            raise AssertionError(f"a test tried to reach {address}")
+        return real_connect(sock, address)
+
+    monkeypatch.setattr(socket.socket, "connect", connect)
+
+
+@pytest.fixture
+def offline():
+    """The offline model on 127.0.0.1, stopped after the test."""
+    with start_offline_server(window=200_000) as handle:
+        yield handle
+
+
+@pytest.fixture
+def client(offline):
+    """The real anthropic SDK pointed at `offline`, without retries."""
+    sdk = offline_client(offline.base_url, max_retries=0)
+    yield sdk
+    sdk.close()

@@ -4,8 +4,9 @@ Builders make plain dicts in the Messages API format (user requests, assistant
 turns with tool_use blocks, user tool_result batches), with texts that are
 unique per tool call so a test can tell every result apart. `Archive` follows
 the compactor's markers back to disk: it is how the tests check that nothing
-taken out of context was lost (SPEC 4, Lossless) and that no marker points at a
-missing file (Fail safe).
+taken out of context was lost (the Lossless invariant in docs/DESIGN.md) and
+that no marker points at a missing file (Fail safe). `offline_model` runs the
+offline model with an SDK client for the tests that talk to a model.
 
 Left out on purpose: anything random without a seed; the hypothesis strategies
 live in test_invariants.py, the only place that needs them.
@@ -14,11 +15,14 @@ live in test_invariants.py, the only place that needs them.
 import itertools
 import json
 import random
+from contextlib import contextmanager
 from pathlib import Path
 
 from compact import CompactionConfig, ContextCompactor, formats
 from compact.extractive import extractive_summary
 from compact.messages import non_text_blocks, request_positions, text_of, to_plain, tool_results
+from compact.model import offline_client
+from compact.server import start_offline_server
 
 IMAGE = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}}
 
@@ -251,6 +255,11 @@ class Archive:
         return problems
 
 
+def result_texts(messages) -> list[str]:
+    """The text of every tool result, oldest first."""
+    return [text_of(b.get("content", "")) for m in to_plain(messages) for b in tool_results(m)]
+
+
 def whole_results(messages) -> dict:
     """{tool_use_id: text} of every tool result, as the messages hold it."""
     return {b["tool_use_id"]: text_of(b.get("content", ""))
@@ -264,3 +273,16 @@ def request_count(messages, request: str) -> int:
 def files_under(folder) -> list[str]:
     folder = Path(folder)
     return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
+
+
+# -- the offline model ----------------------------------------------------------------
+
+@contextmanager
+def offline_model(window: int = 200_000, faults=(), max_retries: int = 0):
+    """(server, client): the offline model on 127.0.0.1 and an SDK client for it."""
+    with start_offline_server(window=window, faults=faults) as server:
+        client = offline_client(server.base_url, max_retries=max_retries)
+        try:
+            yield server, client
+        finally:
+            client.close()

@@ -7,7 +7,6 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -20,29 +19,16 @@ import pytest
 from compact import CompactionConfig, formats, tasks, validate_messages
 from compact.agent import Agent, AgentError, main_agent, main_run
 from compact.messages import tool_results, tool_uses
-from compact.model import offline_client
 from compact.policy import MODEL_NAME
-from compact.server import start_offline_server
 from compact.tools import MAX_OUTPUT, run_tool
+
+from .helpers import offline_model
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "data" / "workspace"
-LOOPBACK = ("127.0.0.1", "::1", "localhost")
 ENV = ("ANTHROPIC_API_KEY", "MODEL_ID", "ANTHROPIC_BASE_URL", "ANTHROPIC_AUTH_TOKEN")
 
-
-@pytest.fixture(autouse=True)
-def no_network(monkeypatch):
-    """Any connection that is not to loopback fails the test."""
-    real_connect = socket.socket.connect
-
-    def connect(sock, address):
-        host = address[0] if isinstance(address, tuple) else address
-        if host not in LOOPBACK:
-            raise AssertionError(f"a test tried to reach {address}")
-        return real_connect(sock, address)
-
-    monkeypatch.setattr(socket.socket, "connect", connect)
+pytestmark = pytest.mark.usefixtures("no_network")  # nothing but loopback (conftest.py)
 
 
 @pytest.fixture
@@ -76,15 +62,11 @@ def lessons_workspace(root: Path, size: int = 4000) -> Path:
 def run(task, workspace, profile="default", window=200_000):
     """Run one task against a fresh offline model; the agent, its answer, what it printed."""
     lines, ids = [], itertools.count(1)
-    with start_offline_server(window=window) as offline:
-        client = offline_client(offline.base_url, max_retries=0)
+    with offline_model(window=window) as (offline, client):
         agent = Agent(workspace, client, MODEL_NAME, config=CompactionConfig.named(profile),
                       echo=lines.append, new_id=lambda: f"{next(ids):032x}")
         agent.lines, agent.requests = lines, offline.requests
-        try:
-            agent.ask(tasks.task_text(task))
-        finally:
-            client.close()
+        agent.ask(tasks.task_text(task))
     return agent
 
 
@@ -101,7 +83,7 @@ def titles_in(workspace: Path) -> dict:
                            "s05_todo_write")}
 
 
-def result_texts(messages) -> list:
+def result_kinds(messages) -> list:
     return [formats.kind_of_result(b["content"]) for m in messages for b in tool_results(m)]
 
 
@@ -125,7 +107,7 @@ def test_experiment1_seed_profile_shrinks_older_results_and_names_five_titles(wo
     assert len(reads) == 5
     for folder, title in titles_in(workspace).items():
         assert f"- {folder}: {title}" in agent.answer
-    kinds = result_texts(agent.messages)
+    kinds = result_kinds(agent.messages)
     assert kinds.count("omitted") >= 2 and kinds[-3:] == ["whole"] * 3
     assert any(r.step == "micro_compact" and r.fired for r in agent.compactor.records)
     assert "from my own notes" in agent.answer     # the titles of shrunk results survive as notes
@@ -133,7 +115,7 @@ def test_experiment1_seed_profile_shrinks_older_results_and_names_five_titles(wo
 
 def test_experiment1_default_profile_leaves_a_small_context_whole(workspace):
     agent = run("titles", workspace, profile="default")
-    assert set(result_texts(agent.messages)) == {"whole"}
+    assert set(result_kinds(agent.messages)) == {"whole"}
     assert not any(r.fired for r in agent.compactor.records)
     for folder, title in titles_in(workspace).items():
         assert f"- {folder}: {title}" in agent.answer

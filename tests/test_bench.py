@@ -228,3 +228,33 @@ def test_chart_and_table_name_every_design():
     labels = [t.get_text() for t in fig.legends[0].get_texts()]
     assert labels == list(bench.DESIGNS)
     assert all(ax.get_ylabel() and ax.get_title() for ax in fig.axes)
+
+
+def test_table_shows_the_columns_asked_for_in_their_order():
+    rows = bench.run_bench(turns=(6,), sessions=("tool-heavy",), designs=("seed", "default"))
+    table = bench.format_table(rows, columns=("design", "lost", "files"))
+    lines = table.splitlines()
+    assert lines[0].split() == ["design", "lost", "files"]
+    assert [line.split() for line in lines[2:]] == [
+        [r["design"], f"{r['lost']}/{r['outputs']}", str(r["files"])] for r in rows]
+    stable = bench.format_table(rows, columns=bench.STABLE_COLUMNS)
+    assert "ms" not in stable and "growth" not in stable and "cost k" in stable
+    assert bench.format_table(rows) == bench.format_table(rows, [c[0] for c in bench.COLUMNS])
+    with pytest.raises(ValueError, match="unknown column 'speed'"):
+        bench.format_table(rows, columns=("design", "speed"))
+
+
+def test_chart_without_timings_draws_the_request_sizes_instead():
+    rows = bench.run_bench(turns=(8, 16), sessions=("tool-heavy", "chat-heavy"))
+    fig = bench.bench_chart(rows, timings=False)
+    panel = fig.axes[3]
+    assert "Request size" in panel.get_title() and panel.get_ylabel() == "characters sent"
+    first = [r for r in rows if r["session"] == "tool-heavy" and r["turns"] == 16]
+    lines = {line.get_label(): list(line.get_ydata()) for line in panel.lines}
+    # One line per design but none (it grows off the chart), the sizes the rows hold.
+    assert {d: lines[d] for d in ("summary", "seed", "default")} == {
+        r["design"]: r["request_chars"] for r in first if r["design"] != "none"}
+    assert "none" not in lines
+    assert lines["CONTEXT_CHAR_LIMIT (50,000)"] == [50_000, 50_000]
+    timed = bench.bench_chart(rows)
+    assert "milliseconds" in timed.axes[3].get_ylabel()

@@ -12,6 +12,7 @@ from matplotlib.text import Text
 
 from compact import charts
 from compact.histories import load_history
+from compact.record import StepRecord
 from compact.replay import replay, timeline
 
 
@@ -74,6 +75,49 @@ def test_before_after_names_the_call_when_records_span_several():
     assert labels[0] == "tool_result_budget (call 1)" and labels[-1].endswith(f"(call {len(calls.points)})")
 
 
+def near_the_limit():
+    """Bars that end just short of a 50,000 limit, and bars far from it."""
+    return [StepRecord(1, "tool_result_budget", 21, 21, 47_074, 47_074),
+            StepRecord(1, "snip_compact", 21, 21, 49_500, 48_000),
+            StepRecord(1, "micro_compact", 21, 21, 3_000, 1_000),
+            StepRecord(1, "reactive_compact", 21, 7, 47_074, 2_419)]
+
+
+def value_labels(ax) -> list:
+    return [t for t in ax.texts if t.get_text().replace(",", "").isdigit()]
+
+
+def labels_across(figure, ax, x) -> list:
+    """Value labels whose rendered box the vertical line at data x runs through."""
+    FigureCanvasAgg(figure).draw()
+    line_x = ax.transData.transform((x, 0))[0]
+    return [t.get_text() for t in value_labels(ax)
+            if t.get_window_extent().x0 <= line_x <= t.get_window_extent().x1]
+
+
+@pytest.mark.parametrize("limit", [50_000, 2_500])
+def test_before_after_value_labels_keep_clear_of_the_limit_and_of_each_other(limit):
+    records = near_the_limit()
+    figure = charts.before_after(records, limit=limit)
+    ax = figure.axes[0]
+    # Every value is still written once, wherever its label went.
+    expected = sorted(f"{v:,d}" for r in records for v in (r.chars_before, r.chars_after))
+    assert sorted(t.get_text() for t in value_labels(ax)) == expected
+    assert labels_across(figure, ax, limit) == []
+    assert texts_overlap(figure) == []
+
+
+def test_a_label_the_limit_would_cross_moves_inside_its_bar():
+    figure = charts.before_after(near_the_limit(), limit=50_000)
+    ax = figure.axes[0]
+    moved = [t for t in value_labels(ax) if t.get_text() == "49,500"]
+    assert len(moved) == 1 and moved[0].get_horizontalalignment() == "right"
+    assert moved[0].get_position()[0] < 49_500
+    # Without a limit nothing is in the way: every label sits after its bar.
+    plain = charts.before_after(near_the_limit())
+    assert {t.get_horizontalalignment() for t in value_labels(plain.axes[0])} == {"left"}
+
+
 def test_charts_never_touch_pyplot(seed_run):
     import matplotlib.pyplot as plt
     plt.close("all")
@@ -133,10 +177,45 @@ def test_timeline_is_labelled_with_units_and_legend_without_overlap(session):
     assert texts_overlap(figure) == []
 
 
+def test_timeline_ticks_are_whole_calls_when_there_are_few():
+    calls = timeline("huge_result", profile="seed")
+    assert len(calls.points) == 3
+    figure = charts.timeline_chart(calls)
+    FigureCanvasAgg(figure).draw()
+    strip = figure.axes[1]
+    low, high = strip.get_xlim()
+    shown = [t for t in strip.get_xticks() if low <= t <= high]
+    assert shown == [1, 2, 3]
+    labels = [t.get_text() for t in strip.get_xticklabels() if t.get_text()]
+    assert labels and all(label.isdigit() for label in labels), labels
+
+
 def test_timeline_accepts_a_limit_of_its_own():
     calls = timeline("five_reads", profile="default")
     top = charts.timeline_chart(calls, limit=12_000).axes[0]
     assert any(list(line.get_ydata()) == [12_000, 12_000] for line in top.lines)
+
+
+# -- growth_chart ---------------------------------------------------------------------------
+
+def test_growth_chart_draws_both_sessions_the_projection_and_two_limits():
+    grown, sent = [100, 30_000, 70_000, 120_000], [100, 30_000, 20_000, 25_000]
+    figure = charts.growth_chart(grown, sent, 50_000, 400_000.0, 100_000, refused_at=9,
+                                 title="growth")
+    ax = figure.axes[0]
+    assert list(ax.lines[0].get_xdata()) == [1, 2, 3, 4] and list(ax.lines[0].get_ydata()) == grown
+    assert list(ax.lines[1].get_xdata()) == [4, 9]
+    assert list(ax.lines[1].get_ydata()) == [120_000, 400_000.0]
+    assert list(ax.lines[2].get_ydata()) == sent
+    flat = [list(line.get_ydata()) for line in ax.lines[3:]]
+    assert flat == [[50_000, 50_000], [400_000.0, 400_000.0]]
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels == ["no compaction", "no compaction, projected", "sent after prepare",
+                      "CONTEXT_CHAR_LIMIT (50,000)", "window: 100,000 tokens"]
+    assert ax.get_title() == "growth" and "characters" in ax.get_ylabel()
+    assert texts_overlap(figure) == []
+    without = charts.growth_chart(grown, sent, 50_000, 400_000.0, 100_000).axes[0]
+    assert len(without.lines) == 4
 
 
 # -- message_map ------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Fail safe (SPEC 4): when a write fails, nothing is lost and the error says so.
+"""Fail safe (docs/DESIGN.md): when a write fails, nothing is lost and the error says so.
 
 The tests run as root, so permissions cannot block a write: an unwritable store
 is a regular file where a folder should be, and a full disk is os.replace or

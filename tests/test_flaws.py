@@ -1,8 +1,10 @@
-"""SPEC section 3, one test (or a small group) per flaw, named after it.
+"""The flaws of the article's pipeline, numbered 1-13 as in docs/DESIGN.md: one
+test (or a small group) per flaw, named after it.
 
 For a behavioural flaw the seed profile shows it and the default profile does
-not. For a correctness or safety flaw (marked * in the SPEC) both profiles are
-fixed, and the test shows what the article's code would have done instead.
+not. For a correctness or safety flaw (marked "(both)" in docs/DESIGN.md) both
+profiles are fixed, and the test shows what the article's code would have done
+instead.
 """
 
 import json
@@ -11,17 +13,13 @@ import pytest
 from anthropic.types import TextBlock, ToolUseBlock
 
 from compact import CompactionConfig, ContextCompactor, estimate_chars, formats, is_prompt_too_long
-from compact.messages import text_of, to_plain
+from compact.messages import to_plain
 
 from .helpers import (IMAGE, RecordingSummarizer, assistant, body, call, counter_ids, files_under,
                       make_compactor, pairs_history, tool_result, tool_use, user)
+from .helpers import result_texts as contents
 
 PROFILES = ("seed", "default")
-
-
-def contents(messages):
-    return [text_of(b["content"]) for m in messages if isinstance(m["content"], list)
-            for b in m["content"] if b.get("type") == "tool_result"]
 
 
 def over_limit_history(results=5, size=15000):

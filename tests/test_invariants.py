@@ -1,4 +1,4 @@
-"""Property tests: the invariants of SPEC section 4 on generated histories, both profiles.
+"""Property tests: the invariants in docs/DESIGN.md on generated histories, both profiles.
 
 Histories look like real sessions: a typed request, assistant turns with 1-4
 tool calls (some as the SDK's typed objects), user batches of tool results
@@ -12,7 +12,7 @@ Checked after every step and after every `prepare`:
 - Lossless (default profile): every message and every tool result's full text
   can be read back, verbatim, from context or disk;
 - Stable: prepare on its own output returns it unchanged and writes nothing;
-  the seed profile's one documented exception (SPEC 3.4/3.5) is asserted, not skipped;
+  the seed profile's one documented exception (flaws 4 and 5) is asserted, not skipped;
 - Contained: every file is under the root, whole, and one the store wrote;
 - Fail safe: with writes failing at random, nothing is lost, no marker points at
   a missing file, and every failure is reported.
@@ -139,11 +139,18 @@ def new_workspace(base) -> tuple[Path, Path]:
     return work, work / "root"
 
 
-def compactor(root, config):
-    return ContextCompactor(root, short_summary, config, new_id=counter_ids())
+def new_case(data, profile: str, base):
+    """Draw a config and a session; a fresh folder, a compactor and its checker for them."""
+    config = data.draw(configs(profile))
+    chunks = data.draw(sessions())
+    work, root = new_workspace(base)
+    c = ContextCompactor(root, short_summary, config, new_id=counter_ids())
+    return chunks, work, root, c, Checker(c, profile)
 
 
 class Checker:
+    """The invariants checked after each step; `originals` is every message so far."""
+
     def __init__(self, c: ContextCompactor, profile: str):
         self.c, self.profile = c, profile
         self.archive = Archive(c.store)
@@ -155,6 +162,18 @@ class Checker:
         assert self.archive.dangling(out, self.originals) == []        # no marker to a missing file
         if self.profile == "default":                                    # Lossless
             assert self.archive.lost(self.originals, out) == []
+
+
+def prepare_turn_by_turn(c, check, chunks) -> tuple[list, str]:
+    """Append each chunk, `prepare` as before a model call, check; the last context and request."""
+    messages, active = [], ""
+    for chunk in chunks:
+        messages = messages + chunk
+        check.originals = check.originals + chunk
+        active = active_request(check.originals)
+        messages = c.prepare(messages, active)
+        check(messages, active)
+    return messages, active
 
 
 def assert_contained(work: Path, root: Path, written):
@@ -174,7 +193,7 @@ def assert_stable(c, out, active, profile):
     again = c.prepare(out, active)
     wrote = c.store.written[len(before):]
     if profile == "seed" and len(out) > c.config.snip_max_messages:
-        # The documented flaw (SPEC 3.4/3.5): 3 + 47 + marker = 51 > 50, so the
+        # The documented flaws 4 and 5: 3 + 47 + marker = 51 > 50, so the
         # seed archives again on every call, unless the only cut would split a
         # pair. Assert exactly that rather than skip it.
         snip = [r for r in c.records if r.step == "snip_compact"][-1]
@@ -211,17 +230,13 @@ def run_step(c, name, messages, active):
 @pytest.mark.parametrize("profile", PROFILES)
 @given(data=st.data())
 def test_every_step_holds_the_invariants(profile, base, data):
-    config = data.draw(configs(profile))
-    chunks = data.draw(sessions())
+    chunks, work, root, c, check = new_case(data, profile, base)
     if data.draw(st.booleans()):  # a final assistant turn still waiting for its results
         pending = data.draw(tool_turn(itertools.count(900)))
         chunks.append(pending[:1])
     messages = [m for chunk in chunks for m in chunk]
     active = active_request(messages)
     snapshot = json.dumps(to_plain(messages), ensure_ascii=False)
-    work, root = new_workspace(base)
-    c = compactor(root, config)
-    check = Checker(c, profile)
     check.originals = messages
     for name in STEPS:
         out = run_step(c, name, messages, active)
@@ -235,18 +250,8 @@ def test_every_step_holds_the_invariants(profile, base, data):
 @pytest.mark.parametrize("profile", PROFILES)
 @given(data=st.data())
 def test_prepare_turn_by_turn_holds_the_invariants(profile, base, data):
-    config = data.draw(configs(profile))
-    chunks = data.draw(sessions())
-    work, root = new_workspace(base)
-    c = compactor(root, config)
-    check = Checker(c, profile)
-    messages = []
-    for chunk in chunks:
-        messages = messages + chunk
-        check.originals = check.originals + chunk
-        active = active_request(check.originals)
-        messages = c.prepare(messages, active)
-        check(messages, active)
+    chunks, work, root, c, check = new_case(data, profile, base)
+    messages, active = prepare_turn_by_turn(c, check, chunks)
     for step in sorted({r.step for r in c.records if r.fired}):
         event(f"{step} fired")  # --hypothesis-show-statistics: every step is exercised
     assert_stable(c, messages, active, profile)
@@ -273,21 +278,11 @@ class FlakyDisk:
 @pytest.mark.parametrize("profile", PROFILES)
 @given(data=st.data())
 def test_failed_writes_are_fail_safe(profile, base, data):
-    config = data.draw(configs(profile))
-    chunks = data.draw(sessions())
+    chunks, work, root, c, check = new_case(data, profile, base)
     disk = FlakyDisk(set(data.draw(st.lists(st.integers(1, 40), max_size=12))))
-    work, root = new_workspace(base)
-    c = compactor(root, config)
-    check = Checker(c, profile)
-    messages = []
     with mock.patch.object(store_module, "os", disk), warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        for chunk in chunks:
-            messages = messages + chunk
-            check.originals = check.originals + chunk
-            active = active_request(check.originals)
-            messages = c.prepare(messages, active)
-            check(messages, active)
+        prepare_turn_by_turn(c, check, chunks)
     reported = [w for w in caught if issubclass(w.category, CompactionWarning)]
     assert len(reported) == disk.failures
     assert all("No space left on device" in str(w.message) for w in reported)

@@ -13,7 +13,8 @@ import pytest
 from compact import formats, validate_messages
 from compact.messages import estimate_chars
 
-from .helpers import Archive, files_under, make_compactor, replay, request_count, tool_heavy_session
+from .helpers import (Archive, files_under, make_compactor, replay, request_count, result_texts,
+                      tool_heavy_session, whole_results)
 
 TURNS = 120
 
@@ -23,12 +24,6 @@ def session():
     chunks = tool_heavy_session(TURNS, seed=8)
     assert sum(len(chunk) for chunk in chunks) > 200
     return chunks
-
-
-def outputs(originals):
-    """{tool_use_id: full text} of every tool output the session produced."""
-    return {b["tool_use_id"]: b["content"] for m in originals if isinstance(m["content"], list)
-            for b in m["content"] if b.get("type") == "tool_result"}
 
 
 def readable(archive, context):
@@ -53,7 +48,7 @@ def run(tmp_path, profile, session):
     context, originals, _ = replay(c, session, check)
     archive = Archive(c.store)
     found = readable(archive, context)
-    lost = [i for i, text in outputs(originals).items() if text not in found.get(i, ())]
+    lost = [i for i, text in whole_results(originals).items() if text not in found.get(i, ())]
     return c, root, context, originals, lost
 
 
@@ -70,13 +65,12 @@ def test_default_profile_loses_no_tool_output(tmp_path, session):
 def test_seed_profile_loses_some(tmp_path, session):
     c, root, context, originals, lost = run(tmp_path, "seed", session)
     assert len(lost) >= 10
-    shrunk = [b["content"] for m in context if isinstance(m["content"], list)
-              for b in m["content"] if b.get("type") == "tool_result"]
+    shrunk = result_texts(context)
     assert Archive(c.store).dangling(context) == []
     # What is lost was turned into the placeholder that has no copy anywhere.
     all_saved_texts = [(root / p).read_text(encoding="utf-8") for p in c.store.written
                        if p.startswith(".task_outputs")]
-    texts = outputs(originals)
+    texts = whole_results(originals)
     assert not any(texts[i] in all_saved_texts for i in lost)
     assert formats.OMITTED in shrunk or any(r.step == "compact_history" and r.fired for r in c.records)
 

@@ -1,29 +1,13 @@
 """Choosing the model: offline by default, the real API only with a key and
 MODEL_ID, one line saying which, and never the key."""
 
-import socket
-
 import pytest
 
 from compact.model import OFFLINE_KEY, choose_model, settings
 from compact.policy import MODEL_NAME
 
 SECRET = "sk-ant-test-0123456789-secret"
-LOOPBACK = ("127.0.0.1", "::1", "localhost")
-
-
-@pytest.fixture(autouse=True)
-def no_network(monkeypatch):
-    """Any connection that is not to loopback fails the test."""
-    real_connect = socket.socket.connect
-
-    def connect(sock, address):
-        host = address[0] if isinstance(address, tuple) else address
-        if host not in LOOPBACK:
-            raise AssertionError(f"a test tried to reach {address}")
-        return real_connect(sock, address)
-
-    monkeypatch.setattr(socket.socket, "connect", connect)
+pytestmark = pytest.mark.usefixtures("no_network")  # nothing but loopback (conftest.py)
 
 
 @pytest.fixture

@@ -10,8 +10,8 @@ import pytest
 from compact import estimate_chars, formats
 from compact.histories import list_histories, load_history, model_calls
 from compact.messages import tool_results
-from compact.replay import (STEPS, format_table, main, outputs_lost, replay, seeded_ids,
-                            timeline)
+from compact.replay import (STEPS, call_points, format_table, main, outputs_lost, replay,
+                            seeded_ids, timeline)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -125,6 +125,25 @@ def test_timeline_runs_the_compact_tool_after_its_batch():
     assert answered.messages_after < answered.messages_before
     assert any(formats.COMPACT_TOOL_ACK == b["content"]
                for m in history["messages"] for b in tool_results(m))
+
+
+def test_call_points_rebuild_a_timeline_from_its_records_alone():
+    calls = timeline("long_session", profile="seed")
+    rebuilt = call_points(calls.records)
+    fields = ("call", "messages_before", "messages_after", "chars_before", "chars_after",
+              "fired", "files", "model_calls")
+    assert [[getattr(p, f) for f in fields] for p in rebuilt] == \
+        [[getattr(p, f) for f in fields] for p in calls.points]
+    assert any(p.fired for p in rebuilt)
+
+
+def test_call_points_leave_out_steps_run_before_any_prepare():
+    run = replay("long_session", profile="seed", step="snip_compact")   # call 0
+    assert call_points(run.records) == []
+    compactor = run.compactor
+    compactor.prepare(run.after, run.history["active_request"])
+    (point,) = call_points(compactor.records)
+    assert point.call == 1 and point.records == compactor.records[1:]
 
 
 def test_seed_profile_loses_outputs_for_good_and_the_default_none():

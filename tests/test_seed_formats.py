@@ -1,4 +1,4 @@
-"""The seed profile reproduces SPEC section 2: every format and number of the article.
+"""The seed profile reproduces the article: every format and number of its pipeline.
 
 One test per rule: the constants, the persisted-output block, the archive
 marker and its pair-safe cut points, both placeholders, the three-part summary
@@ -23,18 +23,13 @@ from compact.tools import TOOLS
 
 from .helpers import (RecordingSummarizer, assistant, body, call, counter_ids, make_compactor,
                       pairs_history, user)
+from .helpers import result_texts as contents
 
 HEX32 = r"[0-9a-f]{32}"
 
 
 def seed(root, summarizer=None, **overrides):
     return make_compactor(root, "seed", summarizer or RecordingSummarizer(), **overrides)
-
-
-def contents(messages):
-    """The content of every tool result, oldest first."""
-    return [b["content"] for m in messages if isinstance(m["content"], list)
-            for b in m["content"] if b.get("type") == "tool_result"]
 
 
 # -- the constants --------------------------------------------------------------

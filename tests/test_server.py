@@ -4,7 +4,6 @@ error shapes and texts, the token estimate, faults and retries, bad input."""
 import http.client
 import json
 import math
-import socket
 
 import anthropic
 import pytest
@@ -14,38 +13,14 @@ from hypothesis import strategies as st
 from compact import formats, is_prompt_too_long, policy, server
 from compact.extractive import extractive_summary
 from compact.model import offline_client
+from compact.policy.json_shape import json_outline
 from compact.server import start_offline_server
 from compact.summary import summary_input
 
+from .helpers import offline_model
+
 MODEL = policy.MODEL_NAME
-LOOPBACK = ("127.0.0.1", "::1", "localhost")
-
-
-@pytest.fixture(autouse=True)
-def no_network(monkeypatch):
-    """Any connection that is not to loopback fails the test."""
-    real_connect = socket.socket.connect
-
-    def connect(sock, address):
-        host = address[0] if isinstance(address, tuple) else address
-        if host not in LOOPBACK:
-            raise AssertionError(f"a test tried to reach {address}")
-        return real_connect(sock, address)
-
-    monkeypatch.setattr(socket.socket, "connect", connect)
-
-
-@pytest.fixture
-def offline():
-    with start_offline_server(window=200_000) as handle:
-        yield handle
-
-
-@pytest.fixture
-def client(offline):
-    sdk = offline_client(offline.base_url, max_retries=0)
-    yield sdk
-    sdk.close()
+pytestmark = pytest.mark.usefixtures("no_network")  # nothing but loopback (conftest.py)
 
 
 def use(tool_id, name="read_file", **tool_input):
@@ -149,12 +124,10 @@ def test_count_tokens_answers_with_the_documented_estimate(client):
 
 
 def test_oversized_prompt_is_refused_with_prompt_is_too_long():
-    with start_offline_server(window=1000) as small:
-        sdk = offline_client(small.base_url, max_retries=0)
+    with offline_model(window=1000) as (_, sdk):
         messages = [{"role": "user", "content": "x" * 8000}]
         tokens = sdk.messages.count_tokens(model=MODEL, messages=messages).input_tokens
         error = refusal(sdk, messages)
-        sdk.close()
     assert error.body["error"]["message"] == f"prompt is too long: {tokens} tokens > 1000 maximum"
     assert tokens > 1000
     assert is_prompt_too_long(error)
@@ -188,44 +161,36 @@ def test_a_tool_the_request_does_not_offer_is_not_called(client):
 # -- faults and the SDK's retries ----------------------------------------------------------
 
 def test_a_429_is_retried_by_the_sdk_then_the_call_succeeds():
-    with start_offline_server(faults=[429]) as faulty:
-        sdk = offline_client(faulty.base_url, max_retries=1)
+    with offline_model(faults=[429], max_retries=1) as (faulty, sdk):
         reply = create(sdk, [{"role": "user", "content": "hello"}])
-        sdk.close()
     assert reply.type == "message"
     assert [r["status"] for r in faulty.requests] == [429, 200]
 
 
 def test_429s_past_the_retries_surface_as_rate_limit_error():
-    with start_offline_server(faults=[429, 429, 429]) as faulty:
-        sdk = offline_client(faulty.base_url, max_retries=1)
+    with offline_model(faults=[429, 429, 429], max_retries=1) as (faulty, sdk):
         with pytest.raises(anthropic.RateLimitError) as caught:
             create(sdk, [{"role": "user", "content": "hello"}])
-        sdk.close()
     assert caught.value.status_code == 429
     assert caught.value.body["error"]["type"] == "rate_limit_error"
     assert [r["status"] for r in faulty.requests] == [429, 429]   # one try + one retry
 
 
 def test_529s_past_the_retries_surface_as_overloaded_error():
-    with start_offline_server(faults=[529, 529]) as faulty:
-        sdk = offline_client(faulty.base_url, max_retries=1)
+    with offline_model(faults=[529, 529], max_retries=1) as (_, sdk):
         with pytest.raises(anthropic.OverloadedError) as caught:
             create(sdk, [{"role": "user", "content": "hello"}])
-        sdk.close()
     assert isinstance(caught.value, anthropic.InternalServerError)
     assert caught.value.status_code == 529
     assert caught.value.body["error"]["type"] == "overloaded_error"
     assert caught.value.response.headers["retry-after-ms"] == "1"
 
 
-def test_faults_can_be_added_to_a_running_server(offline):
-    sdk = offline_client(offline.base_url, max_retries=0)
+def test_faults_can_be_added_to_a_running_server(offline, client):
     offline.add_faults(529)
     with pytest.raises(anthropic.OverloadedError):
-        create(sdk, [{"role": "user", "content": "hello"}])
-    assert create(sdk, [{"role": "user", "content": "hello"}]).type == "message"
-    sdk.close()
+        create(client, [{"role": "user", "content": "hello"}])
+    assert create(client, [{"role": "user", "content": "hello"}]).type == "message"
     with pytest.raises(ValueError, match="fault must be one of"):
         offline.add_faults(500)
 
@@ -586,10 +551,10 @@ def test_after_a_compaction_the_request_and_facts_come_from_the_summary():
 
 def test_the_outline_of_a_cut_json_text():
     text = '{"a": 1, "items": [{"x": "s", "y": [{"k": 1, "l": null}], "z": tr'
-    outline = policy.json_outline(text)
+    outline = json_outline(text)
     assert outline["root"] == "object" and outline["top"] == [("a", "number"), ("items", "list")]
     assert outline["record_in"] == "items" and not outline["complete"]
     assert outline["record"] == [("x", "string"), ("y", "list"), ("z", "boolean")]
     assert outline["nested"] == {"y": ["k", "l"]}
-    whole = policy.json_outline(text[:-8] + "}]}")
+    whole = json_outline(text[:-8] + "}]}")
     assert whole["complete"] and whole["record"] == [("x", "string"), ("y", "list")]

@@ -21,9 +21,9 @@
 import json
 
 from IPython.display import display
-from matplotlib.figure import Figure
 
 from compact import CompactionConfig, estimate_chars
+from compact.charts import growth_chart
 from compact.exercises import check_chars
 from compact.histories import load_history
 from compact.messages import tool_results
@@ -126,8 +126,8 @@ print(f"characters sent over the whole session: {sum(grown):,d} without compacti
 # ## Where the API would refuse
 #
 # The model's window is 200,000 tokens (the real API's, and the offline model's
-# default). This session never reaches it in 158 calls, but it only ever grows; at
-# its own average pace it would get there a few dozen calls later.
+# default). This session never reaches it in 158 calls, but it only ever grows. At
+# its own average pace, when would it get there?
 
 # %%
 chars_per_token = grown[-1] / tokens[-1]
@@ -142,30 +142,15 @@ print(f"at that pace the API answers 'prompt is too long' from about call {refus
 # %% [markdown]
 # ## Characters before and after: the whole session
 #
-# Grey: the context with no compaction at all. Blue: what the pipeline actually sends.
+# Grey: the context with no compaction at all. Blue: what the pipeline (default profile)
+# actually sends.
 # The dashed line is the article's `CONTEXT_CHAR_LIMIT`; the red one is the window,
 # converted to characters, with the grey line's projection (dotted) to where it
 # crosses.
 
 # %%
-calls = list(range(1, len(grown) + 1))
-figure = Figure(figsize=(9, 4.5), layout="constrained")
-ax = figure.add_subplot()
-ax.plot(calls, grown, color="#999999", linewidth=2, label="no compaction")
-ax.plot([calls[-1], refused_at], [grown[-1], window_chars], color="#999999",
-        linestyle=":", linewidth=2, label="no compaction, projected")
-ax.plot(calls, sent, color="#0072B2", linewidth=1.5, label="sent after prepare (default profile)")
-ax.axhline(config.context_char_limit, color="black", linestyle="--", linewidth=1,
-           label=f"CONTEXT_CHAR_LIMIT ({config.context_char_limit:,d})")
-ax.axhline(window_chars, color="#D55E00", linestyle="--", linewidth=1,
-           label=f"window: {DEFAULT_WINDOW:,d} tokens")
-ax.set_xlabel("model call")
-ax.set_ylabel("characters of json.dumps(messages)")
-ax.yaxis.set_major_formatter(lambda value, _: f"{value:,.0f}")
-ax.set_title("timeline_150: the context at each model call")
-ax.legend(fontsize=8, loc="center right")
-ax.grid(alpha=0.3)
-figure
+growth_chart(grown, sent, config.context_char_limit, window_chars, DEFAULT_WINDOW,
+             refused_at=refused_at, title="timeline_150: the context at each model call")
 
 # %% [markdown]
 # ## Move the thresholds

@@ -104,10 +104,11 @@ print(f"identical to the original result: {saved == text_of(batch[0]['content'])
 
 # %% [markdown]
 # The file name is the `tool_use_id` with every character outside `[A-Za-z0-9._-]`
-# turned into `_`. The article then reuses a file that already exists. Two different
-# ids can clean up to the same name, and the second result would be "recovered" from
-# the first one's file (SPEC flaw 7). The package keeps the article's name when the id
-# is already clean, and adds a short hash of the real id when it is not:
+# turned into `_`. The article then reuses a file that already exists. Two different ids
+# can clean up to the same name, and the second result would be "recovered" from the
+# first one's file (flaw 7 in [docs/DESIGN.md](../docs/DESIGN.md)). The package keeps
+# the article's name when the id is already clean, and adds a short hash of the real id
+# when it is not:
 
 # %%
 for tool_use_id in ("toolu_0002", "call_1", "call/1"):

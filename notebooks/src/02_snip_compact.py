@@ -118,10 +118,10 @@ message_map(run.before, run.after, title="long_session: step 2, seed profile")
 # ## Archiving again, and again
 #
 # The article keeps 3 + 47 newest + the marker: 51 messages, already over 50 before
-# anything new arrives (SPEC flaws 4 and 5; here the pair rules made it 53). So the next
-# call archives again, and the next: a new transcript on every call. The default
-# profile cuts down to 30 messages, marker counted, so the next archive is 20 messages
-# away. We play twelve more calls, each adding one reply and one result:
+# anything new arrives (flaws 4 and 5 in docs/DESIGN.md; here the pair rules made it
+# 53). So the next call archives again, and the next: a new transcript on every call.
+# The default profile cuts down to 30 messages, marker counted, so the next archive is
+# 20 messages away. We play twelve more calls, each adding one reply and one result:
 
 # %%
 def twelve_more_calls(profile: str, scratch) -> int:

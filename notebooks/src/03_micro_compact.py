@@ -94,8 +94,9 @@ print(f"'The Agent Loop' still in the context: "
 
 # %% [markdown]
 # And this context is only 17,000 characters, a third of `CONTEXT_CHAR_LIMIT`: nothing
-# needed shrinking. The article's step 3 runs on every call anyway (SPEC flaw 2), and it
-# rewrites old messages each time, which also breaks the prompt cache.
+# needed shrinking. The article's step 3 runs on every call anyway (flaw 2; notebook 08
+# has the table), and it rewrites old messages each time, which also breaks the prompt
+# cache.
 #
 # ## The other placeholder: a saved copy
 #
@@ -114,11 +115,12 @@ print(f"{saved_path}: {len((both.root / saved_path).read_text(encoding='utf-8'))
 # %% [markdown]
 # ## The default profile
 #
-# The package's default fixes the step (SPEC flaws 1-3): it acts only when the context
-# is over the limit, stops once it is under a target (60% of the limit), never shrinks
-# results the model has not answered yet, and **saves the full text first**, so every
-# placeholder points at a copy. On `five_reads` at the article's limit it does nothing.
-# With the limit lowered to 12,000 characters:
+# The package's default fixes the step (flaws 1-3 in
+# [docs/DESIGN.md](../docs/DESIGN.md)): it acts only when the context is over the limit,
+# stops once it is under a target (60% of the limit), never shrinks results the model
+# has not read yet, and **saves the full text first**, so every placeholder points at a
+# copy. On `five_reads` at the article's limit it does nothing. With the limit lowered
+# to 12,000 characters:
 
 # %%
 default_run = replay(history, profile="default", step="micro_compact",
@@ -128,8 +130,16 @@ first_copy = default_run.files[0]
 copy_text = (default_run.root / first_copy).read_text(encoding="utf-8")
 print(f"\n{text_of(tool_results(default_run.after[4])[0]['content'])}")
 print(f"{first_copy}: {len(copy_text):,d} characters, first line: {copy_text.splitlines()[0]}")
+print(f"\ntarget: {default_run.config.target_chars:,d} characters; "
+      f"now: {default_run.records[0].chars_after:,d}")
 
 # %% [markdown]
+# Two results were saved, and step 3 stopped short of its target: nothing else was its
+# to touch. The glob result is under 120 characters, and the newest three results came
+# after the model's last reply, so the model has not read them yet (flaw 3). The
+# context is back under the limit, which is what step 3 is for; the target only says
+# how far it may go once it has started.
+#
 # ## Characters before and after
 #
 # The seed step 3 on `five_reads`, and the message map (green: a placeholder with a copy

@@ -132,9 +132,10 @@ print(SUMMARY_SYSTEM)
 # ## The default profile: save before you pay
 #
 # A summary is the most expensive step and the lossiest. Here the context is over the
-# limit because of two large results that a file write can take out (SPEC flaw 8). So
-# before step 4, the default profile persists the largest results, fresh ones too,
-# until the context is under a target, and summarizes only if that is not enough:
+# limit because of two large results that a file write can take out (flaw 8 in
+# [docs/DESIGN.md](../docs/DESIGN.md)). So before step 4, the default profile persists
+# the largest results, fresh ones too, until the context is under a target, and
+# summarizes only if that is not enough:
 
 # %%
 default_run = replay(history, profile="default")

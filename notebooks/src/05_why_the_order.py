@@ -93,8 +93,8 @@ for name, run in (("article's order", right), ("wrong order", wrong)):
     print(f"lost for good: {run['lost'] or 'nothing'}\n")
 
 # %% [markdown]
-# In the wrong order, step 3 came first and saw four results. The read was not among the
-# newest 3, so it became `omitted`. Then step 1 added the batch up: under 1,000
+# In the wrong order, step 3 came first. The read was not among the newest 3 results,
+# so it became `omitted`. Then step 1 added the batch up: under 1,000
 # characters, far under its limit, nothing to save. The 288,000 characters of
 # `docs.json` exist nowhere any more. Here the agent could read the file again; the
 # output of a command that changes the workspace, or of a slow test run, it could not.
@@ -139,7 +139,7 @@ display(before_after(right["records"], limit=seed.context_char_limit,
 #
 # The explorer runs the article's order. Set `keep_recent_results` to 4 and step 3
 # leaves the whole batch alone; set it to 0 and see what the seed profile's step 3 does
-# to a fresh batch the model has not even read yet (SPEC flaw 3).
+# to a fresh batch the model has not even read yet (flaw 3 in docs/DESIGN.md).
 
 # %% tags=["nbval-ignore-output"]
 threshold_explorer(history, profile="seed")

@@ -105,9 +105,10 @@ except anthropic.BadRequestError as error:
 
 # %% [markdown]
 # The article's loop recognised the refusal with two spellings, `prompt_too_long` and
-# `too many tokens`. Neither appears in the real text, so the article's check would
-# let this error through and the agent would stop (SPEC flaw 9). The package's
-# `is_prompt_too_long` checks the SDK's error type and all three spellings.
+# `too many tokens`. Neither appears in the real text, so the article's check would let
+# this error through and the agent would stop (flaw 9 in
+# [docs/DESIGN.md](../docs/DESIGN.md)). The package's `is_prompt_too_long` checks the
+# SDK's error type and all three spellings.
 
 # %%
 def article_check(error) -> bool:
@@ -122,7 +123,7 @@ print("is_prompt_too_long:   ", is_prompt_too_long(refusal))
 # ## reactive_compact, then the retry
 #
 # The newest 5 messages stay verbatim; everything before them becomes one summary.
-# Only the dropped part is summarized, never the kept tail (SPEC flaw 10).
+# Only the dropped part is summarized, never the kept tail (flaw 10).
 
 # %%
 compacted = compactor.reactive_compact(prepared, request)

@@ -4,9 +4,12 @@
 # The package has two profiles. `CompactionConfig.seed()` is the article exactly, flaws
 # included, so the earlier notebooks could reproduce what it shows.
 # `CompactionConfig()`, the default, keeps the same thresholds and fixes the flaws that
-# the course's later history and the API's behaviour brought to light (SPEC section 3):
+# the course's later history and the API's behaviour brought to light. The flaws are
+# numbered 1-13 in [docs/DESIGN.md](../docs/DESIGN.md), which also lists what must
+# always hold (pairs kept whole, the request visible once, nothing lost, ...); the
+# other notebooks cite them by number. The five that the default profile fixes:
 #
-# | | the seed (the article) | the default |
+# | flaw | the seed (the article) | the default |
 # |---|---|---|
 # | 1 | step 3 leaves `[Earlier tool result omitted.]`, with no copy anywhere | saves the text first: always `[Earlier tool result saved at <path>]` |
 # | 2 | step 3 runs on every call, even far under the limit, and rewrites old messages | step 3 acts only over the limit, and stops at a target (60% of it) |
@@ -14,9 +17,11 @@
 # | 4, 5 | step 2 keeps 3 + 47 + the marker = 51 messages, so the next call archives again | step 2 triggers above 50 and cuts to 30: the next archive is 20 messages away |
 # | 8 | one large fresh result over the limit buys a summary | the largest results go to disk first; a summary only if that is not enough |
 #
-# The safety fixes (trusted paths only, collision-safe file names, text of list content,
-# plain dicts, all three "too long" spellings, reactive summarizes only what it drops)
-# hold in both profiles; they are not a matter of taste.
+# The other fixes hold in both profiles, because they are about correctness, not
+# taste: trusted paths only (6), collision-safe file names (7), all three "too long"
+# spellings (9), reactive compaction summarizes only what it drops (10), the text of
+# list content (11), plain dicts instead of SDK objects (12). Flaw 13, characters are
+# not tokens, is a limit of the measure itself (notebooks 06 and 09).
 #
 # Here we replay the same long sessions under both and count what each loses and spends.
 

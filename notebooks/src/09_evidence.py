@@ -38,30 +38,21 @@ print(f"cached prefix: {CACHED_RATE} per character; everything else: {NEW_RATE} 
 # %% [markdown]
 # ## The table
 #
-# These are the deterministic figures: the same on every machine. (`python -m compact
-# bench` prints the same table with 120 and 400 turns, plus timings.)
+# Every figure here is deterministic: the same on every machine. `bench.format_table`
+# prints the rows; `bench.STABLE_COLUMNS` leaves out the timing columns.
 
 # %%
-STABLE = [column for column in bench.COLUMNS if column[0] not in ("med ms", "max ms", "growth")]
-
-
-def table(rows, columns=STABLE) -> str:
-    lines = ["  ".join(f"{name:>{width}}" for name, width, _ in columns)]
-    for row in rows:
-        lines.append("  ".join(f"{str(show(row)):>{width}}" for _, width, show in columns))
-    return "\n".join(lines)
-
-
-print(table([r for r in rows if r["turns"] == 120]))
+at_120 = [r for r in rows if r["turns"] == 120]
+print(bench.format_table(at_120, columns=bench.STABLE_COLUMNS))
 print()
 print("\n".join(bench.claims(rows)))
 
 # %% [markdown]
 # How to read it, at 120 turns:
 #
-# - **none** sends everything every time: most of its requests are over the window
-#   (`refused`), and even had they been accepted they would cost several times the
-#   rest;
+# - **none** sends everything every time: many of its requests are over the window
+#   (`refused`, 100 of 120 on the tool-heavy session), and on the tool-heavy and
+#   Chinese sessions, had the API taken them, they would cost several times the rest;
 # - **summary** keeps every request small and loses nothing verbatim (the transcripts
 #   hold it), but calls the summarizer again and again (`summ`), each summary a model
 #   call and a loss of detail in what the model sees;
@@ -81,38 +72,21 @@ print("\n".join(bench.claims(rows)))
 # ## The chart
 #
 # Cost (log scale), outputs lost and summary calls per design, plus, bottom right, the
-# size of every request along the tool-heavy session.
+# size of every request along the tool-heavy session. `timings=False` draws that panel
+# instead of the time per call, which differs on every machine.
 
 # %%
-figure = bench.bench_chart(rows)
-figure.delaxes(figure.axes[3])  # prepare time per call: it differs on every machine, see below
-sizes = figure.add_subplot(2, 2, 4)
-for row in rows:
-    if row["session"] == "tool-heavy" and row["turns"] == 120 and row["design"] != "none":
-        sizes.plot(range(1, row["turns"] + 1), row["request_chars"], color=bench.COLORS[row["design"]],
-                   linewidth=1.2, label=row["design"])
-sizes.axhline(50_000, color="black", linestyle="--", linewidth=1, label="CONTEXT_CHAR_LIMIT")
-sizes.set_title("Request size at each call, tool-heavy session")
-sizes.set_xlabel("model call (turn)")
-sizes.set_ylabel("characters sent")
-sizes.set_ylim(0, 65_000)
-sizes.yaxis.set_major_formatter(lambda value, _position: f"{value:,.0f}")
-sizes.legend(fontsize=8, loc="upper left", ncols=4)
-figure
+bench.bench_chart(rows, timings=False)
 
 # %% [markdown]
 # ## Timings
 #
-# `prepare` is timed on every call. The figures below change from run to run and
-# machine to machine, so this cell's output is not compared by the tests. `growth`
-# compares 40 and 120 turns: the ratio of median time per call, divided by the ratio
-# of median new content per call. Near 1 means the work per call follows what is new,
-# not the length of the session (no quadratic loop).
-
-# %% tags=["nbval-ignore-output"]
-TIMINGS = [column for column in bench.COLUMNS
-           if column[0] in ("session", "turns", "design", "med ms", "max ms", "growth")]
-print(table([r for r in rows if r["design"] != "none"], TIMINGS))
+# `prepare` is timed on every call, but timings change from run to run and machine to
+# machine, so this page does not store them. Run `python -m compact bench` in a
+# terminal: it prints this table at 120 and 400 turns with the time per call and a
+# `growth` column. `growth` is the ratio of median time per call between the two
+# lengths, divided by the ratio of median new content per call. Near 1 means the work
+# per call follows what is new, not the length of the session (no quadratic loop).
 
 # %% [markdown]
 # ## The same ideas on the API's side

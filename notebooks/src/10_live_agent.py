@@ -37,7 +37,7 @@ from compact.agent import Agent
 from compact.charts import category, timeline_chart
 from compact.exercises import check_summary_calls
 from compact.model import choose_model
-from compact.replay import CallPoint, seeded_ids
+from compact.replay import call_points, seeded_ids
 from compact.tasks import COMPARE_CODE, DOCS_JSON
 from compact.widgets import explore, threshold_explorer
 
@@ -92,8 +92,10 @@ compare_answer = compare_run.ask(COMPARE_CODE)
 print(compare_answer)
 
 # %% [markdown]
+# The first line is a note, like the ones in parentheses above: after each read the
+# model writes down what it learned, so that a summary can keep it. The answer follows.
 # The agent went on after the summary: it knew from the `[Compacted]` message which
-# files it had read, and looked up again what it still needed.
+# files it had read, and took an outline of the one whose text had left the context.
 #
 # ## Experiment 2: a huge JSON file, the default profile
 
@@ -140,27 +142,14 @@ for name, _ in left_behind(workspace):
 # ## Characters before and after, per model call
 #
 # Grey is the context as it reached `prepare`, blue what was sent; the strip marks the
-# calls where a step fired.
+# calls where a step fired. A live run is not a replay, so `compact.replay.call_points`
+# rebuilds the points from the compactor's step records.
 
 # %%
-def per_call(agent) -> list:
-    """One point per model call, from the compactor's step records."""
-    points = []
-    for call in sorted({r.call for r in agent.compactor.records if r.call > 0}):
-        steps = [r for r in agent.compactor.records if r.call == call]
-        points.append(CallPoint(
-            call=call, request="", messages_before=steps[0].messages_before,
-            messages_after=steps[-1].messages_after, chars_before=steps[0].chars_before,
-            chars_after=steps[-1].chars_after, fired=[r.step for r in steps if r.fired],
-            files=[f for r in steps for f in r.files],
-            model_calls=sum(r.model_calls for r in steps)))
-    return points
-
-
 limit = CompactionConfig().context_char_limit
-display(timeline_chart(per_call(compare_run), limit,
+display(timeline_chart(call_points(compare_run.compactor.records), limit,
                        title="Experiment 3, seed profile: context at each model call"),
-        timeline_chart(per_call(json_run), limit,
+        timeline_chart(call_points(json_run.compactor.records), limit,
                        title="Experiment 2, default profile: context at each model call"))
 
 # %% [markdown]

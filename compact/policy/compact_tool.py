@@ -1,0 +1,59 @@
+"""The compact tool (article section 10): a progress note and `compact` in one batch.
+
+The plan: glob the lessons, then, in ONE tool batch, write the note and call
+`compact`. The agent runs the whole batch, answers `compact` with
+`Compaction requested after this tool batch.`, and compacts only after every
+result is in. The final answer confirms the write from its result or, after
+the compaction, from the summary, so the note is never written twice.
+
+Left out: running `compact`; the policy only asks for it (compact/agent.py answers).
+"""
+
+import re
+
+from .notes import LESSONS_GLOB, lessons_found, notes_on_fresh
+from .plan import Plan, first_line, lines_note
+from .view import View
+
+
+def plan_compact_tool(view: View, note_path: str) -> Plan:
+    """Glob the lessons; then write the note and call compact in one batch; then confirm."""
+    learned = notes_on_fresh(view)
+    written = written_result(view, note_path)
+    if written and written.startswith("Error: "):
+        return Plan(lines_note(*learned, f"I could not write {note_path}: {written}"))
+    if written:
+        return Plan(lines_note(*learned, compact_tool_answer(view, note_path, written)))
+    folders = lessons_found(view)
+    if folders is None:
+        return Plan.tool(lines_note(*learned, "I'll list the lessons first."),
+                         "glob", {"pattern": LESSONS_GLOB})
+    content = ("# Progress\n\nLessons in this workspace: " + (", ".join(folders) or "none found")
+               + ".\nNext: read each lesson's README.\n")
+    return Plan(lines_note(*learned, f"Writing {note_path}, then compacting in the same "
+                                     f"batch: this stage is done."),
+                [("write_file", {"path": note_path, "content": content}), ("compact", {})])
+
+
+def written_result(view: View, path: str) -> str | None:
+    """The result of my write of `path` ('Wrote ...' or 'Error: ...'), if I made one."""
+    for call in reversed(view.calls):
+        if call.name == "write_file" and call.path == path and call.kind == "whole" \
+                and call.text.startswith(("Wrote", "Error: ")):
+            return first_line(call.text)
+    match = re.search(r"write_file\(" + re.escape(path) + r"\) -> ((?:Wrote|Error: )[^\n]*)",
+                      view.knowledge)
+    return match[1] if match else None
+
+
+def compact_tool_answer(view: View, path: str, written: str) -> str:
+    folders = lessons_found(view) or []
+    lines = [f"Done: {written}."]
+    if folders:
+        lines.append(f"The note lists the {len(folders)} lessons: {', '.join(folders)}.")
+    if view.compacted:
+        lines.append("The compact tool ran after that batch, so the earlier conversation is "
+                     "now a summary and the write is recorded in it; nothing needs redoing.")
+    else:
+        lines.append("I asked for a compaction in the same batch.")
+    return "\n".join(lines)

@@ -1,0 +1,127 @@
+"""Notes: the one line the offline model writes about each result it just received.
+
+A model comments on a tool result in its next turn. That comment stays in the
+assistant's text when the result itself is later shrunk to a placeholder, and
+the extractive summary keeps it, so each fresh result gets one note line:
+- a lesson glob: `Lessons found: s01_agent_loop, s02_tool_use, ...`;
+- a README: `<path>: title '# s01: ...'`;
+- a code file, or the outline of its def and class lines:
+  `<path>: <n> lines; context: ...; memory: ...`;
+- a glob of `*` (any other request): `Files found: ...`;
+- any other file read: `<path>: first line '...'`.
+This module also reads those facts back, from a whole result or from a note.
+It is how the course shows what a lossy compaction costs: a fact with neither
+its result nor a note left is gone, and the answer says so.
+
+Left out: any judgement of what matters; the notes follow fixed patterns.
+"""
+
+import re
+
+from .plan import NOTE_MAX, first_line, names_fitting, short
+from .view import Call, View
+
+LESSONS_GLOB = "s*/README.md"
+LESSON_RE = re.compile(r"^(s\d\d_[A-Za-z0-9_]+)/README\.md$", re.MULTILINE)
+LESSONS_NOTE = "Lessons found: "
+LESSONS_NOTE_RE = re.compile(r"Lessons found: ([A-Za-z0-9_, ]+)")
+FILES_NOTE = "Files found: "
+DEF_RE = re.compile(r"^\s*(?:async\s+)?(?:def|class)\s+(\w+)", re.MULTILINE)
+OUTLINE_RE = re.compile(r"^\d+:\s*(?:async\s+)?(?:def|class)\s+(\w+)", re.MULTILINE)
+# Most telling first: a note has room for a few names only.
+CONTEXT_WORDS = ("budget", "snip", "micro", "compact", "summar", "reactive", "prepare",
+                 "transcript", "context", "estimate", "persist_large", "window", "token")
+MEMORY_WORDS = ("memor", "remember", "recall", "forget", "fact")
+
+
+def notes_on_fresh(view: View) -> list:
+    """One line per result I have just received: what I learned from it."""
+    lines = []
+    for call in view.fresh():
+        if call.name == "glob" and LESSON_RE.search(call.text):
+            lines.append(short(LESSONS_NOTE + ", ".join(LESSON_RE.findall(call.text))))
+        elif call.name == "read_file" and call.path.endswith(".py"):
+            lines.append(code_note(call.path, code_facts(call.text)))
+        elif call.name == "read_file" and title_in(call.text):
+            original = original_path(view, call)
+            lines.append(title_note(original, title_in(call.text)))
+        elif call.name == "bash" and call.command.startswith("grep -nE"):
+            target = call.command.rsplit(" ", 1)[-1]
+            lines.append(code_note(target, code_facts(call.text, outline=True)))
+        elif call.name == "read_file":
+            lines.append(short(f"{call.path}: first line '{first_line(call.text)}'"))
+    return lines
+
+
+def notes_on_fresh_generic(view: View) -> list:
+    """The notes of any other request: what a glob found, how a file begins."""
+    lines = []
+    for call in view.fresh():
+        if call.name == "glob":
+            lines.append(short(FILES_NOTE + ", ".join(call.text.splitlines())))
+        elif call.name == "read_file":
+            lines.append(short(f"{call.path}: first line '{first_line(call.text)}'"))
+    return lines
+
+
+def original_path(view: View, call: Call) -> str:
+    """The file a saved copy was saved from, when `call` read a saved copy."""
+    for other in view.calls:
+        if other.saved == call.path and other.path:
+            return other.path
+    return call.path
+
+
+def lessons_found(view: View) -> list | None:
+    """Lesson folders, from a whole glob result or from my note about one.
+
+    [] when the glob found none; None when nothing here says either way.
+    """
+    for call in reversed(view.calls):
+        if call.name == "glob" and call.arg("pattern") == LESSONS_GLOB and call.kind == "whole":
+            return LESSON_RE.findall(call.text)
+    match = None
+    for match in LESSONS_NOTE_RE.finditer(view.knowledge):
+        pass
+    if match:
+        return [name.strip() for name in match[1].split(",") if name.strip()]
+    return None
+
+
+def title_in(text: str) -> str | None:
+    return next((ln.strip() for ln in text.splitlines() if ln.startswith("# ")), None)
+
+
+def title_note(path: str, title: str) -> str:
+    return short(f"{path}: title '{title}'")
+
+
+def code_facts(text: str, outline: bool = False) -> dict:
+    """Size and the context / memory names of a code file, or of its grep outline."""
+    names = list(dict.fromkeys((OUTLINE_RE if outline else DEF_RE).findall(text)))
+
+    def pick(words):
+        rank = {n: next((i for i, w in enumerate(words) if w in n.lower()), None) for n in names}
+        return sorted((n for n in names if rank[n] is not None), key=lambda n: rank[n])
+    return {"lines": None if outline else len(text.splitlines()),
+            "context": pick(CONTEXT_WORDS), "memory": pick(MEMORY_WORDS)}
+
+
+def code_note(path: str, facts: dict) -> str:
+    size = f"{facts['lines']} lines" if facts["lines"] else "outline"
+    head = names_fitting(f"{path}: {size}; context: ", facts["context"], NOTE_MAX - 30)
+    return names_fitting(f"{head}; memory: ", facts["memory"])
+
+
+def parse_code_note(path: str, text: str) -> dict | None:
+    """The facts of the last code note about `path` in `text`, if there is one."""
+    match = None
+    for match in re.finditer(re.escape(path) + r": (?:(\d+) lines|outline); context: "
+                             r"([^;\n]*); memory: ([^\n]*)", text):
+        pass
+    if not match:
+        return None
+    names = lambda s: [] if s.strip() in ("none", "") else [
+        n.strip() for n in s.rstrip(".").split(",") if n.strip()]
+    return {"lines": int(match[1]) if match[1] else None,
+            "context": names(match[2]), "memory": names(match[3])}

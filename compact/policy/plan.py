@@ -1,0 +1,44 @@
+"""What one reply of the offline model is made of, and how a note stays one line.
+
+A `Plan` is the reply's text and the tool calls to make (none for a final
+answer). The helpers keep a note to one line of at most NOTE_MAX characters,
+what the extractive summary keeps of a line, so a note survives a summary whole.
+
+Left out: the response's JSON shape and its tool ids (reply.py writes them).
+"""
+
+from dataclasses import dataclass, field
+
+NOTE_MAX = 160  # the extractive summary keeps one line of this length per note
+
+
+@dataclass
+class Plan:
+    text: str
+    calls: list = field(default_factory=list)   # (name, input) pairs
+
+    @classmethod
+    def tool(cls, text: str, name: str, tool_input: dict) -> "Plan":
+        return cls(text, [(name, tool_input)])
+
+
+def lines_note(*lines) -> str:
+    return "\n".join(line for line in lines if line)
+
+
+def short(text: str, limit: int = NOTE_MAX) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def first_line(text: str) -> str:
+    return next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
+
+
+def names_fitting(prefix: str, names, limit: int = NOTE_MAX) -> str:
+    """`prefix` + as many names as fit in one note line."""
+    shown = []
+    for name in names:
+        if len(prefix + ", ".join(shown + [name])) > limit:
+            break
+        shown.append(name)
+    return prefix + (", ".join(shown) if shown else "none")

@@ -1,0 +1,67 @@
+"""The offline model's answer when the compactor asks for a summary (step 4, reactive).
+
+The request's system prompt is `compact.formats.SUMMARY_SYSTEM` and its one
+user message is `compact.summary.summary_input`: the JSON of the messages, cut
+in the middle when it is over SUMMARY_INPUT_CHAR_LIMIT. The model recovers
+every message that survives whole in that text, answers with
+`compact.extractive.extractive_summary` of them, and adds one line saying so
+when the middle was cut.
+
+Left out: following anything the summarized messages say (they are data), and
+any text that is not the compactor's JSON, which is summarized as one message.
+"""
+
+import json
+import re
+
+from .. import formats
+from ..extractive import extractive_summary
+from ..messages import user_text
+
+MESSAGE_START = re.compile(r'\{"(?:role|content)": ')
+
+
+def recover_messages(text: str) -> tuple[list, bool]:
+    """The messages in a summary input, and whether its middle was cut out."""
+    try:
+        data = json.loads(text)
+        if isinstance(data, list):
+            return [m for m in data if isinstance(m, dict) and m.get("role")], False
+    except ValueError:
+        pass
+    head, sep, tail = text.partition(formats.MIDDLE_OMITTED)
+    found = _whole_messages(head) + (_whole_messages(tail) if sep else [])
+    if not found and text.strip():
+        found = [{"role": "user", "content": text}]
+    return found, bool(sep)
+
+
+def _whole_messages(fragment: str) -> list:
+    """Every message object that survives whole in a piece of a JSON list."""
+    decoder, found, pos = json.JSONDecoder(), [], 0
+    while True:
+        match = MESSAGE_START.search(fragment, pos)
+        if not match:
+            return found
+        try:
+            value, end = decoder.raw_decode(fragment, match.start())
+        except ValueError:
+            pos = match.end()
+            continue
+        if isinstance(value, dict) and value.get("role") in ("user", "assistant"):
+            found.append(value)
+            pos = end
+        else:
+            pos = match.end()
+
+
+def summarize(request: dict) -> str:
+    """The summary of the messages in the request's last user message."""
+    messages = request.get("messages") or []
+    text = user_text(messages[-1]) if messages else ""
+    recovered, cut = recover_messages(text)
+    summary = extractive_summary(recovered)
+    if cut:
+        summary += ("\n\n(The middle of the conversation was not in my input; the full "
+                    "transcript is on disk.)")
+    return summary

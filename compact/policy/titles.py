@@ -1,0 +1,130 @@
+"""Experiment 1 of the article (section 13): the first-level titles of five READMEs.
+
+The plan: glob the lesson folders, read each README in the asked range, one a
+turn, then answer with every title, how the titles are named, and where each
+came from (the file as read, a persisted preview, a saved copy read back, a
+note, or the summary). A README whose result is a saved placeholder is read
+back from its saved copy; one shrunk to `[Earlier tool result omitted.]` with
+no note left is reported missing, never guessed.
+
+Left out: lessons outside the asked range, and headings below the first level.
+"""
+
+import re
+
+from .. import formats
+from .notes import LESSONS_GLOB, lessons_found, notes_on_fresh, title_in
+from .plan import Plan, lines_note
+from .view import View, failed
+
+
+def lesson_range(request: str) -> range:
+    numbers = [int(n) for n in re.findall(r"\bs(\d\d)_\w+", request)]
+    if len(numbers) >= 2:
+        return range(min(numbers), max(numbers) + 1)
+    return range(1, 6)
+
+
+def find_title(view: View, path: str) -> tuple:
+    """(title, where it came from) or (None, why it is missing)."""
+    calls = view.reads(path)
+    for call in reversed(calls):
+        title = title_in(call.visible)
+        if title:
+            return title, "read" if call.kind == "whole" else "preview"
+        if call.kind == "whole":
+            return None, "error" if failed(call) else "untitled"
+    copies = {c.saved for c in calls if c.saved}
+    for call in view.calls:
+        if call.name == "read_file" and call.path in copies and title_in(call.visible):
+            return title_in(call.visible), "saved copy"
+    note = re.search(re.escape(path) + r": title '([^\n]*)'", view.knowledge)
+    if note:
+        return note[1], "note"
+    summary = re.search(r"read_file\(" + re.escape(path) + r"\) -> (# [^\n]*)", view.knowledge)
+    if summary:
+        return summary[1], "summary"
+    if copies:
+        return None, "saved:" + sorted(copies)[0]
+    if calls:
+        return None, "omitted"
+    return None, "unread"
+
+
+def plan_titles(view: View) -> Plan:
+    """The next README to read, or the answer once every title is known or gone."""
+    learned = notes_on_fresh(view)
+    folders = lessons_found(view)
+    if folders is None:
+        return Plan.tool(lines_note(*learned, "I'll find the lesson folders first."),
+                         "glob", {"pattern": LESSONS_GLOB})
+    wanted = lesson_range(view.request)
+    readmes = [f"{name}/README.md" for name in folders if int(name[1:3]) in wanted]
+    if not readmes:
+        return Plan(lines_note(*learned, f"I found no lesson README in this workspace for "
+                                         f"s{wanted.start:02d} to s{wanted.stop - 1:02d} (glob "
+                                         f"{LESSONS_GLOB}), so there are no titles to compare."))
+    for path in readmes:
+        title, why = find_title(view, path)
+        if title or why in ("omitted", "untitled", "error"):
+            continue
+        target = why[len("saved:"):] if why.startswith("saved:") else path
+        return Plan.tool(lines_note(*learned, f"Next I read {target}."),
+                         "read_file", {"path": target})
+    return Plan(lines_note(*learned, titles_answer(view, readmes)))
+
+
+def titles_answer(view: View, readmes: list) -> str:
+    found, missing, sources = [], [], {}
+    for path in readmes:
+        title, why = find_title(view, path)
+        if title:
+            found.append((path.split("/")[0], title))
+            sources.setdefault(why, []).append(path.split("/")[0][:3])
+        else:
+            missing.append((path.split("/")[0], MISSING_WORDS[why]))
+    lines = [f"The first-level titles of the {len(readmes)} lessons:"]
+    lines += [f"- {folder}: {title}" for folder, title in found]
+    lines += [f"- {folder}: title not available - {why}." for folder, why in missing]
+    lines += ["", "How they are named: " + naming_pattern(found)]
+    lines += ["", "Where this comes from: " + "; ".join(
+        f"{', '.join(codes)} {SOURCE_WORDS[why]}" for why, codes in sources.items()) + "."]
+    return "\n".join(lines)
+
+
+MISSING_WORDS = {
+    "omitted": f"its tool result was shrunk to {formats.OMITTED} and nothing left in this "
+               f"context records it",
+    "untitled": "its README has no first-level ('# ') heading",
+    "error": "reading it failed",
+}
+SOURCE_WORDS = {
+    "read": "from the files as read in this context",
+    "preview": "from the persisted previews",
+    "saved copy": "from the saved copies I re-read",
+    "note": "from my own notes (their results are no longer in context)",
+    "summary": "from the conversation summary",
+}
+
+
+def naming_pattern(found: list) -> str:
+    """How the titles are named: '# sNN: Topic - subtitle', said from what they share."""
+    if not found:
+        return "I have no titles left to compare."
+    parsed = [re.match(r"#\s+(s\d\d):\s+(.+?)(?:\s+-\s+(.+))?$", title) for _, title in found]
+    if not all(parsed):
+        return "the titles do not share one pattern."
+    codes_match = all(p[1] == folder[:3] for p, (folder, _) in zip(parsed, found))
+    echoes = all(all(word in p[2].lower() for word in folder[4:].split("_"))
+                 for p, (folder, _) in zip(parsed, found))
+    subtitles = all(p[3] for p in parsed)
+    parts = ["every title opens with the lesson's code and a colon ("
+             + ", ".join(p[1] for p in parsed) + ")"
+             + (", the same code as its folder" if codes_match else "")]
+    parts.append("then a short topic name" + (
+        " that spells out the folder name (" + found[0][0][4:] + " -> " + parsed[0][2] + ")"
+        if echoes else ""))
+    if subtitles:
+        parts.append("then ' - ' and a subtitle saying what the lesson adds ("
+                     + "; ".join(f"'{p[3]}'" for p in parsed[:2]) + ", ...)")
+    return ", ".join(parts) + "."

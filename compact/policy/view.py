@@ -1,0 +1,139 @@
+"""Reading a request the way a model reads it: the request, the calls, the notes.
+
+`read_view(messages)` gathers what the offline model knows:
+- the active request: the last text the user typed, or the "Current user
+  request:" that a `[Compacted]` / `[Reactive compact]` message or an archive
+  marker carries;
+- every tool call with what is left of its result: whole, a persisted preview,
+  a placeholder, `[Earlier tool result omitted.]`, or nothing yet.
+  `Call.visible` is the part still readable here; a result in the last message
+  is `fresh`: the model has not commented on it yet;
+- its own earlier notes (the assistant's text) and the summaries it was given.
+
+Left out: the files on disk. The view holds only what the request holds; a
+saved copy is known by its path, and reading it takes a tool call.
+"""
+
+from dataclasses import dataclass, field
+
+from .. import formats
+from ..messages import text_of, tool_results, tool_uses, user_text
+
+
+@dataclass
+class Call:
+    """One tool call in the request, with what is left of its result."""
+    id: str
+    name: str
+    input: dict
+    text: str | None = None      # the result's text; None while unanswered
+    fresh: bool = False          # its result is in the last message
+
+    def arg(self, key: str) -> str:
+        """A text argument of the call ('' when absent or not a text)."""
+        value = self.input.get(key) if isinstance(self.input, dict) else None
+        return value if isinstance(value, str) else ""
+
+    @property
+    def path(self) -> str:
+        return self.arg("path")
+
+    @property
+    def command(self) -> str:
+        return self.arg("command")
+
+    @property
+    def kind(self) -> str:
+        return "pending" if self.text is None else formats.kind_of_result(self.text)
+
+    @property
+    def saved(self) -> str | None:
+        """Where its full text was saved, if a marker says so."""
+        if self.text is None:
+            return None
+        return formats.persisted_path(self.text) or formats.saved_path(self.text)
+
+    @property
+    def visible(self) -> str:
+        """The part of the result still readable here: whole text or preview."""
+        if self.kind == "whole":
+            return self.text
+        match = formats.PERSISTED_RE.match(self.text or "")
+        return match["preview"] if match else ""
+
+
+def failed(call: Call) -> bool:
+    """A tool call whose result is the tools' error text."""
+    return call.kind == "whole" and call.text.startswith("Error: ")
+
+
+@dataclass
+class View:
+    """Everything the model can read in one request."""
+    request: str = ""
+    calls: list = field(default_factory=list)
+    notes: list = field(default_factory=list)       # the assistant's own text, oldest first
+    summaries: list = field(default_factory=list)   # decoded summary texts
+    compacted: bool = False
+
+    @property
+    def knowledge(self) -> str:
+        """Its notes and summaries as one text, where a fact can be searched for."""
+        return "\n".join(self.notes + self.summaries)
+
+    def reads(self, path: str) -> list:
+        return [c for c in self.calls if c.name == "read_file" and c.path == path]
+
+    def fresh(self) -> list:
+        return [c for c in self.calls if c.fresh and c.kind == "whole"]
+
+
+def system_text(request: dict) -> str:
+    system = request.get("system") or ""
+    return system if isinstance(system, str) else text_of(system)
+
+
+def active_request(messages) -> str:
+    """The last text the user typed, or the request a summary message carries."""
+    for message in reversed(messages):
+        text = user_text(message)
+        if not text:
+            continue
+        summary = formats.SUMMARY_RE.match(text)
+        if summary:
+            return summary["request"]
+        if formats.ARCHIVE_RE.match(text):
+            head, sep, request = text.partition("\n\nCurrent user request:\n")
+            if sep:
+                return request
+            continue
+        return text
+    return ""
+
+
+def read_view(messages) -> View:
+    """The View of a request's messages."""
+    view = View(request=active_request(messages))
+    pending = {}
+    last = len(messages) - 1
+    for i, message in enumerate(messages):
+        if message.get("role") == "assistant":
+            note = text_of(message.get("content")).strip()
+            if note:
+                view.notes.append(note)
+            for use in tool_uses(message):
+                tool_input = use.get("input")
+                call = Call(use["id"], str(use.get("name", "")),
+                            tool_input if isinstance(tool_input, dict) else {})
+                pending[call.id] = call
+                view.calls.append(call)
+            continue
+        for result in tool_results(message):
+            call = pending.get(result["tool_use_id"])
+            if call:
+                call.text, call.fresh = text_of(result.get("content", "")), i == last
+        match = formats.SUMMARY_RE.match(user_text(message))
+        if match:
+            view.summaries.append(formats.summary_text(match["summary"]))
+            view.compacted = True
+    return view

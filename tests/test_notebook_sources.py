@@ -1,0 +1,192 @@
+"""The notebooks as files: each one holds its source's cells, and keeps the course's shape.
+
+Fast and without a kernel (nbval runs the notebooks; this only reads them):
+- every .ipynb holds exactly the cells of its notebooks/src/*.py, executed, so
+  a source edited without a rebuild fails here, not in a learner's hands;
+- each notebook has a chart (a stored PNG), a check-yourself exercise whose
+  checker ran and found the stub not attempted yet, and a threshold explorer
+  cell tagged nbval-ignore-output followed by an untagged cell that draws the
+  explorer's default view;
+- no stored output is an error or stderr, none names an absolute scratch or
+  checkout path, and none mentions the project's internal spec (learners have
+  docs/DESIGN.md instead).
+"""
+
+import importlib.util
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from compact.exercises import CHECKERS
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+IGNORE = "nbval-ignore-output"
+ABSOLUTE = re.compile(r"(/tmp/|/work/|/home/|/private/var/|/var/folders/)")
+
+
+def load_builder():
+    spec = importlib.util.spec_from_file_location(
+        "build_notebooks", ROOT / "scripts" / "build_notebooks.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+BUILD = load_builder()
+
+
+def code_cells(nb) -> list:
+    return [cell for cell in nb.cells if cell.cell_type == "code"]
+
+
+def tags(cell) -> list:
+    return cell.metadata.get("tags", [])
+
+
+def output_texts(cell) -> list:
+    """Every text a cell's stored outputs hold: streams, plain text, HTML, tracebacks."""
+    texts = []
+    for output in cell.get("outputs", []):
+        if output.output_type == "stream":
+            texts.append(output.text)
+        for mime, value in output.get("data", {}).items():
+            if mime.startswith("text/") or mime.endswith("json"):
+                texts.append(value if isinstance(value, str) else str(value))
+        texts += output.get("traceback", [])
+    return texts
+
+
+def stdout_of(cell) -> str:
+    return "".join(o.text for o in cell.outputs if o.output_type == "stream")
+
+
+def has_png(cell) -> bool:
+    return any("image/png" in o.get("data", {}) for o in cell.get("outputs", []))
+
+
+@pytest.fixture(scope="module", params=NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def notebook(request):
+    return request.param, nbformat.read(request.param, as_version=4)
+
+
+def test_there_is_one_notebook_per_source_and_eleven_in_all():
+    sources = sorted(p.stem for p in (ROOT / "notebooks" / "src").glob("[0-9][0-9]_*.py"))
+    assert [p.stem for p in NOTEBOOKS] == sources
+    assert [name[:2] for name in sources] == [f"{n:02d}" for n in range(11)]
+
+
+def test_every_notebook_holds_its_sources_cells(capsys):
+    # The same check as `scripts/build_notebooks.py --check-sources`.
+    assert BUILD.main(["--check-sources"]) == 0, capsys.readouterr().out
+    assert "STALE" not in capsys.readouterr().out
+
+
+def test_the_source_check_sees_an_edit_made_without_a_rebuild(tmp_path):
+    source = ROOT / "notebooks" / "src" / "03_micro_compact.py"
+    edited = tmp_path / source.name
+    edited.write_text(source.read_text(encoding="utf-8").replace(
+        "KEEP_RECENT_RESULTS = ", "KEEP_RECENT_RESULTS is ", 1), encoding="utf-8")
+    problems = BUILD.same_cells(edited, ROOT / "notebooks" / "03_micro_compact.ipynb")
+    assert problems and all("source differs" in p for p in problems)
+
+
+def test_a_chart_is_stored_as_a_png(notebook):
+    path, nb = notebook
+    assert any(has_png(cell) for cell in code_cells(nb)), f"{path.name}: no chart"
+
+
+def test_the_exercise_checker_ran_on_the_stub(notebook):
+    path, nb = notebook
+    checker = CHECKERS[path.stem[:2]].__name__
+    calls = [cell for cell in code_cells(nb) if re.search(rf"\b{checker}\(", cell.source)]
+    assert len(calls) == 1, f"{path.name}: expected one cell calling {checker}"
+    out = stdout_of(calls[0])
+    # Shipped unsolved: the checker printed its verdict on the stub, not a traceback.
+    assert "not attempted yet" in out and "Hint:" in out, out
+
+
+def test_the_explorer_cell_is_tagged_and_followed_by_the_default_view(notebook):
+    path, nb = notebook
+    cells = code_cells(nb)
+    explorers = [i for i, cell in enumerate(cells) if "threshold_explorer(" in cell.source]
+    assert len(explorers) == 1, f"{path.name}: expected one threshold_explorer cell"
+    widget = cells[explorers[0]]
+    assert tags(widget) == [IGNORE]
+    assert stdout_of(widget) == "" and output_texts(widget) == [BUILD.WIDGET_NOTE]
+    view = cells[explorers[0] + 1]
+    assert IGNORE not in tags(view)
+    assert "explore(" in view.source and has_png(view), f"{path.name}: {view.source!r}"
+
+
+def test_only_the_widget_cell_is_left_out_of_the_comparison(notebook):
+    # Everything else is compared by nbval, so it must be the same on every run:
+    # no timings, no random names, no ports.
+    path, nb = notebook
+    ignored = [cell.source for cell in code_cells(nb) if IGNORE in tags(cell)]
+    assert len(ignored) == 1 and "threshold_explorer(" in ignored[0], ignored
+
+
+def test_no_stored_output_is_an_error_or_stderr(notebook):
+    path, nb = notebook
+    for index, cell in enumerate(nb.cells):
+        for output in cell.get("outputs", []):
+            assert output.output_type != "error", f"{path.name} cell {index}: {output.evalue}"
+            assert not (output.output_type == "stream" and output.name == "stderr"), \
+                f"{path.name} cell {index} stored stderr: {output.text[:200]}"
+
+
+def test_every_cell_ran_and_streams_are_merged(notebook):
+    path, nb = notebook
+    for index, cell in enumerate(code_cells(nb)):
+        assert cell.execution_count is not None, f"{path.name} code cell {index} not run"
+        kinds = [(o.output_type, o.get("name")) for o in cell.outputs]
+        assert all(a != b or a[0] != "stream" for a, b in zip(kinds, kinds[1:])), \
+            f"{path.name} code cell {index}: two stream outputs in a row"
+
+
+def test_no_stored_output_names_an_absolute_path(notebook):
+    path, nb = notebook
+    for index, cell in enumerate(nb.cells):
+        for text in output_texts(cell):
+            found = ABSOLUTE.search(text)
+            assert not found, f"{path.name} cell {index}: {text[max(0, found.start() - 40):][:120]!r}"
+
+
+def test_learners_are_pointed_at_docs_design_not_the_internal_spec(notebook):
+    path, nb = notebook
+    source = (ROOT / "notebooks" / "src" / f"{path.stem}.py").read_text(encoding="utf-8")
+    assert not re.search(r"\bSPEC\b", source)
+    for cell in nb.cells:
+        assert not any(re.search(r"\bSPEC\b", text) for text in output_texts(cell))
+
+
+def test_the_flaw_table_points_at_docs_design():
+    nb = nbformat.read(ROOT / "notebooks" / "08_seed_vs_default.ipynb", as_version=4)
+    intro = nb.cells[0].source
+    assert "](../docs/DESIGN.md)" in intro and "| flaw |" in intro
+    assert (ROOT / "docs" / "DESIGN.md").is_file()
+
+
+# -- the build's own output rules ------------------------------------------------------
+
+def stream(name, text):
+    return nbformat.v4.new_output("stream", name=name, text=text)
+
+
+def test_consecutive_streams_of_one_name_are_merged_in_order():
+    picture = nbformat.v4.new_output("display_data", data={"text/plain": "<Figure>"})
+    merged = BUILD.merge_streams([stream("stdout", "a\n"), stream("stdout", "b\n"),
+                                  stream("stderr", "w\n"), stream("stdout", "c\n"), picture,
+                                  stream("stdout", "d\n"), stream("stdout", "e\n")])
+    assert [(o.output_type, o.get("name"), o.get("text")) for o in merged] == [
+        ("stream", "stdout", "a\nb\n"), ("stream", "stderr", "w\n"),
+        ("stream", "stdout", "c\n"), ("display_data", None, None),
+        ("stream", "stdout", "d\ne\n")]
+
+
+def test_merging_leaves_a_single_output_alone():
+    only = [stream("stdout", "one line\n")]
+    assert BUILD.merge_streams(only) == only and BUILD.merge_streams([]) == []
