@@ -35,6 +35,7 @@ from pathlib import Path
 
 from . import formats
 from .messages import text_of, tool_results
+from .policy.tokens import estimate_text_tokens
 from .store import TRANSCRIPTS
 
 CACHED_RATE = 0.1
@@ -68,11 +69,9 @@ def request_cost(previous, texts) -> float:
     return CACHED_RATE * cached + NEW_RATE * (size - cached)
 
 
-def estimate_tokens(text: str) -> int:
-    """A rough token count: ASCII about 4 characters a token, other characters
-    (Chinese) about one each (flaw 13). For display only; nothing decides on it."""
-    ascii_chars = len(text.encode("ascii", "ignore"))
-    return -(-ascii_chars // 4) + (len(text) - ascii_chars)
+# The offline model's own estimate (ASCII about 4 characters a token, other
+# characters, Chinese among them, about one each: flaw 13). For display only.
+estimate_tokens = estimate_text_tokens
 
 
 class CostLedger:

@@ -23,7 +23,6 @@ change to the history itself: `before` is a copy and stays as loaded.
 
 import argparse
 import copy
-import json
 import random
 import sys
 import tempfile
@@ -33,11 +32,13 @@ from pathlib import Path
 
 from .compactor import ContextCompactor
 from .config import CompactionConfig
+from .cost import readable_outputs
 from .extractive import extractive_summary
 from .formats import COMPACT_TOOL_ACK, OMITTED, kind_of_user_text
 from .histories import HistoryError, list_histories, load_history
 from .messages import estimate_chars, text_of, tool_results, user_text
 from .record import StepRecord
+from .store import Store
 
 STEPS = ("prepare", "tool_result_budget", "snip_compact", "micro_compact",
          "compact_history", "reactive_compact")
@@ -293,20 +294,6 @@ def wrong_order_loss(history, profile: str = "seed") -> int:
     return len(_omitted_ids(messages) - _omitted_ids(history["messages"]))
 
 
-def _recoverable(root: Path, originals: dict) -> set:
-    """Ids whose full original text is in a transcript or a saved file under `root`."""
-    found = set()
-    saved = {p.read_text(encoding="utf-8")
-             for p in (root / ".task_outputs" / "tool-results").glob("*.txt")}
-    found |= {i for i, text in originals.items() if text in saved}
-    for path in sorted((root / ".transcripts").glob("*.jsonl")):
-        for line in path.read_text(encoding="utf-8").splitlines():
-            message = json.loads(line)
-            found |= {b["tool_use_id"] for b in tool_results(message)
-                      if originals.get(b["tool_use_id"]) == text_of(b.get("content", ""))}
-    return found
-
-
 def outputs_lost(history, profile: str = "seed", overrides: dict | None = None) -> int:
     """Tool outputs that a session, replayed call by call, loses for good.
 
@@ -321,7 +308,9 @@ def outputs_lost(history, profile: str = "seed", overrides: dict | None = None) 
     calls = timeline(history, profile=profile, overrides=overrides,
                      observe=lambda _point, sent: omitted.update(_omitted_ids(sent)))
     omitted -= _omitted_ids(history["messages"])
-    return len(omitted - _recoverable(calls.root, originals))
+    # What the archives hold: every transcript, and the saved copies they point at.
+    readable = readable_outputs([], Store(calls.root))
+    return len({i for i in omitted if originals[i] not in readable.get(i, ())})
 
 
 # --------------------------------------------------------------------------
