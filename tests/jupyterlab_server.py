@@ -118,8 +118,15 @@ class LabServer:
         """
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
+            try:
+                kernels = self.kernels()
+            except urllib.error.HTTPError as error:
+                # The kernel list can answer 500 while a kernel is still starting: ask again.
+                if error.code < 500:
+                    raise
+                kernels = []
             if any(k.get("execution_state") == "idle" and k.get("connections", 0) > 0
-                   for k in self.kernels()):
+                   for k in kernels):
                 return
             time.sleep(0.3)
         raise TimeoutError(f"no connected, idle kernel after {timeout:.0f} s:\n{self.log_tail()}")
