@@ -13,11 +13,11 @@ import sys
 # Each command's module is imported only when it is asked for, so `serve` or
 # `run` never pays for loading matplotlib (replay, bench).
 COMMANDS = {
-    "agent": "compact.agent:main_agent",
-    "run": "compact.agent:main_run",
-    "serve": "compact.server:main_serve",
-    "replay": "compact.replay:main",
-    "bench": "compact.bench:main",
+    "agent": "compact.agent.loop:main_agent",
+    "run": "compact.agent.loop:main_run",
+    "serve": "compact.offline.server:main_serve",
+    "replay": "compact.course.replay:main",
+    "bench": "compact.bench.benchmark:main",
 }
 
 

@@ -6,7 +6,7 @@
 Each history is a conversation in the Messages API format that the course
 replays through the pipeline: one per experiment, plus a long
 session for the timeline. The tool calls are scripted here; their results are
-not: every result is the real output of `compact.tools.run_tool` on a scratch
+not: every result is the real output of `compact.agent.tools.run_tool` on a scratch
 copy of `data/workspace/` (a copy, so `write_file` and `edit_file` leave the
 committed workspace alone). Commands are chosen so their output does not
 depend on the machine: relative paths, sorted listings, no dates.
@@ -25,10 +25,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from compact import CompactionConfig, ContextCompactor, estimate_chars, validate_messages  # noqa: E402
-from compact.extractive import extractive_summary  # noqa: E402
+from compact.offline.extractive import extractive_summary  # noqa: E402
 from compact.formats import COMPACT_TOOL_ACK  # noqa: E402
 from compact.snip import cut_points  # noqa: E402
-from compact.tools import run_tool  # noqa: E402
+from compact.agent.tools import run_tool  # noqa: E402
 
 WORKSPACE = ROOT / "data" / "workspace"
 OUT = ROOT / "data" / "histories"
@@ -437,7 +437,7 @@ def timeline_150(ws: Path) -> dict:
         notes=("Many small tasks (lesson summaries, function look-ups, log questions, counts) "
                "with four large moments: docs.json in one batch (step 1), both code files "
                "(over the limit), the whole test log, and a compact tool call. Replay it call "
-               "by call with compact.replay.timeline."))
+               "by call with compact.course.replay.timeline."))
 
 
 BUILDERS = [five_reads, huge_result, long_session, two_code_files, overflow, compact_tool,

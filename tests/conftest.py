@@ -12,8 +12,8 @@ import socket
 import pytest
 from hypothesis import HealthCheck, settings
 
-from compact.model import offline_client
-from compact.server import start_offline_server
+from compact.agent.model import offline_client
+from compact.offline.server import start_offline_server
 
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 

@@ -19,10 +19,10 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from compact import CompactionConfig, ContextCompactor, formats
-from compact.extractive import extractive_summary
+from compact.offline.extractive import extractive_summary
 from compact.messages import non_text_blocks, request_positions, text_of, to_plain, tool_results
-from compact.model import offline_client
-from compact.server import start_offline_server
+from compact.agent.model import offline_client
+from compact.offline.server import start_offline_server
 
 IMAGE = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}}
 

@@ -16,11 +16,12 @@ import anthropic
 import httpx2
 import pytest
 
-from compact import CompactionConfig, formats, tasks, validate_messages
-from compact.agent import Agent, AgentError, main_agent, main_run
+from compact import CompactionConfig, formats, validate_messages
+from compact.agent import tasks
+from compact.agent.loop import Agent, AgentError, main_agent, main_run
 from compact.messages import tool_results, tool_uses
-from compact.policy import MODEL_NAME
-from compact.tools import MAX_OUTPUT, run_tool
+from compact.offline import MODEL_NAME
+from compact.agent.tools import MAX_OUTPUT, run_tool
 
 from .helpers import offline_model
 
@@ -442,7 +443,7 @@ def test_a_large_file_arrives_whole(tmp_path):
 
 
 def test_run_task_runs_offline_and_closes_its_model(workspace):
-    from compact.agent import run_task
+    from compact.agent.loop import run_task
     lines = []
     agent = run_task("titles", workspace, profile="seed", echo=lines.append)
     assert lines[0].startswith("Model: the offline model")

@@ -5,9 +5,10 @@ import json
 import pytest
 from matplotlib.figure import Figure
 
-from compact import bench, cost, formats
+from compact import formats
+from compact.bench import benchmark as bench, cost
 from compact.messages import validate_messages
-from compact.sessions import KINDS, Session, Turn, make_session
+from compact.bench.sessions import KINDS, Session, Turn, make_session
 from compact.store import Store
 
 # {"role": "user", "content": "hi"} is 33 characters of JSON:

@@ -10,10 +10,10 @@ from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 
-from compact import charts
-from compact.histories import load_history
+from compact.course import charts
+from compact.course.histories import load_history
 from compact.record import StepRecord
-from compact.replay import replay, timeline
+from compact.course.replay import replay, timeline
 
 
 def texts_overlap(figure) -> list:

@@ -1,4 +1,4 @@
-"""Every checker of compact.exercises: a right answer passes, a wrong one fails,
+"""Every checker of compact.course.exercises: a right answer passes, a wrong one fails,
 and a stub (None, or NotImplementedError) is "not attempted yet", never a traceback.
 
 The right answers here are written from the article, not copied from the
@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from compact import exercises as ex
+from compact.course import exercises as ex
 from compact.formats import COMPACT_TOOL_ACK, MIDDLE_OMITTED
 
 
@@ -252,7 +252,7 @@ def _older_long_results(messages, keep=3, minimum=120):
 
 
 def test_placeholders_on_five_reads_match_the_article_rule():
-    from compact.histories import load_history
+    from compact.course.histories import load_history
     shrunk = len(_older_long_results(load_history("five_reads")["messages"]))
     # Nothing in five_reads is large enough for step 1, so every placeholder says omitted.
     assert ex.placeholders_on_five_reads() == {"placeholders": shrunk, "omitted": shrunk}
@@ -260,7 +260,7 @@ def test_placeholders_on_five_reads_match_the_article_rule():
 
 
 def test_order_loss_on_huge_result_is_the_read_step_3_saw_first():
-    from compact.histories import load_history
+    from compact.course.histories import load_history
     from compact.messages import text_of
     messages = load_history("huge_result")["messages"]
     large = [b for b in _older_long_results(messages) if len(text_of(b["content"])) > 30_000]
@@ -269,7 +269,7 @@ def test_order_loss_on_huge_result_is_the_read_step_3_saw_first():
 
 
 def test_seed_losses_are_positive_and_the_default_loses_none():
-    from compact.replay import outputs_lost
+    from compact.course.replay import outputs_lost
     losses = ex.seed_losses()
     assert set(losses) == {"long_session", "timeline_150"}
     assert all(n > 0 for n in losses.values())

@@ -3,8 +3,8 @@ MODEL_ID, one line saying which, and never the key."""
 
 import pytest
 
-from compact.model import OFFLINE_KEY, choose_model, settings
-from compact.policy import MODEL_NAME
+from compact.agent.model import OFFLINE_KEY, choose_model, settings
+from compact.offline import MODEL_NAME
 
 SECRET = "sk-ant-test-0123456789-secret"
 pytestmark = pytest.mark.usefixtures("no_network")  # nothing but loopback (conftest.py)

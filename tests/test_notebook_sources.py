@@ -19,7 +19,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from compact.exercises import CHECKERS
+from compact.course.exercises import CHECKERS
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))

@@ -19,7 +19,7 @@ from compact import formats
 from compact.messages import estimate_chars
 from compact.store import sanitize_id
 from compact.summary import summary_input
-from compact.tools import TOOLS
+from compact.agent.tools import TOOLS
 
 from .helpers import (RecordingSummarizer, assistant, body, call, counter_ids, make_compactor,
                       pairs_history, user)

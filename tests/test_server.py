@@ -10,11 +10,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from compact import formats, is_prompt_too_long, policy, server
-from compact.extractive import extractive_summary
-from compact.model import offline_client
-from compact.policy.json_shape import json_outline
-from compact.server import start_offline_server
+from compact import formats, is_prompt_too_long
+from compact import offline as policy
+from compact.offline import server
+from compact.offline.extractive import extractive_summary
+from compact.agent.model import offline_client
+from compact.offline.json_shape import json_outline
+from compact.offline.server import start_offline_server
 from compact.summary import summary_input
 
 from .helpers import offline_model
@@ -471,7 +473,7 @@ def conversations(draw):
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(messages=conversations())
 def test_any_valid_conversation_gets_a_reply_in_the_api_shape(messages):
-    from compact.tools import TOOLS
+    from compact.agent.tools import TOOLS
     body = {"model": MODEL, "max_tokens": 100, "tools": TOOLS, "messages": messages}
     status, payload = server.answer("messages", json.dumps(body).encode(), 200_000)
     assert status == 200, payload
@@ -489,8 +491,8 @@ LESSONS = ["s01_agent_loop", "s02_tool_use", "s03_planning", "s04_subagents", "s
 
 def titles_request(result_for, notes=True):
     """A finished TITLES run whose README results are `result_for(n)`."""
-    from compact.tools import TOOLS
-    from compact.tasks import TITLES
+    from compact.agent.tools import TOOLS
+    from compact.agent.tasks import TITLES
     messages = [{"role": "user", "content": TITLES},
                 {"role": "assistant", "content": [use("toolu_g", "glob", pattern="s*/README.md")]},
                 {"role": "user", "content": [result("toolu_g", "\n".join(
@@ -538,8 +540,8 @@ def test_a_saved_placeholder_without_a_note_is_read_back():
 
 
 def test_after_a_compaction_the_request_and_facts_come_from_the_summary():
-    from compact.tasks import TITLES
-    from compact.tools import TOOLS
+    from compact.agent.tasks import TITLES
+    from compact.agent.tools import TOOLS
     summary = "Tool calls and first lines of results:\n" + "\n".join(
         f"- read_file({name}/README.md) -> # s0{n}: T" for n, name in enumerate(LESSONS, 1)) + \
         "\nAgent notes:\n- Lessons found: " + ", ".join(LESSONS)

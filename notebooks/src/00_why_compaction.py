@@ -23,14 +23,14 @@ import json
 from IPython.display import display
 
 from compact import CompactionConfig, estimate_chars
-from compact.charts import growth_chart
-from compact.exercises import check_chars
-from compact.histories import load_history
+from compact.course.charts import growth_chart
+from compact.course.exercises import check_chars
+from compact.course.histories import load_history
 from compact.messages import tool_results
-from compact.policy import estimate_text_tokens
-from compact.replay import timeline
-from compact.server import DEFAULT_WINDOW
-from compact.widgets import explore, threshold_explorer
+from compact.offline import estimate_text_tokens
+from compact.course.replay import timeline
+from compact.offline.tokens import DEFAULT_WINDOW
+from compact.course.widgets import explore, threshold_explorer
 
 config = CompactionConfig.seed()  # the article's numbers
 print(f"CONTEXT_CHAR_LIMIT = {config.context_char_limit:,d} characters")

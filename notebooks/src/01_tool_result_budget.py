@@ -30,13 +30,13 @@
 from IPython.display import display
 
 from compact import CompactionConfig
-from compact.charts import before_after
-from compact.exercises import check_persisted
-from compact.histories import load_history
+from compact.course.charts import before_after
+from compact.course.exercises import check_persisted
+from compact.course.histories import load_history
 from compact.messages import text_of, tool_results, tool_uses
-from compact.replay import replay
+from compact.course.replay import replay
 from compact.store import safe_name, sanitize_id
-from compact.widgets import explore, threshold_explorer
+from compact.course.widgets import explore, threshold_explorer
 
 config = CompactionConfig.seed()
 print(f"TOOL_RESULT_BATCH_CHAR_LIMIT = {config.tool_result_batch_char_limit:,d}")

@@ -27,12 +27,12 @@ import tempfile
 from IPython.display import display
 
 from compact import CompactionConfig, snip
-from compact.charts import before_after, message_map
-from compact.exercises import check_cut_points
-from compact.histories import load_history
+from compact.course.charts import before_after, message_map
+from compact.course.exercises import check_cut_points
+from compact.course.histories import load_history
 from compact.messages import has_tool_use, is_tool_result
-from compact.replay import make_compactor, replay
-from compact.widgets import explore, threshold_explorer
+from compact.course.replay import make_compactor, replay
+from compact.course.widgets import explore, threshold_explorer
 
 seed = CompactionConfig.seed()
 print(f"max_messages = {seed.snip_max_messages}, head = {seed.snip_keep_head}, "

@@ -28,12 +28,12 @@ import json
 from IPython.display import display
 
 from compact import CompactionConfig
-from compact.charts import before_after, message_map
-from compact.exercises import check_placeholders
-from compact.histories import load_history
+from compact.course.charts import before_after, message_map
+from compact.course.exercises import check_placeholders
+from compact.course.histories import load_history
 from compact.messages import text_of, tool_results, tool_uses
-from compact.replay import replay
-from compact.widgets import explore, threshold_explorer
+from compact.course.replay import replay
+from compact.course.widgets import explore, threshold_explorer
 
 seed = CompactionConfig.seed()
 print(f"KEEP_RECENT_RESULTS = {seed.keep_recent_results}, "

@@ -33,14 +33,14 @@
 from IPython.display import display
 
 from compact import CompactionConfig, estimate_chars
-from compact.charts import before_after
-from compact.exercises import check_summary_cut
+from compact.course.charts import before_after
+from compact.course.exercises import check_summary_cut
 from compact.formats import AGENT_SYSTEM_RULE, MIDDLE_OMITTED, SUMMARY_SYSTEM
-from compact.histories import load_history
+from compact.course.histories import load_history
 from compact.messages import text_of, tool_results
-from compact.replay import replay
+from compact.course.replay import replay
 from compact.summary import summary_input
-from compact.widgets import explore, threshold_explorer
+from compact.course.widgets import explore, threshold_explorer
 
 seed = CompactionConfig.seed()
 print(f"CONTEXT_CHAR_LIMIT       = {seed.context_char_limit:,d}")

@@ -23,13 +23,13 @@ import tempfile
 from IPython.display import display
 
 from compact import CompactionConfig
-from compact.charts import before_after
-from compact.cost import lost_outputs
-from compact.exercises import check_order_loss
-from compact.histories import load_history
+from compact.course.charts import before_after
+from compact.bench.cost import lost_outputs
+from compact.course.exercises import check_order_loss
+from compact.course.histories import load_history
 from compact.messages import text_of, tool_results, tool_uses
-from compact.replay import format_table, make_compactor, run_step
-from compact.widgets import explore, threshold_explorer
+from compact.course.replay import format_table, make_compactor, run_step
+from compact.course.widgets import explore, threshold_explorer
 
 seed = CompactionConfig.seed()
 
@@ -67,7 +67,7 @@ result = check_order_loss(prediction)
 # ## The article's order, and the wrong one
 #
 # `run_in_order` runs the three cheap steps in any order in a scratch folder, then asks
-# `compact.cost.lost_outputs` which original results can no longer be read verbatim:
+# `compact.bench.cost.lost_outputs` which original results can no longer be read verbatim:
 # not in the context, not in a saved file, not in a transcript.
 
 # %%

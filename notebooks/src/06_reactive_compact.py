@@ -33,18 +33,18 @@ from IPython.display import display
 
 import compact
 from compact import CompactionConfig, estimate_chars, is_prompt_too_long
-from compact.agent import SYSTEM, Agent
-from compact.charts import before_after
-from compact.exercises import check_too_long
+from compact.agent.loop import SYSTEM, Agent
+from compact.course.charts import before_after
+from compact.course.exercises import check_too_long
 from compact.formats import SUMMARY_RE
-from compact.histories import load_history
+from compact.course.histories import load_history
 from compact.messages import text_of, tool_results, tool_uses
-from compact.model import offline_client
-from compact.policy import MODEL_NAME
-from compact.replay import make_compactor, seeded_ids
-from compact.server import start_offline_server
-from compact.tools import TOOLS
-from compact.widgets import explore, threshold_explorer
+from compact.agent.model import offline_client
+from compact.offline import MODEL_NAME
+from compact.course.replay import make_compactor, seeded_ids
+from compact.offline.server import start_offline_server
+from compact.agent.tools import TOOLS
+from compact.course.widgets import explore, threshold_explorer
 
 # %% [markdown]
 # ## The history: under the character limit, over the window
@@ -176,7 +176,7 @@ for block in answer.content:
 #
 # ## The second refusal, inside the agent loop
 #
-# `compact.agent.Agent` is the article's loop: `prepare` before each call, one
+# `compact.agent.loop.Agent` is the article's loop: `prepare` before each call, one
 # `reactive_compact` on a refusal, the counter reset after each successful call. We give
 # it the same history and the same window and let it carry on.
 #

@@ -30,18 +30,18 @@ from IPython.display import display
 
 import compact
 from compact import estimate_chars, validate_messages
-from compact.agent import SYSTEM, Agent
-from compact.charts import before_after
-from compact.exercises import check_answer_batch
+from compact.agent.loop import SYSTEM, Agent
+from compact.course.charts import before_after
+from compact.course.exercises import check_answer_batch
 from compact.formats import COMPACT_TOOL_ACK
-from compact.histories import load_history
+from compact.course.histories import load_history
 from compact.messages import text_of, tool_results, tool_uses
-from compact.model import offline_client
-from compact.policy import MODEL_NAME
-from compact.replay import make_compactor, seeded_ids
-from compact.server import start_offline_server
-from compact.tools import TOOLS, run_tool
-from compact.widgets import explore, threshold_explorer
+from compact.agent.model import offline_client
+from compact.offline import MODEL_NAME
+from compact.course.replay import make_compactor, seeded_ids
+from compact.offline.server import start_offline_server
+from compact.agent.tools import TOOLS, run_tool
+from compact.course.widgets import explore, threshold_explorer
 
 # %% [markdown]
 # ## The history and the batch
@@ -66,7 +66,7 @@ print("\nthe compact tool's schema:", [t for t in TOOLS if t["name"] == "compact
 # %% [markdown]
 # ## The article's harness
 #
-# `compact.agent.Agent.run_batch` does the three steps. It runs in a copy of the sample
+# `compact.agent.loop.Agent.run_batch` does the three steps. It runs in a copy of the sample
 # workspace, so the file write really happens (the agent's folder is also the
 # compactor's root: the transcript goes there too). The offline model stands in for the
 # real one; it writes the summary.

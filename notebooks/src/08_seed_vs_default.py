@@ -30,13 +30,13 @@
 from IPython.display import display
 
 from compact import CompactionConfig
-from compact.charts import message_map, timeline_chart
-from compact.cost import CostLedger, message_json
-from compact.exercises import check_seed_losses
-from compact.histories import load_history
+from compact.course.charts import message_map, timeline_chart
+from compact.bench.cost import CostLedger, message_json
+from compact.course.exercises import check_seed_losses
+from compact.course.histories import load_history
 from compact.messages import text_of, tool_results
-from compact.replay import outputs_lost, replay, timeline
-from compact.widgets import explore, threshold_explorer
+from compact.course.replay import outputs_lost, replay, timeline
+from compact.course.widgets import explore, threshold_explorer
 
 seed, default = CompactionConfig.seed(), CompactionConfig()
 changed = {k: (v, default.as_dict()[k]) for k, v in seed.as_dict().items()
@@ -113,7 +113,7 @@ for profile in ("seed", "default"):
 # %% [markdown]
 # ## A whole session, call by call
 #
-# `compact.replay.timeline` feeds `timeline_150` to `prepare` one model call at a time,
+# `compact.course.replay.timeline` feeds `timeline_150` to `prepare` one model call at a time,
 # as the agent would. For each profile we count:
 #
 # - **summary calls**, and the characters they had to read;

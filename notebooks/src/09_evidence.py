@@ -25,10 +25,10 @@
 
 # %%
 %matplotlib inline
-from compact import bench
-from compact.cost import CACHED_RATE, NEW_RATE
-from compact.exercises import check_cache_cost
-from compact.widgets import explore, threshold_explorer
+from compact.bench import benchmark as bench
+from compact.bench.cost import CACHED_RATE, NEW_RATE
+from compact.course.exercises import check_cache_cost
+from compact.course.widgets import explore, threshold_explorer
 from IPython.display import display
 
 rows = bench.run_bench(turns=(40, 120))

@@ -2,7 +2,7 @@
 # # 10 · The live agent run
 #
 # Everything so far replayed canned histories. Now the agent of the article runs for
-# real (sections 9 and 13): `compact.agent.Agent`, with its six tools, `prepare` before
+# real (sections 9 and 13): `compact.agent.loop.Agent`, with its six tools, `prepare` before
 # every model call, one reactive compaction on a refusal, and the compact tool.
 #
 # **Which model?** By default the offline model: a local server that speaks the
@@ -33,13 +33,13 @@ from IPython.display import display
 
 import compact
 from compact import CompactionConfig, estimate_chars
-from compact.agent import Agent
-from compact.charts import category, timeline_chart
-from compact.exercises import check_summary_calls
-from compact.model import choose_model
-from compact.replay import call_points, seeded_ids
-from compact.tasks import COMPARE_CODE, DOCS_JSON
-from compact.widgets import explore, threshold_explorer
+from compact.agent.loop import Agent
+from compact.course.charts import category, timeline_chart
+from compact.course.exercises import check_summary_calls
+from compact.agent.model import choose_model
+from compact.course.replay import call_points, seeded_ids
+from compact.agent.tasks import COMPARE_CODE, DOCS_JSON
+from compact.course.widgets import explore, threshold_explorer
 
 # %%
 force_offline = any(os.environ.get(name) for name in ("CI", "COMPACT_OFFLINE"))
@@ -142,7 +142,7 @@ for name, _ in left_behind(workspace):
 # ## Characters before and after, per model call
 #
 # Grey is the context as it reached `prepare`, blue what was sent; the strip marks the
-# calls where a step fired. A live run is not a replay, so `compact.replay.call_points`
+# calls where a step fired. A live run is not a replay, so `compact.course.replay.call_points`
 # rebuilds the points from the compactor's step records.
 
 # %%

@@ -1,7 +1,7 @@
 """Long agent sessions for the benchmark, made up turn by turn from a fixed seed.
 
 The article's pipeline is judged on one call at a time; the benchmark
-(`compact.bench`) asks what each design costs and loses over a whole session.
+(`compact.bench.benchmark`) asks what each design costs and loses over a whole session.
 These generators supply the sessions: per turn (one model call), the assistant
 message the model would produce and the user message that follows it (tool
 results, or a new request typed by the user).

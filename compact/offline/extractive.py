@@ -11,8 +11,8 @@ Left out: ranking, rewording and anything a model would infer; past
 `max_chars` the summary keeps its first quarter and its last three quarters.
 """
 
-from . import formats
-from .messages import text_of, to_plain, tool_results, tool_uses, user_text
+from .. import formats
+from ..messages import text_of, to_plain, tool_results, tool_uses, user_text
 
 MAX_LINE = 160
 

@@ -21,8 +21,8 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch, Rectangle
 from matplotlib.ticker import MaxNLocator
 
-from . import formats
-from .messages import text_of, tool_results, to_plain, tool_uses
+from .. import formats
+from ..messages import text_of, tool_results, to_plain, tool_uses
 
 # Okabe-Ito, plus a neutral grey.
 ORANGE, SKY, GREEN, YELLOW = "#E69F00", "#56B4E9", "#009E73", "#F0E442"

@@ -5,7 +5,7 @@
     python -m compact bench --chart bench.png
 
 The article shows the pipeline one call at a time. Here a whole session
-(`compact.sessions`) is replayed turn by turn, and each design prepares the
+(`compact.bench.sessions`) is replayed turn by turn, and each design prepares the
 context before every model call; the request "sent" is the prepared context:
 - none: the list as it grows; requests over the model window are counted as
   refused (window = WINDOW_FACTOR x CONTEXT_CHAR_LIMIT = 200000 characters, the
@@ -14,8 +14,8 @@ context before every model call; the request "sent" is the prepared context:
 - summary: compact_history whenever the list is over CONTEXT_CHAR_LIMIT;
 - seed: `prepare` with `CompactionConfig.seed()`, the article as written;
 - default: `prepare` with `CompactionConfig()`, the flaws fixed.
-Summaries come from `compact.extractive.extractive_summary` (no model), each
-counted as a summary call whose input is booked by `compact.cost`, which also
+Summaries come from `compact.offline.extractive.extractive_summary` (no model), each
+counted as a summary call whose input is booked by `compact.bench.cost`, which also
 defines the cache-adjusted cost and the lost outputs.
 
 Timing: `prepare` (or the design's equivalent) is timed per call with
@@ -47,12 +47,12 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 from . import cost
-from .compactor import ContextCompactor
-from .config import CompactionConfig
-from .extractive import extractive_summary
-from .messages import estimate_chars
+from ..compactor import ContextCompactor
+from ..config import CompactionConfig
+from ..offline.extractive import extractive_summary
+from ..messages import estimate_chars
 from .sessions import KINDS, make_session
-from .summary import summary_input
+from ..summary import summary_input
 
 DESIGNS = ("none", "summary", "seed", "default")
 WINDOW_FACTOR = 4

@@ -4,7 +4,7 @@ The article's hands-on section needs `MODEL_ID` (and a key; `ANTHROPIC_BASE_URL`
 optional). This course runs without them: with `ANTHROPIC_API_KEY` and
 `MODEL_ID` set (in the environment, or in a `.env` file read with
 python-dotenv; the environment wins) `choose_model` returns a client for the
-real API; otherwise it starts the offline model (`compact.server`) in this
+real API; otherwise it starts the offline model (`compact.offline.server`) in this
 process on a free loopback port and returns a client for that. Either way it
 says which in one line, and the key is never printed, logged or stored
 anywhere but in the client.
@@ -19,8 +19,9 @@ from pathlib import Path
 import anthropic
 from dotenv import dotenv_values, find_dotenv
 
-from .policy import MODEL_NAME
-from .server import DEFAULT_WINDOW, OfflineServer, start_offline_server
+from ..offline import MODEL_NAME
+from ..offline.server import OfflineServer, start_offline_server
+from ..offline.tokens import DEFAULT_WINDOW
 
 KEY, MODEL, BASE_URL = "ANTHROPIC_API_KEY", "MODEL_ID", "ANTHROPIC_BASE_URL"
 REAL_API = "https://api.anthropic.com"

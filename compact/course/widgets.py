@@ -1,6 +1,6 @@
 """Widgets: move the thresholds, switch the profile, watch the charts change.
 
-    from compact.widgets import threshold_explorer, explore
+    from compact.course.widgets import threshold_explorer, explore
     threshold_explorer("timeline_150")                   # sliders + profile switch + charts
     timeline_figure, steps_figure = explore("five_reads", "seed", keep_recent_results=1)
 
@@ -20,7 +20,7 @@ import ipywidgets as widgets
 from IPython.display import Image
 
 from . import charts
-from .config import CompactionConfig
+from ..config import CompactionConfig
 from .histories import load_history
 from .replay import replay, timeline
 

@@ -15,6 +15,8 @@ import json
 import math
 
 ASCII_PER_TOKEN = 4
+# The offline model's window, in tokens of this estimate: the real API's 200k.
+DEFAULT_WINDOW = 200_000
 
 
 def prompt_text(request: dict) -> str:

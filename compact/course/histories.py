@@ -1,6 +1,6 @@
 """The canned histories: conversations the course replays through each step.
 
-    from compact.histories import load_history, list_histories
+    from compact.course.histories import load_history, list_histories
     history = load_history("five_reads")        # or a path to a .json file
     history["messages"], history["active_request"]
 
@@ -19,9 +19,9 @@ import copy
 import json
 from pathlib import Path
 
-from .messages import MessageFormatError, validate_messages
+from ..messages import MessageFormatError, validate_messages
 
-HISTORY_DIR = Path(__file__).resolve().parent.parent / "data" / "histories"
+HISTORY_DIR = Path(__file__).resolve().parents[2] / "data" / "histories"
 REQUIRED = ("title", "active_request", "messages")
 
 

@@ -32,10 +32,10 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import formats
-from .config import CompactionConfig
-from .messages import estimate_chars, text_of, to_plain, tool_results
-from .reactive import is_prompt_too_long
+from .. import formats
+from ..config import CompactionConfig
+from ..messages import estimate_chars, text_of, to_plain, tool_results
+from ..reactive import is_prompt_too_long
 
 SHOWN = 60  # characters of a value shown on a FAIL line
 
@@ -215,7 +215,7 @@ PERSISTED_CASES = [
 
 def _persisted_reference(sizes, batch_limit, large_limit) -> list[int]:
     """Which results the package's step 1 persists, run for real in a scratch folder."""
-    from .compactor import ContextCompactor
+    from ..compactor import ContextCompactor
     config = CompactionConfig.seed(tool_result_batch_char_limit=batch_limit,
                                    large_result_char_limit=large_limit)
     texts = [(f"toolu_{i:02d}", (f"line {i}\n" * size)[:size]) for i, size in enumerate(sizes)]
@@ -290,8 +290,8 @@ def _messages_of_kinds(kinds) -> list[dict]:
 
 
 def _cut_reference(kinds, max_messages, keep_head) -> tuple[int, int]:
-    from .messages import validate_messages
-    from .snip import cut_points
+    from ..messages import validate_messages
+    from ..snip import cut_points
     messages = _messages_of_kinds(kinds)
     validate_messages(messages)  # a case with a broken pair would teach the wrong thing
     config = CompactionConfig.seed(snip_max_messages=max_messages, snip_keep_head=keep_head)
@@ -360,7 +360,7 @@ def _summary_cases():
 
 def check_summary_cut(summary_cut) -> CheckResult:
     """04: summary_cut(text, limit) -> the summarizer's input, cut like the article's."""
-    from .summary import summary_input
+    from ..summary import summary_input
     cases = []
     for label, messages, limit in _summary_cases():
         text = json.dumps(to_plain(messages), ensure_ascii=False)
@@ -512,8 +512,8 @@ def check_seed_losses(answer) -> CheckResult:
 # == 09 the cost of a request with a prompt cache
 
 def cache_cost_reference(previous, current) -> float:
-    """The benchmark's own cost of a request (compact.cost.request_cost)."""
-    from .cost import message_json, request_cost
+    """The benchmark's own cost of a request (compact.bench.cost.request_cost)."""
+    from ..bench.cost import message_json, request_cost
     return request_cost([message_json(to_plain(m)) for m in previous],
                         [message_json(to_plain(m)) for m in current])
 
@@ -552,7 +552,7 @@ def check_cache_cost(cache_cost) -> CheckResult:
 
 # == 10 the live agent run (prediction)
 
-WORKSPACE = Path(__file__).resolve().parent.parent / "data" / "workspace"
+WORKSPACE = Path(__file__).resolve().parents[2] / "data" / "workspace"
 
 
 def summary_calls_in_live_run(profile: str = "seed") -> dict:
@@ -561,7 +561,7 @@ def summary_calls_in_live_run(profile: str = "seed") -> dict:
     The run works on a scratch copy of the sample workspace (the agent writes
     its transcripts there) with the offline model, no key and no network.
     """
-    from .agent import run_task
+    from ..agent.loop import run_task
     from .replay import seeded_ids
     with tempfile.TemporaryDirectory(prefix="compact-exercise-") as scratch:
         workspace = Path(scratch) / "workspace"

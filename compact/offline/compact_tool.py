@@ -6,7 +6,7 @@ The plan: glob the lessons, then, in ONE tool batch, write the note and call
 result is in. The final answer confirms the write from its result or, after
 the compaction, from the summary, so the note is never written twice.
 
-Left out: running `compact`; the policy only asks for it (compact/agent.py answers).
+Left out: running `compact`; the policy only asks for it (compact/agent/loop.py answers).
 """
 
 import re

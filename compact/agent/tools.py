@@ -16,7 +16,7 @@ import re
 import subprocess
 from pathlib import Path
 
-from .formats import COMPACT_TOOL_ACK
+from ..formats import COMPACT_TOOL_ACK
 
 # Large enough that experiment 2's JSON (over 200,000 characters) arrives whole
 # and step 1 of the pipeline, not the tool, decides what stays in context.

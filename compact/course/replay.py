@@ -1,6 +1,6 @@
 """Replay: a canned history through one step, or through `prepare`, and what each step did.
 
-    from compact.replay import replay, timeline
+    from compact.course.replay import replay, timeline
     r = replay("five_reads", profile="seed")          # prepare, as before the next model call
     r.before, r.after, r.records, r.root, r.compactor
     print(r.table())
@@ -30,15 +30,15 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .compactor import ContextCompactor
-from .config import CompactionConfig
-from .cost import readable_outputs
-from .extractive import extractive_summary
-from .formats import COMPACT_TOOL_ACK, OMITTED, kind_of_user_text
+from ..compactor import ContextCompactor
+from ..config import CompactionConfig
+from ..bench.cost import readable_outputs
+from ..offline.extractive import extractive_summary
+from ..formats import COMPACT_TOOL_ACK, OMITTED, kind_of_user_text
 from .histories import HistoryError, list_histories, load_history
-from .messages import estimate_chars, text_of, tool_results, user_text
-from .record import StepRecord
-from .store import Store
+from ..messages import estimate_chars, text_of, tool_results, user_text
+from ..record import StepRecord
+from ..store import Store
 
 STEPS = ("prepare", "tool_result_budget", "snip_compact", "micro_compact",
          "compact_history", "reactive_compact")

@@ -33,10 +33,10 @@ one of our own markers), or from any transcript under the compactor's root.
 import json
 from pathlib import Path
 
-from . import formats
-from .messages import text_of, tool_results
-from .policy.tokens import estimate_text_tokens
-from .store import TRANSCRIPTS
+from .. import formats
+from ..messages import text_of, tool_results
+from ..offline.tokens import estimate_text_tokens
+from ..store import TRANSCRIPTS
 
 CACHED_RATE = 0.1
 NEW_RATE = 1.25

@@ -1,4 +1,4 @@
-"""The offline model's policy: a scripted, deterministic model over one request.
+"""The offline model: a scripted, deterministic stand-in for Claude, and its server.
 
 The article runs its agent loop (section 9) and its three experiments
 (section 13) against a real model. This package stands in for that model so
@@ -17,12 +17,14 @@ model would and no other way:
   lossy compaction shows in the answer;
 - asked for a summary (system prompt `compact.formats.SUMMARY_SYSTEM`), it
   recovers the whole messages from the JSON it was given (cut in the middle or
-  not), answers with `compact.extractive.extractive_summary` of them, and adds
+  not), answers with `compact.offline.extractive.extractive_summary` of them, and adds
   one line saying so when the middle was cut.
 
 The modules, in the order a request goes through them:
 
-    tokens.py          the token estimate the server compares with its window
+    server.py          a local HTTP server speaking the Messages API, its rules and errors
+    tokens.py          the token estimate the server compares with its window, and the window
+    extractive.py      a deterministic extractive summary of messages (no model)
     view.py            reading a request: the request, each call, what is left of its result
     plan.py            what a reply is made of, and keeping a note to one line
     notes.py           the one-line note on each fresh result, and reading facts back

@@ -4,7 +4,7 @@ The request's system prompt is `compact.formats.SUMMARY_SYSTEM` and its one
 user message is `compact.summary.summary_input`: the JSON of the messages, cut
 in the middle when it is over SUMMARY_INPUT_CHAR_LIMIT. The model recovers
 every message that survives whole in that text, answers with
-`compact.extractive.extractive_summary` of them, and adds one line saying so
+`compact.offline.extractive.extractive_summary` of them, and adds one line saying so
 when the middle was cut.
 
 Left out: following anything the summarized messages say (they are data), and
@@ -15,7 +15,7 @@ import json
 import re
 
 from .. import formats
-from ..extractive import extractive_summary
+from .extractive import extractive_summary
 from ..messages import user_text
 
 MESSAGE_START = re.compile(r'\{"(?:role|content)": ')

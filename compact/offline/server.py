@@ -12,13 +12,13 @@ API's own texts, so the SDK raises its own exceptions:
 - a tool_result whose tool_use is not in the previous message, and a tool_use
   with no tool_result right after it (400, the API's two texts);
 - a prompt over the window: `prompt is too long: N tokens > M maximum` (400),
-  N from the documented estimate in `compact.policy.tokens`;
+  N from the documented estimate in `compact.offline.tokens`;
 - faults on demand: 429 `rate_limit_error` or 529 `overloaded_error`, a given
   number of times, with a short `retry-after-ms` so the SDK's retries are quick.
 Consecutive messages of the same role are accepted and read as one turn, as
 the real API merges them.
 
-What it answers comes from `compact.policy`, a scripted, deterministic model.
+What it answers comes from `compact.offline`, a scripted, deterministic model.
 Left out: streaming, images' content, prompt caching, real rate limits, and
 any check of the key (this server is for loopback only).
 """
@@ -30,10 +30,10 @@ import threading
 from collections import deque
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from . import policy
+from .reply import MODEL_NAME, respond
+from .tokens import DEFAULT_WINDOW, estimate_tokens
 
 HOST = "127.0.0.1"
-DEFAULT_WINDOW = 200_000
 MAX_BODY = 32 * 1024 * 1024
 ROLES = ("user", "assistant")
 BLOCK_TYPES = ("text", "image", "document", "tool_use", "tool_result", "thinking",
@@ -215,7 +215,7 @@ def check_pairs(messages) -> None:
 
 
 def check_window(body: dict, window: int) -> int:
-    tokens = policy.estimate_tokens(body)
+    tokens = estimate_tokens(body)
     if tokens > window:
         raise RequestError(f"prompt is too long: {tokens} tokens > {window} maximum")
     return tokens
@@ -254,9 +254,9 @@ def answer(endpoint: str, raw: bytes, window: int) -> tuple[int, dict]:
         check_shape(body, endpoint)
         check_pairs(body["messages"])
         if endpoint == "count_tokens":
-            return 200, {"input_tokens": policy.estimate_tokens(body)}
+            return 200, {"input_tokens": estimate_tokens(body)}
         check_window(body, window)
-        return 200, policy.respond(body)
+        return 200, respond(body)
     except RequestError as error:
         return error.status, error_body(error.kind, str(error))
     except RecursionError:
@@ -434,7 +434,7 @@ def main_serve(argv=None) -> int:
         return 1
     print(f"Offline model listening on {server.base_url} (window {server.window} tokens).")
     print(f"Point a client at it: ANTHROPIC_BASE_URL={server.base_url} "
-          f"ANTHROPIC_API_KEY=offline MODEL_ID={policy.MODEL_NAME}")
+          f"ANTHROPIC_API_KEY=offline MODEL_ID={MODEL_NAME}")
     print("Ctrl-C stops it.", flush=True)
     try:
         threading.Event().wait()

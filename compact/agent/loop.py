@@ -12,7 +12,7 @@ so no result is orphaned and no side effect is forgotten.
     python -m compact agent [--workspace DIR] [--profile seed|default] [--window N]
     python -m compact run TASK [--workspace DIR] [--profile ...] [--window N]
 
-TASK is a text or a short name from `compact.tasks` (titles, docs-json,
+TASK is a text or a short name from `compact.agent.tasks` (titles, docs-json,
 compare-code, compact-tool). The run prints what the article's agent prints:
 tool calls, `[auto compact]`, `[transcript saved: ...]`, `[reactive compact]`,
 and the answer.
@@ -29,13 +29,13 @@ from pathlib import Path
 import anthropic
 
 from . import tasks
-from .compactor import ContextCompactor
-from .config import CompactionConfig
-from .formats import AGENT_SYSTEM_RULE
-from .messages import text_of, to_plain, tool_uses
+from ..compactor import ContextCompactor
+from ..config import CompactionConfig
+from ..formats import AGENT_SYSTEM_RULE
+from ..messages import text_of, to_plain, tool_uses
 from .model import choose_model
-from .reactive import is_prompt_too_long
-from .server import DEFAULT_WINDOW
+from ..reactive import is_prompt_too_long
+from ..offline.tokens import DEFAULT_WINDOW
 from .tools import TOOLS, run_tool
 
 SYSTEM = ("You are a coding agent working in a workspace folder. Use the tools to read and "

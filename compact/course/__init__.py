@@ -1,0 +1,11 @@
+"""What the notebooks use: canned histories, replays, charts, widgets and checkers.
+
+    histories.py   loading the canned histories in data/histories/
+    replay.py      a history through one step or `prepare`, as a table (`replay`)
+    charts.py      matplotlib figures of what the steps did
+    widgets.py     sliders and a profile switch over the charts
+    exercises.py   the check-yourself checkers
+
+The course uses the pipeline, the agent and the offline model; none of them
+imports the course.
+"""
