@@ -176,7 +176,8 @@ def test_log() -> str:
               "vite v5.4.2 building for production...", "transforming..."]
     for i in range(40):
         lines.append(f"  src/lessons/{CHAPTERS[i % 12][0]}/page-{i:02d}.tsx")
-    lines += ["rendering chunks...", "build finished.", "", "$ python -m pytest -v --tb=short -p no:cacheprovider",
+    lines += ["rendering chunks...", "build finished.", "",
+          "$ python -m pytest -v --tb=short -p no:cacheprovider",
               "============================= test session starts ==============================",
               "platform linux -- Python 3.11, pytest-8.3.2, pluggy-1.5.0",
               "rootdir: .", "configfile: pytest.ini", "collected 588 items", ""]

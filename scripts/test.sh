@@ -13,4 +13,6 @@ if ! command -v chromium >/dev/null; then
 fi
 # Tests never use a key from .env: the live notebook runs against the offline model.
 export COMPACT_OFFLINE=1
+# Lint first: ruff.toml holds the project's rules and line length.
+.venv/bin/ruff check --quiet .
 exec .venv/bin/python -m pytest "$@"

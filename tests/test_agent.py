@@ -19,9 +19,9 @@ import pytest
 from compact import CompactionConfig, formats, validate_messages
 from compact.agent import tasks
 from compact.agent.loop import Agent, AgentError, main_agent, main_run
+from compact.agent.tools import MAX_OUTPUT, run_tool
 from compact.messages import tool_results, tool_uses
 from compact.offline import MODEL_NAME
-from compact.agent.tools import MAX_OUTPUT, run_tool
 
 from .helpers import offline_model
 
@@ -315,8 +315,9 @@ def test_a_batch_runs_whole_even_when_the_reply_stopped_early(tmp_path):
 
 
 def test_a_loop_without_an_answer_stops_at_the_turn_limit(tmp_path):
-    use = lambda n: {"type": "tool_use", "id": f"toolu_{n}", "name": "glob",
-                     "input": {"pattern": "*"}}
+    def use(n):
+        return {"type": "tool_use", "id": f"toolu_{n}", "name": "glob",
+                         "input": {"pattern": "*"}}
     agent = Agent(tmp_path, ScriptedClient(*(reply("again", use(n)) for n in range(5))), "m",
                   echo=None, max_turns=3)
     with pytest.raises(AgentError, match="no final answer after 3 model calls"):

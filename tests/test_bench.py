@@ -6,9 +6,10 @@ import pytest
 from matplotlib.figure import Figure
 
 from compact import formats
-from compact.bench import benchmark as bench, cost
-from compact.messages import validate_messages
+from compact.bench import benchmark as bench
+from compact.bench import cost
 from compact.bench.sessions import KINDS, Session, Turn, make_session
+from compact.messages import validate_messages
 from compact.store import Store
 
 # {"role": "user", "content": "hi"} is 33 characters of JSON:

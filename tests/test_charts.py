@@ -12,8 +12,8 @@ from matplotlib.text import Text
 
 from compact.course import charts
 from compact.course.histories import load_history
-from compact.record import StepRecord
 from compact.course.replay import replay, timeline
+from compact.record import StepRecord
 
 
 def texts_overlap(figure) -> list:

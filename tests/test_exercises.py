@@ -12,7 +12,6 @@ import pytest
 from compact.course import exercises as ex
 from compact.formats import COMPACT_TOOL_ACK, MIDDLE_OMITTED
 
-
 # -- answers a learner could write -------------------------------------------------
 
 def chars(messages):

@@ -16,8 +16,18 @@ import pytest
 from compact import CompactionWarning, StoreError, formats
 from compact import store as store_module
 
-from .helpers import (Archive, RecordingSummarizer, body, call, counter_ids, files_under,
-                      make_compactor, pairs_history, user, whole_results)
+from .helpers import (
+    Archive,
+    RecordingSummarizer,
+    body,
+    call,
+    counter_ids,
+    files_under,
+    make_compactor,
+    pairs_history,
+    user,
+    whole_results,
+)
 
 PROFILES = ("seed", "default")
 

@@ -15,8 +15,20 @@ from anthropic.types import TextBlock, ToolUseBlock
 from compact import CompactionConfig, ContextCompactor, estimate_chars, formats, is_prompt_too_long
 from compact.messages import to_plain
 
-from .helpers import (IMAGE, RecordingSummarizer, assistant, body, call, counter_ids, files_under,
-                      make_compactor, pairs_history, tool_result, tool_use, user)
+from .helpers import (
+    IMAGE,
+    RecordingSummarizer,
+    assistant,
+    body,
+    call,
+    counter_ids,
+    files_under,
+    make_compactor,
+    pairs_history,
+    tool_result,
+    tool_use,
+    user,
+)
 from .helpers import result_texts as contents
 
 PROFILES = ("seed", "default")

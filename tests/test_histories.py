@@ -15,9 +15,15 @@ from pathlib import Path
 import pytest
 
 from compact import CompactionConfig, estimate_chars, formats, validate_messages
-from compact.course.histories import HISTORY_DIR, HistoryError, list_histories, load_history, model_calls
-from compact.messages import text_of, tool_results, tool_uses
+from compact.course.histories import (
+    HISTORY_DIR,
+    HistoryError,
+    list_histories,
+    load_history,
+    model_calls,
+)
 from compact.course.replay import replay
+from compact.messages import text_of, tool_results, tool_uses
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKSPACE = ROOT / "data" / "workspace"

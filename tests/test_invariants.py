@@ -32,12 +32,26 @@ from anthropic.types import TextBlock, ToolUseBlock
 from hypothesis import event, given
 from hypothesis import strategies as st
 
-from compact import CompactionConfig, ContextCompactor, CompactionWarning, formats, validate_messages
+from compact import (
+    CompactionConfig,
+    CompactionWarning,
+    ContextCompactor,
+    formats,
+    validate_messages,
+)
 from compact import store as store_module
 from compact.messages import to_plain
 
-from .helpers import (IMAGE, Archive, body, counter_ids, files_under, request_count, short_summary,
-                      user)
+from .helpers import (
+    IMAGE,
+    Archive,
+    body,
+    counter_ids,
+    files_under,
+    request_count,
+    short_summary,
+    user,
+)
 
 PROFILES = ("seed", "default")
 OUTSIDE = "../outside.txt"
@@ -197,7 +211,8 @@ def assert_stable(c, out, active, profile):
         # seed archives again on every call, unless the only cut would split a
         # pair. Assert exactly that rather than skip it.
         snip = [r for r in c.records if r.step == "snip_compact"][-1]
-        event(f"seed output over {c.config.snip_max_messages}: {'stable' if again == out else 'archives again'}")
+        verdict = "stable" if again == out else "archives again"
+        event(f"seed output over {c.config.snip_max_messages}: {verdict}")
         if again == out:
             assert wrote == [] and not snip.fired
         else:

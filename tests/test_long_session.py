@@ -13,8 +13,16 @@ import pytest
 from compact import formats, validate_messages
 from compact.messages import estimate_chars
 
-from .helpers import (Archive, files_under, make_compactor, replay, request_count, result_texts,
-                      tool_heavy_session, whole_results)
+from .helpers import (
+    Archive,
+    files_under,
+    make_compactor,
+    replay,
+    request_count,
+    result_texts,
+    tool_heavy_session,
+    whole_results,
+)
 
 TURNS = 120
 

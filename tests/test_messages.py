@@ -12,7 +12,16 @@ from anthropic.types import TextBlock, ToolUseBlock
 from compact import MessageFormatError, estimate_chars, to_plain, validate_messages
 from compact.messages import request_positions, text_of, user_text, with_text
 
-from .helpers import IMAGE, assistant, call, files_under, make_compactor, tool_result, tool_use, user
+from .helpers import (
+    IMAGE,
+    assistant,
+    call,
+    files_under,
+    make_compactor,
+    tool_result,
+    tool_use,
+    user,
+)
 
 
 def sdk_reply():

@@ -9,9 +9,17 @@ import pytest
 
 from compact import estimate_chars, formats
 from compact.course.histories import list_histories, load_history, model_calls
+from compact.course.replay import (
+    STEPS,
+    call_points,
+    format_table,
+    main,
+    outputs_lost,
+    replay,
+    seeded_ids,
+    timeline,
+)
 from compact.messages import tool_results
-from compact.course.replay import (STEPS, call_points, format_table, main, outputs_lost, replay,
-                            seeded_ids, timeline)
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -14,15 +14,28 @@ import anthropic
 import httpx
 import pytest
 
-from compact import CompactionConfig, ContextCompactor, is_prompt_too_long, validate_messages
-from compact import formats
+from compact import (
+    CompactionConfig,
+    ContextCompactor,
+    formats,
+    is_prompt_too_long,
+    validate_messages,
+)
+from compact.agent.tools import TOOLS
 from compact.messages import estimate_chars
 from compact.store import sanitize_id
 from compact.summary import summary_input
-from compact.agent.tools import TOOLS
 
-from .helpers import (RecordingSummarizer, assistant, body, call, counter_ids, make_compactor,
-                      pairs_history, user)
+from .helpers import (
+    RecordingSummarizer,
+    assistant,
+    body,
+    call,
+    counter_ids,
+    make_compactor,
+    pairs_history,
+    user,
+)
 from .helpers import result_texts as contents
 
 HEX32 = r"[0-9a-f]{32}"

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from compact import formats, is_prompt_too_long
 from compact import offline as policy
+from compact.agent.model import offline_client
 from compact.offline import server
 from compact.offline.extractive import extractive_summary
-from compact.agent.model import offline_client
 from compact.offline.json_shape import json_outline
 from compact.offline.server import start_offline_server
 from compact.summary import summary_input
@@ -491,8 +491,8 @@ LESSONS = ["s01_agent_loop", "s02_tool_use", "s03_planning", "s04_subagents", "s
 
 def titles_request(result_for, notes=True):
     """A finished TITLES run whose README results are `result_for(n)`."""
-    from compact.agent.tools import TOOLS
     from compact.agent.tasks import TITLES
+    from compact.agent.tools import TOOLS
     messages = [{"role": "user", "content": TITLES},
                 {"role": "assistant", "content": [use("toolu_g", "glob", pattern="s*/README.md")]},
                 {"role": "user", "content": [result("toolu_g", "\n".join(

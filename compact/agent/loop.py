@@ -28,14 +28,14 @@ from pathlib import Path
 
 import anthropic
 
-from . import tasks
 from ..compactor import ContextCompactor
 from ..config import CompactionConfig
 from ..formats import AGENT_SYSTEM_RULE
 from ..messages import text_of, to_plain, tool_uses
-from .model import choose_model
-from ..reactive import is_prompt_too_long
 from ..offline.tokens import DEFAULT_WINDOW
+from ..reactive import is_prompt_too_long
+from . import tasks
+from .model import choose_model
 from .tools import TOOLS, run_tool
 
 SYSTEM = ("You are a coding agent working in a workspace folder. Use the tools to read and "

@@ -46,13 +46,13 @@ from dataclasses import replace
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
-from . import cost
 from ..compactor import ContextCompactor
 from ..config import CompactionConfig
-from ..offline.extractive import extractive_summary
 from ..messages import estimate_chars
-from .sessions import KINDS, make_session
+from ..offline.extractive import extractive_summary
 from ..summary import summary_input
+from . import cost
+from .sessions import KINDS, make_session
 
 DESIGNS = ("none", "summary", "seed", "default")
 WINDOW_FACTOR = 4

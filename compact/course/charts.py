@@ -22,7 +22,7 @@ from matplotlib.patches import Patch, Rectangle
 from matplotlib.ticker import MaxNLocator
 
 from .. import formats
-from ..messages import text_of, tool_results, to_plain, tool_uses
+from ..messages import text_of, to_plain, tool_results, tool_uses
 
 # Okabe-Ito, plus a neutral grey.
 ORANGE, SKY, GREEN, YELLOW = "#E69F00", "#56B4E9", "#009E73", "#F0E442"

@@ -30,15 +30,15 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..bench.cost import readable_outputs
 from ..compactor import ContextCompactor
 from ..config import CompactionConfig
-from ..bench.cost import readable_outputs
-from ..offline.extractive import extractive_summary
 from ..formats import COMPACT_TOOL_ACK, OMITTED, kind_of_user_text
-from .histories import HistoryError, list_histories, load_history
 from ..messages import estimate_chars, text_of, tool_results, user_text
+from ..offline.extractive import extractive_summary
 from ..record import StepRecord
 from ..store import Store
+from .histories import HistoryError, list_histories, load_history
 
 STEPS = ("prepare", "tool_result_budget", "snip_compact", "micro_compact",
          "compact_history", "reactive_compact")

@@ -19,8 +19,8 @@ import io
 import ipywidgets as widgets
 from IPython.display import Image
 
-from . import charts
 from ..config import CompactionConfig
+from . import charts
 from .histories import load_history
 from .replay import replay, timeline
 

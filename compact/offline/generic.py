@@ -12,7 +12,7 @@ Left out: anything past a file's first line.
 import re
 
 from .notes import FILES_NOTE, notes_on_fresh_generic
-from .plan import Plan, first_line, lines_note
+from .plan import Plan, first_line, last_match, lines_note
 from .view import View
 
 FILE_RE = re.compile(r"(?:[\w.-]+/)*[\w-]+\.(?:md|py|json|txt|log|toml|ya?ml|cfg|ini|js|ts|"
@@ -42,9 +42,8 @@ def files_found(view: View) -> list | None:
     for call in reversed(view.calls):
         if call.name == "glob" and call.arg("pattern") == "*" and call.kind == "whole":
             return [ln for ln in call.text.splitlines() if ln and ln != "(no match)"]
-    match = None
-    for match in re.finditer(re.escape(FILES_NOTE) + r"([^\n]*)", view.knowledge):
-        pass
+    # The newest note wins: it lists what the model knows now.
+    match = last_match(re.escape(FILES_NOTE) + r"([^\n]*)", view.knowledge)
     return [p.strip() for p in match[1].rstrip(".").split(",")] if match else None
 
 

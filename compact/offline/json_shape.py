@@ -120,8 +120,9 @@ def json_outline_full(text: str) -> dict | None:
         data = json.loads(text)
     except ValueError:
         return None
-    kind = lambda v: {dict: "object", list: "list", str: "string", bool: "boolean",
-                      type(None): "null"}.get(type(v), "number")
+    def kind(v):
+        return {dict: "object", list: "list", str: "string", bool: "boolean",
+                          type(None): "null"}.get(type(v), "number")
     outline = {"root": kind(data), "top": [], "record_in": None, "record": [],
                "complete": True, "nested": {}}
     items = data

@@ -18,7 +18,7 @@ Left out: any judgement of what matters; the notes follow fixed patterns.
 
 import re
 
-from .plan import NOTE_MAX, first_line, names_fitting, short
+from .plan import NOTE_MAX, first_line, last_match, names_fitting, short
 from .view import Call, View
 
 LESSONS_GLOB = "s*/README.md"
@@ -80,9 +80,7 @@ def lessons_found(view: View) -> list | None:
     for call in reversed(view.calls):
         if call.name == "glob" and call.arg("pattern") == LESSONS_GLOB and call.kind == "whole":
             return LESSON_RE.findall(call.text)
-    match = None
-    for match in LESSONS_NOTE_RE.finditer(view.knowledge):
-        pass
+    match = last_match(LESSONS_NOTE_RE, view.knowledge)
     if match:
         return [name.strip() for name in match[1].split(",") if name.strip()]
     return None
@@ -115,13 +113,12 @@ def code_note(path: str, facts: dict) -> str:
 
 def parse_code_note(path: str, text: str) -> dict | None:
     """The facts of the last code note about `path` in `text`, if there is one."""
-    match = None
-    for match in re.finditer(re.escape(path) + r": (?:(\d+) lines|outline); context: "
-                             r"([^;\n]*); memory: ([^\n]*)", text):
-        pass
+    match = last_match(re.escape(path) + r": (?:(\d+) lines|outline); context: "
+                       r"([^;\n]*); memory: ([^\n]*)", text)
     if not match:
         return None
-    names = lambda s: [] if s.strip() in ("none", "") else [
-        n.strip() for n in s.rstrip(".").split(",") if n.strip()]
+    def names(s):
+        return [] if s.strip() in ("none", "") else [
+            n.strip() for n in s.rstrip(".").split(",") if n.strip()]
     return {"lines": int(match[1]) if match[1] else None,
             "context": names(match[2]), "memory": names(match[3])}

@@ -7,6 +7,7 @@ what the extractive summary keeps of a line, so a note survives a summary whole.
 Left out: the response's JSON shape and its tool ids (reply.py writes them).
 """
 
+import re
 from dataclasses import dataclass, field
 
 NOTE_MAX = 160  # the extractive summary keeps one line of this length per note
@@ -42,3 +43,11 @@ def names_fitting(prefix: str, names, limit: int = NOTE_MAX) -> str:
             break
         shown.append(name)
     return prefix + (", ".join(shown) if shown else "none")
+
+
+def last_match(pattern, text: str):
+    """The last match of `pattern` in `text`, or None: the newest note is the one that counts."""
+    found = None
+    for found in re.finditer(pattern, text):  # noqa: B007 - keep only the last one
+        pass
+    return found

@@ -15,8 +15,8 @@ import json
 import re
 
 from .. import formats
-from .extractive import extractive_summary
 from ..messages import user_text
+from .extractive import extractive_summary
 
 MESSAGE_START = re.compile(r'\{"(?:role|content)": ')
 

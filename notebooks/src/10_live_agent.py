@@ -136,7 +136,8 @@ for name, _ in left_behind(workspace):
         kept = compare_run.compactor.store.read_transcript(name)
         print(f"{name}: {len(kept)} messages")
         for message in kept:
-            print(f"    {message['role']:9} {category(message):9} {estimate_chars([message]):>7,d} characters")
+            size = estimate_chars([message])
+            print(f"    {message['role']:9} {category(message):9} {size:>7,d} characters")
 
 # %% [markdown]
 # ## Characters before and after, per model call
