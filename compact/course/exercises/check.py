@@ -158,12 +158,14 @@ def call(function, *args):
         return False, f"raised {type(error).__name__}: {error}"
 
 
-def check_function(name, function, cases, hint, *, normalise=None, diagnose=None) -> CheckResult:
+def check_function(name, function, cases, hint, *, normalise=None, diagnose=None,
+                   explain_errors=False) -> CheckResult:
     """Run `function` on cases [(label, args, expected)] and report.
 
     `normalise(got)` may turn an acceptable shape into the expected one (a list
     of indexes into a sorted list, say) before the comparison; `diagnose(args,
-    expected, got)` may return a hint for the mistake it recognises.
+    expected, got)` may return a hint for the mistake it recognises; with
+    `explain_errors` it is also asked (with got None) when the function raised.
     """
     if function is None:
         return not_attempted(name, len(cases), hint, "the answer is None")
@@ -175,7 +177,8 @@ def check_function(name, function, cases, hint, *, normalise=None, diagnose=None
         for label, args, expected in cases:
             ran, got = call(function, *args)
             if not ran:
-                rows.append((label, False, got))
+                specific = diagnose(args, expected, None) if diagnose and explain_errors else None
+                rows.append((label, False, got + (f"\n      hint: {specific}" if specific else "")))
                 continue
             if normalise is not None:
                 try:

@@ -144,4 +144,4 @@ def check_run_batch(run_batch) -> CheckResult:
             "run every call in order (compact gets compact.formats.COMPACT_TOOL_ACK, not "
             "run), append one user message with all the tool_result blocks, then, if "
             "compact was called, return compact(messages); else return messages.",
-            diagnose=_diagnose)
+            diagnose=_diagnose, explain_errors=True)
