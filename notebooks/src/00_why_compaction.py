@@ -101,7 +101,7 @@ for name, sample in (("English", english), ("Chinese", chinese)):
 # a few large moments (a 288,000-character JSON file, two code files, a whole test
 # log). Without any compaction, the context at each call is simply every message so far.
 # With the article's pipeline (`CompactionConfig.seed()`, the article's numbers and code),
-# it is what `prepare` sends: the next section draws what `prepare` does.
+# it is what `prepare` sends; the picture further down shows what `prepare` does.
 
 # %%
 session = load_history("timeline_150")

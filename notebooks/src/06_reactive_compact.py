@@ -262,10 +262,10 @@ before_after(agent.compactor.records, limit=config.context_char_limit,
 threshold_explorer(history)
 
 # %% [markdown]
-# The default view, as the explorer first draws it:
+# The same replay with `context_char_limit` at 30,000, as the explorer draws it:
 
 # %%
-display(*explore(history, "default"))
+display(*explore(history, "default", context_char_limit=30_000))
 
 # %% [markdown]
 # ## Check yourself
