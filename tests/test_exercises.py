@@ -343,6 +343,10 @@ def test_steps_that_act_follow_the_triggers():
     assert ex.check_steps_that_act(right.STEPS_THAT_ACT).ok
     wrong = dict(right.STEPS_THAT_ACT, huge_result=["tool_result_budget"])
     assert ex.check_steps_that_act(wrong).passed == 3
+    a_name_not_a_list = dict(right.STEPS_THAT_ACT, long_session="snip_compact")
+    result = ex.check_steps_that_act(a_name_not_a_list)
+    assert result.passed == 3
+    assert "expected a list" in dict((c, d) for c, _, d in result.rows)["long_session"]
 
 
 def test_placeholders_on_five_reads_match_the_article_rule():
@@ -371,6 +375,7 @@ PREDICTIONS = [
     (ex.check_placeholders, ex.micro.placeholders_on_five_reads),
     (ex.check_order_loss, ex.order.order_loss_on_huge_result),
     (ex.check_seed_losses, ex.profiles.seed_losses),
+    (ex.check_summary_calls, ex.live.summary_calls_in_live_run),
 ]
 
 
@@ -383,9 +388,13 @@ def test_a_prediction_checker_passes_the_right_numbers_and_fails_wrong_ones(
     assert check(right_answer).ok
     wrong = check({label: value + 1 for label, value in expected.items()})
     assert wrong.attempted and wrong.passed == 0 and wrong.total == len(expected)
-    assert not check(None).attempted
     out = capsys.readouterr().out
-    assert "expected" in out and "not attempted yet" in out
+    assert all(f"expected {value}, got {value + 1}" in out for value in expected.values())
+    as_text = check({label: str(value) for label, value in expected.items()})
+    assert as_text.attempted and as_text.passed == 0
+    assert "expected an int" in capsys.readouterr().out
+    assert not check(None).attempted
+    assert "not attempted yet" in capsys.readouterr().out
 
 
 # -- the catalogue ---------------------------------------------------------------------------
