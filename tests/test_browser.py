@@ -24,7 +24,8 @@ import pytest
 from tests.jupyterlab_server import LabServer
 
 CHROMIUM = Path("/usr/bin/chromium")
-NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "07_compact_tool.ipynb"
+# A notebook with a threshold explorer (tests/test_notebook_sources.py: EXPLORERS).
+NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "01_tool_result_budget.ipynb"
 BROWSER_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 SECONDS = 1000  # playwright waits in milliseconds

@@ -1,35 +1,39 @@
-"""Every checker of compact.course.exercises: a right answer passes, a wrong one fails,
-and a stub (None, or NotImplementedError) is "not attempted yet", never a traceback.
+"""Every checker of compact.course.exercises: the reference solution passes, wrong answers
+fail with a diff and a hint, and a stub is "not attempted yet", never a traceback.
 
-The right answers here are written from the article, not copied from the
-package, so a checker whose reference drifted from the article fails too.
+The solutions (compact/course/exercises/solutions.py) are written from the
+article, not copied from the package, so a checker whose reference drifted
+from the article fails here. The wrong answers are the common mistakes
+docs/TEACHING.md lists, the traps included (01: a persisted result counted as
+0 instead of its preview).
 """
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 
+from compact import formats
 from compact.course import exercises as ex
-from compact.formats import COMPACT_TOOL_ACK, MIDDLE_OMITTED
+from compact.course.exercises import check as machinery
+from compact.course.exercises import solutions as right
+from compact.messages import text_of
 
-# -- answers a learner could write -------------------------------------------------
+ROOT = Path(__file__).resolve().parent.parent
 
-def chars(messages):
-    return len(json.dumps(messages, ensure_ascii=False))
-
-
-def chars_ascii(messages):
-    return len(json.dumps(messages))
+# -- wrong answers a learner could write ------------------------------------------------
 
 
-def persisted(sizes, batch_limit, large_limit):
+def persisted_counted_as_zero(sizes, batch_limit, large_limit):
+    """The trap: a persisted result counted as 0, not as its preview."""
     total, chosen = sum(sizes), []
-    for i in sorted(range(len(sizes)), key=lambda i: -sizes[i]):
+    for i in sorted(range(len(sizes)), key=lambda i: sizes[i], reverse=True):
         if total <= batch_limit:
             break
         if sizes[i] > large_limit:
             chosen.append(i)
-            total -= sizes[i] - min(sizes[i], 2000)
+            total -= sizes[i]
     return chosen
 
 
@@ -38,14 +42,15 @@ def persisted_all_large(sizes, batch_limit, large_limit):
     return [i for i, s in enumerate(sizes) if s > large_limit] if sum(sizes) > batch_limit else []
 
 
-def cut_points(kinds, max_messages, keep_head):
-    head, tail = keep_head, len(kinds) - (max_messages - keep_head)
-    if kinds[head - 1] == "tool_use":
-        while head < tail and kinds[head] == "tool_result":
-            head += 1
-    if tail > 0 and kinds[tail] == "tool_result" and kinds[tail - 1] == "tool_use":
-        tail -= 1
-    return head, tail
+def persisted_in_batch_order(sizes, batch_limit, large_limit):
+    total, chosen = sum(sizes), []
+    for i, size in enumerate(sizes):
+        if total <= batch_limit:
+            break
+        if size > large_limit:
+            chosen.append(i)
+            total -= size - 2000
+    return chosen
 
 
 def cut_points_naive(kinds, max_messages, keep_head):
@@ -53,112 +58,180 @@ def cut_points_naive(kinds, max_messages, keep_head):
     return keep_head, len(kinds) - (max_messages - keep_head)
 
 
-def summary_cut(text, limit):
-    if len(text) <= limit:
+def cut_points_head_only(kinds, max_messages, keep_head):
+    head, tail = right.cut_points(kinds, max_messages, keep_head)
+    return head, len(kinds) - (max_messages - keep_head)
+
+
+def older_result_trusts_any_line(text):
+    """Flaw 6: trusts a `Full output:` line anywhere in the text."""
+    if len(text) <= 120:
         return text
-    head = limit // 4
-    return text[:head] + MIDDLE_OMITTED + text[-(limit - head):]
+    found = re.search(r"^Full output: (.+)$", text, re.MULTILINE)
+    return f"[Earlier tool result saved at {found[1]}]" if found else formats.OMITTED
+
+
+def older_result_always_omitted(text):
+    return text if len(text) <= 120 else formats.OMITTED
+
+
+def older_result_shrinks_short_ones(text):
+    return right.older_result(text + " " * 200) if len(text) <= 120 else right.older_result(text)
 
 
 def summary_cut_halves(text, limit):
     if len(text) <= limit:
         return text
-    return text[:limit // 2] + MIDDLE_OMITTED + text[-(limit // 2):]
+    return text[:limit // 2] + formats.MIDDLE_OMITTED + text[-(limit // 2):]
 
 
-def too_long(message):
-    text = message.lower()
-    return any(s in text for s in ("prompt is too long", "prompt_too_long", "too many tokens"))
+def summary_cut_three_quarters(text, limit):
+    """Rounds the tail down too: 3 * (limit // 4) characters, short when 4 does not divide limit."""
+    if len(text) <= limit:
+        return text
+    return text[:limit // 4] + formats.MIDDLE_OMITTED + text[-(3 * (limit // 4)):]
 
 
-def too_long_article(message):
-    """The article's check: misses the real API's spelling."""
-    text = message.lower()
-    return "prompt_too_long" in text or "too many tokens" in text
+def summary_cut_strictly_under(text, limit):
+    if len(text) < limit:
+        return text
+    return text[:limit // 4] + formats.MIDDLE_OMITTED + text[len(text) - (limit - limit // 4):]
 
 
-def answer_batch(tool_uses, run):
-    results, requested = [], False
+def lost_context_only(originals, context, transcripts, saved):
+    return right.lost(originals, context, [], {})
+
+
+def lost_no_paths(originals, context, transcripts, saved):
+    return right.lost(originals, context, transcripts, {})
+
+
+def tail_start_naive(kinds, keep):
+    return max(0, len(kinds) - keep)
+
+
+def tail_start_negative(kinds, keep):
+    start = len(kinds) - keep
+    if start > 0 and kinds[start] == "tool_result" and kinds[start - 1] == "tool_use":
+        start -= 1
+    return start
+
+
+def run_batch_compact_at_once(messages, tool_uses, run, compact):
+    """Compacts as soon as compact is seen: the results answer nothing."""
+    results, compacted = [], None
     for use in tool_uses:
         if use["name"] == "compact":
-            output, requested = COMPACT_TOOL_ACK, True
+            compacted = compact(messages)
+            output = formats.COMPACT_TOOL_ACK
         else:
             output = run(use)
         results.append({"type": "tool_result", "tool_use_id": use["id"], "content": output})
-    return results, requested
+    return (compacted or messages) + [{"role": "user", "content": results}]
 
 
-def answer_batch_compact_first(tool_uses, run):
-    """Stops at the compact call: leaves later tool_use blocks unanswered."""
+def run_batch_never_compacts(messages, tool_uses, run, compact):
+    return right.run_batch(messages, tool_uses, run, lambda listed: listed)
+
+
+def run_batch_stops_at_compact(messages, tool_uses, run, compact):
     results = []
     for use in tool_uses:
         if use["name"] == "compact":
             results.append({"type": "tool_result", "tool_use_id": use["id"],
-                            "content": COMPACT_TOOL_ACK})
-            return results, True
+                            "content": formats.COMPACT_TOOL_ACK})
+            return compact(messages + [{"role": "user", "content": results}])
         results.append({"type": "tool_result", "tool_use_id": use["id"], "content": run(use)})
-    return results, False
+    return messages + [{"role": "user", "content": results}]
 
 
-def cache_cost(previous, current):
-    same = 0
-    for old, new in zip(previous, current):
-        if old != new:
-            break
-        same += 1
-    cached = sum(len(json.dumps(m, ensure_ascii=False)) for m in current[:same])
-    return 0.1 * cached + 1.25 * (len(json.dumps(current, ensure_ascii=False)) - cached)
+def fresh_from_first_reply(kinds):
+    for i, kind in enumerate(kinds):
+        if kind in ("assistant", "tool_use"):
+            return i + 1
+    return 0
+
+
+def fresh_from_the_reply(kinds):
+    return max(0, right.fresh_from(kinds) - 1)
 
 
 def cache_cost_no_cache(previous, current):
     return 1.25 * len(json.dumps(current, ensure_ascii=False))
 
 
-def stub(*args):
-    raise NotImplementedError
+def cache_cost_ascii(previous, current):
+    same = 0
+    while same < min(len(previous), len(current)) and previous[same] == current[same]:
+        same += 1
+    cached = sum(len(json.dumps(m)) for m in current[:same])
+    return 0.1 * cached + 1.25 * (len(json.dumps(current)) - cached)
 
 
 FUNCTION_CHECKS = [
-    (ex.check_chars, chars, chars_ascii),
-    (ex.check_persisted, persisted, persisted_all_large),
-    (ex.check_cut_points, cut_points, cut_points_naive),
-    (ex.check_summary_cut, summary_cut, summary_cut_halves),
-    (ex.check_too_long, too_long, too_long_article),
-    (ex.check_answer_batch, answer_batch, answer_batch_compact_first),
-    (ex.check_cache_cost, cache_cost, cache_cost_no_cache),
+    (ex.check_persisted, right.persisted,
+     [persisted_counted_as_zero, persisted_all_large, persisted_in_batch_order]),
+    (ex.check_cut_points, right.cut_points, [cut_points_naive, cut_points_head_only]),
+    (ex.check_older_result, right.older_result,
+     [older_result_trusts_any_line, older_result_always_omitted, older_result_shrinks_short_ones]),
+    (ex.check_summary_cut, right.summary_cut,
+     [summary_cut_halves, summary_cut_three_quarters, summary_cut_strictly_under]),
+    (ex.check_lost, right.lost, [lost_context_only, lost_no_paths]),
+    (ex.check_tail_start, right.tail_start, [tail_start_naive, tail_start_negative]),
+    (ex.check_run_batch, right.run_batch,
+     [run_batch_compact_at_once, run_batch_never_compacts, run_batch_stops_at_compact]),
+    (ex.check_fresh_from, right.fresh_from, [fresh_from_first_reply, fresh_from_the_reply]),
+    (ex.check_cache_cost, right.cache_cost, [cache_cost_no_cache, cache_cost_ascii]),
 ]
 IDS = [check.__name__ for check, _, _ in FUNCTION_CHECKS]
+WRONG = [(check, wrong) for check, _, wrongs in FUNCTION_CHECKS for wrong in wrongs]
 
 
-@pytest.mark.parametrize("check, right, wrong", FUNCTION_CHECKS, ids=IDS)
-def test_a_right_function_passes_every_case(check, right, wrong, capsys):
-    result = check(right)
-    assert result.ok and result.passed == result.total >= 4
+@pytest.mark.parametrize("check, solution, wrongs", FUNCTION_CHECKS, ids=IDS)
+def test_the_reference_solution_passes_every_case(check, solution, wrongs, capsys):
+    result = check(solution)
+    assert result.ok and result.passed == result.total >= 10
     out = capsys.readouterr().out
     assert "FAIL" not in out and f"All {result.total} cases pass." in out
 
 
-@pytest.mark.parametrize("check, right, wrong", FUNCTION_CHECKS, ids=IDS)
-def test_a_wrong_function_fails_some_case_and_says_which(check, right, wrong, capsys):
+@pytest.mark.parametrize("check, wrong", WRONG, ids=[w.__name__ for _, w in WRONG])
+def test_a_wrong_answer_fails_with_a_diff_and_a_hint(check, wrong, capsys):
     result = check(wrong)
     assert result.attempted and not result.ok
-    assert 0 < result.passed < result.total  # the wrong answer is close, not absurd
     out = capsys.readouterr().out
     assert out.count("  FAIL  ") == result.total - result.passed
-    assert "expected" in out and "Hint:" in out
+    details = [detail for _, ok, detail in result.rows if not ok]
+    # Each miss says how it differs (where two texts part, or which element and value),
+    # or what the learner's code raised.
+    assert all(re.search(DIFF + r"|raised \w+", d) for d in details), details
+    assert "Hint:" in out and "you said" not in out
+    assert "\n      " in out  # the first misses are explained under their FAIL line
 
 
-@pytest.mark.parametrize("check, right, wrong", FUNCTION_CHECKS, ids=IDS)
-@pytest.mark.parametrize("answer", [None, stub], ids=["None", "stub"])
-def test_a_stub_is_not_attempted_yet(check, right, wrong, answer, capsys):
-    result = check(answer)
+DIFF = r"differ at character|expected .+ got"
+
+
+@pytest.mark.parametrize("check, solution, wrongs", FUNCTION_CHECKS, ids=IDS)
+def test_at_least_two_wrong_answers_per_checker_fail_with_a_diff(check, solution, wrongs, capsys):
+    with_a_diff = [wrong for wrong in wrongs
+                   if any(not ok and re.search(DIFF, d) for _, ok, d in check(wrong).rows)]
+    assert len(with_a_diff) >= 2, [w.__name__ for w in with_a_diff]
+
+
+@pytest.mark.parametrize("check, solution, wrongs", FUNCTION_CHECKS, ids=IDS)
+@pytest.mark.parametrize("answer", [None, "stub"])
+def test_a_stub_is_not_attempted_yet(check, solution, wrongs, answer, capsys):
+    def stub(*args):
+        raise NotImplementedError
+    result = check(stub if answer == "stub" else None)
     assert not result.attempted and not result.ok and result.passed == 0
     out = capsys.readouterr().out
     assert "not attempted yet" in out and "Hint:" in out and "FAIL" not in out
 
 
-@pytest.mark.parametrize("check, right, wrong", FUNCTION_CHECKS, ids=IDS)
-def test_a_crashing_function_is_a_fail_line_not_a_traceback(check, right, wrong, capsys):
+@pytest.mark.parametrize("check, solution, wrongs", FUNCTION_CHECKS, ids=IDS)
+def test_a_crashing_function_is_a_fail_line_not_a_traceback(check, solution, wrongs, capsys):
     def crashes(*args):
         raise KeyError("oops")
     result = check(crashes)
@@ -167,126 +240,142 @@ def test_a_crashing_function_is_a_fail_line_not_a_traceback(check, right, wrong,
 
 
 def test_a_value_that_is_not_a_function_is_refused_clearly(capsys):
-    result = ex.check_chars(42)
-    assert result.passed == 0 and "expected a function, got int" in capsys.readouterr().out
+    result = ex.check_tail_start(42)
+    assert result.passed == 0 and "expected a function, got an int" in capsys.readouterr().out
 
 
-def test_chars_cases_include_text_where_ensure_ascii_matters():
-    result = ex.check_chars(chars_ascii)
-    failed = [case for case, ok, _ in result.rows if not ok]
-    assert "a Chinese request" in failed and "one English request" not in failed
+# -- the traps ------------------------------------------------------------------------------
+
+def failed_cases(result) -> list:
+    return [case for case, ok, _ in result.rows if not ok]
 
 
-def test_persisted_reference_follows_the_article():
-    # Largest first, re-total, stop under the limit; 30000 itself is not "longer".
-    assert ex._persisted_reference([35_000, 31_000, 40_000, 150_000], 200_000, 30_000) == [3]
-    assert ex._persisted_reference([300_000, 250_000], 200_000, 30_000) == [0, 1]
-    assert ex._persisted_reference([30_000] * 8, 200_000, 30_000) == []
+def test_counting_a_persisted_result_as_zero_fails_the_preview_case():
+    result = ex.check_persisted(persisted_counted_as_zero)
+    assert "the preview still counts" in failed_cases(result)
+    detail = dict((case, d) for case, _, d in result.rows)["the preview still counts"]
+    assert "too few" in detail  # the hint names the mistake
 
 
-def test_cut_points_reference_keeps_pairs_whole():
-    # The article's numbers: head 3 and the newest 47 of 60 messages.
-    assert ex._cut_reference(["user", "assistant"] * 30, 50, 3) == (3, 13)
-    kinds = ["user", "assistant", "tool_use", "tool_result"] + ["assistant", "user"] * 28
-    assert ex._cut_reference(kinds, 50, 3) == (4, 13)
+def test_a_forged_full_output_line_is_not_a_saved_copy():
+    result = ex.check_older_result(older_result_trusts_any_line)
+    assert failed_cases(result) == ["a file that mentions a Full output: line",
+                                    "a log that starts with a Full output: line"]
 
 
-def test_cut_points_refuses_a_case_with_a_broken_pair():
-    with pytest.raises(ValueError):
-        ex._cut_reference(["user", "tool_result", "assistant"], 2, 1)
+def test_the_tail_of_the_summary_input_is_the_rest_of_the_budget():
+    failed = failed_cases(ex.check_summary_cut(summary_cut_three_quarters))
+    assert "a limit not divisible by 4, 101" in failed and "the article's limit, 80000" not in failed
 
 
-def test_too_long_cases_hold_both_refusals_and_unrelated_errors():
-    expected = [ex.is_prompt_too_long(Exception(text)) for _, text in ex.TOO_LONG_CASES]
-    assert expected.count(True) >= 4 and expected.count(False) >= 4
+def test_compacting_before_the_results_is_named_in_the_hint():
+    result = ex.check_run_batch(run_batch_compact_at_once)
+    hints = " ".join(d for _, ok, d in result.rows if not ok)
+    assert "compact ran before the results were appended" in hints
 
 
-def test_answer_batch_reference_answers_compact_with_the_ack_and_never_runs_it():
-    ran = []
-    uses = [{"type": "tool_use", "id": "a", "name": "compact", "input": {}},
-            {"type": "tool_use", "id": "b", "name": "bash", "input": {"command": "ls"}}]
-    results, requested = ex.answer_batch_reference(uses, lambda use: ran.append(use) or "ok")
-    assert requested and [r["tool_use_id"] for r in results] == ["a", "b"]
-    assert results[0]["content"] == COMPACT_TOOL_ACK and [u["id"] for u in ran] == ["b"]
+def test_the_cases_are_the_same_on_every_run():
+    first = ex.check_cut_points(right.cut_points).rows
+    assert [case for case, _, _ in first] == [case for case, _, _ in
+                                              ex.check_cut_points(right.cut_points).rows]
 
 
-def test_cache_cost_reference_is_the_article_rates():
-    ask = {"role": "user", "content": "hi"}
-    reply = {"role": "assistant", "content": "hello"}
-    a, b = len(json.dumps(ask)), len(json.dumps(reply))
-    total = len(json.dumps([ask, reply]))
-    assert ex.cache_cost_reference([ask], [ask, reply]) == pytest.approx(
-        0.1 * a + 1.25 * (total - a))
-    assert ex.cache_cost_reference([], [ask]) == pytest.approx(1.25 * (a + 2))
-    assert b > 0
+# -- the diff machinery ----------------------------------------------------------------------
 
+def test_a_type_difference_names_both_types_not_two_lookalike_values():
+    text = machinery.difference(1, "1")
+    assert text == "expected an int (1), got a str ('1')"
+    assert machinery.difference([1, 2], (1, 2)).startswith("expected a list")
+
+
+def test_a_text_difference_shows_the_first_differing_character_with_context():
+    expected = "a" * 100 + "XYZ" + "b" * 100
+    got = "a" * 100 + "XQZ" + "b" * 100
+    text = machinery.difference(expected, got)
+    assert "differ at character 101" in text
+    assert "XYZ" in text and "XQZ" in text
+    # Longer than the 60 characters the old checker cut both values to, and still readable.
+    caret = text.splitlines()[-1]
+    got_line = text.splitlines()[-2]
+    assert got_line[caret.index("^")] == "Q"
+
+
+def test_a_text_that_stops_early_says_so():
+    assert "yours stops there" in machinery.difference("abcdef", "abc")
+    assert "yours goes on" in machinery.difference("abc", "abcdef")
+
+
+def test_a_list_difference_points_at_the_first_differing_element():
+    text = machinery.difference([{"a": "x"}, {"a": "long text"}], [{"a": "x"}, {"a": "long test"}])
+    assert text.startswith("at [1]: at ['a']: texts differ at character 7")
+
+
+def test_same_treats_a_bool_as_no_count_and_close_floats_as_equal():
+    assert not machinery.same(1, True)
+    assert machinery.same(0.1 + 0.2, 0.3)
+    assert not machinery.same((1, 2), [1, 2])
+
+
+# -- predictions ---------------------------------------------------------------------------
 
 def test_a_prediction_takes_a_number_a_tuple_or_a_dict(capsys):
     expected = {"placeholders": 2, "omitted": 1}
-    assert ex._check_prediction("p", (2, 1), expected, "h").ok
-    assert ex._check_prediction("p", {"placeholders": 2, "omitted": 1}, expected, "h").ok
-    wrong = ex._check_prediction("p", (2, 2), expected, "h")
+    assert machinery.check_prediction("p", (2, 1), expected, "h").ok
+    assert machinery.check_prediction("p", {"placeholders": 2, "omitted": 1}, expected, "h").ok
+    wrong = machinery.check_prediction("p", (2, 2), expected, "h")
     assert wrong.attempted and wrong.passed == 1
-    assert "you said 2, the package says 1" in capsys.readouterr().out
-    assert not ex._check_prediction("p", None, expected, "h").attempted
-    assert not ex._check_prediction("p", (2, None), expected, "h").attempted
-    assert ex._check_prediction("p", (2,), expected, "h").passed == 0
-    assert ex._check_prediction("one", 3, {"n": 3}, "h").ok
-    assert not ex._check_prediction("one", True, {"n": 1}, "h").ok  # a bool is not a count
+    assert "expected 1, got 2" in capsys.readouterr().out
+    assert not machinery.check_prediction("p", None, expected, "h").attempted
+    assert not machinery.check_prediction("p", (2, None), expected, "h").attempted
+    assert machinery.check_prediction("p", (2,), expected, "h").passed == 0
+    assert machinery.check_prediction("one", 3, {"n": 3}, "h").ok
+    assert not machinery.check_prediction("one", True, {"n": 1}, "h").ok  # a bool is not a count
 
 
-def test_every_notebook_has_a_checker():
-    assert sorted(ex.CHECKERS) == [f"{n:02d}" for n in range(11)]
-    assert all(name.startswith("check_") for name in (f.__name__ for f in ex.CHECKERS.values()))
+def test_a_string_prediction_is_told_its_type(capsys):
+    result = machinery.check_prediction("one", "1", {"n": 1}, "h")
+    assert not result.ok
+    assert "expected an int (1), got a str ('1')" in capsys.readouterr().out
 
 
-# -- predictions: the reference is computed live; check it against the histories ----
-
-def _older_long_results(messages, keep=3, minimum=120):
-    """Results the article's step 3 shrinks: older than the newest `keep`, over `minimum`."""
-    from compact.messages import text_of, tool_results
-    results = [b for m in messages for b in tool_results(m)]
-    older = results[:-keep] if keep else results
-    return [b for b in older if len(text_of(b["content"])) > minimum]
+def test_steps_that_act_follow_the_triggers():
+    assert ex.pipeline.steps_that_act() == right.STEPS_THAT_ACT
+    assert ex.check_steps_that_act(right.STEPS_THAT_ACT).ok
+    wrong = dict(right.STEPS_THAT_ACT, huge_result=["tool_result_budget"])
+    assert ex.check_steps_that_act(wrong).passed == 3
+    a_name_not_a_list = dict(right.STEPS_THAT_ACT, long_session="snip_compact")
+    result = ex.check_steps_that_act(a_name_not_a_list)
+    assert result.passed == 3
+    assert "expected a list" in dict((c, d) for c, _, d in result.rows)["long_session"]
 
 
 def test_placeholders_on_five_reads_match_the_article_rule():
     from compact.course.histories import load_history
-    shrunk = len(_older_long_results(load_history("five_reads")["messages"]))
+    from compact.messages import tool_results
+    results = [b for m in load_history("five_reads")["messages"] for b in tool_results(m)]
+    shrunk = [b for b in results[:-3] if len(text_of(b["content"])) > 120]
     # Nothing in five_reads is large enough for step 1, so every placeholder says omitted.
-    assert ex.placeholders_on_five_reads() == {"placeholders": shrunk, "omitted": shrunk}
-    assert shrunk >= 1
+    assert ex.micro.placeholders_on_five_reads() == {"placeholders": len(shrunk),
+                                                     "omitted": len(shrunk)}
+    assert shrunk
 
 
-def test_order_loss_on_huge_result_is_the_read_step_3_saw_first():
-    from compact.course.histories import load_history
-    from compact.messages import text_of
-    messages = load_history("huge_result")["messages"]
-    large = [b for b in _older_long_results(messages) if len(text_of(b["content"])) > 30_000]
-    assert len(large) >= 1
-    assert ex.order_loss_on_huge_result() == {"lost": len(large)}
-
-
-def test_seed_losses_are_positive_and_the_default_loses_none():
-    from compact.course.replay import outputs_lost
-    losses = ex.seed_losses()
-    assert set(losses) == {"long_session", "timeline_150"}
-    assert all(n > 0 for n in losses.values())
-    assert outputs_lost("long_session", profile="default") == 0
+def test_seed_losses_are_positive():
+    assert all(n > 0 for n in ex.profiles.seed_losses().values())
 
 
 def test_summary_calls_in_the_live_run_are_read_from_the_records():
-    seed = ex.summary_calls_in_live_run("seed")["summary_calls"]
-    default = ex.summary_calls_in_live_run("default")["summary_calls"]
+    seed = ex.live.summary_calls_in_live_run("seed")["summary_calls"]
+    default = ex.live.summary_calls_in_live_run("default")["summary_calls"]
     # The seed summarizes the two code files; the default persists them instead.
     assert seed >= 1 and default == 0
 
 
 PREDICTIONS = [
-    (ex.check_placeholders, ex.placeholders_on_five_reads),
-    (ex.check_order_loss, ex.order_loss_on_huge_result),
-    (ex.check_seed_losses, ex.seed_losses),
-    (ex.check_summary_calls, ex.summary_calls_in_live_run),
+    (ex.check_placeholders, ex.micro.placeholders_on_five_reads),
+    (ex.check_order_loss, ex.order.order_loss_on_huge_result),
+    (ex.check_seed_losses, ex.profiles.seed_losses),
+    (ex.check_summary_calls, ex.live.summary_calls_in_live_run),
 ]
 
 
@@ -295,12 +384,33 @@ PREDICTIONS = [
 def test_a_prediction_checker_passes_the_right_numbers_and_fails_wrong_ones(
         check, reference, capsys):
     expected = reference()
-    right = tuple(expected.values()) if len(expected) > 1 else next(iter(expected.values()))
-    assert check(right).ok
-    off_by_one = {label: value + 1 for label, value in expected.items()}
-    wrong = check(off_by_one)
+    right_answer = tuple(expected.values()) if len(expected) > 1 else next(iter(expected.values()))
+    assert check(right_answer).ok
+    wrong = check({label: value + 1 for label, value in expected.items()})
     assert wrong.attempted and wrong.passed == 0 and wrong.total == len(expected)
-    nothing = check(None)
-    assert not nothing.attempted
     out = capsys.readouterr().out
-    assert "the package says" in out and "not attempted yet" in out
+    assert all(f"expected {value}, got {value + 1}" in out for value in expected.values())
+    as_text = check({label: str(value) for label, value in expected.items()})
+    assert as_text.attempted and as_text.passed == 0
+    assert "expected an int" in capsys.readouterr().out
+    assert not check(None).attempted
+    assert "not attempted yet" in capsys.readouterr().out
+
+
+# -- the catalogue ---------------------------------------------------------------------------
+
+def test_every_notebook_has_a_checker_and_nine_have_code_to_write():
+    assert sorted(ex.CHECKERS) == [f"{n:02d}" for n in range(11)]
+    writes_code = {nb for nb, checks in ex.CHECKERS.items()
+                   if any(c in ex.WRITES_CODE for c in checks)}
+    assert len(writes_code) >= 9
+    assert {"01", "02", "03", "04", "06", "07"} <= writes_code
+    assert set(ex.WRITES_CODE) == {check for check, _, _ in FUNCTION_CHECKS}
+
+
+def test_the_teachers_guide_shows_every_solution_as_it_is_in_solutions_py():
+    import inspect
+    guide = (ROOT / "docs" / "TEACHING.md").read_text(encoding="utf-8")
+    for _, solution, _ in FUNCTION_CHECKS:
+        source = inspect.getsource(solution).strip()
+        assert source in guide, f"docs/TEACHING.md lacks the solution {solution.__name__}"

@@ -3,10 +3,16 @@
 Fast and without a kernel (nbval runs the notebooks; this only reads them):
 - every .ipynb holds exactly the cells of its notebooks/src/*.py, executed, so
   a source edited without a rebuild fails here, not in a learner's hands;
-- each notebook has a chart (a stored PNG), a check-yourself exercise whose
-  checker ran and found the stub not attempted yet, and a threshold explorer
-  cell tagged nbval-ignore-output followed by an untagged cell that draws the
-  explorer's default view;
+- each notebook opens with a goal cell ("**Goal.**", with its length in
+  minutes) and ends with a recap ("**Recap.**": three points, then "**Next:**");
+- each notebook has a chart (a stored PNG) and check-yourself exercises whose
+  checkers ran and found the stubs not attempted yet; at least 9 notebooks,
+  and every step's notebook, have one where the learner writes code;
+- notebook 00 draws the pipeline (the picture's content is checked here too);
+- notebooks 00-04 teach the article's design alone: no default profile;
+- the threshold explorer appears only where moving a threshold teaches
+  something new (EXPLORERS), after a "**Try this.**" prompt, in a cell tagged
+  nbval-ignore-output followed by an untagged cell that draws a view of it;
 - no stored output is an error or stderr, none names an absolute scratch or
   checkout path, and none mentions the project's internal spec (learners have
   docs/DESIGN.md instead).
@@ -19,12 +25,18 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from compact.course.exercises import CHECKERS
+from compact.config import CompactionConfig
+from compact.course.exercises import CHECKERS, WRITES_CODE
+from compact.course.pipeline_picture import drawn_texts, pipeline_picture, pipeline_steps
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 IGNORE = "nbval-ignore-output"
 ABSOLUTE = re.compile(r"(/tmp/|/work/|/home/|/private/var/|/var/folders/)")
+# Where moving a threshold teaches something new: step 1's trigger, step 3's two
+# numbers, a limit in characters against a window in tokens, and the two profiles.
+EXPLORERS = ("01", "03", "06", "08")
+STEPS_NOTEBOOKS = ("01", "02", "03", "04", "06", "07")
 
 
 def load_builder():
@@ -98,20 +110,96 @@ def test_a_chart_is_stored_as_a_png(notebook):
     assert any(has_png(cell) for cell in code_cells(nb)), f"{path.name}: no chart"
 
 
-def test_the_exercise_checker_ran_on_the_stub(notebook):
+def test_every_exercise_checker_ran_on_the_stub(notebook):
     path, nb = notebook
-    checker = CHECKERS[path.stem[:2]].__name__
-    calls = [cell for cell in code_cells(nb) if re.search(rf"\b{checker}\(", cell.source)]
-    assert len(calls) == 1, f"{path.name}: expected one cell calling {checker}"
-    out = stdout_of(calls[0])
-    # Shipped unsolved: the checker printed its verdict on the stub, not a traceback.
-    assert "not attempted yet" in out and "Hint:" in out, out
+    for check in CHECKERS[path.stem[:2]]:
+        calls = [cell for cell in code_cells(nb) if re.search(rf"\b{check.__name__}\(", cell.source)]
+        assert len(calls) == 1, f"{path.name}: expected one cell calling {check.__name__}"
+        out = stdout_of(calls[0])
+        # Shipped unsolved: the checker printed its verdict on the stub, not a traceback.
+        assert "not attempted yet" in out and "Hint:" in out, out
 
 
-def test_the_explorer_cell_is_tagged_and_followed_by_the_default_view(notebook):
+def writes_code(nb) -> bool:
+    """A cell where the learner writes a function: a stub that raises, checked by a code checker."""
+    for cell in code_cells(nb):
+        stub = re.search(r"^def \w+\(.*\).*:\n\s+raise NotImplementedError", cell.source, re.M)
+        if stub and any(re.search(rf"\b{c.__name__}\(", cell.source) for c in WRITES_CODE):
+            return True
+    return False
+
+
+def test_nine_notebooks_and_every_steps_notebook_have_code_to_write():
+    having = {path.stem[:2] for path in NOTEBOOKS if writes_code(nbformat.read(path, as_version=4))}
+    assert len(having) >= 9, sorted(having)
+    assert set(STEPS_NOTEBOOKS) <= having, sorted(having)
+
+
+def markdown_cells(nb) -> list:
+    return [cell for cell in nb.cells if cell.cell_type == "markdown"]
+
+
+def test_the_notebook_opens_with_its_goal_and_length(notebook):
+    path, nb = notebook
+    goal = [cell for cell in nb.cells[:2]
+            if cell.cell_type == "markdown" and cell.source.startswith("**Goal.** You will ")]
+    assert len(goal) == 1, f"{path.name}: no goal cell among the first two"
+    assert re.search(r"About\s+\d+\s+minutes\.", goal[0].source), goal[0].source
+
+
+def test_the_notebook_ends_with_a_three_point_recap_and_what_comes_next(notebook):
+    path, nb = notebook
+    texts = [cell.source for cell in markdown_cells(nb)]
+    recaps = [i for i, text in enumerate(texts) if text.startswith("**Recap.**\n")]
+    assert len(recaps) == 1, f"{path.name}: expected one recap cell"
+    recap = texts[recaps[0]]
+    assert len(re.findall(r"^- ", recap, re.M)) == 3, recap
+    assert "\n**Next:** " in recap
+    # Nothing taught after it: only clean-up code may follow.
+    assert all(not re.search(r"^#+ ", text, re.M) for text in texts[recaps[0] + 1:]), path.name
+
+
+def test_notebook_00_draws_the_pipeline():
+    nb = nbformat.read(ROOT / "notebooks" / "00_why_compaction.ipynb", as_version=4)
+    cells = [cell for cell in code_cells(nb) if "pipeline_picture()" in cell.source]
+    assert len(cells) == 1 and has_png(cells[0])
+
+
+def test_the_pipeline_picture_names_each_step_its_trigger_and_what_it_leaves():
+    seed = CompactionConfig.seed()
+    texts = drawn_texts(pipeline_picture())
+    steps = pipeline_steps()
+    assert [step["name"] for step in steps] == ["tool_result_budget", "snip_compact",
+                                                "micro_compact", "compact_history"]
+    for step in steps:
+        assert f"{step['number']}. {step['name']}" in texts
+        for key in ("trigger", "context", "disk"):
+            assert step[key] in texts, (step["name"], key)
+    joined = "\n".join(texts)
+    for fact in (f"over {seed.tool_result_batch_char_limit:,d} characters",
+                 f"more than {seed.snip_max_messages} messages", "every call",
+                 f"still over {seed.context_char_limit:,d}",
+                 ".task_outputs/tool-results/<id>.txt", ".transcripts/transcript_<hex>.jsonl",
+                 "Full output:", "[Compacted]", "omitted"):
+        assert fact in joined, fact
+    # The numbers follow the configuration it is given.
+    other = drawn_texts(pipeline_picture(CompactionConfig.seed(snip_max_messages=70)))
+    assert any("more than 70 messages" in text for text in other)
+
+
+def test_the_first_notebooks_teach_the_article_alone():
+    for path in NOTEBOOKS[:5]:
+        source = (ROOT / "notebooks" / "src" / f"{path.stem}.py").read_text(encoding="utf-8")
+        assert not re.search(r"default profile|[\"']default[\"']|CompactionConfig\(\)", source), path.name
+
+
+def test_the_explorer_appears_only_where_it_teaches_with_a_prompt(notebook):
     path, nb = notebook
     cells = code_cells(nb)
     explorers = [i for i, cell in enumerate(cells) if "threshold_explorer(" in cell.source]
+    if path.stem[:2] not in EXPLORERS:
+        assert explorers == [], f"{path.name}: an explorer where it teaches nothing new"
+        return
     assert len(explorers) == 1, f"{path.name}: expected one threshold_explorer cell"
     widget = cells[explorers[0]]
     assert tags(widget) == [IGNORE]
@@ -119,6 +207,8 @@ def test_the_explorer_cell_is_tagged_and_followed_by_the_default_view(notebook):
     view = cells[explorers[0] + 1]
     assert IGNORE not in tags(view)
     assert "explore(" in view.source and has_png(view), f"{path.name}: {view.source!r}"
+    prompt = nb.cells[nb.cells.index(widget) - 1]
+    assert prompt.cell_type == "markdown" and "**Try this.**" in prompt.source, path.name
 
 
 def test_only_the_widget_cell_is_left_out_of_the_comparison(notebook):
@@ -126,7 +216,8 @@ def test_only_the_widget_cell_is_left_out_of_the_comparison(notebook):
     # no timings, no random names, no ports.
     path, nb = notebook
     ignored = [cell.source for cell in code_cells(nb) if IGNORE in tags(cell)]
-    assert len(ignored) == 1 and "threshold_explorer(" in ignored[0], ignored
+    assert all("threshold_explorer(" in source for source in ignored), ignored
+    assert len(ignored) == (path.stem[:2] in EXPLORERS)
 
 
 def test_no_stored_output_is_an_error_or_stderr(notebook):

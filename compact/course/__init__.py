@@ -4,7 +4,8 @@
     replay.py      a history through one step or `prepare`, as a table (`replay`)
     charts.py      matplotlib figures of what the steps did
     widgets.py     sliders and a profile switch over the charts
-    exercises.py   the check-yourself checkers
+    pipeline_picture.py   the four steps drawn: triggers, what stays in context, what goes to disk
+    exercises/     the check-yourself checkers, one module a notebook (check.py: diffs and hints)
 
 The course uses the pipeline, the agent and the offline model; none of them
 imports the course.

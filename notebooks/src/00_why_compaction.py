@@ -13,24 +13,28 @@
 # file read, one test log, a few searches.
 #
 # This notebook measures a canned conversation the way the article does, watches a long
-# session grow call by call, and finds where the API would refuse it. The next five
-# notebooks take the article's four steps one at a time.
+# session grow call by call, and finds where the API would refuse it. Then it draws the
+# article's answer, the four-step pipeline, that notebooks 01-04 take one step at a time.
+
+# %% [markdown]
+# **Goal.** You will learn how the article measures a context (characters of JSON), how
+# fast a session grows without compaction, and the shape of the article's pipeline: four
+# steps, what triggers each, and what each leaves in the context and on disk. About 20
+# minutes.
 
 # %%
 %matplotlib inline
 import json
 
-from IPython.display import display
-
 from compact import CompactionConfig, estimate_chars
 from compact.course.charts import growth_chart
-from compact.course.exercises import check_chars
+from compact.course.exercises import check_steps_that_act
 from compact.course.histories import load_history
 from compact.messages import tool_results
 from compact.offline import estimate_text_tokens
 from compact.course.replay import timeline
 from compact.offline.tokens import DEFAULT_WINDOW
-from compact.course.widgets import explore, threshold_explorer
+from compact.course.pipeline_picture import pipeline_picture
 
 config = CompactionConfig.seed()  # the article's numbers
 print(f"CONTEXT_CHAR_LIMIT = {config.context_char_limit:,d} characters")
@@ -96,7 +100,8 @@ for name, sample in (("English", english), ("Chinese", chinese)):
 # `timeline_150` is a long working session: 158 model calls over many small tasks, with
 # a few large moments (a 288,000-character JSON file, two code files, a whole test
 # log). Without any compaction, the context at each call is simply every message so far.
-# With the pipeline (here the package's default profile), it is what `prepare` sends.
+# With the article's pipeline (`CompactionConfig.seed()`, the article's numbers and code),
+# it is what `prepare` sends; the picture further down shows what `prepare` does.
 
 # %%
 session = load_history("timeline_150")
@@ -107,7 +112,7 @@ if all_messages[-1]["role"] == "user":
 grown = [estimate_chars(all_messages[:i]) for i in call_starts]
 tokens = [estimate_text_tokens(json.dumps(all_messages[:i], ensure_ascii=False))
           for i in call_starts]
-piped = timeline(session, profile="default")
+piped = timeline(session, profile="seed")
 sent = [point.chars_after for point in piped.points]
 
 first_over = next(call for call, chars in enumerate(grown, start=1)
@@ -142,7 +147,7 @@ print(f"at that pace the API answers 'prompt is too long' from about call {refus
 # %% [markdown]
 # ## Characters before and after: the whole session
 #
-# Grey: the context with no compaction at all. Blue: what the pipeline (default profile)
+# Grey: the context with no compaction at all. Blue: what the article's pipeline
 # actually sends.
 # The dashed line is the article's `CONTEXT_CHAR_LIMIT`; the red one is the window,
 # converted to characters, with the grey line's projection (dotted) to where it
@@ -153,32 +158,48 @@ growth_chart(grown, sent, config.context_char_limit, window_chars, DEFAULT_WINDO
              refused_at=refused_at, title="timeline_150: the context at each model call")
 
 # %% [markdown]
-# ## Move the thresholds
+# ## The article's answer: four steps before every call
 #
-# The explorer replays `timeline_150` call by call with the thresholds you choose. Top:
-# the context as it arrives at each call (grey) and what is sent (blue), with marks
-# below for each step that fired. Bottom: one `prepare` over the whole history at
-# once. Try `context_char_limit` at 150,000, or the seed profile.
-
-# %% tags=["nbval-ignore-output"]
-threshold_explorer("timeline_150")
-
-# %% [markdown]
-# The default view, as the explorer first draws it:
+# The article does not wait for the refusal. Before **every** model call, `prepare`
+# runs four steps in a fixed order, cheapest and most recoverable first. Each box says
+# when the step acts (its trigger), what it leaves in the context, and what it writes on
+# disk. The numbers are the article's, read from `CompactionConfig.seed()`.
 
 # %%
-display(*explore("timeline_150", "default"))
+pipeline_picture()
 
 # %% [markdown]
-# ## Check yourself
+# Two more entry points sit beside the pipeline: `reactive_compact`, a one-time rescue
+# when the API refuses anyway (notebook 06), and a `compact` tool the model can call
+# itself (notebook 07). Notebook 05 explains why the order is fixed.
 #
-# Write `chars(messages)`: the article's measure, the number of characters of the
-# JSON of the whole list. The checker runs it on a few lists (one has Chinese text)
-# next to the package's `estimate_chars`. Replace the `raise` line, then run the cell.
+# ## Check yourself: which steps act?
+#
+# Read the triggers in the picture, then predict. One `prepare` with the article's
+# numbers runs on each of four canned histories you will meet in notebooks 01-04:
+#
+# - `five_reads`: 9 messages, about 17,000 characters, five README reads;
+# - `huge_result`: 5 messages; the newest batch holds a 288,000-character file read and
+#   three small results;
+# - `long_session`: 64 short messages;
+# - `two_code_files`: 5 messages, about 65,000 characters; the newest batch holds two
+#   code files of about 30,000 characters each.
+#
+# Which steps change something on each? Write a list of step names per history, in the
+# order they run; the checker replays each history and compares.
 
 # %%
-def chars(messages) -> int:
-    raise NotImplementedError  # your code here
+prediction = None  # e.g. {"five_reads": ["snip_compact"], "huge_result": [...], ...}
 
+result = check_steps_that_act(prediction)
 
-result = check_chars(chars)
+# %% [markdown]
+# **Recap.**
+# - The article measures a context as the characters of its JSON, `ensure_ascii=False`;
+#   characters are not tokens.
+# - Without compaction every call re-sends everything, so the context and the characters
+#   sent only grow, until the API refuses.
+# - `prepare` runs four steps before every call: results to disk, the middle of a long
+#   list to a transcript, old results to one line, and a summary only if still too big.
+#
+# **Next:** notebook 01, step 1 `tool_result_budget`: a huge result goes to disk.

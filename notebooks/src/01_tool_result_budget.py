@@ -25,6 +25,11 @@
 # The history is the article's second experiment: the agent reads
 # `web/src/data/generated/docs.json`, a 288,000-character file.
 
+# %% [markdown]
+# **Goal.** You will learn when step 1 acts (one batch over its limit), which results it
+# moves to disk and in what order, the exact block it leaves in their place, and you will
+# write its choice yourself. About 20 minutes.
+
 # %%
 %matplotlib inline
 from IPython.display import display
@@ -126,32 +131,42 @@ before_after(run.records, limit=config.context_char_limit,
              title="huge_result: step 1 alone (seed profile)")
 
 # %% [markdown]
-# Step 1 is the same in both profiles: the article's design is already lossless here.
-# What the default profile adds comes later (notebook 04): it also persists a large
-# result that is *not* in an oversized batch before it pays for a summary.
+# Nothing is lost here: the article's step 1 keeps the full text on disk and the path in
+# the context.
 #
 # ## Move the thresholds
 #
-# Lower `tool_result_batch_char_limit` and step 1 fires on smaller batches; raise it
-# above the batch total and the read stays whole (watch the context limit line).
+# **Try this.** The batch here is 288,840 characters of results. Drag
+# `tool_result_batch_char_limit` to 290,000 and look at the bottom chart: step 1 no
+# longer fires, yet the context still falls to about 2,500 characters, with no file
+# written. Step 3 did it: the read is the oldest of the batch's four results, not one
+# of the newest 3, so the article's step 3 replaced it by `[Earlier tool result
+# omitted.]` before the model ever read it, and nothing saved a copy. Notebook 03 is
+# about step 3, notebook 05 about this very case. Drag the limit back under 288,840 and
+# the file is saved again.
 
 # %% tags=["nbval-ignore-output"]
 threshold_explorer(history, profile="seed")
 
 # %% [markdown]
-# The default view, as the explorer first draws it:
+# The same replay with `tool_result_batch_char_limit` at 290,000, as the explorer draws
+# it (top: call by call; bottom: one `prepare` over the history):
 
 # %%
-display(*explore(history, "seed"))
+display(*explore(history, "seed", tool_result_batch_char_limit=290_000))
 
 # %% [markdown]
 # ## Check yourself
 #
 # Write `persisted(sizes, batch_limit, large_limit)`: given the sizes of the results in
-# one batch, return the indexes of the results step 1 moves to disk. Go largest first;
-# count a persisted result as its 2,000-character preview when you add the batch up
-# again; stop as soon as the total is not over `batch_limit`. The checker runs the
-# package's own step 1 on the same batches.
+# one batch, return the indexes of the results step 1 moves to disk (in any order).
+# Follow the rules at the top of this notebook: the batch must be over its limit, the
+# largest go first, only results longer than `large_limit` move, and after each move the
+# batch is added up again, with the moved result now its 2,000-character preview.
+#
+# The checker builds a batch of results of those sizes, runs the package's own step 1 on
+# it in a scratch folder, and compares; a dozen of its cases are random batches (seeded,
+# the same on every run). Replace the `raise` line, then run the cell.
 
 # %%
 def persisted(sizes, batch_limit, large_limit) -> list:
@@ -159,3 +174,15 @@ def persisted(sizes, batch_limit, large_limit) -> list:
 
 
 result = check_persisted(persisted)
+
+# %% [markdown]
+# **Recap.**
+# - Step 1 looks only at the newest batch, and only when its total is over 200,000
+#   characters.
+# - It moves results longer than 30,000 characters to `.task_outputs/tool-results/`,
+#   largest first, until the batch is under the limit again.
+# - In their place stays a `<persisted-output>` block: the file's path on a
+#   `Full output:` line and a 2,000-character preview.
+#
+# **Next:** notebook 02, step 2 `snip_compact`: the middle of a long list goes to a
+# transcript.

@@ -20,11 +20,15 @@
 # - if the tail would start on a `tool_result` whose `tool_use` is just before it, the
 #   tail starts one earlier.
 
+# %% [markdown]
+# **Goal.** You will learn when step 2 acts (a count of messages, not characters), where
+# it cuts and why the cut moves around tool pairs, what the transcript holds, and why the
+# article's step 2 fires again on the very next call; you will write the pair-safe cut
+# yourself. About 20 minutes.
+
 # %%
 %matplotlib inline
 import tempfile
-
-from IPython.display import display
 
 from compact import CompactionConfig, snip
 from compact.course.charts import before_after, message_map
@@ -32,7 +36,6 @@ from compact.course.exercises import check_cut_points
 from compact.course.histories import load_history
 from compact.messages import has_tool_use, is_tool_result
 from compact.course.replay import make_compactor, replay
-from compact.course.widgets import explore, threshold_explorer
 
 seed = CompactionConfig.seed()
 print(f"max_messages = {seed.snip_max_messages}, head = {seed.snip_keep_head}, "
@@ -118,10 +121,9 @@ message_map(run.before, run.after, title="long_session: step 2, seed profile")
 # ## Archiving again, and again
 #
 # The article keeps 3 + 47 newest + the marker: 51 messages, already over 50 before
-# anything new arrives (flaws 4 and 5 in docs/DESIGN.md; here the pair rules made it
-# 53). So the next call archives again, and the next: a new transcript on every call.
-# The default profile cuts down to 30 messages, marker counted, so the next archive is
-# 20 messages away. We play twelve more calls, each adding one reply and one result:
+# anything new arrives (here the pair rules made it 53). So the next call archives
+# again, and the next. We play twelve more calls, each adding one reply and one result,
+# and count the transcripts:
 
 # %%
 def twelve_more_calls(profile: str, scratch) -> int:
@@ -136,26 +138,13 @@ def twelve_more_calls(profile: str, scratch) -> int:
     return len(compactor.store.written)
 
 
-for profile in ("seed", "default"):
-    with tempfile.TemporaryDirectory() as scratch:
-        written = twelve_more_calls(profile, scratch)
-        print(f"{profile:<8} transcripts written in 13 calls: {written}")
+with tempfile.TemporaryDirectory() as scratch:
+    print(f"transcripts written in 13 calls: {twelve_more_calls('seed', scratch)}")
 
 # %% [markdown]
-# ## Move the thresholds
-#
-# `snip_max_messages` is the trigger. In the default profile, `snip_target_messages`
-# is how many messages remain after a cut (the seed profile has no target: the slider
-# is greyed out).
-
-# %% tags=["nbval-ignore-output"]
-threshold_explorer(history, profile="seed")
-
-# %% [markdown]
-# The default view, as the explorer first draws it:
-
-# %%
-display(*explore(history, "seed"))
+# A new transcript on every call, each one a full copy of the list. Keep this in mind:
+# these are flaws 4 and 5 of the article's step 2 ([docs/DESIGN.md](../docs/DESIGN.md)),
+# and notebook 08 shows the fix.
 
 # %% [markdown]
 # ## Check yourself
@@ -165,7 +154,9 @@ display(*explore(history, "seed"))
 # `"tool_result"` (a user message answering the call just before it). Return
 # `(head_end, tail_start)`: keep `kinds[:head_end]` and `kinds[tail_start:]`, the tail
 # holding `max_messages - keep_head` messages before the pair rules move the cuts. The
-# checker compares with the package's own `compact.snip.cut_points`.
+# checker builds real messages of those kinds and compares with the package's own
+# `compact.snip.cut_points`, on canned lists that put a pair on each cut and on ten
+# random histories (seeded, the same on every run).
 
 # %%
 def cut_points(kinds, max_messages, keep_head) -> tuple:
@@ -173,3 +164,13 @@ def cut_points(kinds, max_messages, keep_head) -> tuple:
 
 
 result = check_cut_points(cut_points)
+
+# %% [markdown]
+# **Recap.**
+# - Step 2 counts messages: above 50 it keeps the first 3 and the newest, with one
+#   `[N messages archived at <path>]` marker between them.
+# - The whole list goes to a `.transcripts/` file first, so nothing is lost.
+# - The cut never parts a `tool_use` from its `tool_result`; and the article's cut
+#   leaves 51 messages or more, so it archives again on every call.
+#
+# **Next:** notebook 03, step 3 `micro_compact`: old results become one line.

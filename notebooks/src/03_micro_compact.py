@@ -21,15 +21,22 @@
 # This notebook replays the article's first experiment, `five_reads`, and looks at
 # exactly that.
 
+# %% [markdown]
+# **Goal.** You will learn which results step 3 shrinks and which it keeps, how it finds
+# step 1's saved copy through the `Full output:` line, and what "omitted" costs; you will
+# write the step's core yourself. About 25 minutes.
+
 # %%
 %matplotlib inline
 import json
+from pathlib import Path
 
 from IPython.display import display
 
+import compact
 from compact import CompactionConfig
 from compact.course.charts import before_after, message_map
-from compact.course.exercises import check_placeholders
+from compact.course.exercises import check_older_result, check_placeholders
 from compact.course.histories import load_history
 from compact.messages import text_of, tool_results, tool_uses
 from compact.course.replay import replay
@@ -83,14 +90,20 @@ for block in (b for m in run.after for b in tool_results(m)):
 #
 # The two older READMEs are now the same 30 characters. "Files written" is empty: step 3
 # of the article saved nothing, and step 1 had nothing to save (these results are far
-# under its limits). The text is gone for good: the title of lesson s01 is nowhere in
-# the context, and nowhere on disk.
+# under its limits). So the title of lesson s01 has left the conversation: it is not in
+# the context, and no file the compactor wrote holds it (there is no transcript and no
+# saved copy). Only the README itself is still in the workspace, so here the agent could
+# read it again; the output of a command that changed the workspace, or of a slow test
+# run, could not be had again.
 
 # %%
 print(text_of(tool_results(run.after[4])[0]["content"]))
 print(f"files written: {run.files}")
 print(f"'The Agent Loop' still in the context: "
       f"{any('The Agent Loop' in json.dumps(m) for m in run.after)}")
+workspace = Path(compact.__file__).resolve().parent.parent / "data" / "workspace"
+readme = calls["toolu_0002"]["input"]["path"]
+print(f"{readme} still in the workspace: {(workspace / readme).is_file()}")
 
 # %% [markdown]
 # And this context is only 17,000 characters, a third of `CONTEXT_CHAR_LIMIT`: nothing
@@ -113,33 +126,6 @@ print(f"{saved_path}: {len((both.root / saved_path).read_text(encoding='utf-8'))
       f"characters on disk")
 
 # %% [markdown]
-# ## The default profile
-#
-# The package's default fixes the step (flaws 1-3 in
-# [docs/DESIGN.md](../docs/DESIGN.md)): it acts only when the context is over the limit,
-# stops once it is under a target (60% of the limit), never shrinks results the model
-# has not read yet, and **saves the full text first**, so every placeholder points at a
-# copy. On `five_reads` at the article's limit it does nothing. With the limit lowered
-# to 12,000 characters:
-
-# %%
-default_run = replay(history, profile="default", step="micro_compact",
-                     overrides={"context_char_limit": 12_000})
-print(default_run.table())
-first_copy = default_run.files[0]
-copy_text = (default_run.root / first_copy).read_text(encoding="utf-8")
-print(f"\n{text_of(tool_results(default_run.after[4])[0]['content'])}")
-print(f"{first_copy}: {len(copy_text):,d} characters, first line: {copy_text.splitlines()[0]}")
-print(f"\ntarget: {default_run.config.target_chars:,d} characters; "
-      f"now: {default_run.records[0].chars_after:,d}")
-
-# %% [markdown]
-# Two results were saved, and step 3 stopped short of its target: nothing else was its
-# to touch. The glob result is under 120 characters, and the newest three results came
-# after the model's last reply, so the model has not read them yet (flaw 3). The
-# context is back under the limit, which is what step 3 is for; the target only says
-# how far it may go once it has started.
-#
 # ## Characters before and after
 #
 # The seed step 3 on `five_reads`, and the message map (green: a placeholder with a copy
@@ -155,15 +141,62 @@ message_map(run.before, run.after, title="five_reads: step 3, seed profile", col
 # %% [markdown]
 # ## Move the thresholds
 #
-# `keep_recent_results` and `micro_min_chars` are step 3's two numbers. Set
-# `keep_recent_results` to 0 and watch even the fresh batch go; switch to the default
-# profile and watch nothing happen until `context_char_limit` is under the size.
+# **Try this.** `keep_recent_results` and `micro_min_chars` are step 3's two numbers.
+# Set `keep_recent_results` to 1: two more READMEs become `omitted`, the context falls
+# further, and still no file is written. Set it to 5: step 3 touches nothing. Then put it
+# back to 3 and raise `micro_min_chars` above the size of the two older READMEs: they
+# stay whole. Watch the bottom chart's `micro_compact` bar and the "files written".
 
 # %% tags=["nbval-ignore-output"]
 threshold_explorer(history, profile="seed")
 
 # %% [markdown]
-# The default view, as the explorer first draws it:
+# The same replay with `keep_recent_results` at 1, as the explorer draws it:
 
 # %%
-display(*explore(history, "seed"))
+display(*explore(history, "seed", keep_recent_results=1))
+
+# %% [markdown]
+# ## When KEEP_RECENT_RESULTS is 0
+#
+# The article picks the older results with a slice, `results[:-KEEP_RECENT_RESULTS]`.
+# Python reads `-0` as `0`, so with 0 the slice is empty: the article's step 3 then
+# shrinks **no** result at all, not every one. Here is the slice on its own, on five
+# stand-in results:
+
+# %%
+results_in_order = ["r1", "r2", "r3", "r4", "r5"]
+for keep in (3, 1, 0):
+    print(f"KEEP_RECENT_RESULTS = {keep}: results[:-{keep}] = {results_in_order[:-keep]}")
+
+# %% [markdown]
+# ## Check yourself: write step 3's core
+#
+# Write `older_result(text)`: what the article's step 3 leaves in place of a result that
+# is **not** among the newest 3. A result of at most 120 characters stays as it is. A
+# longer one becomes a one-line placeholder: if it is step 1's `<persisted-output>`
+# block, read the path back from its `Full output: ` line and point at that copy
+# (`[Earlier tool result saved at <path>]`); otherwise it is `compact.formats.OMITTED`.
+#
+# There is no table linking the two steps: the text itself is the link. One trap: a file
+# the agent read can *contain* a `Full output: ` line without being one of step 1's
+# blocks (flaw 6 in [docs/DESIGN.md](../docs/DESIGN.md)); only a text that starts with
+# the block counts. The checker lets the package's step 1 save real files in a scratch
+# folder, runs the package's step 3 on each text, and compares.
+
+# %%
+def older_result(text: str) -> str:
+    raise NotImplementedError  # your code here
+
+
+result = check_older_result(older_result)
+
+# %% [markdown]
+# **Recap.**
+# - Step 3 keeps the newest 3 results and any result of at most 120 characters; every
+#   other result becomes one line, on every call.
+# - It finds step 1's saved copy by reading the `Full output:` line of step 1's own block.
+# - Without such a copy the line says `omitted`: the result's text is then in no file at
+#   all, which is the article's flaw 1.
+#
+# **Next:** notebook 04, step 4 `compact_history`: the one step that pays for a model call.

@@ -28,10 +28,13 @@
 # The history is the article's third experiment: the agent reads two code files of about
 # 30,000 characters each, side by side.
 
+# %% [markdown]
+# **Goal.** You will learn when step 4 runs, the exact three-part message it leaves, what
+# the transcript keeps, and how the summarizer's own input is cut so that the summary
+# call cannot overflow; you will write that cut yourself. About 20 minutes.
+
 # %%
 %matplotlib inline
-from IPython.display import display
-
 from compact import CompactionConfig, estimate_chars
 from compact.course.charts import before_after
 from compact.course.exercises import check_summary_cut
@@ -40,7 +43,6 @@ from compact.course.histories import load_history
 from compact.messages import text_of, tool_results
 from compact.course.replay import replay
 from compact.summary import summary_input
-from compact.course.widgets import explore, threshold_explorer
 
 seed = CompactionConfig.seed()
 print(f"CONTEXT_CHAR_LIMIT       = {seed.context_char_limit:,d}")
@@ -129,54 +131,25 @@ print(repr(long_input[cut - 40: cut + len(MIDDLE_OMITTED) + 40]))
 print(SUMMARY_SYSTEM)
 
 # %% [markdown]
-# ## The default profile: save before you pay
-#
-# A summary is the most expensive step and the lossiest. Here the context is over the
-# limit because of two large results that a file write can take out (flaw 8 in
-# [docs/DESIGN.md](../docs/DESIGN.md)). So before step 4, the default profile persists
-# the largest results, fresh ones too, until the context is under a target, and
-# summarizes only if that is not enough:
-
-# %%
-default_run = replay(history, profile="default")
-print(default_run.table())
-print(f"\nsummary calls: {sum(r.model_calls for r in default_run.records)}; "
-      f"messages kept: {len(default_run.after)}")
-
-# %% [markdown]
 # ## Characters before and after
 #
-# Both profiles end far under the limit. The seed got there with a model call and a
-# one-message summary; the default with two files and the conversation intact.
+# Steps 1-3 change nothing; step 4 takes the context far under the limit, at the price
+# of one model call, and of the code itself, which is now only on disk.
 
 # %%
-display(before_after(run.records, limit=seed.context_char_limit,
-                     title="two_code_files: prepare, seed profile"),
-        before_after(default_run.records, limit=seed.context_char_limit,
-                     title="two_code_files: prepare, default profile"))
-
-# %% [markdown]
-# ## Move the thresholds
-#
-# Raise `context_char_limit` above 65,229 and step 4 never runs; lower
-# `tool_result_batch_char_limit` under the batch and step 1 takes the files out first.
-
-# %% tags=["nbval-ignore-output"]
-threshold_explorer(history, profile="seed")
-
-# %% [markdown]
-# The default view, as the explorer first draws it:
-
-# %%
-display(*explore(history, "seed"))
+before_after(run.records, limit=seed.context_char_limit,
+             title="two_code_files: prepare, seed profile")
 
 # %% [markdown]
 # ## Check yourself
 #
-# Write `summary_cut(text, limit)`: the input the summarizer gets. At or under `limit`
-# the text comes back as it is; above, keep the first `limit // 4` characters, then
-# `compact.formats.MIDDLE_OMITTED`, then the last `limit - limit // 4` characters. The
-# checker compares with the package's `compact.summary.summary_input`.
+# Write `summary_cut(text, limit)`: the input the summarizer gets, where `text` is the
+# JSON of the messages. At or under `limit` it comes back as it is. Above, the budget of
+# `limit` characters is shared out as the article does: the head gets a quarter of it
+# (rounded down), then comes the marker `compact.formats.MIDDLE_OMITTED`, and the tail,
+# taken from the end of the text, gets all the rest of the budget. The checker compares
+# with the package's `compact.summary.summary_input` on canned and random lists; a miss
+# shows where the texts first differ.
 
 # %%
 def summary_cut(text: str, limit: int) -> str:
@@ -184,3 +157,15 @@ def summary_cut(text: str, limit: int) -> str:
 
 
 result = check_summary_cut(summary_cut)
+
+# %% [markdown]
+# **Recap.**
+# - Step 4 runs only when the context is still over 50,000 characters after steps 1-3,
+#   and it is the only step that calls the model.
+# - It writes the whole list to a transcript, then leaves one `[Compacted]` message: the
+#   current request, the summary as reference data, and the transcript's path.
+# - The summarizer gets the JSON of the messages, cut above 80,000 characters to a
+#   quarter from the start and the rest from the end.
+#
+# **Next:** notebook 05, why the four steps run in this order, and what the wrong order
+# loses.

@@ -15,6 +15,12 @@
 #
 # This notebook runs the steps in the wrong order and counts what is lost.
 
+# %% [markdown]
+# **Goal.** You will learn why step 1 must run before step 3, what "lost for good" means
+# exactly (readable nowhere: not in the context, not in a transcript, not in a saved
+# file), and you will write that test yourself. You also meet the package's second
+# profile, which fixes the flaws behind this loss. About 20 minutes.
+
 # %%
 %matplotlib inline
 import itertools
@@ -25,11 +31,10 @@ from IPython.display import display
 from compact import CompactionConfig
 from compact.course.charts import before_after
 from compact.bench.cost import lost_outputs
-from compact.course.exercises import check_order_loss
+from compact.course.exercises import check_lost, check_order_loss
 from compact.course.histories import load_history
 from compact.messages import text_of, tool_results, tool_uses
 from compact.course.replay import format_table, make_compactor, run_step
-from compact.course.widgets import explore, threshold_explorer
 
 seed = CompactionConfig.seed()
 
@@ -113,9 +118,19 @@ for order in itertools.permutations(steps):
 # Step 2 does nothing on 5 messages, so what matters is only whether step 1 comes before
 # step 3.
 #
-# The package's default profile does not depend on the order for safety: its step 3
-# never shrinks results the model has not answered yet, and it saves the full text before
-# it writes a placeholder. The wrong order there loses nothing:
+# ## The flaws behind the loss, and the default profile
+#
+# Two flaws of the article's step 3 made this loss possible (both numbered in
+# [docs/DESIGN.md](../docs/DESIGN.md)):
+#
+# - **flaw 1**: `[Earlier tool result omitted.]` keeps no copy anywhere;
+# - **flaw 3**: the read was in the batch the model had not answered yet, so it was
+#   shrunk before the model ever read it; only the newest 3 results are protected.
+#
+# The package has a second profile, the default `CompactionConfig()`, which keeps the
+# article's numbers and fixes its flaws; notebook 08 goes through all of them. For these
+# two, its step 3 never shrinks a result newer than the model's last reply, and saves the
+# full text before it writes a placeholder. So even in the wrong order it loses nothing:
 
 # %%
 default_wrong = run_in_order(["micro_compact", "snip_compact", "tool_result_budget"], "default")
@@ -135,17 +150,39 @@ display(before_after(right["records"], limit=seed.context_char_limit,
                      title="huge_result: step 3 before step 1 (seed profile)"))
 
 # %% [markdown]
-# ## Move the thresholds
+# ## Check yourself: what is lost for good?
 #
-# The explorer runs the article's order. Set `keep_recent_results` to 4 and step 3
-# leaves the whole batch alone; set it to 0 and see what the seed profile's step 3 does
-# to a fresh batch the model has not even read yet (flaw 3 in docs/DESIGN.md).
-
-# %% tags=["nbval-ignore-output"]
-threshold_explorer(history, profile="seed")
-
-# %% [markdown]
-# The default view, as the explorer first draws it:
+# Write `lost(originals, context, transcripts, saved)`: the ids of the tool results whose
+# original text can no longer be read verbatim. You get
+#
+# - `originals`: `{tool_use_id: text}`, every result as it first came back;
+# - `context`: the messages after the steps ran;
+# - `transcripts`: a list of message lists, one for each transcript on disk;
+# - `saved`: `{path: text}`, the files step 1 (or a fixed step 3) saved.
+#
+# A result is readable when some `tool_result` with its id, in the context or in a
+# transcript, holds exactly the original; or when such a result is one of our markers
+# (`<persisted-output>` or `[Earlier tool result saved at ...]`) whose path names a saved
+# file holding it (`compact.formats.persisted_path` and `saved_path` read the path back).
+# A result's content may be a list of blocks: `compact.messages.text_of` gives its text.
+#
+# The checker runs the package's steps in every order on canned histories, in both
+# profiles, and compares with the benchmark's own `compact.bench.cost.lost_outputs`.
 
 # %%
-display(*explore(history, "seed"))
+def lost(originals, context, transcripts, saved) -> list:
+    raise NotImplementedError  # your code here
+
+
+result = check_lost(lost)
+
+# %% [markdown]
+# **Recap.**
+# - Step 1 must run before step 3: then the huge result is on disk before step 3 turns it
+#   into one line, and that line points at the copy.
+# - The other way round, the article's step 3 leaves `omitted` and no copy exists: the
+#   output is lost for good, and no chart of sizes shows it.
+# - The default profile fixes the two flaws behind it: step 3 saves before it shrinks,
+#   and never shrinks a result the model has not read.
+#
+# **Next:** notebook 06, `reactive_compact`: when the API refuses anyway.

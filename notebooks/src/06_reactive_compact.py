@@ -20,6 +20,13 @@
 #
 # This notebook replays the canned history `overflow` against the offline model with
 # a small window, so you can watch one refusal, the retry, and then a second refusal.
+# The offline model is a deterministic program that speaks the Messages API, not a
+# language model.
+
+# %% [markdown]
+# **Goal.** You will learn why a request under the character limit can still be refused,
+# how the refusal is recognised, where `reactive_compact` cuts and why only once per
+# call; you will write its cut yourself. About 25 minutes.
 
 # %%
 %matplotlib inline
@@ -35,7 +42,7 @@ import compact
 from compact import CompactionConfig, estimate_chars, is_prompt_too_long
 from compact.agent.loop import SYSTEM, Agent
 from compact.course.charts import before_after
-from compact.course.exercises import check_too_long
+from compact.course.exercises import check_tail_start
 from compact.formats import SUMMARY_RE
 from compact.course.histories import load_history
 from compact.messages import text_of, tool_results, tool_uses
@@ -122,8 +129,9 @@ print("is_prompt_too_long:   ", is_prompt_too_long(refusal))
 # %% [markdown]
 # ## reactive_compact, then the retry
 #
-# The newest 5 messages stay verbatim; everything before them becomes one summary.
-# Only the dropped part is summarized, never the kept tail (flaw 10).
+# The newest 5 messages stay verbatim; everything before them becomes one summary. The
+# article's `reactive_compact` summarizes only `messages[:tail_start]`, the part it
+# drops, never the tail it keeps.
 
 # %%
 compacted = compactor.reactive_compact(prepared, request)
@@ -241,34 +249,51 @@ before_after(agent.compactor.records, limit=config.context_char_limit,
 #
 # The explorer replays `overflow` call by call (top chart) and through one `prepare`
 # (bottom chart) with the thresholds you choose; summaries come from the extractive
-# summarizer, no model. At the article's numbers nothing fires: 42,749 characters is
-# under the limit. Drag `context_char_limit` below that and watch the cheap steps act;
-# that is the lever the pipeline has, since it never sees tokens. Switch to the seed
-# profile to compare.
+# summarizer, no model.
+#
+# **Try this.** The explorer starts with the default profile, where nothing fires at the
+# article's numbers: 42,749 characters is under the limit. Drag `context_char_limit` down to 30,000, then
+# 15,000, and watch the bottom chart: the pipeline shrinks the history long before the
+# window is reached. That is the only lever it has, since it never sees tokens: a limit
+# in characters low enough for this mostly-English log costs the model context it could
+# have kept.
 
 # %% tags=["nbval-ignore-output"]
 threshold_explorer(history)
 
 # %% [markdown]
-# The default view, as the explorer first draws it:
+# The same replay with `context_char_limit` at 30,000, as the explorer draws it:
 
 # %%
-display(*explore(history, "default"))
+display(*explore(history, "default", context_char_limit=30_000))
 
 # %% [markdown]
 # ## Check yourself
 #
-# Write `too_long(message)`: given the text of an API error, return `True` when it is
-# the prompt-too-long refusal, in any of its three spellings, and `False` for every
-# other error (an orphan `tool_result`, a rate limit, an overloaded server...).
-# Replace the `raise` line and run the cell again.
+# Write `tail_start(kinds, keep)`: the index of the first message `reactive_compact`
+# keeps verbatim. `kinds` lists the messages as `"user"`, `"assistant"`, `"tool_use"` (an
+# assistant message with a call) or `"tool_result"` (a user message answering the call
+# just before it). The newest `keep` messages stay; the cut must not part a `tool_use`
+# from its `tool_result`. The checker builds real messages of those kinds and compares
+# with the package's `compact.reactive.tail_start`, on canned and random histories.
 
 # %%
-def too_long(message: str) -> bool:
+def tail_start(kinds, keep) -> int:
     raise NotImplementedError  # your code here
 
 
-result = check_too_long(too_long)
+result = check_tail_start(tail_start)
+
+# %% [markdown]
+# **Recap.**
+# - The pipeline counts characters, the API tokens: a request under the character limit
+#   can still be refused, with `prompt is too long: N tokens > M maximum`.
+# - `reactive_compact` writes a transcript, summarizes everything before the newest 5
+#   messages (one earlier rather than split a pair) and the call is tried again.
+# - It runs once per model call: a second refusal in a row goes to the caller, as it did
+#   here when one fresh result was too long on its own.
+#
+# **Next:** notebook 07, the `compact` tool: the model asks for a summary itself.
 
 # %%
 server.stop()

@@ -18,6 +18,11 @@
 # This notebook replays the canned history `compact_tool`: the model reads the five
 # lesson READMEs, then writes `notes/lessons.md` and calls `compact` in one batch.
 
+# %% [markdown]
+# **Goal.** You will learn why the harness runs the whole batch before it compacts, what
+# goes wrong in the two other orders, and you will write the harness's batch yourself.
+# About 20 minutes.
+
 # %%
 %matplotlib inline
 import copy
@@ -26,13 +31,12 @@ import tempfile
 from pathlib import Path
 
 import anthropic
-from IPython.display import display
 
 import compact
 from compact import estimate_chars, validate_messages
 from compact.agent.loop import SYSTEM, Agent
 from compact.course.charts import before_after
-from compact.course.exercises import check_answer_batch
+from compact.course.exercises import check_run_batch
 from compact.formats import COMPACT_TOOL_ACK
 from compact.course.histories import load_history
 from compact.messages import text_of, tool_results, tool_uses
@@ -41,7 +45,6 @@ from compact.offline import MODEL_NAME
 from compact.course.replay import make_compactor, seeded_ids
 from compact.offline.server import start_offline_server
 from compact.agent.tools import TOOLS, run_tool
-from compact.course.widgets import explore, threshold_explorer
 
 # %% [markdown]
 # ## The history and the batch
@@ -163,37 +166,39 @@ before_after(agent.compactor.records, limit=agent.config.context_char_limit,
              title="The compact tool: the batch, then compact_history, then the next call")
 
 # %% [markdown]
-# ## Move the thresholds
+# ## Check yourself: write the harness's batch
 #
-# The explorer replays `compact_tool` call by call (top chart), compacting after the
-# batch that asked for it as the agent does, and through one `prepare` (bottom chart).
-# The compact tool does not look at any threshold: whatever `context_char_limit` you
-# choose, the summary comes right after the batch. Lower the limit far enough and the
-# automatic pipeline starts to act on the earlier calls too.
-
-# %% tags=["nbval-ignore-output"]
-threshold_explorer(history)
-
-# %% [markdown]
-# The default view, as the explorer first draws it:
+# Write `run_batch(messages, tool_uses, run, compact)`. `messages` ends with the model's
+# reply holding the batch `tool_uses`. Return the list as the harness leaves it:
+#
+# - every call answered in order with a `tool_result` block; `run(tool_use)` runs a
+#   tool and returns its text, but `compact` has no handler: its answer is
+#   `compact.formats.COMPACT_TOOL_ACK`;
+# - all the results in one user message appended to the list;
+# - then, only if the batch held a `compact` call, `compact(the list)`, which returns
+#   the compacted list.
+#
+# The checker runs the package's own harness, `Agent.run_batch`, in a scratch workspace,
+# and your function with the same tools in an identical one, on canned and random
+# batches, and compares the lists. A miss shows the first place they differ.
 
 # %%
-display(*explore(history, "default"))
-
-# %% [markdown]
-# ## Check yourself
-#
-# Write `answer_batch(tool_uses, run)`: answer every `tool_use` of one batch, in
-# order, with a `tool_result` block. For `compact` use the text
-# `compact.formats.COMPACT_TOOL_ACK` (it has no handler: do not call `run` for it); for
-# every other tool use `run(tool_use)`. Return `(results, compact_requested)`.
-
-# %%
-def answer_batch(tool_uses, run):
+def run_batch(messages, tool_uses, run, compact) -> list:
     raise NotImplementedError  # your code here
 
 
-result = check_answer_batch(answer_batch)
+result = check_run_batch(run_batch)
+
+# %% [markdown]
+# **Recap.**
+# - The `compact` tool has no input and no handler: the model asks, the harness acts.
+# - The harness runs the whole batch first, answers `compact` with a fixed text, appends
+#   every result, and only then runs `compact_history` on the closed turn.
+# - Compacting earlier either orphans the results (the API refuses) or forgets what the
+#   batch did (the model repeats a side effect).
+#
+# **Next:** notebook 08, the article's design against the default profile: every flaw
+# and its fix.
 
 # %%
 server.stop()

@@ -25,6 +25,11 @@
 #
 # Here we replay the same long sessions under both and count what each loses and spends.
 
+# %% [markdown]
+# **Goal.** You will learn each flaw of the article's design next to the default
+# profile's fix, what the two cost and lose over a whole session, and you will write the
+# fix for flaw 3 yourself. About 30 minutes.
+
 # %%
 %matplotlib inline
 from IPython.display import display
@@ -32,7 +37,7 @@ from IPython.display import display
 from compact import CompactionConfig
 from compact.course.charts import message_map, timeline_chart
 from compact.bench.cost import CostLedger, message_json
-from compact.course.exercises import check_seed_losses
+from compact.course.exercises import check_fresh_from, check_seed_losses
 from compact.course.histories import load_history
 from compact.messages import text_of, tool_results
 from compact.course.replay import outputs_lost, replay, timeline
@@ -81,6 +86,25 @@ for profile, overrides in (("seed", {}), ("default", {}),
           f"{len(run.files)} files written")
     for tool_id, first_line in results_of(run.after)[1:3]:
         print(f"    {tool_id}: {first_line}")
+
+# %% [markdown]
+# **Flaw 3.** The article's step 3 keeps the newest 3 results whole, but a batch can hold
+# more than 3: then the oldest results of a batch the model has not even read yet are
+# shrunk (notebook 05 lost a 288,000-character read that way). The default profile's fix
+# is one index: results in messages after the model's last reply are fresh, and step 3
+# leaves them alone, however many there are.
+#
+# **Check yourself.** Write `fresh_from(kinds)`: the index of the first message newer
+# than the model's last reply. `kinds` lists the messages as `"user"`, `"assistant"`,
+# `"tool_use"` (an assistant message with a call) or `"tool_result"`. The checker compares
+# with the package's `compact.micro.fresh_from` on canned and random histories.
+
+# %%
+def fresh_from(kinds) -> int:
+    raise NotImplementedError  # your code here
+
+
+result = check_fresh_from(fresh_from)
 
 # %% [markdown]
 # **Flaws 4 and 5.** On `long_session` (64 messages), step 2 archives the middle. The
@@ -187,9 +211,14 @@ for profile in ("seed", "default"):
 # %% [markdown]
 # ## Move the thresholds
 #
-# The explorer replays `timeline_150` with your thresholds. Start from the seed, then
-# switch the profile; move `keep_recent_results` and `context_char_limit` and watch how
-# often step 3 and the summary fire.
+# The explorer replays `timeline_150` with your thresholds.
+#
+# **Try this.** Start from the seed profile and look at the strip of marks under the top
+# chart: one row per step, a mark on each call where it fired. Switch the profile to
+# default and compare the `micro_compact` and `snip_compact` rows with the table above.
+# Then, in the default profile, lower `context_char_limit` step by step: the fixed
+# pipeline starts to rewrite old results on more calls, and each of those calls breaks
+# the prompt cache.
 
 # %% tags=["nbval-ignore-output"]
 threshold_explorer("timeline_150", profile="seed")
@@ -205,3 +234,14 @@ display(*explore("timeline_150", "seed"))
 #
 # Now that you have seen the table, go back to the first exercise cell, put in the
 # numbers you predicted, and run it again.
+
+# %% [markdown]
+# **Recap.**
+# - The seed profile is the article to the letter; the default keeps its numbers and
+#   fixes its behavioural flaws, each one shown here next to its fix.
+# - Over a whole session the seed loses tool outputs for good and rewrites old messages
+#   on many calls; the default loses none.
+# - What a design removes, and how often it rewrites the start of the list, decide its
+#   cost as much as how small the list is.
+#
+# **Next:** notebook 09, the benchmark: four designs over long generated sessions.

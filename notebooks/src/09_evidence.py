@@ -23,13 +23,17 @@
 #   context, a saved file or a transcript;
 # - **summary calls**: each one is an extra model call, and each summary drops detail.
 
+# %% [markdown]
+# **Goal.** You will learn to read the benchmark's table and chart: what each design
+# costs with a prompt cache, what it loses, how often it summarizes, and how the same
+# ideas look on the API's side; you will write the cache-adjusted cost yourself. About
+# 25 minutes.
+
 # %%
 %matplotlib inline
 from compact.bench import benchmark as bench
 from compact.bench.cost import CACHED_RATE, NEW_RATE
 from compact.course.exercises import check_cache_cost
-from compact.course.widgets import explore, threshold_explorer
-from IPython.display import display
 
 rows = bench.run_bench(turns=(40, 120))
 print(f"{len(rows)} runs: {len(bench.KINDS)} sessions x 2 lengths x {len(bench.DESIGNS)} designs")
@@ -123,21 +127,6 @@ bench.bench_chart(rows, timings=False)
 #
 # The benchmark's lesson carries over: what you remove, and how often you rewrite the
 # start of the list, decide the cost as much as how small the list is.
-#
-# ## Move the thresholds
-#
-# The explorer replays the canned 158-call session `timeline_150`. Lower
-# `context_char_limit` and watch the default profile start to rewrite early messages
-# on more calls: each of those calls breaks the cache.
-
-# %% tags=["nbval-ignore-output"]
-threshold_explorer("timeline_150")
-
-# %% [markdown]
-# The default view, as the explorer first draws it:
-
-# %%
-display(*explore("timeline_150", "default"))
 
 # %% [markdown]
 # ## Check yourself
@@ -154,3 +143,14 @@ def cache_cost(previous, current) -> float:
 
 
 result = check_cache_cost(cache_cost)
+
+# %% [markdown]
+# **Recap.**
+# - With a prompt cache, a request's cost depends on how much of it repeats the previous
+#   one, not only on its size.
+# - The seed design loses tool outputs for good and rewrites old messages often; the
+#   default loses none and rewrites rarely but deeply.
+# - The API's context editing and server-side compaction are steps 3 and 4 done on the
+#   server, counted in tokens.
+#
+# **Next:** notebook 10, the agent of the article, live.

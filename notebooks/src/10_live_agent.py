@@ -21,6 +21,10 @@
 # 2. **analyse a huge JSON file** (experiment 2) with the default profile: step 1 moves
 #    the result to `.task_outputs/tool-results/` and leaves a preview.
 
+# %% [markdown]
+# **Goal.** You will watch the whole pipeline work inside the article's agent, on a real
+# workspace, and read what it leaves on disk. About 15 minutes.
+
 # %%
 %matplotlib inline
 import os
@@ -39,7 +43,6 @@ from compact.course.exercises import check_summary_calls
 from compact.agent.model import choose_model
 from compact.course.replay import call_points, seeded_ids
 from compact.agent.tasks import COMPARE_CODE, DOCS_JSON
-from compact.course.widgets import explore, threshold_explorer
 
 # %%
 force_offline = any(os.environ.get(name) for name in ("CI", "COMPACT_OFFLINE"))
@@ -154,23 +157,6 @@ display(timeline_chart(call_points(compare_run.compactor.records), limit,
                        title="Experiment 2, default profile: context at each model call"))
 
 # %% [markdown]
-# ## Move the thresholds
-#
-# A live run is not replayed by the explorer, but its canned twin is: `two_code_files`
-# is experiment 3 as a history. Start from the seed profile; move `context_char_limit`
-# above the size of the two files and the summary disappears; switch to the default
-# profile and the two results are saved to disk instead.
-
-# %% tags=["nbval-ignore-output"]
-threshold_explorer("two_code_files", profile="seed")
-
-# %% [markdown]
-# The default view, as the explorer first draws it:
-
-# %%
-display(*explore("two_code_files", "seed"))
-
-# %% [markdown]
 # ## Summary of the two runs
 
 # %%
@@ -179,6 +165,17 @@ for name, agent in (("experiment 3, seed", compare_run), ("experiment 2, default
     fired = sorted({r.step for r in agent.compactor.records if r.fired})
     print(f"{name}: model calls {agent.model_calls}, summary calls {summaries}, "
           f"files written {len(agent.compactor.store.written)}, steps fired: {', '.join(fired)}")
+
+# %% [markdown]
+# **Recap.**
+# - The same `prepare` that the replays ran now runs before every call of a live agent.
+# - In experiment 3 the two code files pushed the context over the limit and cost a
+#   summary; in experiment 2 step 1 moved the huge JSON result to disk, with a preview.
+# - Everything taken out of the context is in `.transcripts/` or
+#   `.task_outputs/tool-results/` inside the workspace.
+#
+# **Next:** the article's next chapter, s09, is about memory: what outlives a session.
+# For a class, docs/TEACHING.md has the paths through this course.
 
 # %%
 choice.close()
