@@ -80,11 +80,20 @@ def folder_answer(q: Question, done: list) -> str:
     return finish(q, done, lines)
 
 
+def defines(q: Question, text: str) -> bool:
+    """A line that defines one of the names: `def x`, `class x`, `x = ...`."""
+    return any(re.match(rf"\s*(?:(?:async\s+)?def|class)\s+{re.escape(name)}\b", text)
+               or assignment(name, text) is not None for name in q.exact)
+
+
 def quoted_matches(q: Question, found: list) -> list:
+    """Up to three lines per file, a definition first, then in file order."""
     files = list(dict.fromkeys(path for path, _, _ in found))
     lines = []
     for path in files:
-        lines += [quote(q, p, n, text) for p, n, text in found if p == path][:3]
+        here = sorted((item for item in found if item[0] == path),
+                      key=lambda item: not defines(q, item[2]))
+        lines += [quote(q, p, n, text) for p, n, text in here[:3]]
     return lines[:MAX_QUOTES]
 
 
@@ -195,9 +204,11 @@ def count_answer(q: Question, done: list) -> str:
 
     def score(item):
         text = item[2].lower()
-        return sum(1 for w in words if w in text), item[0] == found[-1][0], item[1]
+        named = sum(1 for p in q.paths if p.lower() in text or p.lower() in item[0].lower())
+        return named, sum(1 for w in words if w in text), item[0] == found[-1][0], item[1]
     path, number, text = max(found, key=score)
-    pattern = r"([0-9][0-9,]*) +((?:" + "|".join(map(re.escape, words)) + r")[a-z]*)"
+    pattern = r"\b([0-9][0-9,]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)" \
+              r" +((?:" + "|".join(map(re.escape, words)) + r")[a-z]*)"
     counts = [f"{n} {w}" for n, w in re.findall(pattern, text, re.IGNORECASE)]
     lines = [t(q, f"{', '.join(counts)}: so says {path}, line {number}: '{short(text.strip(), 120)}'",
                f"{'，'.join(counts)}：见 {path} 第 {number} 行：'{short(text.strip(), 120)}'")]
@@ -242,22 +253,40 @@ def describe_answer(q: Question, done: list) -> str:
     return finish(q, done, lines)
 
 
+def distinct_terms(q: Question, text: str) -> int:
+    lower = text.lower()
+    return sum(1 for term in q.exact + q.words if term.lower() in lower)
+
+
+def best_lines(q: Question, found: list, at_least: int = 1) -> list:
+    """The lines holding the most of the question's terms (at least `at_least`), best first."""
+    ranked = sorted((item for item in found if distinct_terms(q, item[2]) >= at_least),
+                    key=lambda item: -distinct_terms(q, item[2]))
+    return ranked[:MAX_QUOTES]
+
+
 def search_answer(q: Question, done: list) -> str:
-    if not q.terms:
+    terms = q.exact + q.words
+    if not terms:
         return cannot(q, t(q, "the question names no file, folder or word I could look for.",
                            "问题里没有我能查找的文件、文件夹或词。"))
-    found = grep_lines(done[0].text()) if done and done[0].texts else []
-    what = ", ".join(q.terms)
+    together = best_lines(q, grep_lines(done[0].text()), 2) if done[0].texts else []
+    found = together or [item for got in done[1:2] for item in grep_lines(got.text())]
+    what = ", ".join(terms)
     if not found:
         return finish(q, done, [cannot(q, t(q, f"no line in {scope_name(q)} mentions {what}.",
                                             f"{scope_name(q)} 里没有一行提到 {what}。"))])
-
-    def hits(item):
-        return sum(1 for term in q.terms if term.lower() in item[2].lower())
-    best = sorted(found, key=lambda item: -hits(item))[:MAX_QUOTES]
-    lines = [t(q, f"The lines of {scope_name(q)} that mention {what}, most terms first:",
-               f"{scope_name(q)} 里提到 {what} 的行（含词最多的在前）：")]
-    lines += [quote(q, p, n, text) for p, n, text in best]
+    if together:
+        lines = [t(q, f"The lines of {scope_name(q)} where {what} meet, most of them first:",
+                   f"{scope_name(q)} 里同时提到 {what} 中几个词的行（含词最多的在前）：")]
+    elif len(terms) == 1:
+        lines = [t(q, f"The lines of {scope_name(q)} that mention {what}:",
+                   f"{scope_name(q)} 里提到 {what} 的行：")]
+    else:
+        lines = [t(q, f"No line of {scope_name(q)} mentions two of {what}; the lines that "
+                      f"mention one:",
+                   f"{scope_name(q)} 里没有一行同时提到 {what} 中的两个词；提到其中一个的行：")]
+    lines += [quote(q, p, n, text) for p, n, text in best_lines(q, found)]
     return finish(q, done, lines)
 
 

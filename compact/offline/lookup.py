@@ -80,6 +80,13 @@ def scope(paths: list) -> str:
     return " ".join(shlex.quote(p.rstrip("/") or ".") for p in paths) if paths else "."
 
 
+def term_pattern(term: str) -> str:
+    """A term as an extended regular expression: a stem matches its longer forms."""
+    if not term.isascii() or not term.isalpha():
+        return re.escape(term)
+    return re.escape(term) + "[a-z]*"
+
+
 def grep(terms: list, paths: list, *, exact: bool, words: bool = False) -> dict:
     """A grep of the workspace (or of `paths`) for any of `terms`, file and line named."""
     flags = "-rnHI" + ("" if exact else "i") + ("w" if words else "") + ("F" if exact else "E")

@@ -25,6 +25,7 @@ FILE_EXT = ("md", "py", "json", "txt", "log", "toml", "yaml", "yml", "cfg", "ini
 TOKEN_RE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_./*-]*")
 QUOTED_RE = re.compile(r"`([^`]+)`|\"([^\"]+)\"|“([^”]+)”|「([^」]+)」|'([^'\s][^']*[^'\s])'")
 CJK_RUN_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
+CONSTANT_RE = re.compile(r"^[A-Z][A-Z0-9]*_[A-Z0-9_]+$")
 IDENT_RE = re.compile(r"^(?:[A-Za-z_]*_[A-Za-z0-9_]*|[A-Z][A-Z0-9]+|[a-z]+[A-Z]\w*)$")
 
 STOP = set("""a an the of in on at to for from by with and or is are was were be been do does
@@ -33,7 +34,8 @@ me my i you your we our us please tell show give say said set value values equal
 file files folder folders directory directories dir contain contains containing mention
 mentions mentioned mentioning list lists listed name names about any some all each every
 many much number count workspace can could would should will has have had into inside
-under above than then so as last latest""".split())
+under above than then so as last latest describe summarize summarise read show explain say
+says look see find get use uses used""".split())
 
 # Chinese words that only frame the question, longest first so 哪些 goes before 哪.
 ZH_STOP = sorted("""哪个文件 哪些文件 文件夹 工作区 什么 哪里 哪个 哪些 多少 上次 最近 一次 列出 提到 提及
@@ -59,13 +61,15 @@ class Kind:
     name: str
     en: tuple        # English cues: words (matched as stems) or phrases
     zh: tuple        # Chinese cues: substrings
-    needs: str = ""  # "ident": an identifier; "path": a path; "no file": no file named
+    needs: str = ""  # "ident" / "constant" / "path": one is named; "no file": no file named
 
 
 # Tried in this order; the first whose cues appear and whose needs are met wins.
 KINDS = (
     Kind("value", ("set to", "value", "equal", "defined as", "assigned"),
          ("的值", "值是", "设为", "设置为", "等于", "是多少"), needs="ident"),
+    # "What is MAX_TURNS?": a constant's name alone asks for its value.
+    Kind("value", ("what is", "what's"), ("是什么", "是多少"), needs="constant"),
     Kind("failures", ("fail",), ("失败",)),
     Kind("count", ("how many", "number of"), ("多少", "几个", "几")),
     Kind("packages", ("packag", "dependenc", "requirement", "depend"),
@@ -139,7 +143,9 @@ def folder_named(text: str, tokens: list) -> str | None:
             for j in (i - 1, i + 1):
                 if 0 <= j < len(words) and lower[j] not in STOP and TOKEN_RE.fullmatch(words[j]):
                     return words[j].strip("./") or None
-    return None
+    # "What is in s09_memory?": the one name that is not a file.
+    names = [t for t in tokens if t.lower() not in STOP and not is_file_path(t) and len(t) > 1]
+    return names[0].strip("./") or None if names else None
 
 
 def parse(request: str) -> Question:
@@ -156,17 +162,20 @@ def parse(request: str) -> Question:
     words = list(dict.fromkeys(words + zh_terms(text)))
     question = Question(text, language(text), paths=paths, exact=exact, words=words,
                         folder=folder_named(text, tokens))
-    stems = {stem(w) for w in re.findall(r"[a-z]+", lower)}
+    # Cue words are read outside the paths: package.json asks nothing about packages.
+    bare = " ".join(w for w in lower.split() if not is_path(w.rstrip(".,;:!?？。")))
+    stems = {stem(w) for w in re.findall(r"[a-z]+", bare)}
     for kind in KINDS:
         if kind.needs == "ident" and not exact:
+            continue
+        if kind.needs == "constant" and not any(CONSTANT_RE.match(e) for e in exact):
             continue
         if kind.needs == "path" and not paths:
             continue
         if kind.needs == "no file" and question.files:
             continue
-        if kind.en or kind.zh:
-            if not cue_in(kind, lower, stems):
-                continue
+        if (kind.en or kind.zh) and not cue_in(kind, bare, stems):
+            continue
         question.kind = kind.name
         break
     return question

@@ -52,7 +52,7 @@ ROUTES = (
     Route("compact-tool", MD_RE, 1, (("compact", "压缩"), ("write", "写"))),
     Route("titles", None, 0, (("readme",), ("title", "标题"),
                               ("lessons", "five", "课", "五", " to ", "到"))),
-    Route("docs-json", JSON_RE, 1, (("structure", "field", "shape", "record", "结构", "字段"),)),
+    Route("docs-json", JSON_RE, 1, (("structure", "field", "shape", "结构", "字段"),)),
     Route("compare-code", PY_RE, 2, (("compare", "differ", "比较", "对比", "区别"),)),
 )
 
