@@ -212,3 +212,17 @@ def test_the_same_result_whole_gives_the_answer():
     hit = "./s08_context_compact/code.py:229:def snip_cut(messages) -> tuple:"
     text = respond(asked_before(hit))["content"][0]["text"]
     assert "s08_context_compact/code.py, line 229: 'def snip_cut(messages) -> tuple:'" in text
+
+
+def test_a_log_the_question_names_is_read_whole_and_its_failures_listed(tmp_path):
+    workspace = tmp_path / "workspace"
+    shutil.copytree(SAMPLE, workspace)
+    lines = []
+    with offline_model() as (_, client):
+        answer = Agent(workspace, client, MODEL_NAME, echo=lines.append).ask(
+            "Which tests failed in logs/test_run.log?")
+    assert [line for line in lines if line.startswith("> ")] == [
+        '> read_file {"path": "logs/test_run.log"}']
+    for test in re.findall(r"^FAILED (\S+)", (SAMPLE / "logs/test_run.log").read_text(),
+                           re.MULTILINE):
+        assert test in answer

@@ -158,14 +158,23 @@ def value_answer(q: Question, done: list) -> str:
 
 FAILED_RE = re.compile(r"^FAILED\s+(\S+)(?:\s+-\s+(.*))?$|^(\S+::\S+)\s+FAILED\b|^FAIL:\s+(\S+)")
 SUMMARY_RE = re.compile(r"\b\d+ failed\b")
+FAILURE_LINE_RE = re.compile(r"FAILED|FAIL:|ERROR|[0-9]+ failed")  # ask.FAILURE_PATTERN
 
 
 def failures_answer(q: Question, done: list) -> str:
-    logs = [p for p in q.files if p.endswith(".log")] or listing(done[0].text())
+    named = [p for p in q.files if p.endswith(".log")]
+    logs = named or listing(done[0].text())
     if not logs:
         return finish(q, done, [cannot(q, t(q, "there is no log file in the workspace.",
                                             "工作区里没有日志文件。"))])
-    found = grep_lines(done[1].text()) if len(done) > 1 else []
+    if named:   # read whole: its lines, numbered as a grep would
+        found = [(label[len("read_file("):-1], n, line) for label, text in done[0].texts
+                 for n, line in enumerate(text.splitlines(), 1) if FAILURE_LINE_RE.search(line)]
+        errors = [text for _, text in done[0].texts if text.startswith("Error: ")]
+        if errors:
+            return finish(q, done, [cannot(q, first_line(errors[0]))])
+    else:
+        found = grep_lines(done[1].text()) if len(done) > 1 else []
     tests, reasons, where = [], {}, {}
     for path, number, text in found:
         match = FAILED_RE.match(text.strip())
@@ -301,4 +310,10 @@ def answer(q: Question, done: list) -> str:
     if gone:
         return finish(q, done, [cannot(q, say(q.lang, "gone", call=", ".join(gone),
                                               omitted="[Earlier tool result omitted.]"))])
+    # A search the shell refused (or that failed) found nothing: say so, not "no line".
+    failed = [(label, text) for got in done for label, text in got.texts
+              if label.startswith("bash(") and text.startswith("Error: ")]
+    if failed:
+        return finish(q, done, [cannot(q, say(q.lang, "error", call=failed[0][0],
+                                              line=first_line(failed[0][1])))])
     return ANSWERS[q.kind](q, done)

@@ -9,7 +9,7 @@ from them (`answers.answer`). The steps, by kind:
     folder     glob <folder>/* (or * for the workspace), then read_file, limit 3, of its files
     mention    grep for the name (exact) or the words (any case) across the workspace
     value      grep -w for the identifier, in the file the question names if it names one
-    failures   glob **/*.log (or the log it names), then grep its FAILED lines
+    failures   read the log it names, whole; or glob **/*.log, then grep their FAILED lines
     count      grep the workspace for "<number> <word>" with the question's words
     packages   the requirements file it names (or glob **/requirements*.txt), then read it
     describe   read_file, limit 80, of the files it names (or grep them for its words)
@@ -59,11 +59,14 @@ def value_steps(q: Question, done: list) -> list:
 
 
 def failures_steps(q: Question, done: list) -> list:
-    logs = [p for p in q.files if p.endswith(".log")]
+    """The log the question names is read whole; without one, logs are found and grepped."""
+    named = [p for p in q.files if p.endswith(".log")]
     if not done:
-        return [] if logs else [("glob", {"pattern": LOG_GLOB})]
-    if len(done) == 1:
-        logs = logs or listing(done[0].text())[:MAX_FILES]
+        if named:
+            return [("read_file", {"path": p}) for p in named[:MAX_FILES]]
+        return [("glob", {"pattern": LOG_GLOB})]
+    if len(done) == 1 and not named:
+        logs = listing(done[0].text())[:MAX_FILES]
         return [("bash", grep_pattern(FAILURE_PATTERN, logs, ignore_case=False))] if logs else []
     return []
 
