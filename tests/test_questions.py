@@ -226,3 +226,13 @@ def test_a_log_the_question_names_is_read_whole_and_its_failures_listed(tmp_path
     for test in re.findall(r"^FAILED (\S+)", (SAMPLE / "logs/test_run.log").read_text(),
                            re.MULTILINE):
         assert test in answer
+
+
+def test_after_a_summary_the_question_is_looked_up_again_not_guessed():
+    question = "Which file mentions snip_cut?"
+    summary = "Current goal:\n" + question + "\n\nDone:\n- bash(grep ...) -> 2 lines"
+    message = formats.summary_message("Compacted", question, summary, ".transcripts/t.jsonl")
+    reply = respond({"model": MODEL_NAME, "tools": TOOLS, "messages": [message]})
+    assert reply["stop_reason"] == "tool_use"
+    assert "snip_cut" in next(b for b in reply["content"] if b["type"] == "tool_use")["input"][
+        "command"]
