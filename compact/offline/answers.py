@@ -254,7 +254,8 @@ def describe_answer(q: Question, done: list) -> str:
         if text.startswith("Error: "):
             lines.append(cannot(q, f"{path}: {first_line(text)}"))
             continue
-        lines.append(f"{path}: {file_facts(path, text)}")
+        lines.append(f"{path}: {file_facts(path, text)}" if q.lang == "en"
+                     else f"{path}：共 {line_count(text)} 行")
         shown = [ln for ln in text.splitlines() if ln.strip() and not ln.startswith("... (")][:3]
         lines += [t(q, f"  line {i}: '{short(ln.strip(), 120)}'",
                     f"  第 {i} 行：'{short(ln.strip(), 120)}'")
