@@ -406,7 +406,7 @@ def test_a_summary_request_gets_the_extractive_summary_of_the_messages(client):
     messages = history()
     summary = ask_summary(client, summary_input(messages, 10**6))
     assert summary == extractive_summary(messages)
-    assert "read_file(s01/README.md) -> # s01: Lesson 1" in summary
+    assert "- s01/README.md (read): 301 lines; title '# s01: Lesson 1'" in summary
 
 
 def test_a_summary_of_input_cut_in_the_middle_recovers_both_ends(client):
@@ -542,9 +542,9 @@ def test_a_saved_placeholder_without_a_note_is_read_back():
 def test_after_a_compaction_the_request_and_facts_come_from_the_summary():
     from compact.agent.tasks import TITLES
     from compact.agent.tools import TOOLS
-    summary = "Tool calls and first lines of results:\n" + "\n".join(
-        f"- read_file({name}/README.md) -> # s0{n}: T" for n, name in enumerate(LESSONS, 1)) + \
-        "\nAgent notes:\n- Lessons found: " + ", ".join(LESSONS)
+    summary = "Files read or changed:\n" + "\n".join(
+        f"- {name}/README.md (read): 2 lines; title '# s0{n}: T'"
+        for n, name in enumerate(LESSONS, 1)) + "\n\nDecisions:\n- Lessons found: " + ", ".join(LESSONS)
     message = formats.summary_message("Compacted", TITLES, summary, ".transcripts/t.jsonl")
     text = answer_text({"model": MODEL, "max_tokens": 9, "tools": TOOLS, "messages": [message]})
     assert "- s05_todo_write: # s05: T" in text

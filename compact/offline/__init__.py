@@ -1,24 +1,29 @@
-"""The offline model: a scripted, deterministic stand-in for Claude, and its server.
+"""The offline model: a deterministic stand-in for Claude that reads only its context, and its server.
 
-The article runs its agent loop (section 9) and its three experiments
-(section 13) against a real model. This package stands in for that model so
-the course runs offline: `respond(request) -> response`, pure functions from a
-Messages API request dict to a response dict. It reads the request the way a
-model would and no other way:
+It is a program, not a language model. The article runs its agent loop
+(section 9) and its three experiments (section 13) against a real model; this
+package stands in for that model so the course runs offline:
+`respond(request) -> response`, pure functions from a Messages API request
+dict to a response dict. It reads the request the way a model would and no
+other way:
 - the active request is the last text the user typed, or the "Current user
   request:" section of a `[Compacted]` / `[Reactive compact]` message;
+- any question about the workspace, in English or in Chinese, goes to the
+  general policy (ask.py): it finds what the question names with the agent's
+  own tools (glob, grep through bash, read_file with a limit), then answers
+  from what those calls returned, quoting lines and naming files, or says that
+  the workspace does not answer and where it looked;
+- the article's experiments keep scripted plans (route.py says why);
 - what it knows is only what the request holds: whole tool results, persisted
-  previews, its own earlier notes, and summary text. It reads one file per
-  turn and, in the next turn's text, notes what it learned in one line (a
-  README's title, a code file's outline), as a model comments while it works;
-  that line survives when the old result is shrunk;
-- the final answer is built from that knowledge alone: when a fact is gone
-  (`[Earlier tool result omitted.]` and no note), the answer says so, so a
-  lossy compaction shows in the answer;
+  previews, its own earlier notes, and summary text. A saved placeholder is
+  read back from its saved copy; a result shrunk to `[Earlier tool result
+  omitted.]` with no note left is gone, and the answer says so, so a lossy
+  compaction shows in the answer;
 - asked for a summary (system prompt `compact.formats.SUMMARY_SYSTEM`), it
   recovers the whole messages from the JSON it was given (cut in the middle or
-  not), answers with `compact.offline.extractive.extractive_summary` of them, and adds
-  one line saying so when the middle was cut.
+  not) and answers with the state summary of
+  `compact.offline.extractive.extractive_summary`: goal, files and their key
+  facts, decisions, done, pending, in the request's language.
 
 The modules, in the order a request goes through them:
 
@@ -33,7 +38,13 @@ The modules, in the order a request goes through them:
     docs_json.py       experiment 2: the fields of one record of a large JSON file
     compare_code.py    experiment 3: two code files, current context against memory
     compact_tool.py    the compact tool: a note written and `compact` in one batch
-    generic.py         any other request: what the workspace's files begin with
+    lang.py            the request's language (English or Chinese) and fixed phrases
+    facts.py           the key facts of a file's text, in one line
+    question.py        reading a question: its language, its kind, what it names
+    lookup.py          the tool calls a question needs, and what is left of their results
+    answers.py         the general policy's answers, written from those results only
+    ask.py             the general policy: any question about the workspace
+    route.py           choosing the plan: an experiment of the article, or the general policy
     summary_reply.py   the answer to the compactor's summary request
     reply.py           choosing the task and writing the response: `respond`
 

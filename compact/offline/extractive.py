@@ -1,70 +1,160 @@
-"""A deterministic, extractive summarizer: what the offline model answers when
-the compactor asks for a summary, and what replays use without any model.
+"""A deterministic, extractive state summary: what the offline model answers when the
+compactor asks for a summary (step 4, reactive compaction, the compact tool), and
+what replays use without any model.
 
-It copies facts, it does not invent them: the requests the user typed, each
-tool call with the first line of its result (a README's title survives this
-way), the agent's own notes, and earlier summaries it finds. A fact that was
-already gone from the messages (an `omitted` placeholder) stays gone, which is
-the point: a lossy step shows in every later answer.
+It follows the summary prompt (`compact.formats.SUMMARY_SYSTEM`), section by section,
+built only from the messages it replaces:
+- Current goal: the last request the user typed (or the one an earlier summary or
+  archive marker carried);
+- Files read or changed: each file with its key facts (`compact.offline.facts`),
+  counted or copied from the result the messages hold;
+- Decisions: the agent's own notes, the lines it wrote between its tool calls;
+- Done: every tool call with its outcome, and any answer already given;
+- Pending: calls still waiting for a result, and the goal while no answer ends
+  the messages.
+An earlier summary among the messages is folded in, section by section. The
+headings are in the goal's language (English or Chinese, `compact.offline.lang`).
+It copies facts, it does not invent them: a result already shrunk to `[Earlier
+tool result omitted.]` stays gone, and a saved one is named by its saved path,
+which is the point: a lossy step shows in every later answer.
 
-Left out: ranking, rewording and anything a model would infer; past
-`max_chars` the summary keeps its first quarter and its last three quarters.
+Left out: ranking, rewording, the user's constraints (it cannot tell them from
+requests), and anything a model would infer; past `max_chars` the summary keeps
+its first quarter and its last three quarters.
 """
+
+from dataclasses import dataclass, field
 
 from .. import formats
 from ..messages import text_of, to_plain, tool_results, tool_uses, user_text
+from .facts import MAX_LINE, file_facts, first_line, fitting, line_count, short
+from .lang import PHRASES, language, say
 
-MAX_LINE = 160
-
-
-def _line(text: str) -> str:
-    first = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
-    return first if len(first) <= MAX_LINE else first[:MAX_LINE] + "..."
+SECTIONS = ("files", "decisions", "done", "pending")
+MAX_DECISIONS = 12
 
 
-def _describe_call(use: dict) -> str:
-    data = use.get("input")
-    data = data if isinstance(data, dict) else {}
+@dataclass
+class State:
+    """The summary's sections, filled message by message."""
+    goal: str = ""
+    files: dict = field(default_factory=dict)        # path -> (how, facts line)
+    decisions: list = field(default_factory=list)
+    done: list = field(default_factory=list)
+    earlier: dict = field(default_factory=dict)      # section -> lines of an earlier summary
+
+
+def describe_call(use: dict) -> str:
+    data = use.get("input") if isinstance(use.get("input"), dict) else {}
     arg = data.get("path") or data.get("command") or data.get("pattern") or ""
-    return f"{use.get('name')}({arg})" if arg else str(use.get("name"))
+    arg = arg if isinstance(arg, str) else str(arg)
+    return f"{use.get('name')}({short(' '.join(arg.split()), 100)})" if arg else str(use.get("name"))
+
+
+def outcome(name: str, text: str) -> str:
+    """What a tool call came to, in a few words."""
+    saved = formats.persisted_path(text) or formats.saved_path(text)
+    if saved:
+        return f"saved at {saved}"
+    if text == formats.OMITTED or not text.strip():
+        return text.strip() or "(no output)"
+    if text.startswith("Error: ") or name not in ("read_file", "glob", "bash"):
+        return first_line(text)
+    if name == "read_file":
+        return f"{line_count(text)} lines"
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    if name == "glob" and lines != ["(no match)"]:
+        return fitting(f"{len(lines)} matches: ", lines, MAX_LINE - 40)
+    more = f" (+{len(lines) - 1} more lines)" if len(lines) > 1 else ""
+    return short(first_line(text), MAX_LINE - 40) + more
+
+
+def file_entry(use: dict, text: str) -> tuple | None:
+    """(path, how, facts line) for a call that read or changed a file."""
+    data = use.get("input") if isinstance(use.get("input"), dict) else {}
+    path = data.get("path")
+    if not isinstance(path, str) or not path:
+        return None
+    name = use.get("name")
+    if name in ("write_file", "edit_file"):
+        return path, "written" if name == "write_file" else "edited", first_line(text)
+    if name != "read_file":
+        return None
+    saved = formats.persisted_path(text) or formats.saved_path(text)
+    if saved:
+        return path, "read", f"full text saved at {saved}"
+    if text == formats.OMITTED:
+        return path, "read", f"result shrunk to {formats.OMITTED}"
+    return path, "read", file_facts(path, text)
+
+
+def fold_earlier(state: State, summary: str) -> None:
+    """Take an earlier summary's sections (in either language) into this one."""
+    headings = {PHRASES[lang][key]: key for lang in PHRASES for key in ("goal", *SECTIONS)}
+    section = "done"
+    for line in summary.splitlines():
+        if line.strip() in headings:
+            section = headings[line.strip()]
+        elif line.strip() and line.strip() not in (PHRASES["en"]["none"], PHRASES["zh"]["none"]):
+            state.earlier.setdefault(section, []).append(line)
+
+
+def read_messages(messages) -> tuple:
+    """The state the messages record, and the calls still without a result."""
+    state, pending = State(), {}
+    for message in messages:
+        if message.get("role") == "assistant":
+            uses = tool_uses(message)
+            for use in uses:
+                pending[use.get("id")] = use
+            text = text_of(message.get("content")).strip()
+            if text and uses:
+                state.decisions += [short(ln.strip()) for ln in text.splitlines() if ln.strip()]
+            elif text:
+                state.done.append(("answered", first_line(text)))
+            continue
+        for result in tool_results(message):
+            use = pending.pop(result.get("tool_use_id"), None) or {"name": "?"}
+            text = text_of(result.get("content", ""))
+            state.done.append(("call", f"{describe_call(use)} -> {outcome(use.get('name'), text)}"))
+            entry = file_entry(use, text)
+            if entry:
+                state.files[entry[0]] = entry[1:]
+        typed = user_text(message)
+        summary = formats.SUMMARY_RE.match(typed)
+        if summary:
+            state.goal = summary["request"]
+            fold_earlier(state, formats.summary_text(summary["summary"]))
+        elif formats.ARCHIVE_RE.match(typed):
+            state.goal = typed.partition("\n\nCurrent user request:\n")[2] or state.goal
+        elif typed:
+            state.goal = typed
+    return state, list(pending.values())
 
 
 def extractive_summary(messages, max_chars: int = 6000) -> str:
+    """The state summary of `messages`, headed in the language of their goal."""
     messages = to_plain(messages)
-    requests, calls, notes, earlier = [], [], [], []
-    pending = {}
-    for message in messages:
-        if message.get("role") == "assistant":
-            for use in tool_uses(message):
-                pending[use["id"]] = _describe_call(use)
-            note = _line(text_of(message.get("content")))
-            if note:
-                notes.append(note)
-            continue
-        for result in tool_results(message):
-            text = text_of(result.get("content", ""))
-            call = pending.pop(result["tool_use_id"], result["tool_use_id"])
-            shown = (formats.persisted_path(text) and f"saved at {formats.persisted_path(text)}"
-                     or formats.saved_path(text) and f"saved at {formats.saved_path(text)}"
-                     or _line(text))
-            calls.append(f"{call} -> {shown}")
-        typed = user_text(message)
-        match = formats.SUMMARY_RE.match(typed)
-        if match:
-            earlier.append(formats.summary_text(match["summary"]))
-        elif typed and not formats.kind_of_user_text(typed):
-            requests.append(_line(typed))
-    parts = []
-    if earlier:
-        parts.append("Earlier summary:\n" + "\n".join(earlier))
-    if requests:
-        parts.append("User requests:\n" + "\n".join(f"- {r}" for r in dict.fromkeys(requests)))
-    if calls:
-        parts.append("Tool calls and first lines of results:\n"
-                     + "\n".join(f"- {c}" for c in calls))
-    if notes:
-        parts.append("Agent notes:\n" + "\n".join(f"- {n}" for n in notes[-10:]))
-    summary = "\n\n".join(parts) or "(nothing to summarize)"
+    state, waiting = read_messages(messages)
+    lang = language(state.goal)
+    answered = bool(messages) and messages[-1].get("role") == "assistant" \
+        and not tool_uses(messages[-1])
+    sections = {
+        "files": [f"- {path} ({how}): {facts}" for path, (how, facts) in state.files.items()],
+        "decisions": [f"- {line}" for line in dict.fromkeys(state.decisions)][-MAX_DECISIONS:],
+        "done": [f"- {say(lang, 'answered', line=text) if kind == 'answered' else text}"
+                 for kind, text in state.done],
+        "pending": [f"- {say(lang, 'no_result', call=describe_call(use))}" for use in waiting]
+                   + ([] if answered or not state.goal
+                      else [f"- {say(lang, 'answer_goal')}"]),
+    }
+    goal = short(" ".join(state.goal.split()), 2 * MAX_LINE) if state.goal \
+        else say(lang, "no_goal")
+    parts = [f"{say(lang, 'goal')}\n{goal}"]
+    for key in SECTIONS:
+        lines = state.earlier.get(key, []) + sections[key]
+        parts.append(say(lang, key) + "\n" + ("\n".join(lines) or say(lang, "none")))
+    summary = "\n\n".join(parts)
     if len(summary) > max_chars:
         summary = summary[: max_chars // 4] + "\n...\n" + summary[-(max_chars * 3 // 4):]
     return summary

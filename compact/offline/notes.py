@@ -7,7 +7,6 @@ the extractive summary keeps it, so each fresh result gets one note line:
 - a README: `<path>: title '# s01: ...'`;
 - a code file, or the outline of its def and class lines:
   `<path>: <n> lines; context: ...; memory: ...`;
-- a glob of `*` (any other request): `Files found: ...`;
 - any other file read: `<path>: first line '...'`.
 This module also reads those facts back, from a whole result or from a note.
 It is how the course shows what a lossy compaction costs: a fact with neither
@@ -25,7 +24,6 @@ LESSONS_GLOB = "s*/README.md"
 LESSON_RE = re.compile(r"^(s\d\d_[A-Za-z0-9_]+)/README\.md$", re.MULTILINE)
 LESSONS_NOTE = "Lessons found: "
 LESSONS_NOTE_RE = re.compile(r"Lessons found: ([A-Za-z0-9_, ]+)")
-FILES_NOTE = "Files found: "
 DEF_RE = re.compile(r"^\s*(?:async\s+)?(?:def|class)\s+(\w+)", re.MULTILINE)
 OUTLINE_RE = re.compile(r"^\d+:\s*(?:async\s+)?(?:def|class)\s+(\w+)", re.MULTILINE)
 # Most telling first: a note has room for a few names only.
@@ -48,17 +46,6 @@ def notes_on_fresh(view: View) -> list:
         elif call.name == "bash" and call.command.startswith("grep -nE"):
             target = call.command.rsplit(" ", 1)[-1]
             lines.append(code_note(target, code_facts(call.text, outline=True)))
-        elif call.name == "read_file":
-            lines.append(short(f"{call.path}: first line '{first_line(call.text)}'"))
-    return lines
-
-
-def notes_on_fresh_generic(view: View) -> list:
-    """The notes of any other request: what a glob found, how a file begins."""
-    lines = []
-    for call in view.fresh():
-        if call.name == "glob":
-            lines.append(short(FILES_NOTE + ", ".join(call.text.splitlines())))
         elif call.name == "read_file":
             lines.append(short(f"{call.path}: first line '{first_line(call.text)}'"))
     return lines

@@ -10,7 +10,8 @@ Left out: the response's JSON shape and its tool ids (reply.py writes them).
 import re
 from dataclasses import dataclass, field
 
-NOTE_MAX = 160  # the extractive summary keeps one line of this length per note
+from .facts import MAX_LINE as NOTE_MAX  # a summary keeps one line of this length per note
+from .facts import first_line, short  # noqa: F401 - the policy modules take them from here
 
 
 @dataclass
@@ -25,14 +26,6 @@ class Plan:
 
 def lines_note(*lines) -> str:
     return "\n".join(line for line in lines if line)
-
-
-def short(text: str, limit: int = NOTE_MAX) -> str:
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def first_line(text: str) -> str:
-    return next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
 
 
 def names_fitting(prefix: str, names, limit: int = NOTE_MAX) -> str:

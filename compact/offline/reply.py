@@ -1,9 +1,9 @@
 """The offline model's reply to one request: `respond(request) -> response`.
 
 A summary request (system prompt SUMMARY_SYSTEM) gets the extractive summary.
-Any other request is read into a View; the active request picks the task (the
-compact tool, the titles, a JSON file, two code files, or anything else), and
-the task's plan becomes the reply: its text, then its tool calls, with
+Any other request is read into a View; the active request picks the plan
+(route.py: one of the article's experiments, or the general policy for any
+question about the workspace), and the plan becomes the reply: its text, then its tool calls, with
 `stop_reason` "tool_use" or "end_turn". A tool the request does not offer is
 not called; the text says so instead. Message and tool ids are digests of the
 request, so the same request always gets the same bytes back.
@@ -13,38 +13,15 @@ Left out: sampling, `max_tokens` cut-offs and streaming.
 
 import hashlib
 import json
-import re
 
 from .. import formats
-from .compact_tool import plan_compact_tool
-from .compare_code import PY_PATH_RE, plan_code
-from .docs_json import JSON_PATH_RE, plan_json
-from .generic import plan_generic
 from .plan import Plan
+from .route import choose_plan
 from .summary_reply import summarize
-from .titles import plan_titles
 from .tokens import estimate_text_tokens, estimate_tokens, prompt_text
-from .view import View, read_view, system_text
+from .view import read_view, system_text
 
 MODEL_NAME = "offline-s08"
-
-
-def choose_plan(view: View) -> Plan:
-    """The task the active request asks for, by its words and the paths it names."""
-    request = view.request
-    lower = request.lower()
-    notes_md = re.findall(r"[\w./-]+\.md\b", request)
-    if "compact" in lower and "write" in lower and notes_md:
-        return plan_compact_tool(view, notes_md[0])
-    if "readme" in lower and "title" in lower:
-        return plan_titles(view)
-    json_paths = JSON_PATH_RE.findall(request)
-    if json_paths:
-        return plan_json(view, json_paths[0])
-    code_paths = list(dict.fromkeys(PY_PATH_RE.findall(request)))
-    if len(code_paths) >= 2:
-        return plan_code(view, code_paths)
-    return plan_generic(view)
 
 
 def digest(request: dict) -> str:

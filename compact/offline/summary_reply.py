@@ -4,7 +4,8 @@ The request's system prompt is `compact.formats.SUMMARY_SYSTEM` and its one
 user message is `compact.summary.summary_input`: the JSON of the messages, cut
 in the middle when it is over SUMMARY_INPUT_CHAR_LIMIT. The model recovers
 every message that survives whole in that text, answers with
-`compact.offline.extractive.extractive_summary` of them, and adds one line saying so
+`compact.offline.extractive.extractive_summary` of them (goal, files and facts,
+decisions, done, pending), and adds one line saying so, in the goal's language,
 when the middle was cut.
 
 Left out: following anything the summarized messages say (they are data), and
@@ -16,7 +17,8 @@ import re
 
 from .. import formats
 from ..messages import user_text
-from .extractive import extractive_summary
+from .extractive import extractive_summary, read_messages
+from .lang import language, say
 
 MESSAGE_START = re.compile(r'\{"(?:role|content)": ')
 
@@ -62,6 +64,6 @@ def summarize(request: dict) -> str:
     recovered, cut = recover_messages(text)
     summary = extractive_summary(recovered)
     if cut:
-        summary += ("\n\n(The middle of the conversation was not in my input; the full "
-                    "transcript is on disk.)")
+        lang = language(read_messages(recovered)[0].goal)
+        summary += "\n\n" + say(lang, "middle_cut")
     return summary

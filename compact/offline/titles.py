@@ -18,6 +18,11 @@ from .plan import Plan, lines_note
 from .view import View, failed
 
 
+def summary_title_re(path: str):
+    """A summary's line for a README read: `- <path> (read): <n> lines; title '# ...'`."""
+    return re.compile(r"^- " + re.escape(path) + r" \(read\): [^\n]*?title '(# .*)'$", re.MULTILINE)
+
+
 def lesson_range(request: str) -> range:
     numbers = [int(n) for n in re.findall(r"\bs(\d\d)_\w+", request)]
     if len(numbers) >= 2:
@@ -41,7 +46,7 @@ def find_title(view: View, path: str) -> tuple:
     note = re.search(re.escape(path) + r": title '([^\n]*)'", view.knowledge)
     if note:
         return note[1], "note"
-    summary = re.search(r"read_file\(" + re.escape(path) + r"\) -> (# [^\n]*)", view.knowledge)
+    summary = summary_title_re(path).search("\n".join(view.summaries))
     if summary:
         return summary[1], "summary"
     if copies:

@@ -108,6 +108,63 @@ print(f"the s08 file is in the transcript whole: "
       f"{text_of(tool_results(transcript[-1])[0]['content']) == s08_read}")
 
 # %% [markdown]
+# ## The summary beside what it replaced
+#
+# The summary is the only thing the model will have of those five messages. It follows
+# the summary prompt, section by section: the current goal, the files read or changed
+# with their key facts, the decisions (the agent's own notes), what is done and what is
+# pending. The offline model's summarizer is a deterministic program, not a language
+# model: it copies or counts each fact from the messages it replaces, and invents none.
+# Here are the dropped messages, one line each, then the summary that stands in for them:
+
+# %%
+from compact import formats
+from compact.messages import tool_uses
+
+summary = formats.summary_text(formats.SUMMARY_RE.match(compacted)["summary"])
+print(f"dropped: {len(transcript)} messages, {estimate_chars(transcript):,d} characters")
+for i, message in enumerate(transcript):
+    calls = [f"{u['name']}({u['input'].get('path') or u['input'].get('pattern')})"
+             for u in tool_uses(message)]
+    results = [f"a result of {len(text_of(b['content'])):,d} characters"
+               for b in tool_results(message)]
+    said = text_of(message["content"]).strip()
+    print(f"  [{i}] {message['role']:<9} " + "; ".join(([repr(said[:60])] if said else [])
+                                                     + calls + results))
+print(f"\nthe summary: {len(summary):,d} characters\n")
+print(summary)
+
+# %% [markdown]
+# Check it against what was dropped: the goal is the request as typed, and every file
+# the agent read is named with its true number of lines.
+
+# %%
+reads = {}
+for message in transcript:
+    reads.update({u["id"]: u["input"]["path"] for u in tool_uses(message)
+                  if u["name"] == "read_file"})
+print("goal is the request as typed:", summary.splitlines()[1] == history["active_request"])
+for message in transcript:
+    for block in tool_results(message):
+        if block["tool_use_id"] in reads:
+            path = reads[block["tool_use_id"]]
+            lines = len(text_of(block["content"]).splitlines())
+            print(f"{path}: {lines} lines, in the summary as such:",
+                  f"- {path} (read): {lines} lines" in summary)
+
+# %% [markdown]
+# The headings follow the language of the request. Ask the same thing in Chinese and
+# the summary is headed in Chinese; the facts (file names, counts, names in the code)
+# stay as the files have them:
+
+# %%
+from compact.offline.extractive import extractive_summary
+
+chinese = [{"role": "user", "content": "比较 s08 和 s09 的 code.py 如何管理上下文和记忆。"}]
+chinese_summary = extractive_summary(chinese + transcript[1:])
+print("\n".join(line for line in chinese_summary.splitlines() if line.endswith("：")))
+
+# %% [markdown]
 # ## What the summarizer is sent
 #
 # The summary call must never overflow itself. Its input is the JSON of the messages,

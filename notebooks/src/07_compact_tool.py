@@ -148,7 +148,8 @@ except anthropic.BadRequestError as error:
 
 # %%
 wrong_2 = early.compact_history(before_batch, request)
-print("the summary records the write:", "write_file(notes/lessons.md)" in wrong_2[0]["content"])
+print("the summary records the write as done:",
+      "- notes/lessons.md (written)" in wrong_2[0]["content"])
 reply = client.messages.create(model=MODEL_NAME, system=SYSTEM, tools=TOOLS,
                                messages=wrong_2, max_tokens=1000)
 for block in reply.content:

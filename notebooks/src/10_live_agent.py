@@ -13,6 +13,8 @@
 # here, as a real model reads and answers in its own way. When the variable `CI` or
 # `COMPACT_OFFLINE` is set (the tests set one), the notebook stays offline whatever keys
 # it finds.
+# The offline model is a deterministic stand-in, not a language model: it reads only what
+# the request holds, and looks up what a question names with the agent's own tools.
 #
 # We run two of the article's experiments in a scratch copy of the sample workspace:
 #
