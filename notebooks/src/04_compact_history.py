@@ -65,9 +65,9 @@ print("both reads are among the newest 3 results: step 3 does nothing")
 # ## Run `prepare` (seed profile)
 #
 # A replay asks no model: it summarizes with the package's deterministic extractive
-# summarizer (the requests, each tool call with the first line of its result, the
-# agent's notes), which is also what the offline model answers when it is asked for a
-# summary. The lines the article prints come first.
+# summarizer, which is also what the offline model answers when it is asked for a
+# summary: the current goal, the files read with the key facts found in them, the
+# decisions, what is done and what is pending. The lines the article prints come first.
 
 # %%
 run = replay(history, profile="seed")
@@ -95,8 +95,8 @@ print(AGENT_SYSTEM_RULE)
 # ## Where the full text went
 #
 # The transcript holds the list exactly as it was before the summary, both files
-# included. The summary kept only their first lines: the model must read a file again
-# (or the transcript) for any detail.
+# included. The summary kept a few facts about each (its line count, the names it
+# defines): the model must read a file again (or the transcript) for any other detail.
 
 # %%
 transcript_path = run.files[0]
