@@ -1,5 +1,6 @@
-"""The flaws of the article's pipeline, numbered 1-13 as in docs/DESIGN.md: one
-test (or a small group) per flaw, named after it.
+"""The flaws of the article's pipeline, numbered 1-16 as in docs/DESIGN.md: one
+test (or a small group) per flaw, named after it, each on a minimal history.
+Flaw 10 is withdrawn (the article gets it right); its test shows that.
 
 For a behavioural flaw the seed profile shows it and the default profile does
 not. For a correctness or safety flaw (marked "(both)" in docs/DESIGN.md) both
@@ -25,6 +26,7 @@ from .helpers import (
     files_under,
     make_compactor,
     pairs_history,
+    request_count,
     tool_result,
     tool_use,
     user,
@@ -137,8 +139,9 @@ def transcripts_per_call(compactor, calls=30):
 
 def test_flaw_4_seed_archives_again_on_every_call(root):
     counts = transcripts_per_call(make_compactor(root, "seed"))
-    # At 51 the only possible cut would split a pair; from 53 on, every call archives.
-    assert counts == [0] + [1] * 29
+    # At 51 the only pair-safe cut archives nothing, and the article writes a
+    # transcript all the same (flaw 15); from then on every call archives.
+    assert counts == [1] * 30
 
 
 def test_flaw_4_default_cuts_to_30_so_the_next_archive_is_far(root):
@@ -272,10 +275,11 @@ def test_flaw_9_the_real_message_is_recognised():
     assert is_prompt_too_long(RuntimeError(real))
 
 
-# -- 10.* reactive summarizes only what it drops -----------------------------------------------
+# -- 10. withdrawn: reactive summarizes only what it drops, in the article too ---------------
 
 @pytest.mark.parametrize("profile", PROFILES)
-def test_flaw_10_the_pulled_in_tool_use_is_not_summarized(root, profile):
+def test_flaw_10_withdrawn_the_pulled_in_tool_use_is_not_summarized(root, profile):
+    """The article's own test (test_reactive_compact_summary_excludes_tail_pair_pulled_in)."""
     summarizer = RecordingSummarizer()
     c = make_compactor(root, profile, summarizer)
     messages = [user("Fix it."), assistant(note="Looking."), user("Also check the docs."),
@@ -354,3 +358,70 @@ def test_flaw_13_the_unit_is_characters_unless_a_measure_is_given(tmp_path):
     assert by_tokens.prepare(chinese, "go")[0]["content"].startswith("[Compacted]")
     assert by_tokens.prepare(english, "go") == english
     assert by_tokens.records[-1].chars_after == tokens(english)
+
+
+# -- 14. step 2 archives the current request ---------------------------------------------------
+
+def request_then_turns(turns=25, request="[task 2] Update the docs."):
+    """Three opening messages, the request, then `turns` tool turns: the request gets archived."""
+    head = [user("[task 1] Fix the build."), assistant(note="Fixed."), user("Thanks.")]
+    messages = head + [assistant(note="Ready."), user(request)]
+    for n in range(turns):
+        messages += call({f"t{n}": f"out {n}"})
+    return messages
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_flaw_14_snip_archives_the_request(root, profile):
+    messages = request_then_turns()  # 55 messages; the request is messages[4]
+    request = "[task 2] Update the docs."
+    out = make_compactor(root, profile).snip_compact(messages, request)
+    marker = out[3]["content"]
+    if profile == "seed":  # the article's marker, nothing more: the request is gone from context
+        assert formats.ARCHIVE_RE.fullmatch(marker)
+        assert request_count(out, request) == 0
+    else:
+        assert marker.endswith(f"\n\nCurrent user request:\n{request}")
+        assert request_count(out, request) == 1
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_flaw_14_reactive_keeps_the_request_twice_in_the_seed(root, profile):
+    summarizer = RecordingSummarizer()
+    messages = [*pairs_history(4), assistant(note="Done."), user("[task 2] Now the docs.")]
+    out = make_compactor(root, profile, summarizer).reactive_compact(messages, "[task 2] Now the docs.")
+    if profile == "seed":  # the newest 5 (6: the cut moved off a pair), the request among them
+        assert out[1:] == messages[-6:]
+        assert request_count(out, "[task 2] Now the docs.") == 2
+    else:
+        assert out[1:] == []
+        assert request_count(out, "[task 2] Now the docs.") == 1
+
+
+# -- 15. a snip that cuts nothing ----------------------------------------------------------------
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_flaw_15_nothing_to_cut(root, profile):
+    messages = pairs_history(25)  # 51: the tail would open on a result, so it starts at 3
+    c = make_compactor(root, profile, snip_target_messages=None)  # both: the article's cut
+    out = c.snip_compact(messages, "Fix the failing test.")
+    if profile == "seed":
+        path = c.store.written[0]
+        assert c.store.written == [path] and path.startswith(".transcripts/")
+        assert out == [*messages[:3], user(f"[0 messages archived at {path}]"), *messages[3:]]
+        assert len(out) == 52
+    else:
+        assert out == messages and c.store.written == []
+
+
+# -- 16. KEEP_RECENT_RESULTS = 0 ------------------------------------------------------------------
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_flaw_16_keep_zero(root, profile):
+    messages = over_limit_history() + [assistant(note="Read them all."), user("Go on.")]
+    out = make_compactor(root, profile, keep_recent_results=0).micro_compact(messages)
+    kinds = [formats.kind_of_result(t) for t in contents(out)]
+    if profile == "seed":  # results[:-0] is results[:0]: nothing is shrunk
+        assert out == messages and kinds == ["whole"] * 5
+    else:  # keep none: the oldest go first, until the size is at the target
+        assert kinds[0] == "placeholder" and estimate_chars(out) <= 30000
