@@ -473,3 +473,35 @@ def test_flaw_16_keep_zero(root, profile):
         assert out == messages and kinds == ["whole"] * 5
     else:  # keep none: the oldest go first, until the size is at the target
         assert kinds[0] == "placeholder" and estimate_chars(out) <= 30000
+
+
+# -- what the seed loses (flaw 1) and what it costs the cache (flaw 2), on the canned sessions ----
+
+@pytest.mark.parametrize("name", ["long_session", "timeline_150"])
+def test_flaw_1_the_seed_loses_what_step_3_shrinks_before_a_transcript(name):
+    """The hint of notebook 08's exercise: lost = shrunk on a call at most 50 messages long."""
+    from compact.course.replay import outputs_lost, timeline
+
+    shrunk_early, seen = set(), set()
+
+    def observe(point, sent):
+        now = {b["tool_use_id"] for m in sent for b in m["content"] if isinstance(m["content"], list)
+               and b.get("type") == "tool_result" and b["content"] == formats.OMITTED}
+        if point.messages_before <= 50:
+            shrunk_early.update(now - seen)
+        seen.update(now)
+
+    timeline(name, "seed", observe=observe)
+    assert len(shrunk_early) == outputs_lost(name, "seed") > 0
+
+
+def test_flaw_2_prefix_counter():
+    from compact.course.prefix import PrefixCounter
+
+    a, b, c = user("a" * 98), assistant(note="b"), user("c")
+    counter = PrefixCounter()
+    for request in ([a], [a, b], [user("x"), b], [user("x"), b, c]):
+        counter.add(request)
+    assert (counter.calls, counter.reused) == (4, 2)
+    # shares: 0, 100/(100+json(b)+4), 0, json(x)+json(b) over the whole
+    assert 0 < counter.cached_percent < 50

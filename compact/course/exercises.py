@@ -504,9 +504,11 @@ def check_seed_losses(answer) -> CheckResult:
     """08: predict {long_session: n, timeline_150: m}, outputs the seed profile loses."""
     return _check_prediction(
         "seed_losses", answer, seed_losses(),
-        "every result that step 3 turns into '[Earlier tool result omitted.]' is lost: "
-        "count the results longer than 120 characters that are not among the newest 3 "
-        "and were never persisted by step 1. The default profile loses none.")
+        "a result is lost when step 3 turns it into '[Earlier tool result omitted.]' "
+        "before any transcript holds it. Step 2 runs before step 3 and, in the seed "
+        "profile, writes a transcript of the whole list on every call once the list is "
+        "over 50 messages; so count the results that step 3 shrinks on calls where the "
+        "list is at most 50 messages. The default profile loses none.")
 
 
 # == 09 the cost of a request with a prompt cache
