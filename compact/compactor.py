@@ -5,7 +5,7 @@
 The three cheap steps cost no model call and leave a copy on disk (or, in the
 article's step 3, a short placeholder); only then, if the context is still over
 CONTEXT_CHAR_LIMIT, is a summary paid for. Step 1 must run before step 3, or a
-large old result would become a placeholder with no copy anywhere.
+large old result would become a placeholder with no saved copy.
 
 The default profile adds one pass before the summary (flaw 8 in
 docs/DESIGN.md): persist the largest results, fresh ones too, and summarize

@@ -3,10 +3,11 @@
 `CompactionConfig.seed()` is the article (s08) exactly: its thresholds and its
 behaviour, flaws included, so a notebook can reproduce what the article shows.
 `CompactionConfig()` is the default: the same thresholds with the behavioural
-flaws fixed (flaws 1-5 and 8 in docs/DESIGN.md, one switch each). The safety
-fixes (trusted paths, collision-safe names, text of list content, plain dicts,
-the prompt-too-long spellings, the reactive cut) are not switches: they hold
-in both profiles.
+flaws fixed (flaws 1-5, 8 and 14-16 in docs/DESIGN.md, one switch each). The
+safety fixes (trusted paths, collision-safe names, text of list content, plain
+dicts, the prompt-too-long spellings: flaws 6, 7, 9, 11, 12) are not switches:
+they hold in both profiles. tests/test_differential.py runs the seed profile
+beside a flat copy of the article's code and compares them call after call.
 
 All sizes are characters of `json.dumps(messages, ensure_ascii=False)`.
 
@@ -64,6 +65,15 @@ class CompactionConfig:
     micro_protect_fresh: bool = True
     # Flaw 8: persist the largest results before paying for a summary.
     persist_before_summary: bool = True
+    # Flaw 14: the current request stays visible exactly once: step 2's marker
+    # carries it when every copy was archived, and reactive_compact's tail
+    # starts after the request's own message (the article keeps the newest 5).
+    request_once: bool = True
+    # Flaw 15: a snip whose pair-safe cut leaves nothing to archive writes no
+    # transcript and no "[0 messages archived ...]" marker.
+    snip_skip_empty: bool = True
+    # Flaw 16: keep_recent_results=0 keeps none; the article's results[:-0] shrinks none.
+    micro_keep_zero_keeps_none: bool = True
     # Where step 3 and persist_largest stop, as a fraction of context_char_limit.
     target_fraction: float = 0.6
 
@@ -80,6 +90,9 @@ class CompactionConfig:
             micro_only_over_limit=False,
             micro_protect_fresh=False,
             persist_before_summary=False,
+            request_once=False,
+            snip_skip_empty=False,
+            micro_keep_zero_keeps_none=False,
         )
         article.update(overrides)
         return cls(**article)

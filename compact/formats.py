@@ -1,6 +1,8 @@
 """Every text the compactor leaves in context, and how to recognise it again.
 
-The formats are the article's, to the character. Recognising them is strict on
+The formats are the article's, to the character; the one addition is the
+default profile's archive marker that carries the current request (flaw 14 in
+docs/DESIGN.md), which the seed profile never writes. Recognising them is strict on
 purpose: a tool result that merely *contains* a `Full output: ` line (a file
 the agent read, say) is not one of ours (flaw 6 in docs/DESIGN.md). Whether the
 path it names is really our saved copy is for the store to say.
@@ -17,7 +19,7 @@ PERSISTED_RE = re.compile(
     r"(?P<preview>.*)\n</persisted-output>\Z", re.DOTALL)
 SAVED_RE = re.compile(r"\A\[Earlier tool result saved at (?P<path>[^\n\]]+)\]\Z")
 OMITTED = "[Earlier tool result omitted.]"
-# No \Z: an archive marker may carry the current request after it (archive_marker).
+# No \Z: the default's archive marker may carry the current request after it (archive_marker).
 ARCHIVE_RE = re.compile(r"\A\[(?P<count>\d+) messages archived at (?P<path>[^\n\]]+)\]")
 SUMMARY_RE = re.compile(
     r"\A\[(?P<kind>Compacted|Reactive compact)\]\n\nCurrent user request:\n"
@@ -51,7 +53,7 @@ def saved_placeholder(path: str) -> str:
 def archive_marker(count: int, path: str, active_request: str | None = None) -> str:
     marker = f"[{count} messages archived at {path}]"
     if active_request:
-        # The request was among the archived messages: keep it readable.
+        # Default profile only (flaw 14): the request was archived, keep it readable.
         marker += f"\n\nCurrent user request:\n{active_request}"
     return marker
 

@@ -7,7 +7,10 @@ whole; each older one longer than 120 characters becomes
 
 The article's version (seed profile) runs on every call, shrinks a fresh batch
 before the model has read it, and throws away the text behind "omitted"
-(flaws 1-3 in docs/DESIGN.md). The default profile:
+(flaws 1-3 in docs/DESIGN.md). It takes `results[:-KEEP_RECENT_RESULTS]`, so
+0 shrinks nothing at all (flaw 16), and it looks at a placeholder like any
+text: one over 120 characters (a tool_use_id over 58 characters) has no
+`Full output:` line and becomes "omitted". The default profile:
 - acts only when the context is over the limit, oldest result first, and stops
   once the size is at the target (a fraction of the limit), so a small context
   and the prompt-cache prefix are left alone;
@@ -16,7 +19,8 @@ before the model has read it, and throws away the text behind "omitted"
   copy.
 
 Both profiles trust a saved path only from our own `<persisted-output>` block
-naming a file in our own folder (flaw 6), and leave our placeholders alone.
+naming a file in our own folder (flaw 6); the default leaves our placeholders
+alone.
 
 Left out: results of at most MICRO_MIN_CHARS (120), which a placeholder
 would hardly shorten, and any choice by content: oldest goes first.
@@ -61,7 +65,12 @@ def micro_compact(messages, compactor, chars: int | None = None):
             return messages
     results = all_tool_results(messages)
     keep = config.keep_recent_results
-    older = results[:-keep] if keep else results  # results[:-0] would be none at all
+    if keep or not config.micro_keep_zero_keeps_none:
+        # The article's slice: with keep == 0 it is results[:-0], an empty
+        # list, so "keep none" shrinks none (flaw 16, kept in the seed).
+        older = results[:-keep]
+    else:
+        older = results
     fresh = fresh_from(messages) if config.micro_protect_fresh else len(messages)
     for index, block in older:
         if config.micro_only_over_limit and chars <= config.target_chars:
@@ -69,7 +78,10 @@ def micro_compact(messages, compactor, chars: int | None = None):
         if index >= fresh:
             continue
         text = text_of(block.get("content", ""))
-        if len(text) <= config.micro_min_chars or formats.is_placeholder(text):
+        if len(text) <= config.micro_min_chars:
+            continue
+        # The article shrinks a long saved placeholder again, to "omitted" (flaw 1).
+        if config.micro_lossless and formats.is_placeholder(text):
             continue
         new_text = placeholder(block, compactor)
         if new_text is None:

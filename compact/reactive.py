@@ -7,11 +7,13 @@ moves one earlier rather than split a tool_use from its result. The caller
 allows this once per model call (MAX_REACTIVE_RETRIES) and raises the second
 refusal.
 
-Both profiles: only the dropped part is summarized, never the kept tail
-(flaw 10 in docs/DESIGN.md); if the current request's own message is in the
-tail, the cut moves past it, so the request is read once, in the summary
-message. The refusal is recognised by the SDK's error type and all three
-spellings (flaw 9).
+Only the dropped part is summarized, never the kept tail: the article gets
+this right (its own test asserts it; flaw 10 in docs/DESIGN.md is withdrawn).
+The seed profile keeps exactly the article's tail, so when the request's own
+message is among the newest 5 the model reads the request twice, in the
+summary message and in the tail; the default moves the cut past that message
+so it is read once (flaw 14). Both profiles recognise the refusal by the
+SDK's error type and all three spellings (flaw 9).
 
 Left out: the retry itself and its counter (the agent loop owns them).
 """
@@ -34,12 +36,14 @@ def is_prompt_too_long(error: BaseException) -> bool:
     return any(spelling in message for spelling in TOO_LONG_SPELLINGS)
 
 
-def tail_start(messages, keep: int, active_request: str) -> int:
+def tail_start(messages, keep: int, active_request: str, request_once: bool = True) -> int:
     """Where the kept tail begins: the newest `keep` messages, one earlier
-    rather than split a pair, and past the request's own message if it is there."""
+    rather than split a pair, and (request_once) past the request's own message."""
     start = max(0, len(messages) - keep)
     if start > 0 and is_tool_result(messages[start]) and has_tool_use(messages[start - 1]):
         start -= 1
+    if not request_once:
+        return start
     mentions = [i for i in request_positions(messages, active_request) if i >= start]
     if mentions:
         start = mentions[-1] + 1
@@ -48,7 +52,8 @@ def tail_start(messages, keep: int, active_request: str) -> int:
 
 def reactive_compact(messages, compactor, active_request: str):
     """Summarize all but the newest messages; the whole list when that tail is all of it."""
-    start = tail_start(messages, compactor.config.keep_recent_messages, active_request)
+    config = compactor.config
+    start = tail_start(messages, config.keep_recent_messages, active_request, config.request_once)
     dropped = messages[:start] if start else messages
     message = summary_message_for(messages, dropped, compactor, active_request,
                                   "Reactive compact")

@@ -6,14 +6,16 @@ the context keeps the first messages, one user marker
 splits a tool_use from its tool_result: the head grows over the results of a
 final tool_use, the tail starts one earlier when it would open on results.
 
-The article keeps 3 + 47 + the marker = 51 messages, so the very next call
-archives again (flaws 4 and 5 in docs/DESIGN.md). The default profile cuts
-down to `snip_target_messages` (30, marker counted), so the next archive is
-20 messages away.
+The article's version (seed profile) keeps 3 + 47 + the marker = 51 messages,
+so the very next call archives again (flaws 4 and 5 in docs/DESIGN.md); it
+may archive the message that holds this turn's request (flaw 14); and when
+the pair rules leave nothing between head and tail it still writes a
+transcript and inserts `[0 messages archived at <path>]` (flaw 15). The
+default profile cuts down to `snip_target_messages` (30, marker counted), so
+the next archive is 20 messages away; puts the request in the marker when
+every copy of it was archived; and leaves a list with nothing to cut alone.
 
-Both profiles: if the current request was among the archived messages, the
-marker carries it, so the request stays visible exactly once. Left out: any
-summary of what was archived; the transcript is the record.
+Left out: any summary of what was archived; the transcript is the record.
 """
 
 from . import formats
@@ -35,23 +37,31 @@ def cut_points(messages, config) -> tuple[int, int]:
     return head_end, tail_start
 
 
+def carried_request(messages, head_end: int, tail_start: int, active_request):
+    """The request, when every message that shows it is about to be archived."""
+    positions = request_positions(messages, active_request)
+    if positions and all(head_end <= i < tail_start for i in positions):
+        return active_request
+    return None
+
+
 def snip_compact(messages, compactor, active_request: str | None = None):
     """Step 2: above the trigger, archive the middle and leave a marker in its place."""
     config = compactor.config
     if len(messages) <= config.snip_max_messages:
         return messages
     head_end, tail_start = cut_points(messages, config)
-    if tail_start <= head_end:
+    # The cut never crosses itself (head_end <= tail_start), but it can meet:
+    # the article then archives nothing and still leaves a marker (flaw 15).
+    if tail_start <= head_end and config.snip_skip_empty:
         return messages
     try:
         transcript = compactor.store.write_transcript(messages)
     except StoreError as error:
         compactor.report(f"snip_compact skipped, nothing archived: {error}")
         return messages
-    # The marker carries the request only when every copy of it was archived.
-    positions = request_positions(messages, active_request)
-    archived = range(head_end, tail_start)
-    carry = active_request if positions and all(i in archived for i in positions) else None
+    carry = (carried_request(messages, head_end, tail_start, active_request)
+             if config.request_once else None)
     marker = {"role": "user",
               "content": formats.archive_marker(tail_start - head_end, transcript, carry)}
     return [*messages[:head_end], marker, *messages[tail_start:]]

@@ -54,7 +54,7 @@ CATEGORY_MEANING = {
     "whole": "tool result, whole",
     "persisted": "tool result, persisted (preview + file)",
     "placeholder": "tool result, placeholder (copy on disk)",
-    "omitted": "tool result, omitted (no copy)",
+    "omitted": "tool result, omitted (no saved file)",
     "archived": "archived to a transcript",
     "summary": "summarized",
 }

@@ -1,27 +1,32 @@
 # %% [markdown]
 # # 08 · The article's design against the default profile
 #
-# The package has two profiles. `CompactionConfig.seed()` is the article exactly, flaws
-# included, so the earlier notebooks could reproduce what it shows.
+# The package has two profiles. `CompactionConfig.seed()` is the article's code, call after
+# call, flaws included, so the earlier notebooks could reproduce what it shows (a test
+# runs it beside a flat copy of the article's code and compares them after every call).
 # `CompactionConfig()`, the default, keeps the same thresholds and fixes the flaws that
 # the course's later history and the API's behaviour brought to light. The flaws are
-# numbered 1-13 in [docs/DESIGN.md](../docs/DESIGN.md), which also lists what must
-# always hold (pairs kept whole, the request visible once, nothing lost, ...); the
-# other notebooks cite them by number. The five that the default profile fixes:
+# numbered 1-16 in [docs/DESIGN.md](../docs/DESIGN.md) (flaw 10 is withdrawn: the article
+# gets that one right), which also says what must always hold and in which profile; the
+# other notebooks cite them by number. The default fixes nine of them with one switch
+# each, flaws 4 and 5 sharing one; the first cell below prints the switches:
 #
 # | flaw | the seed (the article) | the default |
 # |---|---|---|
-# | 1 | step 3 leaves `[Earlier tool result omitted.]`, with no copy anywhere | saves the text first: always `[Earlier tool result saved at <path>]` |
+# | 1 | step 3 leaves `[Earlier tool result omitted.]`, with no saved file | saves the text first: always `[Earlier tool result saved at <path>]` |
 # | 2 | step 3 runs on every call, even far under the limit, and rewrites old messages | step 3 acts only over the limit, and stops at a target (60% of it) |
 # | 3 | a fresh batch of more than 3 results can shrink before the model has read it | results newer than the model's last reply are never shrunk |
 # | 4, 5 | step 2 keeps 3 + 47 + the marker = 51 messages, so the next call archives again | step 2 triggers above 50 and cuts to 30: the next archive is 20 messages away |
 # | 8 | one large fresh result over the limit buys a summary | the largest results go to disk first; a summary only if that is not enough |
+# | 14 | step 2 may archive the message holding this turn's request; reactive_compact may keep it beside the summary | the request stays visible exactly once |
+# | 15 | a cut with nothing between head and tail still writes `[0 messages archived at ...]` | nothing is written |
+# | 16 | `keep_recent_results=0` shrinks no result (`results[:-0]` is empty) | 0 keeps none |
 #
 # The other fixes hold in both profiles, because they are about correctness, not
 # taste: trusted paths only (6), collision-safe file names (7), all three "too long"
-# spellings (9), reactive compaction summarizes only what it drops (10), the text of
-# list content (11), plain dicts instead of SDK objects (12). Flaw 13, characters are
-# not tokens, is a limit of the measure itself (notebooks 06 and 09).
+# spellings (9), the text of list content (11), plain dicts instead of SDK objects (12).
+# Flaw 13, characters are not tokens, is a limit of the measure itself (notebooks 06
+# and 09).
 #
 # Here we replay the same long sessions under both and count what each loses and spends.
 
@@ -35,10 +40,13 @@
 from IPython.display import display
 
 from compact import CompactionConfig
+from compact.course.article_tests import assert_no_orphan_tool_results, reactive_history, run_article_tests
 from compact.course.charts import message_map, timeline_chart
 from compact.bench.cost import CostLedger, message_json
 from compact.course.exercises import check_fresh_from, check_seed_losses
 from compact.course.histories import load_history
+from compact.course.prefix import PrefixCounter
+from compact.formats import OMITTED
 from compact.messages import text_of, tool_results
 from compact.course.replay import outputs_lost, replay, timeline
 from compact.course.widgets import explore, threshold_explorer
@@ -47,7 +55,7 @@ seed, default = CompactionConfig.seed(), CompactionConfig()
 changed = {k: (v, default.as_dict()[k]) for k, v in seed.as_dict().items()
            if v != default.as_dict()[k] and k != "profile"}
 for name, (in_seed, in_default) in changed.items():
-    print(f"{name:24} seed: {in_seed!s:6} default: {in_default}")
+    print(f"{name:28} seed: {in_seed!s:6} default: {in_default}")
 
 # %% [markdown]
 # ## Predict first
@@ -81,7 +89,8 @@ def results_of(messages):
 for profile, overrides in (("seed", {}), ("default", {}),
                            ("default", {"context_char_limit": 10_000})):
     run = replay("five_reads", profile, overrides=overrides)
-    label = f"{profile}, context_char_limit {run.config.context_char_limit:,d}"
+    label = (f"{profile}, context_char_limit {run.config.context_char_limit:,d}, "
+             f"{run.records[0].chars_before:,d} characters")
     print(f"{label}: steps fired {run.fired() or 'none'}, "
           f"{len(run.files)} files written")
     for tool_id, first_line in results_of(run.after)[1:3]:
@@ -109,15 +118,20 @@ result = check_fresh_from(fresh_from)
 # %% [markdown]
 # **Flaws 4 and 5.** On `long_session` (64 messages), step 2 archives the middle. The
 # seed keeps 3 + 47 + the marker, plus one message at each cut to keep a tool pair
-# whole: still over 50, so the very next call writes another transcript. The default
-# cuts to 30 (here 32, for the pairs) and the next call writes nothing.
+# whole: still over 50, so the very next call writes another transcript, and what it
+# archives is the previous marker alone (the newest marker is printed under each
+# profile). The default cuts to 30 (here 32, for the pairs) and the next call writes
+# nothing.
 
 # %%
 for profile in ("seed", "default"):
     run = replay("long_session", profile, step="snip_compact")
     again = run.compactor.snip_compact(run.after, run.history["active_request"])
+    marker = [m["content"] for m in again if isinstance(m["content"], str)
+              and "messages archived at" in m["content"]][-1]
     print(f"{profile:8} {len(run.before)} -> {len(run.after)} messages; the next call: "
           f"{len(run.after)} -> {len(again)}, transcripts written in all: {len(run.files)}")
+    print(f"         the newest marker: {marker.split(' at ')[0]} ...]")
 
 # %% [markdown]
 # **Flaw 8.** `two_code_files` reads two code files of about 30,000 characters each in
@@ -144,6 +158,9 @@ for profile in ("seed", "default"):
 # - **files written**: transcripts (steps 2 and 4) and saved results (steps 1 and 3);
 # - **calls where step 3 rewrote old results**: each one changes an early message, so
 #   the prompt cache's prefix breaks there;
+# - **calls resending the previous request**, whole, as the start of the new one, and
+#   the **cached share** of a request: the characters of its leading messages identical
+#   to the previous request, averaged over the calls;
 # - the **cache-adjusted cost** of the requests sent: characters of the leading messages
 #   identical to the previous request cost 0.1 each, every other character 1.25 (the
 #   shape of Anthropic's prompt cache; notebook 09 explains it);
@@ -151,9 +168,13 @@ for profile in ("seed", "default"):
 
 # %%
 def compare(name: str, profile: str) -> dict:
-    ledger = CostLedger()
-    calls = timeline(name, profile, observe=lambda _point, sent: ledger.add_request(
-        [message_json(m) for m in sent]))
+    ledger, prefix = CostLedger(), PrefixCounter()
+
+    def book(_point, sent):
+        ledger.add_request([message_json(m) for m in sent])
+        prefix.add(sent)
+
+    calls = timeline(name, profile, observe=book)
     summaries = [r for r in calls.records if r.step == "compact_history" and r.fired]
     written = calls.compactor.store.written
     return {
@@ -164,6 +185,8 @@ def compare(name: str, profile: str) -> dict:
         "results saved to disk": sum(f.startswith(".task_outputs/") for f in written),
         "calls where step 3 rewrote old results": len(calls.calls_where("micro_compact")),
         "largest request (characters)": calls.summary()["max_sent"],
+        "calls resending the previous request": prefix.reused,
+        "cached share of a request, mean (%)": prefix.cached_percent,
         "cache-adjusted cost (thousands)": round(ledger.cost / 1000),
         "tool outputs lost for good": outputs_lost(name, profile),
     }
@@ -179,10 +202,11 @@ for name in ("long_session", "timeline_150"):
 # %% [markdown]
 # Read the table from the bottom. The seed loses tool outputs for good; the default
 # loses none. The seed writes far more transcripts (flaw 4: once past 50 messages, step
-# 2 fires on most calls) and rewrites old results on many calls (flaw 2), so its
-# requests rarely share a prefix with the one before: with a prompt cache it costs
-# far more, even though its requests are smaller. It also pays for more
-# summaries (flaw 8), and each summary loses detail too.
+# 2 archives on every call) and rewrites old results on many calls (flaw 2), so fewer
+# of its requests resend the previous one whole, and a smaller share of each is
+# cached (the two prefix rows): with a prompt cache it costs more, even though its
+# largest request is smaller. It also pays for more summaries (flaw 8), and each
+# summary loses detail too.
 #
 # ## Characters before and after, every call
 #
@@ -199,7 +223,10 @@ display(timeline_chart(calls_seed), timeline_chart(calls_default))
 #
 # One `prepare` on `long_session`, one cell per message: the seed archives the middle
 # and turns older results into `omitted`; the default archives the middle, which it
-# keeps in the transcript, and leaves the rest whole.
+# keeps in the transcript, and leaves the rest whole. "Omitted" means no saved file:
+# in this one call, step 2 wrote its transcript just before step 3 ran, so that
+# transcript still holds the text of every result step 3 omitted (the line under the
+# maps counts them). On a call with no transcript, the text is gone for good.
 
 # %%
 history = load_history("long_session")
@@ -207,6 +234,13 @@ for profile in ("seed", "default"):
     run = replay(history, profile)
     display(message_map(run.before, run.after,
                         title=f"long_session, one prepare, {profile} profile"))
+    omitted = {b["tool_use_id"] for m in run.after for b in tool_results(m)
+               if text_of(b["content"]) == OMITTED}
+    kept = run.compactor.store.read_transcript(run.files[0])
+    whole = {b["tool_use_id"] for m in kept for b in tool_results(m)
+             if b["tool_use_id"] in omitted and text_of(b["content"]) != OMITTED}
+    print(f"{profile}: {len(omitted)} results omitted, {len(whole)} of them whole in "
+          f"the transcript {run.files[0].split('/')[0]}/... that step 2 wrote first")
 
 # %% [markdown]
 # ## Move the thresholds
@@ -230,6 +264,41 @@ threshold_explorer("timeline_150", profile="seed")
 display(*explore("timeline_150", "seed"))
 
 # %% [markdown]
+# ## The article's own tests
+#
+# The article's repository guards its cuts with `tests/test_compaction_tool_pairs.py`
+# (its section 11). The core is one assertion, `assert_no_orphan_tool_results`: every
+# user message holding a `tool_result` comes right after a message holding the
+# matching `tool_use`, or the API refuses the request. Here it catches a cut that keeps
+# the newest 5 messages of a 9-message history without looking at pairs:
+
+# %%
+messages = reactive_history()
+naive_cut = messages[:1] + messages[-5:]
+try:
+    assert_no_orphan_tool_results(naive_cut)
+except AssertionError as error:
+    print("AssertionError:", error)
+
+# %% [markdown]
+# Its four cases: step 2 keeps the head's pair and the tail's pair whole;
+# reactive_compact pulls the `tool_use` of a cut pair into its kept tail; and the
+# summary covers only what was really dropped, `messages[:3]`, not the pair pulled in.
+# `compact.course.article_tests` replays each on a small history, in a fresh folder.
+# Run them on both profiles:
+
+# %%
+for profile in ("seed", "default"):
+    for name, verdict in run_article_tests(profile):
+        print(f"{profile:8} {name:48} {verdict}")
+
+# %% [markdown]
+# Both profiles pass: the default changes where the cuts fall, never the pair rule.
+# The rest of the article's ending (its table of components, the 120-character file
+# names, and where s08 hands over to s09's memory) is mapped to the package in
+# [docs/ARTICLE_MAP.md](../docs/ARTICLE_MAP.md); what the upstream code changed after
+# the article, flaw by flaw, is in [docs/AFTER_THE_ARTICLE.md](../docs/AFTER_THE_ARTICLE.md).
+#
 # ## Check your prediction
 #
 # Now that you have seen the table, go back to the first exercise cell, put in the

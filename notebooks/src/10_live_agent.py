@@ -7,7 +7,9 @@
 #
 # **Which model?** By default the offline model: a local server that speaks the
 # Messages API on 127.0.0.1, reached through the real `anthropic` SDK, with a scripted,
-# deterministic policy. No key, no network. If you set `ANTHROPIC_API_KEY` and `MODEL_ID`
+# deterministic policy. No key, no network. Its window is counted in tokens of its own
+# estimate (the line the first cell prints gives it), while the compactor's limits are
+# in characters. If you set `ANTHROPIC_API_KEY` and `MODEL_ID`
 # (in the environment, or in a `.env` file at the top of the repository), the very same
 # cells talk to the real API instead; your outputs will then differ from the ones saved
 # here, as a real model reads and answers in its own way. When the variable `CI` or
@@ -45,6 +47,7 @@ from compact.course.exercises import check_summary_calls
 from compact.agent.model import choose_model
 from compact.course.replay import call_points, seeded_ids
 from compact.agent.tasks import COMPARE_CODE, DOCS_JSON
+from compact.messages import text_of, tool_results, tool_uses
 
 # %%
 force_offline = any(os.environ.get(name) for name in ("CI", "COMPACT_OFFLINE"))
@@ -100,7 +103,19 @@ print(compare_answer)
 # The first line is a note, like the ones in parentheses above: after each read the
 # model writes down what it learned, so that a summary can keep it. The answer follows.
 # The agent went on after the summary: it knew from the `[Compacted]` message which
-# files it had read, and took an outline of the one whose text had left the context.
+# files it had read. The summary replaced the whole list, so neither file's text was
+# left in the context; the cell below checks that, and lists the tool calls the agent
+# made after the summary.
+
+# %%
+after = compare_run.messages  # the context from the summary on
+for name in ("s08_context_compact/code.py", "s09_memory/code.py"):
+    start = (workspace / name).read_text(encoding="utf-8")[:2000]
+    present = any(start in text_of(b["content"]) for m in after for b in tool_results(m))
+    print(f"{name}: its text in the context after the summary: {present}")
+print("first message:", after[0]["content"].split("\n")[0])
+for use in (u for m in after for u in tool_uses(m)):
+    print(f"tool call after the summary: {use['name']} {use['input']}")
 #
 # ## Experiment 2: a huge JSON file, the default profile
 

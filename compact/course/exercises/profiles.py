@@ -67,5 +67,8 @@ def check_seed_losses(answer) -> CheckResult:
     """08: predict {long_session: n, timeline_150: m}, outputs the seed profile loses."""
     return check_prediction(
         "seed_losses", answer, seed_losses(),
-        "every result that step 3 turns into '[Earlier tool result omitted.]' is lost "
-        "unless a transcript written before (step 2 or 4) still holds it.")
+        "a result is lost when step 3 turns it into '[Earlier tool result omitted.]' "
+        "before any transcript holds it. Step 2 runs before step 3 and, in the seed "
+        "profile, writes a transcript of the whole list on every call once the list is "
+        "over 50 messages; so count the results that step 3 shrinks on calls where the "
+        "list is at most 50 messages.")
