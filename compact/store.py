@@ -25,9 +25,10 @@ and must be a real folder, never a symlink, so nothing outside the root is read
 or written; a file is read only when it is a regular file (never a link, a FIFO
 or a device: it is opened non-blocking and checked with fstat), and never more
 than the bytes expected + 1; a file is reused only when it has no other name
-(a hard link's other name could change it). Text that cannot be encoded as
-UTF-8 (a lone surrogate) is a failed write like a full disk: StoreError, and
-no file is left.
+(a hard link's other name could change it). A tool result's text that cannot
+be encoded as UTF-8 (a lone surrogate) is a failed write like a full disk:
+StoreError, and no file is left; in a transcript such a message is written
+with JSON escapes instead, which read back exactly.
 
 Left out: deleting or rotating old files; the transcripts are the record.
 """
@@ -81,6 +82,16 @@ def _encoded(text: str) -> bytes:
     except UnicodeEncodeError as error:
         raise OSError(errno.EILSEQ, f"the text could not be encoded as UTF-8 "
                                     f"({error.reason} at character {error.start})") from None
+
+
+def _json_line(message) -> str:
+    line = json.dumps(message, ensure_ascii=False)
+    try:
+        line.encode("utf-8")
+    except UnicodeEncodeError:
+        # A lone surrogate has no UTF-8 form; as a JSON escape (\ud800) it reads back exactly.
+        line = json.dumps(message)
+    return line + "\n"
 
 
 def _read_at_most(fd: int, limit: int) -> bytes:
@@ -310,7 +321,7 @@ class Store:
     def write_transcript(self, messages) -> str:
         stem = f"transcript_{self._transcript_id()}"
         names = [f"{stem}.jsonl"] + [f"{stem}-{n}.jsonl" for n in range(2, _MAX_NAMES)]
-        lines = "".join(json.dumps(m, ensure_ascii=False) + "\n" for m in messages)
+        lines = "".join(_json_line(m) for m in messages)
         path = self._save(TRANSCRIPTS, names, lines, reuse=False)
         if path is None:
             raise StoreError(f"no free file name for {stem}.jsonl")

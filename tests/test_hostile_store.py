@@ -29,7 +29,7 @@ import pytest
 from compact import CompactionWarning, ContextCompactor, StoreError
 from compact.store import TOOL_RESULTS, Store
 
-from .helpers import body, call, files_under, make_compactor, result_path, user, whole_results
+from .helpers import Archive, body, call, files_under, make_compactor, result_path, user, whole_results
 
 BOUND = 30  # seconds: far above a normal prepare (well under one), far below "forever"
 REPO = Path(__file__).resolve().parents[1]
@@ -266,12 +266,29 @@ def test_a_lone_surrogate_is_a_failed_write(root, profile):
     bad = body("log_a", 150000)[:-1] + "\ud800"
     messages = [user("Read the logs."), *call({"log_a": bad, "log_b": body("log_b", 90000)})]
     c = make_compactor(root, profile)
-    with pytest.warns(CompactionWarning, match="log_a") as caught:
-        out = c.prepare(messages, "Read the logs.")
-    assert whole_results(out)["log_a"] == bad  # the text stays in context
-    assert any("could not be encoded" in str(w.message) for w in caught)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = c.tool_result_budget(messages)
+        assert whole_results(out)["log_a"] == bad  # the text stays in context
+        out = c.prepare(messages, "Read the logs.")  # and prepare goes on, without a crash
+    warned = [str(w.message) for w in caught if issubclass(w.category, CompactionWarning)]
+    assert warned and all(w.startswith("tool_result 'log_a' kept in context: could not write "
+                                       ".task_outputs/tool-results/log_a.txt: the text could not "
+                                       "be encoded as UTF-8") for w in warned)
     assert no_temp_files(root)
     assert all(not p.startswith(".task_outputs/tool-results/log_a") for p in files_under(root))
+    archive = Archive(c.store)
+    assert archive.dangling(out) == []
+    if profile == "default":  # kept in context, or (after a summary) in the transcript, exactly
+        assert archive.lost(messages, out) == []
+
+
+def test_a_transcript_keeps_a_lone_surrogate_exactly(root):
+    messages = [user("a \udfff b"), {"role": "assistant", "content": [{"type": "text", "text": "\ud800"}]}]
+    store = Store(root)
+    path = store.write_transcript(messages)
+    assert store.read_transcript(path) == messages
+    (root / path).read_bytes().decode("utf-8")  # the file itself is valid UTF-8
 
 
 def test_a_lone_surrogate_in_an_id_is_named_not_crashed(root):
@@ -280,10 +297,10 @@ def test_a_lone_surrogate_in_an_id_is_named_not_crashed(root):
     assert store.saved_text(path) == "some text"
 
 
-def test_a_store_error_leaves_no_temporary_file(root):
+def test_a_text_that_cannot_be_encoded_leaves_no_file(root):
     store = Store(root)
     with pytest.raises(StoreError, match="could not be encoded"):
-        store.write_transcript([user("a \udfff b")])
+        store.persist_result("toolu_1", "a \udfff b")
     assert files_under(root) == [] and store.written == []
 
 
