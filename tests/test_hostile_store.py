@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from compact import CompactionWarning, ContextCompactor, StoreError
-from compact.store import TOOL_RESULTS, Store
+from compact.store import READ_LIMIT, TOOL_RESULTS, Store
 
 from .helpers import Archive, body, call, files_under, make_compactor, result_path, user, whole_results
 
@@ -166,6 +166,18 @@ def test_a_huge_sparse_file_at_the_name_is_not_read_whole(tmp_path):
         print(json.dumps([path, store.saved_text(path), store.saved_text(path.replace("-2", ""))]))
     """, memory_mb=1024)
     assert result == [".task_outputs/tool-results/toolu_1-2.txt", "the real text", None]
+
+
+def test_reading_back_stops_at_the_read_limit(root):
+    folder = results_folder(root)
+    with open(folder / "big.txt", "wb") as handle:
+        handle.truncate(READ_LIMIT + 1)
+    (folder / "small.txt").write_text("ok", encoding="utf-8")
+    store = Store(root)
+    assert READ_LIMIT == 64 * 1024 * 1024
+    assert store.saved_text(".task_outputs/tool-results/big.txt") is None
+    assert store.is_saved_copy(".task_outputs/tool-results/big.txt", "\x00" * 10)  # only the preview is read
+    assert store.saved_text(".task_outputs/tool-results/small.txt") == "ok"
 
 
 def test_a_symlink_to_an_outside_file_with_the_same_text_is_not_reused(root, tmp_path):
