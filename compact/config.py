@@ -123,6 +123,7 @@ class CompactionConfig:
 
     def validate(self) -> None:
         """Raise ValueError naming the bad field; called before any file is written."""
+        self._validate_switches()
         for name in POSITIVE:
             _check_count(name, getattr(self, name), minimum=1)
         for name in WHOLE:
@@ -133,6 +134,14 @@ class CompactionConfig:
         if not _plain_number(fraction, (int, float)) or not 0 < fraction <= 1:
             raise ValueError(f"target_fraction must be in (0, 1], got {self.target_fraction!r}")
         self._validate_snip()
+
+    def _validate_switches(self) -> None:
+        # Every field declared bool: None or 0 would read as "off" and change
+        # the behaviour without a word (micro_lossless=None dropped results).
+        for field in fields(self):
+            value = getattr(self, field.name)
+            if field.type in (bool, "bool") and not isinstance(value, bool):
+                raise ValueError(f"{field.name} must be True or False, got {value!r}")
 
     def _validate_snip(self) -> None:
         if self.snip_keep_head >= self.snip_max_messages:

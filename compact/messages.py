@@ -7,8 +7,11 @@ Every step works on plain dicts. The `anthropic` SDK hands back typed objects
 list of blocks; its text is what we measure, save and preview, never `str()`
 of a list (flaw 11).
 
-`validate_messages` checks the API's pairing rule and names the message, the
-block and the id when it fails.
+`validate_messages` checks the API's pairing rule, the shapes the steps read
+(text blocks inside a tool result included), that every value is one JSON can
+hold, and that nothing is nested deeper than MAX_DEPTH; it names the message,
+the block and the id when it fails. A hostile shape (a text that is a number,
+500 nested lists) is a MessageFormatError, never a TypeError or RecursionError.
 
 Left out: the API's other rules (alternating roles, non-empty text, field
 types of every block kind); the offline model checks those (server.py).
@@ -17,21 +20,87 @@ types of every block kind); the offline model checks those (server.py).
 import json
 
 ROLES = ("user", "assistant")
+# Levels of dicts and lists from the message list down. Real messages need a
+# handful; the limit keeps to_plain and json.dumps far from Python's recursion limit.
+MAX_DEPTH = 100
+_JSON_SCALARS = (str, int, float, bool, type(None))
 
 
 class MessageFormatError(ValueError):
     """A message list the API would refuse; the text says where."""
 
 
+class _TooDeep(Exception):
+    pass
+
+
 def to_plain(value):
-    """A deep copy made only of dicts, lists and JSON scalars."""
+    """A deep copy made only of dicts, lists and JSON scalars.
+
+    MessageFormatError (naming the message, block and id when `value` is a
+    message list) if it is nested more than MAX_DEPTH levels deep.
+    """
+    try:
+        return _plain(value, 0)
+    except _TooDeep:
+        raise MessageFormatError(
+            f"{_deep_place(value)} is nested more than {MAX_DEPTH} levels deep") from None
+
+
+def _plain(value, depth: int):
+    if depth > MAX_DEPTH:
+        raise _TooDeep
     if isinstance(value, dict):
-        return {key: to_plain(item) for key, item in value.items()}
+        return {key: _plain(item, depth + 1) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
-        return [to_plain(item) for item in value]
+        return [_plain(item, depth + 1) for item in value]
     if hasattr(value, "model_dump"):
-        return to_plain(value.model_dump(mode="json", exclude_none=True))
+        return _plain(value.model_dump(mode="json", exclude_none=True), depth)
     return value
+
+
+def _children(value):
+    """(key, child) pairs of a dict, list or SDK object; none for a scalar."""
+    if hasattr(value, "model_dump") and not isinstance(value, (dict, list, tuple)):
+        value = value.model_dump(mode="json", exclude_none=True)
+    if isinstance(value, dict):
+        return list(value.items())
+    if isinstance(value, (list, tuple)):
+        return list(enumerate(value))
+    return []
+
+
+def _deep_path(value) -> tuple:
+    """The keys down to the first value deeper than MAX_DEPTH (walked without recursion)."""
+    stack = [(value, ())]
+    while stack:
+        item, path = stack.pop()
+        if len(path) > MAX_DEPTH:
+            return path
+        stack.extend((child, (*path, key)) for key, child in _children(item))
+    return ()
+
+
+def _deep_place(value) -> str:
+    path = _deep_path(value)
+    if len(path) < 3 or path[1] != "content" or not isinstance(path[2], int):
+        return "a value" if not path or not isinstance(path[0], int) else f"messages[{path[0]}]"
+    block = dict(_children(dict(_children(value[path[0]]))["content"])).get(path[2])
+    return _block_place(path[0], path[2], dict(_children(block)))
+
+
+def _block_place(i: int, j: int, block) -> str:
+    """messages[i].content[j], and the block's id when it has one."""
+    where = f"messages[{i}].content[{j}]"
+    return where + _id_note(block)
+
+
+def _id_note(block) -> str:
+    if isinstance(block, dict):
+        for key in ("id", "tool_use_id"):
+            if isinstance(block.get(key), str):
+                return f" ({key} {block[key]!r})"
+    return ""
 
 
 def estimate_chars(messages) -> int:
@@ -122,9 +191,38 @@ def validate_messages(messages) -> None:
         _check_pairs(messages, i, message)
 
 
+def _check_values(where: str, value, depth: int) -> None:
+    """Every value JSON can hold, string keys, at most MAX_DEPTH levels; walked without recursion."""
+    stack = [(value, depth)]
+    while stack:
+        item, level = stack.pop()
+        if level > MAX_DEPTH:
+            raise MessageFormatError(f"{where} is nested more than {MAX_DEPTH} levels deep")
+        if isinstance(item, dict):
+            for key, inner in item.items():
+                if not isinstance(key, str):
+                    raise MessageFormatError(
+                        f"{where} holds a key of type {type(key).__name__} ({key!r}); keys must be strings")
+                stack.append((inner, level + 1))
+        elif isinstance(item, (list, tuple)):
+            stack.extend((inner, level + 1) for inner in item)
+        elif not isinstance(item, _JSON_SCALARS):
+            raise MessageFormatError(
+                f"{where} holds a value of type {type(item).__name__}; only JSON values "
+                f"(dicts, lists, strings, numbers, booleans, None) can be sent")
+
+
 def _check_shape(i, message):
     if not isinstance(message, dict):
         raise MessageFormatError(f"messages[{i}] must be a dict, got {type(message).__name__}")
+    # Values first: the checks below read them, and depth 1 is the message itself.
+    content = message.get("content")
+    _check_values(f"messages[{i}]", {k: v for k, v in message.items() if k != "content"}, 1)
+    if isinstance(content, list):
+        for j, block in enumerate(content):
+            _check_values(_block_place(i, j, block), block, 3)
+    else:
+        _check_values(f"messages[{i}].content", content, 2)
     role = message.get("role")
     if role is None:
         raise MessageFormatError(f"messages[{i}] has no role")
@@ -160,7 +258,19 @@ def _check_block(where: str, role: str, block) -> None:
             raise MessageFormatError(
                 f"{where} (tool_use_id {block['tool_use_id']!r}) has content of type "
                 f"{type(inner).__name__}; expected a string or a list of blocks")
+        if isinstance(inner, list):
+            for k, item in enumerate(inner):
+                # The steps read these blocks' text: a number there would be a TypeError.
+                _check_inner_block(f"{where}.content[{k}] (tool_use_id {block['tool_use_id']!r})", item)
     elif kind == "text" and not isinstance(block.get("text"), str):
+        raise MessageFormatError(f"{where} is a text block without a string 'text'")
+
+
+def _check_inner_block(where: str, block) -> None:
+    """A block inside a tool_result's content: a dict with a type; text blocks hold a string."""
+    if not isinstance(block, dict) or not isinstance(block.get("type"), str):
+        raise MessageFormatError(f"{where} must be a dict with a 'type'")
+    if block["type"] == "text" and not isinstance(block.get("text"), str):
         raise MessageFormatError(f"{where} is a text block without a string 'text'")
 
 

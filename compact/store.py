@@ -7,7 +7,9 @@ Paths handed back (and written into markers) are relative to the root, in
 POSIX form, so the agent can `read_file` them from its workspace.
 
 What the article does and this store does differently, in both profiles:
-- files appear whole: written to a temporary name, then renamed;
+- files appear whole and are never replaced: written to a temporary name,
+  then hard-linked to a name that must be free (`os.link` fails if it is
+  taken), so concurrent writers on one root never swap texts;
 - names are collision-safe (flaw 7 in docs/DESIGN.md): the article's sanitized
   id is kept when it is the id itself; otherwise a hash of the real id is
   added; and an existing file is reused only when it holds the very same text;
@@ -15,23 +17,44 @@ What the article does and this store does differently, in both profiles:
   cell run twice) gets a numbered name instead of overwriting a file that an
   older marker still points at;
 - a saved copy is trusted only when it lies in our own folder and exists
-  (flaw 6); nothing outside the root is read or written, even when one of
-  our folders is a symlink that leads elsewhere.
+  (flaw 6).
+
+Hostile file systems (the agent's bash can plant anything at a name it can
+read in its context): every folder is opened one step at a time from the root
+and must be a real folder, never a symlink, so nothing outside the root is read
+or written; a file is read only when it is a regular file (never a link, a FIFO
+or a device: it is opened non-blocking and checked with fstat), and never more
+than the bytes expected + 1; a file is reused only when it has no other name
+(a hard link's other name could change it). A tool result's text that cannot
+be encoded as UTF-8 (a lone surrogate) is a failed write like a full disk:
+StoreError, and no file is left; in a transcript such a message is written
+with JSON escapes instead, which read back exactly.
 
 Left out: deleting or rotating old files; the transcripts are the record.
 """
 
+import errno
 import hashlib
 import json
 import os
 import re
+import stat
 import uuid
 from pathlib import Path
 
 TRANSCRIPTS = ".transcripts"
 TOOL_RESULTS = ".task_outputs/tool-results"
+READ_LIMIT = 64 * 1024 * 1024  # bytes: the most read back from a file whose size we cannot know
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _TRANSCRIPT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+_MAX_NAMES = 1000  # name, name-2, ... name-999
+
+_FOLDER_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+# O_NONBLOCK: should a FIFO be swapped in after the check, opening it cannot wait for a writer.
+_READ_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
+_CREATE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+# A file system without hard links says so with one of these; the name is then created with O_EXCL.
+_NO_HARD_LINKS = {errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.ENOSYS}
 
 
 class StoreError(OSError):
@@ -48,8 +71,45 @@ def safe_name(tool_use_id: str) -> str:
     name = sanitize_id(tool_use_id)
     if name == tool_use_id and name not in ("", ".", ".."):
         return name
-    digest = hashlib.sha256(tool_use_id.encode("utf-8")).hexdigest()[:12]
+    # surrogatepass: an id holding a lone surrogate still gets a name (UTF-8 ids hash as before).
+    digest = hashlib.sha256(tool_use_id.encode("utf-8", "surrogatepass")).hexdigest()[:12]
     return f"{name[:107]}-{digest}"
+
+
+def _encoded(text: str) -> bytes:
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise OSError(errno.EILSEQ, f"the text could not be encoded as UTF-8 "
+                                    f"({error.reason} at character {error.start})") from None
+
+
+def _json_line(message) -> str:
+    line = json.dumps(message, ensure_ascii=False)
+    try:
+        line.encode("utf-8")
+    except UnicodeEncodeError:
+        # A lone surrogate has no UTF-8 form; as a JSON escape (\ud800) it reads back exactly.
+        line = json.dumps(message)
+    return line + "\n"
+
+
+def _read_at_most(fd: int, limit: int) -> bytes:
+    """Up to limit + 1 bytes: one more than allowed is enough to see a file is too long."""
+    chunks, left = [], limit + 1
+    while left > 0:
+        chunk = os.read(fd, min(left, 1 << 20))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
 
 
 class Store:
@@ -62,52 +122,210 @@ class Store:
     def relative(self, path: Path) -> str:
         return path.relative_to(self.root).as_posix()
 
-    def _folder(self, folder: str) -> Path | None:
-        """Our folder, resolved; None if a symlink takes it outside the root."""
-        base = (self.root / folder).resolve()
-        return base if self.root in base.parents else None
-
-    def inside(self, relative_path: str, folder: str) -> Path | None:
-        """The absolute path, if `relative_path` lies in `folder` under the root."""
-        if not relative_path or "\x00" in relative_path:
+    @staticmethod
+    def _name_in(relative_path, folder: str, suffix: str) -> str | None:
+        """The file name, when `relative_path` is exactly folder/<one name><suffix>."""
+        if not isinstance(relative_path, str) or not relative_path.startswith(folder + "/"):
             return None
-        base = self._folder(folder)
-        candidate = (self.root / relative_path).resolve()
-        if base is None or candidate.parent != base:
+        name = relative_path[len(folder) + 1:]
+        if "/" in name or "\x00" in name or not name.endswith(suffix) or name.strip(".") == "":
             return None
-        return candidate
+        return name
 
-    # -- writing -------------------------------------------------------------
-    def _write_whole(self, path: Path, text: str) -> None:
-        tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex[:8]}.tmp")
-        try:
-            if self.root not in path.parent.resolve().parents:
-                raise StoreError(f"{self.relative(path.parent)} leads outside {self.root}")
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with open(tmp, "w", encoding="utf-8", newline="") as handle:
-                handle.write(text)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, path)
-        except OSError as error:
+    # -- folders, one real folder at a time ------------------------------------
+    def _open_folder(self, folder: str, create: bool) -> int:
+        """A descriptor of root/folder; OSError if a step is missing (unless `create`) or no folder."""
+        if create:
+            os.makedirs(self.root, exist_ok=True)
+        fd = os.open(self.root, _FOLDER_FLAGS)
+        walked = []
+        for part in folder.split("/"):
+            walked.append(part)
             try:
-                tmp.unlink(missing_ok=True)
+                child = self._open_step(fd, part, create, "/".join(walked))
+            finally:
+                os.close(fd)
+            fd = child
+        return fd
+
+    @staticmethod
+    def _open_step(fd: int, part: str, create: bool, where: str) -> int:
+        try:
+            try:
+                return os.open(part, _FOLDER_FLAGS, dir_fd=fd)
+            except FileNotFoundError:
+                if not create:
+                    raise
+                try:
+                    os.mkdir(part, dir_fd=fd)
+                except FileExistsError:
+                    pass  # a concurrent writer made it a moment ago
+                return os.open(part, _FOLDER_FLAGS, dir_fd=fd)
+        except OSError as error:
+            # O_NOFOLLOW refuses a link; say so plainly rather than "Not a directory".
+            if error.errno in (errno.ENOTDIR, errno.ELOOP) and Store._is_link(fd, part):
+                raise OSError(errno.ELOOP, f"{where} is a symbolic link, and the store "
+                                           f"follows none (it could lead outside the root)") from None
+            raise
+
+    @staticmethod
+    def _is_link(fd: int, name: str) -> bool:
+        try:
+            return stat.S_ISLNK(os.stat(name, dir_fd=fd, follow_symlinks=False).st_mode)
+        except OSError:
+            return False
+
+    # -- files ------------------------------------------------------------------
+    @staticmethod
+    def _open_regular(dir_fd: int, name: str):
+        """(descriptor, fstat) of a regular file `name`, or None: links, FIFOs, devices
+        and folders are never opened (lstat first), and fstat checks what was opened."""
+        try:
+            if not stat.S_ISREG(os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode):
+                return None
+            fd = os.open(name, _READ_FLAGS, dir_fd=dir_fd)
+        except OSError:
+            return None
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):  # swapped between the two looks
+            os.close(fd)
+            return None
+        return fd, info
+
+    def _read_bytes(self, folder: str, name: str, limit: int, whole: bool = True) -> bytes | None:
+        """A regular file's bytes (its first `limit` if not `whole`); None if not one, or longer."""
+        try:
+            dir_fd = self._open_folder(folder, create=False)
+        except OSError:
+            return None
+        try:
+            opened = self._open_regular(dir_fd, name)
+        finally:
+            os.close(dir_fd)
+        if opened is None:
+            return None
+        fd, info = opened
+        try:
+            if whole and info.st_size > limit:
+                return None
+            data = _read_at_most(fd, limit)
+        except OSError:
+            return None
+        finally:
+            os.close(fd)
+        if len(data) > limit:
+            return None if whole else data[:limit]
+        return data
+
+    def _state(self, dir_fd: int, name: str, data: bytes | None) -> str:
+        """'missing', 'same' (a regular file with one name holding exactly `data`) or 'taken'."""
+        try:
+            os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+        except FileNotFoundError:
+            return "missing"
+        except OSError:
+            return "taken"
+        opened = self._open_regular(dir_fd, name) if data is not None else None
+        if opened is None:
+            return "taken"
+        fd, info = opened
+        try:
+            # One name only: through a hard link's other name the text could change under us.
+            if info.st_nlink != 1 or info.st_size != len(data):
+                return "taken"
+            return "same" if _read_at_most(fd, len(data)) == data else "taken"
+        except OSError:
+            return "taken"
+        finally:
+            os.close(fd)
+
+    @staticmethod
+    def _create(dir_fd: int, name: str, data: bytes) -> bool:
+        """Make `name` hold `data`, appearing whole; False if the name was taken meanwhile."""
+        temporary = f".{name}.{uuid.uuid4().hex[:12]}.tmp"
+        fd = os.open(temporary, _CREATE_FLAGS, 0o666, dir_fd=dir_fd)
+        try:
+            try:
+                _write_all(fd, data)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            try:
+                # Unlike a rename, a link never replaces: the name is free or it fails.
+                os.link(temporary, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd, follow_symlinks=False)
+            except FileExistsError:
+                return False
+            except OSError as error:
+                if error.errno not in _NO_HARD_LINKS:
+                    raise
+                return Store._create_in_place(dir_fd, name, data)
+            return True
+        finally:
+            try:
+                os.unlink(temporary, dir_fd=dir_fd)
             except OSError:
                 pass
-            raise StoreError(f"could not write {self.relative(path)}: "
-                             f"{error.strerror or error}") from error
-        self.written.append(self.relative(path))
+
+    @staticmethod
+    def _create_in_place(dir_fd: int, name: str, data: bytes) -> bool:
+        """Without hard links: O_EXCL on the name itself (whole once this returns)."""
+        try:
+            fd = os.open(name, _CREATE_FLAGS, 0o666, dir_fd=dir_fd)
+        except FileExistsError:
+            return False
+        try:
+            try:
+                _write_all(fd, data)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        except OSError:
+            os.unlink(name, dir_fd=dir_fd)
+            raise
+        return True
+
+    # -- writing -------------------------------------------------------------
+    def _save(self, folder: str, names: list[str], text: str, reuse: bool) -> str | None:
+        """Create the first free name holding `text` (or reuse one that holds it); None if none is free."""
+        try:
+            data = _encoded(text)
+            dir_fd = self._open_folder(folder, create=True)
+        except OSError as error:
+            raise self._failed(f"{folder}/{names[0]}", error) from error
+        try:
+            for name in names:
+                path = f"{folder}/{name}"
+                state = self._state(dir_fd, name, data if reuse else None)
+                if state == "same":
+                    return path
+                if state == "taken":
+                    continue
+                try:
+                    created = self._create(dir_fd, name, data)
+                except OSError as error:
+                    raise self._failed(path, error) from error
+                if created:
+                    self.written.append(path)
+                    return path
+                # Taken a moment ago by a concurrent writer: reuse it only if it holds our text.
+                if reuse and self._state(dir_fd, name, data) == "same":
+                    return path
+            return None
+        finally:
+            os.close(dir_fd)
+
+    @staticmethod
+    def _failed(path: str, error: OSError) -> StoreError:
+        return StoreError(f"could not write {path}: {error.strerror or error}")
 
     def write_transcript(self, messages) -> str:
         stem = f"transcript_{self._transcript_id()}"
-        path = self.root / TRANSCRIPTS / f"{stem}.jsonl"
-        number = 1
-        while self._taken(path):
-            number += 1
-            path = path.with_name(f"{stem}-{number}.jsonl")
-        lines = "".join(json.dumps(m, ensure_ascii=False) + "\n" for m in messages)
-        self._write_whole(path, lines)
-        return self.relative(path)
+        names = [f"{stem}.jsonl"] + [f"{stem}-{n}.jsonl" for n in range(2, _MAX_NAMES)]
+        lines = "".join(_json_line(m) for m in messages)
+        path = self._save(TRANSCRIPTS, names, lines, reuse=False)
+        if path is None:
+            raise StoreError(f"no free file name for {stem}.jsonl")
+        return path
 
     def _transcript_id(self) -> str:
         value = self._new_id()
@@ -116,51 +334,43 @@ class Store:
             raise ValueError(f"new_id() must return 1-64 letters, digits, '_' or '-', got {value!r}")
         return value
 
-    @staticmethod
-    def _taken(path: Path) -> bool:
-        try:
-            return path.exists() or path.is_symlink()
-        except OSError:
-            return False
-
     def persist_result(self, tool_use_id: str, text: str) -> str:
         """Save a tool result's full text; reuse a file only if it holds this text."""
-        folder = self.root / TOOL_RESULTS
         stem = safe_name(tool_use_id)
-        for attempt in range(1, 1000):
-            name = stem if attempt == 1 else f"{stem}-{attempt}"
-            path = folder / f"{name}.txt"
-            existing = self._read(path)
-            if existing == text:
-                return self.relative(path)
-            if existing is None and not self._taken(path):
-                self._write_whole(path, text)
-                return self.relative(path)
-        raise StoreError(f"no free file name for tool_use_id {tool_use_id!r}")
+        names = [f"{stem}.txt"] + [f"{stem}-{n}.txt" for n in range(2, _MAX_NAMES)]
+        path = self._save(TOOL_RESULTS, names, text, reuse=True)
+        if path is None:
+            raise StoreError(f"no free file name for tool_use_id {tool_use_id!r}")
+        return path
 
     # -- reading back --------------------------------------------------------
-    @staticmethod
-    def _read(path: Path) -> str | None:
-        """The file's text, or None when it is missing or cannot be read as ours."""
-        try:
-            return path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            return None
-
     def saved_text(self, relative_path: str) -> str | None:
-        """A saved tool result's text, only if the path is one of ours and exists."""
-        path = self.inside(relative_path, TOOL_RESULTS)
-        return self._read(path) if path and path.suffix == ".txt" else None
+        """A saved tool result's text, only if the path is one of ours and a regular file."""
+        name = self._name_in(relative_path, TOOL_RESULTS, ".txt")
+        data = self._read_bytes(TOOL_RESULTS, name, READ_LIMIT) if name else None
+        try:
+            return None if data is None else data.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
 
     def is_saved_copy(self, relative_path: str, preview: str | None = None) -> bool:
-        text = self.saved_text(relative_path)
-        if text is None:
+        """True for one of our saved files that starts with `preview` (only that much is read)."""
+        if preview is None:
+            return self.saved_text(relative_path) is not None
+        name = self._name_in(relative_path, TOOL_RESULTS, ".txt")
+        try:
+            expected = preview.encode("utf-8")
+        except UnicodeEncodeError:
             return False
-        return preview is None or text.startswith(preview)
+        return bool(name) and self._read_bytes(TOOL_RESULTS, name, len(expected), whole=False) == expected
 
     def read_transcript(self, relative_path: str) -> list | None:
-        path = self.inside(relative_path, TRANSCRIPTS)
-        raw = self._read(path) if path else None
-        if raw is None:
+        """A transcript's messages, only if the path is one of ours and a regular file of JSON lines."""
+        name = self._name_in(relative_path, TRANSCRIPTS, ".jsonl")
+        data = self._read_bytes(TRANSCRIPTS, name, READ_LIMIT) if name else None
+        if data is None:
             return None
-        return [json.loads(line) for line in raw.splitlines() if line]
+        try:
+            return [json.loads(line) for line in data.decode("utf-8").splitlines() if line]
+        except ValueError:  # not UTF-8, or a line that is not JSON: not a transcript of ours
+            return None

@@ -94,3 +94,20 @@ def test_invalid_threshold_means_no_file_is_written(tmp_path):
 def test_a_client_needs_a_model(tmp_path):
     with pytest.raises(ValueError, match="model"):
         ContextCompactor(tmp_path, client=object())
+
+
+@pytest.mark.parametrize("flag", FLAGS)
+@pytest.mark.parametrize("value", [None, 0, 1, "yes", "False"])
+def test_a_switch_must_be_a_real_boolean(flag, value):
+    with pytest.raises(ValueError, match=flag):
+        CompactionConfig(**{flag: value})
+    with pytest.raises(ValueError, match=flag):
+        CompactionConfig.seed(**{flag: value})
+
+
+def test_micro_lossless_none_is_refused_before_any_file(tmp_path):
+    with pytest.raises(ValueError, match="micro_lossless must be True or False, got None"):
+        ContextCompactor(tmp_path, None, CompactionConfig(micro_lossless=None))
+    with pytest.raises(ValueError, match="micro_lossless"):
+        CompactionConfig().with_(micro_lossless=None)
+    assert files_under(tmp_path) == []

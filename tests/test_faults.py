@@ -1,13 +1,12 @@
 """Fail safe (docs/DESIGN.md): when a write fails, nothing is lost and the error says so.
 
 The tests run as root, so permissions cannot block a write: an unwritable store
-is a regular file where a folder should be, and a full disk is os.replace or
-the file write raising ENOSPC. In every case the text stays in context, no
+is a regular file where a folder should be, and a full disk is os.link, os.fsync
+or os.write raising ENOSPC. In every case the text stays in context, no
 marker points at a missing file, no half-written file is left behind, a
 CompactionWarning is raised and the StepRecord carries the error.
 """
 
-import builtins
 import errno
 import os
 
@@ -124,7 +123,7 @@ def test_a_symlinked_folder_leading_outside_is_refused(root):
     (root / ".task_outputs").symlink_to(outside, target_is_directory=True)
     c = make_compactor(root)
     messages = huge_batch()
-    with pytest.warns(CompactionWarning, match="outside"):
+    with pytest.warns(CompactionWarning, match="symbolic link"):
         out = c.tool_result_budget(messages)
     assert out == messages and files_under(outside) == []
 
@@ -135,39 +134,19 @@ def enospc(*args, **kwargs):
     raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
 
-class HalfWritingFile:
-    """A file whose write stops halfway with ENOSPC, as on a full disk."""
-
-    def __init__(self, handle):
-        self.handle = handle
-
-    def write(self, text):
-        self.handle.write(text[: len(text) // 2])
-        enospc()
-
-    def __getattr__(self, name):
-        return getattr(self.handle, name)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.handle.close()
+REAL_WRITE = os.write
 
 
-def half_writing_open(*args, **kwargs):
-    return HalfWritingFile(builtins.open(*args, **kwargs))
+def half_writing(fd, data):
+    """os.write that stops halfway with ENOSPC, as on a full disk."""
+    REAL_WRITE(fd, bytes(data[: len(data) // 2]))
+    enospc()
 
 
-@pytest.mark.parametrize("how", ["replace", "write", "fsync"])
+@pytest.mark.parametrize("how", ["link", "write", "fsync"])
 @pytest.mark.parametrize("profile", PROFILES)
 def test_full_disk_during_prepare(root, monkeypatch, profile, how):
-    if how == "replace":
-        monkeypatch.setattr(store_module.os, "replace", enospc)
-    elif how == "fsync":
-        monkeypatch.setattr(store_module.os, "fsync", enospc)
-    else:
-        monkeypatch.setattr(store_module, "open", half_writing_open, raising=False)
+    monkeypatch.setattr(store_module.os, how, half_writing if how == "write" else enospc)
     c = make_compactor(root, profile)
     messages = pairs_history(30) + call({"log_a": body("log_a", 150000), "log_b": body("log_b", 90000)})
     with pytest.warns(CompactionWarning, match="No space left on device"):
@@ -185,7 +164,7 @@ def test_full_disk_during_prepare(root, monkeypatch, profile, how):
 
 
 def test_full_disk_in_the_budget_step_names_the_file(root, monkeypatch):
-    monkeypatch.setattr(store_module.os, "replace", enospc)
+    monkeypatch.setattr(store_module.os, "link", enospc)
     c = make_compactor(root)
     with pytest.warns(CompactionWarning) as caught:
         c.tool_result_budget(huge_batch())
@@ -199,7 +178,7 @@ def test_the_next_call_succeeds_once_there_is_space(root, monkeypatch):
     c = make_compactor(root)
     messages = huge_batch()
     with monkeypatch.context() as patch:
-        patch.setattr(store_module.os, "replace", enospc)
+        patch.setattr(store_module.os, "link", enospc)
         with pytest.warns(CompactionWarning):
             out = c.prepare(messages, "Read the logs.")
     out = c.prepare(out, "Read the logs.")
@@ -210,7 +189,7 @@ def test_the_next_call_succeeds_once_there_is_space(root, monkeypatch):
 
 
 def test_a_failed_write_leaves_no_half_file(root, monkeypatch):
-    monkeypatch.setattr(store_module, "open", half_writing_open, raising=False)
+    monkeypatch.setattr(store_module.os, "write", half_writing)
     store = store_module.Store(root, new_id=counter_ids())
     with pytest.raises(StoreError, match="No space left on device"):
         store.persist_result("toolu_1", "x" * 1000)

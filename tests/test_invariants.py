@@ -287,17 +287,17 @@ def test_prepare_turn_by_turn_holds_the_invariants(profile, base, data):
 
 
 class FlakyDisk:
-    """os for the store, with os.replace failing (disk full) on chosen calls."""
+    """os for the store, with os.link (a file taking its name) failing (disk full) on chosen calls."""
 
     def __init__(self, failing: set):
         self.failing, self.calls, self.failures = failing, 0, 0
 
-    def replace(self, source, target):
+    def link(self, *args, **kwargs):
         self.calls += 1
         if self.calls in self.failing:
             self.failures += 1
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-        return os.replace(source, target)
+        return os.link(*args, **kwargs)
 
     def __getattr__(self, name):
         return getattr(os, name)

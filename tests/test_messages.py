@@ -176,3 +176,84 @@ def test_compactor_does_not_change_the_callers_list(root):
     assert json.dumps(to_plain(messages)) == snapshot
     assert out[2]["content"][0]["content"] == "[Earlier tool result omitted.]"
     assert isinstance(out[1]["content"][0], dict)
+
+
+# -- hostile shapes (issue 12): a clear error, never a TypeError or a RecursionError ----------
+
+def nested(depth: int, leaf="x"):
+    value = leaf
+    for level in range(depth):
+        value = [value] if level % 2 else {"k": value}
+    return value
+
+
+def deep_cases():
+    deep_result = [user("go"), assistant(tool_use("t1")),
+                   {"role": "user", "content": [tool_result("t1", [{"type": "text", "text": "ok",
+                                                                    "extra": nested(500)}])]}]
+    deep_input = [user("go"), assistant(tool_use("t2"), tool_use("t1", payload=nested(500))),
+                  {"role": "user", "content": [tool_result("t2", "a"), tool_result("t1", "b")]}]
+    deep_list = [user("go"), assistant(tool_use("t1")),
+                 {"role": "user", "content": [tool_result("t1", "fine"), nested(500)]}]
+    return [(deep_result, "messages[2].content[0]", "'t1'"),
+            (deep_input, "messages[1].content[1]", "'t1'"),
+            (deep_list, "messages[2].content[1]", "nested")]
+
+
+@pytest.mark.parametrize("messages, where, named", deep_cases())
+def test_500_levels_of_nesting_are_a_format_error(messages, where, named):
+    for check in (validate_messages, to_plain, estimate_chars):
+        with pytest.raises(MessageFormatError) as error:
+            check(messages)
+        assert where in str(error.value) and named in str(error.value), str(error.value)
+        assert "levels" in str(error.value)
+
+
+@pytest.mark.parametrize("messages, where, named", deep_cases())
+def test_prepare_refuses_deep_nesting_before_writing(root, messages, where, named):
+    c = make_compactor(root, context_char_limit=10)
+    with pytest.raises(MessageFormatError, match=named):
+        c.prepare(messages, "go")
+    assert files_under(root) == [] and c.records == []
+
+
+def test_nesting_a_real_history_uses_is_accepted():
+    validate_messages([user("go"), assistant(tool_use("t1", payload=nested(40))),
+                       {"role": "user", "content": [tool_result("t1", "ok")]}])
+
+
+def answered(content):
+    return [user("go"), assistant(tool_use("t1")), {"role": "user", "content": [tool_result("t1", content)]}]
+
+
+@pytest.mark.parametrize("messages, expected", [
+    (answered([{"type": "text", "text": 5}]), ["messages[2].content[0].content[0]", "'t1'", "text"]),
+    (answered([{"type": "text"}]), ["messages[2].content[0].content[0]", "'t1'", "text"]),
+    (answered(["bare"]), ["messages[2].content[0].content[0]", "'t1'", "'type'"]),
+    (answered([{"type": 3}]), ["messages[2].content[0].content[0]", "'t1'", "'type'"]),
+    (answered([{"type": "text", "text": "ok"}, {"type": "text", "text": ["a"]}]),
+     ["messages[2].content[0].content[1]", "'t1'"]),
+    (answered({1, 2}), ["messages[2].content[0]", "'t1'", "set"]),
+    (answered([{"type": "text", "text": "ok", "extra": b"bytes"}]),
+     ["messages[2].content[0]", "'t1'", "bytes"]),
+    ([user("go"), assistant(tool_use("t1", payload=object())),
+      {"role": "user", "content": [tool_result("t1", "ok")]}], ["messages[1].content[0]", "'t1'", "object"]),
+    ([user("go"), assistant(tool_use("t1", payload={(1, 2): "tuple key"})),
+      {"role": "user", "content": [tool_result("t1", "ok")]}], ["messages[1].content[0]", "'t1'", "key"]),
+    ([{"role": "user", "content": "ok", "extra": {1.5: "x"}}], ["messages[0]", "key"]),
+])
+def test_malformed_inner_shapes_name_message_block_and_id(messages, expected):
+    with pytest.raises(MessageFormatError) as error:
+        validate_messages(messages)
+    for part in expected:
+        assert part in str(error.value), str(error.value)
+
+
+@pytest.mark.parametrize("content", [[{"type": "text", "text": 5}],
+                                     [{"type": "text", "text": "a", "x": {2}}]])
+def test_prepare_raises_a_format_error_not_a_type_error(root, content):
+    c = make_compactor(root)
+    messages = answered(content) + [assistant(note="ok"), user("again " * 20000)]
+    with pytest.raises(MessageFormatError, match="'t1'"):
+        c.prepare(messages, "again")
+    assert files_under(root) == []
