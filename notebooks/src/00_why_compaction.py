@@ -17,7 +17,7 @@
 # notebooks take the article's four steps one at a time.
 
 # %%
-%matplotlib inline
+# %matplotlib inline
 import json
 
 from IPython.display import display

@@ -26,7 +26,7 @@
 # `web/src/data/generated/docs.json`, a 288,000-character file.
 
 # %%
-%matplotlib inline
+# %matplotlib inline
 from IPython.display import display
 
 from compact import CompactionConfig

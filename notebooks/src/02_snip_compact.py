@@ -21,7 +21,7 @@
 #   tail starts one earlier.
 
 # %%
-%matplotlib inline
+# %matplotlib inline
 import tempfile
 
 from IPython.display import display

@@ -22,7 +22,7 @@
 # exactly that.
 
 # %%
-%matplotlib inline
+# %matplotlib inline
 import json
 
 from IPython.display import display

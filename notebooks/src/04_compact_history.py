@@ -29,7 +29,7 @@
 # 30,000 characters each, side by side.
 
 # %%
-%matplotlib inline
+# %matplotlib inline
 from IPython.display import display
 
 from compact import CompactionConfig, estimate_chars

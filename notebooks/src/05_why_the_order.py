@@ -16,7 +16,7 @@
 # This notebook runs the steps in the wrong order and counts what is lost.
 
 # %%
-%matplotlib inline
+# %matplotlib inline
 import itertools
 import tempfile
 

@@ -22,7 +22,7 @@
 # a small window, so you can watch one refusal, the retry, and then a second refusal.
 
 # %%
-%matplotlib inline
+# %matplotlib inline
 import copy
 import shutil
 import tempfile

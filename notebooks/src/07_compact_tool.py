@@ -19,7 +19,7 @@
 # lesson READMEs, then writes `notes/lessons.md` and calls `compact` in one batch.
 
 # %%
-%matplotlib inline
+# %matplotlib inline
 import copy
 import shutil
 import tempfile

@@ -26,7 +26,7 @@
 # Here we replay the same long sessions under both and count what each loses and spends.
 
 # %%
-%matplotlib inline
+# %matplotlib inline
 from IPython.display import display
 
 from compact import CompactionConfig

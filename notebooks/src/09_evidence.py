@@ -24,7 +24,7 @@
 # - **summary calls**: each one is an extra model call, and each summary drops detail.
 
 # %%
-%matplotlib inline
+# %matplotlib inline
 from compact.bench import benchmark as bench
 from compact.bench.cost import CACHED_RATE, NEW_RATE
 from compact.course.exercises import check_cache_cost

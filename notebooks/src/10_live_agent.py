@@ -22,7 +22,7 @@
 #    the result to `.task_outputs/tool-results/` and leaves a preview.
 
 # %%
-%matplotlib inline
+# %matplotlib inline
 import os
 import re
 import shutil
