@@ -36,6 +36,7 @@ from .. import formats
 from ..config import CompactionConfig
 from ..messages import estimate_chars, text_of, to_plain, tool_results
 from ..reactive import is_prompt_too_long
+from .histories import data_dir
 
 SHOWN = 60  # characters of a value shown on a FAIL line
 
@@ -552,9 +553,6 @@ def check_cache_cost(cache_cost) -> CheckResult:
 
 # == 10 the live agent run (prediction)
 
-WORKSPACE = Path(__file__).resolve().parents[2] / "data" / "workspace"
-
-
 def summary_calls_in_live_run(profile: str = "seed") -> dict:
     """Summary calls in the offline compare-code run, read from the run's records.
 
@@ -565,7 +563,7 @@ def summary_calls_in_live_run(profile: str = "seed") -> dict:
     from .replay import seeded_ids
     with tempfile.TemporaryDirectory(prefix="compact-exercise-") as scratch:
         workspace = Path(scratch) / "workspace"
-        shutil.copytree(WORKSPACE, workspace)
+        shutil.copytree(data_dir() / "workspace", workspace)
         agent = run_task("compare-code", workspace, profile=profile, echo=None,
                          new_id=seeded_ids())
         calls = sum(r.model_calls for r in agent.compactor.records)
