@@ -174,3 +174,9 @@ def test_nothing_edits_sys_path_or_writes_a_pth_file():
     offenders = [p.name for p in files if p.is_file() and p.resolve() != this
                  and re.search(r"sys\.path\.(insert|append)|\.pth\b", p.read_text(encoding="utf-8"))]
     assert offenders == []
+
+
+def test_binder_is_told_the_interpreter_the_pins_are_for():
+    assert (ROOT / "runtime.txt").read_text(encoding="utf-8") == "python-3.11\n"
+    assert PYPROJECT["project"]["requires-python"] == ">=3.11"
+    assert "pinned for Python 3.11" in (ROOT / "requirements.txt").read_text(encoding="utf-8")
