@@ -5,9 +5,13 @@
     .venv/bin/python scripts/build_notebooks.py --check        # build in memory, diff, no write
     .venv/bin/python scripts/build_notebooks.py --check-sources   # no kernel: cells == sources?
 
-A source is a Python file of cells. A line starting `# %%` opens a code cell,
-`# %% [markdown]` a markdown cell (each line written as a `# ` comment), and
-either may carry tags: `# %% tags=["nbval-ignore-output"]`.
+A source is a Python script in jupytext's percent format: a line starting
+`# %%` opens a code cell, `# %% [markdown]` a markdown cell (each line written
+as a `# ` comment), and either may carry tags: `# %% tags=["nbval-ignore-output"]`.
+A magic is written commented, `# %matplotlib inline`, so the source stays plain
+Python (ruff lints it) and jupytext turns it back into the magic. jupytext reads
+the sources here, and JupyterLab's jupytext extension opens and saves them as
+notebooks (notebooks/jupytext.toml keeps them headerless, with tags only).
 
 Each notebook is executed top to bottom by nbclient (kernel python3, working
 folder notebooks/, a timeout per cell) and saved WITH its outputs, because
@@ -26,18 +30,17 @@ A cell that raises, or writes anything to stderr (a warning), fails the build:
 such outputs must never be stored. The kernel is always this interpreter (the
 course's .venv), even when the machine has another kernel named python3.
 
-Left out on purpose: jupytext round-tripping (the .ipynb is never edited by
-hand; edit the source and rebuild).
+Left out on purpose: pairing a source with its .ipynb (the .ipynb is never
+edited by hand, not even through jupytext: edit the source and rebuild).
 """
 
 import argparse
 import difflib
-import json
-import re
 import subprocess
 import sys
 from pathlib import Path
 
+import jupytext
 import nbformat
 from ipykernel.kernelspec import RESOURCES, get_kernel_dict
 from jupyter_client.kernelspec import KernelSpecManager
@@ -49,7 +52,7 @@ NOTEBOOKS = ROOT / "notebooks"
 SOURCES = NOTEBOOKS / "src"
 CELL_TIMEOUT = 180  # seconds; the live agent run is the slowest cell
 
-CELL_LINE = re.compile(r"^# %%(?P<markdown> \[markdown\])?(?:\s+tags=(?P<tags>\[.*\]))?\s*$")
+SOURCE_FORMAT = "py:percent"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_NOTE = "[interactive widget: run this cell in JupyterLab to move the thresholds]"
 KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
@@ -70,66 +73,38 @@ class BuildError(Exception):
 
 # -- source to cells -----------------------------------------------------------
 
-def parse_source(text: str, name: str) -> list[dict]:
-    """[{kind, tags, lines}] for each cell of a source file."""
-    cells, current = [], None
-    for number, line in enumerate(text.splitlines(), start=1):
-        match = CELL_LINE.match(line)
-        if match:
-            current = {"kind": "markdown" if match["markdown"] else "code",
-                       "tags": _tags(match["tags"], name, number), "lines": [],
-                       "line": number}
-            cells.append(current)
-        elif line.startswith("# %%"):
-            raise BuildError(f"{name}:{number}: cannot read cell line {line!r}")
-        elif current is None:
-            if line.strip():
-                raise BuildError(f"{name}:{number}: text before the first '# %%' line")
-        else:
-            current["lines"].append(line)
-    if not cells:
+def read_source(text: str, name: str) -> list[nbformat.NotebookNode]:
+    """The cells of a percent-format source, as jupytext reads them."""
+    first = next((line for line in text.splitlines() if line.strip()), None)
+    if first is None:
         raise BuildError(f"{name}: no cells (lines starting '# %%')")
-    return cells
-
-
-def _tags(raw: str | None, name: str, number: int) -> list[str]:
-    if raw is None:
-        return []
+    if not first.startswith("# %%"):
+        # jupytext would make a cell of it; here every cell is opened on purpose.
+        raise BuildError(f"{name}: text before the first '# %%' line: {first!r}")
     try:
-        tags = json.loads(raw)
-    except json.JSONDecodeError as error:
-        raise BuildError(f"{name}:{number}: tags are not a JSON list: {error}") from error
-    if not all(isinstance(tag, str) for tag in tags):
-        raise BuildError(f"{name}:{number}: every tag must be a string")
-    return tags
-
-
-def _markdown_text(lines: list[str], name: str, start: int) -> str:
-    out = []
-    for offset, line in enumerate(lines, start=1):
-        if line == "#":
-            out.append("")
-        elif line.startswith("# "):
-            out.append(line[2:])
-        elif not line.strip():
-            out.append("")
-        else:
-            raise BuildError(f"{name}:{start + offset}: a markdown line must start with '# '")
-    return "\n".join(out).strip("\n")
+        cells = jupytext.reads(text, fmt=SOURCE_FORMAT).cells
+    except Exception as error:  # jupytext and nbformat (tags that are not a list) raise many kinds
+        raise BuildError(f"{name}: jupytext cannot read it: {str(error).splitlines()[0]}") from error
+    for index, cell in enumerate(cells):
+        if cell.cell_type not in ("code", "markdown"):
+            raise BuildError(f"{name} cell {index}: a {cell.cell_type} cell; use code or markdown")
+        if not cell.source.strip():
+            raise BuildError(f"{name} cell {index}: empty cell")
+    return cells
 
 
 def to_notebook(text: str, name: str) -> nbformat.NotebookNode:
     nb = nbformat.v4.new_notebook()
-    for index, cell in enumerate(parse_source(text, name)):
-        if cell["kind"] == "markdown":
-            node = nbformat.v4.new_markdown_cell(_markdown_text(cell["lines"], name, cell["line"]))
+    for index, cell in enumerate(read_source(text, name)):
+        if cell.cell_type == "markdown":
+            node = nbformat.v4.new_markdown_cell(cell.source)
         else:
-            node = nbformat.v4.new_code_cell("\n".join(cell["lines"]).strip("\n"))
-        if not node.source.strip():
-            raise BuildError(f"{name}:{cell['line']}: empty cell")
+            node = nbformat.v4.new_code_cell(cell.source)
+        # Ids from the name and position, not jupytext's random ones: same bytes on every build.
         node.id = f"{name[:50]}-{index:02d}"
-        if cell["tags"]:
-            node.metadata["tags"] = cell["tags"]
+        # Only tags reach the notebook; jupytext's own layout hints stay out of it.
+        if cell.metadata.get("tags"):
+            node.metadata["tags"] = list(cell.metadata["tags"])
         nb.cells.append(node)
     nb.metadata = {"kernelspec": dict(KERNELSPEC), "language_info": dict(LANGUAGE_INFO)}
     return nb

@@ -21,14 +21,13 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from compact import CompactionConfig, ContextCompactor, estimate_chars, validate_messages
+from compact.agent.tools import run_tool
+from compact.formats import COMPACT_TOOL_ACK
+from compact.offline.extractive import extractive_summary
+from compact.snip import cut_points
 
-from compact import CompactionConfig, ContextCompactor, estimate_chars, validate_messages  # noqa: E402
-from compact.agent.tools import run_tool  # noqa: E402
-from compact.formats import COMPACT_TOOL_ACK  # noqa: E402
-from compact.offline.extractive import extractive_summary  # noqa: E402
-from compact.snip import cut_points  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 WORKSPACE = ROOT / "data" / "workspace"
 OUT = ROOT / "data" / "histories"

@@ -1,21 +1,29 @@
 #!/usr/bin/env bash
-# Make .venv (Python 3.11) with the pinned requirements; reinstall only when
-# requirements.txt changes. Sourced by course.sh and test.sh.
+# Make .venv (Python 3.11) with the pinned requirements, this project included (pip
+# installs it editable: requirements.txt says `-e .`). Run by course.sh and test.sh:
+#   bash scripts/setup.sh          the course: requirements.txt
+#   bash scripts/setup.sh test     the course and the tests: requirements-test.txt
+# Installs again only when a requirements file or pyproject.toml changes, or when the
+# tests' set is asked for and only the course's is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+case "${1:-course}" in
+  course) wanted=course; lock=requirements.txt ;;
+  test) wanted=test; lock=requirements-test.txt ;;
+  *) echo "setup.sh: unknown set '$1' (course or test)" >&2; exit 2 ;;
+esac
 PY=${PYTHON:-python3.11}
 command -v "$PY" >/dev/null || PY=python3
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
 stamp=.venv/.requirements.sha
-want=$(sha256sum requirements.txt | cut -d' ' -f1)
-if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-  .venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
-  echo "$want" > "$stamp"
+files=$(cat requirements.txt requirements-test.txt pyproject.toml | sha256sum | cut -d' ' -f1)
+have=$(cat "$stamp" 2>/dev/null || true)
+# The stamp says which set is installed and from which files: "test <sha>" covers the course too.
+if [ "$have" != "$wanted $files" ] && [ "$have" != "test $files" ]; then
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check -r "$lock"
+  echo "$wanted $files" > "$stamp"
 fi
-# Make `import compact` work from the notebooks folder and anywhere else.
-site=$(.venv/bin/python -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")
-echo "$PWD" > "$site/compact-course.pth"
 # Build matplotlib's font cache now, so no notebook kernel reports it on stderr.
 .venv/bin/python -c "import matplotlib.font_manager" >/dev/null 2>&1

@@ -7,6 +7,12 @@ update check and the news feed off (nothing reaches the network). `stop()`
 ends the server and the kernels it started: they share one process group,
 which is ours.
 
+Given a `launcher` (the course command, `bash scripts/course.sh`), it runs
+that instead, adding only the port, the token and --no-browser: the address
+(127.0.0.1), the folder, the first page and the news settings are the
+launcher's own, which is what a test of the launcher looks at. Saving is off in its settings folder, since
+the launcher serves the tracked notebooks.
+
 Left out: anything a person would need to use this lab; it lives for one test.
 """
 
@@ -23,6 +29,7 @@ import urllib.request
 from pathlib import Path
 
 NO_NEWS = {"fetchNews": "false", "checkForUpdates": False}
+NO_AUTOSAVE = {"autosave": False}
 # Loopback only: never through an HTTP(S)_PROXY the environment may name.
 DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
@@ -34,9 +41,10 @@ def free_port() -> int:
 
 
 class LabServer:
-    def __init__(self, root_dir: Path, state_dir: Path):
+    def __init__(self, root_dir: Path, state_dir: Path, launcher: list | None = None):
         self.root_dir = Path(root_dir)
         self.state_dir = Path(state_dir)
+        self.launcher = launcher
         self.port = free_port()
         self.token = secrets.token_hex(16)
         self.base_url = f"http://127.0.0.1:{self.port}"
@@ -50,6 +58,8 @@ class LabServer:
                              ("IPYTHONDIR", "ipython")):
             env[name] = str(self.state_dir / folder)
         env["JUPYTER_PLATFORM_DIRS"] = "1"
+        env["JUPYTERLAB_SETTINGS_DIR"] = str(self._settings())
+        env["JUPYTERLAB_WORKSPACES_DIR"] = str(self.state_dir / "workspaces")
         # A key in the environment must not reach a notebook run by a test,
         # and a notebook that could go live stays with the offline model.
         env.pop("ANTHROPIC_API_KEY", None)
@@ -58,28 +68,33 @@ class LabServer:
 
     def _settings(self) -> Path:
         folder = self.state_dir / "settings"
-        plugin = folder / "@jupyterlab" / "apputils-extension"
-        plugin.mkdir(parents=True, exist_ok=True)
-        (plugin / "notification.jupyterlab-settings").write_text(json.dumps(NO_NEWS))
+        settings = {"docmanager-extension/plugin": NO_AUTOSAVE}
+        if self.launcher is None:
+            settings["apputils-extension/notification"] = NO_NEWS
+        for name, values in settings.items():
+            path = folder / "@jupyterlab" / f"{name}.jupyterlab-settings"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(values))
         return folder
 
-    def start(self, timeout: float = 60) -> "LabServer":
-        command = [
-            sys.executable, "-m", "jupyterlab",
-            "--no-browser", "--ServerApp.open_browser=False",
-            "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={self.port}",
-            "--ServerApp.port_retries=0",
-            f"--IdentityProvider.token={self.token}",
+    def _command(self) -> list:
+        reach = ["--no-browser", "--ServerApp.open_browser=False", f"--ServerApp.port={self.port}",
+                 "--ServerApp.port_retries=0", f"--IdentityProvider.token={self.token}"]
+        if self.launcher is not None:
+            return [*self.launcher, *reach]
+        return [
+            sys.executable, "-m", "jupyterlab", *reach, "--ServerApp.ip=127.0.0.1",
             f"--ServerApp.root_dir={self.root_dir}",
-            f"--LabApp.user_settings_dir={self._settings()}",
-            f"--LabApp.workspaces_dir={self.state_dir / 'workspaces'}",
             "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
             "--LabApp.news_url=",
             "--LabApp.extension_manager=readonly",
             "--ServerApp.terminals_enabled=False",
+            *(["--allow-root"] if os.geteuid() == 0 else []),  # CI containers run as root
         ]
-        if os.geteuid() == 0:  # CI containers run as root
-            command.append("--allow-root")
+
+    def start(self, timeout: float = 60) -> "LabServer":
+        command = self._command()
+        self.state_dir.mkdir(parents=True, exist_ok=True)
         log = open(self.log_path, "wb")
         self.process = subprocess.Popen(command, cwd=self.root_dir, env=self._environment(),
                                         stdout=log, stderr=subprocess.STDOUT,

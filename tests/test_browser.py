@@ -13,8 +13,16 @@ counts removed, so "every cell has a count" means "ran in this test") on
 127.0.0.1 (see tests/jupyterlab_server.py), and is stopped whatever happens.
 Every wait is bounded. A screenshot of the last state goes to the test's tmp
 folder, for a look when it fails.
+
+The course command itself (`bash scripts/course.sh`, with a port and a token
+added) is opened too: its first page must be notebook 00, with no "official
+Jupyter news" prompt over it. A plain JupyterLab on the same folder and page,
+without the course's settings folder, does show the prompt here, so the check
+can see it and its absence is the command's doing.
 """
 
+import os
+import sys
 import time
 from pathlib import Path
 
@@ -24,8 +32,12 @@ import pytest
 from tests.jupyterlab_server import LabServer
 
 CHROMIUM = Path("/usr/bin/chromium")
+ROOT = Path(__file__).resolve().parent.parent
 # A notebook with a threshold explorer (tests/test_notebook_sources.py: EXPLORERS).
-NOTEBOOK = Path(__file__).resolve().parent.parent / "notebooks" / "01_tool_result_budget.ipynb"
+NOTEBOOK = ROOT / "notebooks" / "01_tool_result_budget.ipynb"
+COURSE = ["bash", str(ROOT / "scripts" / "course.sh")]
+FIRST_NOTEBOOK = "00_why_compaction.ipynb"
+NEWS_PROMPT = "Would you like to get notified about official Jupyter news?"
 BROWSER_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 SECONDS = 1000  # playwright waits in milliseconds
@@ -136,3 +148,49 @@ def test_moving_a_slider_redraws_the_charts(lab, tmp_path):
         finally:
             page.screenshot(path=str(tmp_path / "browser.png"))
             browser.close()
+
+
+# -- the course command ------------------------------------------------------------------
+
+@pytest.fixture
+def chromium_page(tmp_path):
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=BROWSER_ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        try:
+            yield page
+        finally:
+            page.screenshot(path=str(tmp_path / "browser.png"))
+            browser.close()
+
+
+def first_page(page, tmp_path, launcher) -> str:
+    """Start a launcher, open its root URL; the notebook tab it lands on."""
+    # Opening a notebook makes a checkpoint copy: into tmp, not beside the tracked notebooks.
+    launcher = [*launcher, f"--FileCheckpoints.checkpoint_dir={tmp_path / 'checkpoints'}"]
+    with LabServer(ROOT / "notebooks", tmp_path / "lab", launcher=launcher) as lab:
+        page.goto(f"{lab.base_url}/?token={lab.token}", timeout=60 * SECONDS)
+        page.wait_for_selector(".jp-NotebookPanel", timeout=60 * SECONDS)
+        # The prompt comes once the app is restored; give it the time it takes here, twice over.
+        page.wait_for_selector(".jp-LabShell[data-shell-mode]", timeout=30 * SECONDS)
+        page.wait_for_timeout(4 * SECONDS)
+        assert page.url.split("?")[0] == f"{lab.base_url}/lab/tree/{FIRST_NOTEBOOK}"
+        return page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current").inner_text()
+
+
+def test_the_course_command_opens_notebook_00_with_no_news_prompt(chromium_page, tmp_path):
+    if Path(sys.prefix).resolve() != (ROOT / ".venv").resolve():
+        pytest.skip("the course command runs .venv's JupyterLab: run this test with .venv/bin/python")
+    tab = first_page(chromium_page, tmp_path, COURSE)
+    assert tab.strip() == FIRST_NOTEBOOK
+    assert chromium_page.get_by_text(NEWS_PROMPT).count() == 0
+
+
+def test_a_plain_jupyterlab_shows_the_prompt_the_course_command_hides(chromium_page, tmp_path):
+    plain = [sys.executable, "-m", "jupyterlab", "--ip=127.0.0.1", f"--notebook-dir={ROOT / 'notebooks'}",
+             f"--LabApp.default_url=/lab/tree/{FIRST_NOTEBOOK}",
+             *(["--allow-root"] if os.geteuid() == 0 else [])]
+    assert first_page(chromium_page, tmp_path, plain).strip() == FIRST_NOTEBOOK
+    # Looked for after the same wait as above: that wait is long enough to see it.
+    assert chromium_page.get_by_text(NEWS_PROMPT).count() == 1

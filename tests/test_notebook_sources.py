@@ -13,6 +13,9 @@ Fast and without a kernel (nbval runs the notebooks; this only reads them):
 - the threshold explorer appears only where moving a threshold teaches
   something new (EXPLORERS), after a "**Try this.**" prompt, in a cell tagged
   nbval-ignore-output followed by an untagged cell that draws a view of it;
+- each source is what jupytext writes for its own cells (percent format, no
+  header), so opening and saving it in JupyterLab changes nothing, and a
+  magic is written commented (`# %matplotlib inline`) and comes back a magic;
 - no stored output is an error or stderr, none names an absolute scratch or
   checkout path, and none mentions the project's internal spec (learners have
   docs/DESIGN.md instead).
@@ -22,6 +25,7 @@ import importlib.util
 import re
 from pathlib import Path
 
+import jupytext
 import nbformat
 import pytest
 
@@ -103,6 +107,43 @@ def test_the_source_check_sees_an_edit_made_without_a_rebuild(tmp_path):
         "KEEP_RECENT_RESULTS = ", "KEEP_RECENT_RESULTS is ", 1), encoding="utf-8")
     problems = BUILD.same_cells(edited, ROOT / "notebooks" / "03_micro_compact.ipynb")
     assert problems and all("source differs" in p for p in problems)
+
+
+SOURCES = sorted((ROOT / "notebooks" / "src").glob("[0-9][0-9]_*.py"))
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=[p.stem for p in SOURCES])
+def test_jupytext_writes_each_source_back_unchanged(source):
+    # What JupyterLab's jupytext extension saves (notebooks/jupytext.toml: percent, no header).
+    text = source.read_text(encoding="utf-8")
+    assert jupytext.writes(jupytext.reads(text, fmt="py:percent"), fmt="py:percent") == text
+
+
+def test_a_commented_magic_becomes_a_magic_in_the_notebook():
+    text = (ROOT / "notebooks" / "src" / "00_why_compaction.py").read_text(encoding="utf-8")
+    assert "\n# %matplotlib inline\n" in text and "\n%matplotlib" not in text
+    first_code = code_cells(BUILD.to_notebook(text, "00_why_compaction"))[0]
+    assert first_code.source.splitlines()[0] == "%matplotlib inline"
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("x = 1\n# %%\ny = 2\n", "text before the first '# %%' line"),
+    ("\n\n", "no cells"),
+    ("# %%\nx = 1\n\n# %%\n\n# %% [markdown]\n# hi\n", "cell 1: empty cell"),
+    ('# %% tags="ignore"\nx = 1\n', "jupytext cannot read it"),
+    ("# %% [raw]\nx\n", "cell 0: a raw cell"),
+])
+def test_a_source_jupytext_cannot_make_a_clean_notebook_of_is_refused(text, problem):
+    with pytest.raises(BUILD.BuildError, match=re.escape(problem)):
+        BUILD.to_notebook(text, "99_bad")
+
+
+def test_cell_ids_and_tags_come_from_the_source_not_from_jupytext():
+    text = '# %% [markdown]\n# Title\n\n# %% tags=["nbval-ignore-output"]\nx = 1\n'
+    nb = BUILD.to_notebook(text, "99_demo")
+    assert [c.id for c in nb.cells] == ["99_demo-00", "99_demo-01"]
+    assert [dict(c.metadata) for c in nb.cells] == [{}, {"tags": ["nbval-ignore-output"]}]
+    assert BUILD.render(nb) == BUILD.render(BUILD.to_notebook(text, "99_demo"))
 
 
 def test_a_chart_is_stored_as_a_png(notebook):

@@ -4,6 +4,7 @@ error shapes and texts, the token estimate, faults and retries, bad input."""
 import http.client
 import json
 import math
+import sys
 
 import anthropic
 import pytest
@@ -328,7 +329,10 @@ def deep_input(depth: int) -> bytes:
      b'"messages": [{"role": "user", "content": "a"}]}',
      "Request body is not valid JSON: a lone surrogate '\\udfff'"),
     (b"[" * 100_000, "Request body is nested too deeply"),
-    (deep_input(995), "Request body is nested too deeply"),
+    # Parsed, then too deep for the walk that follows: at this depth only on 3.11, whose
+    # json shares the Python recursion limit; 3.12+ answer it (the next test allows both).
+    pytest.param(deep_input(995), "Request body is nested too deeply", marks=pytest.mark.skipif(
+        sys.version_info >= (3, 12), reason="3.12+ parse and answer a body this deep")),
 ])
 @pytest.mark.parametrize("path", ["/v1/messages", "/v1/messages/count_tokens"])
 def test_bodies_json_accepts_but_no_text_can_hold_get_a_400_not_a_500(offline, path, raw, message):

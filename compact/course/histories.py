@@ -10,6 +10,13 @@ about to be prepared), `notes`, sometimes `window_tokens`, and `messages` in
 the Messages API format. They are made by `scripts/make_histories.py` from the
 sample workspace in `data/workspace/`, with real tool output.
 
+The data lives beside the package in a checkout, not inside it. `data_dir()`
+finds it: `$COMPACT_DATA` when set; else the checkout this package runs from
+(`pip install -e .`, as requirements.txt does); else the nearest `data/` at or
+above the working folder (a notebook run from `notebooks/` of a clone, with the
+package installed as a copy). Importing never needs the data; a load without
+it says where it looked.
+
 Left out on purpose: making or editing histories (the script does that), and
 any history that is not in the Messages API format: a file that fails the
 API's pairing rules is refused here, with the reason, before any step sees it.
@@ -17,11 +24,13 @@ API's pairing rules is refused here, with the reason, before any step sees it.
 
 import copy
 import json
+import os
 from pathlib import Path
 
 from ..messages import MessageFormatError, validate_messages
 
-HISTORY_DIR = Path(__file__).resolve().parents[2] / "data" / "histories"
+DATA_ENV = "COMPACT_DATA"
+CHECKOUT_DATA = Path(__file__).resolve().parents[2] / "data"
 REQUIRED = ("title", "active_request", "messages")
 
 
@@ -29,21 +38,58 @@ class HistoryError(ValueError):
     """A name or file that is not a history; the message is one line."""
 
 
+class CourseDataMissing(FileNotFoundError):
+    """The course's data/ folder is not where it was looked for; the message says where that was."""
+
+
+def data_dir() -> Path:
+    """The course's data/ folder (histories/ and workspace/ in it); see the module's docstring."""
+    named = os.environ.get(DATA_ENV)
+    if named:
+        folder = Path(named).expanduser()
+        if (folder / "histories").is_dir():
+            return folder
+        raise CourseDataMissing(f"{DATA_ENV}={named}: no histories/ folder there; "
+                                "set it to the data/ folder of a checkout of the course")
+    here = Path.cwd().resolve()
+    tried = list(dict.fromkeys([CHECKOUT_DATA, *(folder / "data" for folder in (here, *here.parents))]))
+    for folder in tried:
+        if (folder / "histories").is_dir():
+            return folder
+    raise CourseDataMissing(
+        "the course's data (data/histories/) was not found; looked in "
+        + ", ".join(str(folder) for folder in tried)
+        + f". Run from a checkout of the course, or set {DATA_ENV} to its data/ folder")
+
+
+def __getattr__(name: str):
+    # HISTORY_DIR is found when asked for, so importing this module never needs the data.
+    if name == "HISTORY_DIR":
+        return data_dir() / "histories"
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def list_histories() -> list[str]:
     """Names of the canned histories, sorted."""
-    return sorted(p.stem for p in HISTORY_DIR.glob("*.json"))
+    return sorted(p.stem for p in (data_dir() / "histories").glob("*.json"))
 
 
 def _locate(name_or_path) -> Path:
     text = str(name_or_path)
-    if text in list_histories():
-        return HISTORY_DIR / f"{text}.json"
+    try:
+        names = list_histories()
+    except CourseDataMissing:
+        if Path(text).is_file():  # a history given by its path needs no data folder
+            return Path(text)
+        raise
+    if text in names:
+        return data_dir() / "histories" / f"{text}.json"
     path = Path(text)
     if path.is_file():
         return path
     if path.exists():
         raise HistoryError(f"{text}: not a file")
-    known = ", ".join(list_histories()) or "none"
+    known = ", ".join(names) or "none"
     raise HistoryError(f"{text}: no such file, and no history of that name (known: {known})")
 
 

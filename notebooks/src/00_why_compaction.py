@@ -23,7 +23,7 @@
 # minutes.
 
 # %%
-%matplotlib inline
+# %matplotlib inline
 import json
 
 from compact import CompactionConfig, estimate_chars

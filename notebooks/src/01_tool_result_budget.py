@@ -31,7 +31,7 @@
 # write its choice yourself. About 20 minutes.
 
 # %%
-%matplotlib inline
+# %matplotlib inline
 from IPython.display import display
 
 from compact import CompactionConfig

@@ -27,7 +27,7 @@
 # yourself. About 20 minutes.
 
 # %%
-%matplotlib inline
+# %matplotlib inline
 import tempfile
 
 from compact import CompactionConfig, snip

@@ -27,7 +27,7 @@
 # write the step's core yourself. About 25 minutes.
 
 # %%
-%matplotlib inline
+# %matplotlib inline
 import json
 from pathlib import Path
 

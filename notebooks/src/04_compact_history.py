@@ -34,7 +34,7 @@
 # call cannot overflow; you will write that cut yourself. About 20 minutes.
 
 # %%
-%matplotlib inline
+# %matplotlib inline
 from compact import CompactionConfig, estimate_chars
 from compact.course.charts import before_after
 from compact.course.exercises import check_summary_cut

@@ -22,7 +22,7 @@
 # profile, which fixes the flaws behind this loss. About 20 minutes.
 
 # %%
-%matplotlib inline
+# %matplotlib inline
 import itertools
 import tempfile
 

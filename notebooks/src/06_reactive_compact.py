@@ -29,7 +29,7 @@
 # call; you will write its cut yourself. About 25 minutes.
 
 # %%
-%matplotlib inline
+# %matplotlib inline
 import copy
 import shutil
 import tempfile

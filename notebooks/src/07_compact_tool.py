@@ -24,7 +24,7 @@
 # About 20 minutes.
 
 # %%
-%matplotlib inline
+# %matplotlib inline
 import copy
 import shutil
 import tempfile

@@ -36,7 +36,7 @@
 # fix for flaw 3 yourself. About 30 minutes.
 
 # %%
-%matplotlib inline
+# %matplotlib inline
 from IPython.display import display
 
 from compact import CompactionConfig

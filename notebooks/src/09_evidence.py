@@ -32,7 +32,7 @@
 # 25 minutes.
 
 # %%
-%matplotlib inline
+# %matplotlib inline
 from compact import CompactionConfig
 from compact.bench import benchmark as bench
 from compact.bench.cost import CACHED_RATE, NEW_RATE

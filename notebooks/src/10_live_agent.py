@@ -30,7 +30,7 @@
 # workspace, and read what it leaves on disk. About 15 minutes.
 
 # %%
-%matplotlib inline
+# %matplotlib inline
 import os
 import re
 import shutil

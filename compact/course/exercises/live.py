@@ -9,9 +9,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from ..histories import data_dir
 from .check import CheckResult, check_prediction
-
-WORKSPACE = Path(__file__).resolve().parents[3] / "data" / "workspace"
 
 
 def summary_calls_in_live_run(profile: str = "seed") -> dict:
@@ -20,7 +19,7 @@ def summary_calls_in_live_run(profile: str = "seed") -> dict:
     from ..replay import seeded_ids
     with tempfile.TemporaryDirectory(prefix="compact-exercise-") as scratch:
         workspace = Path(scratch) / "workspace"
-        shutil.copytree(WORKSPACE, workspace)
+        shutil.copytree(data_dir() / "workspace", workspace)
         agent = run_task("compare-code", workspace, profile=profile, echo=None,
                          new_id=seeded_ids())
         calls = sum(r.model_calls for r in agent.compactor.records)

@@ -1,0 +1,182 @@
+"""Installable the way Python users expect: a wheel, the pinned files, the data found from outside.
+
+- `pip install .` makes a wheel of every subpackage (agent, offline, course,
+  bench); installed into a fresh venv it is the copy `import compact` finds
+  from another folder, and the `compact` command is there. The wheel is built
+  from a copy of the project (a build writes build/ and *.egg-info/ beside its
+  sources) and installed without dependencies: `import compact` needs none.
+- requirements.txt installs this project and pins every runtime and course
+  dependency that pyproject.toml declares, at a version it allows;
+  requirements-test.txt adds the test ones, and only those.
+- The course data is found by `COMPACT_DATA`, by the checkout, or from the
+  working folder; without it, importing still works and loading a history says
+  where it looked.
+- No script, test or notebook source edits sys.path or writes a .pth file.
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+import zipfile
+from pathlib import Path
+
+import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+from compact.course import histories
+
+ROOT = Path(__file__).resolve().parent.parent
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+SUBPACKAGES = ("agent", "offline", "course", "bench")
+
+
+def run(command, **kwargs) -> subprocess.CompletedProcess:
+    result = subprocess.run(command, capture_output=True, text=True, timeout=300, **kwargs)
+    assert result.returncode == 0, f"{command}:\n{result.stdout[-2000:]}\n{result.stderr[-2000:]}"
+    return result
+
+
+def clean_env() -> dict:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "COMPACT_DATA")}
+    env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
+    return env
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    project = tmp_path_factory.mktemp("project")
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, project / name)
+    shutil.copytree(ROOT / "compact", project / "compact",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    out = tmp_path_factory.mktemp("dist")
+    # No build isolation: the pinned setuptools of requirements-test.txt, no download.
+    run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index",
+         "--wheel-dir", str(out), str(project)], env=clean_env())
+    (built,) = out.glob("compact_course-*.whl")
+    return built
+
+
+@pytest.fixture(scope="module")
+def installed(wheel, tmp_path_factory) -> Path:
+    """A fresh venv with the wheel installed; returns its python."""
+    venv = tmp_path_factory.mktemp("venv")
+    run([sys.executable, "-m", "venv", str(venv)], env=clean_env())
+    python = venv / "bin" / "python"
+    run([str(python), "-m", "pip", "install", "--no-deps", "--no-index", str(wheel)], env=clean_env())
+    return python
+
+
+def test_the_wheel_holds_every_subpackage(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for package in ("compact", *(f"compact/{sub}" for sub in SUBPACKAGES)):
+        assert f"{package}/__init__.py" in names, package
+    modules = {p.relative_to(ROOT).as_posix() for p in (ROOT / "compact").rglob("*.py")}
+    assert modules <= names, sorted(modules - names)
+
+
+def test_import_compact_from_another_folder_finds_the_installed_copy(installed, tmp_path):
+    out = run([str(installed), "-c", "import compact, compact.course.histories; print(compact.__file__)"],
+              cwd=tmp_path, env=clean_env()).stdout.strip()
+    site = run([str(installed), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+               env=clean_env()).stdout.strip()
+    assert Path(out) == Path(site) / "compact" / "__init__.py"
+    assert (installed.parent / "compact").is_file()  # the [project.scripts] command
+
+
+LOAD = "from compact.course.histories import load_history; print(len(load_history('five_reads')['messages']))"
+
+
+def test_the_installed_copy_says_where_it_looked_for_the_data(installed, tmp_path):
+    result = subprocess.run([str(installed), "-c", LOAD], cwd=tmp_path, env=clean_env(),
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode != 0
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("compact.course.histories.CourseDataMissing:")
+    assert str(tmp_path / "data") in last and "COMPACT_DATA" in last
+
+
+def test_the_installed_copy_finds_the_data_from_notebooks_or_by_compact_data(installed, tmp_path):
+    from_notebooks = run([str(installed), "-c", LOAD], cwd=ROOT / "notebooks", env=clean_env())
+    named = run([str(installed), "-c", LOAD], cwd=tmp_path,
+                env={**clean_env(), "COMPACT_DATA": str(ROOT / "data")})
+    expected = str(len(histories.load_history("five_reads")["messages"]))
+    assert from_notebooks.stdout.strip() == named.stdout.strip() == expected
+
+
+def test_compact_data_naming_a_folder_without_histories_is_refused(tmp_path, monkeypatch):
+    monkeypatch.setenv("COMPACT_DATA", str(tmp_path))
+    with pytest.raises(histories.CourseDataMissing, match=re.escape(f"COMPACT_DATA={tmp_path}")):
+        histories.load_history("five_reads")
+
+
+def test_a_history_given_by_path_needs_no_data_folder(tmp_path, monkeypatch):
+    copy = tmp_path / "mine.json"
+    shutil.copy(ROOT / "data" / "histories" / "five_reads.json", copy)
+    monkeypatch.setattr(histories, "CHECKOUT_DATA", tmp_path / "nowhere")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(histories.CourseDataMissing):
+        histories.list_histories()
+    assert histories.load_history(copy)["messages"] == histories.load_history(
+        ROOT / "data" / "histories" / "five_reads.json")["messages"]
+
+
+# -- the pinned files --------------------------------------------------------------------
+
+def pins(name: str) -> dict:
+    found = {}
+    for line in (ROOT / name).read_text(encoding="utf-8").splitlines():
+        line = line.split("#")[0].strip()
+        if not line or line.startswith(("-e ", "-r ")):
+            continue
+        package, sep, version = line.partition("==")
+        assert sep and version and not re.search(r"[<>=!~;, ]", version), f"{name}: {line!r} is not pinned"
+        found[canonicalize_name(package)] = version
+    return found
+
+
+def declared(*groups: str) -> list[Requirement]:
+    project = PYPROJECT["project"]
+    texts = [t for g in groups for t in (project["dependencies"] if g == "runtime"
+                                         else project["optional-dependencies"][g])]
+    return [Requirement(t) for t in texts if not t.startswith(project["name"])]
+
+
+def test_requirements_txt_installs_the_project_and_pins_runtime_and_course():
+    lines = (ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines()
+    assert "-e ." in lines
+    course = pins("requirements.txt")
+    for requirement in declared("runtime", "course"):
+        name = canonicalize_name(requirement.name)
+        assert name in course, f"{name} is declared but not pinned in requirements.txt"
+        assert requirement.specifier.contains(course[name]), f"{name}=={course[name]} vs {requirement}"
+
+
+def test_requirements_test_txt_adds_only_the_test_pins():
+    assert "-r requirements.txt" in (ROOT / "requirements-test.txt").read_text(encoding="utf-8").splitlines()
+    course, test = pins("requirements.txt"), pins("requirements-test.txt")
+    assert not set(course) & set(test), "a package is pinned in both files"
+    for requirement in declared("test"):
+        name = canonicalize_name(requirement.name)
+        assert name in test, f"{name} is a test dependency but not pinned in requirements-test.txt"
+        assert requirement.specifier.contains(test[name]), f"{name}=={test[name]} vs {requirement}"
+    assert not {canonicalize_name(r.name) for r in declared("runtime", "course")} & set(test)
+
+
+def test_nothing_edits_sys_path_or_writes_a_pth_file():
+    files = [*(ROOT / "scripts").iterdir(), *(ROOT / "tests").glob("*.py"),
+             *(ROOT / "notebooks" / "src").glob("*.py"), ROOT / "pytest.ini"]
+    this = Path(__file__).resolve()
+    offenders = [p.name for p in files if p.is_file() and p.resolve() != this
+                 and re.search(r"sys\.path\.(insert|append)|\.pth\b", p.read_text(encoding="utf-8"))]
+    assert offenders == []
+
+
+def test_binder_is_told_the_interpreter_the_pins_are_for():
+    assert (ROOT / "runtime.txt").read_text(encoding="utf-8") == "python-3.11\n"
+    assert PYPROJECT["project"]["requires-python"] == ">=3.11"
+    assert "pinned for Python 3.11" in (ROOT / "requirements.txt").read_text(encoding="utf-8")

@@ -1,0 +1,46 @@
+"""The CI workflow for people who fork: valid under actionlint, and it runs the README's test command.
+
+actionlint is the `actionlint` command that requirements-test.txt installs into
+this interpreter's folder; it reads the workflow's YAML, its expressions and its
+`run:` scripts. A broken copy of the workflow must fail the same check, so a
+pass means something.
+"""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+WORKFLOW = ROOT / ".github" / "workflows" / "tests.yml"
+ACTIONLINT = Path(sys.executable).parent / "actionlint"
+
+
+def actionlint(path: Path) -> subprocess.CompletedProcess:
+    if not ACTIONLINT.exists():
+        pytest.fail(f"{ACTIONLINT} is missing: pip install -r requirements-test.txt")
+    return subprocess.run([str(ACTIONLINT), "-no-color", str(path)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_the_workflow_passes_actionlint():
+    result = actionlint(WORKFLOW)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_a_broken_workflow_fails_actionlint(tmp_path):
+    broken = tmp_path / "tests.yml"
+    broken.write_text(WORKFLOW.read_text(encoding="utf-8").replace("runs-on:", "runs_on:"))
+    result = actionlint(broken)
+    assert result.returncode != 0 and '"runs-on" section is missing' in result.stdout
+
+
+def test_the_workflow_installs_chromium_and_bubblewrap_then_runs_the_readme_command():
+    steps = yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))["jobs"]["test"]["steps"]
+    scripts = [step.get("run", "") for step in steps]
+    installs = [s for s in scripts if "apt-get install" in s]
+    assert installs and all(name in installs[0] for name in ("chromium", "bubblewrap"))
+    assert scripts[-1].strip() == "bash scripts/test.sh"
+    assert "    bash scripts/test.sh\n" in (ROOT / "README.md").read_text(encoding="utf-8")
