@@ -6,11 +6,15 @@ import contextlib
 import http.client
 import io
 import json
+import os
+import re
 import socket
 import struct
+import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import anthropic
 import pytest
@@ -250,3 +254,18 @@ def test_the_benchmark_counts_calls_and_failures(capsys):
     out = capsys.readouterr().out
     assert "sequential, 1 client" in out and "concurrent, 2 clients" in out
     assert out.count("requests/s") == 2 and "failed: none" in out
+
+
+def test_python_m_compact_bench_server_prints_both_rates(tmp_path):
+    root = Path(__file__).resolve().parents[1]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
+    env["PYTHONPATH"] = str(root)
+    done = subprocess.run([sys.executable, "-m", "compact", "bench-server", "--requests", "20",
+                           "--clients", "5", "--per-client", "4"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    rates = re.findall(r"^(sequential, 1 client|concurrent, 5 clients) +(\d+) calls in .*"
+                       r" ([\d.]+) requests/s, .*failed: none$", done.stdout, re.MULTILINE)
+    assert [(label, calls) for label, calls, _ in rates] == [("sequential, 1 client", "20"),
+                                                             ("concurrent, 5 clients", "20")]
+    assert all(float(rate) > 0 for _, _, rate in rates) and done.stderr == ""
