@@ -1,10 +1,11 @@
 """python -m compact COMMAND ...: one entry for every part of the course.
 
-    agent     the REPL of the article (each line is the active request; q quits)
-    run       one task, non-interactive
-    serve     the offline model alone, for any Anthropic client
-    replay    a canned history through the pipeline, as a table (and a chart)
-    bench     the long-session benchmark of the four designs
+    agent         the REPL of the article (each line is the active request; q quits)
+    run           one task, non-interactive
+    serve         the offline model alone, for any Anthropic client
+    replay        a canned history through the pipeline, as a table (and a chart)
+    bench         the long-session benchmark of the four designs
+    bench-server  requests per second of the offline model through the SDK
 """
 
 import importlib
@@ -18,6 +19,7 @@ COMMANDS = {
     "serve": "compact.offline.server:main_serve",
     "replay": "compact.course.replay:main",
     "bench": "compact.bench.benchmark:main",
+    "bench-server": "compact.bench.server_rate:main",
 }
 
 

@@ -452,3 +452,120 @@ def test_run_task_runs_offline_and_closes_its_model(workspace):
     with pytest.raises(anthropic.APIConnectionError):
         agent.client.with_options(max_retries=0).messages.create(
             model=MODEL_NAME, max_tokens=5, messages=[{"role": "user", "content": "x"}])
+
+
+# -- any file name, any bytes: what enters the messages can always be sent ------------------------
+
+def test_safe_text_writes_out_lone_surrogates_and_leaves_real_text_alone():
+    from compact.agent.loop import safe_text, safe_value
+    assert safe_text("caf\udcff.txt") == "caf\\xff.txt"      # one undecodable byte, 0xff
+    assert safe_text("a\ud800b\udfffc") == "a\\ud800b\\udfffc"
+    for text in ("plain", "café 上下文 🙂", "tab\tnew\nline", ""):
+        assert safe_text(text) == text
+    nested = {"role": "user", "content": [{"type": "text", "text": "x\udc80"}, 3, None]}
+    assert safe_value(nested) == {"role": "user",
+                                  "content": [{"type": "text", "text": "x\\x80"}, 3, None]}
+
+
+def non_utf8_file(workspace: Path) -> bytes:
+    name = b"caf\xff.txt"
+    with open(os.path.join(os.fsencode(workspace), name), "wb") as handle:
+        handle.write(b"bytes that are not UTF-8 either: \xfe\xff\n")
+    return name
+
+
+class FirstTurnScripted:
+    """The first call answers with the given tool calls; every later call goes to
+    the real SDK, so the tool results travel through its JSON encoder."""
+
+    def __init__(self, sdk, *uses):
+        self.sdk, self.uses, self.calls = sdk, list(uses), 0
+        self.messages = SimpleNamespace(create=self.create)
+
+    def create(self, **request):
+        self.calls += 1
+        if self.calls == 1:
+            return reply("looking", *self.uses)
+        return self.sdk.messages.create(**request)
+
+
+def test_a_file_name_that_is_not_utf8_reaches_the_model_through_the_real_sdk(workspace):
+    non_utf8_file(workspace)
+    uses = [{"type": "tool_use", "id": "toolu_g", "name": "glob", "input": {"pattern": "caf*.txt"}},
+            {"type": "tool_use", "id": "toolu_b", "name": "bash",
+             "input": {"command": "ls; printf 'raw \\377\\376 bytes\\n'"}}]
+    lines = []
+    with offline_model() as (offline, sdk):
+        agent = Agent(workspace, FirstTurnScripted(sdk, *uses), MODEL_NAME, echo=lines.append)
+        answer = agent.ask("Which text files are here?")
+    assert answer and [r["status"] for r in offline.requests] == [200] * (agent.model_calls - 1)
+    results = {b["tool_use_id"]: b["content"] for m in agent.messages for b in tool_results(m)}
+    assert results["toolu_g"] == "caf\\xff.txt"
+    assert "caf\\xff.txt" in " ".join(lines)     # shown on the terminal too, without a crash
+    for message in agent.messages:                # every message encodes as the SDK sends it
+        json.dumps(message, ensure_ascii=False).encode("utf-8")
+    validate_messages(agent.messages)
+
+
+def test_the_repl_survives_a_workspace_with_a_non_utf8_file_name(workspace, capsys, monkeypatch,
+                                                                 no_key):
+    non_utf8_file(workspace)
+    lines = iter(["What is in this workspace?", "Read the file caf\udcff.txt", "q"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(lines))
+    assert main_agent(["--workspace", str(workspace), "--offline"]) == 0
+    out, err = capsys.readouterr()
+    assert "error" not in err.lower() and "Traceback" not in out
+    assert "caf\\xff.txt" in out
+    out.encode("utf-8")                       # what was printed is text a terminal can show
+
+
+# -- task names: a near miss is an error, anything else a question --------------------------------
+
+def test_a_mistyped_task_name_is_an_error_that_names_the_known_tasks():
+    from compact.agent.loop import UnknownTask, resolve_task
+    assert resolve_task("titles") == tasks.TITLES
+    assert resolve_task(" docs-json ") == tasks.DOCS_JSON
+    for typo, meant in (("titels", "titles"), ("docs_json", "docs-json"),
+                        ("compare-cod", "compare-code"), ("compact", "compact-tool")):
+        with pytest.raises(UnknownTask) as caught:
+            resolve_task(typo)
+        assert str(caught.value).startswith(f"unknown task {typo!r}; did you mean {meant!r}?")
+        assert "(known: titles, docs-json, compare-code, compact-tool;" in str(caught.value)
+    for question in ("hello", "Titels", "What is titels?", "what does the logs folder contain",
+                     "日志文件夹里有什么？"):
+        assert resolve_task(question) == question
+
+
+def test_run_with_a_mistyped_task_exits_2_before_starting_a_model(workspace, capsys, no_key):
+    code, out, err = cli(capsys, "titels", "--workspace", str(workspace))
+    assert code == 2 and out == ""
+    assert err.startswith("error: unknown task 'titels'; did you mean 'titles'?")
+
+
+def test_the_repl_answers_a_mistyped_task_with_the_error_and_goes_on(workspace, capsys,
+                                                                      monkeypatch, no_key):
+    lines = iter(["titels", "titles", "q"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(lines))
+    assert main_agent(["--workspace", str(workspace), "--offline"]) == 0
+    out = capsys.readouterr().out
+    assert "error: unknown task 'titels'; did you mean 'titles'?" in out
+    assert "How they are named" in out
+
+
+def test_the_repl_banner_says_offline_model_or_names_the_model_never_the_key(
+        workspace, capsys, monkeypatch, no_key):
+    def end(prompt=""):
+        raise EOFError
+    monkeypatch.setattr("builtins.input", end)
+    assert main_agent(["--workspace", str(workspace), "--offline"]) == 0
+    offline_banner = capsys.readouterr().out
+    assert offline_banner.startswith("Model: the offline model ")
+    assert "deterministic program, not a language model" in offline_banner
+    secret = "sk-ant-test-0123456789-never-shown"
+    monkeypatch.setenv("ANTHROPIC_API_KEY", secret)
+    monkeypatch.setenv("MODEL_ID", "claude-example-1")
+    assert main_agent(["--workspace", str(workspace)]) == 0   # no call is made before a line
+    real_banner = capsys.readouterr()
+    assert "claude-example-1" in real_banner.out and "offline model" not in real_banner.out
+    assert secret not in real_banner.out + real_banner.err
+    assert "q quits" in real_banner.out

@@ -13,16 +13,23 @@ so no result is orphaned and no side effect is forgotten.
     python -m compact run TASK [--workspace DIR] [--profile ...] [--window N]
 
 TASK is a text or a short name from `compact.agent.tasks` (titles, docs-json,
-compare-code, compact-tool). The run prints what the article's agent prints:
-tool calls, `[auto compact]`, `[transcript saved: ...]`, `[reactive compact]`,
-and the answer.
+compare-code, compact-tool); a single word close to a name (`titels`) is an
+error that names the known tasks (exit status 2), anything else is a question.
+The run prints what the article's agent prints: tool calls, `[auto compact]`,
+`[transcript saved: ...]`, `[reactive compact]`, and the answer.
+
+Whatever a tool prints and whatever a file is called, what enters the messages
+is text the SDK can send: a byte that is not UTF-8 (a surrogate escape in a
+file name, say) is written `\\xNN` (see `safe_text`).
 
 Left out: streaming, hooks, permissions beyond bash's deny list and
 confirmation, and memory across sessions (chapter s09).
 """
 
 import argparse
+import difflib
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -49,6 +56,39 @@ class AgentError(RuntimeError):
     """The loop could not finish: no final answer within the turn limit."""
 
 
+class UnknownTask(ValueError):
+    """A word that looks like a mistyped task name, not a question."""
+
+
+# Lone surrogates: Python's stand-in for bytes that were not UTF-8 (os.listdir,
+# glob and surrogateescape decoding make them). The SDK's JSON encoder cannot
+# send them: one in a tool result raised UnicodeEncodeError out of the REPL.
+SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _escape(match: re.Match) -> str:
+    code = ord(match.group())
+    # U+DC80..U+DCFF hold one undecodable byte each: show that byte.
+    return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
+
+
+def safe_text(text: str) -> str:
+    """`text` with each lone surrogate written out (`\\xff`), so it encodes as UTF-8."""
+    return SURROGATE.sub(_escape, text)
+
+
+def safe_value(value):
+    """A plain dict, list or text with every text in it made safe (see `safe_text`)."""
+    if isinstance(value, str):
+        return safe_text(value)
+    if isinstance(value, list):
+        return [safe_value(item) for item in value]
+    if isinstance(value, dict):
+        return {safe_text(key) if isinstance(key, str) else key: safe_value(item)
+                for key, item in value.items()}
+    return value
+
+
 class Agent:
     def __init__(self, workspace, client, model: str, *, config: CompactionConfig | None = None,
                  echo=print, confirm=None, new_id=None, max_turns: int = MAX_TURNS,
@@ -73,6 +113,7 @@ class Agent:
         """One user turn: the request is the active request until the answer."""
         if not isinstance(request, str) or not request.strip():
             raise ValueError("the request must be a non-empty text")
+        request = safe_text(request)
         self.messages.append({"role": "user", "content": request})
         self.answer = self.loop(request)
         return self.answer
@@ -92,7 +133,8 @@ class Agent:
                 self.messages[:] = self.compactor.reactive_compact(self.messages, request)
                 continue
             retries = 0
-            content = to_plain(response.content)
+            # A model may send back what it was given; keep the history sendable.
+            content = safe_value(to_plain(response.content))
             self.messages.append({"role": "assistant", "content": content})
             if not tool_uses(self.messages[-1]):
                 return text_of(content).strip()
@@ -111,7 +153,9 @@ class Agent:
         for use in tool_uses({"role": "assistant", "content": content}):
             tool_input = use.get("input") if isinstance(use.get("input"), dict) else {}
             self.echo(f"> {use['name']} {shorten(json.dumps(tool_input, ensure_ascii=False))}")
-            output = run_tool(self.workspace, use["name"], tool_input, confirm=self.confirm)
+            # Made safe before it is shown or kept: a file name need not be UTF-8.
+            output = safe_text(str(run_tool(self.workspace, use["name"], tool_input,
+                                            confirm=self.confirm)))
             self.echo(f"  {shorten(output)} ({len(output)} chars)")
             results.append({"type": "tool_result", "tool_use_id": use["id"], "content": output})
             compact_requested |= use["name"] == "compact"
@@ -127,7 +171,7 @@ class Agent:
 
 
 def shorten(text: str, limit: int = SHOWN) -> str:
-    line = " ".join(text.split())
+    line = " ".join(safe_text(text).split())
     return line if len(line) <= limit else line[: limit - 3] + "..."
 
 
@@ -142,11 +186,28 @@ def run_task(task: str, workspace, *, profile: str = "default", window: int = DE
     try:
         agent = Agent(workspace, client, model, config=CompactionConfig.named(profile),
                       echo=echo, new_id=new_id, max_turns=max_turns)
-        agent.ask(tasks.task_text(task))
+        agent.ask(resolve_task(task))
         return agent
     finally:
         if choice is not None:
             choice.close()
+
+
+def resolve_task(text: str) -> str:
+    """The task's text for a short name, `text` itself for a question.
+
+    A single lowercase word (hyphens allowed) that is close to a name but is
+    not one raises `UnknownTask` naming the known tasks, so `titels` is not
+    quietly answered as a question about the workspace.
+    """
+    word = text.strip()
+    if word in tasks.BY_NAME or not re.fullmatch(r"[a-z0-9]+([-_][a-z0-9]+)*", word):
+        return tasks.task_text(text)
+    close = difflib.get_close_matches(word.replace("_", "-"), tasks.BY_NAME, n=1, cutoff=0.6)
+    if close:
+        raise UnknownTask(f"unknown task {word!r}; did you mean {close[0]!r}? "
+                          f"(known: {', '.join(tasks.BY_NAME)}; any other text is a question)")
+    return text
 
 
 # -- command lines ---------------------------------------------------------------
@@ -175,13 +236,18 @@ def main_run(argv=None) -> int:
     parser = _parser("python -m compact run", "Run one task to its answer, non-interactive.")
     parser.add_argument("task", help="the task text, or one of: " + ", ".join(tasks.BY_NAME))
     args = parser.parse_args(argv)
+    try:
+        request = resolve_task(args.task)
+    except UnknownTask as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     with _start(args) as choice:
         try:
             agent = Agent(args.workspace, choice.client, choice.model,
                           config=CompactionConfig.named(args.profile), max_turns=args.max_turns)
-            answer = agent.ask(tasks.task_text(args.task))
+            answer = agent.ask(request)
         except (anthropic.APIError, AgentError, ValueError) as error:
-            print(f"error: {error}", file=sys.stderr)
+            print(f"error: {safe_text(str(error))}", file=sys.stderr)
             return 1
     print()
     print(answer)
@@ -207,18 +273,33 @@ def main_agent(argv=None) -> int:
         except ValueError as error:
             print(f"error: {error}", file=sys.stderr)
             return 1
+        print(banner(choice.offline), flush=True)
         while True:
             try:
                 query = input("s08 >> ").strip()
             except (EOFError, KeyboardInterrupt):
                 print()
                 break
+            except UnicodeDecodeError as error:
+                print(f"error: the line is not valid text in {error.encoding}; type it again")
+                continue
             if query.lower() in ("q", "exit"):
                 break
             if not query:
                 continue
             try:
-                print(agent.ask(tasks.task_text(query)))
-            except (anthropic.APIError, AgentError) as error:
-                print(f"error: {error}")
+                print(agent.ask(resolve_task(query)))
+            except (anthropic.APIError, AgentError, UnknownTask) as error:
+                print(f"error: {safe_text(str(error))}")
     return 0
+
+
+def banner(offline: bool) -> str:
+    """The REPL's first lines after the model's own (which names the model, never the key)."""
+    lines = []
+    if offline:
+        lines.append("This is the offline model: a deterministic program, not a language "
+                     "model. It answers only from what is in its context.")
+    lines.append(f"Each line is one request; tasks by name: {', '.join(tasks.BY_NAME)}; "
+                 f"q quits.")
+    return "\n".join(lines)

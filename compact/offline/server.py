@@ -14,9 +14,17 @@ API's own texts, so the SDK raises its own exceptions:
 - a prompt over the window: `prompt is too long: N tokens > M maximum` (400),
   N from the documented estimate in `compact.offline.tokens`;
 - faults on demand: 429 `rate_limit_error` or 529 `overloaded_error`, a given
-  number of times, with a short `retry-after-ms` so the SDK's retries are quick.
+  number of times, with a short `retry-after-ms` so the SDK's retries are quick;
+- any other method (GET, PUT, DELETE, HEAD, ...): 405 `invalid_request_error`
+  on the two endpoints, 404 `not_found_error` elsewhere, never an HTML page.
 Consecutive messages of the same role are accepted and read as one turn, as
 the real API merges them.
+
+It keeps up with a class: each reply leaves in one write with TCP_NODELAY set
+(two writes made Nagle's algorithm wait for the client's delayed ACK on every
+call), the listen backlog holds a classroom's connections at once, and a
+client that hangs up mid-reply leaves nothing on stderr. `python -m compact
+bench-server` prints the rates through the SDK.
 
 What it answers comes from `compact.offline`, a scripted, deterministic model.
 Left out: streaming, images' content, prompt caching, real rate limits, and
@@ -286,8 +294,7 @@ class OfflineServer:
         self._faults = deque()
         self._lock = threading.Lock()
         self.add_faults(*faults)
-        self._httpd = ThreadingHTTPServer((HOST, port), _Handler)
-        self._httpd.daemon_threads = True
+        self._httpd = _Server((HOST, port), _Handler)
         self._httpd.offline = self
         self.port = self._httpd.server_address[1]
         self.base_url = f"http://{HOST}:{self.port}"
@@ -332,18 +339,61 @@ def start_offline_server(window: int = DEFAULT_WINDOW, faults=(), port: int = 0,
     return OfflineServer(window=window, faults=faults, port=port, retry_after_ms=retry_after_ms)
 
 
+class _Server(ThreadingHTTPServer):
+    """One thread per connection, a backlog for a classroom, quiet when a client leaves."""
+
+    daemon_threads = True
+    # socketserver listens with a backlog of 5: with 50 clients connecting at
+    # once, 1-10% of them were reset. The kernel caps it at net.core.somaxconn.
+    request_queue_size = 1024
+
+    def handle_error(self, request, client_address):
+        # A client that hangs up mid-request or mid-reply (BrokenPipeError,
+        # ConnectionResetError, ...) is no fault of the server: nothing to say.
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
+
+
+REASONS = {529: "Overloaded"}  # statuses http.HTTPStatus does not know
+
+
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server_version = "offline-model"
+    # TCP_NODELAY: a reply is one write anyway (see _send), and small writes
+    # must never wait for the client's delayed ACK (40 ms a call on Linux).
+    disable_nagle_algorithm = True
     ENDPOINTS = {"/v1/messages": "messages", "/v1/messages/count_tokens": "count_tokens"}
 
     def log_message(self, *args):
         # Quiet on purpose: stderr stays clean, and no header is ever written anywhere.
         pass
 
-    def do_GET(self):
+    def __getattr__(self, name: str):
+        # http.server calls do_<METHOD> and answers a method it lacks with an
+        # HTML 501; every method but POST gets the API's JSON error instead.
+        if name.startswith("do_") and name != "do_POST":
+            return self._other_method
+        raise AttributeError(name)
+
+    def _other_method(self):
+        path = self.path.split("?", 1)[0].rstrip("/")
         self._discard_body()
-        self._send(404, error_body("not_found_error", f"Not found: GET {self.path}"))
+        if path in self.ENDPOINTS:
+            status, kind = 405, "invalid_request_error"
+            message = f"Method not allowed: {self.command} {path}; use POST"
+        else:
+            status, kind, message = 404, "not_found_error", f"Not found: {self.command} {self.path}"
+        self.server.offline.log(path, status, kind, message)
+        self._send(status, error_body(kind, message), {"allow": "POST"} if status == 405 else None)
+
+    def send_error(self, code, message=None, explain=None):
+        """http.server's own refusals (a bad request line, a header too long, ...),
+        in the API's JSON shape rather than its HTML page; the connection closes."""
+        self.close_connection = True
+        kind = "request_too_large" if code in (413, 414, 431) else "invalid_request_error"
+        self._send(code, error_body(kind, message or self.responses.get(code, ("Error",))[0]))
 
     def do_POST(self):
         offline = self.server.offline
@@ -388,6 +438,10 @@ class _Handler(BaseHTTPRequestHandler):
         return self.rfile.read(size)
 
     def _discard_body(self) -> None:
+        if self.headers.get("transfer-encoding"):
+            # A chunked body is not read here: the connection cannot be reused.
+            self.close_connection = True
+            return
         try:
             self._read_body()
         except RequestError:
@@ -403,16 +457,25 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(status, error_body(kind, message), headers)
 
     def _send(self, status: int, payload: dict, headers: dict | None = None) -> None:
+        """The status line, the headers and the body in one write.
+
+        With the headers and the body in two writes, Nagle's algorithm held the
+        body until the client's delayed ACK: 43 ms for every call.
+        """
         # ASCII escapes: valid JSON for any text, lone surrogates included.
         data = json.dumps(payload).encode("ascii")
-        self.send_response(status)
-        self.send_header("content-type", "application/json")
-        self.send_header("content-length", str(len(data)))
-        self.send_header("request-id", f"req_offline_{len(self.server.offline.requests)}")
-        for name, value in (headers or {}).items():
-            self.send_header(name, value)
-        self.end_headers()
-        self.wfile.write(data)
+        phrase = REASONS.get(status) or self.responses.get(status, ("",))[0]
+        fields = {"server": self.version_string(), "date": self.date_time_string(),
+                  "content-type": "application/json", "content-length": str(len(data)),
+                  "request-id": f"req_offline_{len(self.server.offline.requests)}",
+                  **(headers or {})}
+        if self.close_connection:
+            fields["connection"] = "close"
+        head = "".join([f"{self.protocol_version} {status} {phrase}\r\n",
+                        *(f"{name}: {value}\r\n" for name, value in fields.items()), "\r\n"])
+        # A reply to HEAD has the headers of the reply to GET, and no body.
+        body = b"" if self.command == "HEAD" else data
+        self.wfile.write(head.encode("latin-1") + body)
 
 
 # -- python -m compact serve -------------------------------------------------------

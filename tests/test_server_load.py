@@ -1,0 +1,271 @@
+"""The offline model under a classroom's load, at the socket level: many clients
+at once, clients that hang up, methods other than POST, and how a reply is
+written. Timing is printed by `python -m compact bench-server`, never asserted here."""
+
+import contextlib
+import http.client
+import io
+import json
+import os
+import re
+import socket
+import struct
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import anthropic
+import pytest
+
+from compact.agent.model import offline_client
+from compact.bench import server_rate
+from compact.offline import MODEL_NAME, server
+from compact.offline.server import start_offline_server
+
+pytestmark = pytest.mark.usefixtures("no_network")  # nothing but loopback (conftest.py)
+
+HELLO = {"model": MODEL_NAME, "max_tokens": 16, "messages": [{"role": "user", "content": "hi"}]}
+
+
+def test_fifty_concurrent_sdk_clients_of_ten_requests_get_no_connection_error(offline):
+    clients, per_client = 50, 10
+    barrier = threading.Barrier(clients)
+    outcomes, lock = [], threading.Lock()
+
+    def student():
+        with offline_client(offline.base_url, max_retries=0) as sdk:
+            sdk = sdk.with_options(timeout=30)
+            barrier.wait(timeout=30)   # all connect at the same moment
+            for _ in range(per_client):
+                try:
+                    outcome = sdk.messages.create(**HELLO).type
+                except anthropic.APIError as error:
+                    outcome = type(error).__name__
+                with lock:
+                    outcomes.append(outcome)
+
+    threads = [threading.Thread(target=student, daemon=True) for _ in range(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not any(thread.is_alive() for thread in threads)
+    assert len(outcomes) == clients * per_client
+    assert [o for o in outcomes if o != "message"] == []
+    assert [r["status"] for r in offline.requests].count(200) == clients * per_client
+
+
+def test_the_backlog_holds_a_classroom_of_connections_while_none_is_accepted(monkeypatch):
+    release = threading.Event()
+
+    def held(request, client_address):
+        release.wait(30)   # the accepting thread stops here: connections queue in the kernel
+        return True
+
+    with start_offline_server() as handle:
+        monkeypatch.setattr(handle._httpd, "verify_request", held)
+        # With socketserver's backlog of 5, the seventh connect here timed out.
+        sockets = [socket.create_connection(("127.0.0.1", handle.port), timeout=5)
+                   for _ in range(150)]
+        release.set()
+        for sock in sockets:
+            sock.sendall(b"GET /v1/messages HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n")
+        statuses = [sock.makefile("rb").readline().split()[1] for sock in sockets]
+        for sock in sockets:
+            sock.close()
+    assert statuses == [b"405"] * 150
+
+
+@contextlib.contextmanager
+def server_stderr():
+    """What the server's threads write to stderr while the block runs."""
+    captured = io.StringIO()
+    real = sys.stderr
+    sys.stderr = captured
+    try:
+        yield captured
+    finally:
+        sys.stderr = real
+
+
+def handler_threads() -> list:
+    return [t for t in threading.enumerate() if "process_request_thread" in t.name]
+
+
+def test_clients_that_hang_up_mid_request_or_mid_reply_leave_stderr_quiet(offline):
+    long_text = "a long request " * 15_000
+    body = json.dumps({**HELLO, "messages": [{"role": "user", "content": long_text}]})
+    head = (f"POST /v1/messages HTTP/1.1\r\nhost: x\r\nx-api-key: k\r\n"
+            f"content-type: application/json\r\ncontent-length: {len(body)}\r\n\r\n")
+    reset_on_close = struct.pack("ii", 1, 0)   # SO_LINGER on, 0 s: close sends an RST
+    with server_stderr() as captured:
+        for n in range(20):
+            sock = socket.create_connection(("127.0.0.1", offline.port), timeout=10)
+            # Odd rounds hang up halfway through the body, even ones once the
+            # request is whole, without reading the reply: the server's read or
+            # write fails with a reset connection or a broken pipe.
+            sock.sendall(head.encode() + body.encode()[: len(body) // 2 if n % 2 else None])
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, reset_on_close)
+            sock.close()
+        for _ in range(600):   # at most 30 s: every handler thread has ended
+            if not handler_threads():
+                break
+            time.sleep(0.05)
+        assert not handler_threads()
+        # The server still answers.
+        with offline_client(offline.base_url, max_retries=0) as sdk:
+            assert sdk.messages.create(**HELLO).type == "message"
+    assert captured.getvalue() == ""
+
+
+def test_a_handler_error_that_is_not_a_hang_up_is_still_reported():
+    with start_offline_server() as handle, server_stderr() as captured:
+        try:
+            raise ValueError("a bug of ours")
+        except ValueError:
+            handle._httpd.handle_error(None, ("127.0.0.1", 1))
+        try:
+            raise BrokenPipeError(32, "Broken pipe")
+        except BrokenPipeError:
+            handle._httpd.handle_error(None, ("127.0.0.1", 2))
+    text = captured.getvalue()
+    assert "ValueError: a bug of ours" in text and "BrokenPipe" not in text
+
+
+def raw(offline, method, path, body=None, headers=None):
+    connection = http.client.HTTPConnection("127.0.0.1", offline.port, timeout=10)
+    connection.request(method, path, body=body, headers={"x-api-key": "k", **(headers or {})})
+    response = connection.getresponse()
+    data = response.read()
+    connection.close()
+    return response, data
+
+
+@pytest.mark.parametrize("method", ["GET", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "BREW"])
+@pytest.mark.parametrize("path", ["/v1/messages", "/v1/messages/count_tokens/", "/v1/models"])
+def test_other_methods_get_a_4xx_json_error_in_the_api_shape(offline, method, path):
+    response, data = raw(offline, method, path, body=b"{}")
+    assert response.getheader("content-type") == "application/json"
+    payload = json.loads(data)
+    if path == "/v1/models":
+        assert response.status == 404
+        assert payload == {"type": "error", "error": {
+            "type": "not_found_error", "message": f"Not found: {method} {path}"}}
+    else:
+        assert response.status == 405 and response.getheader("allow") == "POST"
+        assert payload == {"type": "error", "error": {
+            "type": "invalid_request_error",
+            "message": f"Method not allowed: {method} {path.rstrip('/')}; use POST"}}
+
+
+def test_head_gets_the_405_headers_and_no_body(offline):
+    response, data = raw(offline, "HEAD", "/v1/messages")
+    assert response.status == 405 and data == b""
+    assert int(response.getheader("content-length")) > 0
+
+
+def test_after_a_refused_method_the_same_connection_answers_a_post(offline):
+    connection = http.client.HTTPConnection("127.0.0.1", offline.port, timeout=10)
+    connection.request("PUT", "/v1/messages", body=b'{"a": 1}', headers={"x-api-key": "k"})
+    first = connection.getresponse()
+    assert first.status == 405 and first.read()
+    connection.request("POST", "/v1/messages", body=json.dumps(HELLO).encode(),
+                       headers={"x-api-key": "k", "content-type": "application/json"})
+    second = connection.getresponse()
+    assert second.status == 200 and json.loads(second.read())["type"] == "message"
+    connection.close()
+
+
+def test_a_malformed_request_line_gets_json_not_html(offline):
+    with socket.create_connection(("127.0.0.1", offline.port), timeout=10) as sock:
+        sock.sendall(b"NONSENSE\r\n\r\n")
+        reply = sock.makefile("rb").read()
+    head, _, body = reply.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400 ") and b"connection: close" in head.lower()
+    assert json.loads(body)["error"]["type"] == "invalid_request_error"
+    assert b"<html" not in reply.lower()
+
+
+class CountingSocket:
+    """Stands in for the connection's socket and counts what is sent on it."""
+
+    def __init__(self, sock, sends):
+        self._sock, self._sends = sock, sends
+
+    def sendall(self, data, *args):
+        self._sends.append(bytes(data))
+        return self._sock.sendall(data, *args)
+
+    def __getattr__(self, name):
+        return getattr(self._sock, name)
+
+
+@pytest.fixture
+def sends(monkeypatch):
+    """Each send on the server's side of every connection, and TCP_NODELAY as set."""
+    seen = {"sends": [], "nodelay": []}
+    original = server._Handler.setup
+
+    def setup(handler):
+        original(handler)
+        seen["nodelay"].append(handler.connection.getsockopt(socket.IPPROTO_TCP,
+                                                             socket.TCP_NODELAY))
+        handler.wfile._sock = CountingSocket(handler.wfile._sock, seen["sends"])
+
+    monkeypatch.setattr(server._Handler, "setup", setup)
+    return seen
+
+
+@pytest.mark.parametrize("method, path, status", [("POST", "/v1/messages", 200),
+                                                  ("POST", "/v1/messages/count_tokens", 200),
+                                                  ("POST", "/v1/nothing", 404),
+                                                  ("GET", "/v1/messages", 405)])
+def test_one_reply_is_one_write_on_a_socket_with_tcp_nodelay(offline, sends, method, path, status):
+    response, data = raw(offline, method, path, body=json.dumps(HELLO).encode(),
+                         headers={"content-type": "application/json"})
+    assert response.status == status
+    assert sends["nodelay"] == [1]
+    assert len(sends["sends"]) == 1
+    head, _, body = sends["sends"][0].partition(b"\r\n\r\n")
+    assert head.startswith(f"HTTP/1.1 {status} ".encode()) and body == data
+
+
+def test_a_529_has_its_reason_phrase(sends):
+    with start_offline_server(faults=[529]) as handle:
+        response, data = raw(handle, "POST", "/v1/messages", body=json.dumps(HELLO).encode())
+    assert response.status == 529 and response.reason == "Overloaded"
+    assert json.loads(data)["error"]["type"] == "overloaded_error"
+    assert len(sends["sends"]) == 1
+
+
+def test_the_benchmark_counts_calls_and_failures(capsys):
+    with start_offline_server() as handle:
+        one = server_rate.sequential(handle.base_url, 5)
+        many = server_rate.concurrent(handle.base_url, 3, 4)
+        assert (one.calls, one.failed, many.calls, many.failed) == (5, 0, 12, 0)
+        # The warm-up call that opens the sequential connection is count_tokens.
+        assert [r["status"] for r in handle.requests] == [200] * (1 + 5 + 12)
+        handle.add_faults(429, 529)
+        faulty = server_rate.sequential(handle.base_url, 3)
+    assert faulty.failures == {"RateLimitError": 1, "OverloadedError": 1}
+    assert server_rate.main(["--requests", "3", "--clients", "2", "--per-client", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "sequential, 1 client" in out and "concurrent, 2 clients" in out
+    assert out.count("requests/s") == 2 and "failed: none" in out
+
+
+def test_python_m_compact_bench_server_prints_both_rates(tmp_path):
+    root = Path(__file__).resolve().parents[1]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
+    env["PYTHONPATH"] = str(root)
+    done = subprocess.run([sys.executable, "-m", "compact", "bench-server", "--requests", "20",
+                           "--clients", "5", "--per-client", "4"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    rates = re.findall(r"^(sequential, 1 client|concurrent, 5 clients) +(\d+) calls in .*"
+                       r" ([\d.]+) requests/s, .*failed: none$", done.stdout, re.MULTILINE)
+    assert [(label, calls) for label, calls, _ in rates] == [("sequential, 1 client", "20"),
+                                                             ("concurrent, 5 clients", "20")]
+    assert all(float(rate) > 0 for _, _, rate in rates) and done.stderr == ""
