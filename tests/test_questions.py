@@ -236,3 +236,18 @@ def test_after_a_summary_the_question_is_looked_up_again_not_guessed():
     assert reply["stop_reason"] == "tool_use"
     assert "snip_cut" in next(b for b in reply["content"] if b["type"] == "tool_use")["input"][
         "command"]
+
+
+def test_one_very_long_word_is_read_in_linear_time():
+    """Path patterns anchored at a word's start: a 200,000-letter word once kept the
+    policy busy for minutes (every start position backtracked to the word's end).
+    A subprocess, because a regex holds the GIL: the 60 s bound is a hang guard."""
+    import subprocess
+    import sys
+
+    code = ("from compact.offline import respond; "
+            "r = respond({'model': 'm', 'max_tokens': 100, 'messages': "
+            "[{'role': 'user', 'content': 'x' * 200000 + ' in notes.md'}]}); "
+            "print(r['content'][0]['type'])")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "text", done.stderr

@@ -16,7 +16,7 @@ from .notes import code_facts, notes_on_fresh, parse_code_note
 from .plan import Plan, lines_note
 from .view import View, failed
 
-PY_PATH_RE = re.compile(r"[\w./-]+\.py\b")
+PY_PATH_RE = re.compile(r"(?<![\w./-])[\w./-]+\.py\b")
 
 
 def outline_command(path: str) -> str:

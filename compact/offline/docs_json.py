@@ -19,7 +19,7 @@ from .plan import Plan, first_line, short
 from .view import View, failed
 
 PEEK_CHARS = 8000
-JSON_PATH_RE = re.compile(r"[\w./-]+\.json\b")
+JSON_PATH_RE = re.compile(r"(?<![\w./-])[\w./-]+\.json\b")
 
 
 def plan_json(view: View, path: str) -> Plan:

@@ -25,9 +25,9 @@ from .plan import Plan
 from .titles import plan_titles
 from .view import View
 
-MD_RE = re.compile(r"[\w./-]+\.md\b")
-JSON_RE = re.compile(r"[\w./-]+\.json\b")
-PY_RE = re.compile(r"[\w./-]+\.py\b")
+MD_RE = re.compile(r"(?<![\w./-])[\w./-]+\.md\b")
+JSON_RE = re.compile(r"(?<![\w./-])[\w./-]+\.json\b")
+PY_RE = re.compile(r"(?<![\w./-])[\w./-]+\.py\b")
 
 
 @dataclass
