@@ -84,7 +84,8 @@ def leaks(text: str) -> list:
 
 def test_an_attackers_tool_batch_shows_no_key_anywhere(planted, capsys):
     lines = []
-    config = CompactionConfig.named("seed", large_result_char_limit=300, preview_chars=100)
+    config = CompactionConfig.named("seed", tool_result_batch_char_limit=400,
+                                   large_result_char_limit=300, preview_chars=100)
     with offline_model() as (_, offline):
         agent = Agent(planted, AttackerFirst(offline, ATTACK), MODEL_NAME, config=config,
                       echo=lines.append, confirm=lambda command: True)
@@ -103,11 +104,11 @@ def test_an_attackers_tool_batch_shows_no_key_anywhere(planted, capsys):
         searched[str(path)] = path.read_text(encoding="utf-8", errors="replace")
     found = {where: leaks(text) for where, text in searched.items() if leaks(text)}
     assert found == {}
-    # The attack ran: env's output and the refusals are in the transcript.
-    transcript = "\n".join(text for where, text in searched.items() if ".transcripts" in where)
-    assert f"HOME={planted.resolve()}" in transcript
-    assert "[redacted]" in transcript
-    assert "Error: .env holds secrets" in transcript
+    # The attack ran: env's output, the redactions and the refusals were saved.
+    on_disk = "\n".join(text for where, text in searched.items() if where.startswith("/"))
+    assert f"HOME={planted.resolve()}" in on_disk
+    assert "ANTHROPIC_AUTH_TOKEN=[redacted]" in on_disk and "key was [redacted]" in on_disk
+    assert "Error: .env holds secrets" in on_disk
 
 
 @pytest.mark.parametrize("path", [".env", ".env.local", "sub/.env", ".env.production"])

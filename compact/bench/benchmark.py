@@ -37,11 +37,13 @@ largest request only).
 """
 
 import argparse
+import os
 import statistics
 import sys
 import tempfile
 import time
 from dataclasses import replace
+from pathlib import Path
 
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
@@ -362,20 +364,62 @@ def claims(rows: list[dict]) -> list[str]:
     return lines
 
 
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not positive")
+    return value
+
+
+def chart_path_problem(path) -> str | None:
+    """Why a chart could not be written to `path`, or None: asked before any work starts."""
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if target.is_dir():
+        return f"{path} is a folder"
+    if not folder.exists():
+        return f"the folder {folder} does not exist"
+    if not folder.is_dir():
+        return f"{folder} is not a folder"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"the folder {folder} cannot be written"
+    return None
+
+
+def save_chart(figure, path, **savefig) -> None:
+    """Write the figure as a PNG next to `path`, then rename it into place: a run that
+    stops half-way (Ctrl-C, a full disk) leaves the old file or none, never half a PNG."""
+    target = Path(path)
+    temporary = target.with_name(f".{target.name}.{os.getpid()}-{time.monotonic_ns()}.part")
+    # Made here with the usual permissions (the umask's), which the rename keeps.
+    os.close(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+    try:
+        figure.savefig(temporary, format="png", **savefig)
+        os.replace(temporary, target)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m compact bench",
                                      description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true",
                         help=f"short sessions ({QUICK_TURNS[0]} and {QUICK_TURNS[1]} turns)")
-    parser.add_argument("--turns", type=int, nargs="+", help=f"session lengths (default {TURNS})")
+    parser.add_argument("--turns", type=positive_int, nargs="+",
+                        help=f"session lengths (default {TURNS})")
     parser.add_argument("--sessions", nargs="+", choices=KINDS, default=list(KINDS))
     parser.add_argument("--designs", nargs="+", choices=DESIGNS, default=list(DESIGNS))
     parser.add_argument("--seed", type=int, default=0, help="session seed (default 0)")
     parser.add_argument("--chart", metavar="FILE", help="also write the chart to this PNG")
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     turns = tuple(args.turns or (QUICK_TURNS if args.quick else TURNS))
-    if any(t < 1 for t in turns):
-        parser.error(f"--turns must be positive, got {turns}")
+    if args.chart and (problem := chart_path_problem(args.chart)):
+        parser.error(f"argument --chart: {problem}")
     rows = run_bench(turns, args.sessions, args.designs, seed=args.seed)
     print(format_table(rows))
     print()
@@ -385,6 +429,7 @@ def main(argv=None) -> int:
         print()
         print("\n".join(checked))
     if args.chart:
-        bench_chart(rows).savefig(args.chart, dpi=110)
+        figure = bench_chart(rows)
+        save_chart(figure, args.chart, dpi=110)
         print(f"\nchart written to {args.chart}")
     return 0
