@@ -50,7 +50,7 @@ def test_ctrl_c_during_bench_ends_with_one_line_and_leaves_nothing(tmp_path):
         text=True)
     try:
         # Interrupt in the middle of the work: while a session's scratch folder exists.
-        started = wait_for(lambda: any(tmpdir.glob("compact-bench-*")))
+        started = wait_for(lambda: any(tmpdir.glob("compact-bench-*/compact-bench-*")))
         process.send_signal(signal.SIGINT)
         out, err = process.communicate(timeout=60)
     finally:

@@ -5,6 +5,7 @@ thread, so a tool that blocks fails its test instead of holding the run."""
 import glob as globlib
 import os
 import stat
+import subprocess
 import threading
 from pathlib import Path
 
@@ -104,3 +105,45 @@ def test_glob_lists_what_pythons_glob_lists_on_the_sample_workspace(pattern):
                        globlib.glob(pattern, root_dir=SAMPLE, recursive=True)} - {"."})
     output = run_tool(SAMPLE, "glob", {"pattern": pattern})
     assert output.splitlines() == (expected or ["(no match)"])
+
+
+def test_a_link_that_loops_on_itself_is_an_error_text_not_a_crash(tmp_path):
+    (tmp_path / "self").symlink_to("self")
+    assert bounded(tmp_path, "read_file", {"path": "self"}) == \
+        "Error: self is a symbolic link that loops"
+    assert bounded(tmp_path, "glob", {"pattern": "*"}) == "self"
+    assert bounded(tmp_path, "glob", {"pattern": "self/*"}) == "(no match)"
+
+
+@pytest.fixture
+def deep(tmp_path):
+    """1500 nested folders `d/d/...`, removed by `rm -rf`: shutil.rmtree, which pytest
+    uses to clean up old runs, recurses and would fail on them."""
+    folder = tmp_path / "deep"
+    folder.mkdir()
+    try:
+        inner = folder
+        for _ in range(1500):      # os.makedirs recurses too: one level at a time
+            inner = inner / "d"
+            inner.mkdir()
+        yield folder
+    finally:
+        subprocess.run(["rm", "-rf", str(folder)], check=True)
+
+
+def test_glob_walks_a_folder_nested_deeper_than_pythons_recursion_limit(deep):
+    lines = bounded(deep, "glob", {"pattern": "**/d"}).splitlines()
+    assert len(lines) == tools.MAX_GLOB_HITS + 1
+    assert lines[-1] == f"... ({1500 - tools.MAX_GLOB_HITS} more matches not shown; narrow the pattern)"
+
+
+def test_glob_refuses_a_pattern_too_deep_to_walk(tmp_path):
+    output = run_tool(tmp_path, "glob", {"pattern": "/".join(["*"] * 5000)})
+    assert output == f"Error: pattern has 5000 parts; at most {tools.MAX_GLOB_PARTS}"
+
+
+def test_read_file_reads_at_most_max_file_bytes(tmp_path, monkeypatch):
+    monkeypatch.setattr(tools, "MAX_FILE_BYTES", 10)
+    (tmp_path / "big.txt").write_text("0123456789é\nmore\n")
+    assert run_tool(tmp_path, "read_file", {"path": "big.txt"}) == \
+        "0123456789\n... (file cut at 10 bytes)"

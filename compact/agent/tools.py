@@ -50,6 +50,7 @@ TIMEOUT = 120             # seconds a bash command may run
 MAX_FILE_BYTES = 16_000_000   # read_file reads at most this much of a file
 MAX_GLOB_HITS = 1000      # paths one glob lists
 MAX_GLOB_SCAN = 200_000   # folder entries one glob looks at
+MAX_GLOB_PARTS = 64       # folder levels in one glob pattern
 REDACTED = "[redacted]"
 # NAME=value, NAME: value, "NAME": "value" for any ANTHROPIC_* name; the value is group 2.
 ASSIGNED = re.compile(r"""([A-Z0-9_]*ANTHROPIC_[A-Z0-9_]*["']?[ \t]*[=:][ \t]*)"""
@@ -83,11 +84,21 @@ class ToolError(Exception):
     """A tool call that cannot run; its text goes back to the model."""
 
 
+def resolve(path: Path) -> Path | None:
+    """The path with every link followed, or None for a link that loops."""
+    try:
+        return path.resolve()
+    except RuntimeError:    # pathlib's "Symlink loop"
+        return None
+
+
 def safe_path(workspace, path: str) -> Path:
     if not isinstance(path, str) or not path or "\x00" in path:
         raise ToolError(f"invalid path: {path!r}")
     root = Path(workspace).resolve()
-    target = (root / path).resolve()
+    target = resolve(root / path)
+    if target is None:
+        raise ToolError(f"{path} is a symbolic link that loops")
     if target != root and root not in target.parents:
         raise ToolError(f"path escapes the workspace: {path}")
     return target
@@ -144,10 +155,14 @@ def read_file(workspace, path: str, limit: int | None = None) -> str:
     # wait for a writer, and the kind is checked again on what was opened.
     with os.fdopen(os.open(target, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW), "rb") as file:
         regular_only(path, os.fstat(file.fileno()).st_mode)
-        data = file.read(MAX_FILE_BYTES)
-    lines = data.decode("utf-8").splitlines()
+        data = file.read(MAX_FILE_BYTES + 1)
+    cut = len(data) > MAX_FILE_BYTES
+    # Cut, the last character may be split: only then are bad bytes replaced.
+    lines = data[:MAX_FILE_BYTES].decode("utf-8", "replace" if cut else "strict").splitlines()
     if limit and limit < len(lines):
         lines = lines[:limit] + [f"... ({len(lines) - limit} more lines)"]
+    elif cut:
+        lines.append(f"... (file cut at {MAX_FILE_BYTES} bytes)")
     return "\n".join(lines)[:MAX_OUTPUT]
 
 
@@ -184,13 +199,17 @@ def glob(workspace, pattern: str) -> str:
         raise ToolError(f"invalid pattern: {pattern!r}")
     if Path(pattern).is_absolute() or ".." in Path(pattern).parts:
         raise ToolError(f"pattern escapes the workspace: {pattern}")
+    parts = pattern.split("/")
+    if len(parts) > MAX_GLOB_PARTS:
+        raise ToolError(f"pattern has {len(parts)} parts; at most {MAX_GLOB_PARTS}")
     root = Path(workspace).resolve()
     walk = _GlobWalk(root, MAX_GLOB_SCAN)
-    walk.visit("", pattern.split("/"))
+    walk.visit("", parts)
     hits, secrets = set(), set()
-    for found in walk.hits:
-        # A character class such as [.][.] can still climb out: check each hit.
-        resolved = (root / found).resolve()
+    for found, linked in walk.hits:
+        # Only a link can lead out (the walk sees no ".."): resolve the hits that passed
+        # one. A link that loops on itself resolves to nothing, and stays where it is.
+        resolved = (resolve(root / found) or root) if linked else root
         if (resolved != root and root not in resolved.parents) or found in ("", "."):
             continue
         relative = Path(os.path.normpath(found)).as_posix()
@@ -210,48 +229,51 @@ def glob(workspace, pattern: str) -> str:
 class _GlobWalk:
     """Python's glob rules (`*` skips hidden names, `**` spans folders), walked by hand
     so that `**` never descends a symbolic link (a link loop is listed, not followed)
-    and the walk stops after `limit` folder entries."""
+    and the walk stops after `limit` folder entries. Each hit is (path, whether a
+    link was on its way): only those need resolving to check where they lead."""
 
     def __init__(self, root: Path, limit: int):
         self.root, self.limit = root, limit
         self.hits, self.seen, self.stopped = [], 0, False
 
-    def visit(self, rel: str, parts: list) -> None:
+    def visit(self, rel: str, parts: list, linked: bool = False) -> None:
         if self.stopped:
             return
         if not parts:
-            self.hits.append(rel)
+            self.hits.append((rel, linked))
             return
         part, rest = parts[0], parts[1:]
         if part == "":       # a trailing slash: folders only
             if (self.root / rel).is_dir() and not rest:
-                self.hits.append(rel)
+                self.hits.append((rel, linked))
             return
         if part == "**":
-            for below in [rel, *self.below(rel, folders_only=bool(rest))]:
-                self.visit(below, rest)
+            for below, is_link in [(rel, False), *self.below(rel, folders_only=bool(rest))]:
+                self.visit(below, rest, linked or is_link)
             return
         if not glob_magic(part):
             child = os.path.join(rel, part)
             if (os.path.lexists(self.root / child) if not rest else (self.root / child).is_dir()):
-                self.visit(child, rest)
+                self.visit(child, rest, linked or os.path.islink(self.root / child))
             return
-        for name, is_dir, _ in self.entries(rel):
+        for name, is_dir, is_link in self.entries(rel):
             if fnmatch.fnmatchcase(name, part) and (is_dir or not rest) \
                     and (part.startswith(".") or not name.startswith(".")):
-                self.visit(os.path.join(rel, name), rest)
+                self.visit(os.path.join(rel, name), rest, linked or is_link)
 
     def below(self, rel: str, folders_only: bool) -> list:
-        """Everything under `rel` that is not hidden, without entering links."""
-        found = []
-        for name, is_dir, is_link in self.entries(rel):
-            if name.startswith("."):
-                continue
-            path = os.path.join(rel, name)
-            if not (folders_only and (is_link or not is_dir)):
-                found.append(path)
-            if is_dir and not is_link:
-                found += self.below(path, folders_only)
+        """(path, is a link) for everything under `rel` that is not hidden, links not entered."""
+        found, pending = [], [rel]
+        while pending:     # a loop, not recursion: a folder may nest thousands deep
+            folder = pending.pop()
+            for name, is_dir, is_link in self.entries(folder):
+                if name.startswith("."):
+                    continue
+                path = os.path.join(folder, name)
+                if not (folders_only and (is_link or not is_dir)):
+                    found.append((path, is_link))
+                if is_dir and not is_link:
+                    pending.append(path)
         return found
 
     def entries(self, rel: str) -> list:
@@ -265,9 +287,10 @@ class _GlobWalk:
                         self.stopped = True
                         break
                     try:
-                        found.append((entry.name, entry.is_dir(), entry.is_symlink()))
-                    except OSError:
-                        continue
+                        is_dir = entry.is_dir()
+                    except OSError:     # a link that loops: listed, as a file
+                        is_dir = False
+                    found.append((entry.name, is_dir, entry.is_symlink()))
                 return sorted(found)
         except OSError:
             return []

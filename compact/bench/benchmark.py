@@ -38,6 +38,7 @@ largest request only).
 
 import argparse
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -175,15 +176,17 @@ def add_growth(rows: list[dict]) -> list[dict]:
 
 
 def run_bench(turns=TURNS, sessions=KINDS, designs=DESIGNS, seed: int = 0,
-              limits: dict | None = None) -> list[dict]:
-    """Every design over every session at every length: one row each."""
+              limits: dict | None = None, root=None) -> list[dict]:
+    """Every design over every session at every length: one row each; the runs'
+    scratch folders go in `root` (default: the temporary folder)."""
     rows = []
     for kind in sessions:
         longest = make_session(kind, max(turns), seed)
         for count in sorted(turns):
             # The first `count` turns: the same text as make_session(kind, count, seed).
             session = replace(longest, turns=longest.turns[:count])
-            rows.extend(run_session(session, design, limits=limits) for design in designs)
+            rows.extend(run_session(session, design, limits=limits, root=root)
+                        for design in designs)
     return add_growth(rows)
 
 
@@ -405,6 +408,19 @@ def save_chart(figure, path, **savefig) -> None:
         raise
 
 
+def _remove_all(folder: Path) -> None:
+    """rmtree that a Ctrl-C cannot cut short: the interrupt is raised once it is done."""
+    interrupted = None
+    for _ in range(3):
+        try:
+            shutil.rmtree(folder, ignore_errors=True)
+            break
+        except KeyboardInterrupt as error:
+            interrupted = error
+    if interrupted is not None:
+        raise interrupted
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m compact bench",
                                      description=__doc__.split("\n")[0])
@@ -420,7 +436,14 @@ def main(argv=None) -> int:
     turns = tuple(args.turns or (QUICK_TURNS if args.quick else TURNS))
     if args.chart and (problem := chart_path_problem(args.chart)):
         parser.error(f"argument --chart: {problem}")
-    rows = run_bench(turns, args.sessions, args.designs, seed=args.seed)
+    # One folder holds every run's scratch folder and goes whatever happens, even when
+    # Ctrl-C lands between a folder's creation and its `with`, or inside its removal.
+    scratch = Path(tempfile.gettempdir()) / f"compact-bench-{os.getpid()}-{time.time_ns()}"
+    try:
+        scratch.mkdir()
+        rows = run_bench(turns, args.sessions, args.designs, seed=args.seed, root=scratch)
+    finally:
+        _remove_all(scratch)
     print(format_table(rows))
     print()
     print(LEGEND.format(window=WINDOW_FACTOR * CompactionConfig().context_char_limit))
