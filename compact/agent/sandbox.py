@@ -55,7 +55,8 @@ def bwrap_arguments(bwrap: str, workspace, hidden=()) -> list:
     """The bwrap command line that wraps a command run in `workspace`.
 
     The workspace is bound after /tmp, so a workspace under /tmp is still the
-    real one; each file of `hidden` (a file of secrets) reads as empty.
+    real one. Each file of `hidden` (a file of secrets) is covered by /dev/null,
+    which bwrap binds without device access: reading it is refused.
     """
     workspace = str(workspace)
     masks = [arg for path in hidden for arg in ("--ro-bind", "/dev/null", str(path))]
