@@ -9,6 +9,7 @@ start; `scripts/test.sh` installs it when it runs as root.
 """
 
 import os
+import secrets
 import shutil
 import socket
 import subprocess
@@ -52,6 +53,11 @@ def bounded(function, *args, limit: float = 20, **kwargs):
     return box["value"], time.monotonic() - started
 
 
+def unique_seconds() -> int:
+    """A sleep's length no other process on the machine has, so pgrep finds only ours."""
+    return 200_000 + secrets.randbelow(700_000)
+
+
 @pytest.fixture
 def workspace(tmp_path):
     folder = tmp_path / "ws"
@@ -80,10 +86,11 @@ def test_a_background_job_does_not_hold_the_call(workspace):
 
 def test_a_background_job_is_ended_with_the_call(workspace):
     # Looked for by its unusual argument: in the sandbox it has a pid of its own namespace.
-    assert bounded(bash, workspace, "sleep 271828 & echo started")[0] == "started"
+    job = f"sleep {unique_seconds()}"
+    assert bounded(bash, workspace, f"{job} & echo started")[0] == "started"
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline:
-        found = subprocess.run(["pgrep", "-f", "sleep 271828"], capture_output=True, text=True)
+        found = subprocess.run(["pgrep", "-f", job], capture_output=True, text=True)
         if not found.stdout.strip():
             break
         time.sleep(0.1)
@@ -92,11 +99,12 @@ def test_a_background_job_is_ended_with_the_call(workspace):
 
 def test_the_time_limit_kills_the_whole_process_group(workspace, monkeypatch):
     monkeypatch.setattr(tools, "TIMEOUT", 2)
-    command = "sh -c 'sleep 314159' & sleep 314159"
+    job = f"sleep {unique_seconds()}"
+    command = f"sh -c '{job}' & {job}"
     output, took = bounded(bash, workspace, command)
     assert output == "Error: timed out after 2 s" and took < 10
     time.sleep(0.5)
-    found = subprocess.run(["pgrep", "-f", "sleep 314159"], capture_output=True, text=True)
+    found = subprocess.run(["pgrep", "-f", job], capture_output=True, text=True)
     assert not found.stdout.strip(), "a process of the timed-out command is still running"
 
 

@@ -115,14 +115,24 @@ def test_an_attackers_tool_batch_shows_no_key_anywhere(planted, capsys):
 def test_read_file_refuses_env_files(planted, path):
     (planted / ".env.production").write_text(f"ANTHROPIC_API_KEY={FILE_KEY}\n")
     output = run_tool(planted, "read_file", {"path": path})
-    assert output == f"Error: {path} holds secrets (.env files are not read); " \
-                     f"use .env.example to see which settings exist"
+    assert output == f"Error: {path} holds secrets: the tools do not read, write or list " \
+                     f".env files; .env.example shows which settings exist"
 
 
 def test_read_file_reads_env_example_with_its_values_redacted(planted):
     # Which settings exist is the point of the example; a value there is redacted all the same.
     assert run_tool(planted, "read_file", {"path": ".env.example"}) == \
         "ANTHROPIC_API_KEY=[redacted]"
+
+
+def test_write_file_and_edit_file_leave_env_files_alone(planted):
+    # edit_file would tell a guessed key from a wrong one ("text not found" or not).
+    for name, tool_input in [("write_file", {"path": ".env", "content": "x"}),
+                             ("edit_file", {"path": ".env", "old_text": "sk-ant-", "new_text": "x"}),
+                             ("write_file", {"path": "sub/.env.new", "content": "x"})]:
+        assert "holds secrets" in run_tool(planted, name, tool_input)
+    assert (planted / ".env").read_text().startswith(f"ANTHROPIC_API_KEY={FILE_KEY}")
+    assert not (planted / "sub" / ".env.new").exists()
 
 
 def test_glob_does_not_list_env_files(planted):

@@ -120,8 +120,8 @@ def is_secret_file(name: str) -> bool:
 
 def refuse_secrets(path: str, target: Path) -> None:
     if is_secret_file(Path(path).name) or is_secret_file(target.name):
-        raise ToolError(f"{path} holds secrets (.env files are not read); "
-                        f"use .env.example to see which settings exist")
+        raise ToolError(f"{path} holds secrets: the tools do not read, write or list .env "
+                        f"files; .env.example shows which settings exist")
 
 
 def bash(workspace, command: str, confirm=None) -> str:
