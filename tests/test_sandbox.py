@@ -73,18 +73,28 @@ def outside():
     shutil.rmtree(folder)
 
 
+@pytest.fixture(params=["bubblewrap", "unsandboxed"])
+def either_mode(request, monkeypatch):
+    """Runs a test once in each mode (the sandboxed one only where bwrap starts)."""
+    from compact.agent import sandbox
+    if request.param == "bubblewrap" and not BWRAP:
+        pytest.skip("bwrap cannot start here")
+    monkeypatch.setattr(sandbox, "_mode", request.param)
+    return request.param
+
+
 def bash(workspace, command, **kwargs):
     return run_tool(workspace, "bash", {"command": command}, **kwargs)
 
 
-# -- bounds that hold in both modes ----------------------------------------------------------
+# -- bounds that hold in both modes (each test runs in each) ---------------------------------
 
-def test_a_background_job_does_not_hold_the_call(workspace):
+def test_a_background_job_does_not_hold_the_call(workspace, either_mode):
     output, took = bounded(bash, workspace, "sleep 300 & echo started")
     assert output == "started" and took < 15
 
 
-def test_a_background_job_is_ended_with_the_call(workspace):
+def test_a_background_job_is_ended_with_the_call(workspace, either_mode):
     # Looked for by its unusual argument: in the sandbox it has a pid of its own namespace.
     job = f"sleep {unique_seconds()}"
     assert bounded(bash, workspace, f"{job} & echo started")[0] == "started"
@@ -97,7 +107,7 @@ def test_a_background_job_is_ended_with_the_call(workspace):
     assert not found.stdout.strip(), "the background job outlived the call"
 
 
-def test_the_time_limit_kills_the_whole_process_group(workspace, monkeypatch):
+def test_the_time_limit_kills_the_whole_process_group(workspace, either_mode, monkeypatch):
     monkeypatch.setattr(tools, "TIMEOUT", 2)
     job = f"sleep {unique_seconds()}"
     command = f"sh -c '{job}' & {job}"
@@ -108,12 +118,12 @@ def test_the_time_limit_kills_the_whole_process_group(workspace, monkeypatch):
     assert not found.stdout.strip(), "a process of the timed-out command is still running"
 
 
-def test_bytes_that_are_not_utf8_are_replaced_not_the_whole_output(workspace):
+def test_bytes_that_are_not_utf8_are_replaced_not_the_whole_output(workspace, either_mode):
     output, _ = bounded(bash, workspace, r"printf 'before \377\376 after\n'")
     assert output == "before \ufffd\ufffd after"
 
 
-def test_output_is_capped_and_says_how_much_was_cut(workspace):
+def test_output_is_capped_and_says_how_much_was_cut(workspace, either_mode):
     output, took = bounded(bash, workspace, "yes abcdefghi | head -c 2000000")
     assert took < 15
     assert output.startswith("abcdefghi\nabcdefghi\n")
@@ -121,7 +131,7 @@ def test_output_is_capped_and_says_how_much_was_cut(workspace):
     assert output.endswith(f"[output cut: {2_000_000 - tools.MAX_OUTPUT} more bytes]")
 
 
-def test_the_environment_holds_no_secret(workspace, monkeypatch):
+def test_the_environment_holds_no_secret(workspace, either_mode, monkeypatch):
     monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
     monkeypatch.setenv("ANTHROPIC_AUTH_TOKEN", KEY[::-1])
     monkeypatch.setenv("SOME_SERVICE_PASSWORD", "hunter2-planted")
@@ -165,7 +175,7 @@ def test_a_sandbox_that_fails_to_start_falls_back_with_the_warning(workspace, mo
     assert output == "ran" and sandbox.mode() == "unsandboxed"
 
 
-def test_the_deny_list_and_the_destructive_filter_still_refuse(workspace):
+def test_the_deny_list_and_the_destructive_filter_still_refuse(workspace, either_mode):
     (workspace / "a.txt").write_text("a")
     assert "deny list" in bash(workspace, "sudo ls")
     assert "not confirmed" in bash(workspace, "rm a.txt")
