@@ -37,11 +37,14 @@ largest request only).
 """
 
 import argparse
+import os
+import shutil
 import statistics
 import sys
 import tempfile
 import time
 from dataclasses import replace
+from pathlib import Path
 
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
@@ -173,15 +176,17 @@ def add_growth(rows: list[dict]) -> list[dict]:
 
 
 def run_bench(turns=TURNS, sessions=KINDS, designs=DESIGNS, seed: int = 0,
-              limits: dict | None = None) -> list[dict]:
-    """Every design over every session at every length: one row each."""
+              limits: dict | None = None, root=None) -> list[dict]:
+    """Every design over every session at every length: one row each; the runs'
+    scratch folders go in `root` (default: the temporary folder)."""
     rows = []
     for kind in sessions:
         longest = make_session(kind, max(turns), seed)
         for count in sorted(turns):
             # The first `count` turns: the same text as make_session(kind, count, seed).
             session = replace(longest, turns=longest.turns[:count])
-            rows.extend(run_session(session, design, limits=limits) for design in designs)
+            rows.extend(run_session(session, design, limits=limits, root=root)
+                        for design in designs)
     return add_growth(rows)
 
 
@@ -362,21 +367,83 @@ def claims(rows: list[dict]) -> list[str]:
     return lines
 
 
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not positive")
+    return value
+
+
+def chart_path_problem(path) -> str | None:
+    """Why a chart could not be written to `path`, or None: asked before any work starts."""
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if target.is_dir():
+        return f"{path} is a folder"
+    if not folder.exists():
+        return f"the folder {folder} does not exist"
+    if not folder.is_dir():
+        return f"{folder} is not a folder"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"the folder {folder} cannot be written"
+    return None
+
+
+def save_chart(figure, path, **savefig) -> None:
+    """Write the figure as a PNG next to `path`, then rename it into place: a run that
+    stops half-way (Ctrl-C, a full disk) leaves the old file or none, never half a PNG."""
+    target = Path(path)
+    temporary = target.with_name(f".{target.name}.{os.getpid()}-{time.monotonic_ns()}.part")
+    # Made here with the usual permissions (the umask's), which the rename keeps.
+    os.close(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+    try:
+        figure.savefig(temporary, format="png", **savefig)
+        os.replace(temporary, target)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
+def _remove_all(folder: Path) -> None:
+    """rmtree that a Ctrl-C cannot cut short: the interrupt is raised once it is done."""
+    interrupted = None
+    for _ in range(3):
+        try:
+            shutil.rmtree(folder, ignore_errors=True)
+            break
+        except KeyboardInterrupt as error:
+            interrupted = error
+    if interrupted is not None:
+        raise interrupted
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m compact bench",
                                      description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true",
                         help=f"short sessions ({QUICK_TURNS[0]} and {QUICK_TURNS[1]} turns)")
-    parser.add_argument("--turns", type=int, nargs="+", help=f"session lengths (default {TURNS})")
+    parser.add_argument("--turns", type=positive_int, nargs="+",
+                        help=f"session lengths (default {TURNS})")
     parser.add_argument("--sessions", nargs="+", choices=KINDS, default=list(KINDS))
     parser.add_argument("--designs", nargs="+", choices=DESIGNS, default=list(DESIGNS))
     parser.add_argument("--seed", type=int, default=0, help="session seed (default 0)")
     parser.add_argument("--chart", metavar="FILE", help="also write the chart to this PNG")
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     turns = tuple(args.turns or (QUICK_TURNS if args.quick else TURNS))
-    if any(t < 1 for t in turns):
-        parser.error(f"--turns must be positive, got {turns}")
-    rows = run_bench(turns, args.sessions, args.designs, seed=args.seed)
+    if args.chart and (problem := chart_path_problem(args.chart)):
+        parser.error(f"argument --chart: {problem}")
+    # One folder holds every run's scratch folder and goes whatever happens, even when
+    # Ctrl-C lands between a folder's creation and its `with`, or inside its removal.
+    scratch = Path(tempfile.gettempdir()) / f"compact-bench-{os.getpid()}-{time.time_ns()}"
+    try:
+        scratch.mkdir()
+        rows = run_bench(turns, args.sessions, args.designs, seed=args.seed, root=scratch)
+    finally:
+        _remove_all(scratch)
     print(format_table(rows))
     print()
     print(LEGEND.format(window=WINDOW_FACTOR * CompactionConfig().context_char_limit))
@@ -385,6 +452,7 @@ def main(argv=None) -> int:
         print()
         print("\n".join(checked))
     if args.chart:
-        bench_chart(rows).savefig(args.chart, dpi=110)
+        figure = bench_chart(rows)
+        save_chart(figure, args.chart, dpi=110)
         print(f"\nchart written to {args.chart}")
     return 0

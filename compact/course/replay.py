@@ -22,8 +22,12 @@ change to the history itself: `before` is a copy and stays as loaded.
 """
 
 import argparse
+import atexit
 import copy
+import os
 import random
+import re
+import shutil
 import sys
 import tempfile
 import uuid
@@ -65,10 +69,70 @@ class _Scratch:
     def __init__(self, root):
         self._tmp = None
         if root is None:
-            self._tmp = tempfile.TemporaryDirectory(prefix="compact-replay-")
+            self._tmp = tempfile.TemporaryDirectory(dir=scratch_root())
             root = self._tmp.name
         self.root = Path(root)
         self.root.mkdir(parents=True, exist_ok=True)
+
+
+# One scratch root per process, named after the process, holds every temporary
+# replay. A replay's folder goes with the replay and the root at exit, but a
+# notebook kernel is stopped with SIGKILL and cleans nothing: the next process
+# to make a root removes the roots of processes that have ended.
+SCRATCH_PREFIX = "compact-replay-"
+_scratch = {}
+
+
+def scratch_root() -> str:
+    """This process's scratch root, made (and the stale ones removed) on first use."""
+    if _scratch.get("pid") != os.getpid():
+        remove_stale_scratch()
+        _scratch.update(pid=os.getpid(), root=tempfile.mkdtemp(
+            prefix=f"{SCRATCH_PREFIX}{_namespace()}-{os.getpid()}-"))
+        atexit.register(_remove_own_root, os.getpid(), _scratch["root"])
+    return _scratch["root"]
+
+
+def remove_stale_scratch(folder=None) -> list:
+    """Remove the scratch roots, in `folder` (the temporary one), of ended processes
+    of this user and pid namespace; return their paths."""
+    folder = Path(folder or tempfile.gettempdir())
+    pattern = re.compile(re.escape(SCRATCH_PREFIX) + rf"{_namespace()}-(\d+)-")
+    removed = []
+    for path in folder.glob(SCRATCH_PREFIX + "*"):
+        found = pattern.match(path.name)
+        if found and path.is_dir() and not path.is_symlink() \
+                and path.stat().st_uid == os.getuid() and not _alive(int(found[1])):
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append(path)
+    return removed
+
+
+def _namespace() -> int:
+    # A pid means one process only within one pid namespace (containers share /tmp).
+    try:
+        return os.stat("/proc/self/ns/pid").st_ino
+    except OSError:
+        return 0
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:    # a zombie has ended: only its exit status waits to be collected
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True
+
+
+def _remove_own_root(pid: int, root: str) -> None:
+    if os.getpid() == pid:      # not in a forked child, whose parent still uses it
+        shutil.rmtree(root, ignore_errors=True)
 
 
 def run_step(compactor: ContextCompactor, step: str, messages, active_request: str):
@@ -403,12 +467,13 @@ def parse_overrides(pairs) -> dict:
 
 
 def _save_chart(result: Replay, path: str) -> None:
+    from ..bench import benchmark
     from . import charts
     figure = charts.before_after(result.records, limit=result.config.context_char_limit,
                                  title=f"{result.history['name']}: {result.step} "
                                        f"({result.profile} profile)")
     try:
-        figure.savefig(path, dpi=120)
+        benchmark.save_chart(figure, path, dpi=120)
     finally:
         charts.close(figure)
 
@@ -418,8 +483,10 @@ def main(argv=None) -> int:
     try:
         args = _parser().parse_args(argv)
         overrides = parse_overrides(args.overrides)
-        if args.chart and not Path(args.chart).resolve().parent.is_dir():
-            raise UsageError(f"--chart {args.chart}: the folder does not exist")
+        if args.chart:
+            from ..bench.benchmark import chart_path_problem
+            if problem := chart_path_problem(args.chart):
+                raise UsageError(f"--chart {args.chart}: {problem}")
         result = replay(args.history, profile=args.profile, step=args.step, overrides=overrides)
         print(f"{result.history['name']}: {result.history['title']}")
         request = result.history["active_request"]

@@ -480,12 +480,27 @@ class _Handler(BaseHTTPRequestHandler):
 
 # -- python -m compact serve -------------------------------------------------------
 
+def _number(low: int, high: int | None, what: str):
+    """An argparse type: a whole number from `low` to `high` (None: no upper bound)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"{text} is not {what}")
+        return value
+    return parse
+
+
 def main_serve(argv=None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m compact serve",
         description="Run the offline model alone on 127.0.0.1, for any Anthropic client.")
-    parser.add_argument("--port", type=int, default=8765, help="port (0: any free one)")
-    parser.add_argument("--window", type=int, default=DEFAULT_WINDOW,
+    parser.add_argument("--port", type=_number(0, 65535, "a port number (0 to 65535)"),
+                        default=8765, help="port (0: any free one)")
+    parser.add_argument("--window", type=_number(1, None, "a positive number of tokens"),
+                        default=DEFAULT_WINDOW,
                         help="context window in estimated tokens (default %(default)s)")
     parser.add_argument("--fail", type=int, action="append", default=[], choices=sorted(FAULTS),
                         help="answer the next request with this status; repeat for more")

@@ -1,0 +1,164 @@
+"""Where the bash tool's commands run: in a bubblewrap sandbox when one can start.
+
+With `bwrap` (Debian's bubblewrap) a command sees the whole file system
+read-only except its workspace, a private /tmp, no network (a network
+namespace of its own, loopback included) and only its own processes; it dies
+with the agent. Without it, or when bwrap cannot start (no user namespaces,
+say), the command runs as a plain child process with the user's rights, and a
+warning says so, once. In both modes:
+- the environment is built from an allow-list (PATH, LANG, TERM, ...; HOME is
+  the workspace), so no key or token reaches the command;
+- the command runs in a session of its own; when the time limit passes, the
+  whole process group is killed, and so is any background job it left;
+- output is read up to a cap from a pipe that is never waited on after the
+  shell has ended, and bytes that are not UTF-8 are replaced, not fatal.
+
+Left out: limits on CPU, memory and disk inside the sandbox, and hiding files
+outside the workspace (they stay readable; tools.py redacts keys from output).
+"""
+
+import os
+import shutil
+import signal
+import subprocess
+import threading
+import warnings
+
+BWRAP_NAME = "bwrap"
+ALLOWED_VARIABLES = ("PATH", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TERM", "TZ", "COLUMNS")
+GRACE = 2.0  # seconds given to the output pipe to drain once the shell has ended
+
+_mode = None      # "bubblewrap" or "unsandboxed", decided by the first command
+_warned = False
+
+
+class UnsandboxedWarning(UserWarning):
+    """bash commands run without a sandbox, with the user's rights."""
+
+
+def clean_environment(workspace) -> dict:
+    """The allow-listed variables of this process, and HOME set to the workspace."""
+    env = {name: os.environ[name] for name in ALLOWED_VARIABLES if name in os.environ}
+    env.setdefault("PATH", os.defpath)
+    env.setdefault("LANG", "C.UTF-8")
+    env["HOME"] = str(workspace)
+    return env
+
+
+# Everything read-only, then a private /tmp, no network, only its own processes.
+ISOLATION = ("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
+             "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
+             "--new-session", "--die-with-parent")
+
+
+def bwrap_arguments(bwrap: str, workspace, hidden=()) -> list:
+    """The bwrap command line that wraps a command run in `workspace`.
+
+    The workspace is bound after /tmp, so a workspace under /tmp is still the
+    real one. Each file of `hidden` (a file of secrets) is covered by /dev/null,
+    which bwrap binds without device access: reading it is refused.
+    """
+    workspace = str(workspace)
+    masks = [arg for path in hidden for arg in ("--ro-bind", "/dev/null", str(path))]
+    return [bwrap, *ISOLATION, "--bind", workspace, workspace, *masks, "--chdir", workspace]
+
+
+def mode() -> str:
+    """'bubblewrap' when bwrap starts here, else 'unsandboxed'; decided once."""
+    global _mode
+    if _mode is None:
+        _mode, reason = _probe()
+        if _mode == "unsandboxed":
+            _warn(reason)
+    return _mode
+
+
+def _probe() -> tuple:
+    path = shutil.which(BWRAP_NAME)
+    if path is None:
+        return "unsandboxed", "bwrap (bubblewrap) is not installed"
+    try:
+        done = subprocess.run([path, *ISOLATION, "true"], stdin=subprocess.DEVNULL,
+                              capture_output=True, timeout=30, env=clean_environment("/"))
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return "unsandboxed", f"bwrap could not start ({error})"
+    if done.returncode != 0:
+        said = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        return "unsandboxed", f"bwrap could not start ({said[-1] if said else done.returncode})"
+    return "bubblewrap", ""
+
+
+def _warn(reason: str) -> None:
+    global _warned
+    if not _warned:
+        _warned = True
+        warnings.warn(f"{reason}: the agent's bash commands run without a sandbox, with your "
+                      f"rights (install it: apt-get install bubblewrap)",
+                      UnsandboxedWarning, stacklevel=3)
+
+
+def run_command(workspace, command: str, timeout: float, max_bytes: int, hidden=()) -> tuple:
+    """Run `command` with /bin/sh; (output text, bytes cut, timed out).
+
+    `hidden`: files the command must not read (sandboxed only)."""
+    argv = ["/bin/sh", "-c", command]
+    if mode() == "bubblewrap":
+        argv = bwrap_arguments(shutil.which(BWRAP_NAME), workspace, hidden) + argv
+    process = subprocess.Popen(argv, cwd=workspace, env=clean_environment(workspace),
+                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, start_new_session=True)
+    reader = _Reader(process.stdout, max_bytes)
+    timed_out = False
+    try:
+        process.wait(timeout)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+    finally:
+        # Whatever the shell left running in its group (a background job, a child
+        # still writing) ends with the call.
+        _kill_group(process.pid)
+        process.wait()
+    reader.join(GRACE)
+    return reader.text(), reader.cut, timed_out
+
+
+def _kill_group(pid: int) -> None:
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+class _Reader:
+    """Reads a pipe in a thread, keeping the first `max_bytes` and counting the rest.
+
+    Draining keeps a chatty command from blocking on a full pipe; a writer that
+    escaped the process group cannot hold the call, since the caller waits for
+    this thread only GRACE seconds (the thread ends when that writer does).
+    """
+
+    def __init__(self, pipe, max_bytes: int):
+        self.pipe, self.max_bytes = pipe, max_bytes
+        self.kept, self.cut = bytearray(), 0
+        self.lock = threading.Lock()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def run(self) -> None:
+        try:
+            while chunk := self.pipe.read1(65536):
+                with self.lock:
+                    room = self.max_bytes - len(self.kept)
+                    self.kept += chunk[:room]
+                    self.cut += max(0, len(chunk) - room)
+        except (OSError, ValueError):
+            pass
+        finally:
+            self.pipe.close()
+
+    def join(self, grace: float) -> None:
+        self.thread.join(grace)
+
+    def text(self) -> str:
+        with self.lock:
+            return bytes(self.kept).decode("utf-8", errors="replace")

@@ -1,0 +1,235 @@
+"""The bash tool's bounds: time, background jobs, bytes, environment, and, where
+bubblewrap can start, the sandbox itself (no writes outside the workspace, no
+network, no key).
+
+Every command here goes through `run_tool`, as the model's calls do. A call is
+run in a thread and given a bound, so a tool that blocks fails its test
+instead of holding the run. The sandbox tests are skipped where `bwrap` cannot
+start; `scripts/test.sh` installs it when it runs as root.
+"""
+
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import warnings
+from pathlib import Path
+
+import pytest
+
+from compact.agent import tools
+from compact.agent.tools import run_tool
+
+KEY = "sk-ant-api03-sandboxprobe0123456789abcdef"
+
+
+def bwrap_starts() -> bool:
+    path = shutil.which("bwrap")
+    if not path:
+        return False
+    probe = subprocess.run([path, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+                            "--unshare-net", "true"], capture_output=True, timeout=30)
+    return probe.returncode == 0
+
+
+BWRAP = bwrap_starts()
+needs_bwrap = pytest.mark.skipif(not BWRAP, reason="bwrap cannot start here")
+
+
+def bounded(function, *args, limit: float = 20, **kwargs):
+    """function(*args) in a thread; fails the test if it has not returned within `limit` s."""
+    box = {}
+    worker = threading.Thread(target=lambda: box.setdefault("value", function(*args, **kwargs)),
+                              daemon=True)
+    started = time.monotonic()
+    worker.start()
+    worker.join(limit)
+    assert not worker.is_alive(), f"{function.__name__}{args} still running after {limit} s"
+    return box["value"], time.monotonic() - started
+
+
+def unique_seconds() -> int:
+    """A sleep's length no other process on the machine has, so pgrep finds only ours."""
+    return 200_000 + secrets.randbelow(700_000)
+
+
+@pytest.fixture
+def workspace(tmp_path):
+    folder = tmp_path / "ws"
+    folder.mkdir()
+    return folder
+
+
+@pytest.fixture
+def outside():
+    """A folder outside the workspace and outside /tmp (the sandbox's /tmp is its own)."""
+    folder = tempfile.mkdtemp(prefix="compact-outside-", dir="/var/tmp")
+    yield Path(folder)
+    shutil.rmtree(folder)
+
+
+@pytest.fixture(params=["bubblewrap", "unsandboxed"])
+def either_mode(request, monkeypatch):
+    """Runs a test once in each mode (the sandboxed one only where bwrap starts)."""
+    from compact.agent import sandbox
+    if request.param == "bubblewrap" and not BWRAP:
+        pytest.skip("bwrap cannot start here")
+    monkeypatch.setattr(sandbox, "_mode", request.param)
+    return request.param
+
+
+def bash(workspace, command, **kwargs):
+    return run_tool(workspace, "bash", {"command": command}, **kwargs)
+
+
+# -- bounds that hold in both modes (each test runs in each) ---------------------------------
+
+def test_a_background_job_does_not_hold_the_call(workspace, either_mode):
+    output, took = bounded(bash, workspace, "sleep 300 & echo started")
+    assert output == "started" and took < 15
+
+
+def test_a_background_job_is_ended_with_the_call(workspace, either_mode):
+    # Looked for by its unusual argument: in the sandbox it has a pid of its own namespace.
+    job = f"sleep {unique_seconds()}"
+    assert bounded(bash, workspace, f"{job} & echo started")[0] == "started"
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        found = subprocess.run(["pgrep", "-f", job], capture_output=True, text=True)
+        if not found.stdout.strip():
+            break
+        time.sleep(0.1)
+    assert not found.stdout.strip(), "the background job outlived the call"
+
+
+def test_the_time_limit_kills_the_whole_process_group(workspace, either_mode, monkeypatch):
+    monkeypatch.setattr(tools, "TIMEOUT", 2)
+    job = f"sleep {unique_seconds()}"
+    command = f"sh -c '{job}' & {job}"
+    output, took = bounded(bash, workspace, command)
+    assert output == "Error: timed out after 2 s" and took < 10
+    time.sleep(0.5)
+    found = subprocess.run(["pgrep", "-f", job], capture_output=True, text=True)
+    assert not found.stdout.strip(), "a process of the timed-out command is still running"
+
+
+def test_bytes_that_are_not_utf8_are_replaced_not_the_whole_output(workspace, either_mode):
+    output, _ = bounded(bash, workspace, r"printf 'before \377\376 after\n'")
+    assert output == "before \ufffd\ufffd after"
+
+
+def test_output_is_capped_and_says_how_much_was_cut(workspace, either_mode):
+    output, took = bounded(bash, workspace, "yes abcdefghi | head -c 2000000")
+    assert took < 15
+    assert output.startswith("abcdefghi\nabcdefghi\n")
+    assert len(output) < tools.MAX_OUTPUT + 200
+    assert output.endswith(f"[output cut: {2_000_000 - tools.MAX_OUTPUT} more bytes]")
+
+
+def test_the_environment_holds_no_secret(workspace, either_mode, monkeypatch):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+    monkeypatch.setenv("ANTHROPIC_AUTH_TOKEN", KEY[::-1])
+    monkeypatch.setenv("SOME_SERVICE_PASSWORD", "hunter2-planted")
+    output, _ = bounded(bash, workspace, "env")
+    lines = dict(line.split("=", 1) for line in output.splitlines() if "=" in line)
+    assert lines["HOME"] == str(workspace.resolve())
+    assert "PATH" in lines
+    assert not [name for name in lines if name.startswith("ANTHROPIC_")]
+    assert "hunter2-planted" not in output and KEY not in output and KEY[::-1] not in output
+
+
+def test_without_bubblewrap_commands_run_with_a_warning_given_once(workspace, monkeypatch):
+    from compact.agent import sandbox
+    monkeypatch.setattr(sandbox, "BWRAP_NAME", "no-such-bwrap-program")
+    monkeypatch.setattr(sandbox, "_mode", None)
+    monkeypatch.setattr(sandbox, "_warned", False)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        first, _ = bounded(bash, workspace, "echo $HOME; env | grep -c ANTHROPIC_ || true")
+        second, _ = bounded(bash, workspace, "echo again")
+    assert sandbox.mode() == "unsandboxed"
+    assert first.splitlines() == [str(workspace.resolve()), "0"] and second == "again"
+    said = [str(w.message) for w in caught if issubclass(w.category, sandbox.UnsandboxedWarning)]
+    assert len(said) == 1 and "without a sandbox" in said[0] and "bubblewrap" in said[0]
+
+
+def test_a_sandbox_that_fails_to_start_falls_back_with_the_warning(workspace, monkeypatch):
+    from compact.agent import sandbox
+    # A bwrap that exits at once with an error, as it does without user namespaces.
+    fake = workspace.parent / "bin"
+    fake.mkdir()
+    (fake / "bwrap").write_text("#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\n"
+                                "exit 1\n")
+    (fake / "bwrap").chmod(0o755)
+    monkeypatch.setattr(sandbox, "BWRAP_NAME", str(fake / "bwrap"))
+    monkeypatch.setattr(sandbox, "_mode", None)
+    monkeypatch.setattr(sandbox, "_warned", False)
+    with pytest.warns(sandbox.UnsandboxedWarning, match="could not start"):
+        output, _ = bounded(bash, workspace, "echo ran")
+    assert output == "ran" and sandbox.mode() == "unsandboxed"
+
+
+def test_the_deny_list_and_the_destructive_filter_still_refuse(workspace, either_mode):
+    (workspace / "a.txt").write_text("a")
+    assert "deny list" in bash(workspace, "sudo ls")
+    assert "not confirmed" in bash(workspace, "rm a.txt")
+    assert (workspace / "a.txt").read_text() == "a"
+
+
+# -- the sandbox (bubblewrap) ------------------------------------------------------------------
+
+@needs_bwrap
+def test_the_sandbox_runs_where_bubblewrap_starts():
+    from compact.agent import sandbox
+    assert sandbox.mode() == "bubblewrap"
+
+
+@needs_bwrap
+def test_the_sandbox_cannot_write_outside_the_workspace(workspace, outside):
+    yes = {"confirm": lambda command: True}
+    # Past the destructive filter on purpose: the sandbox, not the filter, must stop these.
+    bash(workspace, f"touch {outside}/touched", **yes)
+    bash(workspace, f"{sys.executable} -c \"open('{outside}/python.txt', 'w').write('x')\"")
+    bash(workspace, f"echo x | tee {outside}/tee.txt")
+    bash(workspace, f"ln -s {outside} out && echo x > out/through-link.txt", **yes)
+    assert list(outside.iterdir()) == []
+    written = bash(workspace, "echo inside > kept.txt && cat kept.txt", **yes)
+    assert written == "inside" and (workspace / "kept.txt").read_text() == "inside\n"
+    # /tmp is the sandbox's own: a file made there is gone with the call.
+    marker = f"/tmp/compact-sandbox-{os.getpid()}"
+    assert bash(workspace, f"echo x > {marker} && cat {marker}", **yes) == "x"
+    assert not os.path.exists(marker)
+
+
+@needs_bwrap
+def test_the_sandbox_cannot_reach_the_network(workspace):
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(4)
+    port = listener.getsockname()[1]
+    try:
+        # The listener is there: this process reaches it.
+        socket.create_connection(("127.0.0.1", port), timeout=3).close()
+        probe = (f"{sys.executable} -c \"import socket; socket.create_connection(('127.0.0.1', "
+                 f"{port}), timeout=3); print('connected')\"")
+        output, _ = bounded(bash, workspace, probe)
+    finally:
+        listener.close()
+    assert "connected" not in output.splitlines()
+    assert "Connection refused" in output or "unreachable" in output
+
+
+@needs_bwrap
+def test_the_sandbox_cannot_see_the_key_or_the_parents_environment(workspace, monkeypatch):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+    command = "env; cat /proc/*/environ 2>/dev/null | tr '\\0' '\\n'; ls /proc | grep -c '^[0-9]'"
+    output, _ = bounded(bash, workspace, command)
+    assert KEY not in output and "ANTHROPIC_" not in output
+    # Only the sandbox's own few processes are visible, not this test's.
+    assert int(output.splitlines()[-1]) < 10
