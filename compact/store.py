@@ -24,6 +24,7 @@ Left out: deleting or rotating old files; the transcripts are the record.
 import hashlib
 import json
 import os
+import random
 import re
 import uuid
 from pathlib import Path
@@ -32,6 +33,18 @@ TRANSCRIPTS = ".transcripts"
 TOOL_RESULTS = ".task_outputs/tool-results"
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _TRANSCRIPT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+SEED = 8
+
+
+def seeded_ids(seed: int | None = SEED):
+    """A `new_id` for the store: uuid4-shaped 32-hex names drawn from `seed`.
+
+    A number gives the same names in the same order every run (replays,
+    notebooks, the benchmark, the tests); None seeds from the operating system,
+    a new sequence each time (the store's default, for a live session).
+    """
+    rng = random.Random(seed)
+    return lambda: uuid.UUID(int=rng.getrandbits(128), version=4).hex
 
 
 class StoreError(OSError):
@@ -55,7 +68,7 @@ def safe_name(tool_use_id: str) -> str:
 class Store:
     def __init__(self, root, new_id=None):
         self.root = Path(root).resolve()
-        self._new_id = new_id or (lambda: uuid.uuid4().hex)
+        self._new_id = new_id or seeded_ids(None)
         self.written: list[str] = []  # relative paths, in the order written
 
     # -- paths -------------------------------------------------------------
