@@ -6,6 +6,6 @@
     widgets.py     sliders and a profile switch over the charts
     exercises.py   the check-yourself checkers
 
-The course uses the pipeline, the agent and the offline model; none of them
-imports the course.
+The course uses the pipeline, the offline model, the agent and the benchmark
+(its cost, palette and table); none of them imports the course.
 """
