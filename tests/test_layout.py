@@ -83,3 +83,14 @@ def test_the_import_reader_resolves_relative_imports():
     assert "compact.offline.tokens" in imported_modules(PACKAGE / "agent" / "loop.py")
     assert "compact.formats" in imported_modules(PACKAGE / "snip.py")  # from . import formats
     assert reaches(PACKAGE / "course" / "replay.py", "bench") != []
+
+
+def test_hypothesis_is_quick_by_default_and_thorough_in_ci():
+    from hypothesis import settings
+
+    from tests.conftest import profile_name
+    assert profile_name({}) == "quick" and profile_name({"CI": "false"}) == "quick"
+    assert profile_name({"CI": "true"}) == "thorough"
+    assert profile_name({"CI": "true", "HYPOTHESIS_PROFILE": "quick"}) == "quick"
+    assert settings.get_profile("quick").max_examples < settings.get_profile("thorough").max_examples
+    assert settings.get_profile("thorough").derandomize and settings.get_profile("quick").derandomize
