@@ -6,7 +6,7 @@ A top-level module of compact/ imported on its own loads no plotting, widget,
 HTTP-server or SDK library, and names no subpackage. Each subpackage imports
 only from the layers below it. `python -m compact` reaches the subpackages by
 name, through importlib, when a command asks for one: that is not an import
-and is left out here.
+and is left out here. Last, the suite's own setup: the hypothesis profiles.
 """
 
 import ast
