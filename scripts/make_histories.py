@@ -26,6 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 from compact import CompactionConfig, ContextCompactor, estimate_chars, validate_messages  # noqa: E402
 from compact.agent.tools import run_tool  # noqa: E402
+from compact.course.histories import model_calls  # noqa: E402
 from compact.formats import COMPACT_TOOL_ACK  # noqa: E402
 from compact.offline.extractive import extractive_summary  # noqa: E402
 from compact.snip import cut_points  # noqa: E402
@@ -459,7 +460,7 @@ def timeline_150(c: Conversation) -> dict:
         task()
         if position in big:
             big[position]()
-    calls = sum(1 for m in c.messages if m["role"] == "assistant")
+    calls = model_calls({"messages": c.messages})
     assert calls >= 150, f"timeline_150 has only {calls} model calls"
     request = next(m["content"] for m in reversed(c.messages)
                    if m["role"] == "user" and isinstance(m["content"], str))
@@ -504,7 +505,7 @@ def main(argv=None) -> int:
     for name, text in files.items():
         (OUT / name).write_text(text, encoding="utf-8", newline="\n")
         data = json.loads(text)
-        calls = sum(1 for m in data["messages"] if m["role"] == "assistant")
+        calls = model_calls(data)
         print(f"data/histories/{name}: {len(data['messages'])} messages, {calls} model calls, "
               f"{estimate_chars(data['messages']):,} characters")
     return 0
