@@ -15,7 +15,7 @@ Left out: tokens (a token measure is passed to the compactor, not set here)
 and any number the article does not have, but for the default's fixes.
 """
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 
 POSITIVE = ("context_char_limit", "tool_result_batch_char_limit", "large_result_char_limit",
             "summary_input_char_limit", "snip_max_messages", "snip_keep_head", "preview_chars")
@@ -105,10 +105,6 @@ class CompactionConfig:
         if profile == "default":
             return cls(**overrides)
         raise ValueError(f"unknown profile {profile!r}: use 'seed' or 'default'")
-
-    def with_(self, **changes) -> "CompactionConfig":
-        """A copy with some numbers changed, checked like a new one."""
-        return replace(self, **changes)
 
     @property
     def target_chars(self) -> int:

@@ -33,11 +33,3 @@ class StepRecord:
         row["fired"] = self.fired
         return row
 
-
-def totals(records) -> dict:
-    """Files written and model calls over a list of records."""
-    return {
-        "files": sum(len(r.files) for r in records),
-        "model_calls": sum(r.model_calls for r in records),
-        "errors": sum(1 for r in records if r.error),
-    }

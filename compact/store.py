@@ -37,6 +37,7 @@ import errno
 import hashlib
 import json
 import os
+import random
 import re
 import stat
 import uuid
@@ -55,6 +56,19 @@ _READ_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_C
 _CREATE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 # A file system without hard links says so with one of these; the name is then created with O_EXCL.
 _NO_HARD_LINKS = {errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.ENOSYS}
+
+SEED = 8
+
+
+def seeded_ids(seed: int | None = SEED):
+    """A `new_id` for the store: uuid4-shaped 32-hex names drawn from `seed`.
+
+    A number gives the same names in the same order every run (replays,
+    notebooks, the benchmark, the tests); None seeds from the operating system,
+    a new sequence each time (the store's default, for a live session).
+    """
+    rng = random.Random(seed)
+    return lambda: uuid.UUID(int=rng.getrandbits(128), version=4).hex
 
 
 class StoreError(OSError):
@@ -115,7 +129,7 @@ def _write_all(fd: int, data: bytes) -> None:
 class Store:
     def __init__(self, root, new_id=None):
         self.root = Path(root).resolve()
-        self._new_id = new_id or (lambda: uuid.uuid4().hex)
+        self._new_id = new_id or seeded_ids(None)
         self.written: list[str] = []  # relative paths, in the order written
 
     # -- paths -------------------------------------------------------------

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from compact import CompactionConfig, ContextCompactor, estimate_chars, validate_messages
 from compact.agent.tools import run_tool
+from compact.course.histories import model_calls
 from compact.formats import COMPACT_TOOL_ACK
 from compact.offline.extractive import extractive_summary
 from compact.snip import cut_points
@@ -79,6 +80,11 @@ class Conversation:
         return self.act((name, tool_input), note=note, as_blocks=as_blocks)[0]
 
 
+def prose(text: str) -> str:
+    """A paragraph written wrapped in the source, saved as one line."""
+    return " ".join(text.split())
+
+
 def read(path: str, **extra) -> tuple:
     return ("read_file", {"path": path, **extra})
 
@@ -91,24 +97,47 @@ def first_line(text: str) -> str:
     return next((line for line in text.splitlines() if line.strip()), "")
 
 
-def history(name, title, lesson, step, request, conversation, **extra) -> dict:
-    validate_messages(conversation.messages)
-    return {"name": name, "title": title, "lesson": lesson, "step": step,
-            "active_request": request, **extra, "messages": conversation.messages}
+BUILDERS = []  # in the order the files are written
+
+
+def scripted(name: str, title: str | None, lesson: str, step: str, opening: str | None = None):
+    """Register the script of one history.
+
+    The script gets a Conversation on a scratch copy of the workspace, opened
+    by the user's `opening` request when there is one, plays its turns, and
+    returns the history's other fields in the order they are saved (notes,
+    window_tokens, ...). The active request is the opening one unless the
+    script returns another; the title is the script's when it depends on the
+    turns played (title=None here).
+    """
+    def register(script):
+        def build(ws: Path) -> dict:
+            c = Conversation(ws)
+            if opening:
+                c.user(opening)
+            fields = script(c)
+            validate_messages(c.messages)
+            # A title or active request in `fields` keeps its place in the header.
+            return {"name": name, "title": title, "lesson": lesson, "step": step,
+                    "active_request": opening, **fields, "messages": c.messages}
+        BUILDERS.append(build)
+        return script
+    return register
 
 
 # --------------------------------------------------------------------------
 # One history per experiment
 # --------------------------------------------------------------------------
 
-FIVE_READS_REQUEST = (
-    "Read the README.md of the five lessons s01_agent_loop to s05_todo_write, compare "
-    "their first-level titles and summarize the naming pattern of these titles.")
+FIVE_READS_REQUEST = prose("""
+    Read the README.md of the five lessons s01_agent_loop to s05_todo_write, compare their
+    first-level titles and summarize the naming pattern of these titles.
+""")
 
 
-def five_reads(ws: Path) -> dict:
-    c = Conversation(ws)
-    c.user(FIVE_READS_REQUEST)
+@scripted("five_reads", "Five README reads: older results become placeholders",
+          "Step 3: micro_compact (the article's experiment 1)", "micro_compact", FIVE_READS_REQUEST)
+def five_reads(c: Conversation) -> dict:
     c.one("glob", note="I'll find the five lesson READMEs first.", pattern="s0[1-5]_*/README.md")
     c.one("read_file", note="Reading them one at a time, oldest lesson first.",
           path="s01_agent_loop/README.md")
@@ -116,43 +145,43 @@ def five_reads(ws: Path) -> dict:
     c.act(read("s03_planning/README.md"), read("s04_subagents/README.md"),
           read("s05_todo_write/README.md"),
           note="Two read so far; the other three in one batch.")
-    return history(
-        "five_reads", "Five README reads: older results become placeholders",
-        "Step 3: micro_compact (the article's experiment 1)", "micro_compact",
-        FIVE_READS_REQUEST, c,
-        notes=("Six tool results: a glob and five README reads, the last three in one batch. "
-               "The seed profile keeps the newest 3 whole and turns the older long ones into "
-               "'[Earlier tool result omitted.]'; the default profile leaves this small "
-               "context alone. The s02 result's content is a list of text blocks."))
+    return dict(
+        notes=prose("""
+            Six tool results: a glob and five README reads, the last three in one batch. The seed
+            profile keeps the newest 3 whole and turns the older long ones into '[Earlier tool result
+            omitted.]'; the default profile leaves this small context alone. The s02 result's content is
+            a list of text blocks.
+        """))
 
 
-HUGE_REQUEST = ("Analyze the data structure of web/src/data/generated/docs.json and explain "
-                "which main fields a lesson record has.")
+HUGE_REQUEST = prose("""
+    Analyze the data structure of web/src/data/generated/docs.json and explain which main fields a
+    lesson record has.
+""")
 
 
-def huge_result(ws: Path) -> dict:
-    c = Conversation(ws)
-    c.user(HUGE_REQUEST)
+@scripted("huge_result", "One huge result: docs.json goes to disk with a preview",
+          "Step 1: tool_result_budget (the article's experiment 2)", "tool_result_budget", HUGE_REQUEST)
+def huge_result(c: Conversation) -> dict:
     c.one("glob", note="Let me locate the generated data first.", pattern="web/**/*.json")
     text, *_ = c.act(read(DOCS), bash(f"wc -c {DOCS}"), bash(f"grep -c '\"id\":' {DOCS}"),
                      bash(f"sed -n '6,22p' {DOCS}"),
                      note="Found it. I'll read it and, in the same batch, check its size, "
                           "count the ids and look at the first record.")
-    return history(
-        "huge_result", "One huge result: docs.json goes to disk with a preview",
-        "Step 1: tool_result_budget (the article's experiment 2)", "tool_result_budget",
-        HUGE_REQUEST, c,
-        notes=(f"The newest batch is four calls: the read of docs.json ({len(text):,} "
-               f"characters), then three small commands. Together they are over "
-               f"TOOL_RESULT_BATCH_CHAR_LIMIT (200,000), so step 1 saves the read to "
-               f".task_outputs/tool-results/ and keeps a 2,000 character preview. The read is "
-               f"not among the newest 3 results: run step 3 before step 1 and it becomes "
-               f"'[Earlier tool result omitted.]' with no copy anywhere."))
+    return dict(
+        notes=prose(f"""
+            The newest batch is four calls: the read of docs.json ({len(text):,} characters), then three
+            small commands. Together they are over TOOL_RESULT_BATCH_CHAR_LIMIT (200,000), so step 1
+            saves the read to .task_outputs/tool-results/ and keeps a 2,000 character preview. The read
+            is not among the newest 3 results: run step 3 before step 1 and it becomes '[Earlier tool
+            result omitted.]' with no copy anywhere.
+        """))
 
 
-LONG_REQUEST = ("Go through the course workspace and prepare a status report: which lessons "
-                "have a README and code, what their titles are, and the state of the last "
-                "test run.")
+LONG_REQUEST = prose("""
+    Go through the course workspace and prepare a status report: which lessons have a README and
+    code, what their titles are, and the state of the last test run.
+""")
 LONG_CONSTRAINT = "Do not edit anything under web/. Keep the report under 300 words."
 LONG_INTERJECTION = "Also look at the three failing tests in the log, and say which lesson each belongs to."
 LONG_REMINDER = "[reminder] The report still has open items: the docs.json counts per chapter."
@@ -160,7 +189,9 @@ LONG_SECOND = "Good. Now check which functions of s08 write to disk."
 LONG_FINAL = "Now write the status report to notes/status.md, in the format we agreed."
 
 
-def long_session(ws: Path) -> dict:
+@scripted("long_session", "A long session: 64 messages, tool pairs at both cuts",
+          "Step 2: snip_compact", "snip_compact", LONG_REQUEST)
+def long_session(c: Conversation) -> dict:
     """64 messages, built so that both profiles' cuts land on a tool pair.
 
     The head (3 messages) ends on an assistant tool_use; the seed tail
@@ -169,8 +200,6 @@ def long_session(ws: Path) -> dict:
     follow a tool result directly (the user's interjection, the harness's
     reminder) shift the parity between the two cuts.
     """
-    c = Conversation(ws)
-    c.user(LONG_REQUEST)
     c.user(LONG_CONSTRAINT)
     c.one("glob", note="Plan: list the lessons, read each README's title, check the code, "
                        "then the test log.", pattern="**/README.md")          # 2, 3
@@ -211,14 +240,15 @@ def long_session(ws: Path) -> dict:
              "(.task_outputs/tool-results/). docs.json holds 84 records, 7 per chapter.")  # 62
     c.user(LONG_FINAL)                                                         # 63
     check_long_session_cuts(c.messages)
-    return history(
-        "long_session", "A long session: 64 messages, tool pairs at both cuts",
-        "Step 2: snip_compact", "snip_compact", LONG_FINAL, c,
-        notes=("64 messages over three requests. In the seed profile (3 head + 47 newest) the "
-               "head ends on a tool_use whose result must come along, and the tail would open "
-               "on a tool_result whose tool_use is just before it; the same holds for the "
-               "default profile's cut (30 messages, marker included). One user interjection "
-               "and one harness reminder follow tool results directly."))
+    return dict(
+        active_request=LONG_FINAL,
+        notes=prose("""
+            64 messages over three requests. In the seed profile (3 head + 47 newest) the head ends on a
+            tool_use whose result must come along, and the tail would open on a tool_result whose
+            tool_use is just before it; the same holds for the default profile's cut (30 messages,
+            marker included). One user interjection and one harness reminder follow tool results
+            directly.
+        """))
 
 
 def check_long_session_cuts(messages) -> None:
@@ -236,32 +266,34 @@ def check_long_session_cuts(messages) -> None:
                                                                        head_end, tail_start)
 
 
-CODE_REQUEST = ("Compare s08_context_compact/code.py and s09_memory/code.py and explain how "
-                "each of them manages the current context and the persistent memory.")
+CODE_REQUEST = prose("""
+    Compare s08_context_compact/code.py and s09_memory/code.py and explain how each of them manages
+    the current context and the persistent memory.
+""")
 
 
-def two_code_files(ws: Path) -> dict:
-    c = Conversation(ws)
-    c.user(CODE_REQUEST)
+@scripted("two_code_files", "Two large code files: over the limit, so a summary is paid for",
+          "Step 4: compact_history (the article's experiment 3)", "compact_history", CODE_REQUEST)
+def two_code_files(c: Conversation) -> dict:
     c.one("glob", note="Let me confirm both files exist.", pattern="s0[89]_*/code.py")
     c.act(read(S08), read(S09), note="Both are there; reading them side by side.")
-    return history(
-        "two_code_files", "Two large code files: over the limit, so a summary is paid for",
-        "Step 4: compact_history (the article's experiment 3)", "compact_history",
-        CODE_REQUEST, c,
-        notes=("The batch reads two code files of about 30,000 characters each: under the batch "
-               "limit, so step 1 leaves them, but the context passes CONTEXT_CHAR_LIMIT (50,000). "
-               "The seed profile prints [auto compact] and summarizes; the default profile first "
-               "saves the largest results to disk and needs no summary."))
+    return dict(
+        notes=prose("""
+            The batch reads two code files of about 30,000 characters each: under the batch limit, so
+            step 1 leaves them, but the context passes CONTEXT_CHAR_LIMIT (50,000). The seed profile
+            prints [auto compact] and summarizes; the default profile first saves the largest results to
+            disk and needs no summary.
+        """))
 
 
-OVERFLOW_REQUEST = ("Investigate the three failing tests in logs/test_run.log and propose the "
-                    "smallest fix for each.")
+OVERFLOW_REQUEST = prose("""
+    Investigate the three failing tests in logs/test_run.log and propose the smallest fix for each.
+""")
 
 
-def overflow(ws: Path) -> dict:
-    c = Conversation(ws)
-    c.user(OVERFLOW_REQUEST)
+@scripted("overflow", "An overflow: under the character limit, over a small token window",
+          "reactive_compact", "reactive_compact", OVERFLOW_REQUEST)
+def overflow(c: Conversation) -> dict:
     c.one("bash", note="First the list of failures.", command=f"grep -n FAILED {LOG}")
     c.one("bash", command=f"sed -n '660,700p' {LOG}")
     c.act(read(S08, limit=260), note="The snip test fails on pairing; reading the s08 steps.")
@@ -273,16 +305,15 @@ def overflow(ws: Path) -> dict:
     c.one("bash", command=f"grep -n 'snip_cut' -A 3 {S08}")
     c.one("bash", command=f"grep -c 'test_memory' {LOG}")
     check_overflow(c.messages)
-    return history(
-        "overflow", "An overflow: under the character limit, over a small token window",
-        "reactive_compact", "reactive_compact", OVERFLOW_REQUEST, c,
+    return dict(
         window_tokens=OVERFLOW_WINDOW_TOKENS,
-        notes=(f"{estimate_chars(c.messages):,} characters in {len(c.messages)} messages: under "
-               f"CONTEXT_CHAR_LIMIT, so prepare (default profile) leaves it as it is. At about "
-               f"four characters a token that is over {estimate_chars(c.messages) // 4000},000 "
-               f"tokens: serve it with a model window of {OVERFLOW_WINDOW_TOKENS:,} "
-               f"tokens and the API answers 'prompt is too long'; after reactive_compact (summary "
-               f"+ the 5 newest messages) it fits."))
+        notes=prose(f"""
+            {estimate_chars(c.messages):,} characters in {len(c.messages)} messages: under
+            CONTEXT_CHAR_LIMIT, so prepare (default profile) leaves it as it is. At about four
+            characters a token that is over {estimate_chars(c.messages) // 4000},000 tokens: serve it
+            with a model window of {OVERFLOW_WINDOW_TOKENS:,} tokens and the API answers 'prompt is too
+            long'; after reactive_compact (summary + the 5 newest messages) it fits.
+        """))
 
 
 def check_overflow(messages) -> None:
@@ -296,13 +327,15 @@ def check_overflow(messages) -> None:
         assert estimate_chars(small) < OVERFLOW_WINDOW_TOKENS * 2, estimate_chars(small)
 
 
-COMPACT_REQUEST = ("Read the five lesson READMEs, write one line about each to notes/lessons.md, "
-                   "then compact the conversation: we start on s08 next.")
+COMPACT_REQUEST = prose("""
+    Read the five lesson READMEs, write one line about each to notes/lessons.md, then compact the
+    conversation: we start on s08 next.
+""")
 
 
-def compact_tool(ws: Path) -> dict:
-    c = Conversation(ws)
-    c.user(COMPACT_REQUEST)
+@scripted("compact_tool", "The compact tool: the batch runs first, then the summary",
+          "The compact tool", "compact_history", COMPACT_REQUEST)
+def compact_tool(c: Conversation) -> dict:
     c.one("glob", note="Finding the lesson READMEs.", pattern="s0[1-5]_*/README.md")
     outputs = c.act(*(read(f"{lesson}/README.md") for lesson in LESSONS),
                     note="Reading all five in one batch.")
@@ -310,12 +343,12 @@ def compact_tool(ws: Path) -> dict:
     notes = "# Lessons s01-s05\n\n" + "\n".join(lines) + "\n"
     c.act(("write_file", {"path": "notes/lessons.md", "content": notes}), ("compact", {}),
           note="Writing the notes, then asking for a compaction in the same batch.")
-    return history(
-        "compact_tool", "The compact tool: the batch runs first, then the summary",
-        "The compact tool", "compact_history", COMPACT_REQUEST, c,
-        notes=("The last assistant turn writes notes/lessons.md and calls compact in one batch. "
-               f"The harness answers compact with '{COMPACT_TOOL_ACK}', appends both results, "
-               "and only then runs compact_history on the closed turn."))
+    return dict(
+        notes=prose(f"""
+            The last assistant turn writes notes/lessons.md and calls compact in one batch. The harness
+            answers compact with '{COMPACT_TOOL_ACK}', appends both results, and only then runs
+            compact_history on the closed turn.
+        """))
 
 
 # --------------------------------------------------------------------------
@@ -410,8 +443,8 @@ def task_compact(c: Conversation) -> None:
     c.answer("Notes saved to notes/failures.md; the conversation was compacted.")
 
 
-def timeline_150(ws: Path) -> dict:
-    c = Conversation(ws)
+@scripted("timeline_150", None, "Timeline: every step over a long session", "prepare")
+def timeline_150(c: Conversation) -> dict:
     small = []
     for i in range(10):
         small.append(lambda i=i: task_lesson(c, LESSONS[i % 5]))
@@ -426,21 +459,19 @@ def timeline_150(ws: Path) -> dict:
         task()
         if position in big:
             big[position]()
-    calls = sum(1 for m in c.messages if m["role"] == "assistant")
+    calls = model_calls({"messages": c.messages})
     assert calls >= 150, f"timeline_150 has only {calls} model calls"
     request = next(m["content"] for m in reversed(c.messages)
                    if m["role"] == "user" and isinstance(m["content"], str))
-    return history(
-        "timeline_150", f"A long session: {calls} model calls for the timeline",
-        "Timeline: every step over a long session", "prepare", request, c,
-        notes=("Many small tasks (lesson summaries, function look-ups, log questions, counts) "
-               "with four large moments: docs.json in one batch (step 1), both code files "
-               "(over the limit), the whole test log, and a compact tool call. Replay it call "
-               "by call with compact.course.replay.timeline."))
-
-
-BUILDERS = [five_reads, huge_result, long_session, two_code_files, overflow, compact_tool,
-            timeline_150]
+    return dict(
+        title=f"A long session: {calls} model calls for the timeline",
+        active_request=request,
+        notes=prose("""
+            Many small tasks (lesson summaries, function look-ups, log questions, counts) with four
+            large moments: docs.json in one batch (step 1), both code files (over the limit), the whole
+            test log, and a compact tool call. Replay it call by call with
+            compact.course.replay.timeline.
+        """))
 
 
 def render(data: dict) -> str:
@@ -473,7 +504,7 @@ def main(argv=None) -> int:
     for name, text in files.items():
         (OUT / name).write_text(text, encoding="utf-8", newline="\n")
         data = json.loads(text)
-        calls = sum(1 for m in data["messages"] if m["role"] == "assistant")
+        calls = model_calls(data)
         print(f"data/histories/{name}: {len(data['messages'])} messages, {calls} model calls, "
               f"{estimate_chars(data['messages']):,} characters")
     return 0

@@ -22,20 +22,21 @@ WORKSPACE = Path(__file__).resolve().parent.parent / "data" / "workspace"
 SEED = 8
 PAGES = 7  # records per chapter: 84 records, about 285,000 characters
 
-CHAPTERS = [
-    ("s01", "agent_loop", "The Agent Loop"),
-    ("s02", "tool_use", "Tool Use"),
-    ("s03", "planning", "Planning"),
-    ("s04", "subagents", "Subagents"),
-    ("s05", "todo_write", "Todo Write"),
-    ("s06", "permissions", "Permissions"),
-    ("s07", "hooks", "Hooks"),
-    ("s08", "context_compact", "Context Compaction"),
-    ("s09", "memory", "Memory"),
-    ("s10", "teams", "Agent Teams"),
-    ("s11", "evaluation", "Evaluation"),
-    ("s12", "deployment", "Deployment"),
-]
+# number, slug, title: one chapter a line.
+CHAPTERS = [tuple(line.split(" ", 2)) for line in """\
+s01 agent_loop The Agent Loop
+s02 tool_use Tool Use
+s03 planning Planning
+s04 subagents Subagents
+s05 todo_write Todo Write
+s06 permissions Permissions
+s07 hooks Hooks
+s08 context_compact Context Compaction
+s09 memory Memory
+s10 teams Agent Teams
+s11 evaluation Evaluation
+s12 deployment Deployment
+""".splitlines()]
 TOPICS = [
     "the messages list", "tool_use blocks", "tool_result pairing", "stop reasons",
     "the dispatch table", "workspace paths", "the deny list", "parallel tool calls",

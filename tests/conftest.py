@@ -1,12 +1,15 @@
-"""Shared test setup: the hypothesis profile, a folder for the compactor, and
+"""Shared test setup: the hypothesis profiles, a folder for the compactor, and
 the offline model with the network shut off.
 
-The profile makes the property tests deterministic in CI (derandomize, no
-example database) and large enough to mean something (200 examples each).
+Two hypothesis profiles, both deterministic (derandomize, no example
+database): "quick" (25 examples a property) for a developer's run, and
+"thorough" (200) when the environment says CI=true, as CI's does. Set
+HYPOTHESIS_PROFILE=thorough to run CI's numbers by hand.
 `no_network` is not autouse: a test file that talks to a model turns it on
 for all its tests with `pytestmark = pytest.mark.usefixtures("no_network")`.
 """
 
+import os
 import socket
 
 import pytest
@@ -17,16 +20,21 @@ from compact.offline.server import start_offline_server
 
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
-settings.register_profile(
-    "compact-ci",
-    max_examples=200,
-    deadline=None,
-    derandomize=True,
-    database=None,
-    print_blob=False,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-settings.load_profile("compact-ci")
+COMMON = dict(deadline=None, derandomize=True, database=None, print_blob=False,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.register_profile("quick", max_examples=25, **COMMON)
+settings.register_profile("thorough", max_examples=200, **COMMON)
+
+
+def profile_name(environ) -> str:
+    """HYPOTHESIS_PROFILE if set, else thorough in CI (CI=true), else quick."""
+    if environ.get("HYPOTHESIS_PROFILE"):
+        return environ["HYPOTHESIS_PROFILE"]
+    in_ci = environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+    return "thorough" if in_ci else "quick"
+
+
+settings.load_profile(profile_name(os.environ))
 
 
 @pytest.fixture

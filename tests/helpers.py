@@ -12,7 +12,6 @@ Left out on purpose: anything random without a seed; the hypothesis strategies
 live in test_invariants.py, the only place that needs them.
 """
 
-import itertools
 import json
 import random
 from contextlib import contextmanager
@@ -23,17 +22,12 @@ from compact.agent.model import offline_client
 from compact.messages import non_text_blocks, request_positions, text_of, to_plain, tool_results
 from compact.offline.extractive import extractive_summary
 from compact.offline.server import start_offline_server
+from compact.store import seeded_ids
 
 IMAGE = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}}
 
 
 # -- builders ---------------------------------------------------------------------
-
-def counter_ids():
-    """Deterministic transcript names: 000...001, 000...002, ..."""
-    numbers = itertools.count(1)
-    return lambda: f"{next(numbers):032x}"
-
 
 def user(text: str) -> dict:
     return {"role": "user", "content": text}
@@ -94,7 +88,7 @@ class RecordingSummarizer:
 
 def make_compactor(root, profile: str = "default", summarizer=short_summary, **overrides):
     config = CompactionConfig.named(profile, **overrides)
-    return ContextCompactor(root, summarizer, config, new_id=counter_ids())
+    return ContextCompactor(root, summarizer, config, new_id=seeded_ids())
 
 
 def tool_heavy_session(turns: int, seed: int) -> list:

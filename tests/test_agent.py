@@ -2,7 +2,6 @@
 experiments on the sample workspace, reactive compaction, the compact tool,
 the command lines, and the tools' limits."""
 
-import itertools
 import json
 import os
 import re
@@ -22,6 +21,7 @@ from compact.agent.loop import Agent, AgentError, main_agent, main_run
 from compact.agent.tools import MAX_OUTPUT, run_tool
 from compact.messages import tool_results, tool_uses
 from compact.offline import MODEL_NAME
+from compact.store import seeded_ids
 
 from .helpers import offline_model
 
@@ -62,10 +62,10 @@ def lessons_workspace(root: Path, size: int = 4000) -> Path:
 
 def run(task, workspace, profile="default", window=200_000):
     """Run one task against a fresh offline model; the agent, its answer, what it printed."""
-    lines, ids = [], itertools.count(1)
+    lines = []
     with offline_model(window=window) as (offline, client):
         agent = Agent(workspace, client, MODEL_NAME, config=CompactionConfig.named(profile),
-                      echo=lines.append, new_id=lambda: f"{next(ids):032x}")
+                      echo=lines.append, new_id=seeded_ids())
         agent.lines, agent.requests = lines, offline.requests
         agent.ask(tasks.task_text(task))
     return agent

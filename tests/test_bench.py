@@ -3,13 +3,16 @@
 import json
 
 import pytest
+from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 
 from compact import formats
 from compact.bench import benchmark as bench
 from compact.bench import cost
 from compact.bench.sessions import KINDS, Session, Turn, make_session
+from compact.bench.text import fixed_width, plural
 from compact.messages import validate_messages
+from compact.offline.tokens import estimate_text_tokens
 from compact.store import Store
 
 # {"role": "user", "content": "hi"} is 33 characters of JSON:
@@ -155,10 +158,15 @@ def test_persisted_block_counts_only_with_its_file(tmp_path):
 
 
 def test_token_estimate_tells_chinese_from_english():
-    assert cost.estimate_tokens("abcd") == 1
-    assert cost.estimate_tokens("abcde") == 2
-    assert cost.estimate_tokens("上下文") == 3
-    assert cost.estimate_tokens("ab上") == 2
+    assert estimate_text_tokens("abcd") == 1
+    assert estimate_text_tokens("abcde") == 2
+    assert estimate_text_tokens("上下文") == 3
+    assert estimate_text_tokens("ab上") == 2
+    # The ledger's largest request, as the API receives it: "[abcd, 上下文]" is
+    # 8 ASCII characters (2 tokens) and 3 Chinese ones (3 tokens).
+    ledger = cost.CostLedger()
+    ledger.add_request(["abcd", "上下文"])
+    assert ledger.largest_tokens == 5
 
 
 def test_growth_is_time_ratio_over_new_content_ratio():
@@ -226,9 +234,14 @@ def test_chart_and_table_name_every_design():
     assert len(table.splitlines()) == 2 + 8 + 1  # header, rule, 8 rows, one blank
     fig = bench.bench_chart(rows)
     assert isinstance(fig, Figure)
-    assert tuple(fig.get_size_inches()) == (13, 9)
     labels = [t.get_text() for t in fig.legends[0].get_texts()]
     assert labels == list(bench.DESIGNS)
+    # The cost panel draws the longest runs' costs, one bar per design, in its colour.
+    longest = {r["design"]: r["cost"] for r in rows if r["turns"] == 16}
+    bars = fig.axes[0].containers
+    assert [[b.get_height() for b in group] for group in bars] == [[longest[d]] for d in bench.DESIGNS]
+    assert [to_hex(group[0].get_facecolor()) for group in bars] == [
+        bench.COLOURS[d].lower() for d in bench.DESIGNS]
     assert all(ax.get_ylabel() and ax.get_title() for ax in fig.axes)
 
 
@@ -260,3 +273,20 @@ def test_chart_without_timings_draws_the_request_sizes_instead():
     assert lines["CONTEXT_CHAR_LIMIT (50,000)"] == [50_000, 50_000]
     timed = bench.bench_chart(rows)
     assert "milliseconds" in timed.axes[3].get_ylabel()
+
+
+# -- the shared text helpers ------------------------------------------------------------
+
+def test_fixed_width_pads_each_cell_and_keeps_string_rows():
+    lines = fixed_width([("a", "bb", "c"), "-- a rule --", ("", "x")], widths=(3, 4, 0))
+    assert lines == ["a  bb  c", "-- a rule --", "   x"]
+    assert fixed_width([("1", "22"), ("333", "4")], widths=(3, 3), align=">", gap=" ") == [
+        "  1  22", "333   4"]
+
+
+@pytest.mark.parametrize(("count", "many", "expected"), [
+    (0, None, "0 files"), (1, None, "1 file"), (2, None, "2 files"),
+    (1, "summaries", "1 summary"), (3, "summaries", "3 summaries")])
+def test_plural_counts_a_noun(count, many, expected):
+    one = "summary" if many else "file"
+    assert plural(count, one, many) == expected

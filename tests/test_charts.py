@@ -57,14 +57,16 @@ def test_before_after_bars_are_the_recorded_characters(seed_run):
     assert len(limit_lines) == 1
 
 
-def test_before_after_is_labelled_and_explicitly_sized(seed_run):
+def test_before_after_is_labelled_with_the_recorded_numbers(seed_run):
     figure = charts.before_after(seed_run.records, limit=50_000, title="long_session")
     ax = figure.axes[0]
     assert isinstance(figure, Figure)
     assert "characters" in ax.get_xlabel() and ax.get_title() == "long_session"
     labels = [t.get_text() for legend in figure.legends for t in legend.get_texts()]
     assert labels == ["before the step", "after the step", "context limit (50,000)"]
-    assert figure.get_size_inches()[0] == 9.0
+    # Each bar's number is written beside it: before, then after, step by step.
+    written = [t.get_text() for t in value_labels(ax)]
+    assert written == [f"{n:,d}" for r in seed_run.records for n in (r.chars_before, r.chars_after)]
     assert texts_overlap(figure) == []
 
 
@@ -282,6 +284,17 @@ def test_message_map_wraps_long_lists_in_rows():
     ys = sorted({p.get_y() for p in top.patches})
     assert ys == [0, 1, 2] and len(top.patches) == 100
     assert [t.get_text() for t in top.get_yticklabels()] == ["0", "40", "80"]
+
+
+def test_every_chart_colour_comes_from_the_one_palette():
+    from compact.bench import benchmark, palette
+    allowed = {value for name, value in vars(palette).items() if name.isupper()}
+    used = [*charts.STEP_COLOURS.values(), *charts.CATEGORY_COLOURS.values(),
+            charts.BEFORE_COLOUR, charts.AFTER_COLOUR, charts.LIMIT_COLOUR,
+            *benchmark.COLOURS.values()]
+    assert set(used) <= allowed
+    # Four designs side by side need four different colours.
+    assert len(set(benchmark.COLOURS.values())) == len(benchmark.DESIGNS)
 
 
 def test_the_overlap_check_itself_sees_two_texts_on_top_of_each_other():

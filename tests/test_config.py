@@ -37,13 +37,13 @@ def test_named_profiles_and_overrides():
         CompactionConfig.named("fast")
 
 
-def test_config_is_frozen_and_with_makes_a_checked_copy():
+def test_config_is_frozen_and_a_changed_copy_is_checked():
     config = CompactionConfig()
     with pytest.raises(dataclasses.FrozenInstanceError):
         config.context_char_limit = 1
-    assert config.with_(context_char_limit=9000).context_char_limit == 9000
+    assert dataclasses.replace(config, context_char_limit=9000).context_char_limit == 9000
     with pytest.raises(ValueError, match="context_char_limit"):
-        config.with_(context_char_limit=-1)
+        dataclasses.replace(config, context_char_limit=-1)
 
 
 def test_as_dict_round_trips():

@@ -14,13 +14,13 @@ import pytest
 
 from compact import CompactionWarning, StoreError, formats
 from compact import store as store_module
+from compact.store import seeded_ids
 
 from .helpers import (
     Archive,
     RecordingSummarizer,
     body,
     call,
-    counter_ids,
     files_under,
     make_compactor,
     pairs_history,
@@ -190,7 +190,7 @@ def test_the_next_call_succeeds_once_there_is_space(root, monkeypatch):
 
 def test_a_failed_write_leaves_no_half_file(root, monkeypatch):
     monkeypatch.setattr(store_module.os, "write", half_writing)
-    store = store_module.Store(root, new_id=counter_ids())
+    store = store_module.Store(root, new_id=seeded_ids())
     with pytest.raises(StoreError, match="No space left on device"):
         store.persist_result("toolu_1", "x" * 1000)
     with pytest.raises(StoreError):

@@ -15,6 +15,7 @@ from anthropic.types import TextBlock, ToolUseBlock
 
 from compact import CompactionConfig, ContextCompactor, estimate_chars, formats, is_prompt_too_long
 from compact.messages import to_plain
+from compact.store import seeded_ids
 
 from .article_s08 import ArticleCompactor
 from .helpers import (
@@ -23,7 +24,6 @@ from .helpers import (
     assistant,
     body,
     call,
-    counter_ids,
     files_under,
     make_compactor,
     pairs_history,
@@ -399,7 +399,7 @@ def test_flaw_13_the_unit_is_characters_unless_a_measure_is_given(tmp_path):
     by_chars = make_compactor(tmp_path / "chars", "seed", RecordingSummarizer(), context_char_limit=30000)
     by_tokens = ContextCompactor(tmp_path / "tokens", RecordingSummarizer(),
                                  CompactionConfig.seed(context_char_limit=30000),
-                                 measure=tokens, new_id=counter_ids())
+                                 measure=tokens, new_id=seeded_ids())
     assert by_chars.measure is estimate_chars
     for messages in (chinese, english):
         assert by_chars.prepare(messages, "go")[0]["content"].startswith("[Compacted]")

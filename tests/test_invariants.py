@@ -44,12 +44,12 @@ from compact import (
 )
 from compact import store as store_module
 from compact.messages import to_plain
+from compact.store import seeded_ids
 
 from .helpers import (
     IMAGE,
     Archive,
     body,
-    counter_ids,
     files_under,
     request_count,
     short_summary,
@@ -161,7 +161,7 @@ def new_case(data, profile: str, base):
     config = data.draw(configs(profile))
     chunks = data.draw(sessions())
     work, root = new_workspace(base)
-    c = ContextCompactor(root, short_summary, config, new_id=counter_ids())
+    c = ContextCompactor(root, short_summary, config, new_id=seeded_ids())
     return chunks, work, root, c, Checker(c, profile)
 
 

@@ -16,10 +16,10 @@ from compact.course.replay import (
     main,
     outputs_lost,
     replay,
-    seeded_ids,
     timeline,
 )
 from compact.messages import tool_results
+from compact.store import SEED, seeded_ids
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -59,6 +59,14 @@ def test_seeded_ids_look_like_uuid4_hex_and_repeat_with_the_seed():
     assert names == [two() for _ in range(5)]
     assert len(set(names)) == 5
     assert all(len(n) == 32 and n[12] == "4" and int(n, 16) >= 0 for n in names)
+    # No seed (the store's default): a new sequence each time.
+    assert seeded_ids(None)() != seeded_ids(None)()
+
+
+def test_a_replay_names_its_transcripts_from_the_fixed_seed():
+    run = replay("long_session", profile="seed")
+    first = seeded_ids(SEED)()
+    assert run.files[0] == f".transcripts/transcript_{first}.jsonl"
 
 
 @pytest.mark.parametrize("step", [s for s in STEPS if s != "prepare"])

@@ -26,7 +26,7 @@ from compact.agent.tools import TOOLS
 from compact.course import article_tests
 from compact.course.article_tests import run_article_tests
 from compact.messages import estimate_chars
-from compact.store import sanitize_id
+from compact.store import sanitize_id, seeded_ids
 from compact.summary import summary_input
 
 from .helpers import (
@@ -34,7 +34,6 @@ from .helpers import (
     assistant,
     body,
     call,
-    counter_ids,
     make_compactor,
     pairs_history,
     user,
@@ -215,11 +214,11 @@ def test_micro_leaves_results_of_120_characters_or_less(root):
 def test_summary_message_has_the_three_parts(root):
     lines = []
     summarizer = RecordingSummarizer('Goal: fix "parser".\nFiles: parser.py')
-    c = ContextCompactor(root, summarizer, CompactionConfig.seed(), new_id=counter_ids(),
+    c = ContextCompactor(root, summarizer, CompactionConfig.seed(), new_id=seeded_ids(),
                          echo=lines.append)
     messages = pairs_history(3)
     out = c.compact_history(messages, "Fix the failing test.")
-    path = ".transcripts/transcript_00000000000000000000000000000001.jsonl"
+    path = f".transcripts/transcript_{seeded_ids()()}.jsonl"  # the first name of the same seed
     assert out == [{"role": "user", "content": (
         "[Compacted]\n\n"
         "Current user request:\nFix the failing test.\n\n"
@@ -310,7 +309,7 @@ def test_client_summarizer_sends_the_cut_input(root):
 def test_prepare_runs_1_2_3_then_4_only_if_over_the_limit(root):
     lines = []
     c = ContextCompactor(root, RecordingSummarizer(), CompactionConfig.seed(),
-                         new_id=counter_ids(), echo=lines.append)
+                         new_id=seeded_ids(), echo=lines.append)
     small = pairs_history(3)
     c.prepare(small, "Fix the failing test.")
     assert [r.step for r in c.records] == ["tool_result_budget", "snip_compact", "micro_compact"]

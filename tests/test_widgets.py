@@ -50,8 +50,9 @@ def test_the_seed_profile_ignores_the_snip_target():
     assert settings_for("default", {"snip_target_messages": 30}) == {"snip_target_messages": 30}
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def box():
+    """A fresh explorer for each test: the tests move its sliders."""
     return threshold_explorer("five_reads", profile="seed")
 
 

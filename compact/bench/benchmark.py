@@ -53,32 +53,25 @@ from ..compactor import ContextCompactor
 from ..config import CompactionConfig
 from ..messages import estimate_chars
 from ..offline.extractive import extractive_summary
+from ..store import seeded_ids
 from ..summary import summary_input
 from . import cost
+from .palette import BLUE, GREY, PURPLE, VERMILLION
 from .sessions import KINDS, make_session
+from .text import fixed_width
 
 DESIGNS = ("none", "summary", "seed", "default")
 WINDOW_FACTOR = 4
 TURNS = (120, 400)
 QUICK_TURNS = (20, 60)
-COLORS = {"none": "#9e9e9e", "summary": "#e08a2c", "seed": "#c0392b", "default": "#2e7d4f"}
+# From the one palette; a summary is step 4, drawn in step 4's colour in the course's charts.
+COLOURS = {"none": GREY, "summary": PURPLE, "seed": VERMILLION, "default": BLUE}
 
 
 def _config(design: str, limits: dict | None) -> CompactionConfig:
     if design not in DESIGNS:
         raise ValueError(f"unknown design {design!r}: use one of {', '.join(DESIGNS)}")
     return CompactionConfig.named("seed" if design == "seed" else "default", **(limits or {}))
-
-
-def _counter():
-    """Transcript names 000...1, 000...2, ...: the same run writes the same names."""
-    count = 0
-
-    def new_id() -> str:
-        nonlocal count
-        count += 1
-        return f"{count:032x}"
-    return new_id
 
 
 def _step(design: str, compactor: ContextCompactor):
@@ -137,7 +130,7 @@ def run_session(session, design: str, *, limits: dict | None = None,
         return summarize(messages)
 
     with tempfile.TemporaryDirectory(prefix="compact-bench-", dir=root) as folder:
-        compactor = ContextCompactor(folder, summarizer, config, new_id=_counter())
+        compactor = ContextCompactor(folder, summarizer, config, new_id=seeded_ids())
         run = _drive(session, _step(design, compactor), ledger,
                      WINDOW_FACTOR * config.context_char_limit)
         originals = session.outputs()
@@ -242,16 +235,16 @@ def format_table(rows: list[dict], columns=None) -> str:
     STABLE_COLUMNS); None shows them all.
     """
     chosen = _columns(columns)
-    header = "  ".join(f"{name:>{width}}" for name, width, _ in chosen)
-    lines = [header, "-" * len(header)]
-    previous = None
+    rows_shown, previous = [], None
     for row in rows:
         key = (row["session"], row["turns"])
         if previous is not None and key != previous:
-            lines.append("")
+            rows_shown.append("")
         previous = key
-        lines.append("  ".join(f"{str(show(row)):>{width}}" for _, width, show in chosen))
-    return "\n".join(lines)
+        rows_shown.append(tuple(show(row) for _, _, show in chosen))
+    widths = [width for _, width, _ in chosen]
+    header = fixed_width([tuple(name for name, _, _ in chosen)], widths, ">", "  ")[0]
+    return "\n".join([header, "-" * len(header), *fixed_width(rows_shown, widths, ">", "  ")])
 
 
 # -- the chart -------------------------------------------------------------------
@@ -262,7 +255,7 @@ def _grouped_bars(ax, rows, field, designs, sessions, label=str):
         values = [next((r[field] for r in rows if r["session"] == s and r["design"] == design), 0)
                   for s in sessions]
         xs = [i + (k - (len(designs) - 1) / 2) * width for i in range(len(sessions))]
-        bars = ax.bar(xs, values, width, color=COLORS[design], label=design)
+        bars = ax.bar(xs, values, width, color=COLOURS[design], label=design)
         ax.bar_label(bars, labels=[label(v) for v in values], fontsize=7, padding=1)
     ax.set_xticks(range(len(sessions)), sessions)
     ax.set_xlabel("session")
@@ -319,7 +312,7 @@ def _time_panel(ax, runs: list[dict], session: str) -> None:
             continue
         growth = "" if row["growth"] is None else f" (growth {row['growth']:.2f})"
         ax.plot(range(1, len(row["prepare_ms"]) + 1), _rolling_median(row["prepare_ms"]),
-                color=COLORS[row["design"]], label=f"{row['design']}{growth}")
+                color=COLOURS[row["design"]], label=f"{row['design']}{growth}")
     ax.set_title(f"prepare time per call, {session} session (rolling median of 15)")
     ax.set_xlabel("model call (turn)")
     ax.set_ylabel("milliseconds per call")
@@ -333,7 +326,7 @@ def _size_panel(ax, runs: list[dict], session: str) -> None:
     shown = [row for row in runs if row["design"] != "none"]
     for row in shown:
         ax.plot(range(1, len(row["request_chars"]) + 1), row["request_chars"],
-                color=COLORS[row["design"]], linewidth=1.2, label=row["design"])
+                color=COLOURS[row["design"]], linewidth=1.2, label=row["design"])
     limit = next((row["limit"] for row in shown), CompactionConfig().context_char_limit)
     ax.axhline(limit, color="black", linestyle="--", linewidth=1,
                label=f"CONTEXT_CHAR_LIMIT ({limit:,d})")

@@ -64,14 +64,14 @@ def cached_prefix(previous, texts) -> int:
     return cached
 
 
+def priced(cached_chars: int, new_chars: int) -> float:
+    """The cost formula, the only place it is written: cached characters and the rest."""
+    return CACHED_RATE * cached_chars + NEW_RATE * new_chars
+
+
 def request_cost(previous, texts) -> float:
     size, cached = request_size(texts), cached_prefix(previous, texts)
-    return CACHED_RATE * cached + NEW_RATE * (size - cached)
-
-
-# The offline model's own estimate (ASCII about 4 characters a token, other
-# characters, Chinese among them, about one each: flaw 13). For display only.
-estimate_tokens = estimate_text_tokens
+    return priced(cached, size - cached)
 
 
 class CostLedger:
@@ -96,17 +96,16 @@ class CostLedger:
         if size > self.largest:
             self.largest, self._largest_texts = size, texts
         self.previous = texts
-        return CACHED_RATE * cached + NEW_RATE * (size - cached)
+        return priced(cached, size - cached)
 
     def add_summary(self, input_chars: int) -> float:
         self.summary_calls += 1
         self.summary_chars += input_chars
-        return NEW_RATE * input_chars
+        return priced(0, input_chars)
 
     @property
     def cost(self) -> float:
-        return (CACHED_RATE * self.cached_chars
-                + NEW_RATE * (self.new_chars + self.summary_chars))
+        return priced(self.cached_chars, self.new_chars + self.summary_chars)
 
     @property
     def chars_sent(self) -> int:
@@ -115,8 +114,10 @@ class CostLedger:
 
     @property
     def largest_tokens(self) -> int:
-        """Estimated tokens of the largest request (computed once, at the end)."""
-        return estimate_tokens("[" + ", ".join(self._largest_texts) + "]")
+        """Estimated tokens of the largest request (computed once, at the end), by the
+        offline model's own estimate: ASCII about 4 characters a token, other
+        characters, Chinese among them, about one each (flaw 13). For display only."""
+        return estimate_text_tokens("[" + ", ".join(self._largest_texts) + "]")
 
 
 # -- lost outputs ----------------------------------------------------------------

@@ -7,6 +7,6 @@
     pipeline_picture.py   the four steps drawn: triggers, what stays in context, what goes to disk
     exercises/     the check-yourself checkers, one module a notebook (check.py: diffs and hints)
 
-The course uses the pipeline, the agent and the offline model; none of them
-imports the course.
+The course uses the pipeline, the offline model, the agent and the benchmark
+(its cost, palette and table); none of them imports the course.
 """

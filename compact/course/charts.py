@@ -10,8 +10,9 @@ pyplot, so it does not depend on (or change) the backend a notebook chose, and
 it leaves no global figure behind; `fig.savefig("x.png")` renders with Agg.
 The data drawn can be read back from the figure (bar widths in
 `ax.containers`, line data in `ax.lines`, cell colours in `ax.patches`), which
-is what the tests check. Colours are the Okabe-Ito palette, which stays
-distinguishable for the common kinds of colour blindness.
+is what the tests check. Colours come from `compact.bench.palette` (Okabe-Ito),
+the one palette of every chart, which stays distinguishable for the common
+kinds of colour blindness.
 
 Left out on purpose: anything interactive (see widgets.py) and any styling
 that needs a font or a style sheet the notebook may not have.
@@ -22,11 +23,9 @@ from matplotlib.patches import Patch, Rectangle
 from matplotlib.ticker import MaxNLocator
 
 from .. import formats
+from ..bench.palette import BLACK, BLUE, DARK_GREY, GREEN, GREY, ORANGE, PURPLE, SKY, VERMILLION, YELLOW
+from ..bench.text import plural
 from ..messages import text_of, to_plain, tool_results, tool_uses
-
-# Okabe-Ito, plus a neutral grey.
-ORANGE, SKY, GREEN, YELLOW = "#E69F00", "#56B4E9", "#009E73", "#F0E442"
-BLUE, VERMILLION, PURPLE, BLACK, GREY = "#0072B2", "#D55E00", "#CC79A7", "#000000", "#999999"
 
 STEP_COLOURS = {
     "tool_result_budget": ORANGE,
@@ -248,7 +247,7 @@ def _mark_off_chart(ax, calls, values, ceiling) -> None:
                 linestyle="none")
         if last_label is None or call - last_label > span * 0.08:
             ax.annotate(f"{value:,d}", (call, ceiling * 0.985), xytext=(6, -12),
-                        textcoords="offset points", fontsize=8, color="#555555")
+                        textcoords="offset points", fontsize=8, color=DARK_GREY)
             last_label = call
 
 
@@ -342,18 +341,14 @@ def message_map(before, after, title: str | None = None, columns: int = 40) -> F
     top, bottom = figure.subplots(2, 1, height_ratios=[rows_before + 0.6, rows_after + 0.6])
     # Every map has the same cell size, so two maps side by side compare.
     width = columns
-    _cells(top, fates, columns, width, f"before: {_count(len(fates))}")
-    _cells(bottom, now, columns, width, f"after: {_count(len(now))} (what is sent)")
+    _cells(top, fates, columns, width, f"before: {plural(len(fates), 'message')}")
+    _cells(bottom, now, columns, width, f"after: {plural(len(now), 'message')} (what is sent)")
     handles = [Patch(facecolor=CATEGORY_COLOURS[c], edgecolor="white", label=CATEGORY_MEANING[c])
                for c in CATEGORY_COLOURS]
     figure.legend(handles=handles, loc="outside lower center", ncols=4, fontsize=8,
                   frameon=False)
     figure.suptitle(title or "Message map: one cell per message, oldest first")
     return figure
-
-
-def _count(n: int) -> str:
-    return f"{n} message" if n == 1 else f"{n} messages"
 
 
 def _cells(ax, categories, columns, width, label) -> None:

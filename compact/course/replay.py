@@ -25,34 +25,26 @@ import argparse
 import atexit
 import copy
 import os
-import random
 import re
 import shutil
 import sys
 import tempfile
-import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..bench.cost import readable_outputs
+from ..bench.text import fixed_width, plural
 from ..compactor import ContextCompactor
 from ..config import CompactionConfig
 from ..formats import COMPACT_TOOL_ACK, OMITTED, kind_of_user_text
 from ..messages import estimate_chars, text_of, tool_results, user_text
 from ..offline.extractive import extractive_summary
 from ..record import StepRecord
-from ..store import Store
+from ..store import Store, seeded_ids
 from .histories import HistoryError, list_histories, load_history
 
 STEPS = ("prepare", "tool_result_budget", "snip_compact", "micro_compact",
          "compact_history", "reactive_compact")
-SEED = 8
-
-
-def seeded_ids(seed: int = SEED):
-    """A callable giving uuid4-shaped 32-hex names from a fixed seed: stable transcript names."""
-    rng = random.Random(seed)
-    return lambda: uuid.UUID(int=rng.getrandbits(128), version=4).hex
 
 
 def make_compactor(root, profile: str = "default", overrides: dict | None = None,
@@ -382,12 +374,8 @@ def outputs_lost(history, profile: str = "seed", overrides: dict | None = None) 
 # --------------------------------------------------------------------------
 
 HEADER = ("step", "messages before -> after", "characters before -> after", "files written")
-WIDTHS = (20, 28, 32)
-
-
-def _row(cells) -> str:
-    step, messages, chars, files = cells
-    return (f"{step:<{WIDTHS[0]}}{messages:<{WIDTHS[1]}}{chars:<{WIDTHS[2]}}{files}").rstrip()
+RULE = ("-" * 18, "-" * 24, "-" * 26, "-" * 13)
+WIDTHS = (20, 28, 32, 0)
 
 
 def _pair(before: int, after: int, width: int) -> str:
@@ -395,25 +383,27 @@ def _pair(before: int, after: int, width: int) -> str:
     return f"{before:>{width},d} -> {after:,d}"
 
 
+def _step_rows(record: StepRecord) -> list:
+    files = record.files or ["-"]
+    rows = [(record.step, _pair(record.messages_before, record.messages_after, 15),
+             _pair(record.chars_before, record.chars_after, 17), files[0])]
+    rows += [("", "", "", extra) for extra in files[1:]]
+    if record.error:
+        rows.append(f"{'':<{WIDTHS[0]}}error: {record.error}")
+    return rows
+
+
 def format_table(records: list[StepRecord]) -> str:
     """A fixed-width table, one row per step, and a total row when there are several."""
     if not records:
-        return _row(HEADER) + "\n(no steps ran)"
-    lines = [_row(HEADER), _row(("-" * 18, "-" * 24, "-" * 26, "-" * 13))]
-    for record in records:
-        files = record.files or ["-"]
-        lines.append(_row((record.step, _pair(record.messages_before, record.messages_after, 15),
-                           _pair(record.chars_before, record.chars_after, 17), files[0])))
-        lines += [_row(("", "", "", extra)) for extra in files[1:]]
-        if record.error:
-            lines.append(f"{'':<{WIDTHS[0]}}error: {record.error}")
+        return "\n".join(fixed_width([HEADER, "(no steps ran)"], WIDTHS))
+    rows = [HEADER, RULE, *(row for record in records for row in _step_rows(record))]
     if len(records) > 1:
         first, last = records[0], records[-1]
-        written = sum(len(r.files) for r in records)
-        lines.append(_row(("all steps", _pair(first.messages_before, last.messages_after, 15),
-                           _pair(first.chars_before, last.chars_after, 17),
-                           f"{written} file{'s' if written != 1 else ''}")))
-    return "\n".join(lines)
+        rows.append(("all steps", _pair(first.messages_before, last.messages_after, 15),
+                     _pair(first.chars_before, last.chars_after, 17),
+                     plural(sum(len(r.files) for r in records), "file")))
+    return "\n".join(fixed_width(rows, WIDTHS))
 
 
 # --------------------------------------------------------------------------

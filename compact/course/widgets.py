@@ -14,11 +14,13 @@ Left out on purpose: any setting that is not a number of the pipeline (the
 summarizer is always the extractive one) and any state kept between redraws.
 """
 
+import html
 import io
 
 import ipywidgets as widgets
 from IPython.display import Image
 
+from ..bench.text import plural
 from ..config import CompactionConfig
 from . import charts
 from .histories import load_history
@@ -74,13 +76,9 @@ def explore(history, profile: str = "default", **thresholds):
 def describe(calls) -> str:
     """One line of what a timeline cost."""
     totals = calls.summary()
-    return (f"{_n(totals['calls'], 'model call')}, {_n(totals['files'], 'file')} written, "
-            f"{_n(totals['model_calls'], 'summary', 'summaries')} paid for, largest context "
+    return (f"{plural(totals['calls'], 'model call')}, {plural(totals['files'], 'file')} written, "
+            f"{plural(totals['model_calls'], 'summary', 'summaries')} paid for, largest context "
             f"sent {totals['max_sent']:,d} characters")
-
-
-def _n(count: int, one: str, many: str | None = None) -> str:
-    return f"{count} {one if count == 1 else many or one + 's'}"
 
 
 def png(figure, dpi: int = 80) -> bytes:
@@ -131,10 +129,10 @@ def threshold_explorer(history, profile: str = "default", **initial) -> widgets.
         try:
             calls, once = _replays(history, chosen, values)
         except ValueError as error:
-            status.value = f"<b>Not a valid setting:</b> {_escape(error)}"
+            status.value = f"<b>Not a valid setting:</b> {html.escape(str(error))}"
             box.last = None
             return
-        status.value = _escape(describe(calls))
+        status.value = html.escape(describe(calls))
         for figure in _figures(history, chosen, calls, once):
             output.append_display_data(Image(data=png(figure), format="png"))
         box.last = {"profile": chosen, **values}
@@ -144,7 +142,3 @@ def threshold_explorer(history, profile: str = "default", **initial) -> widgets.
     box.redraw = redraw
     redraw()
     return box
-
-
-def _escape(value) -> str:
-    return str(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
