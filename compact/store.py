@@ -120,6 +120,15 @@ def _read_at_most(fd: int, limit: int) -> bytes:
     return b"".join(chunks)
 
 
+def _write_whole(fd: int, data: bytes) -> None:
+    """All of `data` to `fd` and on to the disk; `fd` is closed even when a write fails."""
+    try:
+        _write_all(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
@@ -259,11 +268,7 @@ class Store:
         temporary = f".{name}.{uuid.uuid4().hex[:12]}.tmp"
         fd = os.open(temporary, _CREATE_FLAGS, 0o666, dir_fd=dir_fd)
         try:
-            try:
-                _write_all(fd, data)
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+            _write_whole(fd, data)
             try:
                 # Unlike a rename, a link never replaces: the name is free or it fails.
                 os.link(temporary, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd, follow_symlinks=False)
@@ -288,11 +293,7 @@ class Store:
         except FileExistsError:
             return False
         try:
-            try:
-                _write_all(fd, data)
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+            _write_whole(fd, data)
         except OSError:
             os.unlink(name, dir_fd=dir_fd)
             raise

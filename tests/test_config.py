@@ -109,5 +109,5 @@ def test_micro_lossless_none_is_refused_before_any_file(tmp_path):
     with pytest.raises(ValueError, match="micro_lossless must be True or False, got None"):
         ContextCompactor(tmp_path, None, CompactionConfig(micro_lossless=None))
     with pytest.raises(ValueError, match="micro_lossless"):
-        CompactionConfig().with_(micro_lossless=None)
+        dataclasses.replace(CompactionConfig(), micro_lossless=None)
     assert files_under(tmp_path) == []

@@ -30,13 +30,12 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from compact import CompactionConfig, CompactionWarning, ContextCompactor
-from compact.store import TOOL_RESULTS, TRANSCRIPTS
+from compact.store import TOOL_RESULTS, TRANSCRIPTS, seeded_ids
 
 from .helpers import (
     Archive,
     body,
     call,
-    counter_ids,
     marker_path,
     result_path,
     short_summary,
@@ -278,7 +277,7 @@ def test_prepare_holds_on_a_hostile_file_system(profile, base, data):
         planted_before = {str(p): world.snapshot(p) if p.is_dir() and not p.is_symlink()
                           else os.lstat(p).st_mtime_ns for p in world.planted}
 
-        c = ContextCompactor(world.root, short_summary, configs(data.draw, profile), new_id=counter_ids())
+        c = ContextCompactor(world.root, short_summary, configs(data.draw, profile), new_id=seeded_ids())
         out, warned = prepare_bounded(c, messages, "[task] Make the build pass.", world)
 
         check_markers(world, c, out, messages)

@@ -110,7 +110,6 @@ def run_child(script: str, memory_mb: int = 1024, timeout: int = 120) -> dict:
     """Run `script` in a child Python with a memory limit; the JSON it prints last."""
     prelude = textwrap.dedent(f"""
         import json, resource, sys, warnings
-        sys.path.insert(0, {str(REPO)!r})
         limit = {memory_mb} * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     """)

@@ -18,40 +18,47 @@ def language(text: str) -> str:
     return "zh" if CJK_RE.search(text or "") else "en"
 
 
-PHRASES = {
-    "en": {
-        # summaries
-        "goal": "Current goal:", "files": "Files read or changed:", "decisions": "Decisions:",
-        "done": "Done:", "pending": "Pending:", "none": "- (none)",
-        "no_goal": "(no request in these messages)",
-        "answer_goal": "answer the current goal",
-        "no_result": "{call}: no result yet",
-        "answered": "answered: {line}",
-        "earlier": "earlier summary: {line}",
-        "middle_cut": "(The middle of the conversation was not in my input; the full "
-                      "transcript is on disk.)",
-        # answers
-        "sources": "Looked at: {where}.",
-        "cannot": "The workspace does not answer this: {why}",
-        "gone": "the result of {call} was shrunk to {omitted} and nothing in this context "
-                "records it, so that text is gone",
-        "error": "{call} failed: {line}",
-    },
-    "zh": {
-        "goal": "当前目标：", "files": "读过或改过的文件：", "decisions": "决定：",
-        "done": "已完成：", "pending": "待完成：", "none": "- （无）",
-        "no_goal": "（这些消息里没有请求）",
-        "answer_goal": "回答当前目标",
-        "no_result": "{call}：还没有结果",
-        "answered": "已回答：{line}",
-        "earlier": "之前的摘要：{line}",
-        "middle_cut": "（对话的中间部分不在我的输入里；完整记录在磁盘上。）",
-        "sources": "查看过：{where}。",
-        "cannot": "工作区回答不了这个问题：{why}",
-        "gone": "{call} 的结果已被缩成 {omitted}，上下文里没有任何记录，那段文字已经没了",
-        "error": "{call} 失败：{line}",
-    },
+# Each phrase in both languages, side by side, so a new one cannot miss its translation.
+PHRASES_BY_KEY = {
+    # summaries
+    "goal": ("Current goal:",
+             "当前目标："),
+    "files": ("Files read or changed:",
+              "读过或改过的文件："),
+    "decisions": ("Decisions:",
+                  "决定："),
+    "done": ("Done:",
+             "已完成："),
+    "pending": ("Pending:",
+                "待完成："),
+    "none": ("- (none)",
+             "- （无）"),
+    "no_goal": ("(no request in these messages)",
+                "（这些消息里没有请求）"),
+    "answer_goal": ("answer the current goal",
+                    "回答当前目标"),
+    "no_result": ("{call}: no result yet",
+                  "{call}：还没有结果"),
+    "answered": ("answered: {line}",
+                 "已回答：{line}"),
+    "earlier": ("earlier summary: {line}",
+                "之前的摘要：{line}"),
+    "middle_cut": ("(The middle of the conversation was not in my input; the full "
+                   "transcript is on disk.)",
+                   "（对话的中间部分不在我的输入里；完整记录在磁盘上。）"),
+    # answers
+    "sources": ("Looked at: {where}.",
+                "查看过：{where}。"),
+    "cannot": ("The workspace does not answer this: {why}",
+               "工作区回答不了这个问题：{why}"),
+    "gone": ("the result of {call} was shrunk to {omitted} and nothing in this context "
+             "records it, so that text is gone",
+             "{call} 的结果已被缩成 {omitted}，上下文里没有任何记录，那段文字已经没了"),
+    "error": ("{call} failed: {line}",
+              "{call} 失败：{line}"),
 }
+PHRASES = {lang: {key: pair[i] for key, pair in PHRASES_BY_KEY.items()}
+           for i, lang in enumerate(("en", "zh"))}
 
 
 def say(lang: str, key: str, **values) -> str:
