@@ -163,3 +163,35 @@ def test_the_name_filter_picks_an_edition():
     assert len(BUILD.select([])) == 22
     with pytest.raises(BUILD.BuildError, match="editions are en and zh"):
         BUILD.select(["fr/03"])
+
+
+# The course's shape, as tests/test_notebook_sources.py checks it in English.
+EXPLORERS = ("01", "03", "06", "08")
+
+
+def test_the_zh_notebook_opens_with_its_goal_and_length(pair):
+    en, _, zh_nb = pair
+    goal = [c for c in zh_nb.cells[:2] if c.cell_type == "markdown" and c.source.startswith("**目标。**")]
+    assert len(goal) == 1, f"zh/{en.name}: no goal cell among the first two"
+    assert re.search(r"约\s*\d+\s*分钟。", goal[0].source), goal[0].source
+
+
+def test_the_zh_notebook_ends_with_a_three_point_recap_and_what_comes_next(pair):
+    en, _, zh_nb = pair
+    texts = [c.source for c in cells_of(zh_nb, "markdown")]
+    recaps = [i for i, text in enumerate(texts) if text.startswith("**小结。**\n")]
+    assert len(recaps) == 1, f"zh/{en.name}: expected one recap cell"
+    recap = texts[recaps[0]]
+    assert len(re.findall(r"^- ", recap, re.M)) == 3, recap
+    assert "\n**下一步：** " in recap
+    assert all(not re.search(r"^#+ ", text, re.M) for text in texts[recaps[0] + 1:]), en.name
+
+
+def test_the_zh_explorer_follows_a_try_this_prompt(pair):
+    en, _, zh_nb = pair
+    widgets = [i for i, c in enumerate(zh_nb.cells)
+               if c.cell_type == "code" and "threshold_explorer(" in c.source]
+    assert len(widgets) == (en.stem[:2] in EXPLORERS)
+    for index in widgets:
+        prompt = zh_nb.cells[index - 1]
+        assert prompt.cell_type == "markdown" and "**试一试。**" in prompt.source, en.name
