@@ -26,7 +26,8 @@ if [ "$have" != "$wanted $files" ] && [ "$have" != "test $files" ]; then
   echo "$wanted $files" > "$stamp"
 fi
 # The Chinese edition's charts need a CJK font: Debian's fonts-noto-cjk (Noto Sans CJK SC).
-if ! fc-list 2>/dev/null | grep -q "Noto Sans CJK SC"; then
+cjk=/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc
+if [ ! -e "$cjk" ] && ! fc-list 2>/dev/null | grep -q "Noto Sans CJK SC"; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-cjk >/dev/null
   else
@@ -39,7 +40,7 @@ fi
 from pathlib import Path
 import matplotlib
 from matplotlib import font_manager as fm
-if Path('/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc').exists() and not any(
+if Path('$cjk').exists() and not any(
         f.name == 'Noto Sans CJK SC' for f in fm.fontManager.ttflist):
     fm.json_dump(fm.FontManager(), Path(matplotlib.get_cachedir(), f'fontlist-v{fm.FontManager.__version__}.json'))
 " >/dev/null 2>&1
