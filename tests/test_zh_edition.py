@@ -195,3 +195,14 @@ def test_the_zh_explorer_follows_a_try_this_prompt(pair):
     for index in widgets:
         prompt = zh_nb.cells[index - 1]
         assert prompt.cell_type == "markdown" and "**试一试。**" in prompt.source, en.name
+
+
+ZH_SOURCES = sorted((ROOT / "notebooks" / "src" / "zh").glob("[0-9][0-9]_*.py"))
+
+
+@pytest.mark.parametrize("source", ZH_SOURCES, ids=[p.stem for p in ZH_SOURCES])
+def test_jupytext_writes_each_zh_source_back_unchanged(source):
+    # Opened and saved in JupyterLab (notebooks/jupytext.toml), a zh file stays the same text.
+    import jupytext
+    text = source.read_text(encoding="utf-8")
+    assert jupytext.writes(jupytext.reads(text, fmt="py:percent"), fmt="py:percent") == text

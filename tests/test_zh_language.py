@@ -18,7 +18,7 @@ import pytest
 
 from compact.agent import tasks
 from compact.agent.loop import run_task
-from compact.course.exercises import check_cut_points, check_persisted
+from compact.course.exercises import WRITES_CODE, check_cut_points, check_persisted
 from compact.course.histories import data_dir
 from compact.course.lang import language
 from compact.course.replay import seeded_ids
@@ -115,3 +115,19 @@ def test_the_offline_model_answers_a_chinese_request_in_chinese(name, tmp_path):
     # ... and holds the same facts as the English one.
     for fact in FACTS[name]:
         assert fact in english and fact in chinese, (name, fact)
+
+
+def broken(*args):
+    raise ValueError("a learner's bug")
+
+
+@pytest.mark.parametrize("checker", WRITES_CODE, ids=[c.__name__ for c in WRITES_CODE])
+def test_every_case_line_is_named_in_chinese(checker, monkeypatch, capsys):
+    # A function that raises fails every case: one line per case, each with its name.
+    monkeypatch.setenv("COMPACT_LANG", "zh")
+    checker(broken)
+    lines = [line for line in capsys.readouterr().out.splitlines()
+             if line.startswith(("  通过  ", "  失败  "))]
+    assert lines
+    names = [line[6:].strip() for line in lines]
+    assert [n for n in names if not CJK.search(n) and n != "micro_compact"] == []

@@ -25,6 +25,7 @@ import math
 from dataclasses import dataclass, field
 
 from ..lang import language, pick
+from .case_names import shown
 
 SHOWN_FAILS = 3      # failing cases explained in full; the others get one line
 CONTEXT = 24         # characters of context either side of a text difference
@@ -185,11 +186,11 @@ def difference(expected, got) -> str:
 
 def report(name: str, rows: list, hint: str) -> CheckResult:
     """Print the PASS/FAIL lines and the verdict; rows are (case, ok, detail)."""
-    width = max(len(case) for case, _, _ in rows)
+    width = max(len(shown(case)) for case, _, _ in rows)
     print(_w("cases", name=name, n=len(rows)))
     explained = 0
     for case, ok, detail in rows:
-        line = f"  {_w('PASS') if ok else _w('FAIL')}  {case.ljust(width)}".rstrip()
+        line = f"  {_w('PASS') if ok else _w('FAIL')}  {shown(case).ljust(width)}".rstrip()
         if not ok and detail and explained < SHOWN_FAILS:
             explained += 1
             line = f"{line}\n      {detail}"
