@@ -4,6 +4,20 @@
     .venv/bin/python scripts/build_notebooks.py 00 03_micro    # those whose name starts so
     .venv/bin/python scripts/build_notebooks.py --check        # build in memory, diff, no write
     .venv/bin/python scripts/build_notebooks.py --check-sources   # no kernel: cells == sources?
+    .venv/bin/python scripts/build_notebooks.py zh/03 zh/1     # the Chinese edition's 03, 10
+    .venv/bin/python scripts/build_notebooks.py zh             # the whole Chinese edition
+    .venv/bin/python scripts/build_notebooks.py en             # the whole English edition
+
+With no name, both editions are built; a bare prefix (`03`) is the English notebook.
+
+The Chinese edition (notebooks/zh/) has no sources of its own for code: its
+notebook NN_name is the English source's cells, with the k-th markdown cell
+replaced by the k-th cell of notebooks/src/zh/NN_name.py, a file of markdown
+cells only (docs/GLOSSARY.md has the terms). So the code cells of the two
+editions are the same text, and a zh file with a different number of markdown
+cells from its English source is an error that names both counts. Its cell ids
+carry a `zh-` prefix; it is executed the same way, in notebooks/zh/, which is
+how the course's helpers know to speak Chinese (compact/course/lang.py).
 
 A source is a Python script in jupytext's percent format: a line starting
 `# %%` opens a code cell, `# %% [markdown]` a markdown cell (each line written
@@ -36,6 +50,7 @@ edited by hand, not even through jupytext: edit the source and rebuild).
 
 import argparse
 import difflib
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -50,6 +65,10 @@ from nbclient import NotebookClient
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 SOURCES = NOTEBOOKS / "src"
+ZH = "zh"
+ZH_SOURCES = SOURCES / ZH        # markdown cells only, one file per English source
+ZH_NOTEBOOKS = NOTEBOOKS / ZH    # the built Chinese notebooks; their kernels run here
+LANG_ENV = "COMPACT_LANG"        # the build lets the folder decide the language, never this
 CELL_TIMEOUT = 180  # seconds; the live agent run is the slowest cell
 
 SOURCE_FORMAT = "py:percent"
@@ -93,21 +112,51 @@ def read_source(text: str, name: str) -> list[nbformat.NotebookNode]:
     return cells
 
 
-def to_notebook(text: str, name: str) -> nbformat.NotebookNode:
+def to_notebook(text: str, name: str, prose: list | None = None,
+                prefix: str = "") -> nbformat.NotebookNode:
+    """The notebook of a source; `prose`, when given, replaces its markdown cells in order."""
+    cells = read_source(text, name)
+    if prose is not None:
+        cells = with_prose(cells, prose)
     nb = nbformat.v4.new_notebook()
-    for index, cell in enumerate(read_source(text, name)):
+    for index, cell in enumerate(cells):
         if cell.cell_type == "markdown":
             node = nbformat.v4.new_markdown_cell(cell.source)
         else:
             node = nbformat.v4.new_code_cell(cell.source)
         # Ids from the name and position, not jupytext's random ones: same bytes on every build.
-        node.id = f"{name[:50]}-{index:02d}"
+        node.id = f"{prefix}{name[:50 - len(prefix)]}-{index:02d}"
         # Only tags reach the notebook; jupytext's own layout hints stay out of it.
         if cell.metadata.get("tags"):
             node.metadata["tags"] = list(cell.metadata["tags"])
         nb.cells.append(node)
     nb.metadata = {"kernelspec": dict(KERNELSPEC), "language_info": dict(LANGUAGE_INFO)}
     return nb
+
+
+def read_prose(text: str, name: str, english: str) -> list:
+    """The markdown cells of a zh file, checked against its English source's count."""
+    cells = read_source(text, name)
+    code = [i for i, cell in enumerate(cells) if cell.cell_type != "markdown"]
+    if code:
+        raise BuildError(f"{name} cell {code[0]}: a code cell; a zh file holds only markdown "
+                         "cells (the code comes from the English source)")
+    wanted = sum(cell.cell_type == "markdown" for cell in read_source(english, name))
+    if len(cells) != wanted:
+        raise BuildError(f"{name}: {len(cells)} markdown cells, but the English source has "
+                         f"{wanted}: the k-th zh cell replaces the k-th English markdown cell")
+    return cells
+
+
+def with_prose(cells: list, prose: list) -> list:
+    """The cells with each markdown cell's text replaced by the next prose cell's; tags kept."""
+    texts = iter(prose)
+    out = []
+    for cell in cells:
+        if cell.cell_type == "markdown":
+            cell = nbformat.from_dict({**cell, "source": next(texts).source})
+        out.append(cell)
+    return out
 
 
 # -- execution -------------------------------------------------------------------
@@ -121,15 +170,18 @@ class ThisPython(KernelSpecManager):
         return super().get_kernel_spec(kernel_name)
 
 
-def execute(nb: nbformat.NotebookNode, name: str) -> nbformat.NotebookNode:
+def execute(nb: nbformat.NotebookNode, name: str,
+            folder: Path = NOTEBOOKS) -> nbformat.NotebookNode:
     kernel = KernelManager(kernel_name=KERNELSPEC["name"], kernel_spec_manager=ThisPython())
     client = NotebookClient(
         nb, km=kernel, timeout=CELL_TIMEOUT, kernel_name=KERNELSPEC["name"],
-        resources={"metadata": {"path": str(NOTEBOOKS)}},
+        resources={"metadata": {"path": str(folder)}},
         record_timing=False, store_widget_state=False, allow_errors=True)
     # The kernel's own stderr (a notice about its TCP transport) is not a
     # cell output; nbval discards it the same way. Cell stderr is checked below.
-    client.execute(stderr=subprocess.DEVNULL)
+    # The working folder, not an inherited COMPACT_LANG, says which edition this is.
+    env = {key: value for key, value in os.environ.items() if key != LANG_ENV}
+    client.execute(stderr=subprocess.DEVNULL, env=env)
     for index, cell in enumerate(nb.cells):
         if cell.cell_type == "code":
             _check_outputs(cell, name, index)
@@ -175,25 +227,60 @@ def render(nb: nbformat.NotebookNode) -> str:
 
 # -- command line -----------------------------------------------------------------
 
-def select(names: list[str]) -> list[Path]:
+class Notebook:
+    """One notebook of one edition: its source(s), its .ipynb, and the folder it runs in."""
+
+    def __init__(self, source: Path, zh: bool = False):
+        self.source, self.zh, self.name = source, zh, source.stem
+        self.prose = ZH_SOURCES / source.name if zh else None
+        self.folder = ZH_NOTEBOOKS if zh else NOTEBOOKS
+        self.target = self.folder / f"{source.stem}.ipynb"
+
+    def notebook(self) -> nbformat.NotebookNode:
+        text = self.source.read_text(encoding="utf-8")
+        if not self.zh:
+            return to_notebook(text, self.name)
+        if not self.prose.exists():
+            raise BuildError(f"{self.prose.relative_to(ROOT)} is missing: the Chinese edition "
+                             f"needs the prose of {self.source.relative_to(ROOT)}")
+        label = f"{ZH}/{self.prose.name}"
+        prose = read_prose(self.prose.read_text(encoding="utf-8"), label, text)
+        return to_notebook(text, self.name, prose, prefix=f"{ZH}-")
+
+
+def select(names: list[str]) -> list[Notebook]:
+    """`03` is the English 03, `zh/03` the Chinese one, `en` and `zh` an edition; none: both."""
     sources = sorted(SOURCES.glob("[0-9][0-9]_*.py"))
     if not names:
-        return sources
+        return [Notebook(s) for s in sources] + [Notebook(s, zh=True) for s in sources]
     chosen = []
     for wanted in names:
-        wanted = Path(wanted).stem
-        hits = [s for s in sources if s.stem.startswith(wanted)]
+        wanted = wanted.strip().removesuffix(".py").removesuffix(".ipynb")
+        edition, _, prefix = wanted.rpartition("/")
+        if not edition and prefix in (ZH, "en"):
+            edition, prefix = prefix, ""
+        edition = edition.removeprefix("notebooks/").removeprefix("src/").removeprefix("src")
+        if edition not in ("", "en", ZH):
+            raise BuildError(f"{wanted!r}: the editions are en and {ZH} (as in {ZH}/03)")
+        hits = [s for s in sources if s.stem.startswith(prefix)]
         if not hits:
-            raise BuildError(f"no source in {SOURCES.relative_to(ROOT)} starts with {wanted!r}")
-        chosen += [h for h in hits if h not in chosen]
+            raise BuildError(f"no source in {SOURCES.relative_to(ROOT)} starts with {prefix!r}")
+        for hit in hits:
+            if not any(n.source == hit and n.zh == (edition == ZH) for n in chosen):
+                chosen.append(Notebook(hit, zh=edition == ZH))
     return chosen
 
 
-def same_cells(source: Path, target: Path) -> list[str]:
-    """Differences between a source's cells and the saved notebook's (no kernel needed)."""
+def same_cells(item, target: Path | None = None) -> list[str]:
+    """Differences between a source's cells and the saved notebook's (no kernel needed).
+
+    `item` is a Notebook, or the path of an English source (its notebook: `target`)."""
+    if not isinstance(item, Notebook):
+        item = Notebook(Path(item))
+    target = target or item.target
     if not target.exists():
         return [f"{target.relative_to(ROOT)} is missing: build it"]
-    want = to_notebook(source.read_text(encoding="utf-8"), source.stem).cells
+    want = item.notebook().cells
     have = nbformat.read(target, as_version=4).cells
     if len(want) != len(have):
         return [f"{len(want)} cells in the source, {len(have)} in the notebook"]
@@ -209,32 +296,33 @@ def same_cells(source: Path, target: Path) -> list[str]:
     return problems
 
 
-def build(source: Path) -> str:
-    nb = to_notebook(source.read_text(encoding="utf-8"), source.stem)
+def build(item: Notebook) -> str:
+    nb = item.notebook()
     nbformat.validate(nb)
-    return render(execute(nb, source.stem))
+    item.folder.mkdir(exist_ok=True)  # the kernel starts there
+    return render(execute(nb, item.name, item.folder))
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("names", nargs="*", help="notebooks to build (prefix of the name)")
+    parser.add_argument("names", nargs="*",
+                        help="notebooks to build (prefix of the name; zh/PREFIX for Chinese)")
     parser.add_argument("--check", action="store_true",
                         help="build in memory and report differences from the saved .ipynb")
     parser.add_argument("--check-sources", action="store_true",
                         help="without running anything: does each .ipynb hold its source's cells?")
     args = parser.parse_args(argv)
     try:
-        sources = select(args.names)
         status = 0
-        for source in sources:
-            target = NOTEBOOKS / f"{source.stem}.ipynb"
+        for item in select(args.names):
+            target = item.target
             if args.check_sources:
-                problems = same_cells(source, target)
+                problems = same_cells(item)
                 status |= bool(problems)
                 print(f"{'same' if not problems else 'STALE'}  {target.relative_to(ROOT)}"
                       + "".join(f"\n    {p}" for p in problems))
                 continue
-            text = build(source)
+            text = build(item)
             old = target.read_text(encoding="utf-8") if target.exists() else ""
             if args.check:
                 if text != old:

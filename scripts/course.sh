@@ -1,15 +1,23 @@
 #!/usr/bin/env bash
 # Run the course: JupyterLab on the notebooks, on this machine only (127.0.0.1), opened
 # on notebook 00. The live notebook uses the offline model unless .env holds a key and a model.
+#   bash scripts/course.sh        the English edition (notebooks/)
+#   bash scripts/course.sh zh     the Chinese edition (notebooks/zh/; 中文版)
+# Further arguments go to jupyter lab.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+folder=notebooks
+if [ "${1:-}" = zh ]; then
+  folder=notebooks/zh   # its kernels start there, so the helpers speak Chinese (compact/course/lang.py)
+  shift
+fi
 bash scripts/setup.sh
 extra=()
 [ "$(id -u)" = 0 ] && extra+=(--allow-root)   # containers and classroom VMs often run as root
 # scripts/jupyterlab/overrides.json: no "Would you like to get notified about official Jupyter
 # news?" pop-up over the first notebook, and no news or update check; a learner's own
 # settings still win.
-exec .venv/bin/jupyter lab --ip=127.0.0.1 --notebook-dir=notebooks \
+exec .venv/bin/jupyter lab --ip=127.0.0.1 --notebook-dir="$folder" \
   --LabApp.app_settings_dir="$PWD/scripts/jupyterlab" \
   --LabApp.default_url=/lab/tree/00_why_compaction.ipynb \
   "${extra[@]}" "$@"

@@ -25,5 +25,22 @@ if [ "$have" != "$wanted $files" ] && [ "$have" != "test $files" ]; then
   .venv/bin/python -m pip install --quiet --disable-pip-version-check -r "$lock"
   echo "$wanted $files" > "$stamp"
 fi
-# Build matplotlib's font cache now, so no notebook kernel reports it on stderr.
-.venv/bin/python -c "import matplotlib.font_manager" >/dev/null 2>&1
+# The Chinese edition's charts need a CJK font: Debian's fonts-noto-cjk (Noto Sans CJK SC).
+cjk=/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc
+if [ ! -e "$cjk" ] && ! fc-list 2>/dev/null | grep -q "Noto Sans CJK SC"; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-cjk >/dev/null
+  else
+    echo "fonts-noto-cjk is missing: the Chinese charts will show boxes (sudo apt-get install fonts-noto-cjk)" >&2
+  fi
+fi
+# Build matplotlib's font cache now, so no notebook kernel reports it on stderr; build it
+# again when it was made before the CJK font was installed (matplotlib never rescans).
+.venv/bin/python -c "
+from pathlib import Path
+import matplotlib
+from matplotlib import font_manager as fm
+if Path('$cjk').exists() and not any(
+        f.name == 'Noto Sans CJK SC' for f in fm.fontManager.ttflist):
+    fm.json_dump(fm.FontManager(), Path(matplotlib.get_cachedir(), f'fontlist-v{fm.FontManager.__version__}.json'))
+" >/dev/null 2>&1

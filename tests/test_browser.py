@@ -194,3 +194,15 @@ def test_a_plain_jupyterlab_shows_the_prompt_the_course_command_hides(chromium_p
     assert first_page(chromium_page, tmp_path, plain).strip() == FIRST_NOTEBOOK
     # Looked for after the same wait as above: that wait is long enough to see it.
     assert chromium_page.get_by_text(NEWS_PROMPT).count() == 1
+
+
+def test_the_course_command_opens_the_chinese_edition_with_zh(chromium_page, tmp_path):
+    # `course.sh zh` serves notebooks/zh/: the same first page, its prose in Chinese.
+    if Path(sys.prefix).resolve() != (ROOT / ".venv").resolve():
+        pytest.skip("the course command runs .venv's JupyterLab: run this test with .venv/bin/python")
+    tab = first_page(chromium_page, tmp_path, [*COURSE, "zh"])
+    assert tab.strip() == FIRST_NOTEBOOK
+    # The notebook's own title (the table of contents holds a hidden copy of it).
+    title = chromium_page.locator(".jp-NotebookPanel .jp-RenderedMarkdown h1").first
+    assert "为什么要压缩" in title.inner_text(timeout=30 * SECONDS)
+    assert chromium_page.get_by_text(NEWS_PROMPT).count() == 0

@@ -249,6 +249,19 @@ def format_table(rows: list[dict], columns=None) -> str:
 
 # -- the chart -------------------------------------------------------------------
 
+def _words(key: str, **values) -> str:
+    """A chart word in the notebook's language. The course owns the words and the CJK
+    font; imported here, not at the top, so the benchmark's numbers never load it."""
+    from ..course.chart_text import words
+    return words(key, **values)
+
+
+def _fonts() -> None:
+    # Before the Figure: an axes' title and labels take their font when the axes is made.
+    from ..course.fonts import use_cjk_fallback
+    use_cjk_fallback()
+
+
 def _grouped_bars(ax, rows, field, designs, sessions, label=str):
     width = 0.8 / len(designs)
     for k, design in enumerate(designs):
@@ -258,7 +271,7 @@ def _grouped_bars(ax, rows, field, designs, sessions, label=str):
         bars = ax.bar(xs, values, width, color=COLOURS[design], label=design)
         ax.bar_label(bars, labels=[label(v) for v in values], fontsize=7, padding=1)
     ax.set_xticks(range(len(sessions)), sessions)
-    ax.set_xlabel("session")
+    ax.set_xlabel(_words("session"))
     ax.margins(y=0.15)
 
 
@@ -269,14 +282,16 @@ def _rolling_median(values, window=15):
 def bench_chart(rows: list[dict], timings: bool = True) -> Figure:
     """Cost, lost outputs and summary calls per design at the longest runs; bottom
     right, along the longest run of the first session, the prepare time per call
-    (timings=True) or, the same on every machine, the size of each request."""
+    (timings=True) or, the same on every machine, the size of each request.
+    Its words are in the notebook's language (compact/course/chart_text.py)."""
     longest = max(r["turns"] for r in rows)
     last = [r for r in rows if r["turns"] == longest]
     sessions = list(dict.fromkeys(r["session"] for r in last))
     designs = [d for d in DESIGNS if any(r["design"] == d for r in last)]
+    _fonts()
     fig = Figure(figsize=(13, 9), layout="constrained")
     (cost_ax, lost_ax), (summary_ax, along_ax) = fig.subplots(2, 2)
-    fig.suptitle(f"Four designs over simulated sessions of {longest} turns")
+    fig.suptitle(_words("bench title", turns=longest))
 
     _grouped_bars(cost_ax, last, "cost", designs, sessions, label=lambda v: f"{v / 1e6:.1f}M")
     # `none` costs ten times the rest: a log scale keeps the others readable.
@@ -284,16 +299,16 @@ def bench_chart(rows: list[dict], timings: bool = True) -> Figure:
     cost_ax.yaxis.set_major_locator(LogLocator(subs=(1, 2, 5)))
     cost_ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v / 1e6:g}M"))
     cost_ax.yaxis.set_minor_formatter(NullFormatter())
-    cost_ax.set_title("Cache-adjusted input cost (lower is better)")
-    cost_ax.set_ylabel("cost (millions of character-equivalents, log scale)")
+    cost_ax.set_title(_words("cost title"))
+    cost_ax.set_ylabel(_words("cost label"))
 
     _grouped_bars(lost_ax, last, "lost", designs, sessions)
-    lost_ax.set_title("Tool outputs lost (not readable verbatim anywhere)")
-    lost_ax.set_ylabel("tool outputs lost")
+    lost_ax.set_title(_words("lost title"))
+    lost_ax.set_ylabel(_words("lost label"))
 
     _grouped_bars(summary_ax, last, "summary_calls", designs, sessions)
-    summary_ax.set_title("Summary calls (none: the API refuses instead, see the table)")
-    summary_ax.set_ylabel("summary calls")
+    summary_ax.set_title(_words("summaries title"))
+    summary_ax.set_ylabel(_words("summaries label"))
 
     runs = [next((r for r in last if r["session"] == sessions[0] and r["design"] == d), None)
             for d in designs]
@@ -302,7 +317,7 @@ def bench_chart(rows: list[dict], timings: bool = True) -> Figure:
     else:
         _size_panel(along_ax, [r for r in runs if r], sessions[0])
     fig.legend(*cost_ax.get_legend_handles_labels(), loc="outside lower center",
-               ncols=len(designs), title="design")
+               ncols=len(designs), title=_words("design"))
     return fig
 
 
@@ -313,12 +328,12 @@ def _time_panel(ax, runs: list[dict], session: str) -> None:
         growth = "" if row["growth"] is None else f" (growth {row['growth']:.2f})"
         ax.plot(range(1, len(row["prepare_ms"]) + 1), _rolling_median(row["prepare_ms"]),
                 color=COLOURS[row["design"]], label=f"{row['design']}{growth}")
-    ax.set_title(f"prepare time per call, {session} session (rolling median of 15)")
-    ax.set_xlabel("model call (turn)")
-    ax.set_ylabel("milliseconds per call")
+    ax.set_title(_words("time title", session=session))
+    ax.set_xlabel(_words("model call (turn)"))
+    ax.set_ylabel(_words("milliseconds"))
     # Room above the lines for the legend.
     ax.set_ylim(0, ax.get_ylim()[1] * 1.3)
-    ax.legend(title="design", fontsize=8, loc="upper left", ncols=3)
+    ax.legend(title=_words("design"), fontsize=8, loc="upper left", ncols=3)
 
 
 def _size_panel(ax, runs: list[dict], session: str) -> None:
@@ -333,9 +348,9 @@ def _size_panel(ax, runs: list[dict], session: str) -> None:
     tallest = max([limit, *(max(row["request_chars"]) for row in shown)])
     ax.set_ylim(0, tallest * 1.3)  # room above the limit for the legend
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
-    ax.set_title(f"Request size at each call, {session} session (none: off the chart)")
-    ax.set_xlabel("model call (turn)")
-    ax.set_ylabel("characters sent")
+    ax.set_title(_words("size title", session=session))
+    ax.set_xlabel(_words("model call (turn)"))
+    ax.set_ylabel(_words("characters sent"))
     ax.legend(fontsize=8, loc="upper left", ncols=4)
 
 

@@ -26,6 +26,9 @@ from .. import formats
 from ..bench.palette import BLACK, BLUE, DARK_GREY, GREEN, GREY, ORANGE, PURPLE, SKY, VERMILLION, YELLOW
 from ..bench.text import plural
 from ..messages import text_of, to_plain, tool_results, tool_uses
+from .chart_text import CHART_TEXT, words
+from .chart_text import title as _title
+from .fonts import use_cjk_fallback
 
 STEP_COLOURS = {
     "tool_result_budget": ORANGE,
@@ -47,16 +50,8 @@ CATEGORY_COLOURS = {
     "archived": GREY,
     "summary": PURPLE,
 }
-CATEGORY_MEANING = {
-    "user text": "user text (a request)",
-    "assistant": "assistant turn",
-    "whole": "tool result, whole",
-    "persisted": "tool result, persisted (preview + file)",
-    "placeholder": "tool result, placeholder (copy on disk)",
-    "omitted": "tool result, omitted (no saved file)",
-    "archived": "archived to a transcript",
-    "summary": "summarized",
-}
+# What each category means, in English; the legend asks chart_text.words(category).
+CATEGORY_MEANING = {name: CHART_TEXT["en"][name] for name in CATEGORY_COLOURS}
 BEFORE_COLOUR, AFTER_COLOUR, LIMIT_COLOUR = GREY, BLUE, BLACK
 
 
@@ -75,7 +70,8 @@ def _thousands(value, _position=None) -> str:
 
 def _step_labels(records) -> list:
     several_calls = len({r.call for r in records}) > 1
-    return [f"{r.step} (call {r.call})" if several_calls else r.step for r in records]
+    return [words("step at call", step=r.step, call=r.call) if several_calls else r.step
+            for r in records]
 
 
 def before_after(records, limit: int | None = None, title: str | None = None) -> Figure:
@@ -86,6 +82,7 @@ def before_after(records, limit: int | None = None, title: str | None = None) ->
     value is written after it, or inside its end when the limit line would
     run through the label.
     """
+    use_cjk_fallback()  # each chart sets its fonts before it makes a Figure (fonts.py)
     records = list(records)
     rows = max(1, len(records))
     figure = Figure(figsize=(9.0, max(3.2, 1.5 + 0.62 * rows)), layout="constrained")
@@ -95,9 +92,9 @@ def before_after(records, limit: int | None = None, title: str | None = None) ->
     before = [r.chars_before for r in records]
     after = [r.chars_after for r in records]
     ax.barh([p - height / 2 for p in positions], before, height=height, color=BEFORE_COLOUR,
-            label="before the step")
+            label=words("before the step"))
     ax.barh([p + height / 2 for p in positions], after, height=height, color=AFTER_COLOUR,
-            label="after the step")
+            label=words("after the step"))
     largest = max(before + after + [limit or 0, 1])
     value_labels = []
     for p, b, a in zip(positions, before, after):
@@ -107,21 +104,22 @@ def before_after(records, limit: int | None = None, title: str | None = None) ->
                                fontsize=8), a, AFTER_COLOUR))
     if limit:
         ax.axvline(limit, color=LIMIT_COLOUR, linestyle="--", linewidth=1.5,
-                   label=f"context limit ({limit:,d})")
+                   label=words("context limit", limit=limit))
     ax.set_yticks(positions, _step_labels(records))
     ax.invert_yaxis()  # the first step on top, as the pipeline reads
     ax.set_xlim(0, largest * 1.2)
     ax.xaxis.set_major_formatter(_thousands)
-    ax.set_xlabel("characters (length of json.dumps(messages))")
-    ax.set_title(title or "Characters before and after each step")
+    ax.set_xlabel(words("characters of the messages"))
+    ax.set_title(_title(title) if title else words("before_after title"))
     # Bars first, then the limit, whatever order matplotlib keeps them in.
     handles, labels = ax.get_legend_handles_labels()
-    order = sorted(range(len(labels)), key=lambda i: labels[i].startswith("context limit"))
+    limit_label = words("context limit", limit=limit) if limit else None
+    order = sorted(range(len(labels)), key=lambda i: labels[i] == limit_label)
     figure.legend([handles[i] for i in order], [labels[i] for i in order],
                   loc="outside lower center", ncols=3, fontsize=8, frameon=False)
     ax.grid(axis="x", alpha=0.3)
     if not records:
-        ax.text(0.5, 0.5, "no steps ran", transform=ax.transAxes, ha="center")
+        ax.text(0.5, 0.5, words("no steps ran"), transform=ax.transAxes, ha="center")
     if limit:
         _clear_of_the_limit(figure, ax, value_labels, limit, largest * 0.01)
     return figure
@@ -168,6 +166,7 @@ def timeline_chart(timeline, limit: int | None = None, title: str | None = None)
     a dashed line. Bottom axes: one row per step, a mark at each call where
     it fired (`collections`, labelled with the step name).
     """
+    use_cjk_fallback()
     points = _points(timeline)
     if limit is None:
         limit = getattr(timeline, "limit", None)
@@ -178,24 +177,24 @@ def timeline_chart(timeline, limit: int | None = None, title: str | None = None)
     arrived = [p.chars_before for p in points]
     sent = [p.chars_after for p in points]
     top.plot(calls, arrived, color=BEFORE_COLOUR, linewidth=1, marker=".", markersize=4,
-             label="context as it arrives (before prepare)")
+             label=words("as it arrives"))
     top.plot(calls, sent, color=AFTER_COLOUR, linewidth=1.6, marker="o", markersize=3,
-             label="sent to the model (after prepare)")
+             label=words("sent to the model"))
     ceiling = max([(limit or 0) * 1.5, max(sent, default=0) * 1.15, 1000])
     if limit:
         top.axhline(limit, color=LIMIT_COLOUR, linestyle="--", linewidth=1.5,
-                    label=f"context limit ({limit:,d} characters)")
+                    label=words("context limit, characters", limit=limit))
     _mark_off_chart(top, calls, arrived, ceiling)
     top.set_ylim(0, ceiling)
     top.yaxis.set_major_formatter(_thousands)
-    top.set_ylabel("characters")
-    figure.suptitle(title or "Context size at each model call"
-                    + (f" ({profile} profile)" if profile else ""))
+    top.set_ylabel(words("characters"))
+    figure.suptitle(_title(title) if title else words("timeline title")
+                    + (words("profile suffix", profile=profile) if profile else ""))
     # Outside the axes: inside, it would hide the spikes it is meant to explain.
     figure.legend(loc="outside lower center", ncols=3, fontsize=8, frameon=False)
     top.grid(alpha=0.3)
     _fired_strip(strip, points)
-    strip.set_xlabel("model call")
+    strip.set_xlabel(words("model call"))
     # Calls are whole numbers: no 1.5 on the axis when a session has three.
     strip.xaxis.set_major_locator(MaxNLocator(integer=True))
     if calls:
@@ -213,23 +212,24 @@ def growth_chart(grown, sent, limit: int, window_chars: float, window_tokens: in
     window; the next line is what was sent (`sent`). Two dashed lines mark
     the article's limit and the model's window, converted to characters.
     """
+    use_cjk_fallback()
     figure = Figure(figsize=(9.0, 4.5), layout="constrained")
     ax = figure.add_subplot()
     calls = list(range(1, len(grown) + 1))
-    ax.plot(calls, grown, color=GREY, linewidth=2, label="no compaction")
+    ax.plot(calls, grown, color=GREY, linewidth=2, label=words("no compaction"))
     if refused_at is not None and grown:
         ax.plot([calls[-1], refused_at], [grown[-1], window_chars], color=GREY,
-                linestyle=":", linewidth=2, label="no compaction, projected")
-    ax.plot(calls[:len(sent)], sent, color=BLUE, linewidth=1.5, label="sent after prepare")
+                linestyle=":", linewidth=2, label=words("no compaction, projected"))
+    ax.plot(calls[:len(sent)], sent, color=BLUE, linewidth=1.5, label=words("sent after prepare"))
     ax.axhline(limit, color=LIMIT_COLOUR, linestyle="--", linewidth=1,
                label=f"CONTEXT_CHAR_LIMIT ({limit:,d})")
     ax.axhline(window_chars, color=VERMILLION, linestyle="--", linewidth=1,
-               label=f"window: {window_tokens:,d} tokens")
-    ax.set_xlabel("model call")
-    ax.set_ylabel("characters of json.dumps(messages)")
+               label=words("window tokens", tokens=window_tokens))
+    ax.set_xlabel(words("model call"))
+    ax.set_ylabel(words("characters of json"))
     ax.set_ylim(bottom=0)
     ax.yaxis.set_major_formatter(_thousands)
-    ax.set_title(title or "The context at each model call")
+    ax.set_title(_title(title) if title else words("growth title"))
     # Middle right: the lines run low on the left and high on the right.
     ax.legend(fontsize=8, loc="center right")
     ax.grid(alpha=0.3)
@@ -263,7 +263,7 @@ def _fired_strip(ax, points) -> None:
                    color=STEP_COLOURS.get(name, BLACK), label=name)
     ax.set_yticks(range(len(names)), names)
     ax.set_ylim(len(names) - 0.5, -0.5)
-    ax.set_ylabel("step fired")
+    ax.set_ylabel(words("step fired"))
     ax.grid(axis="x", alpha=0.3)
 
 
@@ -333,6 +333,7 @@ def message_map(before, after, title: str | None = None, columns: int = 40) -> F
     axes' `patches` are the messages before, the bottom axes' the messages
     after, each filled with its category's colour (CATEGORY_COLOURS).
     """
+    use_cjk_fallback()
     fates, now = classify(before, after)
     rows_before = max(1, -(-len(fates) // columns))
     rows_after = max(1, -(-len(now) // columns))
@@ -341,14 +342,18 @@ def message_map(before, after, title: str | None = None, columns: int = 40) -> F
     top, bottom = figure.subplots(2, 1, height_ratios=[rows_before + 0.6, rows_after + 0.6])
     # Every map has the same cell size, so two maps side by side compare.
     width = columns
-    _cells(top, fates, columns, width, f"before: {plural(len(fates), 'message')}")
-    _cells(bottom, now, columns, width, f"after: {plural(len(now), 'message')} (what is sent)")
-    handles = [Patch(facecolor=CATEGORY_COLOURS[c], edgecolor="white", label=CATEGORY_MEANING[c])
+    _cells(top, fates, columns, width, words("before: n", count=_count(len(fates))))
+    _cells(bottom, now, columns, width, words("after: n", count=_count(len(now))))
+    handles = [Patch(facecolor=CATEGORY_COLOURS[c], edgecolor="white", label=words(c))
                for c in CATEGORY_COLOURS]
     figure.legend(handles=handles, loc="outside lower center", ncols=4, fontsize=8,
                   frameon=False)
-    figure.suptitle(title or "Message map: one cell per message, oldest first")
+    figure.suptitle(_title(title) if title else words("map title"))
     return figure
+
+
+def _count(n: int) -> str:
+    return words("one message" if n == 1 else "messages", n=n)
 
 
 def _cells(ax, categories, columns, width, label) -> None:
@@ -372,5 +377,5 @@ def _cells(ax, categories, columns, width, label) -> None:
         ax.spines[side].set_visible(False)
     ax.set_title(label, loc="left", fontsize=10)
     if not categories:
-        ax.text(0.5, 0.5, "(no messages)", transform=ax.transAxes, ha="center")
+        ax.text(0.5, 0.5, words("no messages"), transform=ax.transAxes, ha="center")
 

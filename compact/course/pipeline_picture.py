@@ -17,34 +17,36 @@ from matplotlib.figure import Figure
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
 from ..config import CompactionConfig
+from .chart_text import title as _title
+from .chart_text import words
 from .charts import BLACK, GREY, STEP_COLOURS
+from .fonts import use_cjk_fallback
 
 SIZE = (12.0, 5.2)  # inches
 
 
 def pipeline_steps(config: CompactionConfig | None = None) -> list[dict]:
-    """The four steps as {name, trigger, context, disk}, with the configuration's numbers."""
+    """The four steps as {name, trigger, context, disk}, with the configuration's numbers,
+    in the notebook's language (chart_text.py)."""
     c = config or CompactionConfig.seed()
     return [
         {"name": "tool_result_budget", "number": 1,
-         "trigger": f"newest batch of results\nover {c.tool_result_batch_char_limit:,d} characters",
-         "context": f"each result over {c.large_result_char_limit:,d}:\n"
-                    f"<persisted-output> path\n+ {c.preview_chars:,d}-character preview",
-         "disk": ".task_outputs/tool-results/<id>.txt\n(the full result)"},
+         "trigger": words("budget trigger", batch=c.tool_result_batch_char_limit),
+         "context": words("budget context", large=c.large_result_char_limit,
+                          preview=c.preview_chars),
+         "disk": words("budget disk")},
         {"name": "snip_compact", "number": 2,
-         "trigger": f"more than {c.snip_max_messages} messages",
-         "context": f"first {c.snip_keep_head} + newest messages,\n"
-                    "[N messages archived at <path>]",
-         "disk": ".transcripts/transcript_<hex>.jsonl\n(the whole list)"},
+         "trigger": words("snip trigger", most=c.snip_max_messages),
+         "context": words("snip context", head=c.snip_keep_head),
+         "disk": words("transcript disk")},
         {"name": "micro_compact", "number": 3,
-         "trigger": "every call",
-         "context": f"newest {c.keep_recent_results} results whole; older ones\n"
-                    f"over {c.micro_min_chars} characters: one line\n(saved at <path> | omitted)",
-         "disk": "nothing new\n(reads step 1's Full output: path)"},
+         "trigger": words("micro trigger"),
+         "context": words("micro context", keep=c.keep_recent_results, least=c.micro_min_chars),
+         "disk": words("micro disk")},
         {"name": "compact_history", "number": 4,
-         "trigger": f"still over {c.context_char_limit:,d}\ncharacters after steps 1-3",
-         "context": "one [Compacted] message:\nrequest + summary + path",
-         "disk": ".transcripts/transcript_<hex>.jsonl\n(the whole list)"},
+         "trigger": words("summary trigger", limit=c.context_char_limit),
+         "context": words("summary context"),
+         "disk": words("transcript disk")},
     ]
 
 
@@ -57,20 +59,22 @@ def _box(ax, x, y, width, height, colour, fill=True):
 
 
 def pipeline_picture(config: CompactionConfig | None = None,
-                     title: str = "prepare(), before every model call") -> Figure:
+                     title: str | None = None) -> Figure:
     """The four steps left to right, cheapest first; rows: trigger, in context, on disk."""
     steps = pipeline_steps(config)
+    use_cjk_fallback()
     figure = Figure(figsize=SIZE, layout="none")
     ax = figure.add_axes((0.0, 0.0, 1.0, 1.0))
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
     ax.axis("off")
+    title = _title(title) if title else words("pipeline title")
     ax.text(0.5, 0.965, title, ha="center", va="top", fontsize=13, weight="bold", color=BLACK)
     left, gap = 0.115, 0.03
     width = (1 - left - 0.01 - gap * 3) / 4
     rows = (("trigger", 0.69, 0.12), ("in context", 0.44, 0.21), ("on disk", 0.2, 0.2))
     for label, y, height in rows:
-        ax.text(0.01, y + height / 2, label, ha="left", va="center", fontsize=10,
+        ax.text(0.01, y + height / 2, words(label), ha="left", va="center", fontsize=10,
                 weight="bold", color=BLACK)
     for n, step in enumerate(steps):
         x = left + n * (width + gap)
@@ -85,11 +89,9 @@ def pipeline_picture(config: CompactionConfig | None = None,
         if n < len(steps) - 1:
             ax.add_patch(FancyArrowPatch((x + width + 0.006, 0.875), (x + width + gap - 0.006, 0.875),
                                          arrowstyle="-|>", mutation_scale=12, color=BLACK))
-    ax.text(0.5, 0.1, "steps 1-3: no model call, cheapest and most recoverable first;  "
-            "step 4: one model call (the summary), only if still over the limit",
+    ax.text(0.5, 0.1, words("pipeline note"),
             ha="center", va="center", fontsize=9, style="italic", color=GREY)
-    ax.text(0.5, 0.04, "also: reactive_compact when the API still answers 'prompt is too long' "
-            "(06); the compact tool the model can call (07)", ha="center", va="center",
+    ax.text(0.5, 0.04, words("pipeline also"), ha="center", va="center",
             fontsize=9, color=BLACK)
     return figure
 

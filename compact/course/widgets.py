@@ -23,7 +23,10 @@ from IPython.display import Image
 from ..bench.text import plural
 from ..config import CompactionConfig
 from . import charts
+from .chart_text import words
 from .histories import load_history
+from .lang import language as _language
+from .lang import pick
 from .replay import replay, timeline
 
 # name: (min, max, step); the defaults come from the profile itself.
@@ -56,10 +59,10 @@ def _replays(history: dict, profile: str, thresholds: dict):
 def _figures(history: dict, profile: str, calls, once):
     name = history.get("name", "history")
     timeline_figure = charts.timeline_chart(
-        calls, title=f"{name}: context size at each model call ({profile} profile)")
+        calls, title=words("explorer timeline", name=name, profile=profile))
     steps_figure = charts.before_after(
         once.records, limit=once.config.context_char_limit,
-        title=f"{name}: one prepare over the whole history ({profile} profile)")
+        title=words("explorer steps", name=name, profile=profile))
     return timeline_figure, steps_figure
 
 
@@ -73,9 +76,21 @@ def explore(history, profile: str = "default", **thresholds):
     return _figures(history, profile, *_replays(history, profile, thresholds))
 
 
+# The widget's own words (the readout and its labels), in the notebook's language.
+WIDGET_TEXT = {
+    "en": {"invalid": "<b>Not a valid setting:</b> {error}", "profile": "profile"},
+    "zh": {"invalid": "<b>设置无效：</b>{error}", "profile": "配置",
+           "describe": "模型调用 {calls} 次，写入文件 {files} 个，付费摘要 {summaries} 次，"
+                       "发出的最大上下文 {max_sent:,d} 个字符"},
+}
+
+
 def describe(calls) -> str:
     """One line of what a timeline cost."""
     totals = calls.summary()
+    if "describe" in WIDGET_TEXT.get(_language(), {}):
+        return pick(WIDGET_TEXT, "describe", calls=totals["calls"], files=totals["files"],
+                    summaries=totals["model_calls"], max_sent=totals["max_sent"])
     return (f"{plural(totals['calls'], 'model call')}, {plural(totals['files'], 'file')} written, "
             f"{plural(totals['model_calls'], 'summary', 'summaries')} paid for, largest context "
             f"sent {totals['max_sent']:,d} characters")
@@ -107,7 +122,7 @@ def threshold_explorer(history, profile: str = "default", **initial) -> widgets.
     base = CompactionConfig.named(profile).as_dict()
     base.update(initial)
     switch = widgets.ToggleButtons(options=["default", "seed"], value=profile,
-                                   description="profile")
+                                   description=pick(WIDGET_TEXT, "profile"))
     controls = {"profile": switch}
     for name in SLIDERS:
         value = base[name] if base.get(name) is not None else CompactionConfig().as_dict()[name]
@@ -129,7 +144,7 @@ def threshold_explorer(history, profile: str = "default", **initial) -> widgets.
         try:
             calls, once = _replays(history, chosen, values)
         except ValueError as error:
-            status.value = f"<b>Not a valid setting:</b> {html.escape(str(error))}"
+            status.value = pick(WIDGET_TEXT, "invalid", error=html.escape(str(error)))
             box.last = None
             return
         status.value = html.escape(describe(calls))

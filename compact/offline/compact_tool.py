@@ -11,6 +11,7 @@ Left out: running `compact`; the policy only asks for it (compact/agent/loop.py 
 
 import re
 
+from .lang import language, say
 from .notes import LESSONS_GLOB, lessons_found, notes_on_fresh
 from .plan import Plan, first_line, lines_note
 from .view import View
@@ -48,12 +49,9 @@ def written_result(view: View, path: str) -> str | None:
 
 def compact_tool_answer(view: View, path: str, written: str) -> str:
     folders = lessons_found(view) or []
-    lines = [f"Done: {written}."]
+    lang = language(view.request)  # the answer speaks the request's language
+    lines = [say(lang, "tool done", written=written)]
     if folders:
-        lines.append(f"The note lists the {len(folders)} lessons: {', '.join(folders)}.")
-    if view.compacted:
-        lines.append("The compact tool ran after that batch, so the earlier conversation is "
-                     "now a summary and the write is recorded in it; nothing needs redoing.")
-    else:
-        lines.append("I asked for a compaction in the same batch.")
+        lines.append(say(lang, "tool lessons", n=len(folders), names=", ".join(folders)))
+    lines.append(say(lang, "tool compacted" if view.compacted else "tool asked"))
     return "\n".join(lines)

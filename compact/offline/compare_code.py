@@ -12,6 +12,7 @@ Left out: understanding code; the facts are names matched against two word lists
 
 import re
 
+from .lang import language, say
 from .notes import code_facts, notes_on_fresh, parse_code_note
 from .plan import Plan, lines_note
 from .view import View, failed
@@ -63,37 +64,28 @@ def plan_code(view: View, paths: list) -> Plan:
     return Plan(lines_note(*learned, code_answer(view, paths)))
 
 
-CODE_SOURCES = {
-    "read": "the file as read in this context",
-    "note": "my own note, taken when I read it",
-    "summary": "the conversation summary",
-    "outline": "an outline of its class and def lines, taken after its text left the context",
-}
-
-
 def code_answer(view: View, paths: list) -> str:
-    lines, known = ["Comparing " + " and ".join(paths) + ":", ""], {}
+    lang = language(view.request)  # the answer speaks the request's language
+    lines, known = [say(lang, "code comparing", paths=say(lang, "code and").join(paths)), ""], {}
+    nothing = say(lang, "code nothing")
     for path in paths:
         facts, why = find_code_facts(view, path)
         if why == "error":
-            lines.append(f"- {path}: I could not read it, so I can't say how it works.")
+            lines.append(say(lang, "code failed", path=path))
             continue
         if not facts:
-            lines.append(f"- {path}: no longer in this context (its result was shrunk and I "
-                         f"kept no note), so I can't say how it works.")
+            lines.append(say(lang, "code gone", path=path))
             continue
         known[path] = facts
-        size = f" ({facts['lines']} lines)" if facts["lines"] else ""
-        lines.append(f"- {path}{size}: current context through "
-                     f"{', '.join(facts['context']) or 'nothing named for it'}; persistent "
-                     f"memory through {', '.join(facts['memory']) or 'nothing named for it'}. "
-                     f"(From {CODE_SOURCES[why]}.)")
+        size = say(lang, "code lines", n=facts["lines"]) if facts["lines"] else ""
+        lines.append(say(lang, "code facts", path=path, size=size,
+                         context=", ".join(facts["context"]) or nothing,
+                         memory=", ".join(facts["memory"]) or nothing,
+                         source=say(lang, "code " + why)))
     if len(known) >= 2:
         context_side = max(known, key=lambda p: len(known[p]["context"]))
         memory_side = max(known, key=lambda p: len(known[p]["memory"]))
-        lines += ["", f"In short: {context_side} manages the current context, keeping the "
-                      f"messages list under the window within one session; "
-                      + (f"{memory_side} keeps persistent memory that outlives a compaction "
-                         f"or a new session." if known[memory_side]["memory"]
-                         else "neither names a persistent memory.")]
+        lines += ["", say(lang, "code in short", context_side=context_side)
+                  + (say(lang, "code memory", memory_side=memory_side)
+                     if known[memory_side]["memory"] else say(lang, "code no memory"))]
     return "\n".join(lines)

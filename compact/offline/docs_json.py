@@ -15,6 +15,7 @@ import re
 
 from .. import formats
 from .json_shape import json_outline, json_outline_full
+from .lang import language, say
 from .plan import Plan, first_line, short
 from .view import View, failed
 
@@ -28,47 +29,48 @@ def plan_json(view: View, path: str) -> Plan:
     if not calls:
         return Plan.tool(f"I'll read {path} first.", "read_file", {"path": path})
     call = calls[-1]
+    lang = language(view.request)  # the answer speaks the request's language
     if failed(call):
-        return Plan(f"I could not read {path}: {first_line(call.text)}")
+        return Plan(say(lang, "json could not read", path=path, line=first_line(call.text)))
     if call.kind == "whole":
         outline = json_outline_full(call.text) or json_outline(call.text)
-        return Plan(json_answer(path, outline, "the whole file, as read in this context"))
+        return Plan(json_answer(path, outline, say(lang, "json whole"), lang))
     saved = call.saved
     peek = next((c for c in reversed(view.calls) if c.kind == "whole" and saved
                  and c.name == "bash" and saved in c.command), None)
     if peek:
         return Plan(json_answer(path, json_outline(peek.text),
-                                f"the first {PEEK_CHARS} characters of the saved copy {saved}"))
+                                say(lang, "json peek", chars=PEEK_CHARS, saved=saved), lang))
     if call.kind == "persisted":
         outline = json_outline(call.visible)
         if outline["complete"]:
-            return Plan(json_answer(path, outline, f"the persisted preview (full text: {saved})"))
+            return Plan(json_answer(path, outline, say(lang, "json preview", saved=saved), lang))
     if saved:
         return Plan.tool(
             f"The result was saved to {saved}; what is left in context stops before the first "
             f"record ends, so I'll look at the first {PEEK_CHARS} characters of the saved copy.",
             "bash", {"command": f"head -c {PEEK_CHARS} {saved}"})
-    return Plan(f"I can't describe {path}: its tool result was shrunk to {formats.OMITTED} "
-                f"and nothing left in this context records its structure.")
+    return Plan(say(lang, "json gone", path=path, omitted=formats.OMITTED))
 
 
-def json_answer(path: str, outline: dict, source: str) -> str:
+def json_answer(path: str, outline: dict, source: str, lang: str = "en") -> str:
     top = ", ".join(k for k, _ in outline["top"])
-    lines = [short(f"{path}: a JSON {outline['root'] or 'text'}"
-                   + (f" with fields {top}" if top else "")), ""]
+    root = outline["root"] or say(lang, "json text")
+    lines = [short(say(lang, "json head", path=path, root=root)
+                   + (say(lang, "json fields", top=top) if top else "")), ""]
     if outline["top"]:
-        lines.append("Top level: " + ", ".join(f"{k} ({t})" for k, t in outline["top"]) + ".")
+        lines.append(say(lang, "json top", fields=", ".join(
+            say(lang, "json field", name=k, kind=t) for k, t in outline["top"])))
     if outline["record"]:
-        where = f" (the first element of '{outline['record_in']}')" if outline["record_in"] else ""
-        lines.append(f"One record{where} has {len(outline['record'])} main fields:")
+        where = say(lang, "json where", within=outline["record_in"]) if outline["record_in"] else ""
+        lines.append(say(lang, "json record", where=where, n=len(outline["record"])))
         for key, kind in outline["record"]:
             nested = outline["nested"].get(key)
-            lines.append(f"- {key} ({kind})" + (
-                f": a list of objects with {', '.join(nested)}" if nested else ""))
+            lines.append("- " + say(lang, "json field", name=key, kind=kind) + (
+                say(lang, "json nested", names=", ".join(nested)) if nested else ""))
         if not outline["complete"]:
-            lines.append("The record goes on past the text I have seen; these are its fields "
-                         "up to that point.")
+            lines.append(say(lang, "json goes on"))
     else:
-        lines.append("No complete record is visible in the text I have.")
-    lines.append(f"Source: {source}.")
+        lines.append(say(lang, "json no record"))
+    lines.append(say(lang, "json source", source=source))
     return "\n".join(lines)

@@ -13,6 +13,7 @@ Left out: lessons outside the asked range, and headings below the first level.
 import re
 
 from .. import formats
+from .lang import language
 from .notes import LESSONS_GLOB, lessons_found, notes_on_fresh, title_in
 from .plan import Plan, lines_note
 from .view import View, failed
@@ -80,6 +81,8 @@ def plan_titles(view: View) -> Plan:
 
 
 def titles_answer(view: View, readmes: list) -> str:
+    if language(view.request) == "zh":
+        return titles_answer_zh(view, readmes)
     found, missing, sources = [], [], {}
     for path in readmes:
         title, why = find_title(view, path)
@@ -110,6 +113,56 @@ SOURCE_WORDS = {
     "note": "from my own notes (their results are no longer in context)",
     "summary": "from the conversation summary",
 }
+
+
+MISSING_WORDS_ZH = {
+    "omitted": f"它的工具结果已被缩成 {formats.OMITTED}，这个上下文里没有任何东西记录它",
+    "untitled": "它的 README 没有一级（'# '）标题",
+    "error": "读取失败",
+}
+SOURCE_WORDS_ZH = {
+    "read": "来自这个上下文中读到的文件",
+    "preview": "来自转存后留下的预览",
+    "saved copy": "来自我重新读取的保存副本",
+    "note": "来自我自己的笔记（它们的结果已不在上下文中）",
+    "summary": "来自对话摘要",
+}
+
+
+def titles_answer_zh(view: View, readmes: list) -> str:
+    """titles_answer for a request in Chinese: the same facts, said in Chinese."""
+    found, missing, sources = [], [], {}
+    for path in readmes:
+        title, why = find_title(view, path)
+        folder = path.split("/")[0]
+        if title:
+            found.append((folder, title))
+            sources.setdefault(why, []).append(folder[:3])
+        else:
+            missing.append((folder, MISSING_WORDS_ZH[why]))
+    lines = [f"{len(readmes)} 节课程的一级标题："]
+    lines += [f"- {folder}：{title}" for folder, title in found]
+    lines += [f"- {folder}：拿不到标题，{why}。" for folder, why in missing]
+    lines += ["", "命名规律：" + naming_pattern_zh(found)]
+    lines += ["", "信息来源：" + "；".join(
+        f"{', '.join(codes)} {SOURCE_WORDS_ZH[why]}" for why, codes in sources.items()) + "。"]
+    return "\n".join(lines)
+
+
+def naming_pattern_zh(found: list) -> str:
+    """naming_pattern, said in Chinese."""
+    if not found:
+        return "我手上已经没有可以比较的标题。"
+    parsed = [re.match(r"#\s+(s\d\d):\s+(.+?)(?:\s+-\s+(.+))?$", title) for _, title in found]
+    if not all(parsed):
+        return "这些标题没有共同的格式。"
+    same_code = all(p[1] == folder[:3] for p, (folder, _) in zip(parsed, found))
+    parts = ["每个标题都以课程编号和冒号开头（" + ", ".join(p[1] for p in parsed) + "）"
+             + ("，编号和文件夹的相同" if same_code else ""), "接着是一个简短的主题名"]
+    if all(p[3] for p in parsed):
+        parts.append("然后是 ' - ' 和一个说明这节课新增内容的副标题（"
+                     + "；".join(f"'{p[3]}'" for p in parsed[:2]) + "……）")
+    return "，".join(parts) + "。"
 
 
 def naming_pattern(found: list) -> str:

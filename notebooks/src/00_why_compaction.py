@@ -20,7 +20,7 @@
 # **Goal.** You will learn how the article measures a context (characters of JSON), how
 # fast a session grows without compaction, and the shape of the article's pipeline: four
 # steps, what triggers each, and what each leaves in the context and on disk. About 20
-# minutes.
+# minutes. The course's terms, in English and Chinese: [docs/GLOSSARY.md](../docs/GLOSSARY.md).
 
 # %%
 # %matplotlib inline

@@ -17,7 +17,7 @@ from ... import formats
 from ...config import CompactionConfig
 from ...messages import text_of, tool_results
 from .build import rng, tool_pair
-from .check import CheckResult, check_function
+from .check import CheckResult, check_function, say
 
 PREVIEW = 2000
 CASES = [
@@ -87,16 +87,21 @@ def _diagnose(args, expected, got):
     if not isinstance(got, list):
         return None
     if sum(sizes) <= batch_limit and got:
-        return "the batch is not over batch_limit: step 1 moves nothing."
+        return say("the batch is not over batch_limit: step 1 moves nothing.",
+            "这一批没有超过 batch_limit：第一步什么也不转存。")
     if any(sizes[i] <= large_limit for i in got if 0 <= i < len(sizes)):
-        return f"a result of at most {large_limit:,d} characters is never persisted."
+        return say(f"a result of at most {large_limit:,d} characters is never persisted.",
+            f"不超过 {large_limit:,d} 个字符的结果从不转存。")
     if set(got) > set(expected):
-        return ("too many: re-total after each one, counting a persisted result as its "
-                "2,000-character preview, and stop once the total is not over the limit.")
+        return say(("too many: re-total after each one, counting a persisted result as its "
+                "2,000-character preview, and stop once the total is not over the limit."),
+            "太多了：每转存一个就重新求和，转存的结果按它 2,000 个字符的预览计算，总数一不再超过阈值就停下。")
     if set(got) < set(expected):
-        return ("too few: a persisted result still takes its 2,000-character preview in "
-                "the batch, so the total falls by less than its size.")
-    return "go largest first, not in the order of the batch."
+        return say(("too few: a persisted result still takes its 2,000-character preview in "
+                "the batch, so the total falls by less than its size."),
+            "太少了：转存的结果在这一批里仍占着 2,000 个字符的预览，所以总数减少的比它的大小少。")
+    return say("go largest first, not in the order of the batch.",
+            "从最大的开始，而不是按这一批的顺序。")
 
 
 def check_persisted(persisted) -> CheckResult:
@@ -105,7 +110,9 @@ def check_persisted(persisted) -> CheckResult:
              for label, sizes, batch, large in CASES + random_cases()]
     return check_function(
         "persisted", persisted, cases,
-        "only when the batch total is over batch_limit; go largest first, skip results "
+        say("only when the batch total is over batch_limit; go largest first, skip results "
         "not longer than large_limit, count a persisted one as its 2,000-character "
         "preview, and stop as soon as the total is not over the limit.",
+            "只在这一批的总数超过 batch_limit 时才动手；从最大的开始，跳过不长于 large_limit 的结果，"
+            "转存的结果按 2,000 个字符的预览计算，总数一不再超过阈值就停下。"),
         normalise=_sorted_ints, diagnose=_diagnose)

@@ -14,11 +14,18 @@ A stub that still raises NotImplementedError, or an answer left as None, is
 "not attempted yet": a friendly line, never a traceback, so a notebook shipped
 unsolved runs top to bottom. A learner's bug is a FAIL line, not a traceback.
 
+Every line speaks the notebook's language (compact/course/lang.py): FRAME holds
+the frame's words in English and Chinese, and each checker gives its hints as
+`say(english, chinese)`. The English lines are the ones the English notebooks store.
+
 Left out on purpose: grading and timing.
 """
 
 import math
 from dataclasses import dataclass, field
+
+from ..lang import language, pick
+from .case_names import shown
 
 SHOWN_FAILS = 3      # failing cases explained in full; the others get one line
 CONTEXT = 24         # characters of context either side of a text difference
@@ -42,6 +49,61 @@ class CheckResult:
         return f"CheckResult({self.name}: {state})"
 
 
+FRAME = {
+    "en": {
+        "cases": "{name}: {n} cases", "PASS": "PASS", "FAIL": "FAIL",
+        "all pass": "All {n} cases pass.", "some pass": "{passed} of {n} cases pass. Hint: {hint}",
+        "not attempted": "{name}: not attempted yet ({what}). Hint: {hint}",
+        "answer None": "the answer is None", "prediction None": "the prediction is None",
+        "a prediction None": "a prediction is still None",
+        "still raises": "it still raises NotImplementedError",
+        "not a function": "{name}: expected a function, got {got}.",
+        "values": "{name}: expected {n} values ({labels}), got {m}.",
+        "one value": "{name}: expected {n} values ({labels}), got one.",
+        "hint line": "\n      hint: {hint}", "raised": "raised {kind}: {error}",
+        "expected got": "expected {want}, got {have}",
+        "types": "expected {want_type} ({want}), got {have_type} ({have})",
+        "at": "at [{where}]: {what}",
+        "items": "expected {n} items, got {m}: expected {want}, got {have}",
+        "keys": "keys differ: missing {missing}, not expected {extra}",
+        "texts": "texts differ at character {at:,d} (expected {n:,d} characters, got {m:,d})",
+        "stops": "; yours stops there", "goes on": "; yours goes on",
+        "expected:": "      expected: ", "got:": "      got:      ",
+    },
+    "zh": {
+        "cases": "{name}：{n} 个用例", "PASS": "通过", "FAIL": "失败",
+        "all pass": "{n} 个用例全部通过。",
+        "some pass": "{n} 个用例中通过 {passed} 个。提示：{hint}",
+        "not attempted": "{name}：还没有作答（{what}）。提示：{hint}",
+        "answer None": "答案还是 None", "prediction None": "预测还是 None",
+        "a prediction None": "还有预测是 None",
+        "still raises": "它仍然抛出 NotImplementedError",
+        "not a function": "{name}：应当是一个函数，得到的是 {got}。",
+        "values": "{name}：应当有 {n} 个值（{labels}），得到 {m} 个。",
+        "one value": "{name}：应当有 {n} 个值（{labels}），只得到一个。",
+        "hint line": "\n      提示：{hint}", "raised": "抛出了 {kind}：{error}",
+        "expected got": "应为 {want}，得到 {have}",
+        "types": "应为 {want_type}（{want}），得到 {have_type}（{have}）",
+        "at": "在 [{where}]：{what}",
+        "items": "应有 {n} 项，得到 {m} 项：应为 {want}，得到 {have}",
+        "keys": "键不同：缺少 {missing}，多出 {extra}",
+        "texts": "文本在第 {at:,d} 个字符处不同（应有 {n:,d} 个字符，得到 {m:,d} 个）",
+        "stops": "；你的在那里就结束了", "goes on": "；你的还在继续",
+        # Two full-width characters and a colon take the width of "expected: ", so the caret lines up.
+        "expected:": "      应为：    ", "got:": "      得到：    ",
+    },
+}
+
+
+def say(english: str, chinese: str) -> str:
+    """A checker's hint in the notebook's language."""
+    return chinese if language() == "zh" else english
+
+
+def _w(key: str, **values) -> str:
+    return pick(FRAME, key, **values)
+
+
 class NotAttempted(Exception):
     """The learner's stub said it is not written yet."""
 
@@ -55,6 +117,8 @@ def short(value) -> str:
 
 def _a(type_) -> str:
     name = type_.__name__
+    if language() == "zh":
+        return name
     return ("an " if name[0] in "aeiou" else "a ") + name
 
 
@@ -85,64 +149,63 @@ def text_difference(expected: str, got: str) -> str:
     want = repr(before + expected[at: at + CONTEXT])
     have = repr(before + got[at: at + CONTEXT])
     caret = " " * (len(lead) + len(repr(before)) - 1) + "^"
-    where = (f"texts differ at character {at:,d} (expected {len(expected):,d} characters, "
-             f"got {len(got):,d})")
+    where = _w("texts", at=at, n=len(expected), m=len(got))
     if at == len(got):
-        where += "; yours stops there"
+        where += _w("stops")
     elif at == len(expected):
-        where += "; yours goes on"
-    return (f"{where}\n      expected: {lead}{want}\n      got:      {lead}{have}"
+        where += _w("goes on")
+    return (f"{where}\n{_w('expected:')}{lead}{want}\n{_w('got:')}{lead}{have}"
             f"\n                {caret}")
 
 
 def difference(expected, got) -> str:
     """A short account of how `got` differs from `expected`."""
     if is_number(expected) and is_number(got):
-        return f"expected {expected!r}, got {got!r}"
+        return _w("expected got", want=repr(expected), have=repr(got))
     if type(expected) is not type(got):
-        return (f"expected {_a(type(expected))} ({short(expected)}), "
-                f"got {_a(type(got))} ({short(got)})")
+        return _w("types", want_type=_a(type(expected)), want=short(expected),
+                  have_type=_a(type(got)), have=short(got))
     if isinstance(expected, str):
         return text_difference(expected, got)
     if isinstance(expected, (list, tuple)):
         for index, (want, have) in enumerate(zip(expected, got)):
             if not same(want, have):
-                return f"at [{index}]: {difference(want, have)}"
-        return (f"expected {len(expected)} items, got {len(got)}: "
-                f"expected {short(expected)}, got {short(got)}")
+                return _w("at", where=index, what=difference(want, have))
+        return _w("items", n=len(expected), m=len(got), want=short(expected), have=short(got))
     if isinstance(expected, dict):
         missing = [k for k in expected if k not in got]
         extra = [k for k in got if k not in expected]
         if missing or extra:
-            return f"keys differ: missing {missing}, not expected {extra}"
+            return _w("keys", missing=missing, extra=extra)
         key = next(k for k in expected if not same(expected[k], got[k]))
-        return f"at [{key!r}]: {difference(expected[key], got[key])}"
-    return f"expected {short(expected)}, got {short(got)}"
+        return _w("at", where=repr(key), what=difference(expected[key], got[key]))
+    return _w("expected got", want=short(expected), have=short(got))
 
 
 # -- printing ----------------------------------------------------------------------
 
 def report(name: str, rows: list, hint: str) -> CheckResult:
     """Print the PASS/FAIL lines and the verdict; rows are (case, ok, detail)."""
-    width = max(len(case) for case, _, _ in rows)
-    print(f"{name}: {len(rows)} cases")
+    width = max(len(shown(case)) for case, _, _ in rows)
+    print(_w("cases", name=name, n=len(rows)))
     explained = 0
     for case, ok, detail in rows:
-        line = f"  {'PASS' if ok else 'FAIL'}  {case.ljust(width)}".rstrip()
+        line = f"  {_w('PASS') if ok else _w('FAIL')}  {shown(case).ljust(width)}".rstrip()
         if not ok and detail and explained < SHOWN_FAILS:
             explained += 1
             line = f"{line}\n      {detail}"
         print(line)
     passed = sum(1 for _, ok, _ in rows if ok)
     if passed == len(rows):
-        print(f"All {len(rows)} cases pass.")
+        print(_w("all pass", n=len(rows)))
     else:
-        print(f"{passed} of {len(rows)} cases pass. Hint: {hint}")
+        print(_w("some pass", passed=passed, n=len(rows), hint=hint))
     return CheckResult(name, passed, len(rows), True, rows)
 
 
 def not_attempted(name: str, total: int, hint: str, what: str) -> CheckResult:
-    print(f"{name}: not attempted yet ({what}). Hint: {hint}")
+    reason = _w(what) if what in FRAME["en"] else what
+    print(_w("not attempted", name=name, what=reason, hint=hint))
     return CheckResult(name, 0, total, False, [])
 
 
@@ -155,7 +218,7 @@ def call(function, *args):
     except NotImplementedError as error:
         raise NotAttempted() from error
     except Exception as error:  # a learner's bug is a FAIL line, not a traceback
-        return False, f"raised {type(error).__name__}: {error}"
+        return False, _w("raised", kind=type(error).__name__, error=error)
 
 
 def check_function(name, function, cases, hint, *, normalise=None, diagnose=None,
@@ -168,9 +231,9 @@ def check_function(name, function, cases, hint, *, normalise=None, diagnose=None
     `explain_errors` it is also asked (with got None) when the function raised.
     """
     if function is None:
-        return not_attempted(name, len(cases), hint, "the answer is None")
+        return not_attempted(name, len(cases), hint, "answer None")
     if not callable(function):
-        print(f"{name}: expected a function, got {_a(type(function))}.")
+        print(_w("not a function", name=name, got=_a(type(function))))
         return CheckResult(name, 0, len(cases), True, [])
     rows = []
     try:
@@ -178,7 +241,7 @@ def check_function(name, function, cases, hint, *, normalise=None, diagnose=None
             ran, got = call(function, *args)
             if not ran:
                 specific = diagnose(args, expected, None) if diagnose and explain_errors else None
-                rows.append((label, False, got + (f"\n      hint: {specific}" if specific else "")))
+                rows.append((label, False, got + (_w("hint line", hint=specific) if specific else "")))
                 continue
             if normalise is not None:
                 try:
@@ -190,9 +253,9 @@ def check_function(name, function, cases, hint, *, normalise=None, diagnose=None
                 continue
             detail = difference(expected, got)
             specific = diagnose(args, expected, got) if diagnose else None
-            rows.append((label, False, detail + (f"\n      hint: {specific}" if specific else "")))
+            rows.append((label, False, detail + (_w("hint line", hint=specific) if specific else "")))
     except NotAttempted:
-        return not_attempted(name, len(cases), hint, "it still raises NotImplementedError")
+        return not_attempted(name, len(cases), hint, "still raises")
     return report(name, rows, hint)
 
 
@@ -200,22 +263,21 @@ def check_prediction(name, answer, expected: dict, hint) -> CheckResult:
     """expected: {label: value}; answer: one value, a tuple in that order, or a dict."""
     labels = list(expected)
     if answer is None:
-        return not_attempted(name, len(labels), hint, "the prediction is None")
+        return not_attempted(name, len(labels), hint, "prediction None")
     if isinstance(answer, dict):
         given = {label: answer.get(label) for label in labels}
     elif isinstance(answer, tuple) and len(labels) > 1:
         if len(answer) != len(labels):
-            print(f"{name}: expected {len(labels)} values ({', '.join(labels)}), "
-                  f"got {len(answer)}.")
+            print(_w("values", name=name, n=len(labels), labels=", ".join(labels), m=len(answer)))
             return CheckResult(name, 0, len(labels), True, [])
         given = dict(zip(labels, answer))
     elif len(labels) == 1:
         given = {labels[0]: answer}
     else:
-        print(f"{name}: expected {len(labels)} values ({', '.join(labels)}), got one.")
+        print(_w("one value", name=name, n=len(labels), labels=", ".join(labels)))
         return CheckResult(name, 0, len(labels), True, [])
     if any(value is None for value in given.values()):
-        return not_attempted(name, len(labels), hint, "a prediction is still None")
+        return not_attempted(name, len(labels), hint, "a prediction None")
     rows = [(label, same(expected[label], given[label]),
              "" if same(expected[label], given[label])
              else difference(expected[label], given[label]))

@@ -11,7 +11,7 @@ import json
 from ... import formats
 from ...messages import to_plain
 from .build import rng, tool_pair
-from .check import CheckResult, check_function
+from .check import CheckResult, check_function, say
 
 
 def reference(previous, current) -> float:
@@ -58,17 +58,23 @@ def _diagnose(args, expected, got):
     if isinstance(got, bool) or not isinstance(got, (int, float)):
         return None
     if abs(got - 1.25 * len(json.dumps(current, ensure_ascii=False))) < 1e-6:
-        return "nothing was counted as cached: the leading messages equal to previous cost 0.1."
+        return say("nothing was counted as cached: the leading messages equal to previous cost 0.1.",
+            "没有任何部分按缓存计算：和 previous 相同的开头消息每个字符只算 0.1。")
     if abs(got - _cost(previous, current, ensure_ascii=True)) < 1e-6:
-        return "measure with ensure_ascii=False: a Chinese character is one character, not six."
-    return "count as cached only the leading messages, up to the first one that differs."
+        return say("measure with ensure_ascii=False: a Chinese character is one character, not six.",
+            "用 ensure_ascii=False 来量：一个汉字是一个字符，不是六个。")
+    return say("count as cached only the leading messages, up to the first one that differs.",
+            "只有开头的消息按缓存计算，到第一条不同的消息为止。")
 
 
 def check_cache_cost(cache_cost) -> CheckResult:
     """09: cache_cost(previous, current) -> the cache-adjusted cost of the current request."""
     return check_function(
         "cache_cost", cache_cost, _cases(),
-        "the leading messages of current equal to those of previous are cached: the "
+        say("the leading messages of current equal to those of previous are cached: the "
         "characters of their JSON, len(json.dumps(m, ensure_ascii=False)) each, cost 0.1; "
         "every other character of len(json.dumps(current, ensure_ascii=False)) costs 1.25.",
+            "current 中与 previous 相同的开头消息命中缓存：它们 JSON 的字符（每条 "
+            "len(json.dumps(m, ensure_ascii=False))）每个算 0.1；len(json.dumps(current, "
+            "ensure_ascii=False)) 中其余的每个字符算 1.25。"),
         diagnose=_diagnose)

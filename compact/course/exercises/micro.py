@@ -19,7 +19,7 @@ import tempfile
 from ...config import CompactionConfig
 from ...messages import text_of, tool_results
 from .build import rng, tool_pair
-from .check import CheckResult, check_function
+from .check import CheckResult, check_function, say
 
 LINE = "A line of a README the agent read, long enough to be worth shrinking.\n"
 
@@ -73,16 +73,22 @@ def _diagnose(args, expected, got):
     if not isinstance(got, str):
         return None
     if len(text) <= 120 and got != text:
-        return "a result of at most 120 characters is left as it is."
+        return say("a result of at most 120 characters is left as it is.",
+            "不超过 120 个字符的结果保持原样。")
     if expected.startswith("[Earlier tool result saved at") and got.startswith("[Earlier"):
-        return ("read the path from the line that starts 'Full output: ' inside the "
-                "<persisted-output> block, up to the end of that line.")
+        return say(("read the path from the line that starts 'Full output: ' inside the "
+                "<persisted-output> block, up to the end of that line."),
+            "从 <persisted-output> 块里以 'Full output: ' 开头的那一行读出路径，一直读到行尾。")
     if expected.startswith("[Earlier tool result saved at"):
-        return "this result starts with step 1's <persisted-output> block: point at its copy."
+        return say("this result starts with step 1's <persisted-output> block: point at its copy.",
+            "这个结果以第一步的 <persisted-output> 块开头：要指向它的副本。")
     if got.startswith("[Earlier tool result saved at"):
-        return ("only step 1's own block counts: the text must start with "
-                "'<persisted-output>'; a 'Full output:' line anywhere else is just text.")
-    return "an older result over 120 characters with no saved copy says it was omitted."
+        return say(("only step 1's own block counts: the text must start with "
+                "'<persisted-output>'; a 'Full output:' line anywhere else is just text."),
+            "只认第一步自己的块：文本必须以 '<persisted-output>' 开头；"
+            "别处的 'Full output:' 行只是普通文本。")
+    return say("an older result over 120 characters with no saved copy says it was omitted.",
+            "超过 120 个字符、又没有保存副本的较早结果，要写明它已被省略（omitted）。")
 
 
 def check_older_result(older_result) -> CheckResult:
@@ -91,9 +97,12 @@ def check_older_result(older_result) -> CheckResult:
         cases = _cases_in(root)
     return check_function(
         "older_result", older_result, cases,
-        "at most 120 characters: the text as it is. Otherwise, if the text is step 1's "
+        say("at most 120 characters: the text as it is. Otherwise, if the text is step 1's "
         "<persisted-output> block, '[Earlier tool result saved at <path>]' with the path "
         "from its 'Full output: ' line; if not, compact.formats.OMITTED.",
+            "不超过 120 个字符：原样保留。否则，如果文本是第一步的 <persisted-output> 块，"
+            "就写 '[Earlier tool result saved at <path>]'，路径取自它的 'Full output: ' 行；"
+            "不是的话，写 compact.formats.OMITTED。"),
         diagnose=_diagnose)
 
 
@@ -115,6 +124,8 @@ def check_placeholders(answer) -> CheckResult:
     from .check import check_prediction
     return check_prediction(
         "placeholders", answer, placeholders_on_five_reads(),
-        "count the tool results, keep the newest 3 whole, and leave alone any of 120 "
+        say("count the tool results, keep the newest 3 whole, and leave alone any of 120 "
         "characters or fewer; the rest become placeholders. Without a saved copy "
-        "from step 1, the placeholder says omitted.")
+        "from step 1, the placeholder says omitted.",
+            "数一数工具结果：最新的 3 个保持完整，不超过 120 个字符的也不动；其余的都变成占位符。"
+            "第一步没有保存副本的，占位符写 omitted。"))

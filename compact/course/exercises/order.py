@@ -16,7 +16,7 @@ leads to it; a placeholder's path leads to the copy too.
 import itertools
 
 from ...messages import text_of, tool_results
-from .check import CheckResult, check_function
+from .check import CheckResult, check_function, say
 
 CHEAP = ("tool_result_budget", "snip_compact", "micro_compact")
 
@@ -75,27 +75,37 @@ def _sorted(got):
 def _diagnose(args, expected, got):
     originals, context, transcripts, saved = args
     if not isinstance(got, list):
-        return "return a list of tool_use ids."
+        return say("return a list of tool_use ids.",
+            "返回一个 tool_use id 的列表。")
     extra = [i for i in got if i not in expected]
     if extra and transcripts:
-        return (f"{extra[0]} is not lost: a transcript holds the list as it was, "
-                "look for the original in every transcript's tool results too.")
+        return say((f"{extra[0]} is not lost: a transcript holds the list as it was, "
+                "look for the original in every transcript's tool results too."),
+            f"{extra[0]} 没有丢失：transcript（完整记录）保存着原来的列表，"
+            "也要在每个 transcript 的工具结果里找原文。")
     if extra and saved:
-        return (f"{extra[0]} is not lost: its marker's path (the 'Full output: ' line, "
-                "or the placeholder's 'saved at') names a saved file holding the original.")
+        return say((f"{extra[0]} is not lost: its marker's path (the 'Full output: ' line, "
+                "or the placeholder's 'saved at') names a saved file holding the original."),
+            f"{extra[0]} 没有丢失：它的标记里的路径（'Full output: ' 行，"
+            "或占位符的 'saved at'）指向一个保存着原文的文件。")
     if extra:
-        return f"{extra[0]} is still readable: compare whole texts, not only whether the id is there."
-    return ("a result is lost when no readable text for its id equals the original: "
-            "a preview or '[Earlier tool result omitted.]' is not the original.")
+        return say(f"{extra[0]} is still readable: compare whole texts, not only whether the id is there.",
+            f"{extra[0]} 仍然读得到：要比较完整的文本，而不只是看 id 在不在。")
+    return say(("a result is lost when no readable text for its id equals the original: "
+            "a preview or '[Earlier tool result omitted.]' is not the original."),
+            "一个结果丢失，是指它的 id 对应的所有可读文本都不等于原文："
+            "预览或 '[Earlier tool result omitted.]' 都不是原文。")
 
 
 def check_lost(lost) -> CheckResult:
     """05: lost(originals, context, transcripts, saved) -> ids of outputs lost for good."""
     return check_function(
         "lost", lost, _cases(),
-        "for each id, gather every text its tool results have in the context and in the "
+        say("for each id, gather every text its tool results have in the context and in the "
         "transcripts, plus the saved file a marker's path names (saved[path]); the id is "
         "lost when none of them equals the original.",
+            "对每个 id，收集它的工具结果在上下文和 transcript 里的所有文本，再加上标记路径指向的保存文件"
+            "（saved[path]）；其中没有一个等于原文时，这个 id 就丢失了。"),
         normalise=_sorted, diagnose=_diagnose)
 
 
@@ -112,5 +122,7 @@ def check_order_loss(answer) -> CheckResult:
     from .check import check_prediction
     return check_prediction(
         "order_loss", answer, order_loss_on_huge_result(),
-        "in the wrong order step 3 sees the batch first: every result but the newest 3 "
-        "that is longer than 120 characters becomes 'omitted', with no copy on disk.")
+        say("in the wrong order step 3 sees the batch first: every result but the newest 3 "
+        "that is longer than 120 characters becomes 'omitted', with no copy on disk.",
+            "顺序错了，第三步就先看到这一批：除最新 3 个以外、长于 120 个字符的结果都变成 'omitted'，"
+            "磁盘上没有副本。"))

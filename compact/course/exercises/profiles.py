@@ -12,7 +12,7 @@ Prediction: how many tool outputs the seed profile loses on two long sessions.
 """
 
 from .build import messages_of_kinds, random_kinds, rng
-from .check import CheckResult, check_function, check_prediction
+from .check import CheckResult, check_function, check_prediction, say
 
 CASES = [
     ("a batch after the last reply", ["user", "tool_use", "tool_result", "tool_use", "tool_result"]),
@@ -36,15 +36,20 @@ def random_cases(count: int = 10) -> list:
 def _diagnose(args, expected, got):
     (kinds,) = args
     if not isinstance(got, int) or isinstance(got, bool):
-        return "return one index."
+        return say("return one index.",
+            "返回一个下标。")
     replies = [i for i, kind in enumerate(kinds) if kind in ("assistant", "tool_use")]
     if replies and got == replies[0] + 1:
-        return "that is after the first reply: look for the model's last one."
+        return say("that is after the first reply: look for the model's last one.",
+            "那是第一次回复之后：要找模型的最后一次回复。")
     if replies and got == replies[-1]:
-        return "the reply itself is read; fresh starts at the message after it."
+        return say("the reply itself is read; fresh starts at the message after it.",
+            "回复本身模型已经读过；新内容从它后面的那条消息开始。")
     if not replies:
-        return "no assistant message yet: everything is fresh, from index 0."
-    return "a tool_use message is an assistant reply too."
+        return say("no assistant message yet: everything is fresh, from index 0.",
+            "还没有 assistant 消息：全部都是新的，从下标 0 开始。")
+    return say("a tool_use message is an assistant reply too.",
+            "tool_use 消息也是 assistant 的回复。")
 
 
 def check_fresh_from(fresh_from) -> CheckResult:
@@ -52,8 +57,10 @@ def check_fresh_from(fresh_from) -> CheckResult:
     cases = [(label, (list(kinds),), reference(kinds)) for label, kinds in CASES + random_cases()]
     return check_function(
         "fresh_from", fresh_from, cases,
-        "find the last message the model wrote ('assistant' or 'tool_use'); everything "
+        say("find the last message the model wrote ('assistant' or 'tool_use'); everything "
         "after it is fresh. With no such message, everything is.",
+            "找到模型写的最后一条消息（'assistant' 或 'tool_use'）；它之后的都是新的。"
+            "没有这样的消息时，全部都是新的。"),
         diagnose=_diagnose)
 
 
@@ -67,8 +74,12 @@ def check_seed_losses(answer) -> CheckResult:
     """08: predict {long_session: n, timeline_150: m}, outputs the seed profile loses."""
     return check_prediction(
         "seed_losses", answer, seed_losses(),
-        "a result is lost when step 3 turns it into '[Earlier tool result omitted.]' "
+        say("a result is lost when step 3 turns it into '[Earlier tool result omitted.]' "
         "before any transcript holds it. Step 2 runs before step 3 and, in the seed "
         "profile, writes a transcript of the whole list on every call once the list is "
         "over 50 messages; so count the results that step 3 shrinks on calls where the "
-        "list is at most 50 messages.")
+        "list is at most 50 messages.",
+            "第三步在任何 transcript 保存它之前就把它变成 '[Earlier tool result omitted.]'，"
+            "这个结果就丢失了。"
+            "第二步在第三步之前运行；在原文配置（seed）中，列表一超过 50 条消息，它每次调用都把整个列表写进"
+            " transcript；所以要数的是：在列表不超过 50 条消息的调用中，第三步缩掉的结果。"))

@@ -9,7 +9,7 @@ message is a tool_result (start one earlier), and a list shorter than `keep`
 """
 
 from .build import messages_of_kinds, random_kinds, rng
-from .check import CheckResult, check_function
+from .check import CheckResult, check_function, say
 
 CASES = [
     ("plain turns", ["user", "assistant"] * 5, 5),
@@ -41,15 +41,20 @@ def random_cases(count: int = 10) -> list:
 def _diagnose(args, expected, got):
     kinds, keep = args
     if not isinstance(got, int) or isinstance(got, bool):
-        return "return one index: the first message kept verbatim."
+        return say("return one index: the first message kept verbatim.",
+            "返回一个下标：第一条原样保留的消息。")
     plain = max(0, len(kinds) - keep)
     if got < 0:
-        return "a list shorter than keep is kept whole: start at 0."
+        return say("a list shorter than keep is kept whole: start at 0.",
+            "比 keep 短的列表整个保留：从 0 开始。")
     if got == plain and expected == plain - 1:
-        return (f"kinds[{plain}] is a tool_result and kinds[{plain - 1}] its tool_use: "
-                "start one earlier so the pair stays together.")
+        return say((f"kinds[{plain}] is a tool_result and kinds[{plain - 1}] its tool_use: "
+                "start one earlier so the pair stays together."),
+            f"kinds[{plain}] 是 tool_result，"
+            f"kinds[{plain - 1}] 是它的 tool_use：提前一条开始，让这一对保持在一起。")
     if expected == plain:
-        return f"start at len(kinds) - keep = {plain}; the pair rule does not apply here."
+        return say(f"start at len(kinds) - keep = {plain}; the pair rule does not apply here.",
+            f"从 len(kinds) - keep = {plain} 开始；这里用不上配对规则。")
     return None
 
 
@@ -59,6 +64,8 @@ def check_tail_start(tail_start) -> CheckResult:
              for label, kinds, keep in CASES + random_cases()]
     return check_function(
         "tail_start", tail_start, cases,
-        "the newest keep messages stay; if the first of them is a tool_result whose "
+        say("the newest keep messages stay; if the first of them is a tool_result whose "
         "tool_use is just before it, the tail starts one earlier. Never below 0.",
+            "最新的 keep 条消息留下；如果其中第一条是 tool_result、而它的 tool_use 就在前面，"
+            "尾部提前一条开始。绝不小于 0。"),
         diagnose=_diagnose)

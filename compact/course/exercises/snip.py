@@ -9,7 +9,7 @@ the random ones are seeded histories of 12 to 70 messages.
 
 from ...config import CompactionConfig
 from .build import messages_of_kinds, random_kinds, rng
-from .check import CheckResult, check_function
+from .check import CheckResult, check_function, say
 
 CASES = [
     # (label, kinds, max_messages, keep_head)
@@ -53,15 +53,21 @@ def _as_tuple(got):
 def _diagnose(args, expected, got):
     kinds, max_messages, keep_head = args
     if not (isinstance(got, tuple) and len(got) == 2):
-        return "return a pair (head_end, tail_start)."
+        return say("return a pair (head_end, tail_start).",
+            "返回一对 (head_end, tail_start)。")
     plain = (keep_head, len(kinds) - (max_messages - keep_head))
     if got == plain:
-        return "those are the cuts before the pair rules: one of them splits a pair."
+        return say("those are the cuts before the pair rules: one of them splits a pair.",
+            "这是应用配对规则之前的切点：其中一个拆开了一对。")
     if got[0] != expected[0]:
-        return (f"kinds[{keep_head - 1}] is {kinds[keep_head - 1]!r}: when the head ends on "
-                "a tool_use, it grows over the tool_result after it.")
-    return (f"kinds[{plain[1]}] is {kinds[plain[1]]!r}: when the tail would open on a "
-            "tool_result whose tool_use is just before it, it starts one earlier.")
+        return say((f"kinds[{keep_head - 1}] is {kinds[keep_head - 1]!r}: when the head ends on "
+                "a tool_use, it grows over the tool_result after it."),
+            f"kinds[{keep_head - 1}] 是 {kinds[keep_head - 1]!r}："
+            "头部以 tool_use 结尾时，要把它后面的 tool_result 也包进来。")
+    return say((f"kinds[{plain[1]}] is {kinds[plain[1]]!r}: when the tail would open on a "
+            "tool_result whose tool_use is just before it, it starts one earlier."),
+            f"kinds[{plain[1]}] 是 {kinds[plain[1]]!r}："
+            "尾部如果以 tool_result 开头、而它的 tool_use 就在前面，尾部要提前一条开始。")
 
 
 def check_cut_points(cut_points) -> CheckResult:
@@ -70,6 +76,8 @@ def check_cut_points(cut_points) -> CheckResult:
              for label, kinds, mx, head in CASES + random_cases()]
     return check_function(
         "cut_points", cut_points, cases,
-        "the head is kinds[:keep_head] and the tail the newest max_messages - keep_head; "
+        say("the head is kinds[:keep_head] and the tail the newest max_messages - keep_head; "
         "then move each cut so that no tool_use is parted from the tool_result after it.",
+            "头部是 kinds[:keep_head]，尾部是最新的 max_messages - keep_head 条；"
+            "再移动每个切点，使任何 tool_use 都不和它后面的 tool_result 分开。"),
         normalise=_as_tuple, diagnose=_diagnose)

@@ -12,7 +12,7 @@ import json
 from ... import formats
 from ...messages import to_plain
 from .build import rng, tool_pair
-from .check import CheckResult, check_function
+from .check import CheckResult, check_function, say
 
 
 def _reads(n, size, chinese=False):
@@ -58,16 +58,21 @@ def _diagnose(args, expected, got):
     if not isinstance(got, str):
         return None
     if len(text) <= limit:
-        return "at or under the limit the text comes back unchanged."
+        return say("at or under the limit the text comes back unchanged.",
+            "不超过阈值时，文本原样返回。")
     if formats.MIDDLE_OMITTED not in got:
-        return "put compact.formats.MIDDLE_OMITTED where the middle was."
+        return say("put compact.formats.MIDDLE_OMITTED where the middle was.",
+            "在原来中间部分的位置放上 compact.formats.MIDDLE_OMITTED。")
     head = got.index(formats.MIDDLE_OMITTED)
     tail = len(got) - head - len(formats.MIDDLE_OMITTED)
     if head != limit // 4:
-        return f"the head is the first limit // 4 = {limit // 4:,d} characters; yours has {head:,d}."
+        return say(f"the head is the first limit // 4 = {limit // 4:,d} characters; yours has {head:,d}.",
+            f"头部是前 limit // 4 = {limit // 4:,d} 个字符；你的有 {head:,d} 个。")
     if tail != limit - limit // 4:
-        return (f"the tail is the rest of the budget, limit - limit // 4 = "
-                f"{limit - limit // 4:,d} characters from the end; yours has {tail:,d}.")
+        return say((f"the tail is the rest of the budget, limit - limit // 4 = "
+                f"{limit - limit // 4:,d} characters from the end; yours has {tail:,d}."),
+            f"尾部是剩下的额度，从末尾取 limit - limit // 4 = {limit - limit // 4:,d} 个字符；"
+            f"你的有 {tail:,d} 个。")
     return None
 
 
@@ -75,6 +80,8 @@ def check_summary_cut(summary_cut) -> CheckResult:
     """04: summary_cut(text, limit) -> the summarizer's input, cut like the article's."""
     return check_function(
         "summary_cut", summary_cut, _cases(),
-        "above the limit: the first quarter of the budget, the marker, and the rest of "
+        say("above the limit: the first quarter of the budget, the marker, and the rest of "
         "the budget taken from the end, so that head + tail is exactly limit characters.",
+            "超过阈值时：额度的前四分之一、标记，再从末尾取剩下的额度，"
+            "使头部加尾部正好是 limit 个字符。"),
         diagnose=_diagnose)

@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 
 from .build import rng
-from .check import CheckResult, check_function
+from .check import CheckResult, check_function, say
 
 REQUEST = "Read the notes, write a summary to notes/done.md, then compact."
 FILES = {"README.md": "# Sample\nA small workspace for the exercise.\n",
@@ -123,17 +123,23 @@ def _diagnose(args, expected, got):
     messages, uses, run, compact = args
     names = [u["name"] for u in uses]
     if "compact" in run.names:
-        return "compact has no handler: answer it with compact.formats.COMPACT_TOOL_ACK, not run()."
+        return say("compact has no handler: answer it with compact.formats.COMPACT_TOOL_ACK, not run().",
+            "compact 没有处理函数：用 compact.formats.COMPACT_TOOL_ACK 回答它，不要调用 run()。")
     if len(run.names) < len(names) - names.count("compact"):
-        return "run every call of the batch, also the ones after compact."
+        return say("run every call of the batch, also the ones after compact.",
+            "运行这一批里的每个调用，compact 之后的也要运行。")
     if "compact" in names and not compact.given:
-        return "the batch held a compact call: return compact(messages) once the results are in."
+        return say("the batch held a compact call: return compact(messages) once the results are in.",
+            "这一批里有 compact 调用：结果都加进去之后，返回 compact(messages)。")
     if compact.given and compact.given[0][-1]["role"] != "user":
-        return ("compact ran before the results were appended: the summary misses what the "
-                "batch did, and the results would answer nothing.")
+        return say(("compact ran before the results were appended: the summary misses what the "
+                "batch did, and the results would answer nothing."),
+            "compact 在结果加进去之前就运行了：摘要漏掉了这一批做的事，这些结果也不再回应任何调用。")
     if "compact" not in names and compact.given:
-        return "no compact call in this batch: return the list with the results appended."
-    return "one user message holds every result, in the order of the calls."
+        return say("no compact call in this batch: return the list with the results appended.",
+            "这一批里没有 compact 调用：返回加上结果之后的列表。")
+    return say("one user message holds every result, in the order of the calls.",
+            "一条 user 消息装下所有结果，按调用的顺序。")
 
 
 def check_run_batch(run_batch) -> CheckResult:
@@ -141,7 +147,10 @@ def check_run_batch(run_batch) -> CheckResult:
     with tempfile.TemporaryDirectory(prefix="compact-exercise-") as root:
         return check_function(
             "run_batch", run_batch, _cases(Path(root)),
-            "run every call in order (compact gets compact.formats.COMPACT_TOOL_ACK, not "
+            say("run every call in order (compact gets compact.formats.COMPACT_TOOL_ACK, not "
             "run), append one user message with all the tool_result blocks, then, if "
             "compact was called, return compact(messages); else return messages.",
+            "按顺序运行每个调用（compact 得到 compact.formats.COMPACT_TOOL_ACK，而不是 run），"
+                "追加一条装着所有 tool_result 块的 user 消息；如果调用了 compact，就返回"
+                " compact(messages)，否则返回 messages。"),
             diagnose=_diagnose, explain_errors=True)

@@ -1,0 +1,208 @@
+"""The Chinese edition (notebooks/zh/): the English edition's code, Chinese prose, its charts.
+
+- one zh notebook per English source, eleven in all, each built from the
+  English source's cells with the k-th markdown cell replaced by the k-th cell
+  of notebooks/src/zh/NN_name.py (scripts/build_notebooks.py);
+- the code cells of notebooks/zh/NN.ipynb are those of notebooks/NN.ipynb, text
+  and tags, so the two editions never drift;
+- the prose is mostly Chinese: at least half of its letters are CJK characters
+  (inline code, code blocks and links' targets not counted);
+- each zh notebook stores a chart (a PNG), its checkers printed their verdicts
+  in Chinese, and every relative link in its prose names a file that exists;
+- a zh file with the wrong number of markdown cells, or with a code cell, is
+  refused with an error that names the file and both counts.
+"""
+
+import importlib.util
+import os
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+EN = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+ZH_DIR = ROOT / "notebooks" / "zh"
+CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+LATIN = re.compile(r"[A-Za-z]")
+
+
+def load_builder():
+    spec = importlib.util.spec_from_file_location(
+        "build_notebooks", ROOT / "scripts" / "build_notebooks.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+BUILD = load_builder()
+
+
+def read(path: Path):
+    return nbformat.read(path, as_version=4)
+
+
+def cells_of(nb, kind: str) -> list:
+    return [cell for cell in nb.cells if cell.cell_type == kind]
+
+
+@pytest.fixture(scope="module", params=EN, ids=[p.stem for p in EN])
+def pair(request):
+    en = request.param
+    zh = ZH_DIR / en.name
+    assert zh.exists(), f"{zh.relative_to(ROOT)} is missing: scripts/build_notebooks.py zh"
+    return en, read(en), read(zh)
+
+
+def test_there_are_eleven_zh_notebooks_one_per_english_source():
+    sources = sorted(p.stem for p in (ROOT / "notebooks" / "src").glob("[0-9][0-9]_*.py"))
+    assert sorted(p.stem for p in ZH_DIR.glob("[0-9][0-9]_*.ipynb")) == sources
+    assert sorted(p.stem for p in (ROOT / "notebooks" / "src" / "zh").glob("*.py")) == sources
+    assert len(sources) == 11
+
+
+def test_the_zh_notebook_has_the_english_code_cells(pair):
+    en, en_nb, zh_nb = pair
+    en_code, zh_code = cells_of(en_nb, "code"), cells_of(zh_nb, "code")
+    assert [c.source for c in zh_code] == [c.source for c in en_code], en.name
+    assert [c.metadata.get("tags", []) for c in zh_code] == \
+        [c.metadata.get("tags", []) for c in en_code]
+    # Cell by cell: the same kinds in the same places, with zh- ids.
+    assert [c.cell_type for c in zh_nb.cells] == [c.cell_type for c in en_nb.cells]
+    assert [c.id for c in zh_nb.cells] == [f"zh-{en.stem[:47]}-{i:02d}"
+                                           for i in range(len(zh_nb.cells))]
+
+
+def prose_letters(text: str) -> tuple[int, int]:
+    """(CJK characters, Latin letters) of markdown, leaving out code and link targets."""
+    text = re.sub(r"```.*?```", "", text, flags=re.S)
+    text = re.sub(r"`[^`\n]*`", "", text)
+    text = re.sub(r"\]\([^)]*\)", "]", text)
+    return len(CJK.findall(text)), len(LATIN.findall(text))
+
+
+def test_the_zh_prose_is_mostly_chinese(pair):
+    en, _, zh_nb = pair
+    cjk, latin = map(sum, zip(*(prose_letters(c.source) for c in cells_of(zh_nb, "markdown"))))
+    assert cjk >= latin, f"{en.name}: {cjk} CJK characters, {latin} Latin letters"
+    # And the English edition's prose is not: the test can tell them apart.
+    en_cjk, en_latin = map(sum, zip(*(prose_letters(c.source)
+                                      for c in cells_of(read(en), "markdown"))))
+    assert en_cjk < en_latin
+
+
+def test_every_zh_markdown_cell_differs_from_the_english_one(pair):
+    en, en_nb, zh_nb = pair
+    same = [i for i, (e, z) in enumerate(zip(en_nb.cells, zh_nb.cells))
+            if e.cell_type == "markdown" and e.source == z.source]
+    assert same == [], f"{en.name}: markdown cells {same} are not translated"
+
+
+def test_each_zh_notebook_stores_a_chart(pair):
+    en, _, zh_nb = pair
+    assert any("image/png" in o.get("data", {}) for c in cells_of(zh_nb, "code")
+               for o in c.outputs), f"zh/{en.name}: no chart"
+
+
+def test_the_zh_checkers_printed_their_verdict_in_chinese(pair):
+    en, _, zh_nb = pair
+    out = "".join(o.text for c in cells_of(zh_nb, "code") for o in c.outputs
+                  if o.output_type == "stream" and re.search(r"\bcheck_\w+\(", c.source))
+    assert "还没有作答" in out and "提示：" in out, f"zh/{en.name}: {out[:300]}"
+    assert "not attempted yet" not in out and "Hint:" not in out
+
+
+def test_every_relative_link_in_the_zh_prose_exists(pair):
+    en, _, zh_nb = pair
+    for cell in cells_of(zh_nb, "markdown"):
+        for link in re.findall(r"\]\(([^)\s]+)\)", cell.source):
+            if link.startswith(("http://", "https://", "#")):
+                continue
+            target = os.path.normpath(ZH_DIR / link.split("#")[0])
+            assert Path(target).exists(), f"zh/{en.name}: broken link {link}"
+
+
+def test_both_editions_link_the_glossary():
+    assert (ROOT / "docs" / "GLOSSARY.md").exists()
+    en = read(ROOT / "notebooks" / "00_why_compaction.ipynb")
+    zh = read(ZH_DIR / "00_why_compaction.ipynb")
+    assert any("](../docs/GLOSSARY.md)" in c.source for c in cells_of(en, "markdown"))
+    assert any("](../../docs/GLOSSARY.md)" in c.source for c in cells_of(zh, "markdown"))
+
+
+EN_SOURCE = '# %% [markdown]\n# Title\n\n# %%\nx = 1\n\n# %% [markdown]\n# Recap\n'
+
+
+def test_a_zh_file_with_a_different_markdown_count_is_refused_naming_both_counts():
+    with pytest.raises(BUILD.BuildError, match=r"zh/99_demo.py: 1 markdown cells, but the "
+                                                r"English source has 2"):
+        BUILD.read_prose("# %% [markdown]\n# 标题\n", "zh/99_demo.py", EN_SOURCE)
+
+
+def test_a_zh_file_with_a_code_cell_is_refused():
+    with pytest.raises(BUILD.BuildError, match=r"cell 1: a code cell"):
+        BUILD.read_prose("# %% [markdown]\n# 标题\n\n# %%\nx = 2\n", "zh/99_demo.py", EN_SOURCE)
+
+
+def test_the_zh_notebook_takes_the_english_code_and_the_zh_prose_in_order():
+    prose = BUILD.read_prose("# %% [markdown]\n# 标题\n\n# %% [markdown]\n# 小结\n",
+                             "zh/99_demo.py", EN_SOURCE)
+    nb = BUILD.to_notebook(EN_SOURCE, "99_demo", prose, prefix="zh-")
+    assert [(c.cell_type, c.source) for c in nb.cells] == [
+        ("markdown", "标题"), ("code", "x = 1"), ("markdown", "小结")]
+    assert [c.id for c in nb.cells] == ["zh-99_demo-00", "zh-99_demo-01", "zh-99_demo-02"]
+
+
+def test_the_name_filter_picks_an_edition():
+    picked = BUILD.select(["zh/03", "03"])
+    assert [(n.name, n.zh) for n in picked] == [("03_micro_compact", True),
+                                                ("03_micro_compact", False)]
+    assert picked[0].target == ZH_DIR / "03_micro_compact.ipynb"
+    assert all(n.zh for n in BUILD.select(["zh"])) and len(BUILD.select(["zh"])) == 11
+    assert len(BUILD.select([])) == 22
+    with pytest.raises(BUILD.BuildError, match="editions are en and zh"):
+        BUILD.select(["fr/03"])
+
+
+# The course's shape, as tests/test_notebook_sources.py checks it in English.
+EXPLORERS = ("01", "03", "06", "08")
+
+
+def test_the_zh_notebook_opens_with_its_goal_and_length(pair):
+    en, _, zh_nb = pair
+    goal = [c for c in zh_nb.cells[:2] if c.cell_type == "markdown" and c.source.startswith("**目标。**")]
+    assert len(goal) == 1, f"zh/{en.name}: no goal cell among the first two"
+    assert re.search(r"约\s*\d+\s*分钟。", goal[0].source), goal[0].source
+
+
+def test_the_zh_notebook_ends_with_a_three_point_recap_and_what_comes_next(pair):
+    en, _, zh_nb = pair
+    texts = [c.source for c in cells_of(zh_nb, "markdown")]
+    recaps = [i for i, text in enumerate(texts) if text.startswith("**小结。**\n")]
+    assert len(recaps) == 1, f"zh/{en.name}: expected one recap cell"
+    recap = texts[recaps[0]]
+    assert len(re.findall(r"^- ", recap, re.M)) == 3, recap
+    assert "\n**下一步：** " in recap
+    assert all(not re.search(r"^#+ ", text, re.M) for text in texts[recaps[0] + 1:]), en.name
+
+
+def test_the_zh_explorer_follows_a_try_this_prompt(pair):
+    en, _, zh_nb = pair
+    widgets = [i for i, c in enumerate(zh_nb.cells)
+               if c.cell_type == "code" and "threshold_explorer(" in c.source]
+    assert len(widgets) == (en.stem[:2] in EXPLORERS)
+    for index in widgets:
+        prompt = zh_nb.cells[index - 1]
+        assert prompt.cell_type == "markdown" and "**试一试。**" in prompt.source, en.name
+
+
+ZH_SOURCES = sorted((ROOT / "notebooks" / "src" / "zh").glob("[0-9][0-9]_*.py"))
+
+
+@pytest.mark.parametrize("source", ZH_SOURCES, ids=[p.stem for p in ZH_SOURCES])
+def test_jupytext_writes_each_zh_source_back_unchanged(source):
+    # Opened and saved in JupyterLab (notebooks/jupytext.toml), a zh file stays the same text.
+    import jupytext
+    text = source.read_text(encoding="utf-8")
+    assert jupytext.writes(jupytext.reads(text, fmt="py:percent"), fmt="py:percent") == text
