@@ -10,7 +10,7 @@ from compact import formats
 from compact.bench import benchmark as bench
 from compact.bench import cost
 from compact.bench.sessions import KINDS, Session, Turn, make_session
-from compact.bench.text import fixed_width, plural
+from compact.display.text import fixed_width, plural
 from compact.messages import validate_messages
 from compact.offline.tokens import estimate_text_tokens
 from compact.store import Store

@@ -287,7 +287,8 @@ def test_message_map_wraps_long_lists_in_rows():
 
 
 def test_every_chart_colour_comes_from_the_one_palette():
-    from compact.bench import benchmark, palette
+    from compact.bench import benchmark
+    from compact.display import palette
     allowed = {value for name, value in vars(palette).items() if name.isupper()}
     used = [*charts.STEP_COLOURS.values(), *charts.CATEGORY_COLOURS.values(),
             charts.BEFORE_COLOUR, charts.AFTER_COLOUR, charts.LIMIT_COLOUR,

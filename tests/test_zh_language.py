@@ -20,8 +20,8 @@ from compact.agent import tasks
 from compact.agent.loop import run_task
 from compact.course.exercises import WRITES_CODE, check_cut_points, check_persisted
 from compact.course.histories import data_dir
-from compact.course.lang import language
 from compact.course.replay import seeded_ids
+from compact.display.lang import language
 
 ROOT = Path(__file__).resolve().parent.parent
 CJK = re.compile(r"[\u3400-\u9fff]")

@@ -8,9 +8,11 @@ word for word (docs/ZH_PROMPTS.md); the article gives none for the compact
 tool, so its Chinese text is the course's own translation, not a quotation.
 
 `TITLES`, `DOCS_JSON`, `COMPARE_CODE` and `COMPACT_TOOL` are the text in the
-notebook's language (compact/course/lang.py: Chinese in notebooks/zh/, where
+notebook's language (compact/display/lang.py: Chinese in notebooks/zh/, where
 the two editions' shared code cells import them); `EN` and `ZH` hold both.
 """
+
+from ..display.lang import language
 
 NOTES_PATH = "notes/progress.md"
 
@@ -40,15 +42,9 @@ NAMES = {"titles": "TITLES", "docs-json": "DOCS_JSON", "compare-code": "COMPARE_
          "compact-tool": "COMPACT_TOOL"}
 
 
-def _language() -> str:
-    # The notebook's language lives with the course; imported here only when asked for.
-    from ..course.lang import language
-    return language()
-
-
 def texts(lang: str | None = None) -> dict:
     """{constant name: task text} in `lang` ('en' or 'zh'; default: the notebook's)."""
-    return ZH if (lang or _language()) == "zh" else EN
+    return ZH if (lang or language()) == "zh" else EN
 
 
 def __getattr__(name: str) -> str:

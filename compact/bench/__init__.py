@@ -3,10 +3,10 @@
     sessions.py    long generated sessions, deterministic from a seed
     cost.py        the cache-adjusted cost of each request, and the outputs lost
     benchmark.py   four designs over those sessions, as a table and a chart (`bench`)
-    palette.py     the colours of every chart, the course's too (Okabe-Ito)
-    text.py        a fixed-width table and a counted noun, the course's too
+    server_rate.py requests per second of the offline model through the SDK (`bench-server`)
 
-The benchmark uses the pipeline and the offline model's token estimate; the
-pipeline imports nothing from here. The course imports from here (the cost,
-the palette, the table), so nothing here imports the course.
+The benchmark uses the pipeline, the offline model's token estimate, the
+agent's client and compact.display (palette, table, chart words); the
+pipeline imports nothing from here. The course imports the cost from here, so
+nothing here imports the course.
 """

@@ -51,14 +51,15 @@ from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 from ..compactor import ContextCompactor
 from ..config import CompactionConfig
+from ..display.chart_text import words
+from ..display.palette import BLUE, GREY, PURPLE, VERMILLION
+from ..display.text import fixed_width
 from ..messages import estimate_chars
 from ..offline.extractive import extractive_summary
 from ..store import seeded_ids
 from ..summary import summary_input
 from . import cost
-from .palette import BLUE, GREY, PURPLE, VERMILLION
 from .sessions import KINDS, make_session
-from .text import fixed_width
 
 DESIGNS = ("none", "summary", "seed", "default")
 WINDOW_FACTOR = 4
@@ -250,15 +251,14 @@ def format_table(rows: list[dict], columns=None) -> str:
 # -- the chart -------------------------------------------------------------------
 
 def _words(key: str, **values) -> str:
-    """A chart word in the notebook's language. The course owns the words and the CJK
-    font; imported here, not at the top, so the benchmark's numbers never load it."""
-    from ..course.chart_text import words
+    """A chart word in the notebook's language (compact.display.chart_text)."""
     return words(key, **values)
 
 
 def _fonts() -> None:
     # Before the Figure: an axes' title and labels take their font when the axes is made.
-    from ..course.fonts import use_cjk_fallback
+    # Imported here: the benchmark's numbers never load matplotlib.
+    from ..display.fonts import use_cjk_fallback
     use_cjk_fallback()
 
 

@@ -5,11 +5,9 @@
     charts.py      matplotlib figures of what the steps did
     widgets.py     sliders and a profile switch over the charts
     pipeline_picture.py   the four steps drawn: triggers, what stays in context, what goes to disk
-    lang.py        the notebook's language (en, or zh in notebooks/zh/), which charts,
-                   checkers and widgets follow
-    chart_text.py  the charts' words in English and Chinese; fonts.py the CJK font behind DejaVu Sans
     exercises/     the check-yourself checkers, one module a notebook (check.py: diffs and hints)
 
-The course uses the pipeline, the offline model, the agent and the benchmark
-(its cost, palette and table); none of them imports the course.
+The course uses the pipeline, compact.display (the palette, the table, the
+notebook's language, chart words and fonts), the offline model, the agent and
+the benchmark (its cost); none of them imports the course.
 """

@@ -10,7 +10,7 @@ pyplot, so it does not depend on (or change) the backend a notebook chose, and
 it leaves no global figure behind; `fig.savefig("x.png")` renders with Agg.
 The data drawn can be read back from the figure (bar widths in
 `ax.containers`, line data in `ax.lines`, cell colours in `ax.patches`), which
-is what the tests check. Colours come from `compact.bench.palette` (Okabe-Ito),
+is what the tests check. Colours come from `compact.display.palette` (Okabe-Ito),
 the one palette of every chart, which stays distinguishable for the common
 kinds of colour blindness.
 
@@ -23,12 +23,11 @@ from matplotlib.patches import Patch, Rectangle
 from matplotlib.ticker import MaxNLocator
 
 from .. import formats
-from ..bench.palette import BLACK, BLUE, DARK_GREY, GREEN, GREY, ORANGE, PURPLE, SKY, VERMILLION, YELLOW
-from ..bench.text import plural
+from ..display.chart_text import CHART_TEXT, words
+from ..display.chart_text import title as _title
+from ..display.fonts import use_cjk_fallback
+from ..display.palette import BLACK, BLUE, DARK_GREY, GREEN, GREY, ORANGE, PURPLE, SKY, VERMILLION, YELLOW
 from ..messages import text_of, to_plain, tool_results, tool_uses
-from .chart_text import CHART_TEXT, words
-from .chart_text import title as _title
-from .fonts import use_cjk_fallback
 
 STEP_COLOURS = {
     "tool_result_budget": ORANGE,

@@ -17,10 +17,10 @@ from matplotlib.figure import Figure
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
 from ..config import CompactionConfig
-from .chart_text import title as _title
-from .chart_text import words
+from ..display.chart_text import title as _title
+from ..display.chart_text import words
+from ..display.fonts import use_cjk_fallback
 from .charts import BLACK, GREY, STEP_COLOURS
-from .fonts import use_cjk_fallback
 
 SIZE = (12.0, 5.2)  # inches
 

@@ -33,9 +33,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..bench.cost import readable_outputs
-from ..bench.text import fixed_width, plural
 from ..compactor import ContextCompactor
 from ..config import CompactionConfig
+from ..display.text import fixed_width, plural
 from ..formats import COMPACT_TOOL_ACK, OMITTED, kind_of_user_text
 from ..messages import estimate_chars, text_of, tool_results, user_text
 from ..offline.extractive import extractive_summary

@@ -20,13 +20,13 @@ import io
 import ipywidgets as widgets
 from IPython.display import Image
 
-from ..bench.text import plural
 from ..config import CompactionConfig
+from ..display.chart_text import words
+from ..display.lang import language as _language
+from ..display.lang import pick
+from ..display.text import plural
 from . import charts
-from .chart_text import words
 from .histories import load_history
-from .lang import language as _language
-from .lang import pick
 from .replay import replay, timeline
 
 # name: (min, max, step); the defaults come from the profile itself.

@@ -2,7 +2,7 @@
 
 The checkers name their cases in English (a CheckResult keeps those names);
 `shown(case)` is the name a line prints: the English one, or in the Chinese
-edition (compact/course/lang.py) its entry in CASES_ZH, or a RANDOM_ZH pattern
+edition (compact/display/lang.py) its entry in CASES_ZH, or a RANDOM_ZH pattern
 for the seeded random cases. A name in neither is printed as it is.
 
 Left out: the predictions' labels, which are history and code names.
@@ -10,7 +10,7 @@ Left out: the predictions' labels, which are history and code names.
 
 import re
 
-from ..lang import language
+from ...display.lang import language
 
 CASES_ZH = {
     # 01 persisted

@@ -14,7 +14,7 @@ A stub that still raises NotImplementedError, or an answer left as None, is
 "not attempted yet": a friendly line, never a traceback, so a notebook shipped
 unsolved runs top to bottom. A learner's bug is a FAIL line, not a traceback.
 
-Every line speaks the notebook's language (compact/course/lang.py): FRAME holds
+Every line speaks the notebook's language (compact/display/lang.py): FRAME holds
 the frame's words in English and Chinese, and each checker gives its hints as
 `say(english, chinese)`. The English lines are the ones the English notebooks store.
 
@@ -24,7 +24,7 @@ Left out on purpose: grading and timing.
 import math
 from dataclasses import dataclass, field
 
-from ..lang import language, pick
+from ...display.lang import language, pick
 from .case_names import shown
 
 SHOWN_FAILS = 3      # failing cases explained in full; the others get one line
