@@ -31,7 +31,7 @@ from compact.course import histories
 
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-SUBPACKAGES = ("agent", "offline", "course", "bench")
+SUBPACKAGES = ("display", "offline", "agent", "bench", "course", "course/exercises")
 
 
 def run(command, **kwargs) -> subprocess.CompletedProcess:
@@ -75,8 +75,10 @@ def test_the_wheel_holds_every_subpackage(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     for package in ("compact", *(f"compact/{sub}" for sub in SUBPACKAGES)):
         assert f"{package}/__init__.py" in names, package
-    modules = {p.relative_to(ROOT).as_posix() for p in (ROOT / "compact").rglob("*.py")}
-    assert modules <= names, sorted(modules - names)
+    # Every module, and every data file a module reads (the checkers' texts.json).
+    files = {p.relative_to(ROOT).as_posix() for p in (ROOT / "compact").rglob("*")
+             if p.suffix in (".py", ".json")}
+    assert files <= names, sorted(files - names)
 
 
 def test_import_compact_from_another_folder_finds_the_installed_copy(installed, tmp_path):

@@ -80,25 +80,44 @@ def plan_titles(view: View) -> Plan:
     return Plan(lines_note(*learned, titles_answer(view, readmes)))
 
 
+# The answer's frame in each language; the facts in it are the same.
+ANSWER_WORDS = {
+    "en": {"head": "The first-level titles of the {n} lessons:", "found": "- {folder}: {title}",
+           "missing": "- {folder}: title not available - {why}.", "named": "How they are named: ",
+           "source": "Where this comes from: ", "join": "; ", "end": "."},
+    "zh": {"head": "{n} 节课程的一级标题：", "found": "- {folder}：{title}",
+           "missing": "- {folder}：拿不到标题，{why}。", "named": "命名规律：",
+           "source": "信息来源：", "join": "；", "end": "。"},
+}
+
+
 def titles_answer(view: View, readmes: list) -> str:
-    if language(view.request) == "zh":
-        return titles_answer_zh(view, readmes)
+    """The titles found, how they are named and where each came from, in the request's language."""
+    zh = language(view.request) == "zh"
+    words = ANSWER_WORDS["zh" if zh else "en"]
+    missing_words, source_words = (MISSING_WORDS_ZH, SOURCE_WORDS_ZH) if zh else (MISSING_WORDS, SOURCE_WORDS)
+    found, missing, sources = gather_titles(view, readmes, missing_words)
+    lines = [words["head"].format(n=len(readmes))]
+    lines += [words["found"].format(folder=folder, title=title) for folder, title in found]
+    lines += [words["missing"].format(folder=folder, why=why) for folder, why in missing]
+    lines += ["", words["named"] + (naming_pattern_zh if zh else naming_pattern)(found)]
+    lines += ["", words["source"] + words["join"].join(
+        f"{', '.join(codes)} {source_words[why]}" for why, codes in sources.items()) + words["end"]]
+    return "\n".join(lines)
+
+
+def gather_titles(view: View, readmes: list, missing_words: dict) -> tuple:
+    """([(folder, title)], [(folder, why it is missing)], {source: [lesson codes]})."""
     found, missing, sources = [], [], {}
     for path in readmes:
         title, why = find_title(view, path)
+        folder = path.split("/")[0]
         if title:
-            found.append((path.split("/")[0], title))
-            sources.setdefault(why, []).append(path.split("/")[0][:3])
+            found.append((folder, title))
+            sources.setdefault(why, []).append(folder[:3])
         else:
-            missing.append((path.split("/")[0], MISSING_WORDS[why]))
-    lines = [f"The first-level titles of the {len(readmes)} lessons:"]
-    lines += [f"- {folder}: {title}" for folder, title in found]
-    lines += [f"- {folder}: title not available - {why}." for folder, why in missing]
-    lines += ["", "How they are named: " + naming_pattern(found)]
-    lines += ["", "Where this comes from: " + "; ".join(
-        f"{', '.join(codes)} {SOURCE_WORDS[why]}" for why, codes in sources.items()) + "."]
-    return "\n".join(lines)
-
+            missing.append((folder, missing_words[why]))
+    return found, missing, sources
 
 MISSING_WORDS = {
     "omitted": f"its tool result was shrunk to {formats.OMITTED} and nothing left in this "
@@ -129,34 +148,26 @@ SOURCE_WORDS_ZH = {
 }
 
 
-def titles_answer_zh(view: View, readmes: list) -> str:
-    """titles_answer for a request in Chinese: the same facts, said in Chinese."""
-    found, missing, sources = [], [], {}
-    for path in readmes:
-        title, why = find_title(view, path)
-        folder = path.split("/")[0]
-        if title:
-            found.append((folder, title))
-            sources.setdefault(why, []).append(folder[:3])
-        else:
-            missing.append((folder, MISSING_WORDS_ZH[why]))
-    lines = [f"{len(readmes)} 节课程的一级标题："]
-    lines += [f"- {folder}：{title}" for folder, title in found]
-    lines += [f"- {folder}：拿不到标题，{why}。" for folder, why in missing]
-    lines += ["", "命名规律：" + naming_pattern_zh(found)]
-    lines += ["", "信息来源：" + "；".join(
-        f"{', '.join(codes)} {SOURCE_WORDS_ZH[why]}" for why, codes in sources.items()) + "。"]
-    return "\n".join(lines)
+TITLE_RE = re.compile(r"#\s+(s\d\d):\s+(.+?)(?:\s+-\s+(.+))?$")
+
+
+def parse_titles(found: list) -> list | None:
+    """Each title as (code, topic, subtitle) matches; None when there are none or one does not fit."""
+    parsed = [TITLE_RE.match(title) for _, title in found]
+    return parsed if found and all(parsed) else None
+
+
+def codes_match(parsed: list, found: list) -> bool:
+    """Each title's lesson code is its folder's ('s03' in s03_planning)."""
+    return all(p[1] == folder[:3] for p, (folder, _) in zip(parsed, found))
 
 
 def naming_pattern_zh(found: list) -> str:
     """naming_pattern, said in Chinese."""
-    if not found:
-        return "我手上已经没有可以比较的标题。"
-    parsed = [re.match(r"#\s+(s\d\d):\s+(.+?)(?:\s+-\s+(.+))?$", title) for _, title in found]
-    if not all(parsed):
-        return "这些标题没有共同的格式。"
-    same_code = all(p[1] == folder[:3] for p, (folder, _) in zip(parsed, found))
+    parsed = parse_titles(found)
+    if parsed is None:
+        return "这些标题没有共同的格式。" if found else "我手上已经没有可以比较的标题。"
+    same_code = codes_match(parsed, found)
     parts = ["每个标题都以课程编号和冒号开头（" + ", ".join(p[1] for p in parsed) + "）"
              + ("，编号和文件夹的相同" if same_code else ""), "接着是一个简短的主题名"]
     if all(p[3] for p in parsed):
@@ -167,18 +178,16 @@ def naming_pattern_zh(found: list) -> str:
 
 def naming_pattern(found: list) -> str:
     """How the titles are named: '# sNN: Topic - subtitle', said from what they share."""
-    if not found:
-        return "I have no titles left to compare."
-    parsed = [re.match(r"#\s+(s\d\d):\s+(.+?)(?:\s+-\s+(.+))?$", title) for _, title in found]
-    if not all(parsed):
-        return "the titles do not share one pattern."
-    codes_match = all(p[1] == folder[:3] for p, (folder, _) in zip(parsed, found))
+    parsed = parse_titles(found)
+    if parsed is None:
+        return "the titles do not share one pattern." if found else "I have no titles left to compare."
+    same_code = codes_match(parsed, found)
     echoes = all(all(word in p[2].lower() for word in folder[4:].split("_"))
                  for p, (folder, _) in zip(parsed, found))
     subtitles = all(p[3] for p in parsed)
     parts = ["every title opens with the lesson's code and a colon ("
              + ", ".join(p[1] for p in parsed) + ")"
-             + (", the same code as its folder" if codes_match else "")]
+             + (", the same code as its folder" if same_code else "")]
     parts.append("then a short topic name" + (
         " that spells out the folder name (" + found[0][0][4:] + " -> " + parsed[0][2] + ")"
         if echoes else ""))

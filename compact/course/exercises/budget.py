@@ -17,7 +17,7 @@ from ... import formats
 from ...config import CompactionConfig
 from ...messages import text_of, tool_results
 from .build import rng, tool_pair
-from .check import CheckResult, check_function, say
+from .check import CheckResult, check_function, hint, say
 
 PREVIEW = 2000
 CASES = [
@@ -82,6 +82,12 @@ def _sorted_ints(got):
     return sorted(int(i) for i in got)
 
 
+def all_cases() -> list:
+    """The canned cases and the random ones, each with the package's answer."""
+    return [(label, (list(sizes), batch, large), reference(sizes, batch, large))
+            for label, sizes, batch, large in CASES + random_cases()]
+
+
 def _diagnose(args, expected, got):
     sizes, batch_limit, large_limit = args
     if not isinstance(got, list):
@@ -106,13 +112,5 @@ def _diagnose(args, expected, got):
 
 def check_persisted(persisted) -> CheckResult:
     """01: persisted(sizes, batch_limit, large_limit) -> indexes step 1 moves to disk."""
-    cases = [(label, (list(sizes), batch, large), reference(sizes, batch, large))
-             for label, sizes, batch, large in CASES + random_cases()]
-    return check_function(
-        "persisted", persisted, cases,
-        say("only when the batch total is over batch_limit; go largest first, skip results "
-        "not longer than large_limit, count a persisted one as its 2,000-character "
-        "preview, and stop as soon as the total is not over the limit.",
-            "只在这一批的总数超过 batch_limit 时才动手；从最大的开始，跳过不长于 large_limit 的结果，"
-            "转存的结果按 2,000 个字符的预览计算，总数一不再超过阈值就停下。"),
-        normalise=_sorted_ints, diagnose=_diagnose)
+    return check_function("persisted", persisted, all_cases(), hint("persisted"),
+                          normalise=_sorted_ints, diagnose=_diagnose)

@@ -14,15 +14,18 @@ A stub that still raises NotImplementedError, or an answer left as None, is
 "not attempted yet": a friendly line, never a traceback, so a notebook shipped
 unsolved runs top to bottom. A learner's bug is a FAIL line, not a traceback.
 
-Every line speaks the notebook's language (compact/display/lang.py): FRAME holds
-the frame's words in English and Chinese, and each checker gives its hints as
-`say(english, chinese)`. The English lines are the ones the English notebooks store.
+Every line speaks the notebook's language (compact/display/lang.py): texts.json
+holds the frame's words and each checker's hint in English and Chinese, and a
+diagnosis built from the learner's values says both with `say(english, chinese)`.
+The English lines are the ones the English notebooks store.
 
 Left out on purpose: grading and timing.
 """
 
+import json
 import math
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ...display.lang import language, pick
 from .case_names import shown
@@ -49,55 +52,22 @@ class CheckResult:
         return f"CheckResult({self.name}: {state})"
 
 
-FRAME = {
-    "en": {
-        "cases": "{name}: {n} cases", "PASS": "PASS", "FAIL": "FAIL",
-        "all pass": "All {n} cases pass.", "some pass": "{passed} of {n} cases pass. Hint: {hint}",
-        "not attempted": "{name}: not attempted yet ({what}). Hint: {hint}",
-        "answer None": "the answer is None", "prediction None": "the prediction is None",
-        "a prediction None": "a prediction is still None",
-        "still raises": "it still raises NotImplementedError",
-        "not a function": "{name}: expected a function, got {got}.",
-        "values": "{name}: expected {n} values ({labels}), got {m}.",
-        "one value": "{name}: expected {n} values ({labels}), got one.",
-        "hint line": "\n      hint: {hint}", "raised": "raised {kind}: {error}",
-        "expected got": "expected {want}, got {have}",
-        "types": "expected {want_type} ({want}), got {have_type} ({have})",
-        "at": "at [{where}]: {what}",
-        "items": "expected {n} items, got {m}: expected {want}, got {have}",
-        "keys": "keys differ: missing {missing}, not expected {extra}",
-        "texts": "texts differ at character {at:,d} (expected {n:,d} characters, got {m:,d})",
-        "stops": "; yours stops there", "goes on": "; yours goes on",
-        "expected:": "      expected: ", "got:": "      got:      ",
-    },
-    "zh": {
-        "cases": "{name}：{n} 个用例", "PASS": "通过", "FAIL": "失败",
-        "all pass": "{n} 个用例全部通过。",
-        "some pass": "{n} 个用例中通过 {passed} 个。提示：{hint}",
-        "not attempted": "{name}：还没有作答（{what}）。提示：{hint}",
-        "answer None": "答案还是 None", "prediction None": "预测还是 None",
-        "a prediction None": "还有预测是 None",
-        "still raises": "它仍然抛出 NotImplementedError",
-        "not a function": "{name}：应当是一个函数，得到的是 {got}。",
-        "values": "{name}：应当有 {n} 个值（{labels}），得到 {m} 个。",
-        "one value": "{name}：应当有 {n} 个值（{labels}），只得到一个。",
-        "hint line": "\n      提示：{hint}", "raised": "抛出了 {kind}：{error}",
-        "expected got": "应为 {want}，得到 {have}",
-        "types": "应为 {want_type}（{want}），得到 {have_type}（{have}）",
-        "at": "在 [{where}]：{what}",
-        "items": "应有 {n} 项，得到 {m} 项：应为 {want}，得到 {have}",
-        "keys": "键不同：缺少 {missing}，多出 {extra}",
-        "texts": "文本在第 {at:,d} 个字符处不同（应有 {n:,d} 个字符，得到 {m:,d} 个）",
-        "stops": "；你的在那里就结束了", "goes on": "；你的还在继续",
-        # Two full-width characters and a colon take the width of "expected: ", so the caret lines up.
-        "expected:": "      应为：    ", "got:": "      得到：    ",
-    },
-}
 
 
 def say(english: str, chinese: str) -> str:
     """A checker's hint in the notebook's language."""
     return chinese if language() == "zh" else english
+
+
+# Every line a checker prints, in both languages: the frame (PASS, FAIL, what
+# differs) and each checker's hint. Data, kept beside the code that prints it.
+TEXTS = json.loads(Path(__file__).with_name("texts.json").read_text(encoding="utf-8"))
+FRAME, HINTS = TEXTS["frame"], TEXTS["hints"]
+
+
+def hint(name: str) -> str:
+    """The hint of checker `name` in the notebook's language."""
+    return say(HINTS[name]["en"], HINTS[name]["zh"])
 
 
 def _w(key: str, **values) -> str:

@@ -11,7 +11,7 @@ import json
 from ... import formats
 from ...messages import to_plain
 from .build import rng, tool_pair
-from .check import CheckResult, check_function, say
+from .check import CheckResult, check_function, hint, say
 
 
 def reference(previous, current) -> float:
@@ -70,11 +70,5 @@ def _diagnose(args, expected, got):
 def check_cache_cost(cache_cost) -> CheckResult:
     """09: cache_cost(previous, current) -> the cache-adjusted cost of the current request."""
     return check_function(
-        "cache_cost", cache_cost, _cases(),
-        say("the leading messages of current equal to those of previous are cached: the "
-        "characters of their JSON, len(json.dumps(m, ensure_ascii=False)) each, cost 0.1; "
-        "every other character of len(json.dumps(current, ensure_ascii=False)) costs 1.25.",
-            "current 中与 previous 相同的开头消息命中缓存：它们 JSON 的字符（每条 "
-            "len(json.dumps(m, ensure_ascii=False))）每个算 0.1；len(json.dumps(current, "
-            "ensure_ascii=False)) 中其余的每个字符算 1.25。"),
+        "cache_cost", cache_cost, _cases(), hint("cache_cost"),
         diagnose=_diagnose)

@@ -10,7 +10,7 @@ import tempfile
 from pathlib import Path
 
 from ..histories import data_dir
-from .check import CheckResult, check_prediction, say
+from .check import CheckResult, check_prediction, hint
 
 
 def summary_calls_in_live_run(profile: str = "seed") -> dict:
@@ -29,8 +29,4 @@ def summary_calls_in_live_run(profile: str = "seed") -> dict:
 def check_summary_calls(answer) -> CheckResult:
     """10: predict how many summaries the seed profile asks for in the live run."""
     return check_prediction(
-        "summary_calls", answer, summary_calls_in_live_run(),
-        say("each '[auto compact]' line in the run is one summary call; step 4 runs when the "
-        "context is still over 50000 characters after steps 1-3.",
-            "运行输出中每一行 '[auto compact]' 就是一次摘要调用；第一到三步之后上下文仍超过 50000 个字符时，"
-            "第四步才运行。"))
+        "summary_calls", answer, summary_calls_in_live_run(), hint("summary_calls"))

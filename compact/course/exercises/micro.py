@@ -19,7 +19,7 @@ import tempfile
 from ...config import CompactionConfig
 from ...messages import text_of, tool_results
 from .build import rng, tool_pair
-from .check import CheckResult, check_function, say
+from .check import CheckResult, check_function, hint, say
 
 LINE = "A line of a README the agent read, long enough to be worth shrinking.\n"
 
@@ -96,13 +96,7 @@ def check_older_result(older_result) -> CheckResult:
     with tempfile.TemporaryDirectory(prefix="compact-exercise-") as root:
         cases = _cases_in(root)
     return check_function(
-        "older_result", older_result, cases,
-        say("at most 120 characters: the text as it is. Otherwise, if the text is step 1's "
-        "<persisted-output> block, '[Earlier tool result saved at <path>]' with the path "
-        "from its 'Full output: ' line; if not, compact.formats.OMITTED.",
-            "不超过 120 个字符：原样保留。否则，如果文本是第一步的 <persisted-output> 块，"
-            "就写 '[Earlier tool result saved at <path>]'，路径取自它的 'Full output: ' 行；"
-            "不是的话，写 compact.formats.OMITTED。"),
+        "older_result", older_result, cases, hint("older_result"),
         diagnose=_diagnose)
 
 
@@ -123,9 +117,4 @@ def check_placeholders(answer) -> CheckResult:
     """03: predict (placeholders, omitted) for the seed profile's step 3 on five_reads."""
     from .check import check_prediction
     return check_prediction(
-        "placeholders", answer, placeholders_on_five_reads(),
-        say("count the tool results, keep the newest 3 whole, and leave alone any of 120 "
-        "characters or fewer; the rest become placeholders. Without a saved copy "
-        "from step 1, the placeholder says omitted.",
-            "数一数工具结果：最新的 3 个保持完整，不超过 120 个字符的也不动；其余的都变成占位符。"
-            "第一步没有保存副本的，占位符写 omitted。"))
+        "placeholders", answer, placeholders_on_five_reads(), hint("placeholders"))

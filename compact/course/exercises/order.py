@@ -16,7 +16,7 @@ leads to it; a placeholder's path leads to the copy too.
 import itertools
 
 from ...messages import text_of, tool_results
-from .check import CheckResult, check_function, say
+from .check import CheckResult, check_function, hint, say
 
 CHEAP = ("tool_result_budget", "snip_compact", "micro_compact")
 
@@ -100,12 +100,7 @@ def _diagnose(args, expected, got):
 def check_lost(lost) -> CheckResult:
     """05: lost(originals, context, transcripts, saved) -> ids of outputs lost for good."""
     return check_function(
-        "lost", lost, _cases(),
-        say("for each id, gather every text its tool results have in the context and in the "
-        "transcripts, plus the saved file a marker's path names (saved[path]); the id is "
-        "lost when none of them equals the original.",
-            "对每个 id，收集它的工具结果在上下文和 transcript 里的所有文本，再加上标记路径指向的保存文件"
-            "（saved[path]）；其中没有一个等于原文时，这个 id 就丢失了。"),
+        "lost", lost, _cases(), hint("lost"),
         normalise=_sorted, diagnose=_diagnose)
 
 
@@ -121,8 +116,4 @@ def check_order_loss(answer) -> CheckResult:
     """05: predict how many tool outputs are lost for good in the wrong order."""
     from .check import check_prediction
     return check_prediction(
-        "order_loss", answer, order_loss_on_huge_result(),
-        say("in the wrong order step 3 sees the batch first: every result but the newest 3 "
-        "that is longer than 120 characters becomes 'omitted', with no copy on disk.",
-            "顺序错了，第三步就先看到这一批：除最新 3 个以外、长于 120 个字符的结果都变成 'omitted'，"
-            "磁盘上没有副本。"))
+        "order_loss", answer, order_loss_on_huge_result(), hint("order_loss"))

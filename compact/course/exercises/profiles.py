@@ -12,7 +12,7 @@ Prediction: how many tool outputs the seed profile loses on two long sessions.
 """
 
 from .build import messages_of_kinds, random_kinds, rng
-from .check import CheckResult, check_function, check_prediction, say
+from .check import CheckResult, check_function, check_prediction, hint, say
 
 CASES = [
     ("a batch after the last reply", ["user", "tool_use", "tool_result", "tool_use", "tool_result"]),
@@ -56,11 +56,7 @@ def check_fresh_from(fresh_from) -> CheckResult:
     """08: fresh_from(kinds) -> index of the first message newer than the model's last reply."""
     cases = [(label, (list(kinds),), reference(kinds)) for label, kinds in CASES + random_cases()]
     return check_function(
-        "fresh_from", fresh_from, cases,
-        say("find the last message the model wrote ('assistant' or 'tool_use'); everything "
-        "after it is fresh. With no such message, everything is.",
-            "找到模型写的最后一条消息（'assistant' 或 'tool_use'）；它之后的都是新的。"
-            "没有这样的消息时，全部都是新的。"),
+        "fresh_from", fresh_from, cases, hint("fresh_from"),
         diagnose=_diagnose)
 
 
@@ -73,13 +69,4 @@ def seed_losses() -> dict:
 def check_seed_losses(answer) -> CheckResult:
     """08: predict {long_session: n, timeline_150: m}, outputs the seed profile loses."""
     return check_prediction(
-        "seed_losses", answer, seed_losses(),
-        say("a result is lost when step 3 turns it into '[Earlier tool result omitted.]' "
-        "before any transcript holds it. Step 2 runs before step 3 and, in the seed "
-        "profile, writes a transcript of the whole list on every call once the list is "
-        "over 50 messages; so count the results that step 3 shrinks on calls where the "
-        "list is at most 50 messages.",
-            "第三步在任何 transcript 保存它之前就把它变成 '[Earlier tool result omitted.]'，"
-            "这个结果就丢失了。"
-            "第二步在第三步之前运行；在原文配置（seed）中，列表一超过 50 条消息，它每次调用都把整个列表写进"
-            " transcript；所以要数的是：在列表不超过 50 条消息的调用中，第三步缩掉的结果。"))
+        "seed_losses", answer, seed_losses(), hint("seed_losses"))

@@ -9,7 +9,7 @@ message is a tool_result (start one earlier), and a list shorter than `keep`
 """
 
 from .build import messages_of_kinds, random_kinds, rng
-from .check import CheckResult, check_function, say
+from .check import CheckResult, check_function, hint, say
 
 CASES = [
     ("plain turns", ["user", "assistant"] * 5, 5),
@@ -63,9 +63,5 @@ def check_tail_start(tail_start) -> CheckResult:
     cases = [(label, (list(kinds), keep), reference(kinds, keep))
              for label, kinds, keep in CASES + random_cases()]
     return check_function(
-        "tail_start", tail_start, cases,
-        say("the newest keep messages stay; if the first of them is a tool_result whose "
-        "tool_use is just before it, the tail starts one earlier. Never below 0.",
-            "最新的 keep 条消息留下；如果其中第一条是 tool_result、而它的 tool_use 就在前面，"
-            "尾部提前一条开始。绝不小于 0。"),
+        "tail_start", tail_start, cases, hint("tail_start"),
         diagnose=_diagnose)

@@ -9,7 +9,7 @@ the random ones are seeded histories of 12 to 70 messages.
 
 from ...config import CompactionConfig
 from .build import messages_of_kinds, random_kinds, rng
-from .check import CheckResult, check_function, say
+from .check import CheckResult, check_function, hint, say
 
 CASES = [
     # (label, kinds, max_messages, keep_head)
@@ -50,6 +50,12 @@ def _as_tuple(got):
     return tuple(got) if isinstance(got, list) else got
 
 
+def all_cases() -> list:
+    """The canned cases and the random ones, each with the package's answer."""
+    return [(label, (list(kinds), mx, head), reference(kinds, mx, head))
+            for label, kinds, mx, head in CASES + random_cases()]
+
+
 def _diagnose(args, expected, got):
     kinds, max_messages, keep_head = args
     if not (isinstance(got, tuple) and len(got) == 2):
@@ -72,12 +78,5 @@ def _diagnose(args, expected, got):
 
 def check_cut_points(cut_points) -> CheckResult:
     """02: cut_points(kinds, max_messages, keep_head) -> (head_end, tail_start) of the seed cut."""
-    cases = [(label, (list(kinds), mx, head), reference(kinds, mx, head))
-             for label, kinds, mx, head in CASES + random_cases()]
-    return check_function(
-        "cut_points", cut_points, cases,
-        say("the head is kinds[:keep_head] and the tail the newest max_messages - keep_head; "
-        "then move each cut so that no tool_use is parted from the tool_result after it.",
-            "头部是 kinds[:keep_head]，尾部是最新的 max_messages - keep_head 条；"
-            "再移动每个切点，使任何 tool_use 都不和它后面的 tool_result 分开。"),
-        normalise=_as_tuple, diagnose=_diagnose)
+    return check_function("cut_points", cut_points, all_cases(), hint("cut_points"),
+                          normalise=_as_tuple, diagnose=_diagnose)

@@ -12,7 +12,7 @@ import json
 from ... import formats
 from ...messages import to_plain
 from .build import rng, tool_pair
-from .check import CheckResult, check_function, say
+from .check import CheckResult, check_function, hint, say
 
 
 def _reads(n, size, chinese=False):
@@ -79,9 +79,5 @@ def _diagnose(args, expected, got):
 def check_summary_cut(summary_cut) -> CheckResult:
     """04: summary_cut(text, limit) -> the summarizer's input, cut like the article's."""
     return check_function(
-        "summary_cut", summary_cut, _cases(),
-        say("above the limit: the first quarter of the budget, the marker, and the rest of "
-        "the budget taken from the end, so that head + tail is exactly limit characters.",
-            "超过阈值时：额度的前四分之一、标记，再从末尾取剩下的额度，"
-            "使头部加尾部正好是 limit 个字符。"),
+        "summary_cut", summary_cut, _cases(), hint("summary_cut"),
         diagnose=_diagnose)

@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 
 from .build import rng
-from .check import CheckResult, check_function, say
+from .check import CheckResult, check_function, hint, say
 
 REQUEST = "Read the notes, write a summary to notes/done.md, then compact."
 FILES = {"README.md": "# Sample\nA small workspace for the exercise.\n",
@@ -146,11 +146,5 @@ def check_run_batch(run_batch) -> CheckResult:
     """07: run_batch(messages, tool_uses, run, compact) -> the list after the batch."""
     with tempfile.TemporaryDirectory(prefix="compact-exercise-") as root:
         return check_function(
-            "run_batch", run_batch, _cases(Path(root)),
-            say("run every call in order (compact gets compact.formats.COMPACT_TOOL_ACK, not "
-            "run), append one user message with all the tool_result blocks, then, if "
-            "compact was called, return compact(messages); else return messages.",
-            "按顺序运行每个调用（compact 得到 compact.formats.COMPACT_TOOL_ACK，而不是 run），"
-                "追加一条装着所有 tool_result 块的 user 消息；如果调用了 compact，就返回"
-                " compact(messages)，否则返回 messages。"),
+            "run_batch", run_batch, _cases(Path(root)), hint("run_batch"),
             diagnose=_diagnose, explain_errors=True)
