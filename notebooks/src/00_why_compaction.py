@@ -77,8 +77,8 @@ print(f"\n{len(messages)} messages, {total:,d} characters; "
 #     estimate_chars(messages) = len(json.dumps(messages, ensure_ascii=False))
 #
 # `ensure_ascii=False` matters. Python's default writes every non-ASCII character as a
-# six-character escape (`\u8bf7`), so a Chinese request would look six times bigger
-# than it is. Characters are not tokens either: English runs near four characters a
+# six-character escape (`\u8bf7`), so every Chinese character of a request would
+# count as six. Characters are not tokens either: English runs near four characters a
 # token, Chinese near one. The article keeps characters on purpose, because they are
 # deterministic and cheap; the offline model estimates tokens as
 # `ceil(ASCII characters / 4) + other characters`.
