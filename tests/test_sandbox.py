@@ -25,6 +25,10 @@ import pytest
 from compact.agent import tools
 from compact.agent.tools import run_tool
 
+# An interpreter the sandbox can see: its /tmp is its own, so this test's own Python is
+# hidden inside it when the checkout (and its .venv) lives under /tmp, as a CI clone may.
+PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+
 KEY = "sk-ant-api03-sandboxprobe0123456789abcdef"
 
 
@@ -195,7 +199,7 @@ def test_the_sandbox_cannot_write_outside_the_workspace(workspace, outside):
     yes = {"confirm": lambda command: True}
     # Past the destructive filter on purpose: the sandbox, not the filter, must stop these.
     bash(workspace, f"touch {outside}/touched", **yes)
-    bash(workspace, f"{sys.executable} -c \"open('{outside}/python.txt', 'w').write('x')\"")
+    bash(workspace, f"{PYTHON} -c \"open('{outside}/python.txt', 'w').write('x')\"")
     bash(workspace, f"echo x | tee {outside}/tee.txt")
     bash(workspace, f"ln -s {outside} out && echo x > out/through-link.txt", **yes)
     assert list(outside.iterdir()) == []
@@ -216,7 +220,7 @@ def test_the_sandbox_cannot_reach_the_network(workspace):
     try:
         # The listener is there: this process reaches it.
         socket.create_connection(("127.0.0.1", port), timeout=3).close()
-        probe = (f"{sys.executable} -c \"import socket; socket.create_connection(('127.0.0.1', "
+        probe = (f"{PYTHON} -c \"import socket; socket.create_connection(('127.0.0.1', "
                  f"{port}), timeout=3); print('connected')\"")
         output, _ = bounded(bash, workspace, probe)
     finally:
