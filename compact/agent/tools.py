@@ -24,6 +24,7 @@ Left out: hiding files outside the workspace from bash (they stay readable,
 read-only, in the sandbox), and any limit on a sandboxed command's CPU or memory.
 """
 
+import errno
 import fnmatch
 import os
 import re
@@ -87,9 +88,16 @@ class ToolError(Exception):
 def resolve(path: Path) -> Path | None:
     """The path with every link followed, or None for a link that loops."""
     try:
-        return path.resolve()
-    except RuntimeError:    # pathlib's "Symlink loop"
+        resolved = path.resolve()
+    except RuntimeError:    # pathlib's "Symlink loop", up to Python 3.12
         return None
+    # Python 3.13 resolves a loop to the link itself, without an error: ask the file system.
+    try:
+        os.stat(resolved)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            return None
+    return resolved
 
 
 def safe_path(workspace, path: str) -> Path:
