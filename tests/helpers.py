@@ -14,6 +14,7 @@ live in test_invariants.py, the only place that needs them.
 
 import json
 import random
+import re
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -280,3 +281,24 @@ def offline_model(window: int = 200_000, faults=(), max_retries: int = 0):
             yield server, client
         finally:
             client.close()
+
+
+def load_builder():
+    """scripts/build_notebooks.py as a module (it is a script, not part of the package)."""
+    import importlib.util
+    path = Path(__file__).resolve().parents[1] / "scripts" / "build_notebooks.py"
+    spec = importlib.util.spec_from_file_location("build_notebooks", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def check_recap(texts: list, opening: str, next_line: str, name: str) -> None:
+    """One recap cell (`opening`), three points and `next_line`, with nothing taught after it."""
+    recaps = [i for i, text in enumerate(texts) if text.startswith(opening + "\n")]
+    assert len(recaps) == 1, f"{name}: expected one recap cell"
+    recap = texts[recaps[0]]
+    assert len(re.findall(r"^- ", recap, re.M)) == 3, recap
+    assert f"\n{next_line} " in recap
+    # Nothing taught after it: only clean-up code may follow.
+    assert all(not re.search(r"^#+ ", text, re.M) for text in texts[recaps[0] + 1:]), name

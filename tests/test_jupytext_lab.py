@@ -7,23 +7,16 @@ saved back with a kernel in its metadata (what a page adds), the file on disk is
 the same bytes, and no paired .ipynb appears beside it.
 """
 
-import importlib.util
 import json
 import shutil
 import urllib.request
 from pathlib import Path
 
+from tests.helpers import load_builder
 from tests.jupyterlab_server import DIRECT, LabServer
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "notebooks" / "src" / "03_micro_compact.py"
-
-
-def load_builder():
-    spec = importlib.util.spec_from_file_location("build_notebooks", ROOT / "scripts" / "build_notebooks.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_a_source_opens_as_a_notebook_and_saves_back_the_same_bytes(tmp_path):

@@ -21,7 +21,6 @@ Fast and without a kernel (nbval runs the notebooks; this only reads them):
   docs/DESIGN.md instead).
 """
 
-import importlib.util
 import re
 from pathlib import Path
 
@@ -33,6 +32,8 @@ from compact.config import CompactionConfig
 from compact.course.exercises import CHECKERS, WRITES_CODE
 from compact.course.pipeline_picture import drawn_texts, pipeline_picture, pipeline_steps
 
+from .helpers import check_recap, load_builder
+
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 IGNORE = "nbval-ignore-output"
@@ -41,14 +42,6 @@ ABSOLUTE = re.compile(r"(/tmp/|/work/|/home/|/private/var/|/var/folders/)")
 # numbers, a limit in characters against a window in tokens, and the two profiles.
 EXPLORERS = ("01", "03", "06", "08")
 STEPS_NOTEBOOKS = ("01", "02", "03", "04", "06", "07")
-
-
-def load_builder():
-    spec = importlib.util.spec_from_file_location(
-        "build_notebooks", ROOT / "scripts" / "build_notebooks.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 BUILD = load_builder()
@@ -190,14 +183,7 @@ def test_the_notebook_opens_with_its_goal_and_length(notebook):
 
 def test_the_notebook_ends_with_a_three_point_recap_and_what_comes_next(notebook):
     path, nb = notebook
-    texts = [cell.source for cell in markdown_cells(nb)]
-    recaps = [i for i, text in enumerate(texts) if text.startswith("**Recap.**\n")]
-    assert len(recaps) == 1, f"{path.name}: expected one recap cell"
-    recap = texts[recaps[0]]
-    assert len(re.findall(r"^- ", recap, re.M)) == 3, recap
-    assert "\n**Next:** " in recap
-    # Nothing taught after it: only clean-up code may follow.
-    assert all(not re.search(r"^#+ ", text, re.M) for text in texts[recaps[0] + 1:]), path.name
+    check_recap([cell.source for cell in markdown_cells(nb)], "**Recap.**", "**Next:**", path.name)
 
 
 def test_notebook_00_draws_the_pipeline():

@@ -13,7 +13,6 @@
   refused with an error that names the file and both counts.
 """
 
-import importlib.util
 import os
 import re
 from pathlib import Path
@@ -21,19 +20,13 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from .helpers import check_recap, load_builder
+
 ROOT = Path(__file__).resolve().parent.parent
 EN = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 ZH_DIR = ROOT / "notebooks" / "zh"
 CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 LATIN = re.compile(r"[A-Za-z]")
-
-
-def load_builder():
-    spec = importlib.util.spec_from_file_location(
-        "build_notebooks", ROOT / "scripts" / "build_notebooks.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 BUILD = load_builder()
@@ -178,13 +171,8 @@ def test_the_zh_notebook_opens_with_its_goal_and_length(pair):
 
 def test_the_zh_notebook_ends_with_a_three_point_recap_and_what_comes_next(pair):
     en, _, zh_nb = pair
-    texts = [c.source for c in cells_of(zh_nb, "markdown")]
-    recaps = [i for i, text in enumerate(texts) if text.startswith("**小结。**\n")]
-    assert len(recaps) == 1, f"zh/{en.name}: expected one recap cell"
-    recap = texts[recaps[0]]
-    assert len(re.findall(r"^- ", recap, re.M)) == 3, recap
-    assert "\n**下一步：** " in recap
-    assert all(not re.search(r"^#+ ", text, re.M) for text in texts[recaps[0] + 1:]), en.name
+    check_recap([c.source for c in cells_of(zh_nb, "markdown")], "**小结。**", "**下一步：**",
+                f"zh/{en.name}")
 
 
 def test_the_zh_explorer_follows_a_try_this_prompt(pair):
