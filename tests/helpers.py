@@ -302,3 +302,36 @@ def check_recap(texts: list, opening: str, next_line: str, name: str) -> None:
     assert f"\n{next_line} " in recap
     # Nothing taught after it: only clean-up code may follow.
     assert all(not re.search(r"^#+ ", text, re.M) for text in texts[recaps[0] + 1:]), name
+
+
+def prepare_in_time(c, messages, request, bound: float, unblock):
+    """prepare in a thread: (output, its CompactionWarnings), or a failed test when it does
+    not return within `bound` seconds; `unblock()` first frees a thread stuck on a FIFO."""
+    import threading
+    import warnings
+
+    import pytest
+
+    from compact import CompactionWarning
+
+    box = {}
+
+    def work():
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                box["out"] = c.prepare(messages, request)
+            except BaseException as error:  # handed to the test thread below
+                box["error"] = error
+        box["warned"] = [w for w in caught if issubclass(w.category, CompactionWarning)]
+
+    thread = threading.Thread(target=work, daemon=True)
+    thread.start()
+    thread.join(bound)
+    if thread.is_alive():
+        unblock()
+        thread.join(5)
+        pytest.fail(f"prepare did not return within {bound} s")
+    if "error" in box:
+        raise box["error"]
+    return box["out"], box["warned"]

@@ -21,15 +21,13 @@ import os
 import shutil
 import stat
 import tempfile
-import threading
-import warnings
 from pathlib import Path
 
 import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from compact import CompactionConfig, CompactionWarning, ContextCompactor
+from compact import CompactionConfig, ContextCompactor
 from compact.store import TOOL_RESULTS, TRANSCRIPTS, seeded_ids
 
 from .helpers import (
@@ -37,6 +35,7 @@ from .helpers import (
     body,
     call,
     marker_path,
+    prepare_in_time,
     result_path,
     short_summary,
     user,
@@ -182,30 +181,6 @@ class World:
         shutil.rmtree(self.work, ignore_errors=True)
 
 
-def prepare_bounded(c, messages, request, world):
-    box = {}
-
-    def work():
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            try:
-                box["out"] = c.prepare(messages, request)
-            except BaseException as error:
-                box["error"] = error
-        box["warned"] = [w for w in caught if issubclass(w.category, CompactionWarning)]
-
-    thread = threading.Thread(target=work, daemon=True)
-    thread.start()
-    thread.join(BOUND)
-    if thread.is_alive():
-        world.unblock()
-        thread.join(5)
-        pytest.fail(f"prepare did not return within {BOUND} s")
-    if "error" in box:
-        raise box["error"]
-    return box["out"], box["warned"]
-
-
 # -- checks ---------------------------------------------------------------------------------------
 
 def own_regular_file(root: Path, relative: str) -> bytes:
@@ -278,7 +253,7 @@ def test_prepare_holds_on_a_hostile_file_system(profile, base, data):
                           else os.lstat(p).st_mtime_ns for p in world.planted}
 
         c = ContextCompactor(world.root, short_summary, configs(data.draw, profile), new_id=seeded_ids())
-        out, warned = prepare_bounded(c, messages, "[task] Make the build pass.", world)
+        out, warned = prepare_in_time(c, messages, "[task] Make the build pass.", BOUND, world.unblock)
 
         check_markers(world, c, out, messages)
         assert world.snapshot(world.outside) == outside_before, "something outside the root changed"

@@ -29,7 +29,17 @@ import pytest
 from compact import CompactionWarning, ContextCompactor, StoreError
 from compact.store import READ_LIMIT, TOOL_RESULTS, Store
 
-from .helpers import Archive, body, call, files_under, make_compactor, result_path, user, whole_results
+from .helpers import (
+    Archive,
+    body,
+    call,
+    files_under,
+    make_compactor,
+    prepare_in_time,
+    result_path,
+    user,
+    whole_results,
+)
 
 BOUND = 30  # seconds: far above a normal prepare (well under one), far below "forever"
 REPO = Path(__file__).resolve().parents[1]
@@ -54,31 +64,6 @@ def unblock_fifos(folder):
                 os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
             except OSError:
                 pass
-
-
-def prepare_within_bound(c, messages, request, fifo_folder):
-    """prepare in a thread: (output, warnings) or a failed test if it does not return in BOUND."""
-    box = {}
-
-    def work():
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            try:
-                box["out"] = c.prepare(messages, request)
-            except BaseException as error:  # handed to the test thread below
-                box["error"] = error
-        box["warnings"] = [str(w.message) for w in caught if issubclass(w.category, CompactionWarning)]
-
-    thread = threading.Thread(target=work, daemon=True)
-    thread.start()
-    thread.join(BOUND)
-    if thread.is_alive():
-        unblock_fifos(fifo_folder)
-        thread.join(5)
-        pytest.fail(f"prepare did not return within {BOUND} s")
-    if "error" in box:
-        raise box["error"]
-    return box["out"], box["warnings"]
 
 
 def assert_points_at_own_regular_file(root, out, originals):
@@ -130,7 +115,7 @@ def test_a_fifo_at_the_name_does_not_hang_prepare(root):
     os.mkfifo(fifo)
     c = make_compactor(root)
     messages = huge_batch()
-    out, _ = prepare_within_bound(c, messages, "Read the logs.", root)
+    out, _ = prepare_in_time(c, messages, "Read the logs.", BOUND, lambda: unblock_fifos(root))
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)  # left as it was
     assert assert_points_at_own_regular_file(root, out, messages) >= 1
 
@@ -187,7 +172,7 @@ def test_a_symlink_to_an_outside_file_with_the_same_text_is_not_reused(root, tmp
     os.symlink(outside, results_folder(root) / "log_a.txt")
     c = make_compactor(root)
     messages = huge_batch()
-    out, _ = prepare_within_bound(c, messages, "Read the logs.", root)
+    out, _ = prepare_in_time(c, messages, "Read the logs.", BOUND, lambda: unblock_fifos(root))
     path = result_path(whole_results(out)["log_a"])
     assert path == ".task_outputs/tool-results/log_a-2.txt"
     assert assert_points_at_own_regular_file(root, out, messages) == 2
