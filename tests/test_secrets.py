@@ -84,8 +84,13 @@ def leaks(text: str) -> list:
 
 def test_an_attackers_tool_batch_shows_no_key_anywhere(planted, capsys):
     lines = []
+    # env prints HOME and PWD, both the workspace's path (over 60 characters under
+    # tmp_path), so its output is always over 120 and goes to disk, whatever else
+    # this machine's environment holds. Left in the list, the seed profile would
+    # shrink it to a placeholder before the transcript is written.
+    assert len(str(planted)) > 60
     config = CompactionConfig.named("seed", tool_result_batch_char_limit=400,
-                                   large_result_char_limit=300, preview_chars=100)
+                                   large_result_char_limit=120, preview_chars=60)
     with offline_model() as (_, offline):
         agent = Agent(planted, AttackerFirst(offline, ATTACK), MODEL_NAME, config=config,
                       echo=lines.append, confirm=lambda command: True)
