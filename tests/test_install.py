@@ -21,10 +21,12 @@ import subprocess
 import sys
 import tomllib
 import zipfile
+from importlib import metadata
 from pathlib import Path
 
 import pytest
 from packaging.requirements import Requirement
+from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 
 from compact.course import histories
@@ -182,3 +184,18 @@ def test_binder_is_told_the_interpreter_the_pins_are_for():
     assert (ROOT / "runtime.txt").read_text(encoding="utf-8") == "python-3.11\n"
     assert PYPROJECT["project"]["requires-python"] == ">=3.11"
     assert "pinned for Python 3.11" in (ROOT / "requirements.txt").read_text(encoding="utf-8")
+
+
+def test_every_pin_installs_on_the_lowest_python_the_project_declares():
+    # pyproject says >=3.11, so a learner's 3.11.0 (Debian 12 ships 3.11.2) must take
+    # every pin; soupsieve's 3.x releases, for one, need 3.11.5. Read from the
+    # installed copies, which are the pinned ones (checked first).
+    lowest = PYPROJECT["project"]["requires-python"].removeprefix(">=") + ".0"
+    refused = []
+    for name, version in {**pins("requirements.txt"), **pins("requirements-test.txt")}.items():
+        installed = metadata.metadata(name)
+        assert installed["Version"] == version, f"{name} {installed['Version']} installed, {version} pinned"
+        needs = installed.get("Requires-Python")
+        if needs and not SpecifierSet(needs).contains(lowest):
+            refused.append(f"{name}=={version} needs Python {needs}")
+    assert refused == []
