@@ -317,6 +317,16 @@ def write_results(root: str, writer: int, go: str) -> list:
     return saved
 
 
+def in_threads(run, release) -> None:
+    """run(0) ... run(WRITERS - 1), each in a thread, all let go at once by release()."""
+    threads = [threading.Thread(target=run, args=(n,)) for n in range(WRITERS)]
+    for thread in threads:
+        thread.start()
+    release()
+    for thread in threads:
+        thread.join(BOUND)
+
+
 def check_writers(root, saved):
     assert len(saved) == WRITERS * RESULTS
     wrong = [(path, text[:20]) for text, path in saved
@@ -333,12 +343,7 @@ def test_eight_threads_on_one_root_keep_their_own_texts(root):
     def run(n):
         results[n] = write_results(str(root), n, str(go))
 
-    threads = [threading.Thread(target=run, args=(n,)) for n in range(WRITERS)]
-    for thread in threads:
-        thread.start()
-    go.touch()
-    for thread in threads:
-        thread.join(BOUND)
+    in_threads(run, go.touch)
     check_writers(root, [pair for result in results for pair in result])
 
 
@@ -368,12 +373,7 @@ def test_eight_compactors_on_one_root_point_at_their_own_texts(root):
             warnings.simplefilter("ignore")
             outs[n] = c.tool_result_budget(messages)
 
-    threads = [threading.Thread(target=run, args=(n,)) for n in range(WRITERS)]
-    for thread in threads:
-        thread.start()
-    go.set()
-    for thread in threads:
-        thread.join(BOUND)
+    in_threads(run, go.set)
     # Step 1 saves the largest results until the batch is under 200000: 11 of 15 each.
     saved = [assert_points_at_own_regular_file(root, outs[n], originals[n]) for n in range(WRITERS)]
     assert saved == [11] * WRITERS

@@ -63,10 +63,9 @@ def unique_seconds() -> int:
 
 
 @pytest.fixture
-def workspace(tmp_path):
-    folder = tmp_path / "ws"
-    folder.mkdir()
-    return folder
+def workspace(root):
+    """The bash tool's workspace: conftest's empty folder under tmp_path."""
+    return root
 
 
 @pytest.fixture
