@@ -44,3 +44,15 @@ def test_the_workflow_installs_chromium_and_bubblewrap_then_runs_the_readme_comm
     assert installs and all(name in installs[0] for name in ("chromium", "bubblewrap"))
     assert scripts[-1].strip() == "bash scripts/test.sh"
     assert "    bash scripts/test.sh\n" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_the_versions_job_runs_the_tests_on_every_python_the_readme_names():
+    job = yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))["jobs"]["versions"]
+    # debian:bookworm's python3 is Debian 12's 3.11.2; the python images put theirs first on PATH.
+    assert job["strategy"]["matrix"]["image"] == ["debian:bookworm", "python:3.12-bookworm",
+                                                  "python:3.13-bookworm"]
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert "tests pass on 3.11 (Debian 12's own `python3`, 3.11.2, included), 3.12 and 3.13" in readme
+    scripts = "\n".join(step.get("run", "") for step in job["steps"])
+    assert "pip install --quiet -r requirements-test.txt" in scripts
+    assert scripts.rstrip().endswith("python -m pytest tests")
