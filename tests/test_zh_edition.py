@@ -48,11 +48,11 @@ def pair(request):
     return en, read(en), read(zh)
 
 
-def test_there_are_eleven_zh_notebooks_one_per_english_source():
+def test_there_is_one_zh_notebook_per_english_source():
     sources = sorted(p.stem for p in (ROOT / "notebooks" / "src").glob("[0-9][0-9]_*.py"))
     assert sorted(p.stem for p in ZH_DIR.glob("[0-9][0-9]_*.ipynb")) == sources
     assert sorted(p.stem for p in (ROOT / "notebooks" / "src" / "zh").glob("*.py")) == sources
-    assert len(sources) == 11
+    assert len(sources) >= 11
 
 
 def test_the_zh_notebook_has_the_english_code_cells(pair):

@@ -20,7 +20,7 @@ raises NotImplementedError, or a prediction left as None, gets a friendly
     08 check_fresh_from(fresh_from)        fresh_from(kinds) -> index
        check_seed_losses(prediction)       lost by the seed on long_session, timeline_150
     09 check_cache_cost(cache_cost)        cache_cost(previous, current) -> float
-    10 check_summary_calls(prediction)     summary calls, offline compare-code run, seed
+    12 check_summary_calls(prediction)     summary calls, offline compare-code run, seed
 
 One module a notebook; `check.py` holds the running, diff and hint machinery,
 `build.py` the case builders, `solutions.py` the reference solutions (kept
@@ -53,7 +53,7 @@ CHECKERS = {
     "07": (check_run_batch,),
     "08": (check_seed_losses, check_fresh_from),
     "09": (check_cache_cost,),
-    "10": (check_summary_calls,),
+    "12": (check_summary_calls,),
 }
 # the checkers whose exercise is code the learner writes (the others take a prediction)
 WRITES_CODE = (check_persisted, check_cut_points, check_older_result, check_summary_cut,

@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 10 · 实时运行 agent
+# # 12 · 实时运行 agent
 #
 # 到目前为止，我们重放的都是预制历史。现在，文章的 agent 真正运行起来
 # （第九节和第十三节）：`compact.agent.loop.Agent`，带 6 个工具，
