@@ -25,42 +25,49 @@ ROOT = Path(__file__).resolve().parent.parent
 # -- wrong answers a learner could write ------------------------------------------------
 
 
-def persisted_counted_as_zero(sizes, batch_limit, large_limit):
+def lla_the_articles_number(sizes, batch_limit):
+    """Answers with the article's LARGE_RESULT_CHAR_LIMIT, whatever the batch."""
+    return 30_000
+
+
+def lla_preview_as_zero(sizes, batch_limit):
     """The trap: a persisted result counted as 0, not as its preview."""
-    total, chosen = sum(sizes), []
-    for i in sorted(range(len(sizes)), key=lambda i: sizes[i], reverse=True):
+    total, needed = sum(sizes), None
+    for size in sorted(sizes, reverse=True):
         if total <= batch_limit:
             break
-        if sizes[i] > large_limit:
-            chosen.append(i)
-            total -= sizes[i]
-    return chosen
+        total -= size
+        needed = size
+    return None if needed is None or needed - 1 < 10_000 else needed - 1
 
 
-def persisted_all_large(sizes, batch_limit, large_limit):
-    """Forgets to re-total: persists every large result."""
-    return [i for i, s in enumerate(sizes) if s > large_limit] if sum(sizes) > batch_limit else []
+def lla_the_size_itself(sizes, batch_limit):
+    """Forgets that only results *longer* than the limit move."""
+    answer = right.largest_large_limit(sizes, batch_limit)
+    return None if answer is None else answer + 1
 
 
-def persisted_in_batch_order(sizes, batch_limit, large_limit):
-    total, chosen = sum(sizes), []
-    for i, size in enumerate(sizes):
-        if total <= batch_limit:
-            break
-        if size > large_limit:
-            chosen.append(i)
-            total -= size - 2000
-    return chosen
+def archive_the_articles_cut(added, max_messages, target):
+    """The article's snip keeps max_messages + 1 (3 + 47 + the marker)."""
+    return _archive(added, max_messages, max_messages + 1)
 
 
-def cut_points_naive(kinds, max_messages, keep_head):
-    """Splits pairs."""
-    return keep_head, len(kinds) - (max_messages - keep_head)
+def _archive(added, max_messages, left, over=lambda n, m: n > m):
+    calls, length = [], 0
+    for call, count in enumerate(added, start=1):
+        length += count
+        if over(length, max_messages):
+            calls.append(call)
+            length = left
+    return calls
 
 
-def cut_points_head_only(kinds, max_messages, keep_head):
-    head, tail = right.cut_points(kinds, max_messages, keep_head)
-    return head, len(kinds) - (max_messages - keep_head)
+def archive_without_the_marker(added, max_messages, target):
+    return _archive(added, max_messages, target + 1)
+
+
+def archive_on_reaching(added, max_messages, target):
+    return _archive(added, max_messages, target, over=lambda n, m: n >= m)
 
 
 def older_result_trusts_any_line(text):
@@ -79,23 +86,29 @@ def older_result_shrinks_short_ones(text):
     return right.older_result(text + " " * 200) if len(text) <= 120 else right.older_result(text)
 
 
-def summary_cut_halves(text, limit):
-    if len(text) <= limit:
-        return text
-    return text[:limit // 2] + formats.MIDDLE_OMITTED + text[-(limit // 2):]
+def shrink_like_the_article(sizes, target):
+    """The article's step 3: every older result over 120 characters, whatever the total."""
+    return sum(1 for size in sizes[:-3] if size > 120)
 
 
-def summary_cut_three_quarters(text, limit):
-    """Rounds the tail down too: 3 * (limit // 4) characters, short when 4 does not divide limit."""
-    if len(text) <= limit:
-        return text
-    return text[:limit // 4] + formats.MIDDLE_OMITTED + text[-(3 * (limit // 4)):]
+def shrink_placeholder_as_zero(sizes, target):
+    total, shrunk = sum(sizes), 0
+    for size in sizes[:-3] if len(sizes) > 3 else []:
+        if total <= target:
+            break
+        if size > 120:
+            total -= size
+            shrunk += 1
+    return shrunk if total <= target else None
 
 
-def summary_cut_strictly_under(text, limit):
-    if len(text) < limit:
-        return text
-    return text[:limit // 4] + formats.MIDDLE_OMITTED + text[len(text) - (limit - limit // 4):]
+def shrink_largest_first(sizes, target):
+    older = sizes[:-3] if len(sizes) > 3 else []
+    return right.shrink_count(sorted(older, reverse=True) + sizes[len(older):], target)
+
+
+def shrink_the_newest_too(sizes, target):
+    return right.shrink_count(sizes + [0, 0, 0], target)
 
 
 def lost_context_only(originals, context, transcripts, saved):
@@ -106,43 +119,79 @@ def lost_no_paths(originals, context, transcripts, saved):
     return right.lost(originals, context, transcripts, {})
 
 
-def tail_start_naive(kinds, keep):
-    return max(0, len(kinds) - keep)
-
-
-def tail_start_negative(kinds, keep):
-    start = len(kinds) - keep
+def tail_like_the_article(kinds, keep, request_at):
+    """A copy of the article's listing: the newest keep, one earlier for a pair."""
+    start = max(0, len(kinds) - keep)
     if start > 0 and kinds[start] == "tool_result" and kinds[start - 1] == "tool_use":
         start -= 1
     return start
 
 
-def run_batch_compact_at_once(messages, tool_uses, run, compact):
-    """Compacts as soon as compact is seen: the results answer nothing."""
-    results, compacted = [], None
+def tail_from_the_request(kinds, keep, request_at):
+    start = tail_like_the_article(kinds, keep, request_at)
+    return request_at if request_at >= start else start
+
+
+def tail_always_after_the_request(kinds, keep, request_at):
+    return max(request_at + 1, 0) if request_at + 1 <= len(kinds) else len(kinds)
+
+
+def tail_parting_a_pair(kinds, keep, request_at):
+    start = max(0, len(kinds) - keep)
+    return request_at + 1 if request_at >= start else start
+
+
+def run_batch_like_the_article(messages, tool_uses, run, compact):
+    """A copy of the article's harness: nothing catches a tool that raises."""
+    results, compact_requested = [], False
     for use in tool_uses:
         if use["name"] == "compact":
-            compacted = compact(messages)
-            output = formats.COMPACT_TOOL_ACK
+            output, compact_requested = formats.COMPACT_TOOL_ACK, True
         else:
             output = run(use)
         results.append({"type": "tool_result", "tool_use_id": use["id"], "content": output})
-    return (compacted or messages) + [{"role": "user", "content": results}]
+    messages = messages + [{"role": "user", "content": results}]
+    return compact(messages) if compact_requested else messages
 
 
-def run_batch_never_compacts(messages, tool_uses, run, compact):
-    return right.run_batch(messages, tool_uses, run, lambda listed: listed)
-
-
-def run_batch_stops_at_compact(messages, tool_uses, run, compact):
+def run_batch_stops_at_the_failure(messages, tool_uses, run, compact):
     results = []
     for use in tool_uses:
-        if use["name"] == "compact":
+        try:
+            output = formats.COMPACT_TOOL_ACK if use["name"] == "compact" else run(use)
+        except Exception as error:
             results.append({"type": "tool_result", "tool_use_id": use["id"],
-                            "content": formats.COMPACT_TOOL_ACK})
-            return compact(messages + [{"role": "user", "content": results}])
-        results.append({"type": "tool_result", "tool_use_id": use["id"], "content": run(use)})
-    return messages + [{"role": "user", "content": results}]
+                            "content": f"Error: {error}"})
+            return messages + [{"role": "user", "content": results}]
+        results.append({"type": "tool_result", "tool_use_id": use["id"], "content": output})
+    messages = messages + [{"role": "user", "content": results}]
+    return compact(messages) if any(u["name"] == "compact" for u in tool_uses) else messages
+
+
+def run_batch_drops_the_failure(messages, tool_uses, run, compact):
+    def quiet(use):
+        try:
+            return run(use)
+        except Exception:
+            return None
+    answered = right.run_batch_safely(messages, tool_uses, quiet, lambda listed: listed)
+    answered[-1]["content"] = [b for b in answered[-1]["content"] if b["content"] is not None]
+    compacted = any(u["name"] == "compact" for u in tool_uses)
+    return compact(answered) if compacted else answered
+
+
+def run_batch_no_compact_after_a_failure(messages, tool_uses, run, compact):
+    failed = []
+
+    def noting(use):
+        try:
+            return run(use)
+        except Exception:
+            failed.append(use)
+            raise
+    after = right.run_batch_safely(messages, tool_uses, noting, lambda listed: listed)
+    asked = any(u["name"] == "compact" for u in tool_uses)
+    return compact(after) if asked and not failed else after
 
 
 def fresh_from_first_reply(kinds):
@@ -169,19 +218,46 @@ def cache_cost_ascii(previous, current):
 
 
 FUNCTION_CHECKS = [
-    (ex.check_persisted, right.persisted,
-     [persisted_counted_as_zero, persisted_all_large, persisted_in_batch_order]),
-    (ex.check_cut_points, right.cut_points, [cut_points_naive, cut_points_head_only]),
+    (ex.check_largest_large_limit, right.largest_large_limit,
+     [lla_the_articles_number, lla_preview_as_zero, lla_the_size_itself]),
+    (ex.check_archive_calls, right.archive_calls,
+     [archive_the_articles_cut, archive_without_the_marker, archive_on_reaching]),
     (ex.check_older_result, right.older_result,
      [older_result_trusts_any_line, older_result_always_omitted, older_result_shrinks_short_ones]),
-    (ex.check_summary_cut, right.summary_cut,
-     [summary_cut_halves, summary_cut_three_quarters, summary_cut_strictly_under]),
+    (ex.check_shrink_count, right.shrink_count,
+     [shrink_like_the_article, shrink_placeholder_as_zero, shrink_largest_first,
+      shrink_the_newest_too]),
     (ex.check_lost, right.lost, [lost_context_only, lost_no_paths]),
-    (ex.check_tail_start, right.tail_start, [tail_start_naive, tail_start_negative]),
-    (ex.check_run_batch, right.run_batch,
-     [run_batch_compact_at_once, run_batch_never_compacts, run_batch_stops_at_compact]),
+    (ex.check_tail_once, right.tail_once,
+     [tail_like_the_article, tail_from_the_request, tail_always_after_the_request,
+      tail_parting_a_pair]),
+    (ex.check_run_batch_safely, right.run_batch_safely,
+     [run_batch_like_the_article, run_batch_stops_at_the_failure, run_batch_drops_the_failure,
+      run_batch_no_compact_after_a_failure]),
     (ex.check_fresh_from, right.fresh_from, [fresh_from_first_reply, fresh_from_the_reply]),
     (ex.check_cache_cost, right.cache_cost, [cache_cost_no_cache, cache_cost_ascii]),
+]
+# The five exercises the learner designs: each wrong answer's hint() names its mistake.
+# (check, wrong answer, words its hint must say)
+NAMED_MISTAKES = [
+    (ex.check_largest_large_limit, lla_the_articles_number, "the article's own limit"),
+    (ex.check_largest_large_limit, lla_preview_as_zero, "2,000-character preview"),
+    (ex.check_largest_large_limit, lla_the_size_itself, "Subtract one"),
+    (ex.check_archive_calls, archive_the_articles_cut, "that is the article's cut"),
+    (ex.check_archive_calls, archive_without_the_marker, "the marker is one of them"),
+    (ex.check_archive_calls, archive_on_reaching, "not when it reaches it"),
+    (ex.check_shrink_count, shrink_like_the_article, "that is the article's step 3"),
+    (ex.check_shrink_count, shrink_placeholder_as_zero, "its placeholder"),
+    (ex.check_shrink_count, shrink_largest_first, "you went largest first"),
+    (ex.check_shrink_count, shrink_the_newest_too, "the newest 3 results stay whole"),
+    (ex.check_tail_once, tail_like_the_article, "that is the article's tail"),
+    (ex.check_tail_once, tail_from_the_request, "the tail starts at the request"),
+    (ex.check_tail_once, tail_always_after_the_request, "already before the tail"),
+    (ex.check_tail_once, tail_parting_a_pair, "start one earlier so the pair stays together"),
+    (ex.check_run_batch_safely, run_batch_like_the_article, "let it escape"),
+    (ex.check_run_batch_safely, run_batch_stops_at_the_failure, "run every call of the batch"),
+    (ex.check_run_batch_safely, run_batch_drops_the_failure, "every tool_use needs its tool_result"),
+    (ex.check_run_batch_safely, run_batch_no_compact_after_a_failure, "even when a call failed"),
 ]
 IDS = [check.__name__ for check, _, _ in FUNCTION_CHECKS]
 WRONG = [(check, wrong) for check, _, wrongs in FUNCTION_CHECKS for wrong in wrongs]
@@ -205,11 +281,27 @@ def test_a_wrong_answer_fails_with_a_diff_and_a_hint(check, wrong, capsys):
     # Each miss says how it differs (where two texts part, or which element and value),
     # or what the learner's code raised.
     assert all(re.search(DIFF + r"|raised \w+", d) for d in details), details
-    assert "Hint:" in out and "you said" not in out
+    # Each miss shows the case's input first, so the learner can run it by hand.
+    assert all(d.startswith("input: ") for d in details), details
     assert "\n      " in out  # the first misses are explained under their FAIL line
+    # The hints stay closed until asked: the verdict says how to open them.
+    assert "run hint()" in out and "hint:" not in out
+    ex.hint()
+    assert f"hint: {result.general}" in capsys.readouterr().out
 
 
-DIFF = r"differ at character|expected .+ got"
+DIFF = r"differ at character|expected .+ got|missing .+, not expected"
+
+
+@pytest.mark.parametrize("check, wrong, words", NAMED_MISTAKES,
+                         ids=[w.__name__ for _, w, _ in NAMED_MISTAKES])
+def test_a_designed_exercise_names_the_mistake_in_its_hint(check, wrong, words, capsys):
+    result = check(wrong)
+    assert result.attempted and not result.ok
+    ex.hint()
+    opened = capsys.readouterr().out
+    tied, general = opened.rsplit("\nhint: ", 1)
+    assert words in tied, opened  # said for the mistake, not only in the general hint
 
 
 @pytest.mark.parametrize("check, solution, wrongs", FUNCTION_CHECKS, ids=IDS)
@@ -227,7 +319,7 @@ def test_a_stub_is_not_attempted_yet(check, solution, wrongs, answer, capsys):
     result = check(stub if answer == "stub" else None)
     assert not result.attempted and not result.ok and result.passed == 0
     out = capsys.readouterr().out
-    assert "not attempted yet" in out and "Hint:" in out and "FAIL" not in out
+    assert "not attempted yet" in out and "run hint()" in out and "FAIL" not in out
 
 
 @pytest.mark.parametrize("check, solution, wrongs", FUNCTION_CHECKS, ids=IDS)
@@ -240,7 +332,7 @@ def test_a_crashing_function_is_a_fail_line_not_a_traceback(check, solution, wro
 
 
 def test_a_value_that_is_not_a_function_is_refused_clearly(capsys):
-    result = ex.check_tail_start(42)
+    result = ex.check_tail_once(42)
     assert result.passed == 0 and "expected a function, got an int" in capsys.readouterr().out
 
 
@@ -251,10 +343,9 @@ def failed_cases(result) -> list:
 
 
 def test_counting_a_persisted_result_as_zero_fails_the_preview_case():
-    result = ex.check_persisted(persisted_counted_as_zero)
+    result = ex.check_largest_large_limit(lla_preview_as_zero)
     assert "the preview still counts" in failed_cases(result)
-    detail = dict((case, d) for case, _, d in result.rows)["the preview still counts"]
-    assert "too few" in detail  # the hint names the mistake
+    assert "2,000-character preview" in dict(result.hints)["the preview still counts"]
 
 
 def test_a_forged_full_output_line_is_not_a_saved_copy():
@@ -263,21 +354,32 @@ def test_a_forged_full_output_line_is_not_a_saved_copy():
                                     "a log that starts with a Full output: line"]
 
 
-def test_the_tail_of_the_summary_input_is_the_rest_of_the_budget():
-    failed = failed_cases(ex.check_summary_cut(summary_cut_three_quarters))
-    assert "a limit not divisible by 4, 101" in failed and "the article's limit, 80000" not in failed
+def test_a_step_3_that_stops_needs_fewer_placeholders_than_the_articles():
+    result = ex.check_shrink_count(shrink_like_the_article)
+    assert "already at the target: shrink none" in failed_cases(result)
+    assert "the article's numbers: a long session" in failed_cases(result)
 
 
-def test_compacting_before_the_results_is_named_in_the_hint():
-    result = ex.check_run_batch(run_batch_compact_at_once)
-    hints = " ".join(d for _, ok, d in result.rows if not ok)
-    assert "compact ran before the results were appended" in hints
+def test_a_tool_that_raises_is_answered_and_the_batch_goes_on():
+    result = ex.check_run_batch_safely(run_batch_like_the_article)
+    assert "a failure, then a read" in failed_cases(result)
+    assert "one read, no failure" not in failed_cases(result)
+    details = dict((case, d) for case, _, d in result.rows)
+    assert "raised TimeoutError" in details["a failure, then a read"]
+    assert "tool_uses = [bash (raises), read_file]" in details["a failure, then a read"]
+
+
+def test_the_articles_cut_archives_on_every_call_once_over_the_trigger():
+    # The seed profile's own step 2, call after call: what archive_the_articles_cut models.
+    from compact.course.exercises import snip
+    assert snip.simulate([1] * 60, 50, 51) == list(range(51, 61))
+    assert ex.snip.reference([1] * 60, 50, 30) == [51]
 
 
 def test_the_cases_are_the_same_on_every_run():
-    first = ex.check_cut_points(right.cut_points).rows
+    first = ex.check_archive_calls(right.archive_calls).rows
     assert [case for case, _, _ in first] == [case for case, _, _ in
-                                              ex.check_cut_points(right.cut_points).rows]
+                                              ex.check_archive_calls(right.archive_calls).rows]
 
 
 # -- the diff machinery ----------------------------------------------------------------------
@@ -301,13 +403,41 @@ def test_a_text_difference_shows_the_first_differing_character_with_context():
 
 
 def test_a_text_that_stops_early_says_so():
-    assert "yours stops there" in machinery.difference("abcdef", "abc")
-    assert "yours goes on" in machinery.difference("abc", "abcdef")
+    text = "a line of the file\n" * 6
+    assert "yours stops there" in machinery.difference(text, text[:50])
+    assert "yours goes on" in machinery.difference(text[:50], text)
+    assert machinery.difference("abcdef", "abc") == "expected 'abcdef', got 'abc'"  # short: whole
 
 
 def test_a_list_difference_points_at_the_first_differing_element():
     text = machinery.difference([{"a": "x"}, {"a": "long text"}], [{"a": "x"}, {"a": "long test"}])
-    assert text.startswith("at [1]: at ['a']: texts differ at character 7")
+    assert text.startswith("at [1]: at ['a']: expected 'long text', got 'long test'")
+    long = "a line of a file\n" * 10
+    text = machinery.difference([{"a": long}], [{"a": long + "!"}])
+    assert text.startswith("at [0]: at ['a']: texts differ at character 170")
+
+
+def test_a_list_of_names_says_which_are_missing_and_which_are_extra():
+    # The old checker said "texts differ at character 0 (expected 12 characters, got 15)".
+    text = machinery.difference(["snip_compact", "micro_compact"], ["micro_compact"])
+    assert text.startswith("missing ['snip_compact'], not expected []")
+    assert "expected ['snip_compact', 'micro_compact']" in text and "got      ['micro_compact']" in text
+    text = machinery.difference(["tool_result_budget", "micro_compact"],
+                                ["micro_compact", "tool_result_budget"])
+    assert text.startswith("the same items in another order")
+
+
+def test_a_partial_prediction_names_what_is_missing(capsys):
+    result = machinery.check_prediction("p", {"placeholders": 2}, {"placeholders": 2, "omitted": 1},
+                                        "h")
+    assert not result.attempted
+    assert "1 of 2 predictions given; still None: omitted" in capsys.readouterr().out
+
+
+def test_hint_before_any_check_says_to_run_one(capsys, monkeypatch):
+    monkeypatch.setattr(machinery, "LAST", [])
+    ex.hint()
+    assert "No check has run yet" in capsys.readouterr().out
 
 
 def test_same_treats_a_bool_as_no_count_and_close_floats_as_equal():

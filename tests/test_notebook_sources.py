@@ -152,7 +152,8 @@ def test_every_exercise_checker_ran_on_the_stub(notebook):
         assert len(calls) == 1, f"{path.name}: expected one cell calling {check.__name__}"
         out = stdout_of(calls[0])
         # Shipped unsolved: the checker printed its verdict on the stub, not a traceback.
-        assert "not attempted yet" in out and "Hint:" in out, out
+        # The hint stays closed until the learner runs hint(): the line says how.
+        assert "not attempted yet" in out and "run hint()" in out and "hint:" not in out, out
 
 
 def writes_code(nb) -> bool:

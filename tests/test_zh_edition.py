@@ -102,8 +102,8 @@ def test_the_zh_checkers_printed_their_verdict_in_chinese(pair):
     en, _, zh_nb = pair
     out = "".join(o.text for c in cells_of(zh_nb, "code") for o in c.outputs
                   if o.output_type == "stream" and re.search(r"\bcheck_\w+\(", c.source))
-    assert "还没有作答" in out and "提示：" in out, f"zh/{en.name}: {out[:300]}"
-    assert "not attempted yet" not in out and "Hint:" not in out
+    assert "还没有作答" in out and "运行 hint()" in out, f"zh/{en.name}: {out[:300]}"
+    assert "not attempted yet" not in out and "run hint()" not in out
 
 
 def test_every_relative_link_in_the_zh_prose_exists(pair):

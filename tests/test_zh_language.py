@@ -18,7 +18,7 @@ import pytest
 
 from compact.agent import tasks
 from compact.agent.loop import run_task
-from compact.course.exercises import WRITES_CODE, check_cut_points, check_persisted
+from compact.course.exercises import WRITES_CODE, check_archive_calls, check_largest_large_limit, hint
 from compact.course.histories import data_dir
 from compact.course.replay import seeded_ids
 from compact.display.lang import language
@@ -41,29 +41,40 @@ def test_language_comes_from_the_variable_then_the_folder(monkeypatch, tmp_path)
         language()
 
 
-def wrong_persisted(sizes, batch_limit, large_limit):
-    return [0]
+def the_size_itself(sizes, batch_limit):
+    """Forgets that only results longer than the limit move: one too many."""
+    from compact.course.exercises.solutions import largest_large_limit
+    answer = largest_large_limit(sizes, batch_limit)
+    return None if answer is None else answer + 1
 
 
 def test_the_checkers_speak_chinese_in_the_chinese_edition(monkeypatch, capsys):
     monkeypatch.setenv("COMPACT_LANG", "zh")
-    check_persisted(wrong_persisted)
+    check_largest_large_limit(the_size_itself)
     out = capsys.readouterr().out
-    assert "persisted：21 个用例" in out and "  通过  " in out and "  失败  " in out
-    assert "提示：从最大的开始，而不是按这一批的顺序。" in out
-    assert "21 个用例中通过 4 个。提示：只在这一批的总数超过 batch_limit 时才动手" in out
-    assert not re.search(r"\b(PASS|FAIL|Hint|expected|got)\b", out)
-    check_cut_points(None)
-    assert capsys.readouterr().out.startswith("cut_points：还没有作答（答案还是 None）。提示：头部是")
+    assert "largest_large_limit：18 个用例" in out and "  通过  " in out and "  失败  " in out
+    assert "      输入：sizes=[288000, 300, 240, 300], batch_limit=200000\n" in out
+    assert "18 个用例中通过 1 个。需要提示时，运行 hint()。" in out
+    assert not re.search(r"\b(PASS|FAIL|Hint|hint:|expected|got|input)\b", out)
+    hint()
+    out = capsys.readouterr().out
+    assert "提示（文章的那一批：一次超大的读取）：正好 288,000 个字符的结果不比阈值 288,000 长" in out
+    assert "提示：在心里按从大到小重演第一步" in out
+    check_archive_calls(None)
+    assert capsys.readouterr().out == ("archive_calls：还没有作答（答案还是 None）。"
+                                       "需要提示时，运行 hint()。\n")
 
 
 def test_the_checkers_english_lines_are_unchanged(monkeypatch, capsys):
     monkeypatch.setenv("COMPACT_LANG", "en")
-    check_persisted(wrong_persisted)
+    check_largest_large_limit(the_size_itself)
     out = capsys.readouterr().out
-    assert "persisted: 21 cases" in out and "  PASS  one huge result" in out
-    assert "      hint: go largest first, not in the order of the batch." in out
-    assert "4 of 21 cases pass. Hint: only when the batch total" in out
+    assert "largest_large_limit: 18 cases" in out and "  PASS  nothing large enough" in out
+    assert "      input: sizes=[288000, 300, 240, 300], batch_limit=200000\n" in out
+    assert "1 of 18 cases pass. For a hint, run hint()." in out
+    hint()
+    assert "hint (the article's batch: one huge read): a result of exactly 288,000" in \
+        capsys.readouterr().out
     assert not CJK.search(out)
 
 

@@ -36,7 +36,7 @@ from IPython.display import display
 
 from compact import CompactionConfig
 from compact.course.charts import before_after
-from compact.course.exercises import check_persisted
+from compact.course.exercises import check_largest_large_limit, hint
 from compact.course.histories import load_history
 from compact.messages import text_of, tool_results, tool_uses
 from compact.course.replay import replay
@@ -156,24 +156,31 @@ threshold_explorer(history, profile="seed")
 display(*explore(history, "seed", tool_result_batch_char_limit=290_000))
 
 # %% [markdown]
-# ## Check yourself
+# ## Check yourself: choose the threshold
 #
-# Write `persisted(sizes, batch_limit, large_limit)`: given the sizes of the results in
-# one batch, return the indexes of the results step 1 moves to disk (in any order).
-# Follow the rules at the top of this notebook: the batch must be over its limit, the
-# largest go first, only results longer than `large_limit` move, and after each move the
-# batch is added up again, with the moved result now its 2,000-character preview.
+# The article prints step 1's loop; here you run it backwards. Write
+# `largest_large_limit(sizes, batch_limit)`: for one batch over `batch_limit` (`sizes`
+# are its results' lengths), return the largest `large_result_char_limit` with which
+# step 1 still brings the batch to at most `batch_limit`. Return `None` when not even a
+# limit of 10,000 does it (shorter results are not worth moving). Before you code, work
+# one case on paper: which results must move, and which one of them decides the limit?
 #
-# The checker builds a batch of results of those sizes, runs the package's own step 1 on
-# it in a scratch folder, and compares; a dozen of its cases are random batches (seeded,
-# the same on every run). Replace the `raise` line, then run the cell.
+# The checker runs the package's own step 1 in a scratch folder with each candidate
+# limit and compares; ten of its cases are random batches (seeded, the same on every
+# run). A failing case prints its input and both answers. When you are stuck, run
+# `hint()` in the cell below the check: it names the mistake the checker recognised.
 
 # %%
-def persisted(sizes, batch_limit, large_limit) -> list:
+def largest_large_limit(sizes, batch_limit):
     raise NotImplementedError  # your code here
 
 
-result = check_persisted(persisted)
+result = check_largest_large_limit(largest_large_limit)
+
+# %%
+open_hint = False  # set it to True and run this cell: the hint for your last check
+if open_hint:
+    hint()
 
 # %% [markdown]
 # **Recap.**

@@ -32,7 +32,7 @@ import tempfile
 
 from compact import CompactionConfig, snip
 from compact.course.charts import before_after, message_map
-from compact.course.exercises import check_cut_points
+from compact.course.exercises import check_archive_calls, hint
 from compact.course.histories import load_history
 from compact.messages import has_tool_use, is_tool_result
 from compact.course.replay import make_compactor, replay
@@ -147,23 +147,32 @@ with tempfile.TemporaryDirectory() as scratch:
 # and notebook 08 shows the fix.
 
 # %% [markdown]
-# ## Check yourself
+# ## Check yourself: a snip that does not archive on every call
 #
-# Write `cut_points(kinds, max_messages, keep_head)`: `kinds` lists the messages as
-# `"user"`, `"assistant"`, `"tool_use"` (an assistant message with a call) or
-# `"tool_result"` (a user message answering the call just before it). Return
-# `(head_end, tail_start)`: keep `kinds[:head_end]` and `kinds[tail_start:]`, the tail
-# holding `max_messages - keep_head` messages before the pair rules move the cuts. The
-# checker builds real messages of those kinds and compares with the package's own
-# `compact.snip.cut_points`, on canned lists that put a pair on each cut and on ten
-# random histories (seeded, the same on every run).
+# The article's cut leaves 51 messages, one over its trigger, so every later call
+# archives again. Suppose instead the cut brings the list down to `target` messages (the
+# marker is one of them). Write
+# `archive_calls(added, max_messages, target)`: call 1 adds `added[0]` messages to an
+# empty list, call 2 adds `added[1]`, and so on, and step 2 runs after each addition.
+# Return the numbers of the calls on which step 2 writes a transcript. Then try a few
+# targets by hand: how many calls apart are two archives?
+#
+# The checker runs the package's own step 2, cutting to your `target` (its
+# `snip_target_messages`, notebook 08), call after call on a growing list of plain turns,
+# on canned sessions and eight random ones (seeded). `hint()` names the mistake it
+# recognised.
 
 # %%
-def cut_points(kinds, max_messages, keep_head) -> tuple:
+def archive_calls(added, max_messages, target):
     raise NotImplementedError  # your code here
 
 
-result = check_cut_points(cut_points)
+result = check_archive_calls(archive_calls)
+
+# %%
+open_hint = False  # set it to True and run this cell: the hint for your last check
+if open_hint:
+    hint()
 
 # %% [markdown]
 # **Recap.**

@@ -37,7 +37,7 @@
 # %matplotlib inline
 from compact import CompactionConfig, estimate_chars
 from compact.course.charts import before_after
-from compact.course.exercises import check_summary_cut
+from compact.course.exercises import check_shrink_count, hint
 from compact.formats import AGENT_SYSTEM_RULE, MIDDLE_OMITTED, SUMMARY_SYSTEM
 from compact.course.histories import load_history
 from compact.messages import text_of, tool_results
@@ -198,22 +198,32 @@ before_after(run.records, limit=seed.context_char_limit,
              title="two_code_files: prepare, seed profile")
 
 # %% [markdown]
-# ## Check yourself
+# ## Check yourself: a step 3 that stops at a target
 #
-# Write `summary_cut(text, limit)`: the input the summarizer gets, where `text` is the
-# JSON of the messages. At or under `limit` it comes back as it is. Above, the budget of
-# `limit` characters is shared out as the article does: the head gets a quarter of it
-# (rounded down), then comes the marker `compact.formats.MIDDLE_OMITTED`, and the tail,
-# taken from the end of the text, gets all the rest of the budget. The checker compares
-# with the package's `compact.summary.summary_input` on canned and random lists; a miss
-# shows where the texts first differ.
+# Step 4 costs a model call, and it runs whenever steps 1-3 leave the context over the
+# limit. The article's step 3 shrinks every older result on every call, needed or not.
+# Design the other kind: a step 3 that goes oldest first and stops as soon as the total
+# is at most a target. Write `shrink_count(sizes, target)`: `sizes` are the lengths of
+# the context's tool results, oldest first (count nothing else); return how many results
+# your step 3 shrinks, or `None` when shrinking every result it may still leaves the
+# total over `target`. Step 3's own rules hold: the newest 3 stay whole, results of at
+# most 120 characters stay, and a shrunk result becomes `compact.formats.OMITTED`.
+#
+# The checker's answer follows the stopping rule the package uses once the article's
+# flaws are fixed (`compact/micro.py`, notebook 08), counted on `sizes` alone, on canned
+# and ten random contexts (seeded). `hint()` names the mistake it recognised.
 
 # %%
-def summary_cut(text: str, limit: int) -> str:
+def shrink_count(sizes, target):
     raise NotImplementedError  # your code here
 
 
-result = check_summary_cut(summary_cut)
+result = check_shrink_count(shrink_count)
+
+# %%
+open_hint = False  # set it to True and run this cell: the hint for your last check
+if open_hint:
+    hint()
 
 # %% [markdown]
 # **Recap.**

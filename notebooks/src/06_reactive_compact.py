@@ -42,7 +42,7 @@ import compact
 from compact import CompactionConfig, estimate_chars, is_prompt_too_long
 from compact.agent.loop import SYSTEM, Agent
 from compact.course.charts import before_after
-from compact.course.exercises import check_tail_start
+from compact.course.exercises import check_tail_once, hint
 from compact.formats import SUMMARY_RE
 from compact.course.histories import load_history
 from compact.messages import text_of, tool_results, tool_uses
@@ -268,21 +268,32 @@ threshold_explorer(history)
 display(*explore(history, "default", context_char_limit=30_000))
 
 # %% [markdown]
-# ## Check yourself
+# ## Check yourself: a tail that reads the request once
 #
-# Write `tail_start(kinds, keep)`: the index of the first message `reactive_compact`
-# keeps verbatim. `kinds` lists the messages as `"user"`, `"assistant"`, `"tool_use"` (an
+# The article keeps exactly the newest 5 messages, and its summary message carries the
+# request too: when the request's own message is among those 5, the model reads it twice.
+# Write `tail_once(kinds, keep, request_at)`: the index of the first message kept
+# verbatim. `kinds` lists the messages as `"user"`, `"assistant"`, `"tool_use"` (an
 # assistant message with a call) or `"tool_result"` (a user message answering the call
-# just before it). The newest `keep` messages stay; the cut must not part a `tool_use`
-# from its `tool_result`. The checker builds real messages of those kinds and compares
-# with the package's `compact.reactive.tail_start`, on canned and random histories.
+# just before it); the request is the user message at `request_at`. Keep the newest
+# `keep` messages, never part a `tool_use` from its `tool_result`, and let the model read
+# the request once, in the summary message.
+#
+# The checker builds real messages of those kinds and compares with the package's
+# `compact.reactive.tail_start` in the default profile, on canned and random histories.
+# `hint()` names the mistake it recognised.
 
 # %%
-def tail_start(kinds, keep) -> int:
+def tail_once(kinds, keep, request_at):
     raise NotImplementedError  # your code here
 
 
-result = check_tail_start(tail_start)
+result = check_tail_once(tail_once)
+
+# %%
+open_hint = False  # set it to True and run this cell: the hint for your last check
+if open_hint:
+    hint()
 
 # %% [markdown]
 # **Recap.**

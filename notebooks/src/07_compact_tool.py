@@ -36,7 +36,7 @@ import compact
 from compact import estimate_chars, validate_messages
 from compact.agent.loop import SYSTEM, Agent
 from compact.course.charts import before_after
-from compact.course.exercises import check_run_batch
+from compact.course.exercises import check_run_batch_safely, hint
 from compact.formats import COMPACT_TOOL_ACK
 from compact.course.histories import load_history
 from compact.messages import text_of, tool_results, tool_uses
@@ -167,28 +167,34 @@ before_after(agent.compactor.records, limit=agent.config.context_char_limit,
              title="The compact tool: the batch, then compact_history, then the next call")
 
 # %% [markdown]
-# ## Check yourself: write the harness's batch
+# ## Check yourself: a batch runner that survives a failing tool
 #
-# Write `run_batch(messages, tool_uses, run, compact)`. `messages` ends with the model's
-# reply holding the batch `tool_uses`. Return the list as the harness leaves it:
-#
-# - every call answered in order with a `tool_result` block; `run(tool_use)` runs a
-#   tool and returns its text, but `compact` has no handler: its answer is
-#   `compact.formats.COMPACT_TOOL_ACK`;
-# - all the results in one user message appended to the list;
-# - then, only if the batch held a `compact` call, `compact(the list)`, which returns
-#   the compacted list.
+# The harness above runs each call, appends the results, then compacts if asked. It does
+# not say what happens when a tool raises: the batch would stop half-way, the calls
+# already made would have no results, and the API refuses a `tool_use` with no
+# `tool_result`. Write `run_batch_safely(messages, tool_uses, run, compact)`. `messages`
+# ends with the model's reply holding the batch `tool_uses`; `run(tool_use)` returns a
+# tool's text and may raise; `compact` has no handler (its answer is
+# `compact.formats.COMPACT_TOOL_ACK`), and `compact(the list)` returns the compacted list.
+# Return the list as a harness that survives should leave it: decide what a failed call's
+# result says (the package's tools say `Error: <message>`), what happens to the calls
+# after it, and whether a requested `compact` still runs.
 #
 # The checker runs the package's own harness, `Agent.run_batch`, in a scratch workspace,
-# and your function with the same tools in an identical one, on canned and random
-# batches, and compares the lists. A miss shows the first place they differ.
+# and your function with the same tools in an identical one (where `bash` raises), on
+# canned and random batches. `hint()` names the mistake it recognised.
 
 # %%
-def run_batch(messages, tool_uses, run, compact) -> list:
+def run_batch_safely(messages, tool_uses, run, compact):
     raise NotImplementedError  # your code here
 
 
-result = check_run_batch(run_batch)
+result = check_run_batch_safely(run_batch_safely)
+
+# %%
+open_hint = False  # set it to True and run this cell: the hint for your last check
+if open_hint:
+    hint()
 
 # %% [markdown]
 # **Recap.**

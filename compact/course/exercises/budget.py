@@ -1,116 +1,135 @@
-"""01 · step 1, tool_result_budget: which results of a batch go to disk.
+"""01 · step 1, tool_result_budget: choose the threshold, not copy the loop.
 
-The learner writes `persisted(sizes, batch_limit, large_limit)`; the
-reference runs the package's step 1 for real, in a scratch folder, on a batch
-of results of those sizes, and reads back which ones became a
-`<persisted-output>` block.
+The article prints step 1's loop; this exercise turns it round. The learner
+writes `largest_large_limit(sizes, batch_limit)`: the largest
+`large_result_char_limit` with which step 1 still brings this batch to at
+most `batch_limit`, or None when no limit of at least FLOOR can. To answer it
+they must know which results step 1 takes, in which order, what a persisted
+result still costs, and when it stops; nothing in the article computes it.
 
-The cases include the traps: the largest first (not the first), 30,000 is not
-"longer than 30,000", stop once the total is no longer over the limit, and a
-persisted result still counts as its preview (counting it as 0 stops too
-early: the case "the preview still counts" fails).
+The reference asks the package: it runs the package's step 1 for real, in a
+scratch folder, with each candidate limit (a size minus one: nothing else
+changes what step 1 does), and keeps the largest one after which the batch
+fits. The diagnosis runs step 1 with the learner's own number and says what
+happens then (the batch still over, or a larger limit that also works).
+
+Left out: batches already under the limit (step 1 never acts on them: any
+limit "works") and persisted blocks near the limit, where the package's
+header of about 100 characters, not the 2,000-character preview, decides.
 """
 
 import tempfile
 
-from ... import formats
 from ...config import CompactionConfig
 from ...messages import text_of, tool_results
 from .build import rng, tool_pair
 from .check import CheckResult, check_function, hint, say
 
 PREVIEW = 2000
+FLOOR = 10_000    # the smallest limit an answer may be: results this short are not worth moving
+MARGIN = 300      # a case whose totals land this close to the limit is left out
 CASES = [
-    # (label, sizes, batch_limit, large_limit); the article's numbers first.
-    ("one huge result in a small batch", [250_000, 1_000, 500], 200_000, 30_000),
-    ("two huge results, both needed", [300_000, 250_000], 200_000, 30_000),
-    ("the largest first, not the first", [35_000, 31_000, 40_000, 150_000], 200_000, 30_000),
-    ("over the batch limit, nothing large", [25_000] * 10, 200_000, 30_000),
-    ("exactly 30000 is not longer", [30_000] * 8, 200_000, 30_000),
-    ("stop once under the limit", [31_000] * 7, 200_000, 30_000),
-    ("the preview still counts",
-     [40_000, 31_000, 29_000, 29_000, 29_000, 29_000, 29_000, 22_500], 200_000, 30_000),
-    ("a batch under the limit", [100_000, 50_000, 40_000], 200_000, 30_000),
-    ("small limits", [9_000, 8_000, 7_000, 1_000], 13_000, 5_000),
+    # (label, sizes, batch_limit)
+    ("the article's batch: one huge read", [288_000, 300, 240, 300], 200_000),
+    ("two huge results, both needed", [300_000, 250_000], 200_000),
+    ("one is enough: the largest", [35_000, 31_000, 40_000, 150_000], 200_000),
+    ("three needed, in size order", [60_000, 90_000, 70_000, 80_000], 150_000),
+    ("the preview still counts", [120_000, 100_000, 80_000], 82_000),
+    ("equal sizes", [50_000] * 5, 150_000),
+    ("nothing large enough", [9_000] * 30, 200_000),
+    ("small limits", [40_000, 30_000, 20_000, 5_000], 50_000),
 ]
 
 
-def reference(sizes, batch_limit, large_limit) -> list[int]:
-    """Indexes the package's step 1 persists, in increasing order."""
+def _total_after(sizes, batch_limit, large_limit, root) -> int:
+    """The batch's total after the package's step 1 with these limits."""
     from ...compactor import ContextCompactor
     config = CompactionConfig.seed(tool_result_batch_char_limit=batch_limit,
                                    large_result_char_limit=large_limit)
     texts = [(f"toolu_{i:02d}", (f"line {i}\n" * size)[:size]) for i, size in enumerate(sizes)]
     messages = [{"role": "user", "content": "Look at the files."}, *tool_pair(texts)]
-    with tempfile.TemporaryDirectory() as root:
-        after = ContextCompactor(root, config=config).tool_result_budget(messages)
-    kinds = [formats.kind_of_result(text_of(b["content"])) for b in tool_results(after[-1])]
-    return [i for i, kind in enumerate(kinds) if kind == "persisted"]
+    after = ContextCompactor(root, config=config).tool_result_budget(messages)
+    return sum(len(text_of(b["content"])) for b in tool_results(after[-1]))
 
 
-def _clear_of_the_header(sizes, batch_limit, large_limit) -> bool:
-    """True when the block's few lines around the preview cannot decide the case.
+def reference(sizes, batch_limit):
+    """The largest candidate limit after which the package's step 1 leaves the batch fitting."""
+    candidates = sorted({size - 1 for size in sizes if size - 1 >= FLOOR}, reverse=True)
+    with tempfile.TemporaryDirectory(prefix="compact-exercise-") as root:
+        for limit in candidates:
+            if _total_after(sizes, batch_limit, limit, root) <= batch_limit:
+                return limit
+    return None
 
-    The package counts the whole `<persisted-output>` block (the preview plus
-    about 100 characters of header); the exercise says "its preview". A random
-    case where a re-total lands within that margin of the limit is left out.
-    """
+
+def _clear_of_the_header(sizes, batch_limit) -> bool:
+    """True when each re-total, largest first, is far from the limit (see the docstring)."""
     total = sum(sizes)
-    for i in sorted(range(len(sizes)), key=lambda i: -sizes[i]):
-        if total <= batch_limit:
-            return True
-        if sizes[i] > large_limit:
-            total -= sizes[i] - min(sizes[i], PREVIEW)
-            if 0 <= total - batch_limit < 200 or 0 <= batch_limit - total < 200:
-                return False
+    if total <= batch_limit:
+        return False
+    for size in sorted(sizes, reverse=True):
+        total -= size - PREVIEW
+        if abs(total - batch_limit) < MARGIN:
+            return False
     return True
 
 
-def random_cases(count: int = 12) -> list:
+def random_cases(count: int = 10) -> list:
     draw, cases = rng(), []
     while len(cases) < count:
-        sizes = [draw.choice((draw.randint(500, 20_000), draw.randint(20_000, 120_000)))
-                 for _ in range(draw.randint(2, 9))]
-        batch_limit = draw.choice((100_000, 150_000, 200_000))
-        if _clear_of_the_header(sizes, batch_limit, 30_000):
+        sizes = [draw.choice((draw.randint(200, 8_000), draw.randint(12_000, 150_000)))
+                 for _ in range(draw.randint(2, 8))]
+        batch_limit = draw.choice((60_000, 100_000, 150_000, 200_000))
+        if _clear_of_the_header(sizes, batch_limit):
             cases.append((f"random batch {len(cases) + 1} ({len(sizes)} results)",
-                          sizes, batch_limit, 30_000))
+                          sizes, batch_limit))
     return cases
-
-
-def _sorted_ints(got):
-    return sorted(int(i) for i in got)
 
 
 def all_cases() -> list:
     """The canned cases and the random ones, each with the package's answer."""
-    return [(label, (list(sizes), batch, large), reference(sizes, batch, large))
-            for label, sizes, batch, large in CASES + random_cases()]
+    return [(label, (list(sizes), batch), reference(sizes, batch))
+            for label, sizes, batch in CASES + random_cases()]
 
 
 def _diagnose(args, expected, got):
-    sizes, batch_limit, large_limit = args
-    if not isinstance(got, list):
-        return None
-    if sum(sizes) <= batch_limit and got:
-        return say("the batch is not over batch_limit: step 1 moves nothing.",
-            "这一批没有超过 batch_limit：第一步什么也不转存。")
-    if any(sizes[i] <= large_limit for i in got if 0 <= i < len(sizes)):
-        return say(f"a result of at most {large_limit:,d} characters is never persisted.",
-            f"不超过 {large_limit:,d} 个字符的结果从不转存。")
-    if set(got) > set(expected):
-        return say(("too many: re-total after each one, counting a persisted result as its "
-                "2,000-character preview, and stop once the total is not over the limit."),
-            "太多了：每转存一个就重新求和，转存的结果按它 2,000 个字符的预览计算，总数一不再超过阈值就停下。")
-    if set(got) < set(expected):
-        return say(("too few: a persisted result still takes its 2,000-character preview in "
-                "the batch, so the total falls by less than its size."),
-            "太少了：转存的结果在这一批里仍占着 2,000 个字符的预览，所以总数减少的比它的大小少。")
-    return say("go largest first, not in the order of the batch.",
-            "从最大的开始，而不是按这一批的顺序。")
+    sizes, batch_limit = args
+    if got is not None and (not isinstance(got, int) or isinstance(got, bool)):
+        return say("return one whole number (a limit), or None.", "返回一个整数（阈值），或者 None。")
+    if got == article_limit():
+        return say("30,000 is the article's own limit, not the answer for this batch: work it out "
+                   "from the sizes.", "30,000 是文章自己的阈值，不是这一批的答案：要从这些大小算出来。")
+    if expected is None:
+        return say(f"even with large_limit = {FLOOR:,d} step 1 cannot bring this batch under "
+                   f"{batch_limit:,d}: answer None.",
+                   f"即使 large_limit = {FLOOR:,d}，第一步也无法让这一批低于 {batch_limit:,d}：答 None。")
+    if got is None:
+        return say(f"a limit exists: with {expected:,d} step 1 brings the batch under the limit.",
+                   f"存在这样的阈值：取 {expected:,d} 时，第一步能让这一批低于阈值。")
+    if got == expected + 1 and got in sizes:
+        return say(f"a result of exactly {got:,d} characters is not longer than a limit of "
+                   f"{got:,d}: step 1 leaves it. Subtract one.",
+                   f"正好 {got:,d} 个字符的结果不比阈值 {got:,d} 长：第一步不动它。要减一。")
+    with tempfile.TemporaryDirectory(prefix="compact-exercise-") as root:
+        left = _total_after(sizes, batch_limit, got, root) if got >= 1 else None
+    if got > expected:
+        return say(f"with your limit step 1 leaves {left:,d} characters, still over {batch_limit:,d}: "
+                   "a persisted result still takes its 2,000-character preview, so each move saves "
+                   "less than its size.",
+                   f"用你的阈值，第一步之后还剩 {left:,d} 个字符，仍超过 {batch_limit:,d}："
+                   "转存的结果仍占 2,000 个字符的预览，每转存一个省下的比它的大小少。")
+    return say(f"a larger limit works too ({expected:,d}): step 1 goes largest first and stops as "
+               "soon as the batch fits, so only the results it needs must be longer than the limit.",
+               f"更大的阈值也行（{expected:,d}）：第一步从最大的开始，一放得下就停，"
+               "所以只有它需要转存的那些结果必须比阈值长。")
 
 
-def check_persisted(persisted) -> CheckResult:
-    """01: persisted(sizes, batch_limit, large_limit) -> indexes step 1 moves to disk."""
-    return check_function("persisted", persisted, all_cases(), hint("persisted"),
-                          normalise=_sorted_ints, diagnose=_diagnose)
+def article_limit() -> int:
+    return CompactionConfig.seed().large_result_char_limit
+
+
+def check_largest_large_limit(largest_large_limit) -> CheckResult:
+    """01: largest_large_limit(sizes, batch_limit) -> the largest large limit that fits the batch."""
+    return check_function("largest_large_limit", largest_large_limit, all_cases(),
+                          hint("largest_large_limit"), diagnose=_diagnose)
+

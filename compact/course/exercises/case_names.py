@@ -13,23 +13,23 @@ import re
 from ...display.lang import language
 
 CASES_ZH = {
-    # 01 persisted
-    "one huge result in a small batch": "小批次里有一个超大结果",
+    # 01 largest_large_limit
+    "the article's batch: one huge read": "文章的那一批：一次超大的读取",
     "two huge results, both needed": "两个超大结果，都要转存",
-    "the largest first, not the first": "先转存最大的，而不是第一个",
-    "over the batch limit, nothing large": "超过批次阈值，但没有大结果",
-    "exactly 30000 is not longer": "正好 30000 不算更长",
-    "stop once under the limit": "一低于阈值就停下",
+    "one is enough: the largest": "一个就够：最大的那个",
+    "three needed, in size order": "需要三个，按大小顺序",
     "the preview still counts": "预览仍然计入",
-    "a batch under the limit": "没有超过阈值的批次",
+    "equal sizes": "大小相同",
+    "nothing large enough": "没有足够大的结果",
     "small limits": "较小的阈值",
-    # 02 cut_points
-    "plain turns": "普通的对话回合",
-    "the head ends on a tool_use": "头部以 tool_use 结尾",
-    "the tail opens on a tool_result": "尾部以 tool_result 开头",
-    "both cuts on pairs": "两个切点都落在配对上",
-    "the article's numbers, 60 messages": "文章的数值，60 条消息",
-    "the article's numbers, head on a tool_use": "文章的数值，头部落在 tool_use 上",
+    # 02 archive_calls
+    "the article's trigger, one message a call": "文章的触发条件，每次调用一条消息",
+    "a long first session, then one a call": "先来一段长会话，之后每次一条",
+    "two messages a call": "每次调用两条消息",
+    "a target just under the trigger": "目标刚好低于触发条件",
+    "big batches": "大批量",
+    "never over the trigger": "从不超过触发条件",
+    "exactly at the trigger: no archive": "正好等于触发条件：不归档",
     # 03 older_result
     "a short result": "一个短结果",
     "exactly 120 characters: left alone": "正好 120 个字符：不动",
@@ -39,14 +39,14 @@ CASES_ZH = {
     "a long result step 1 never saw": "第一步从没见过的长结果",
     "a file that mentions a Full output: line": "文件内容里提到 Full output: 行",
     "a log that starts with a Full output: line": "以 Full output: 行开头的日志",
-    # 04 summary_cut
-    "under the limit: unchanged": "不超过阈值：不变",
-    "the article's limit, 80000": "文章的阈值 80000",
-    "a small limit, 100": "较小的阈值 100",
-    "a limit not divisible by 4, 101": "不能被 4 整除的阈值 101",
-    "a limit of 103: the tail is not 3 * (103 // 4)": "阈值 103：尾部不是 3 * (103 // 4)",
-    "Chinese text": "中文文本",
-    "exactly at the limit: unchanged": "正好等于阈值：不变",
+    # 04 shrink_count
+    "already at the target: shrink none": "已经不超过目标：一个也不缩",
+    "one old result is enough": "缩一个旧结果就够",
+    "oldest first, not largest first": "从最早的开始，而不是从最大的开始",
+    "short results are left alone": "短结果不动",
+    "the placeholder still counts": "占位符仍然计入",
+    "the newest 3 stay whole: impossible": "最新的 3 个保持完整：做不到",
+    "the article's numbers: a long session": "文章的数值：一段长会话",
     # 05 lost
     "five_reads, nothing run": "five_reads，什么都不运行",
     "five_reads, step 3 alone": "five_reads，只运行第三步",
@@ -55,19 +55,22 @@ CASES_ZH = {
     "huge_result, step 3 first, default profile": "huge_result，先运行第三步，default 配置",
     "two_code_files, prepare": "two_code_files，运行 prepare",
     "micro_compact": "micro_compact",
-    # 06 tail_start
-    "the cut falls on a tool_use: fine": "切点落在 tool_use 上：没问题",
+    # 06 tail_once
+    "the request is older than the tail": "请求比尾部更早",
+    "the request is in the tail": "请求在尾部里",
+    "the request is the newest message": "请求是最新的消息",
     "the cut would open on a tool_result": "切点会以 tool_result 开头",
-    "ends on an assistant reply": "以 assistant 回复结尾",
     "shorter than keep": "比 keep 短",
-    "keep 1": "keep 为 1",
-    # 07 run_batch
-    "one read, no compact": "一次读取，没有 compact",
-    "write, then compact": "写入，然后 compact",
-    "compact alone": "只有 compact",
-    "compact first, then a write and its read": "先 compact，再写入并读取",
-    "a write, then a read of it": "写入，然后读取它",
+    "the request first, all in the tail": "请求在最前，全部都在尾部里",
+    # 07 run_batch_safely
+    "one read, no failure": "一次读取，没有失败",
+    "one call, and it fails": "一个调用，而且失败了",
+    "a failure, then a read": "先失败，再读取",
+    "a write, a failure, then compact": "写入、失败，然后 compact",
+    "compact first, then a failure": "先 compact，再失败",
+    "two failures, a write between": "两次失败，中间一次写入",
     # 08 fresh_from
+    "ends on an assistant reply": "以 assistant 回复结尾",
     "no reply yet": "还没有回复",
     "a new request after a reply": "回复之后的新请求",
     "a batch after the last reply": "最后一次回复之后的一批结果",
@@ -83,6 +86,11 @@ CASES_ZH = {
 RANDOM_ZH = (
     (re.compile(r"random batch (\d+) \((\d+) results\)"), r"随机批次 \1（\2 个结果）"),
     (re.compile(r"random batch (\d+) \((\d+) calls\)"), r"随机批次 \1（\2 个调用）"),
+    (re.compile(r"random history (\d+) \((\d+) messages, keep (\d+), request at (\d+)\)"),
+     r"随机历史 \1（\2 条消息，keep \3，请求在 \4）"),
+    (re.compile(r"random session (\d+) \((\d+) calls, max (\d+), target (\d+)\)"),
+     r"随机会话 \1（\2 次调用，max \3，target \4）"),
+    (re.compile(r"random context (\d+) \((\d+) results\)"), r"随机上下文 \1（\2 个结果）"),
     (re.compile(r"random history (\d+) \((\d+) messages, keep (\d+)\)"),
      r"随机历史 \1（\2 条消息，keep \3）"),
     (re.compile(r"random history (\d+) \((\d+) messages, max (\d+)\)"),

@@ -7,8 +7,10 @@ from the package itself, and prints one PASS/FAIL line per case. A FAIL says
 - for texts, the first differing character, with a little context either side;
 - for lists, tuples and dicts, the first differing element or key, explained
   the same way, recursively;
+- the failing case's input, so the learner can run it again by hand;
 - and a hint tied to the mistake when the checker recognises it (`diagnose`),
-  otherwise the checker's general hint.
+  otherwise the checker's general hint. Hints stay closed until the learner
+  asks: `hint()` (compact/course/exercises/hints.py) opens the last check's.
 
 A stub that still raises NotImplementedError, or an answer left as None, is
 "not attempted yet": a friendly line, never a traceback, so a notebook shipped
@@ -24,6 +26,7 @@ Left out on purpose: grading and timing.
 
 import json
 import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,8 +34,9 @@ from ...display.lang import language, pick
 from .case_names import shown
 
 SHOWN_FAILS = 3      # failing cases explained in full; the others get one line
-CONTEXT = 24         # characters of context either side of a text difference
+CONTEXT = 40         # characters of context either side of a text difference
 SHORT = 70           # characters of a value shown whole
+INPUT = 160          # characters of one argument shown in a failing case's input
 
 
 @dataclass
@@ -42,10 +46,22 @@ class CheckResult:
     total: int
     attempted: bool = True
     rows: list = field(default_factory=list)  # (case, ok, detail)
+    general: str = ""                         # the checker's hint
+    hints: list = field(default_factory=list)  # (case, hint tied to that case's mistake)
 
     @property
     def ok(self) -> bool:
         return self.attempted and self.passed == self.total
+
+    def hint(self) -> str:
+        """The hints for this check, as `hint()` prints them: the mistakes first."""
+        seen, lines = set(), []
+        for case, text in self.hints:
+            kind = re.sub(r"\d[\d,]*", "#", text)  # one line per mistake, not per number
+            if kind not in seen:
+                seen.add(kind)
+                lines.append(_w("hint for", case=shown(case), hint=text))
+        return "\n".join([*lines, _w("hint general", hint=self.general)])
 
     def __repr__(self) -> str:
         state = f"{self.passed}/{self.total}" if self.attempted else "not attempted"
@@ -136,12 +152,11 @@ def difference(expected, got) -> str:
         return _w("types", want_type=_a(type(expected)), want=short(expected),
                   have_type=_a(type(got)), have=short(got))
     if isinstance(expected, str):
+        if len(expected) <= SHORT and len(got) <= SHORT:
+            return _w("expected got", want=repr(expected), have=repr(got))
         return text_difference(expected, got)
     if isinstance(expected, (list, tuple)):
-        for index, (want, have) in enumerate(zip(expected, got)):
-            if not same(want, have):
-                return _w("at", where=index, what=difference(want, have))
-        return _w("items", n=len(expected), m=len(got), want=short(expected), have=short(got))
+        return list_difference(expected, got)
     if isinstance(expected, dict):
         missing = [k for k in expected if k not in got]
         extra = [k for k in got if k not in expected]
@@ -152,10 +167,59 @@ def difference(expected, got) -> str:
     return _w("expected got", want=short(expected), have=short(got))
 
 
+def list_difference(expected, got) -> str:
+    """Which item differs, and both lists when they are short enough to read."""
+    whole = _w("both", want=short(expected), have=short(got))
+    if _sortable(expected) and _sortable(got) and sorted(expected) == sorted(got):
+        return _w("order", want=short(expected), have=short(got))
+    if _flat(expected) and _flat(got):
+        missing = [item for item in expected if item not in got]
+        extra = [item for item in got if item not in expected]
+        if missing or extra:
+            return _w("missing extra", missing=short(missing), extra=short(extra)) + whole
+    for index, (want, have) in enumerate(zip(expected, got)):
+        if not same(want, have):
+            what = _w("at", where=index, what=difference(want, have))
+            return what + whole if _flat(expected) and _flat(got) else what
+    return _w("items", n=len(expected), m=len(got), want=short(expected), have=short(got))
+
+
+def _flat(items) -> bool:
+    return all(isinstance(i, (int, float, str, type(None))) for i in items)
+
+
+def _sortable(items) -> bool:
+    return _flat(items) and len({type(i) for i in items}) <= 1 and len(items) > 1
+
+
+def shown_input(names, args) -> str:
+    """A failing case's input, argument by argument, each cut to INPUT characters."""
+    parts = []
+    for name, value in zip(names, args):
+        text = repr(value)
+        if len(text) > INPUT:
+            size = _w("long value", n=len(value)) if isinstance(value, (str, list, dict)) else ""
+            text = text[: INPUT - 3] + "..." + size
+        parts.append(f"{name}={text}")
+    return _w("input", args=", ".join(parts))
+
+
+def _names(function, args) -> list:
+    """The learner's own parameter names, else arg1, arg2, ..."""
+    import inspect
+    try:
+        names = list(inspect.signature(function).parameters)
+    except (TypeError, ValueError):
+        names = []
+    return [names[i] if i < len(names) else f"arg{i + 1}" for i in range(len(args))]
+
+
 # -- printing ----------------------------------------------------------------------
 
-def report(name: str, rows: list, hint: str) -> CheckResult:
-    """Print the PASS/FAIL lines and the verdict; rows are (case, ok, detail)."""
+def report(name: str, rows: list, hint: str, hints=()) -> CheckResult:
+    """Print the PASS/FAIL lines and the verdict; rows are (case, ok, detail).
+
+    The hints are not printed: the verdict says how to open them (`hint()`)."""
     width = max(len(shown(case)) for case, _, _ in rows)
     print(_w("cases", name=name, n=len(rows)))
     explained = 0
@@ -169,14 +233,22 @@ def report(name: str, rows: list, hint: str) -> CheckResult:
     if passed == len(rows):
         print(_w("all pass", n=len(rows)))
     else:
-        print(_w("some pass", passed=passed, n=len(rows), hint=hint))
-    return CheckResult(name, passed, len(rows), True, rows)
+        print(_w("some pass", passed=passed, n=len(rows)))
+    return remember(CheckResult(name, passed, len(rows), True, rows, hint, list(hints)))
 
 
-def not_attempted(name: str, total: int, hint: str, what: str) -> CheckResult:
-    reason = _w(what) if what in FRAME["en"] else what
-    print(_w("not attempted", name=name, what=reason, hint=hint))
-    return CheckResult(name, 0, total, False, [])
+def not_attempted(name: str, total: int, hint: str, what: str, **values) -> CheckResult:
+    reason = _w(what, **values) if what in FRAME["en"] else what
+    print(_w("not attempted", name=name, what=reason))
+    return remember(CheckResult(name, 0, total, False, [], hint))
+
+
+LAST: list = []  # the last check's result, for hint()
+
+
+def remember(result: CheckResult) -> CheckResult:
+    LAST[:] = [result]
+    return result
 
 
 # -- running the learner's answer ----------------------------------------------------
@@ -192,7 +264,7 @@ def call(function, *args):
 
 
 def check_function(name, function, cases, hint, *, normalise=None, diagnose=None,
-                   explain_errors=False) -> CheckResult:
+                   explain_errors=False, show_input=None) -> CheckResult:
     """Run `function` on cases [(label, args, expected)] and report.
 
     `normalise(got)` may turn an acceptable shape into the expected one (a list
@@ -204,14 +276,16 @@ def check_function(name, function, cases, hint, *, normalise=None, diagnose=None
         return not_attempted(name, len(cases), hint, "answer None")
     if not callable(function):
         print(_w("not a function", name=name, got=_a(type(function))))
-        return CheckResult(name, 0, len(cases), True, [])
-    rows = []
+        return remember(CheckResult(name, 0, len(cases), True, [], hint))
+    rows, hints = [], []
     try:
         for label, args, expected in cases:
+            given = (show_input or (lambda a: shown_input(_names(function, a), a)))(args)
             ran, got = call(function, *args)
             if not ran:
                 specific = diagnose(args, expected, None) if diagnose and explain_errors else None
-                rows.append((label, False, got + (_w("hint line", hint=specific) if specific else "")))
+                rows.append((label, False, given + got))
+                hints += [(label, specific)] if specific else []
                 continue
             if normalise is not None:
                 try:
@@ -221,12 +295,12 @@ def check_function(name, function, cases, hint, *, normalise=None, diagnose=None
             if same(expected, got):
                 rows.append((label, True, ""))
                 continue
-            detail = difference(expected, got)
             specific = diagnose(args, expected, got) if diagnose else None
-            rows.append((label, False, detail + (_w("hint line", hint=specific) if specific else "")))
+            rows.append((label, False, given + difference(expected, got)))
+            hints += [(label, specific)] if specific else []
     except NotAttempted:
         return not_attempted(name, len(cases), hint, "still raises")
-    return report(name, rows, hint)
+    return report(name, rows, hint, hints)
 
 
 def check_prediction(name, answer, expected: dict, hint) -> CheckResult:
@@ -239,15 +313,18 @@ def check_prediction(name, answer, expected: dict, hint) -> CheckResult:
     elif isinstance(answer, tuple) and len(labels) > 1:
         if len(answer) != len(labels):
             print(_w("values", name=name, n=len(labels), labels=", ".join(labels), m=len(answer)))
-            return CheckResult(name, 0, len(labels), True, [])
+            return remember(CheckResult(name, 0, len(labels), True, [], hint))
         given = dict(zip(labels, answer))
     elif len(labels) == 1:
         given = {labels[0]: answer}
     else:
         print(_w("one value", name=name, n=len(labels), labels=", ".join(labels)))
-        return CheckResult(name, 0, len(labels), True, [])
-    if any(value is None for value in given.values()):
-        return not_attempted(name, len(labels), hint, "a prediction None")
+        return remember(CheckResult(name, 0, len(labels), True, [], hint))
+    missing = [label for label, value in given.items() if value is None]
+    if missing:
+        return not_attempted(name, len(labels), hint, "a prediction None",
+                             labels=", ".join(missing), given=len(labels) - len(missing),
+                             n=len(labels))
     rows = [(label, same(expected[label], given[label]),
              "" if same(expected[label], given[label])
              else difference(expected[label], given[label]))

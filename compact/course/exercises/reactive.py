@@ -1,32 +1,52 @@
-"""06 · reactive_compact: where the kept tail starts.
+"""06 · reactive_compact: a kept tail that reads the request once.
 
-The learner writes `tail_start(kinds, keep)`: the index of the first message
-kept verbatim. The reference is the package's `compact.reactive.tail_start`
-on real messages of those kinds, with no current request to look for (the
-article keeps exactly the newest `keep`). The traps: the fifth-newest
-message is a tool_result (start one earlier), and a list shorter than `keep`
-(start at 0, never below).
+The article keeps exactly the newest 5 messages verbatim and puts the request
+in the summary message too: when the request's own message is among those 5,
+the model reads it twice (flaw 14). The learner writes
+`tail_once(kinds, keep, request_at)`: the index where the kept tail starts so
+that the newest `keep` messages stay (never parting a tool_use from its
+tool_result) and the request, the user message at `request_at`, is read once,
+in the summary message. The article prints only its own tail.
+
+The reference is the package's `compact.reactive.tail_start` with
+`request_once=True` (the default profile) on real messages of those kinds,
+the request being the text of message `request_at`. The diagnosis knows the
+article's tail, a tail that starts at the request (reading it twice), and a
+tail pulled back to the request when the request is already summarized.
+
+Left out: the summary itself (notebook 06 shows it).
 """
 
 from .build import messages_of_kinds, random_kinds, rng
 from .check import CheckResult, check_function, hint, say
 
 CASES = [
-    ("plain turns", ["user", "assistant"] * 5, 5),
+    # (label, kinds, keep, request_at)
+    ("the request is older than the tail", ["user", "assistant"] * 5, 5, 0),
+    ("the request is in the tail", ["user", "assistant", "user", "tool_use", "tool_result",
+                                    "tool_use", "tool_result", "assistant"], 5, 2),
+    ("the request is the newest message", ["user", "assistant", "user", "assistant", "user",
+                                           "assistant", "user"], 5, 6),
     ("the cut would open on a tool_result",
      ["user", "tool_use", "tool_result", "tool_use", "tool_result", "tool_use",
-      "tool_result", "assistant", "user"], 5),
-    ("the cut falls on a tool_use: fine",
-     ["user", "assistant", "user", "tool_use", "tool_result", "tool_use", "tool_result",
-      "assistant"], 5),
-    ("shorter than keep", ["user", "assistant", "user"], 5),
-    ("keep 1", ["user", "tool_use", "tool_result"], 1),
+      "tool_result", "assistant", "user"], 5, 0),
+    ("shorter than keep", ["user", "assistant", "user"], 5, 0),
+    ("the request first, all in the tail", ["user", "tool_use", "tool_result", "assistant"], 5, 0),
 ]
 
 
-def reference(kinds, keep) -> int:
+def reference(kinds, keep, request_at) -> int:
     from ...reactive import tail_start
-    return tail_start(messages_of_kinds(kinds), keep, None)
+    messages = messages_of_kinds(kinds)
+    return tail_start(messages, keep, messages[request_at]["content"], request_once=True)
+
+
+def article_tail(kinds, keep) -> int:
+    """The article's tail: the newest keep, one earlier rather than split a pair."""
+    start = max(0, len(kinds) - keep)
+    if start > 0 and kinds[start] == "tool_result" and kinds[start - 1] == "tool_use":
+        start -= 1
+    return start
 
 
 def random_cases(count: int = 10) -> list:
@@ -34,34 +54,46 @@ def random_cases(count: int = 10) -> list:
     for n in range(count):
         keep = draw.choice((2, 3, 5, 8))
         kinds = random_kinds(draw, draw.randint(2, 24))
-        cases.append((f"random history {n + 1} ({len(kinds)} messages, keep {keep})", kinds, keep))
+        request_at = draw.choice([i for i, kind in enumerate(kinds) if kind == "user"][-3:])
+        cases.append((f"random history {n + 1} ({len(kinds)} messages, keep {keep}, "
+                      f"request at {request_at})", kinds, keep, request_at))
     return cases
 
 
+def all_cases() -> list:
+    return [(label, (list(kinds), keep, at), reference(kinds, keep, at))
+            for label, kinds, keep, at in CASES + random_cases()]
+
+
 def _diagnose(args, expected, got):
-    kinds, keep = args
+    kinds, keep, request_at = args
     if not isinstance(got, int) or isinstance(got, bool):
         return say("return one index: the first message kept verbatim.",
-            "返回一个下标：第一条原样保留的消息。")
-    plain = max(0, len(kinds) - keep)
+                   "返回一个下标：第一条原样保留的消息。")
+    article = article_tail(kinds, keep)
+    if got == article and expected != article:
+        return say(f"that is the article's tail: message {request_at}, the request, is in it and in "
+                   "the summary message, so the model reads it twice. Start the tail after it.",
+                   f"这是文章的尾部：请求所在的第 {request_at} 条消息既在尾部里，又在摘要消息里，"
+                   "模型会读到两次。让尾部从它之后开始。")
+    if got == request_at:
+        return say("the tail starts at the request, so the model reads it twice: start one later.",
+                   "尾部从请求开始，模型会读到两次：晚一条开始。")
+    if expected == article and got == request_at + 1 and request_at + 1 < article:
+        return say(f"the request (message {request_at}) is already before the tail, so only the "
+                   "summary holds it: keep the tail as it is.",
+                   f"请求（第 {request_at} 条消息）已经在尾部之前，只有摘要里有它：尾部保持原样。")
+    if 0 < got < len(kinds) and kinds[got] == "tool_result" and kinds[got - 1] == "tool_use":
+        return say(f"your tail opens on kinds[{got}], a tool_result whose tool_use is just before "
+                   "it: start one earlier so the pair stays together.",
+                   f"你的尾部从 kinds[{got}] 开始，它是 tool_result，而它的 tool_use 就在前面："
+                   "提前一条开始，让这一对保持在一起。")
     if got < 0:
-        return say("a list shorter than keep is kept whole: start at 0.",
-            "比 keep 短的列表整个保留：从 0 开始。")
-    if got == plain and expected == plain - 1:
-        return say((f"kinds[{plain}] is a tool_result and kinds[{plain - 1}] its tool_use: "
-                "start one earlier so the pair stays together."),
-            f"kinds[{plain}] 是 tool_result，"
-            f"kinds[{plain - 1}] 是它的 tool_use：提前一条开始，让这一对保持在一起。")
-    if expected == plain:
-        return say(f"start at len(kinds) - keep = {plain}; the pair rule does not apply here.",
-            f"从 len(kinds) - keep = {plain} 开始；这里用不上配对规则。")
+        return say("never start below 0.", "绝不从小于 0 的位置开始。")
     return None
 
 
-def check_tail_start(tail_start) -> CheckResult:
-    """06: tail_start(kinds, keep) -> the first message reactive_compact keeps verbatim."""
-    cases = [(label, (list(kinds), keep), reference(kinds, keep))
-             for label, kinds, keep in CASES + random_cases()]
-    return check_function(
-        "tail_start", tail_start, cases, hint("tail_start"),
-        diagnose=_diagnose)
+def check_tail_once(tail_once) -> CheckResult:
+    """06: tail_once(kinds, keep, request_at) -> where a tail that reads the request once starts."""
+    return check_function("tail_once", tail_once, all_cases(), hint("tail_once"),
+                          diagnose=_diagnose)

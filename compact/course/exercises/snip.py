@@ -1,82 +1,117 @@
-"""02 · step 2, snip_compact: the pair-safe cut points.
+"""02 · step 2, snip_compact: a snip that does not archive on every call.
 
-The learner writes `cut_points(kinds, max_messages, keep_head)` on a list of
-message kinds (see build.py); the reference is the package's own
-`compact.snip.cut_points` on real messages of those kinds, with the article's
-numbers (`CompactionConfig.seed`). The canned cases put a pair on each cut;
-the random ones are seeded histories of 12 to 70 messages.
+The article's cut keeps 51 messages, one over its own trigger of 50, so every
+call after the first archives the whole list again (flaws 4 and 5). The
+learner writes `archive_calls(added, max_messages, target)`: call k adds
+`added[k - 1]` messages, then step 2 runs; a snip that cuts the list down to
+`target` messages (the marker counted) archives on which calls? Answering it
+means seeing what a cut leaves for the next call; the article prints only the
+cut.
+
+The reference runs the package's step 2 (the default profile, whose
+`snip_target_messages` is this `target`) call after call on a growing list of
+plain turns, in a scratch folder, and notes the calls that wrote a transcript.
+The diagnosis recognises the article's cut (51 kept), a cut that forgets the
+marker, and a trigger of ">=" for ">".
+
+Left out: tool pairs at the cut (notebook 02 shows them; here every message
+is a plain turn, so the cut lands where the arithmetic says).
 """
 
+import tempfile
+
 from ...config import CompactionConfig
-from .build import messages_of_kinds, random_kinds, rng
+from .build import rng
 from .check import CheckResult, check_function, hint, say
 
+KEEP_HEAD = 3
 CASES = [
-    # (label, kinds, max_messages, keep_head)
-    ("plain turns", ["user", "assistant"] * 4, 6, 2),
-    ("the head ends on a tool_use",
-     ["user", "tool_use", "tool_result", "tool_use", "tool_result", "assistant",
-      "user", "assistant", "user"], 6, 2),
-    ("the tail opens on a tool_result",
-     ["user", "assistant", "user", "assistant", "tool_use", "tool_result",
-      "tool_use", "tool_result", "assistant"], 6, 2),
-    ("both cuts on pairs",
-     ["user", "tool_use", "tool_result", "tool_use", "tool_result", "tool_use",
-      "tool_result", "tool_use", "tool_result", "assistant"], 6, 2),
-    ("the article's numbers, 60 messages",
-     ["user"] + ["tool_use", "tool_result"] * 29 + ["assistant"], 50, 3),
-    ("the article's numbers, head on a tool_use",
-     ["user", "assistant", "tool_use", "tool_result"] + ["assistant", "user"] * 28, 50, 3),
+    # (label, added per call, max_messages, target)
+    ("the article's trigger, one message a call", [1] * 60, 50, 30),
+    ("a long first session, then one a call", [55] + [1] * 30, 50, 30),
+    ("two messages a call", [2] * 45, 50, 30),
+    ("a target just under the trigger", [1] * 40, 20, 19),
+    ("big batches", [12, 15, 30, 4, 25, 25], 50, 30),
+    ("never over the trigger", [5] * 10, 50, 30),
+    ("exactly at the trigger: no archive", [50, 0, 1], 50, 30),
 ]
 
 
-def reference(kinds, max_messages, keep_head) -> tuple[int, int]:
-    from ...snip import cut_points
-    config = CompactionConfig.seed(snip_max_messages=max_messages, snip_keep_head=keep_head)
-    return cut_points(messages_of_kinds(kinds), config)
+def _plain(start: int, count: int) -> list:
+    return [{"role": "user" if n % 2 == 0 else "assistant",
+             "content": f"Message {n}." if n % 2 == 0 else [{"type": "text", "text": f"Reply {n}."}]}
+            for n in range(start, start + count)]
 
 
-def random_cases(count: int = 10) -> list:
+def reference(added, max_messages, target) -> list[int]:
+    """Calls on which the package's step 2 (default profile) wrote a transcript."""
+    from ...compactor import ContextCompactor
+    from ...snip import snip_compact
+    config = CompactionConfig.named("default", snip_max_messages=max_messages,
+                                    snip_target_messages=target, snip_keep_head=KEEP_HEAD)
+    calls, messages, made = [], [], 0
+    with tempfile.TemporaryDirectory(prefix="compact-exercise-") as root:
+        compactor = ContextCompactor(root, config=config)
+        for call, count in enumerate(added, start=1):
+            messages = messages + _plain(made, count)
+            made += count
+            before = len(compactor.store.written)
+            messages = snip_compact(messages, compactor)
+            if len(compactor.store.written) > before:
+                calls.append(call)
+    return calls
+
+
+def simulate(added, max_messages, left_after, over=lambda n, m: n > m) -> list[int]:
+    """The calls that archive when a cut leaves `left_after` messages (for the diagnosis)."""
+    calls, length = [], 0
+    for call, count in enumerate(added, start=1):
+        length += count
+        if over(length, max_messages):
+            calls.append(call)
+            length = left_after
+    return calls
+
+
+def random_cases(count: int = 8) -> list:
     draw, cases = rng(), []
     for n in range(count):
-        max_messages = draw.choice((6, 10, 20, 50))
-        kinds = random_kinds(draw, draw.randint(max_messages + 2, max_messages + 20))
-        cases.append((f"random history {n + 1} ({len(kinds)} messages, max {max_messages})",
-                      kinds, max_messages, 3))
+        max_messages = draw.choice((20, 30, 50))
+        target = draw.randint(KEEP_HEAD + 2, max_messages - 1)
+        added = [draw.choice((1, 1, 2, 3, 8)) for _ in range(draw.randint(25, 60))]
+        cases.append((f"random session {n + 1} ({len(added)} calls, max {max_messages}, "
+                      f"target {target})", added, max_messages, target))
     return cases
-
-
-def _as_tuple(got):
-    return tuple(got) if isinstance(got, list) else got
 
 
 def all_cases() -> list:
     """The canned cases and the random ones, each with the package's answer."""
-    return [(label, (list(kinds), mx, head), reference(kinds, mx, head))
-            for label, kinds, mx, head in CASES + random_cases()]
+    return [(label, (list(added), mx, target), reference(added, mx, target))
+            for label, added, mx, target in CASES + random_cases()]
 
 
 def _diagnose(args, expected, got):
-    kinds, max_messages, keep_head = args
-    if not (isinstance(got, tuple) and len(got) == 2):
-        return say("return a pair (head_end, tail_start).",
-            "返回一对 (head_end, tail_start)。")
-    plain = (keep_head, len(kinds) - (max_messages - keep_head))
-    if got == plain:
-        return say("those are the cuts before the pair rules: one of them splits a pair.",
-            "这是应用配对规则之前的切点：其中一个拆开了一对。")
-    if got[0] != expected[0]:
-        return say((f"kinds[{keep_head - 1}] is {kinds[keep_head - 1]!r}: when the head ends on "
-                "a tool_use, it grows over the tool_result after it."),
-            f"kinds[{keep_head - 1}] 是 {kinds[keep_head - 1]!r}："
-            "头部以 tool_use 结尾时，要把它后面的 tool_result 也包进来。")
-    return say((f"kinds[{plain[1]}] is {kinds[plain[1]]!r}: when the tail would open on a "
-            "tool_result whose tool_use is just before it, it starts one earlier."),
-            f"kinds[{plain[1]}] 是 {kinds[plain[1]]!r}："
-            "尾部如果以 tool_result 开头、而它的 tool_use 就在前面，尾部要提前一条开始。")
+    added, max_messages, target = args
+    if not isinstance(got, list):
+        return say("return a list of call numbers, the first call being 1.",
+                   "返回一个调用编号的列表，第一次调用是 1。")
+    if got == simulate(added, max_messages, max_messages + 1):
+        return say(f"that is the article's cut: it keeps {max_messages + 1} messages, one over the "
+                   "trigger, so the next call archives again. This snip keeps `target`.",
+                   f"这是文章的切法：它留下 {max_messages + 1} 条消息，比触发条件多一条，"
+                   "所以下一次调用又要归档。这里的 snip 留下 `target` 条。")
+    if got in (simulate(added, max_messages, target - 1), simulate(added, max_messages, target + 1)):
+        return say(f"after a cut the list holds exactly {target} messages: the marker is one of them.",
+                   f"切完之后列表正好有 {target} 条消息：标记也算其中一条。")
+    if got == simulate(added, max_messages, target, lambda n, m: n >= m):
+        return say(f"step 2 acts when the list is over {max_messages}, not when it reaches it.",
+                   f"列表超过 {max_messages} 条时第二步才动手，达到时不算。")
+    if got and got[0] == 0:
+        return say("number the calls from 1.", "调用从 1 开始编号。")
+    return None
 
 
-def check_cut_points(cut_points) -> CheckResult:
-    """02: cut_points(kinds, max_messages, keep_head) -> (head_end, tail_start) of the seed cut."""
-    return check_function("cut_points", cut_points, all_cases(), hint("cut_points"),
-                          normalise=_as_tuple, diagnose=_diagnose)
+def check_archive_calls(archive_calls) -> CheckResult:
+    """02: archive_calls(added, max_messages, target) -> the calls on which step 2 archives."""
+    return check_function("archive_calls", archive_calls, all_cases(), hint("archive_calls"),
+                          diagnose=_diagnose)

@@ -23,28 +23,28 @@ STEPS_THAT_ACT = {
 
 # -- 01 --------------------------------------------------------------------------------
 
-def persisted(sizes, batch_limit, large_limit):
-    total, chosen = sum(sizes), []
-    for i in sorted(range(len(sizes)), key=lambda i: sizes[i], reverse=True):
+def largest_large_limit(sizes, batch_limit):
+    total, needed = sum(sizes), None
+    for size in sorted(sizes, reverse=True):  # step 1 takes the largest first
         if total <= batch_limit:
             break
-        if sizes[i] > large_limit:
-            chosen.append(i)
-            total -= sizes[i] - 2000  # the preview stays in the batch
-    return chosen
+        total -= size - 2000                  # its preview stays in the batch
+        needed = size                         # this one must be longer than the limit
+    if total > batch_limit or needed is None or needed - 1 < 10_000:
+        return None
+    return needed - 1
 
 
 # -- 02 --------------------------------------------------------------------------------
 
-def cut_points(kinds, max_messages, keep_head):
-    head_end = keep_head
-    tail_start = len(kinds) - (max_messages - keep_head)
-    if kinds[head_end - 1] == "tool_use":
-        while head_end < tail_start and kinds[head_end] == "tool_result":
-            head_end += 1
-    if tail_start > 0 and kinds[tail_start] == "tool_result" and kinds[tail_start - 1] == "tool_use":
-        tail_start -= 1
-    return head_end, tail_start
+def archive_calls(added, max_messages, target):
+    calls, length = [], 0
+    for call, count in enumerate(added, start=1):
+        length += count
+        if length > max_messages:
+            calls.append(call)
+            length = target                   # the marker is one of the target
+    return calls
 
 
 # -- 03 --------------------------------------------------------------------------------
@@ -62,11 +62,15 @@ def older_result(text):
 
 # -- 04 --------------------------------------------------------------------------------
 
-def summary_cut(text, limit):
-    if len(text) <= limit:
-        return text
-    head = limit // 4
-    return text[:head] + formats.MIDDLE_OMITTED + text[len(text) - (limit - head):]
+def shrink_count(sizes, target):
+    total, shrunk = sum(sizes), 0
+    for size in sizes[:-3] if len(sizes) > 3 else []:  # the newest 3 stay whole
+        if total <= target:
+            break
+        if size > 120:
+            total -= size - len(formats.OMITTED)
+            shrunk += 1
+    return shrunk if total <= target else None
 
 
 # -- 05 --------------------------------------------------------------------------------
@@ -91,22 +95,27 @@ def lost(originals, context, transcripts, saved):
 
 # -- 06 --------------------------------------------------------------------------------
 
-def tail_start(kinds, keep):
+def tail_once(kinds, keep, request_at):
     start = max(0, len(kinds) - keep)
     if start > 0 and kinds[start] == "tool_result" and kinds[start - 1] == "tool_use":
         start -= 1
+    if request_at >= start:                   # the summary message holds the request
+        start = request_at + 1
     return start
 
 
 # -- 07 --------------------------------------------------------------------------------
 
-def run_batch(messages, tool_uses, run, compact):
+def run_batch_safely(messages, tool_uses, run, compact):
     results, compact_requested = [], False
     for use in tool_uses:
         if use["name"] == "compact":
             output, compact_requested = formats.COMPACT_TOOL_ACK, True
         else:
-            output = run(use)
+            try:
+                output = run(use)
+            except Exception as error:        # any tool may fail; the call still needs an answer
+                output = f"Error: {error}"
         results.append({"type": "tool_result", "tool_use_id": use["id"], "content": output})
     messages = messages + [{"role": "user", "content": results}]
     return compact(messages) if compact_requested else messages

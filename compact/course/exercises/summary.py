@@ -1,83 +1,118 @@
-"""04 · step 4, compact_history: the cut of the summarizer's input.
+"""04 · before step 4 pays for a summary: a step 3 that stops at a target.
 
-The learner writes `summary_cut(text, limit)`; the reference is the package's
-`compact.summary.summary_input` on the messages whose JSON is `text`. The
-traps: a text exactly at the limit comes back whole; the head is a quarter of
-the limit rounded down, the tail the rest of the budget (not three quarters
-rounded down); halves instead of quarters fail.
+Step 4 costs a model call, and it runs whenever the context is still over the
+limit after steps 1-3. The article's step 3 shrinks every older result on
+every call, whether the context needs it or not. The learner writes
+`shrink_count(sizes, target)`: the sizes of a context's tool results, oldest
+first; a step 3 that goes oldest first and stops as soon as the total is at
+most `target`: how many results does it shrink (None when shrinking all it may
+still leaves the total over)? The article prints no such step.
+
+The rules of step 3 come from the package, not from this file: it keeps the
+newest `keep_recent_results` (3) whole, leaves results of at most
+`micro_min_chars` (120) alone, and a shrunk result becomes
+`compact.formats.OMITTED`. The stopping rule is the package's default profile
+(compact/micro.py: "stops once the size is at the target"); here the size is
+the sum of the results alone, so the answer is plain arithmetic over `sizes`.
+
+Left out: the JSON around the results, which the package's measure counts and
+the exercise does not.
 """
 
-import json
-
 from ... import formats
-from ...messages import to_plain
-from .build import rng, tool_pair
+from ...config import CompactionConfig
+from .build import rng
 from .check import CheckResult, check_function, hint, say
 
-
-def _reads(n, size, chinese=False):
-    unit = "摘要只保留事实。" if chinese else "a line of a long file\n"
-    pairs = [(f"toolu_{i:02d}", (unit * size)[:size]) for i in range(n)]
-    return [{"role": "user", "content": "Compare the two files."}, *tool_pair(pairs)]
-
+_SEED = CompactionConfig.seed()
+KEEP, MIN_CHARS, PLACEHOLDER = _SEED.keep_recent_results, _SEED.micro_min_chars, len(formats.OMITTED)
 
 CASES = [
-    ("under the limit: unchanged", _reads(2, 1_000), 80_000),
-    ("the article's limit, 80000", _reads(3, 40_000), 80_000),
-    ("a small limit, 100", _reads(1, 500), 100),
-    ("a limit not divisible by 4, 101", _reads(1, 500), 101),
-    ("a limit of 103: the tail is not 3 * (103 // 4)", _reads(1, 500), 103),
-    ("Chinese text", _reads(2, 3_000, chinese=True), 4_000),
+    # (label, sizes oldest first, target)
+    ("already at the target: shrink none", [5_000, 5_000, 5_000, 5_000], 20_000),
+    ("one old result is enough", [30_000, 8_000, 2_000, 3_000, 4_000], 20_000),
+    ("oldest first, not largest first", [2_000, 40_000, 3_000, 1_000, 1_000, 1_000], 10_000),
+    ("short results are left alone", [100, 120, 9_000, 9_000, 500, 500, 500], 3_000),
+    ("the placeholder still counts", [5_000, 5_000, 100, 100, 100], 5_320),
+    ("the newest 3 stay whole: impossible", [1_000, 50_000, 50_000, 50_000], 60_000),
+    ("the article's numbers: a long session",
+     [4_000] * 20 + [200, 300, 200], 50_000),
 ]
 
 
-def reference(messages, limit) -> str:
-    from ...summary import summary_input
-    return summary_input(messages, limit)
+def reference(sizes, target):
+    """Results shrunk, oldest first, until the total is at most target; None if it never is."""
+    return _walk(sizes, target)
 
 
-def _cases() -> list:
-    cases = []
-    for label, messages, limit in CASES:
-        text = json.dumps(to_plain(messages), ensure_ascii=False)
-        cases.append((label, (text, limit), reference(messages, limit)))
-    text = cases[0][1][0]
-    cases.append(("exactly at the limit: unchanged", (text, len(text)), text))
-    draw = rng()
-    for n in range(6):
-        messages = _reads(draw.randint(1, 4), draw.randint(200, 9_000), chinese=draw.random() < 0.3)
-        limit = draw.randint(50, 12_000)
-        cases.append((f"random list {n + 1}, limit {limit:,d}",
-                      (json.dumps(messages, ensure_ascii=False), limit),
-                      reference(messages, limit)))
+def random_cases(count: int = 10) -> list:
+    draw, cases = rng(), []
+    for n in range(count):
+        sizes = [draw.choice((draw.randint(20, 120), draw.randint(121, 3_000),
+                              draw.randint(3_000, 40_000))) for _ in range(draw.randint(3, 14))]
+        target = draw.randint(sum(sizes) // 2, sum(sizes))
+        cases.append((f"random context {n + 1} ({len(sizes)} results)", sizes, target))
     return cases
 
 
+def all_cases() -> list:
+    return [(label, (list(sizes), target), reference(sizes, target))
+            for label, sizes, target in CASES + random_cases()]
+
+
+def _walk(sizes, target, order=None, keep=KEEP, placeholder=PLACEHOLDER, minimum=MIN_CHARS,
+          stop=True):
+    """A step 3 with one rule changed: the diagnosis's model of a mistake."""
+    older = list(range(max(0, len(sizes) - keep)))
+    total, shrunk = sum(sizes), 0
+    for i in (order(sizes, older) if order else older):
+        if stop and total <= target:
+            break
+        if sizes[i] > minimum:
+            total -= sizes[i] - placeholder
+            shrunk += 1
+    return shrunk if total <= target or not stop else None
+
+
+MISTAKES = (
+    # (the rule changed, what the hint says)
+    (dict(stop=False),
+     ("that is the article's step 3: it shrinks every older result, whatever the total. Stop as "
+      "soon as the total is at most target.",
+      "这是文章的第三步：不管总数多少，它把每个较早的结果都缩掉。总数一不超过 target 就停下。")),
+    (dict(placeholder=0),
+     (f"a shrunk result still takes {PLACEHOLDER} characters: its placeholder, "
+      "compact.formats.OMITTED, stays in the context.",
+      f"缩掉的结果仍占 {PLACEHOLDER} 个字符：它的占位符 compact.formats.OMITTED 还留在上下文里。")),
+    (dict(order=lambda sizes, older: sorted(older, key=lambda i: -sizes[i])),
+     ("you went largest first: step 3 goes oldest first (the oldest results matter least, and "
+      "the newer part of the prompt stays as it was).",
+      "你是从最大的开始的：第三步从最早的开始（最早的结果最不重要，提示里较新的部分保持不变）。")),
+    (dict(keep=0),
+     (f"the newest {KEEP} results stay whole: the model is still working with them.",
+      f"最新的 {KEEP} 个结果保持完整：模型还在用它们。")),
+    (dict(minimum=0),
+     (f"results of at most {MIN_CHARS} characters stay: a placeholder would hardly shorten them.",
+      f"不超过 {MIN_CHARS} 个字符的结果不动：换成占位符也短不了多少。")),
+)
+
+
 def _diagnose(args, expected, got):
-    text, limit = args
-    if not isinstance(got, str):
-        return None
-    if len(text) <= limit:
-        return say("at or under the limit the text comes back unchanged.",
-            "不超过阈值时，文本原样返回。")
-    if formats.MIDDLE_OMITTED not in got:
-        return say("put compact.formats.MIDDLE_OMITTED where the middle was.",
-            "在原来中间部分的位置放上 compact.formats.MIDDLE_OMITTED。")
-    head = got.index(formats.MIDDLE_OMITTED)
-    tail = len(got) - head - len(formats.MIDDLE_OMITTED)
-    if head != limit // 4:
-        return say(f"the head is the first limit // 4 = {limit // 4:,d} characters; yours has {head:,d}.",
-            f"头部是前 limit // 4 = {limit // 4:,d} 个字符；你的有 {head:,d} 个。")
-    if tail != limit - limit // 4:
-        return say((f"the tail is the rest of the budget, limit - limit // 4 = "
-                f"{limit - limit // 4:,d} characters from the end; yours has {tail:,d}."),
-            f"尾部是剩下的额度，从末尾取 limit - limit // 4 = {limit - limit // 4:,d} 个字符；"
-            f"你的有 {tail:,d} 个。")
+    sizes, target = args
+    if got is not None and (not isinstance(got, int) or isinstance(got, bool)):
+        return say("return a count of results (an int), or None.", "返回结果的个数（int），或者 None。")
+    for changed, (english, chinese) in MISTAKES:
+        if got == _walk(sizes, target, **changed) != expected:
+            return say(english, chinese)
+    if expected is None:
+        return say(f"the newest {KEEP} stay whole and results of at most {MIN_CHARS} characters stay: "
+                   "even shrinking every other one leaves the total over the target, so answer None.",
+                   f"最新的 {KEEP} 个保持完整，不超过 {MIN_CHARS} 个字符的也不动："
+                   "其余的全缩掉，总数仍超过目标，所以答 None。")
     return None
 
 
-def check_summary_cut(summary_cut) -> CheckResult:
-    """04: summary_cut(text, limit) -> the summarizer's input, cut like the article's."""
-    return check_function(
-        "summary_cut", summary_cut, _cases(), hint("summary_cut"),
-        diagnose=_diagnose)
+def check_shrink_count(shrink_count) -> CheckResult:
+    """04: shrink_count(sizes, target) -> results a step 3 that stops at target shrinks."""
+    return check_function("shrink_count", shrink_count, all_cases(), hint("shrink_count"),
+                          diagnose=_diagnose)

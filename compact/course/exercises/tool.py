@@ -1,21 +1,29 @@
-"""07 · the compact tool: the batch first, then the summary.
+"""07 · the compact tool: a batch runner that survives a failing tool.
 
-The learner writes `run_batch(messages, tool_uses, run, compact)`: the list
-ends with the model's reply holding the batch; run every call in order with
-`run(tool_use)`, append one user message with every result, and only then,
-if the batch held a `compact` call, return `compact(messages)` instead.
+The article prints its harness: run each call, append the results, then
+compact if asked. It does not say what happens when a tool raises: the batch
+stops half-way, the calls already made are answered by nothing, and the API
+refuses the next request (every tool_use needs its tool_result). The learner
+writes `run_batch_safely(messages, tool_uses, run, compact)`: `run(tool_use)`
+may raise; every call still gets its result (a failed one the text
+`Error: <the exception's message>`, the wording of the package's own
+`compact.agent.tools.run_tool`), the later calls still run, and a requested
+`compact` still happens, after the results.
 
 The reference is the package's own harness, `compact.agent.loop.Agent.run_batch`,
-run in a scratch workspace with the package's tools; the learner's function
-gets the same tools bound to a second, identical workspace and a compactor
-with the same seeded names, so both sides write the same files. The traps:
-compacting as soon as `compact` is seen (the results would answer nothing,
-or the later calls would never run), and stopping the batch at `compact`.
+run in a scratch workspace with the package's tools, its `run_tool` answering
+the failing calls with that error text; the learner's function gets the same
+tools bound to a second, identical workspace (raising for the failing calls)
+and a compactor with the same seeded names, so both sides write the same
+files. The traps: the article's harness (the exception escapes), stopping at
+the failure, dropping the failed call's result, and skipping `compact`
+because something failed.
 """
 
 import copy
 import tempfile
 from pathlib import Path
+from unittest import mock
 
 from .build import rng
 from .check import CheckResult, check_function, hint, say
@@ -25,20 +33,28 @@ FILES = {"README.md": "# Sample\nA small workspace for the exercise.\n",
          "notes/todo.md": "- read the lessons\n- write notes\n"}
 
 
+FAILURE = "the test run gave no answer after 30 seconds"
+
+
 def _use(n, name, **data):
     return {"type": "tool_use", "id": f"toolu_{n:02d}", "name": name, "input": data}
 
 
+def _failing(n):
+    """A call whose tool raises (the learner's run raises TimeoutError for it)."""
+    return _use(n, "bash", command="pytest -q")
+
+
 CASES = [
-    ("one read, no compact", [_use(1, "read_file", path="README.md")]),
-    ("write, then compact", [_use(2, "write_file", path="notes/done.md", content="done\n"),
-                             _use(3, "compact")]),
-    ("compact alone", [_use(4, "compact")]),
-    ("compact first, then a write and its read",
-     [_use(5, "compact"), _use(6, "write_file", path="notes/done.md", content="all done\n"),
-      _use(7, "read_file", path="notes/done.md")]),
-    ("a write, then a read of it", [_use(8, "write_file", path="a.txt", content="x\n"),
-                                    _use(9, "read_file", path="a.txt")]),
+    ("one read, no failure", [_use(1, "read_file", path="README.md")]),
+    ("one call, and it fails", [_failing(2)]),
+    ("a failure, then a read", [_failing(3), _use(4, "read_file", path="README.md")]),
+    ("a write, a failure, then compact",
+     [_use(5, "write_file", path="notes/done.md", content="done\n"), _failing(6), _use(7, "compact")]),
+    ("compact first, then a failure",
+     [_use(8, "compact"), _failing(9), _use(10, "read_file", path="notes/todo.md")]),
+    ("two failures, a write between", [_failing(11), _use(12, "write_file", path="a.txt",
+                                                          content="x\n"), _failing(13)]),
 ]
 
 
@@ -47,10 +63,11 @@ def random_cases(count: int = 6) -> list:
     for n in range(count):
         uses = []
         for k in range(draw.randint(1, 4)):
-            tool = draw.choice(("read_file", "glob", "write_file"))
+            tool = draw.choice(("read_file", "glob", "write_file", "bash"))
             data = {"read_file": {"path": draw.choice(sorted(FILES))},
                     "glob": {"pattern": draw.choice(("*.md", "notes/*"))},
-                    "write_file": {"path": f"out{k}.txt", "content": f"line {n}.{k}\n"}}[tool]
+                    "write_file": {"path": f"out{k}.txt", "content": f"line {n}.{k}\n"},
+                    "bash": {"command": "pytest -q"}}[tool]
             uses.append(_use(20 + 5 * n + k, tool, **data))
         if draw.random() < 0.6:
             uses.insert(draw.randint(0, len(uses)), _use(19 + 5 * n, "compact"))
@@ -70,8 +87,12 @@ def _before(uses) -> list:
     return [{"role": "user", "content": REQUEST}, reply]
 
 
+def fails(tool_use) -> bool:
+    return tool_use["name"] == "bash"
+
+
 class Run:
-    """The package's tools in one workspace; remembers which tools it was asked to run."""
+    """The package's tools in one workspace, bash raising; remembers what it was asked to run."""
 
     def __init__(self, workspace: Path):
         self.workspace, self.names = workspace, []
@@ -79,7 +100,12 @@ class Run:
     def __call__(self, tool_use) -> str:
         from ...agent.tools import run_tool
         self.names.append(tool_use["name"])
+        if fails(tool_use):
+            raise TimeoutError(FAILURE)
         return run_tool(self.workspace, tool_use["name"], tool_use.get("input") or {})
+
+    def __repr__(self) -> str:
+        return "run"
 
 
 class Compact:
@@ -93,14 +119,25 @@ class Compact:
         self.given.append(copy.deepcopy(messages))
         return self.compactor.compact_history(messages, REQUEST)
 
+    def __repr__(self) -> str:
+        return "compact"
+
 
 def reference(uses, workspace: Path) -> list:
-    from ...agent.loop import Agent
+    from ...agent import loop
     from ..replay import make_compactor
-    agent = Agent(_workspace(workspace), None, "none", echo=None)
+    real = loop.run_tool
+
+    def run_tool(workspace, name, tool_input, confirm=None):
+        if fails({"name": name}):
+            return f"Error: {FAILURE}"  # what run_tool writes for a tool error
+        return real(workspace, name, tool_input, confirm=confirm)
+
+    agent = loop.Agent(_workspace(workspace), None, "none", echo=None)
     agent.compactor = make_compactor(agent.workspace, "seed")
     agent.messages = _before(uses)
-    agent.run_batch(agent.messages[-1]["content"], REQUEST)
+    with mock.patch.object(loop, "run_tool", run_tool):
+        agent.run_batch(agent.messages[-1]["content"], REQUEST)
     return agent.messages
 
 
@@ -119,18 +156,31 @@ def _folder(root: Path, name: str) -> Path:
     return folder
 
 
+def show_input(args) -> str:
+    """The calls of the batch, the failing ones marked: the messages are the same every case."""
+    _, uses, _, _ = args
+    calls = ", ".join(f"{u['name']}{' (raises)' if fails(u) else ''}" for u in uses)
+    return f"input: tool_uses = [{calls}]\n      "
+
+
 def _diagnose(args, expected, got):
     messages, uses, run, compact = args
     names = [u["name"] for u in uses]
+    if got is None and run.names and fails({"name": run.names[-1]}) and not compact.given:
+        return say(("run(tool_use) raised and your function let it escape: catch the exception and "
+                    "answer the call with 'Error: ' and the exception's message."),
+                   "run(tool_use) 抛出了异常，而你的函数没有接住：捕获异常，"
+                   "用 'Error: ' 加上异常的消息回答这个调用。")
+    if len(run.names) < len(names) - names.count("compact"):
+        return say("run every call of the batch, also the ones after a failure or a compact.",
+                   "运行这一批里的每个调用，失败之后、compact 之后的也要运行。")
     if "compact" in run.names:
         return say("compact has no handler: answer it with compact.formats.COMPACT_TOOL_ACK, not run().",
             "compact 没有处理函数：用 compact.formats.COMPACT_TOOL_ACK 回答它，不要调用 run()。")
-    if len(run.names) < len(names) - names.count("compact"):
-        return say("run every call of the batch, also the ones after compact.",
-            "运行这一批里的每个调用，compact 之后的也要运行。")
     if "compact" in names and not compact.given:
-        return say("the batch held a compact call: return compact(messages) once the results are in.",
-            "这一批里有 compact 调用：结果都加进去之后，返回 compact(messages)。")
+        return say(("the batch held a compact call: return compact(messages) once the results are "
+                    "in, even when a call failed."),
+                   "这一批里有 compact 调用：结果都加进去之后，返回 compact(messages)，有调用失败时也一样。")
     if compact.given and compact.given[0][-1]["role"] != "user":
         return say(("compact ran before the results were appended: the summary misses what the "
                 "batch did, and the results would answer nothing."),
@@ -138,13 +188,21 @@ def _diagnose(args, expected, got):
     if "compact" not in names and compact.given:
         return say("no compact call in this batch: return the list with the results appended.",
             "这一批里没有 compact 调用：返回加上结果之后的列表。")
-    return say("one user message holds every result, in the order of the calls.",
-            "一条 user 消息装下所有结果，按调用的顺序。")
+    if isinstance(got, list) and got and isinstance(got[-1].get("content"), list):
+        answered = {b.get("tool_use_id") for b in got[-1]["content"] if isinstance(b, dict)}
+        if any(u["id"] not in answered for u in uses) and "compact" not in names:
+            return say(("every tool_use needs its tool_result, a failed one too: answer it with "
+                        "'Error: ' and the exception's message."),
+                       "每个 tool_use 都要有它的 tool_result，失败的也一样："
+                       "用 'Error: ' 加上异常的消息回答它。")
+    return say("one user message holds every result, in the order of the calls; a failed call's "
+               "is 'Error: ' and the exception's message.",
+               "一条 user 消息按调用的顺序装下所有结果；失败调用的结果是 'Error: ' 加上异常的消息。")
 
 
-def check_run_batch(run_batch) -> CheckResult:
-    """07: run_batch(messages, tool_uses, run, compact) -> the list after the batch."""
+def check_run_batch_safely(run_batch_safely) -> CheckResult:
+    """07: run_batch_safely(messages, tool_uses, run, compact) -> the list after the batch."""
     with tempfile.TemporaryDirectory(prefix="compact-exercise-") as root:
         return check_function(
-            "run_batch", run_batch, _cases(Path(root)), hint("run_batch"),
-            diagnose=_diagnose, explain_errors=True)
+            "run_batch_safely", run_batch_safely, _cases(Path(root)), hint("run_batch_safely"),
+            diagnose=_diagnose, explain_errors=True, show_input=show_input)

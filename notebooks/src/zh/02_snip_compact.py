@@ -61,14 +61,17 @@
 # 第二步的缺陷 4 和缺陷 5（[docs/DESIGN.md](../../docs/DESIGN.md)），notebook 08 会展示修正。
 
 # %% [markdown]
-# ## 自测
+# ## 自测：不必每次调用都归档的第二步
 #
-# 写出 `cut_points(kinds, max_messages, keep_head)`。`kinds` 按类型列出各条消息：`"user"`、
-# `"assistant"`、`"tool_use"`（含调用的 assistant 消息）或 `"tool_result"`（回应前一条调用
-# 的 user 消息）。返回 `(head_end, tail_start)`：保留 `kinds[:head_end]` 和
-# `kinds[tail_start:]`；在配对规则移动切点之前，尾部有 `max_messages - keep_head` 条消息。
-# 检查器会按这些类型构造真实的消息，并和包自带的 `compact.snip.cut_points` 比较：用例既有
-# 在每个切点上都放了一对配对的预设列表，也有十段随机历史（固定随机种子，每次运行都一样）。
+# 文章的切法留下 51 条消息，比它的触发条件多一条，所以之后的每次调用都会再归档一次。假设
+# 改成把列表切到 `target` 条消息（标记也算一条）。写出
+# `archive_calls(added, max_messages, target)`：第 1 次调用往空列表里加 `added[0]` 条消息，
+# 第 2 次加 `added[1]` 条，依此类推；每次加完都运行第二步。返回第二步写出 transcript 的那些
+# 调用的编号。然后手算几个不同的 target：两次归档之间隔了几次调用？
+#
+# 检查器在一段不断变长的普通对话上，逐次调用运行包自己的第二步，切到你给的 `target`（也就是
+# 它的 `snip_target_messages`，见 notebook 08），覆盖预设会话和八段随机会话（固定随机种子）。
+# `hint()` 会说出它认出的错误。
 
 # %% [markdown]
 # **小结。**

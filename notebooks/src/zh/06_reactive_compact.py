@@ -115,15 +115,17 @@
 # 同样的重放，`context_char_limit` 设为 30,000，也就是滑块画出的图：
 
 # %% [markdown]
-# ## 自测
+# ## 自测：只读一次请求的尾部
 #
-# 写出 `tail_start(kinds, keep)`：返回 `reactive_compact` 逐字保留的第一条消息的下标。
-# `kinds` 描述每条消息的类型：`"user"`、`"assistant"`、
-# `"tool_use"`（带调用的 assistant 消息）或 `"tool_result"`
-# （回应前一条消息中调用的 user 消息）。
-# 最近 `keep` 条消息保留；切点不能把 `tool_use` 和它的 `tool_result` 分开。
-# 检查器按这些类型构造真实消息，在预制历史和随机历史上，
-# 与本包的 `compact.reactive.tail_start` 比对。
+# 文章正好保留最新的 5 条消息，而它的摘要消息里也带着请求：如果请求所在的那条消息就在这 5 条
+# 之中，模型会把请求读两遍。写出 `tail_once(kinds, keep, request_at)`：返回第一条原样保留的
+# 消息的下标。`kinds` 按类型列出各条消息：`"user"`、`"assistant"`、`"tool_use"`（含调用的
+# assistant 消息）或 `"tool_result"`（回应前一条调用的 user 消息）；请求是下标为
+# `request_at` 的那条 user 消息。保留最新的 `keep` 条消息，绝不把 `tool_use` 和它的
+# `tool_result` 分开，并让模型只在摘要消息里读一次请求。
+#
+# 检查器按这些类型构造真实的消息，在预设历史和随机历史上，和包的
+# `compact.reactive.tail_start`（默认配置）比较。`hint()` 会说出它认出的错误。
 
 # %% [markdown]
 # **小结。**

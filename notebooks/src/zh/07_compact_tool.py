@@ -64,21 +64,19 @@
 # 下一次调用的 `prepare` 已经无事可做。
 
 # %% [markdown]
-# ## 自测：写出 harness 的批次处理
+# ## 自测：工具失败也撑得住的批次处理
 #
-# 写出 `run_batch(messages, tool_uses, run, compact)`。
-# `messages` 以模型的回复结尾，这条回复里是批次 `tool_uses`。
-# 返回 harness 处理完之后的列表：
+# 上面的 harness 运行每个调用、追加结果，需要时再压缩。它没有说工具抛出异常时会怎样：批次
+# 会停在半路，已经发出的调用没有结果，而 API 会拒绝没有 `tool_result` 的 `tool_use`。写出
+# `run_batch_safely(messages, tool_uses, run, compact)`。`messages` 以模型的回复结尾，这条
+# 回复里是批次 `tool_uses`；`run(tool_use)` 返回一个工具的文本，也可能抛出异常；`compact`
+# 没有处理函数（它的回应是 `compact.formats.COMPACT_TOOL_ACK`），`compact(the list)` 返回
+# 压缩后的列表。返回一个撑得住的 harness 应当留下的列表：失败调用的结果写什么（包里的工具
+# 写 `Error: <message>`），它之后的调用怎么办，请求过的 `compact` 还运行不运行，都由你决定。
 #
-# - 每个调用按顺序用一个 `tool_result` 块回应；`run(tool_use)` 执行一个工具，
-#   返回它的文本。但 `compact` 没有处理函数：它的回应是 `compact.formats.COMPACT_TOOL_ACK`；
-# - 全部结果放进一条 user 消息，追加到列表末尾；
-# - 然后，只有当批次中有 `compact` 调用时，才调用 `compact(the list)`，
-#   它返回压缩后的列表。
-#
-# 检查器在一个临时工作区里运行本包自己的 harness `Agent.run_batch`，
-# 在另一个相同的工作区里用同样的工具运行你的函数，
-# 覆盖预制批次和随机批次，并比较两个列表。不一致时，它显示第一处差异。
+# 检查器在一个临时工作区里运行包自己的 harness `Agent.run_batch`，在另一个相同的工作区里
+# （那里 `bash` 会抛出异常）用同样的工具运行你的函数，覆盖预设批次和随机批次。`hint()` 会
+# 说出它认出的错误。
 
 # %% [markdown]
 # **小结。**
