@@ -13,11 +13,16 @@ if [ "${1:-}" = zh ]; then
 fi
 bash scripts/setup.sh
 extra=()
+hidden="['__pycache__', '*.pyc', '*.pyo', '.DS_Store', '*~', 'src', 'conftest.py', 'jupytext.toml', 'sanitize.cfg']"
 [ "$(id -u)" = 0 ] && extra+=(--allow-root)   # containers and classroom VMs often run as root
 # scripts/jupyterlab/overrides.json: no "Would you like to get notified about official Jupyter
-# news?" pop-up over the first notebook, and no news or update check; a learner's own
+# news?" pop-up over the first notebook, no news or update check, and no autosave (opening or
+# running a lesson never rewrites the tracked notebook; Ctrl-S saves); a learner's own
 # settings still win.
+# The lessons' folder shows the lessons: their sources and build files are hidden (listing only).
+# notebooks/docs is a link to docs/, so a lesson's ../docs/ links open inside JupyterLab.
 exec .venv/bin/jupyter lab --ip=127.0.0.1 --notebook-dir="$folder" \
   --LabApp.app_settings_dir="$PWD/scripts/jupyterlab" \
+  --ContentsManager.hide_globs="$hidden" \
   --LabApp.default_url=/lab/tree/00_why_compaction.ipynb \
   "${extra[@]}" "$@"

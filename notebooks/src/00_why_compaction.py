@@ -100,8 +100,8 @@ for name, sample in (("English", english), ("Chinese", chinese)):
 # `timeline_150` is a long working session: 158 model calls over many small tasks, with
 # a few large moments (a 288,000-character JSON file, two code files, a whole test
 # log). Without any compaction, the context at each call is simply every message so far.
-# With the article's pipeline (`CompactionConfig.seed()`, the article's numbers and code),
-# it is what `prepare` sends; the picture further down shows what `prepare` does.
+# With the article's pipeline (`CompactionConfig.seed()`, the article's numbers and
+# design), it is what `prepare` sends; the picture further down shows what `prepare` does.
 
 # %%
 session = load_history("timeline_150")
@@ -149,9 +149,9 @@ print(f"at that pace the API answers 'prompt is too long' from about call {refus
 #
 # Grey: the context with no compaction at all. Blue: what the article's pipeline
 # actually sends.
-# The dashed line is the article's `CONTEXT_CHAR_LIMIT`; the red one is the window,
-# converted to characters, with the grey line's projection (dotted) to where it
-# crosses.
+# Two dashed lines: the black one is the article's `CONTEXT_CHAR_LIMIT`, the orange-red
+# one the window, converted to characters; the grey line's projection (dotted) runs to
+# where it crosses the window.
 
 # %%
 growth_chart(grown, sent, config.context_char_limit, window_chars, DEFAULT_WINDOW,

@@ -64,7 +64,7 @@ for number, block in enumerate(results):
 # %% [markdown]
 # ## Predict first
 #
-# Before you run step 3: with the seed profile (the article's step 3, exactly), how
+# Before you run step 3: with the seed profile (the article's step 3 and numbers), how
 # many of these results become placeholders, and how many of those say "omitted"?
 # Put your two numbers in the tuple and run the cell. The checker replays the step and
 # compares.
@@ -172,16 +172,18 @@ for keep in (3, 1, 0):
 # %% [markdown]
 # ## Check yourself: write step 3's core
 #
-# Write `older_result(text)`: what the article's step 3 leaves in place of a result that
-# is **not** among the newest 3. A result of at most 120 characters stays as it is. A
+# Write `older_result(text)`: what step 3 leaves in place of a result that is **not**
+# among the newest 3. A result of at most 120 characters stays as it is. A
 # longer one becomes a one-line placeholder: if it is step 1's `<persisted-output>`
 # block, read the path back from its `Full output: ` line and point at that copy
 # (`[Earlier tool result saved at <path>]`); otherwise it is `compact.formats.OMITTED`.
 #
 # There is no table linking the two steps: the text itself is the link. One trap: a file
 # the agent read can *contain* a `Full output: ` line without being one of step 1's
-# blocks (flaw 6 in [docs/DESIGN.md](../docs/DESIGN.md)); only a text that starts with
-# the block counts. The checker lets the package's step 1 save real files in a scratch
+# blocks. The article's step 3 trusts such a line too (flaw 6 in
+# [docs/DESIGN.md](../docs/DESIGN.md)); the package does not, in either profile, and the
+# checker grades the package's reading: only a text that starts with the block counts.
+# The checker lets the package's step 1 save real files in a scratch
 # folder, runs the package's step 3 on each text, and compares.
 
 # %%

@@ -1,7 +1,8 @@
 # %% [markdown]
 # # 04 · Step 4, `compact_history`: the one step that pays for a model call
 #
-# Steps 1-3 cost nothing: no model call, and what they take out is on disk or short.
+# Steps 1-3 cost no model call. What they take out is on disk, or (step 3's
+# `omitted`, notebook 03) gone: the article's steps 1-3 are cheap, not always lossless.
 # After them, `prepare` measures the list again. Only if it is still over
 # `CONTEXT_CHAR_LIMIT` (50,000 characters) does the article print `[auto compact]` and
 # run step 4:

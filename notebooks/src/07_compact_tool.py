@@ -143,7 +143,8 @@ except anthropic.BadRequestError as error:
 # %% [markdown]
 # **Wrong 2: compact before the batch and drop it.** The request is valid now, but the
 # summary was written before the write happened, so nothing in the context says the
-# file exists. The model starts the stage over, and would write the file again: a
+# file exists. The model starts the stage over from its first step, the `glob` below; the
+# write it already made is in no message, so nothing stops it from making it again: a
 # repeated side effect.
 
 # %%
