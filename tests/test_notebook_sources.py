@@ -180,7 +180,7 @@ def test_the_notebook_opens_with_its_goal_and_length(notebook):
     goal = [cell for cell in nb.cells[:2]
             if cell.cell_type == "markdown" and cell.source.startswith("**Goal.** You will ")]
     assert len(goal) == 1, f"{path.name}: no goal cell among the first two"
-    assert re.search(r"About\s+\d+\s+minutes\.", goal[0].source), goal[0].source
+    assert re.search(r"About\s+\d+\s+minutes", goal[0].source), goal[0].source
 
 
 def test_the_notebook_ends_with_a_three_point_recap_and_what_comes_next(notebook):

@@ -166,7 +166,7 @@ def test_the_zh_notebook_opens_with_its_goal_and_length(pair):
     en, _, zh_nb = pair
     goal = [c for c in zh_nb.cells[:2] if c.cell_type == "markdown" and c.source.startswith("**目标。**")]
     assert len(goal) == 1, f"zh/{en.name}: no goal cell among the first two"
-    assert re.search(r"约\s*\d+\s*分钟。", goal[0].source), goal[0].source
+    assert re.search(r"约\s*\d+\s*分钟", goal[0].source), goal[0].source
 
 
 def test_the_zh_notebook_ends_with_a_three_point_recap_and_what_comes_next(pair):

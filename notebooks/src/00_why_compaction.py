@@ -19,8 +19,9 @@
 # %% [markdown]
 # **Goal.** You will learn how the article measures a context (characters of JSON), how
 # fast a session grows without compaction, and the shape of the article's pipeline: four
-# steps, what triggers each, and what each leaves in the context and on disk. About 20
-# minutes. The course's terms, in English and Chinese: [docs/GLOSSARY.md](../docs/GLOSSARY.md).
+# steps, what triggers each, and what each leaves in the context and on disk. About 25
+# minutes on your own; in the 90-minute class, 10 (docs/TEACHING.md). The course's
+# terms, in English and Chinese: [docs/GLOSSARY.md](../docs/GLOSSARY.md).
 
 # %%
 # %matplotlib inline

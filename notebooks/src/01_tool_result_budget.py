@@ -27,8 +27,9 @@
 
 # %% [markdown]
 # **Goal.** You will learn when step 1 acts (one batch over its limit), which results it
-# moves to disk and in what order, the exact block it leaves in their place, and you will
-# write its choice yourself. About 20 minutes.
+# moves to disk and in what order, and the exact block it leaves in their place; then you
+# will run its rule backwards and choose a threshold yourself. About 25 minutes on your
+# own; in the 90-minute class, 10 (docs/TEACHING.md).
 
 # %%
 # %matplotlib inline

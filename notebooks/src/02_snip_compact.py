@@ -23,8 +23,9 @@
 # %% [markdown]
 # **Goal.** You will learn when step 2 acts (a count of messages, not characters), where
 # it cuts and why the cut moves around tool pairs, what the transcript holds, and why the
-# article's step 2 fires again on the very next call; you will write the pair-safe cut
-# yourself. About 20 minutes.
+# article's step 2 fires again on the very next call; then you will work out how often a
+# snip that cuts to a target archives. About 25 minutes on your own; in the 90-minute
+# class, 10 (docs/TEACHING.md).
 
 # %%
 # %matplotlib inline

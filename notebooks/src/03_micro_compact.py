@@ -24,7 +24,8 @@
 # %% [markdown]
 # **Goal.** You will learn which results step 3 shrinks and which it keeps, how it finds
 # step 1's saved copy through the `Full output:` line, and what "omitted" costs; you will
-# write the step's core yourself. About 25 minutes.
+# write the step's core yourself. About 30 minutes on your own; in the 90-minute class,
+# 15 (docs/TEACHING.md).
 
 # %%
 # %matplotlib inline

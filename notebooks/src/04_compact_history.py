@@ -31,8 +31,10 @@
 
 # %% [markdown]
 # **Goal.** You will learn when step 4 runs, the exact three-part message it leaves, what
-# the transcript keeps, and how the summarizer's own input is cut so that the summary
-# call cannot overflow; you will write that cut yourself. About 20 minutes.
+# the transcript keeps, how the summarizer's own input is cut, and what the message does
+# with instructions found in the history; then you will design a step 3 that stops at a
+# target, so that step 4 runs less. About 30 minutes on your own; in the 90-minute
+# class, 15 (docs/TEACHING.md).
 
 # %%
 # %matplotlib inline
@@ -41,6 +43,7 @@ from compact.course.charts import before_after
 from compact.course.exercises import check_shrink_count, hint
 from compact.formats import AGENT_SYSTEM_RULE, MIDDLE_OMITTED, SUMMARY_SYSTEM
 from compact.course.histories import load_history
+from compact.course.injection import INSTRUCTION, PROFILES, carry_on, summarize_planted
 from compact.messages import text_of, tool_results
 from compact.course.replay import replay
 from compact.summary import summary_input
@@ -187,6 +190,67 @@ print(repr(long_input[cut - 40: cut + len(MIDDLE_OMITTED) + 40]))
 
 # %%
 print(SUMMARY_SYSTEM)
+
+# %% [markdown]
+# ## Instructions in the history are data
+#
+# The article's fourth lesson: the summary is reference data, and instructions found in
+# the history are not followed. Here is what that defends against. A note in the
+# workspace is titled with an instruction aimed at the agent; the user asks what work it
+# says is still open; the agent reads it, and step 4 summarizes (in a scratch copy of the
+# sample workspace, with the course's extractive summarizer, in both of the package's
+# profiles: the article's, and the one notebook 05 introduces). Where does the
+# instruction end up in the `[Compacted]` message?
+
+# %%
+import tempfile
+
+planted_root = tempfile.TemporaryDirectory(prefix="planted-")
+print(f"the note's title: # {INSTRUCTION}\n")
+planted = {profile: summarize_planted(profile, planted_root.name) for profile in PROFILES}
+print(planted["seed"].message)
+print()
+for profile, one in planted.items():
+    print(f"{profile:8} the instruction is in: "
+          f"{[part for part, holds in one.holds_instruction().items() if holds]}; "
+          f"the request part is what the user typed: {one.parts['request'] == one.before[0]['content']}")
+
+# %% [markdown]
+# The summary kept the line: it is the note's title, and a summary lists what was read.
+# But it sits inside one quoted JSON string, under "reference only", after the request
+# the user typed. The agent's system prompt says what to do with that (the summarizer's
+# prompt says the same to the summarizer):
+
+# %%
+print(AGENT_SYSTEM_RULE)
+
+# %% [markdown]
+# Now the agent goes on from that one message, with the offline model, in each profile:
+
+# %%
+for profile, one in planted.items():
+    went_on = carry_on(one)
+    print(f"{profile:8} tool calls: {[name for name, _ in went_on.calls]}; "
+          f"commands that delete: {went_on.deleting_calls}; "
+          f"every file still there: {went_on.files_kept}")
+print(f"\nthe answer ({profile} profile):\n" + went_on.answer)
+planted_root.cleanup()
+
+# %% [markdown]
+# The agent searched the note for the request's words and reported the instruction as a
+# line it found, which is what the user asked for. Be clear about what this shows. The
+# offline model is a deterministic program that acts on `Current user request` alone, so
+# it would not have obeyed in any case; the run shows the message's structure, not a
+# model's obedience. The structure does not defend against:
+#
+# - a real model that follows the planted text anyway: "reference only" and the system
+#   prompt are requests to the model, not a sandbox;
+# - the text before any summary: right after the read, the note is an ordinary
+#   `tool_result` in the context, with no label at all;
+# - a summarizer (a model) talked into writing the instruction as if it were the
+#   agent's own plan, or into leaving out what the user set;
+# - a tool that does harm when called: the defence there is the sandbox and the
+#   confirmation before a destructive command (README, Safety), not the summary.
 
 # %% [markdown]
 # ## Characters before and after

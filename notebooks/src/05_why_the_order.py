@@ -19,7 +19,8 @@
 # **Goal.** You will learn why step 1 must run before step 3, what "lost for good" means
 # exactly (readable nowhere: not in the context, not in a transcript, not in a saved
 # file), and you will write that test yourself. You also meet the package's second
-# profile, which fixes the flaws behind this loss. About 20 minutes.
+# profile, which fixes the flaws behind this loss. About 20 minutes on your own; in the
+# 90-minute class, 10 (docs/TEACHING.md).
 
 # %%
 # %matplotlib inline

@@ -26,7 +26,8 @@
 # %% [markdown]
 # **Goal.** You will learn why a request under the character limit can still be refused,
 # how the refusal is recognised, where `reactive_compact` cuts and why only once per
-# call; you will write its cut yourself. About 25 minutes.
+# call; then you will design a kept tail that reads the request once. About 30 minutes
+# on your own; in the 90-minute class, 10 (docs/TEACHING.md).
 
 # %%
 # %matplotlib inline
@@ -235,6 +236,12 @@ for record in agent.compactor.records:
               f"{record.chars_after:,d} characters, {record.model_calls} summary call")
 
 # %% [markdown]
+# Call 1 is the `reactive_compact` of the section above, on the same list, yet it ends
+# at 2,621 characters, not 3,034. The summary is the difference: above it came from the
+# course's extractive summarizer (`make_compactor`, no model call); inside the loop the
+# agent asks the offline model for it through the SDK (the 200s between the 400s), with
+# its input capped at 20,000 characters, and that summary is shorter.
+#
 # ## Characters before and after
 #
 # Each bar pair is one step on one model call: the three cheap steps change nothing

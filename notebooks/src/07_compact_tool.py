@@ -19,9 +19,10 @@
 # lesson READMEs, then writes `notes/lessons.md` and calls `compact` in one batch.
 
 # %% [markdown]
-# **Goal.** You will learn why the harness runs the whole batch before it compacts, what
-# goes wrong in the two other orders, and you will write the harness's batch yourself.
-# About 20 minutes.
+# **Goal.** You will learn why the harness runs the whole batch before it compacts and
+# what goes wrong in the two other orders; then you will write a batch runner that
+# survives a failing tool. About 25 minutes on your own; in the 90-minute class, 10
+# (docs/TEACHING.md).
 
 # %%
 # %matplotlib inline

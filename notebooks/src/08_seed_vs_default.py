@@ -37,7 +37,8 @@
 # %% [markdown]
 # **Goal.** You will learn each flaw of the article's design next to the default
 # profile's fix, what the two cost and lose over a whole session, and you will write the
-# fix for flaw 3 yourself. About 30 minutes.
+# fix for flaw 3 yourself. About 35 minutes on your own; not part of the 90-minute class
+# (docs/TEACHING.md).
 
 # %%
 # %matplotlib inline

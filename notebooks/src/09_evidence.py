@@ -29,7 +29,7 @@
 # **Goal.** You will learn to read the benchmark's table and chart: what each design
 # costs with a prompt cache, what it loses, how often it summarizes, and how the same
 # ideas look on the API's side; you will write the cache-adjusted cost yourself. About
-# 25 minutes.
+# 25 minutes on your own; not part of the 90-minute class (docs/TEACHING.md).
 
 # %%
 # %matplotlib inline
@@ -168,4 +168,5 @@ result = check_cache_cost(cache_cost)
 # - The API's context editing and server-side compaction are steps 3 and 4 done on the
 #   server, counted in tokens.
 #
-# **Next:** notebook 10, the agent of the article, live.
+# **Next:** notebook 10, the same job done on the server, by the API's own context
+# management; notebook 12 runs the article's agent live.

@@ -9,9 +9,12 @@
 # Messages API on 127.0.0.1, reached through the real `anthropic` SDK, with a scripted,
 # deterministic policy. No key, no network. Its window is counted in tokens of its own
 # estimate (the line the first cell prints gives it), while the compactor's limits are
-# in characters. If you set `ANTHROPIC_API_KEY` and `MODEL_ID`
-# (in the environment, or in a `.env` file at the top of the repository), the very same
-# cells talk to the real API instead; your outputs will then differ from the ones saved
+# in characters. If you set `ANTHROPIC_API_KEY` and `MODEL_ID`, the very same cells talk
+# to the real API instead. The settings come from the course's own `.env` (the file `.env`
+# at the root of the checkout the package is installed from, or the file
+# `COMPACT_ENV_FILE` names), then from the environment, which wins; never from a `.env`
+# in the current folder or the workspace, since nothing the agent can write may
+# configure the agent; your outputs will then differ from the ones saved
 # here, as a real model reads and answers in its own way. When the variable `CI` or
 # `COMPACT_OFFLINE` is set (the tests set one), the notebook stays offline whatever keys
 # it finds.
@@ -27,7 +30,8 @@
 
 # %% [markdown]
 # **Goal.** You will watch the whole pipeline work inside the article's agent, on a real
-# workspace, and read what it leaves on disk. About 15 minutes.
+# workspace, read what it leaves on disk, and change one setting to see the run change.
+# About 20 minutes on your own; not part of the 90-minute class (docs/TEACHING.md).
 
 # %%
 # %matplotlib inline
@@ -42,7 +46,7 @@ from IPython.display import display
 import compact
 from compact import CompactionConfig, estimate_chars
 from compact.agent.loop import Agent
-from compact.course.charts import category, timeline_chart
+from compact.course.charts import timeline_chart
 from compact.course.exercises import check_summary_calls
 from compact.agent.model import choose_model
 from compact.course.replay import call_points, seeded_ids
@@ -116,8 +120,12 @@ for name in ("s08_context_compact/code.py", "s09_memory/code.py"):
 print("first message:", after[0]["content"].split("\n")[0])
 for use in (u for m in after for u in tool_uses(m)):
     print(f"tool call after the summary: {use['name']} {use['input']}")
-#
+
+# %% [markdown]
 # ## Experiment 2: a huge JSON file, the default profile
+#
+# The same workspace, a new agent, the default profile: the read of `docs.json` is over
+# step 1's limits, so it should go to disk with a preview, and no summary is needed.
 
 # %%
 json_run = Agent(workspace, choice.client, choice.model, config=CompactionConfig(),
@@ -156,8 +164,9 @@ for name, _ in left_behind(workspace):
         kept = compare_run.compactor.store.read_transcript(name)
         print(f"{name}: {len(kept)} messages")
         for message in kept:
-            size = estimate_chars([message])
-            print(f"    {message['role']:9} {category(message):9} {size:>7,d} characters")
+            calls = ", ".join(f"{u['name']} {u['input'].get('path', '')}" for u in tool_uses(message))
+            holds = f"calls {calls}" if calls else ("a tool result" if tool_results(message) else "text")
+            print(f"    {message['role']:9} {holds:44} {estimate_chars([message]):>7,d} characters")
 
 # %% [markdown]
 # ## Characters before and after, per model call
@@ -182,6 +191,34 @@ for name, agent in (("experiment 3, seed", compare_run), ("experiment 2, default
     fired = sorted({r.step for r in agent.compactor.records if r.fired})
     print(f"{name}: model calls {agent.model_calls}, summary calls {summaries}, "
           f"files written {len(agent.compactor.store.written)}, steps fired: {', '.join(fired)}")
+
+# %% [markdown]
+# ## Your turn: change one thing, run it again
+#
+# The cell below runs experiment 3 once more, in a fresh copy of the workspace, with the
+# three settings at its top. **Try this.** Raise `my_limit` to 70,000 and run the cell:
+# does the summary call stay, and what does the last line say was written? Then set
+# `my_profile = "default"` at the article's 50,000: which step acts instead of the
+# summary (notebook 08, flaw 8)? Last, ask a question of your own about the workspace in
+# `my_question` (for example about `logs/test_run.log`) and read which steps fire.
+
+# %%
+my_profile = "seed"          # "seed" or "default"
+my_limit = 50_000            # context_char_limit, in characters
+my_question = COMPARE_CODE   # or a question of your own, as a string
+
+mine = tempfile.TemporaryDirectory(prefix="my-run-")
+my_workspace = Path(mine.name) / "workspace"
+shutil.copytree(sample, my_workspace, ignore=shutil.ignore_patterns(".transcripts", ".task_outputs"))
+my_run = Agent(my_workspace, choice.client, choice.model, echo=None, new_id=seeded_ids(seed=5),
+               config=CompactionConfig.named(my_profile, context_char_limit=my_limit))
+my_run.ask(my_question)
+records = my_run.compactor.records
+print(f"profile {my_profile}, context_char_limit {my_limit:,d}: model calls {my_run.model_calls}, "
+      f"summary calls {sum(r.model_calls for r in records)}")
+print("steps that fired:", sorted({r.step for r in records if r.fired}) or "none")
+print("written:", [name.split("/")[0] for name in my_run.compactor.store.written] or "nothing")
+mine.cleanup()
 
 # %% [markdown]
 # **Recap.**

@@ -1,0 +1,75 @@
+"""docs/TEACHING.md's two paths add up, from the notebooks' own Goal cells.
+
+Each notebook's Goal cell says how long it takes on one's own ("About N minutes") and,
+for the notebooks of the 90-minute class, how many of those minutes the class gives
+it ("in the 90-minute class, M"); the Chinese edition says the same numbers. The
+class table must give each notebook its Goal's minutes, add up to 90, and reach every
+notebook that teaches a section of the article (00-07); the self-study table must list
+every notebook, the server's (10) and your own agent's (11) by name, with its Goal's
+minutes.
+"""
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SRC = ROOT / "notebooks" / "src"
+GUIDE = (ROOT / "docs" / "TEACHING.md").read_text(encoding="utf-8")
+ARTICLE_NOTEBOOKS = ("00", "01", "02", "03", "04", "05", "06", "07")
+NAMED = ("10_same_job_on_the_server", "11_your_own_agent")
+
+
+def goal(path: Path) -> str:
+    """The Goal cell's text, on one line."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(("# **Goal.**", "# **目标。**")))
+    cell = []
+    for line in lines[start:]:
+        if not line.startswith("#") or line.startswith("# %%"):
+            break
+        cell.append(line[2:])
+    return " ".join(cell)
+
+
+def minutes(path: Path) -> tuple:
+    """(on one's own, in the class or 0) from a Goal cell, English or Chinese."""
+    text = goal(path)
+    alone = re.search(r"About (\d+) minutes|自学约\s*(\d+)\s*分钟", text)
+    assert alone, f"{path.name}: no 'About N minutes' in its Goal cell: {text}"
+    cls = re.search(r"in the 90-minute class, (\d+)|在\s*90\s*分钟\s*的课堂上\s*用\s*(\d+)\s*分钟", text)
+    return int(alone[1] or alone[2]), int(cls[1] or cls[2]) if cls else 0
+
+
+def table(heading: str) -> list:
+    """The rows of the first table under `heading`, as lists of cells."""
+    part = GUIDE.split(heading, 1)[1]
+    rows = [line for line in part.split("\n## ", 1)[0].splitlines() if line.startswith("| ")]
+    return [[cell.strip() for cell in row.strip("|").split("|")] for row in rows[1:]
+            if not set(row) <= set("|- ")]
+
+
+NOTEBOOKS = sorted(SRC.glob("[0-9][0-9]_*.py"))
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_both_editions_give_the_same_minutes(path):
+    assert minutes(path) == minutes(SRC / "zh" / path.name)
+
+
+def test_the_90_minute_class_adds_up_from_the_goal_cells():
+    rows = table("## A 90-minute class")
+    given = {notebook: int(mins) for mins, notebook, _ in rows}
+    in_goals = {p.name[:2]: minutes(p)[1] for p in NOTEBOOKS if minutes(p)[1]}
+    assert given == in_goals
+    assert sum(given.values()) == 90
+    assert set(ARTICLE_NOTEBOOKS) <= set(given)
+
+
+def test_the_self_study_path_lists_every_notebook_with_its_goal_minutes():
+    rows = {name: mins for name, mins in table("## Self-study")}
+    for path in NOTEBOOKS:
+        assert rows.get(path.stem) == str(minutes(path)[0]), path.stem
+    for name in NAMED:
+        assert name in rows
