@@ -27,7 +27,14 @@ from pathlib import Path
 import pytest
 
 from tests.jupyterlab_server import DIRECT, LabServer
-from tests.test_browser import BROWSER_ARGS, CHROMIUM, COURSE, SECONDS, open_notebook, run_all_cells
+from tests.test_browser import (
+    CHROMIUM,
+    COURSE,
+    SECONDS,
+    chromium_page,  # noqa: F401  (a fixture: the browser tab)
+    open_notebook,
+    run_all_cells,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 HIDDEN = ("src", "conftest.py", "jupytext.toml", "sanitize.cfg")
@@ -76,19 +83,6 @@ def course_lab(tmp_path):
         yield lab
 
 
-@pytest.fixture
-def page(tmp_path):
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=BROWSER_ARGS)
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        try:
-            yield page
-        finally:
-            page.screenshot(path=str(tmp_path / "browser.png"))
-            browser.close()
-
-
 @needs_the_course_venv
 def test_the_lessons_folder_lists_the_lessons(course_lab):
     names = {item["name"] for item in contents(course_lab)["content"]}
@@ -102,7 +96,8 @@ def test_the_lessons_folder_lists_the_lessons(course_lab):
 
 @needs_the_course_venv
 @needs_chromium
-def test_a_docs_link_in_a_lesson_opens_the_page(course_lab, page):
+def test_a_docs_link_in_a_lesson_opens_the_page(course_lab, chromium_page):  # noqa: F811
+    page = chromium_page
     open_notebook(page, course_lab, LINKING)
     link = page.locator('.jp-RenderedMarkdown a', has_text="docs/DESIGN.md").first
     link.scroll_into_view_if_needed(timeout=30 * SECONDS)
@@ -123,7 +118,9 @@ def test_a_docs_link_in_a_lesson_opens_the_page(course_lab, page):
 
 @needs_the_course_venv
 @needs_chromium
-def test_opening_running_and_closing_a_lesson_leaves_git_status_as_it_was(course_lab, page):
+def test_opening_running_and_closing_a_lesson_leaves_git_status_unchanged(
+        course_lab, chromium_page):  # noqa: F811
+    page = chromium_page
     before = git_status()
     open_notebook(page, course_lab, LESSON)
     run_all_cells(page)

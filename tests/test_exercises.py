@@ -18,6 +18,7 @@ from compact import formats
 from compact.course import exercises as ex
 from compact.course.exercises import check as machinery
 from compact.course.exercises import solutions as right
+from compact.course.exercises.snip import simulate
 from compact.messages import text_of
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -49,25 +50,15 @@ def lla_the_size_itself(sizes, batch_limit):
 
 def archive_the_articles_cut(added, max_messages, target):
     """The article's snip keeps max_messages + 1 (3 + 47 + the marker)."""
-    return _archive(added, max_messages, max_messages + 1)
-
-
-def _archive(added, max_messages, left, over=lambda n, m: n > m):
-    calls, length = [], 0
-    for call, count in enumerate(added, start=1):
-        length += count
-        if over(length, max_messages):
-            calls.append(call)
-            length = left
-    return calls
+    return simulate(added, max_messages, max_messages + 1)
 
 
 def archive_without_the_marker(added, max_messages, target):
-    return _archive(added, max_messages, target + 1)
+    return simulate(added, max_messages, target + 1)
 
 
 def archive_on_reaching(added, max_messages, target):
-    return _archive(added, max_messages, target, over=lambda n, m: n >= m)
+    return simulate(added, max_messages, target, over=lambda n, m: n >= m)
 
 
 def older_result_trusts_any_line(text):

@@ -36,7 +36,7 @@ def goal(path: Path) -> str:
 def minutes(path: Path) -> tuple:
     """(on one's own, in the class or 0) from a Goal cell, English or Chinese."""
     text = goal(path)
-    alone = re.search(r"About (\d+) minutes|自学约\s*(\d+)\s*分钟", text)
+    alone = re.search(r"About (\d+) minutes|(?:自学)?约\s*(\d+)\s*分钟", text)
     assert alone, f"{path.name}: no 'About N minutes' in its Goal cell: {text}"
     cls = re.search(r"in the 90-minute class, (\d+)|在\s*90\s*分钟\s*的课堂上\s*用\s*(\d+)\s*分钟", text)
     return int(alone[1] or alone[2]), int(cls[1] or cls[2]) if cls else 0

@@ -24,6 +24,7 @@ The English lines are the ones the English notebooks store.
 Left out on purpose: grading and timing.
 """
 
+import inspect
 import json
 import math
 import re
@@ -206,7 +207,6 @@ def shown_input(names, args) -> str:
 
 def _names(function, args) -> list:
     """The learner's own parameter names, else arg1, arg2, ..."""
-    import inspect
     try:
         names = list(inspect.signature(function).parameters)
     except (TypeError, ValueError):
