@@ -41,6 +41,36 @@ config = CompactionConfig.seed()  # the article's numbers
 print(f"CONTEXT_CHAR_LIMIT = {config.context_char_limit:,d} characters")
 
 # %% [markdown]
+# ## The whole game in one minute
+#
+# Before taking it apart, watch it work once. The article's agent (with the offline
+# model, a deterministic program on 127.0.0.1, not a language model) compares two large
+# code files in a scratch copy of the course's sample workspace. Lines starting `>` are
+# its tool calls; the bracketed ones are the compactor at work: after the second read the
+# context is over the limit, so the whole list goes to a transcript and a summary takes
+# its place, and the agent carries on from the summary. This notebook explains why;
+# notebooks 01-07 take each piece in turn, and notebook 12 runs it again at length.
+
+# %%
+import shutil
+import tempfile
+from pathlib import Path
+
+import compact
+from compact.agent.loop import run_task
+from compact.course.replay import seeded_ids
+
+with tempfile.TemporaryDirectory(prefix="first-run-") as scratch:
+    workspace = Path(scratch) / "workspace"
+    sample = Path(compact.__file__).resolve().parent.parent / "data" / "workspace"
+    shutil.copytree(sample, workspace, ignore=shutil.ignore_patterns(".transcripts", ".task_outputs"))
+    shown = lambda line: print(line) if line.startswith(("[", ">")) else None  # noqa: E731
+    first = run_task("compare-code", workspace, profile="seed", echo=shown, new_id=seeded_ids())
+    print(f"\nanswer, first line: {first.answer.splitlines()[0][:100]}")
+    print(f"model calls: {first.model_calls}; files the compactor wrote: "
+          f"{len(first.compactor.store.written)} (a transcript)")
+
+# %% [markdown]
 # ## One small conversation, message by message
 #
 # `five_reads` is the article's first experiment: the agent finds the READMEs of five
