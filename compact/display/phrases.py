@@ -8,8 +8,9 @@ checkers and widgets the notebook's (`lang.language`). Facts inside a phrase
 (paths, numbers, quoted lines) are filled in as they are.
 
 Left out: the charts' words (chart_text.py, one table per language, because a
-chart's labels are looked up by key in bulk) and the checkers' hints
-(compact/course/exercises/texts.json, data kept beside the checkers).
+chart's labels are looked up by key in bulk) and the checkers' frame words and
+hints (compact/course/exercises/texts.json, data kept beside the checkers and
+picked with `lang.pick`).
 """
 
 from .lang import language
@@ -228,6 +229,15 @@ PHRASES = {
                    "这些标题没有共同的格式。"),
     "names no titles": ("I have no titles left to compare.",
                         "我手上已经没有可以比较的标题。"),
+    # the threshold explorer (compact/course/widgets.py)
+    "widget invalid": ("<b>Not a valid setting:</b> {error}",
+                       "<b>设置无效：</b>{error}"),
+    "widget profile": ("profile",
+                       "配置"),
+    "widget describe": ("{calls_n}, {files_n} written, {summaries_n} paid for, largest context sent "
+                        "{max_sent:,d} characters",
+                        "模型调用 {calls} 次，写入文件 {files} 个，付费摘要 {summaries} 次，"
+                        "发出的最大上下文 {max_sent:,d} 个字符"),
     # punctuation between the items of a list, and at the end of a sentence
     "join": ("; ",
              "；"),
