@@ -122,7 +122,8 @@ def json_field_answer(q, ev) -> str | None:
     hits = [h for h in hits if h[3]]
     if not hits:
         return None
-    path, line, text, m = min(hits, key=lambda h: (len(h[3][1]), h[1]))
+    order = {w: i for i, w in enumerate(reversed(q.words))}   # the field the question names first
+    path, line, text, m = min(hits, key=lambda h: (-order.get(h[3][2], -1), len(h[3][1]), h[1]))
     value = m[3] if not m[3].startswith(("{", "[")) else say("json text", q.lang)
     return finish(q, ev, [say("field is", q.lang, key=m[2], path=path, value=value, line=line,
                               text=short(text.strip(), 120))])

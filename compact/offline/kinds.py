@@ -43,6 +43,7 @@ class Kind:
     lookup: object            # InFiles / Grep / Glob: what to read and which lines
     answer: Callable          # (question, evidence) -> answer text, or None: "I can't tell"
     needs: Callable = lambda q: True
+    whole: bool = True        # answers only from a whole search (a count, "the one", a negative)
 
     def fits(self, q: Question) -> bool:
         return self.needs(q) and (not (self.en or self.zh) or cue_in(self.en + self.zh, q.bare()))
@@ -86,12 +87,12 @@ KINDS = (
          InFiles(None), answers.lines_answer, needs=names_a_file),
     Kind("results", ("how many",), ("多少", "几个"),
          InFiles(lambda q: SUMMARY_LINE, glob="**/*.log", name="*.log"), answers.results_answer,
-         needs=answers.outcome_asked),
+         needs=answers.outcome_asked, whole=False),
     Kind("failures", ("fail",), ("失败",),
          InFiles(lambda q: r"^FAILED |" + SUMMARY_LINE, glob="**/*.log", name="*.log"),
          answers.failures_answer),
     Kind("title", ("title", "heading"), ("标题",),
-         InFiles(lambda q: r"^# ", glob="README.md", name="README.md"), answers.title_answer),
+         InFiles(lambda q: r"^# ", glob="README.md", name="README.md"), answers.title_answer, whole=False),
     Kind("json field", ("version", "field", "schema", "generator"), ("版本", "字段"),
          InFiles(json_keys, glob="**/package.json", name="*.json"), answers.json_field_answer,
          needs=lambda q: any(p.endswith(".json") for p in q.files)
@@ -110,7 +111,7 @@ KINDS = (
          answers.definition_answer),
     Kind("value", ("set to", "value", "equal", "defined as", "what is", "what's"),
          ("的值", "值是", "设为", "等于", "是多少", "是什么"),
-         InFiles(names_assigned), answers.value_answer,
+         InFiles(names_assigned), answers.value_answer, whole=False,
          needs=lambda q: bool(q.names) and bool(re.fullmatch(r"[A-Za-z_]\w*", q.names[0]))),
     Kind("mention", ("mention", "which file", "refer", "contain"), ("提到", "提及", "哪个文件", "包含"),
          Grep(mentioned, fixed=True), answers.mention_answer, needs=lambda q: bool(q.names)),
@@ -134,4 +135,6 @@ def plan_question(view: View) -> Plan:
     if ev.need:
         shown = ", ".join(f"{name} {next(iter(i.values()))}" for name, i in ev.need)
         return Plan(WORKING[q.lang].format(calls=shown), ev.need)
-    return Plan(kind.answer(q, ev) or answers.cannot(q, ev))
+    # A quoted line is true in a part of a text; a count or a choice needs the whole of it.
+    answer = kind.answer(q, ev) if ev.whole or not kind.whole else None
+    return Plan(answer or answers.cannot(q, ev))

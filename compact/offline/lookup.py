@@ -79,10 +79,9 @@ def usable(view: View, ev: Evidence, call, name: str, tool_input: dict) -> str |
     ev.looked.append(label(name, tool_input))
     if call.kind in ("persisted", "placeholder") and "read_file" in view.offered:
         copy = ask(view, ev, "read_file", {"path": call.saved})
-        if copy is None:
-            return None
-        return usable(view, ev, copy, "read_file", {"path": call.saved}) if copy.kind == "whole" \
-            else ev.lack(("preview", {"call": label(name, tool_input), "saved": call.saved}))
+        if copy is not None and copy.kind == "whole":   # a copy saved again is not chased
+            return usable(view, ev, copy, "read_file", {"path": call.saved})
+        return copy and ev.lack(("preview", {"call": label(name, tool_input), "saved": call.saved}))
     if call.kind != "whole":
         ev.lack(("gone", {"call": label(name, tool_input)}) if call.kind in ("omitted", "pending")
                 else ("preview", {"call": label(name, tool_input), "saved": call.saved}))
@@ -129,65 +128,49 @@ def grep_output(text: str, path: str | None = None) -> list:
 # -- one file --------------------------------------------------------------------------
 
 def in_file(view: View, ev: Evidence, path: str, pattern: str | None) -> None:
-    """Add a file's matching lines (or its line count, pattern None) to the evidence."""
+    """Add a file's matching lines (or its line count, pattern None) to the evidence.
+
+    Read with read_file; but a read held as a preview, with bash offered, is searched in its
+    saved copy (reading the copy back whole would only be saved again), and without
+    read_file the file itself is searched."""
     read = result(view, "read_file", {"path": path})
-    if read is not None and read.kind in ("persisted", "placeholder"):
-        return in_saved_copy(view, ev, path, read, pattern)
-    if read is not None or "read_file" in view.offered:
-        call = ask(view, ev, "read_file", {"path": path})
-        text = call and usable(view, ev, call, "read_file", {"path": path})
-        if text is None:
-            return
-        lines = text.splitlines()
-        if lines and CUT_RE.match(lines[-1]):
-            ev.lack(("cut", {"call": label("read_file", {"path": path})}))
-            lines = lines[:-1]
-        ev.hits += numbered(path, "\n".join(lines), pattern) if pattern else []
-        if not pattern:
-            ev.counts[path] = len(lines)
+    saved = read.saved if read is not None and read.kind in ("persisted", "placeholder") else None
+    if (saved and "bash" in view.offered) or (read is None and "read_file" not in view.offered):
+        if saved:
+            ev.looked.append(label("read_file", {"path": path}))
+        return search_text(view, ev, saved or path, path, pattern)
+    call = ask(view, ev, "read_file", {"path": path})
+    text = call and usable(view, ev, call, "read_file", {"path": path})
+    if text is None:
         return
-    search_text(view, ev, path, path, pattern)
-
-
-def in_saved_copy(view: View, ev: Evidence, path: str, read, pattern: str | None) -> None:
-    """A read held only as a preview or placeholder: search (or read) its saved copy first."""
-    ev.looked.append(label("read_file", {"path": path}))
-    saved = read.saved
-    if "bash" in view.offered:
-        return search_text(view, ev, saved, path, pattern)
-    if "read_file" in view.offered:
-        copy = ask(view, ev, "read_file", {"path": saved})
-        if copy is not None and copy.kind != "whole":   # the copy, too, came back as a preview
-            return ev.lack(("preview", {"call": label("read_file", {"path": path}), "saved": saved}))
-        text = copy and usable(view, ev, copy, "read_file", {"path": saved})
-        if text is not None:
-            ev.hits += numbered(path, text, pattern) if pattern else []
-            if not pattern:
-                ev.counts[path] = len(text.splitlines())
-        return
-    ev.lack(("preview", {"call": label("read_file", {"path": path}), "saved": saved}))
+    lines = text.splitlines()
+    if lines and CUT_RE.match(lines[-1]):
+        ev.lack(("cut", {"call": label("read_file", {"path": path})}))
+        lines = lines[:-1]
+    if pattern is None:
+        ev.counts[path] = len(lines)
+    else:
+        ev.hits += numbered(path, "\n".join(lines), pattern)
 
 
 def search_text(view: View, ev: Evidence, target: str, path: str, pattern: str | None) -> None:
     """grep (or count) `target` through bash; its lines are `path`'s (a saved copy's are)."""
     if "bash" not in view.offered:
-        ev.lack(("no tool", {"path": path}))
-        return
+        return ev.lack(("no tool", {"path": path}))
     command = count_file(target) if pattern is None else grep_file(pattern, target)
     call = ask(view, ev, "bash", command)
     text = call and usable(view, ev, call, "bash", command)
     if text is None:
         return
-    if pattern is None:
-        if text.strip().isdigit():
-            ev.counts[path] = int(text.strip())
-        else:
-            ev.lack(("error", {"call": label("bash", command), "line": text.splitlines()[0]}))
-        return
-    hits = grep_output(text, path)
-    if len(hits) >= MAX_LINES:
-        ev.lack(("cut", {"call": label("bash", command)}))
-    ev.hits += hits
+    if pattern is None and text.strip().isdigit():
+        ev.counts[path] = int(text.strip())
+    elif pattern is None:
+        ev.lack(("error", {"call": label("bash", command), "line": text.splitlines()[0]}))
+    else:
+        hits = grep_output(text, path)
+        ev.hits += hits
+        if len(hits) >= MAX_LINES:
+            ev.lack(("cut", {"call": label("bash", command)}))
 
 
 # -- the lookups -----------------------------------------------------------------------
@@ -283,4 +266,6 @@ class Glob:
             text = call and usable(view, ev, call, "glob", {"pattern": pattern})
             if text is not None:
                 ev.listing += [p for p in listing(text) if p not in ev.listing]
+                if "\n... (" in text:   # the glob stopped or left matches out
+                    ev.lack(("cut", {"call": label("glob", {"pattern": pattern})}))
         return ev

@@ -16,7 +16,7 @@ from ...display.lang import language_of
 from ...display.phrases import say
 from ..plan import Plan, first_line, short
 from ..view import View, failed
-from .json_shape import json_outline, json_outline_full
+from .json_shape import json_outline
 
 PEEK_CHARS = 8000
 
@@ -31,7 +31,7 @@ def plan_json(view: View, path: str) -> Plan:
     if failed(call):
         return Plan(say("json could not read", lang, path=path, line=first_line(call.text)))
     if call.kind == "whole":
-        outline = json_outline_full(call.text) or json_outline(call.text)
+        outline = json_outline(call.text)
         return Plan(json_answer(path, outline, say("json whole", lang), lang))
     saved = call.saved
     peek = next((c for c in reversed(view.calls) if c.kind == "whole" and saved
