@@ -101,6 +101,11 @@ def memory_folder() -> list:
     return [re.search(r'"([^"]+)"', line)[1], S09, ("line", n)]
 
 
+def results_folder() -> list:
+    n, line = numbered(S08, r"^[A-Z_]*RESULT[A-Z_]*DIR\s*=")[0]
+    return [line.split("=", 1)[1].strip(), S08, ("line", n)]
+
+
 def mentions(word: str) -> list:
     files = sorted(p.relative_to(SAMPLE).as_posix() for p in SAMPLE.rglob("*")
                    if p.is_file() and word in p.read_text(errors="replace"))
@@ -129,14 +134,17 @@ FACTS = {
     "readme title": title("README.md"),
     "s03 title": title("s03_planning/README.md"),
     "version": [PACKAGE["version"], "web/package.json"],
+    "site name": [PACKAGE["name"], "web/package.json"],
     "schema": [DOCS["schema"], "web/src/data/generated/docs.json"],
     "packages": requirements() + ["requirements.txt"],
     "memory folder": memory_folder(),
+    "results folder": results_folder(),
     "notes class": holder_of_notes(),
     "persist function": persisting_function(),
     "max turns": constant(S08, "MAX_TURNS"),
     "preview chars": constant(S08, "PREVIEW_CHARS"),
     "mentions": mentions("snip_cut"),
+    "mentions class": mentions("MemoryStore"),
     "lesson folder": folders_named("memory"),
     "logs folder": sorted(p.name for p in (SAMPLE / "logs").iterdir()),
 }
@@ -152,11 +160,13 @@ QUESTIONS = [
     ("readme title", "Read README.md and tell me its title.", "读一下 README.md，告诉我它的标题。"),
     ("s03 title", "What is the title of s03_planning/README.md?", "s03_planning/README.md 的标题是什么？"),
     ("version", "What version is the web site's package?", "网站的包是什么版本？"),
+    ("site name", "What is the name of the web package?", "web/package.json 的 name 字段是什么？"),
     ("schema", "What schema does web/src/data/generated/docs.json declare?",
      "web/src/data/generated/docs.json 的 schema 是什么？"),
     ("packages", "Which packages does requirements.txt list?", "requirements.txt 列出了哪些包？"),
     ("memory folder", "Where on disk does the s09 memory code keep its notes?",
      "s09 的记忆代码把笔记保存在哪里？"),
+    ("results folder", "Where does s08 save tool results?", "s08 的代码把工具结果保存在哪里？"),
     ("notes class", "Which class in s09_memory/code.py stores the notes?",
      "s09_memory/code.py 里哪个类保存笔记？"),
     ("persist function", "Which function in s08_context_compact/code.py persists a large output?",
@@ -165,6 +175,7 @@ QUESTIONS = [
      "s08_context_compact/code.py 里 MAX_TURNS 的值是多少？"),
     ("preview chars", "What is PREVIEW_CHARS?", "PREVIEW_CHARS 的值是多少？"),
     ("mentions", "Which file mentions snip_cut?", "哪个文件提到了 snip_cut？"),
+    ("mentions class", "Which file mentions MemoryStore?", "哪个文件提到了 MemoryStore？"),
     ("lesson folder", "Which folder holds the memory lesson?", "记忆那一课在哪个文件夹？"),
     ("logs folder", "What does the logs folder contain?", "logs 文件夹里有什么？"),
     (None, "What is the capital of France?", "法国的首都是哪里？"),

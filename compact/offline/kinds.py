@@ -79,6 +79,7 @@ def names_a_file(q: Question) -> bool:
     return bool(q.files or q.folder)
 
 
+MENTION_EN, MENTION_ZH = ("mention", "which file", "refer", "contain"), ("提到", "提及", "哪个文件", "包含")
 SUMMARY_LINE = r"^=+ .*[0-9]+ (passed|failed|skipped|errors?|warnings?|deselected)"
 PYTHON = dict(glob="**/*.py", name="*.py")
 
@@ -93,16 +94,17 @@ KINDS = (
          answers.failures_answer),
     Kind("title", ("title", "heading"), ("标题",),
          InFiles(lambda q: r"^# ", glob="README.md", name="README.md"), answers.title_answer, whole=False),
-    Kind("json field", ("version", "field", "schema", "generator"), ("版本", "字段"),
+    Kind("json field", ("version", "name", "field", "schema", "generator"), ("版本", "名字", "名称", "字段"),
          InFiles(json_keys, glob="**/package.json", name="*.json"), answers.json_field_answer,
          needs=lambda q: any(p.endswith(".json") for p in q.files)
          or cue_in(("package", "site", "web", "网站", "包"), q.bare())),
-    Kind("packages", ("packag", "dependenc", "requirement"), ("依赖", "包"),
+    Kind("packages", ("which packages", "what packages", "dependenc", "requirement"),
+         ("哪些包", "什么包", "依赖"),
          InFiles(lambda q: r"^[A-Za-z0-9]", glob="**/requirements*.txt", name="requirements*.txt"),
          answers.packages_answer),
     Kind("location", ("where on disk", "which directory", "which path", "where does", "where do"),
          ("存在哪", "保存在哪", "放在哪", "存放在", "哪个目录"),
-         InFiles(lambda q: r"^\s*[A-Z][A-Z0-9_]*(DIR|PATH|ROOT|FOLDER|HOME)[A-Z0-9_]*\s*=", **PYTHON),
+         InFiles(lambda q: r"^[A-Z][A-Z0-9_]*(DIR|PATH|ROOT|FOLDER|HOME)[A-Z0-9_]*\s*=", **PYTHON),
          answers.location_answer),
     Kind("class", ("which class", "what class"), ("哪个类", "什么类"),
          InFiles(lambda q: r'^\s*class [A-Za-z_]\w*|^\s*"""', **PYTHON), answers.definition_answer),
@@ -113,12 +115,13 @@ KINDS = (
          ("的值", "值是", "设为", "等于", "是多少", "是什么"),
          InFiles(names_assigned), answers.value_answer, whole=False,
          needs=lambda q: bool(q.names) and bool(re.fullmatch(r"[A-Za-z_]\w*", q.names[0]))),
-    Kind("mention", ("mention", "which file", "refer", "contain"), ("提到", "提及", "哪个文件", "包含"),
-         Grep(mentioned, fixed=True), answers.mention_answer, needs=lambda q: bool(q.names)),
+    Kind("mention", MENTION_EN, MENTION_ZH, Grep(mentioned, fixed=True), answers.mention_answer,
+         needs=lambda q: bool(q.names)),
     Kind("named folder", ("which folder", "what folder", "which lesson"),
          ("哪个文件夹", "哪一课", "哪节课"), Glob(named_globs), answers.folders_answer),
     Kind("folder", ("folder", "director", "what is in", "what's in"), ("文件夹", "目录", "有什么"),
          Glob(folder_glob), answers.contents_answer, needs=lambda q: not q.files),
+    Kind("mention words", MENTION_EN, MENTION_ZH, Grep(any_words), answers.mention_answer),
     Kind("unknown", (), (), Grep(any_words), answers.unknown_answer),
 )
 

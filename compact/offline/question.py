@@ -25,7 +25,7 @@ FILE_RE = re.compile(r"\.(?:" + "|".join(FILE_EXT) + r")$")
 TOKEN_RE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_./*-]*")
 QUOTED_RE = re.compile(r"`([^`]+)`|\"([^\"]+)\"|“([^”]+)”|「([^」]+)」")
 CJK_RUN_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
-IDENT_RE = re.compile(r"^(?:[A-Za-z_]*_[A-Za-z0-9_]*|[A-Z][A-Z0-9]+|[a-z]+[A-Z]\w*)$")
+IDENT_RE = re.compile(r"^(?:[A-Za-z_]*_[A-Za-z0-9_]*|[A-Z][A-Z0-9]+|[A-Za-z][a-z]+[A-Z]\w*)$")
 LESSON_RE = re.compile(r"^s\d\d(?:_\w+)?$")
 
 STOP = set("""a an the of in on at to for from by with and or is are was were be been do does
@@ -33,12 +33,12 @@ did what which who whom whose where when why how this that these those it its th
 i you your we our us please tell show give say said file files folder folders directory dir
 about any some all each every many much number workspace can could would should will has
 have had into inside under than then so as last latest read look see find get use used lesson
-lessons hold holds code""".split())
+lessons hold holds code mention mentions mentioned contain contains refer refers""".split())
 # Chinese content words the workspace (in English) can be searched for.
 GLOSSARY = {"测试": "test", "通过": "pass", "失败": "fail", "错误": "error", "跳过": "skip",
             "记忆": "memory", "笔记": "note", "保存": "store", "日志": "log", "网站": "site",
             "版本": "version", "依赖": "package", "包": "package", "标题": "title", "行": "line",
-            "转存": "persist", "输出": "output", "大": "large"}
+            "转存": "persist", "输出": "output", "大": "large", "工具": "tool", "结果": "result"}
 
 
 def stem(word: str) -> str:

@@ -57,7 +57,7 @@ ROUTES = (
           lambda view, paths: plan_compact_tool(view, paths[0])),
     Route("titles", None, 0, (("readme",), ("title", "标题"), ("lessons", "five", "课", "五", " to ", "到")),
           lambda view, paths: plan_titles(view)),
-    Route("docs-json", JSON_RE, 1, (("structure", "field", "shape", "结构", "字段"),),
+    Route("docs-json", JSON_RE, 1, (("structure", "shape", "结构"),),
           lambda view, paths: plan_json(view, paths[0])),
     Route("compare-code", PY_RE, 2, (("compare", "differ", "比较", "对比", "区别"),), plan_code),
 )
