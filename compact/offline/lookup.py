@@ -181,6 +181,7 @@ class InFiles:
     pattern: Callable | None   # (Question) -> extended regular expression, or None to count
     glob: str | None = None    # the files to look in when the question names none
     name: str = "*"            # in a folder the question names: the files to look in
+    anywhere: bool = False     # with neither, grep the whole workspace
 
     def gather(self, view: View, q) -> Evidence:
         ev = Evidence()
@@ -188,7 +189,7 @@ class InFiles:
         if not files:
             where = self.where(q)
             if where is None:
-                if self.pattern is None or "bash" not in view.offered:
+                if not self.anywhere or "bash" not in view.offered:
                     ev.lack(("no file", {}))
                     return ev
                 return Grep(self.pattern).gather(view, q)
