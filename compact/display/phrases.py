@@ -44,6 +44,8 @@ PHRASES = {
     # answers
     "sources": ("Looked at: {where}.",
                 "查看过：{where}。"),
+    "working": ("Looking this up: {calls}.",
+                "先查一下：{calls}。"),
     "cannot": ("I can't tell from what I read: {why}.",
                "从我读到的内容无法确定：{why}。"),
     "why nothing": ("nothing I read answers it",

@@ -21,13 +21,12 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..display.phrases import say
 from . import answers
 from .lookup import Glob, Grep, InFiles
 from .plan import Plan
 from .question import Question, parse
 from .view import View
-
-WORKING = {"en": "Looking this up: {calls}.", "zh": "先查一下：{calls}。"}
 
 
 def cue_in(cues: tuple, text: str) -> bool:
@@ -137,7 +136,7 @@ def plan_question(view: View) -> Plan:
     ev = kind.lookup.gather(view, q)
     if ev.need:
         shown = ", ".join(f"{name} {next(iter(i.values()))}" for name, i in ev.need)
-        return Plan(WORKING[q.lang].format(calls=shown), ev.need)
+        return Plan(say("working", q.lang, calls=shown), ev.need)
     # A quoted line is true in a part of a text; a count or a choice needs the whole of it.
     answer = kind.answer(q, ev) if ev.whole or not kind.whole else None
     return Plan(answer or answers.cannot(q, ev))
