@@ -4,7 +4,8 @@ The general policy never reads the disk. A kind of question (kinds.py) names
 its lookup, one of three:
 - `InFiles`: the lines of some files that match a pattern (or their number of
   lines): the files the question names, else those a glob finds (in the folder
-  it names, or the whole workspace), else a grep of the whole workspace;
+  it names, or the whole workspace), else, where its row says so, a grep of
+  the whole workspace;
 - `Grep`: a grep of the whole workspace;
 - `Glob`: the paths some globs list.
 Each returns `Evidence`, or the calls it still needs. A file is read with
@@ -167,10 +168,14 @@ def search_text(view: View, ev: Evidence, target: str, path: str, pattern: str |
     elif pattern is None:
         ev.lack(("error", {"call": label("bash", command), "line": text.splitlines()[0]}))
     else:
-        hits = grep_output(text, path)
-        ev.hits += hits
-        if len(hits) >= MAX_LINES:
-            ev.lack(("cut", {"call": label("bash", command)}))
+        add_hits(ev, grep_output(text, path), command)
+
+
+def add_hits(ev: Evidence, hits: list, command: dict) -> None:
+    """A search's lines; one that printed its most lines may have left some out."""
+    ev.hits += hits
+    if len(hits) >= MAX_LINES:
+        ev.lack(("cut", {"call": label("bash", command)}))
 
 
 # -- the lookups -----------------------------------------------------------------------
@@ -210,21 +215,22 @@ class InFiles:
 
 def glob_files(view: View, ev: Evidence, pattern: str) -> list | None:
     """The files a glob lists ([] for none), or None while it is still to run."""
+    found = listing(view, ev, pattern)
+    return None if found is None else [p for p in found if "." in p.rsplit("/", 1)[-1]]
+
+
+def listing(view: View, ev: Evidence, pattern: str) -> list | None:
+    """The paths a glob printed ([] for no match), or None while it is still to run."""
     if "glob" not in view.offered:
-        ev.lack(("no tool", {"path": pattern}))
-        return None
+        return ev.lack(("no tool", {"path": pattern}))
     call = ask(view, ev, "glob", {"pattern": pattern})
     text = call and usable(view, ev, call, "glob", {"pattern": pattern})
     if text is None:
         return None
-    return [p for p in listing(text) if "." in p.rsplit("/", 1)[-1]]
-
-
-def listing(text: str) -> list:
-    """The paths a glob printed ([] for no match)."""
-    if text.strip() == "(no match)":
-        return []
-    return [line for line in text.splitlines() if line.strip() and not line.startswith(("...", "("))]
+    if "\n... (" in text:   # the glob stopped or left matches out
+        ev.lack(("cut", {"call": label("glob", {"pattern": pattern})}))
+    return [line for line in text.splitlines()
+            if line.strip() and not line.startswith(("...", "("))]   # "(no match)" too
 
 
 @dataclass(frozen=True)
@@ -244,9 +250,7 @@ class Grep:
             call = ask(view, ev, "bash", command)
             text = call and usable(view, ev, call, "bash", command)
             if text is not None:
-                ev.hits = grep_output(text)
-                if len(ev.hits) >= MAX_LINES:
-                    ev.lack(("cut", {"call": label("bash", command)}))
+                add_hits(ev, grep_output(text), command)
         return ev
 
 
@@ -260,13 +264,5 @@ class Glob:
         if not patterns:
             ev.lack(("no words", {}))
         for pattern in patterns:
-            if "glob" not in view.offered:
-                ev.lack(("no tool", {"path": pattern}))
-                break
-            call = ask(view, ev, "glob", {"pattern": pattern})
-            text = call and usable(view, ev, call, "glob", {"pattern": pattern})
-            if text is not None:
-                ev.listing += [p for p in listing(text) if p not in ev.listing]
-                if "\n... (" in text:   # the glob stopped or left matches out
-                    ev.lack(("cut", {"call": label("glob", {"pattern": pattern})}))
+            ev.listing += [p for p in listing(view, ev, pattern) or [] if p not in ev.listing]
         return ev
