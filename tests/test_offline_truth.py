@@ -179,6 +179,7 @@ QUESTIONS = [
     ("lesson folder", "Which folder holds the memory lesson?", "记忆那一课在哪个文件夹？"),
     ("logs folder", "What does the logs folder contain?", "logs 文件夹里有什么？"),
     (None, "What is the capital of France?", "法国的首都是哪里？"),
+    (None, "Is PREVIEW_CHARS bigger than 1000?", "PREVIEW_CHARS 比 1000 大吗？"),
     (None, "What is MAX_RETRIES set to?", "MAX_RETRIES 的值是多少？"),
     (None, "Which tests failed in logs/deploy.log?", "logs/deploy.log 里哪些测试失败了？"),
     (None, "What is the title of s09_memory/README.md?", "s09_memory/README.md 的标题是什么？"),
@@ -293,6 +294,18 @@ def test_every_answer_cites_the_file_and_line_it_rests_on(asked):
         if fact and not answer.startswith(CANNOT):
             assert re.search(r"lines? \d+|第 [\d-]+ 行|glob\(|has \d+ lines|共有 \d+ 行", answer), answer
             assert re.search(r"Looked at: |查看过：", answer), answer
+
+
+def test_a_cannot_tell_says_no_line_holds_the_words_only_when_none_does(asked):
+    single, _ = asked
+    texts = [p.read_text(errors="replace") for p in SAMPLE.rglob("*") if p.is_file()]
+    said = 0
+    for _, question, answer, *_ in single:
+        if "no line of the workspace holds its words" in answer or "工作区里也没有一行含有它的词" in answer:
+            said += 1
+            for name in re.findall(r"[A-Z][A-Z0-9]*_[A-Z0-9_]+|[a-z]+_[a-z_]+", question):
+                assert not any(name in t for t in texts), (question, answer)
+    assert said >= 1
 
 
 def test_after_a_compaction_the_saved_copy_is_searched_before_the_answer(asked):

@@ -202,7 +202,8 @@ def contents_answer(q, ev) -> str | None:
         parent, _, name = entry.rpartition("/")
         groups.setdefault(parent or ".", []).append(name)
     return finish(q, ev, [say("workspace holds" if parent == "." else "folder holds", q.lang, folder=parent,
-                              n=plural(len(names), "entry", "entries"), names=say("and", q.lang).join(names))
+                              n=len(names), entries=plural(len(names), "entry", "entries"),
+                              names=say("and", q.lang).join(names))
                           for parent, names in groups.items()])
 
 

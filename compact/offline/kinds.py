@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from ..display.phrases import say
 from . import answers
-from .lookup import Glob, Grep, InFiles
+from .lookup import Glob, Grep, InFiles, folder_pattern
 from .plan import Plan
 from .question import Question, parse
 from .view import View
@@ -61,13 +61,14 @@ def named_globs(q: Question) -> list:
 
 
 def folder_glob(q: Question) -> list:
-    return [f"{q.folder}/*" if "/" in q.folder else f"**/{q.folder}/*"] if q.folder else ["*"]
+    return [f"{folder_pattern(q.folder)}/*"] if q.folder else ["*"]
 
 
 def any_words(q: Question) -> str | None:
-    """Any of the question's words: an English stem with its longer forms, a Chinese word as it is."""
+    """Any of the question's names and words: an English stem with its longer forms."""
     words = sorted(w for w in q.stems if len(w) >= 3 or not w.isascii())
-    return "|".join(re.escape(w) + ("[a-z]*" if w.isascii() else "") for w in words) or None
+    return "|".join([re.escape(n) for n in q.names]
+                    + [re.escape(w) + ("[a-z]*" if w.isascii() else "") for w in words]) or None
 
 
 def mentioned(q: Question) -> str | None:

@@ -207,10 +207,14 @@ class InFiles:
         return ev
 
     def where(self, q) -> str | None:
-        if q.folder:
-            folder = f"{q.folder}_*" if re.fullmatch(r"s\d\d", q.folder) else f"**/{q.folder}"
-            return f"{folder}/{self.name}"
-        return self.glob
+        return f"{folder_pattern(q.folder)}/{self.name}" if q.folder else self.glob
+
+
+def folder_pattern(folder: str) -> str:
+    """A folder the question names, as a glob: a lesson's code is its folder's start."""
+    if re.fullmatch(r"s\d\d", folder):
+        return f"{folder}_*"
+    return folder if "/" in folder else f"**/{folder}"
 
 
 def glob_files(view: View, ev: Evidence, pattern: str) -> list | None:
