@@ -22,6 +22,7 @@ SUMMARY_RE = re.compile(r"^=+ .*\b\d+ (?:passed|failed)")
 OUTCOMES = {"pass": "passed", "fail": "failed", "skip": "skipped", "error": "error",
             "warn": "warning", "deselect": "deselected"}
 REQUIREMENT_RE = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._\-\[\],]*)\s*(.*?)\s*(?:#.*)?$")
+DEFINES_RE = re.compile(r"\s*(?:async\s+)?(?:class|def)\s+(\w+)")
 WORD_RE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 
 
@@ -156,13 +157,12 @@ def location_answer(q, ev) -> str | None:
 def definition_answer(q, ev) -> str | None:
     """The class or def whose name and docstring hold most of the question's words."""
     docs = {(p, n): t.strip().strip('"') for p, n, t in ev.hits if t.strip().startswith('"""')}
-    defs = [(p, n, t, docs.get((p, n + 1), "")) for p, n, t in ev.hits
-            if re.match(r"\s*(?:async\s+)?(?:class|def)\s", t)]
-    found = best(q, defs, lambda d: re.split(r"[\s(:]+", d[2].strip())[1] + " " + d[3])
+    defs = [(p, n, t, m[1], docs.get((p, n + 1), "")) for p, n, t in ev.hits
+            for m in [DEFINES_RE.match(t)] if m]
+    found = best(q, defs, lambda d: d[3] + " " + d[4])
     if not found:
         return None
-    path, line, text, doc = found
-    name = re.split(r"[\s(:]+", text.strip())[1]
+    path, line, text, name, doc = found
     lines = [say("defined", q.lang, name=name, path=path, line=line, text=short(text.strip(), 120))]
     if doc:
         lines.append(say("docstring", q.lang, doc=short(doc, 120)))

@@ -121,8 +121,8 @@ KINDS = (
          ("哪个文件夹", "哪一课", "哪节课"), Glob(named_globs), answers.folders_answer),
     Kind("folder", ("folder", "director", "what is in", "what's in"), ("文件夹", "目录", "有什么"),
          Glob(folder_glob), answers.contents_answer, needs=lambda q: not q.files),
-    Kind("mention words", MENTION_EN, MENTION_ZH, Grep(any_words), answers.mention_answer),
-    Kind("unknown", (), (), Grep(any_words), answers.unknown_answer),
+    Kind("mention words", MENTION_EN, MENTION_ZH, Grep(any_words, ignore_case=True), answers.mention_answer),
+    Kind("unknown", (), (), Grep(any_words, ignore_case=True), answers.unknown_answer),
 )
 
 

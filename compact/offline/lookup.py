@@ -104,8 +104,8 @@ def count_file(path: str) -> dict:
     return {"command": f"grep -c '' -- {shlex.quote(path)}"}
 
 
-def grep_workspace(pattern: str, fixed: bool = False) -> dict:
-    flags = "-rnHIF" if fixed else "-rnHIiE"
+def grep_workspace(pattern: str, fixed: bool = False, ignore_case: bool = False) -> dict:
+    flags = "-rnHI" + ("i" if ignore_case else "") + ("F" if fixed else "E")
     return {"command": f"grep {flags} {SKIP} -e {shlex.quote(pattern)} -- . | head -n {MAX_LINES}"}
 
 
@@ -242,6 +242,7 @@ class Grep:
     """The workspace's lines that match `pattern(q)`, through bash."""
     pattern: Callable          # (Question) -> extended regular expression (or None)
     fixed: bool = False        # the pattern is a fixed string, matched exactly
+    ignore_case: bool = False  # words of the question match in any case; names exactly
 
     def gather(self, view: View, q) -> Evidence:
         ev, pattern = Evidence(), self.pattern(q)
@@ -250,7 +251,7 @@ class Grep:
         elif "bash" not in view.offered:
             ev.lack(("no tool", {"path": "."}))
         else:
-            command = grep_workspace(pattern, self.fixed)
+            command = grep_workspace(pattern, self.fixed, self.ignore_case)
             call = ask(view, ev, "bash", command)
             text = call and usable(view, ev, call, "bash", command)
             if text is not None:
