@@ -1,0 +1,166 @@
+"""The sweep (compact/course/sweep.py), its chart, and `python -m compact replay|sweep FILE`.
+
+The best row is recomputed here from the printed table, by the rule the
+module's docstring states, so the table, the mark and the rule cannot drift
+apart. The sample session (data/sessions/claude_code_sample.jsonl) is the one
+the notebook sweeps.
+"""
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from compact.course.sweep import SweepRow, best_row, describe, needs, progress_bar, sweep
+from compact.course.sweep_chart import sweep_chart
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "data" / "sessions" / "claude_code_sample.jsonl"
+GRID = {"context_char_limit": (25_000, 50_000, 100_000), "keep_recent_results": (1, 3),
+        "snip_target_messages": (20,)}
+WINDOW = 16_000
+
+
+@pytest.fixture(scope="module")
+def result():
+    return sweep(SAMPLE, GRID, window_tokens=WINDOW)
+
+
+def parsed(table: str) -> list:
+    """(mark, profile, limit, keep, snip, cost, lost, misses, summaries, peak) of each printed row."""
+    rows = []
+    for line in table.splitlines()[1:]:
+        mark = line[:2].strip()
+        cells = line[2:].split()
+        rows.append((mark, cells[0], *(int(c.replace(",", "")) for c in cells[1:])))
+    return rows
+
+
+def test_the_printed_best_row_is_the_one_the_rule_picks(result):
+    rows = parsed(result.table())
+    assert len(rows) == 12 and {r[1] for r in rows} == {"seed", "default"}
+    # The rule: fits the window, loses nothing; fewest misses, then lowest cost, then first.
+    fitting = [r for r in rows if r[9] <= WINDOW and r[6] == 0]
+    expected = min(fitting, key=lambda r: (r[7], r[5]))
+    marked = [r for r in rows if r[0] == "*"]
+    assert marked == [("*", *expected[1:])]
+    assert [r for r in rows if r[0] == "!"] == [r for r in rows if r[9] > WINDOW and r[0] != "*"]
+    best = result.best
+    assert (best.profile, best.settings["context_char_limit"], best.cost) == (expected[1], expected[2],
+                                                                            expected[5])
+
+
+def test_the_sweep_tells_the_settings_apart(result):
+    # Not one number for every row: the grid changes cost, misses and peaks.
+    assert len({r.cost for r in result.rows}) > 4
+    assert len({r.misses for r in result.rows}) > 1
+    assert any(not r.fits(WINDOW) for r in result.rows) and any(r.fits(WINDOW) for r in result.rows)
+    # The seed profile's step 3 leaves '[Earlier tool result omitted.]': it loses outputs.
+    assert all(r.lost == 0 for r in result.rows if r.profile == "default")
+    assert any(r.lost > 0 for r in result.rows if r.profile == "seed")
+    assert all(r.cost < result.baseline["cost"] for r in result.rows)
+
+
+def test_a_budget_moves_the_best_row(result):
+    cheapest = min((r for r in result.rows if r.fits(WINDOW) and r.lost == 0), key=lambda r: r.cost)
+    chosen = best_row(result.rows, WINDOW, budget=cheapest.cost)
+    assert chosen.cost <= cheapest.cost and chosen.lost == 0
+    assert best_row(result.rows, WINDOW, budget=1) is None
+    assert "no row fits the window within the budget" in describe(
+        type(result)(result.history, WINDOW, result.rows, result.baseline, budget=1))
+
+
+def test_best_row_on_rows_made_here():
+    def row(cost, misses, lost=0, peak=10):
+        return SweepRow("default", {}, cost, lost, misses, 0, peak, 5)
+    a, b, c, d = row(100, 2), row(50, 2), row(10, 0, lost=1), row(5, 0, peak=99)
+    assert best_row([a, b, c, d], window_tokens=20) is b
+    assert best_row([a, b, c, d], window_tokens=20, budget=60) is b
+    assert best_row([a, b], window_tokens=5) is None
+
+
+def test_a_miss_is_a_name_only_an_earlier_output_held():
+    messages = [
+        {"role": "user", "content": "Where is parse_header defined?"},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "bash", "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1",
+                                      "content": "12:def parse_header(x):\n40:def read_frames_fast(y):"}]},
+        {"role": "assistant", "content": [{"type": "text", "text": "parse_header calls read_frames_fast."}]},
+    ]
+    # parse_header was typed by the user; only read_frames_fast came from the output.
+    assert needs(messages) == {3: {"read_frames_fast"}}
+
+
+def test_the_chart_marks_the_best_row(result):
+    figure = sweep_chart(result)
+    ax = figure.axes[0]
+    stars = [c for c in ax.collections if c.get_sizes()[0] == 320]
+    assert len(stars) == 1 and tuple(stars[0].get_offsets()[0]) == (result.best.cost, result.best.misses)
+    assert any("best: default" in t.get_text() or "best: seed" in t.get_text()
+               for t in ax.get_legend().get_texts())
+    assert len(ax.collections) == len(result.rows) + 1
+
+
+def test_the_progress_bar_counts_to_the_end():
+    stream = io.StringIO()
+    show = progress_bar(stream, width=4)
+    for done in range(1, 5):
+        show(done, 4)
+    assert stream.getvalue().endswith("\rsweep [####] 4/4\n") and "[##..] 2/4" in stream.getvalue()
+
+
+# -- the command line ------------------------------------------------------------------
+
+def run(*argv):
+    return subprocess.run([sys.executable, "-m", "compact", *argv], capture_output=True, text=True,
+                          cwd=ROOT, timeout=300)
+
+
+def test_sweep_prints_the_table_and_the_progress_goes_to_stderr(tmp_path):
+    chart = tmp_path / "s.png"
+    done = run("sweep", str(SAMPLE), "--window", str(WINDOW), "--grid", "context_char_limit=25000,50000",
+               "--grid", "keep_recent_results=3", "--grid", "snip_target_messages=20", "--chart", str(chart))
+    assert done.returncode == 0, done.stderr
+    assert "sweep [" in done.stderr and "sweep [" not in done.stdout
+    assert done.stdout.count("\n  seed") + done.stdout.count("\n* seed") == 2
+    assert "best (*): default profile" in done.stdout and chart.stat().st_size > 1000
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--grid", "colour=1"], "NAME=V1,V2 with NAME one of"),
+    (["--grid", "keep_recent_results=a,b"], "not a list of whole numbers"),
+    (["--grid", "context_char_limit=0"], "values must be positive"),
+    (["--window", "0"], "--window must be a positive"),
+    (["--budget", "-3"], "--budget must be a positive"),
+])
+def test_sweep_argument_errors_are_one_line(argv, words):
+    done = run("sweep", str(SAMPLE), "--no-progress", *argv)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("sweep: error: ") and words in done.stderr
+    assert len(done.stderr.splitlines()) == 1
+
+
+def test_replay_takes_a_session_file_and_names_a_bad_line(tmp_path):
+    done = run("replay", str(SAMPLE))
+    assert done.returncode == 0, done.stderr
+    assert "snip_compact" in done.stdout and "MADE, NOT RECORDED" in done.stdout
+    bad = tmp_path / "bad.jsonl"
+    lines = SAMPLE.read_text(encoding="utf-8").splitlines()
+    lines[5] = lines[5][:40]
+    bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    done = run("replay", str(bad))
+    assert done.returncode == 2 and done.stderr.startswith(f"replay: error: {bad}:6: not JSON")
+
+
+def test_the_sample_is_labelled_and_fresh():
+    first = json.loads(SAMPLE.read_text(encoding="utf-8").splitlines()[0])
+    assert first["type"] == "summary" and first["summary"].startswith("MADE, NOT RECORDED")
+    records = [json.loads(line) for line in SAMPLE.read_text(encoding="utf-8").splitlines()]
+    assert any(r.get("isSidechain") for r in records)
+    assert any(r.get("type") == "file-history-snapshot" for r in records)
+    done = subprocess.run([sys.executable, "scripts/make_claude_session.py", "--check"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert done.returncode == 0, done.stdout
