@@ -126,7 +126,8 @@ def _visible_names(sent) -> set:
 
 # -- one row ------------------------------------------------------------------------
 
-def _run(history: dict, profile: str, settings: dict) -> SweepRow:
+def run_row(history: dict, profile: str, settings: dict) -> SweepRow:
+    """One replay of `history` with `settings` in `profile`, measured as the docstring says."""
     ledger = cost.CostLedger()
     limit = CompactionConfig.named(profile, **settings).summary_input_char_limit
     needed = needs(history["messages"])
@@ -183,7 +184,7 @@ def sweep(history, grid: dict | None = None, profiles=PROFILES, window_tokens: i
     runs = [(profile, settings) for profile in profiles for settings in _settings(grid or GRID)]
     rows = []
     for done, (profile, settings) in enumerate(runs, start=1):
-        rows.append(_run(history, profile, settings))
+        rows.append(run_row(history, profile, settings))
         if progress:
             progress(done, len(runs))
     return Sweep(history=history, window_tokens=window_tokens, rows=rows, baseline=_baseline(history),
