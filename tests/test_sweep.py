@@ -164,3 +164,55 @@ def test_the_sample_is_labelled_and_fresh():
     done = subprocess.run([sys.executable, "scripts/make_claude_session.py", "--check"],
                           capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert done.returncode == 0, done.stdout
+
+
+# -- notebook 11's exercise: settings for a budget ---------------------------------------------
+
+def choice(profile, limit, keep=3, snip=20):
+    return {"profile": profile, "context_char_limit": limit, "keep_recent_results": keep,
+            "snip_target_messages": snip}
+
+
+def test_the_best_row_within_the_budget_passes_every_case(result, capsys):
+    from compact.course.exercises import CHECKERS, check_settings
+    assert CHECKERS["11"] == (check_settings,)
+    budget = 150_000
+    best = best_row(result.rows, WINDOW, budget)
+    checked = check_settings({"profile": best.profile, **best.settings}, result, budget=budget)
+    assert checked.ok and checked.total == 4
+    assert "All 4 cases pass." in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("picked, failing", [
+    (choice("seed", 50_000), "loses no tool output"),
+    (choice("default", 100_000), "fits the window"),
+    (choice("default", 50_000), "within the budget"),
+])
+def test_a_choice_that_breaks_a_rule_fails_that_case(result, picked, failing):
+    from compact.course.exercises import check_settings
+    checked = check_settings(picked, result, budget=150_000)
+    assert not checked.ok
+    assert failing in [case for case, ok, _ in checked.rows if not ok]
+
+
+def test_a_choice_off_the_grid_is_replayed(result):
+    from compact.course.exercises import check_settings
+    from compact.course.sweep import run_row
+    picked = choice("default", 30_000, keep=2, snip=25)
+    checked = check_settings(picked, result, budget=150_000)
+    row = run_row(result.history, "default", {k: v for k, v in picked.items() if k != "profile"})
+    fits = dict((case, ok) for case, ok, _ in checked.rows)
+    assert fits["fits the window"] == row.fits(WINDOW) and fits["within the budget"] == (row.cost <= 150_000)
+
+
+@pytest.mark.parametrize("answer, words", [
+    (None, "not attempted yet"),
+    ({"profile": "default"}, "the choice lacks context_char_limit"),
+    ({**choice("default", 50_000), "profile": "fancy"}, "profile is 'seed' or 'default'"),
+    (choice("default", 50_000, snip=60), "snip_target_messages (60) must be"),
+    ([1, 2], "expected a dict"),
+])
+def test_a_malformed_choice_gets_one_line(result, capsys, answer, words):
+    from compact.course.exercises import check_settings
+    checked = check_settings(answer, result)
+    assert not checked.ok and words in capsys.readouterr().out
