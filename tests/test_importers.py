@@ -294,3 +294,41 @@ def test_a_file_with_nothing_to_replay_says_so(tmp_path, text, words):
 def test_every_format_has_a_row_and_a_description():
     assert set(FORMATS) == {"claude-code", "messages", "messages-jsonl", "openai", "openai-jsonl"}
     assert all(callable(load) and text for load, text in FORMATS.values())
+
+
+def test_openai_split_replies_and_an_image_in_a_tool_result(tmp_path):
+    chat = [CHAT[1],
+            {"role": "assistant", "content": "Looking."},       # one reply logged as two messages
+            {"role": "assistant", "content": None, "tool_calls": [CHAT[2]["tool_calls"][0]]},
+            {"role": "tool", "tool_call_id": "c1", "content": [
+                {"type": "text", "text": "a chart"},
+                {"type": "image_url", "image_url": {"url": "https://example.org/chart.png"}}]},
+            CHAT[-1]]
+    path = tmp_path / "chat.json"
+    path.write_text(json.dumps({"messages": chat}), encoding="utf-8")
+    messages = load_session(path)["messages"]
+    assert [b["type"] for b in messages[1]["content"]] == ["text", "tool_use"]
+    [block] = tool_results(messages[2])
+    assert block["content"] == [{"type": "text", "text": "a chart"},
+                                {"type": "image", "source": {"type": "url", "url": "https://example.org/chart.png"}}]
+
+
+@pytest.mark.parametrize("name, fmt, shape", [
+    ("chat.jsonl", "openai-jsonl", lambda ms: "".join(json.dumps(m) + "\n" for m in ms)),
+    ("m.jsonl", "messages-jsonl", lambda ms: "".join(json.dumps(m) + "\n" for m in ms)),
+])
+def test_a_log_that_starts_after_the_other_agents_compaction_names_the_orphan(tmp_path, name, fmt, shape):
+    # The other agent summarized its history away, the call with it: the result is an orphan.
+    if fmt.startswith("openai"):
+        log = [{"role": "user", "content": "Summary of earlier work: reading logs."},
+               {"role": "tool", "tool_call_id": "c0", "content": "ERROR x"}, CHAT[-1]]
+    else:
+        log = [{"role": "user", "content": "Summary of earlier work: reading logs."},
+               {"role": "user", "content": [result("t0")]}, MESSAGES[3]]
+    path = tmp_path / name
+    path.write_text(shape(log), encoding="utf-8")
+    with pytest.raises(SessionFileError) as caught:
+        load_session(path)
+    # Joined with the summary before it, the result sits in the message that starts on line 1.
+    assert caught.value.line == 1 and "has no tool_use" in str(caught.value)
+    assert detect(path) == fmt
