@@ -40,6 +40,11 @@ thresholds (`CompactionConfig.context_token_limit`), and retries (the client's).
 import json
 
 PROBE = {"role": "user", "content": "."}
+# The API's own context management counts input tokens too; its default triggers:
+# tool result clearing (`clear_tool_uses_20250919`) and compaction (`compact_20260112`,
+# "Defaults to 150000 input tokens" in the SDK's BetaCompact20260112EditParam).
+API_CLEARING_TRIGGER = 100_000
+API_COMPACTION_TRIGGER = 150_000
 
 
 def units(messages) -> list[list]:

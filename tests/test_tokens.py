@@ -6,6 +6,8 @@ to one count of the whole request, and that a token limit fires at the count
 it states, not a token earlier or later.
 """
 
+from pathlib import Path
+
 import pytest
 
 from compact import CompactionConfig, ContextCompactor, estimate_chars
@@ -126,3 +128,11 @@ def test_a_unit_mix_is_refused(tmp_path):
         ContextCompactor(tmp_path, None, CompactionConfig(), measure=Tokens())
     with pytest.raises(ValueError, match="counts characters"):
         ContextCompactor(tmp_path, None, CompactionConfig(context_token_limit=1000))
+
+
+def test_the_api_compaction_default_is_the_sdks():
+    from anthropic.types.beta import beta_compact_20260112_edit_param as param
+
+    from compact.tokens import API_COMPACTION_TRIGGER
+    source = Path(param.__file__).read_text(encoding="utf-8")
+    assert f"Defaults to {API_COMPACTION_TRIGGER} input tokens" in source
