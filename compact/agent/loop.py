@@ -99,7 +99,7 @@ def safe_value(value):
 class Agent:
     def __init__(self, workspace, client, model: str, *, config: CompactionConfig | None = None,
                  echo=print, confirm=None, new_id=None, max_turns: int = MAX_TURNS,
-                 max_tokens: int = MAX_TOKENS, show_usage: bool = False):
+                 max_tokens: int = MAX_TOKENS, show_usage: bool = False, measure=None):
         self.workspace = Path(workspace).resolve()
         if not self.workspace.is_dir():
             raise ValueError(f"workspace is not a folder: {workspace}")
@@ -108,8 +108,10 @@ class Agent:
         self.echo = echo or (lambda line: None)
         self.confirm = confirm          # None: destructive bash commands are refused
         self.max_turns, self.max_tokens = max_turns, max_tokens
+        # measure: the compactor's (compact.tokens.TokenMeasure for a limit in tokens).
         self.compactor = ContextCompactor(self.workspace, client=client, model=model,
-                                          config=self.config, echo=self.echo, new_id=new_id)
+                                          config=self.config, echo=self.echo, new_id=new_id,
+                                          measure=measure)
         self.messages: list = []
         self.answer: str | None = None   # the last final answer
         self.model_calls = 0
