@@ -45,6 +45,12 @@ class ContextCompactor:
                 client, model, self.config.summary_input_char_limit)
         self._summarizer = summarizer
         self.measure = measure or estimate_chars
+        # A limit in tokens compared with characters (or the reverse) would fire
+        # four times too late or too early without a word: refuse the mix.
+        unit = getattr(self.measure, "unit", "characters")
+        if unit != self.config.unit:
+            raise ValueError(f"the measure counts {unit} but the config's context limit is in "
+                             f"{self.config.unit}: set context_token_limit with a token measure")
         self.echo = echo  # callable(str) for the lines the article prints
         self.records: list[StepRecord] = []
         self.calls = 0
@@ -131,10 +137,10 @@ class ContextCompactor:
                                     active_request, chars=chars)
         messages, chars = self._run("micro_compact", micro.micro_compact, messages, chars,
                                     chars=chars)
-        if config.persist_before_summary and chars > config.context_char_limit:
+        if config.persist_before_summary and chars > config.context_limit:
             messages, chars = self._run("persist_largest", budget.persist_largest, messages,
                                         chars, chars=chars)
-        if chars > config.context_char_limit:
+        if chars > config.context_limit:
             self.say("[auto compact]")
             messages, chars = self._run("compact_history", summary.compact_history,
                                         messages, active_request, chars=chars)
