@@ -14,13 +14,23 @@ from pathlib import Path
 
 import pytest
 
-from compact.course.sweep import SweepRow, best_row, describe, needs, progress_bar, sweep
+from compact.course.sweep import (
+    EstimatedTokens,
+    SweepRow,
+    best_row,
+    describe,
+    limit_of,
+    needs,
+    parse_grid,
+    progress_bar,
+    sweep,
+)
 from compact.course.sweep_chart import sweep_chart
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "data" / "sessions" / "claude_code_sample.jsonl"
-GRID = {"context_char_limit": (25_000, 50_000, 100_000), "keep_recent_results": (1, 3),
-        "snip_target_messages": (20,)}
+GRID = {"context_char_limit": (25_000, 50_000, 100_000), "context_token_limit": (12_000,),
+        "keep_recent_results": (1, 3), "snip_target_messages": (20,)}
 WINDOW = 16_000
 
 
@@ -30,18 +40,20 @@ def result():
 
 
 def parsed(table: str) -> list:
-    """(mark, profile, limit, keep, snip, cost, lost, misses, summaries, peak) of each printed row."""
+    """(mark, profile, limit, keep, snip, cost, lost, misses, summaries, peak) of each printed row;
+    the limit as printed, with its unit ('50,000 ch')."""
     rows = []
     for line in table.splitlines()[1:]:
         mark = line[:2].strip()
-        cells = line[2:].split()
-        rows.append((mark, cells[0], *(int(c.replace(",", "")) for c in cells[1:])))
+        profile, number, unit, *cells = line[2:].split()
+        rows.append((mark, profile, f"{number} {unit}", *(int(c.replace(",", "")) for c in cells)))
     return rows
 
 
 def test_the_printed_best_row_is_the_one_the_rule_picks(result):
     rows = parsed(result.table())
-    assert len(rows) == 12 and {r[1] for r in rows} == {"seed", "default"}
+    assert len(rows) == 16 and {r[1] for r in rows} == {"seed", "default"}
+    assert {r[2] for r in rows} == {"25,000 ch", "50,000 ch", "100,000 ch", "12,000 tok"}
     # The rule: fits the window, loses nothing; fewest misses, then lowest cost, then first.
     fitting = [r for r in rows if r[9] <= WINDOW and r[6] == 0]
     expected = min(fitting, key=lambda r: (r[7], r[5]))
@@ -49,8 +61,7 @@ def test_the_printed_best_row_is_the_one_the_rule_picks(result):
     assert marked == [("*", *expected[1:])]
     assert [r for r in rows if r[0] == "!"] == [r for r in rows if r[9] > WINDOW and r[0] != "*"]
     best = result.best
-    assert (best.profile, best.settings["context_char_limit"], best.cost) == (expected[1], expected[2],
-                                                                            expected[5])
+    assert (best.profile, limit_of(best.settings), best.cost) == (expected[1], expected[2], expected[5])
 
 
 def test_the_sweep_tells_the_settings_apart(result):
@@ -62,6 +73,18 @@ def test_the_sweep_tells_the_settings_apart(result):
     assert all(r.lost == 0 for r in result.rows if r.profile == "default")
     assert any(r.lost > 0 for r in result.rows if r.profile == "seed")
     assert all(r.cost < result.baseline["cost"] for r in result.rows)
+
+
+def test_a_token_limit_is_measured_in_tokens(result):
+    # The default compacts each call below its limit, here counted by the offline estimate.
+    rows = [r for r in result.rows if r.profile == "default" and "context_token_limit" in r.settings]
+    assert rows and all(r.peak_tokens <= r.settings["context_token_limit"] for r in rows)
+    assert EstimatedTokens().unit == "tokens"
+    messages = [{"role": "user", "content": "abcd" * 10 + "压缩"}]
+    # The offline estimate of the JSON (75 characters): ceil(73 ASCII / 4) + 2 others.
+    assert EstimatedTokens()(messages) == 19 + 2
+    with pytest.raises(Exception, match="at least one context limit"):
+        parse_grid(["context_char_limit=", "context_token_limit="])
 
 
 def test_a_budget_moves_the_best_row(result):
@@ -122,7 +145,8 @@ def run(*argv):
 def test_sweep_prints_the_table_and_the_progress_goes_to_stderr(tmp_path):
     chart = tmp_path / "s.png"
     done = run("sweep", str(SAMPLE), "--window", str(WINDOW), "--grid", "context_char_limit=25000,50000",
-               "--grid", "keep_recent_results=3", "--grid", "snip_target_messages=20", "--chart", str(chart))
+               "--grid", "context_token_limit=", "--grid", "keep_recent_results=3",
+               "--grid", "snip_target_messages=20", "--chart", str(chart))
     assert done.returncode == 0, done.stderr
     assert "sweep [" in done.stderr and "sweep [" not in done.stdout
     assert done.stdout.count("\n  seed") + done.stdout.count("\n* seed") == 2
@@ -195,6 +219,13 @@ def test_a_choice_that_breaks_a_rule_fails_that_case(result, picked, failing):
     assert failing in [case for case, ok, _ in checked.rows if not ok]
 
 
+def test_a_token_limit_choice_is_judged_too(result):
+    from compact.course.exercises import check_settings
+    picked = {k: v for k, v in choice("default", 0).items() if k != "context_char_limit"}
+    checked = check_settings({**picked, "context_token_limit": 12_000}, result)
+    assert dict((case, ok) for case, ok, _ in checked.rows)["fits the window"]
+
+
 def test_a_choice_off_the_grid_is_replayed(result):
     from compact.course.exercises import check_settings
     from compact.course.sweep import run_row
@@ -207,7 +238,8 @@ def test_a_choice_off_the_grid_is_replayed(result):
 
 @pytest.mark.parametrize("answer, words", [
     (None, "not attempted yet"),
-    ({"profile": "default"}, "the choice lacks context_char_limit"),
+    ({"profile": "default"}, "the choice lacks keep_recent_results"),
+    ({**choice("default", 50_000), "context_token_limit": 9_000}, "give one context limit"),
     ({**choice("default", 50_000), "profile": "fancy"}, "profile is 'seed' or 'default'"),
     (choice("default", 50_000, snip=60), "snip_target_messages (60) must be"),
     ([1, 2], "expected a dict"),

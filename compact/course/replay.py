@@ -53,11 +53,12 @@ STEPS = ("prepare", "tool_result_budget", "snip_compact", "micro_compact",
 
 
 def make_compactor(root, profile: str = "default", overrides: dict | None = None,
-                   echo=None, summarizer=None) -> ContextCompactor:
-    """The compactor every replay uses: extractive summaries (or `summarizer`), seeded names."""
+                   echo=None, summarizer=None, measure=None) -> ContextCompactor:
+    """The compactor every replay uses: extractive summaries (or `summarizer`), seeded names;
+    `measure` for a config whose limit is in tokens."""
     config = CompactionConfig.named(profile, **(overrides or {}))
     return ContextCompactor(root, summarizer=summarizer or extractive_summary, config=config,
-                            new_id=seeded_ids(), echo=echo)
+                            new_id=seeded_ids(), echo=echo, measure=measure)
 
 
 class _Scratch:
@@ -286,7 +287,7 @@ def _typed(message) -> str:
 
 
 def timeline(history, profile: str = "default", overrides: dict | None = None,
-             root=None, observe=None, summarizer=None) -> Timeline:
+             root=None, observe=None, summarizer=None, measure=None) -> Timeline:
     """Replay a session call by call: before each model call, the context so far
     (already compacted) plus the messages new since the last call goes through
     `prepare`; then that call's assistant message is appended. A trailing user
@@ -296,11 +297,12 @@ def timeline(history, profile: str = "default", overrides: dict | None = None,
     When the model called the compact tool, the harness compacts after the
     batch, before `prepare`, as the agent does. `observe(point, sent)`, if
     given, sees each call's point and the messages sent; `summarizer`, if
-    given, writes the summaries instead of the extractive one.
+    given, writes the summaries instead of the extractive one; `measure` is the
+    compactor's (a token measure when `overrides` set context_token_limit).
     """
     history = load_history(history)
     scratch = _Scratch(root)
-    compactor = make_compactor(scratch.root, profile, overrides, summarizer=summarizer)
+    compactor = make_compactor(scratch.root, profile, overrides, summarizer=summarizer, measure=measure)
     points, context, pending = [], [], []
     request = ""
     for message in [*history["messages"], None]:

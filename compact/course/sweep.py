@@ -8,7 +8,11 @@
                                  [--grid NAME=V1,V2 ...] [--chart FILE.png] [--no-progress]
 
 Each row is one replay call by call (`compact.course.replay.timeline`) with
-one setting of the grid, in one profile. What a row measures, per session:
+one setting of the grid, in one profile. The context limit is either in
+characters (`context_char_limit`, the article's unit) or in tokens
+(`context_token_limit`, measured by the offline model's estimate, as
+`EstimatedTokens`): the grid's values of the two are alternatives, each
+crossed with the other thresholds. What a row measures, per session:
 - cost: every request priced by `compact.bench.cost` (a prompt cache reads the
   unchanged leading messages at 0.1, the rest costs 1.25), plus each summary's input;
 - lost: tool outputs no longer readable verbatim anywhere (`cost.lost_outputs`);
@@ -29,6 +33,7 @@ where the API would refuse instead), and timing.
 
 import argparse
 import itertools
+import json
 import re
 import sys
 from dataclasses import dataclass, field
@@ -36,7 +41,7 @@ from dataclasses import dataclass, field
 from ..bench import cost
 from ..config import CompactionConfig
 from ..display.text import fixed_width, plural
-from ..messages import text_of, tool_results
+from ..messages import text_of, to_plain, tool_results
 from ..offline.extractive import extractive_summary
 from ..offline.tokens import estimate_text_tokens
 from ..store import Store
@@ -45,17 +50,35 @@ from .histories import load_history
 from .replay import one_line, timeline
 
 PROFILES = ("seed", "default")
-# The grid: a config field and the values tried, one row an axis.
+# The grid: a config field and the values tried, one row an axis. The two
+# limits (LIMITS) are alternatives: a row has one or the other.
 GRID = {
     "context_char_limit": (25_000, 50_000, 100_000),
+    "context_token_limit": (6_000, 12_000),
     "keep_recent_results": (1, 3, 6),
     "snip_target_messages": (20, 30, 40),
 }
-SHORT = {"context_char_limit": "limit", "keep_recent_results": "keep",
-         "snip_target_messages": "snip to"}
+LIMITS = {"context_char_limit": "ch", "context_token_limit": "tok"}
+SHORT = {"keep_recent_results": "keep", "snip_target_messages": "snip to"}
 WINDOW_TOKENS = 32_000
 NAME = re.compile(r"\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]{2,}\b")
 MIN_NAME = 8
+
+
+class EstimatedTokens:
+    """A token measure with no server: the offline model's estimate of the messages' JSON
+    (compact.offline.tokens), the same count its count_tokens gives, less system and tools."""
+
+    unit = "tokens"
+
+    def __call__(self, messages) -> int:
+        return estimate_text_tokens(json.dumps(to_plain(messages), ensure_ascii=False))
+
+
+def limit_of(settings: dict) -> str:
+    """The row's context limit with its unit: '50,000 ch' or '12,000 tok'."""
+    name = next(n for n in LIMITS if n in settings)
+    return f"{settings[name]:,} {LIMITS[name]}"
 
 
 @dataclass
@@ -147,7 +170,9 @@ def run_row(history: dict, profile: str, settings: dict) -> SweepRow:
         if reply in needed and not needed[reply] <= _visible_names(sent):
             state["misses"] += 1
 
-    run = timeline(history, profile=profile, overrides=settings, observe=observe, summarizer=summarizer)
+    measure = EstimatedTokens() if "context_token_limit" in settings else None
+    run = timeline(history, profile=profile, overrides=settings, observe=observe, summarizer=summarizer,
+                   measure=measure)
     originals = {b["tool_use_id"]: text_of(b.get("content", ""))
                  for m in history["messages"] for b in tool_results(m)}
     lost = cost.lost_outputs(originals, state["sent"], Store(run.root))
@@ -157,8 +182,11 @@ def run_row(history: dict, profile: str, settings: dict) -> SweepRow:
 
 
 def _settings(grid: dict) -> list:
-    names = list(grid)
-    return [dict(zip(names, values)) for values in itertools.product(*(grid[n] for n in names))]
+    """Each limit of either unit, crossed with every value of the other axes."""
+    limits = [{name: value} for name in LIMITS for value in grid.get(name, ())]
+    others = [name for name in grid if name not in LIMITS]
+    return [{**limit, **dict(zip(others, values))}
+            for limit in limits for values in itertools.product(*(grid[n] for n in others))]
 
 
 def _baseline(history: dict) -> dict:
@@ -209,15 +237,16 @@ def progress_bar(stream=None, width: int = 30):
 def format_table(rows: list, window_tokens: int, budget: float | None = None) -> str:
     """One line a row; the best marked with '*', rows over the window with '!'."""
     best = best_row(rows, window_tokens, budget)
-    axes = list(rows[0].settings) if rows else []
-    header = ("", "profile", *(SHORT.get(a, a) for a in axes), "cost", "lost", "misses",
+    axes = [a for a in (rows[0].settings if rows else {}) if a not in LIMITS]
+    header = ("", "profile", "limit", *(SHORT.get(a, a) for a in axes), "cost", "lost", "misses",
               "summaries", "peak tokens")
-    widths = (2, 9, *(10 for _ in axes), 10, 6, 8, 11, 0)
+    widths = (2, 9, 12, *(9 for _ in axes), 10, 6, 8, 11, 0)
     lines = [header]
     for row in rows:
         mark = "*" if row is best else ("!" if not row.fits(window_tokens) else "")
-        lines.append((mark, row.profile, *(f"{row.settings[a]:,}" for a in axes), f"{row.cost:,}",
-                      str(row.lost), str(row.misses), str(row.summaries), f"{row.peak_tokens:,}"))
+        lines.append((mark, row.profile, limit_of(row.settings), *(f"{row.settings[a]:,}" for a in axes),
+                      f"{row.cost:,}", str(row.lost), str(row.misses), str(row.summaries),
+                      f"{row.peak_tokens:,}"))
     return "\n".join(fixed_width(lines, widths))
 
 
@@ -233,19 +262,25 @@ class _Parser(argparse.ArgumentParser):
 
 
 def parse_grid(pairs) -> dict:
-    """NAME=V1,V2,... into a grid: each NAME a threshold of the grid, each value a positive integer."""
+    """NAME=V1,V2,... into a grid: each NAME a threshold of the grid, each value a positive integer;
+    NAME= (no values) leaves a limit's unit out."""
     grid = dict(GRID)
     for pair in pairs:
         name, sep, raw = pair.partition("=")
         if not sep or name not in GRID:
             raise UsageError(f"--grid {pair}: expected NAME=V1,V2 with NAME one of {', '.join(GRID)}")
+        if not raw and name in LIMITS:
+            grid[name] = ()
+            continue
         try:
             values = tuple(int(v) for v in raw.split(","))
         except ValueError:
             raise UsageError(f"--grid {pair}: {raw!r} is not a list of whole numbers") from None
-        if not values or min(values) < (0 if name == "keep_recent_results" else 1):
+        if min(values) < (0 if name == "keep_recent_results" else 1):
             raise UsageError(f"--grid {pair}: values must be positive")
         grid[name] = values
+    if not any(grid[name] for name in LIMITS):
+        raise UsageError("--grid: at least one context limit (characters or tokens) is needed")
     return grid
 
 

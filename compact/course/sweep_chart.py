@@ -22,7 +22,7 @@ from ..display.chart_text import words
 from ..display.fonts import use_cjk_fallback
 from ..display.palette import BLACK, GREY
 from .charts import close
-from .sweep import SHORT
+from .sweep import SHORT, limit_of
 
 
 def _style(row, window: int) -> dict:
@@ -56,7 +56,8 @@ def sweep_chart(result) -> Figure:
                label=words("sweep baseline", cost=result.baseline["cost"]))
     best = result.best
     if best is not None:
-        settings = ", ".join(f"{SHORT.get(k, k)} {v:,}" for k, v in best.settings.items())
+        settings = ", ".join([f"limit {limit_of(best.settings)}",
+                              *(f"{SHORT[k]} {v:,}" for k, v in best.settings.items() if k in SHORT)])
         ax.scatter([best.cost], [best.misses], s=320, marker="*", color=BLACK, zorder=3,
                    label=words("sweep best", settings=f"{best.profile}, {settings}"))
     ax.set_xlabel(words("sweep cost"))

@@ -1,7 +1,8 @@
 """11 · settings for your own agent, judged against the sweep.
 
-The learner writes a choice, `{"profile": ..., "context_char_limit": ...,
-"keep_recent_results": ..., "snip_target_messages": ...}`, for a stated
+The learner writes a choice, `{"profile": ..., "context_char_limit": ...
+(or "context_token_limit": ...), "keep_recent_results": ...,
+"snip_target_messages": ...}`, for a stated
 window and cost budget. The checker replays the history with that choice (the
 sweep's own row when the grid has it, the same replay otherwise) and judges it
 against the sweep's best row for the same window and budget
@@ -12,10 +13,11 @@ all four passes, not only the best row's.
 Left out: a grade for how close the cost is to the best; within the budget is enough.
 """
 
-from ..sweep import GRID, Sweep, best_row, run_row
+from ..sweep import GRID, LIMITS, Sweep, best_row, run_row
 from .check import CheckResult, not_attempted, report, say
 
-KEYS = ("profile", *GRID)
+KEYS = ("profile", *(name for name in GRID if name not in LIMITS))
+ONE_LIMIT = " or ".join(LIMITS)
 
 
 def _hint() -> str:
@@ -31,13 +33,15 @@ def _problem(choice) -> str | None:
     missing = [key for key in KEYS if key not in choice]
     if missing:
         return say(f"the choice lacks {', '.join(missing)}", f"选择里缺少 {', '.join(missing)}")
+    if sum(name in choice for name in LIMITS) != 1:
+        return say(f"give one context limit: {ONE_LIMIT}", f"给出一个上下文阈值：{ONE_LIMIT}")
     if choice["profile"] not in ("seed", "default"):
         return say("profile is 'seed' or 'default'", "profile 只能是 'seed' 或 'default'")
     return None
 
 
 def _row(result: Sweep, choice: dict):
-    settings = {key: choice[key] for key in GRID}
+    settings = {key: choice[key] for key in GRID if key in choice}
     found = [r for r in result.rows if r.profile == choice["profile"] and r.settings == settings]
     return found[0] if found else run_row(result.history, choice["profile"], settings)
 
