@@ -37,7 +37,7 @@ from compact.course.exercises import check_settings
 from compact.course.histories import data_dir
 from compact.course.replay import replay, timeline
 from compact.course.sessions import open_session, records_in, sample_path
-from compact.course.sweep import describe, sweep
+from compact.course.sweep import describe, limit_of, sweep
 from compact.course.sweep_chart import sweep_chart
 from compact.display.text import plural
 
@@ -95,9 +95,11 @@ display(timeline_chart(calls, title=f"{history['name']}: the context at each mod
 # %% [markdown]
 # ## Sweep the thresholds for a window
 #
-# Say your model's window is 16,000 tokens. `sweep` replays the session once per setting:
-# three values each of `context_char_limit`, `keep_recent_results` and
-# `snip_target_messages`, in both profiles. Each row measures
+# Say your model's window is 16,000 tokens. `sweep` replays the session once per setting
+# of the grid below, in both profiles. The context limit is either the article's, in
+# characters (`context_char_limit`), or one in tokens (`context_token_limit`, counted here
+# by the offline model's estimate); each is crossed with every value of
+# `keep_recent_results` and `snip_target_messages`. Each row measures
 #
 # - **cost**: every request priced with a prompt cache, as in notebook 09 (the leading
 #   messages unchanged since the previous request cost 0.1 a character, the rest 1.25),
@@ -114,7 +116,9 @@ display(timeline_chart(calls, title=f"{history['name']}: the context at each mod
 
 # %%
 WINDOW = 16_000
-swept = sweep(history, window_tokens=WINDOW)
+GRID = {"context_char_limit": (25_000, 50_000, 100_000), "context_token_limit": (6_000, 12_000),
+        "keep_recent_results": (1, 3, 6), "snip_target_messages": (20, 40)}
+swept = sweep(history, GRID, window_tokens=WINDOW)
 print(describe(swept))
 
 # %% [markdown]
@@ -128,8 +132,8 @@ display(sweep_chart(swept))
 # %% [markdown]
 # Read it with the checks below. The seed profile's step 3 keeps no copy of what it
 # removes, so its rows lose outputs; the default's rows lose none. In the default
-# profile a lower limit costs less and misses more, and the largest limit does not fit a
-# window this small.
+# profile, in either unit, a lower limit costs less and misses more, and the largest
+# limit in characters does not fit a window this small.
 
 # %%
 seed_rows = [r for r in swept.rows if r.profile == "seed"]
@@ -138,9 +142,9 @@ print(f"seed rows that lose outputs:    {sum(r.lost > 0 for r in seed_rows)} of 
 print(f"default rows that lose outputs: {sum(r.lost > 0 for r in default_rows)} of {len(default_rows)}")
 by_limit = {}
 for row in default_rows:
-    by_limit.setdefault(row.settings["context_char_limit"], []).append(row)
+    by_limit.setdefault(limit_of(row.settings), []).append(row)
 for limit, rows in by_limit.items():
-    print(f"default, limit {limit:>7,}: cost {min(r.cost for r in rows):>9,} to "
+    print(f"default, limit {limit:>11}: cost {min(r.cost for r in rows):>9,} to "
           f"{max(r.cost for r in rows):>9,}, misses {min(r.misses for r in rows)} to "
           f"{max(r.misses for r in rows)}, fits {WINDOW:,} tokens: "
           f"{all(r.fits(WINDOW) for r in rows)}")
@@ -148,12 +152,16 @@ for limit, rows in by_limit.items():
 # %% [markdown]
 # ## The chosen settings
 #
-# The best row's settings are a `CompactionConfig`: pass it to your compactor.
+# The best row's settings are a `CompactionConfig`: pass it to your compactor. A limit in
+# tokens needs a token measure beside it, `compact.tokens.TokenMeasure(client, model)`,
+# which asks your model's own `count_tokens`; the compactor refuses a limit in one unit
+# measured in the other.
 
 # %%
 best = swept.best
 config = CompactionConfig.named(best.profile, **best.settings)
 print(f"CompactionConfig.named({best.profile!r}, **{best.settings})")
+print(f"its context limit counts {config.unit}: {config.context_limit:,}")
 print(f"cost {best.cost:,} of {swept.baseline['cost']:,} without compaction, "
       f"{plural(best.misses, 'miss', 'misses')}, peak {best.peak_tokens:,} tokens")
 
@@ -179,7 +187,8 @@ print(recipe[start:recipe.index("\n\n\n", start)])
 # ## Check yourself: settings for a budget
 #
 # Your team can spend a cost of 150,000 on this session (in the sweep's units), and the
-# window is still 16,000 tokens. Choose a profile and the three thresholds. The checker
+# window is still 16,000 tokens. Choose a profile, one context limit (in characters or in
+# tokens) and the other two thresholds. The checker
 # replays your choice (any values, not only the grid's) and judges it against the sweep:
 # it must fit the window, lose nothing, stay within the budget, and miss no more than the
 # best row that does all that.
