@@ -16,11 +16,13 @@ crossed with the other thresholds. What a row measures, per session:
 - cost: every request priced by `compact.bench.cost` (a prompt cache reads the
   unchanged leading messages at 0.1, the rest costs 1.25), plus each summary's input;
 - lost: tool outputs no longer readable verbatim anywhere (`cost.lost_outputs`);
-- misses: model calls that used a name only an earlier tool output held (an
-  identifier with an underscore, 8 characters or more, in the reply's text), when no
-  output holding that name was in what the call was sent. The model's replies are
-  the recorded ones, so this counts where a compactor would have left the model
-  without what it went on to use; a measure of this course, not of the API;
+- misses: model calls whose reply used a name that only an earlier tool output
+  held (an identifier with an underscore, 8 characters or more, in the reply's
+  text; names the user typed do not count), when that name was nowhere in what
+  the call was sent (not in a result, a preview, a summary or a note). The
+  model's replies are the recorded ones, so this counts where a compactor would
+  have left the model without what it went on to use; a measure of this course,
+  not of the API;
 - peak_tokens: the largest request, by the offline model's token estimate.
 A row fits a window when its peak is at most the window. The best row: of the
 rows that fit, lose nothing and cost at most the budget (if one is set), the
@@ -142,9 +144,9 @@ def needs(messages) -> dict:
     return found
 
 
-def _visible_names(sent) -> set:
-    return set().union(*(_names(text_of(b.get("content", ""))) for m in sent for b in tool_results(m)),
-                       set())
+def _request_tokens(texts: list) -> int:
+    """The offline estimate of a request given the JSON of its messages."""
+    return estimate_text_tokens("[" + ", ".join(texts) + "]")
 
 
 # -- one row ------------------------------------------------------------------------
@@ -164,10 +166,11 @@ def run_row(history: dict, profile: str, settings: dict) -> SweepRow:
     def observe(point, sent):
         texts = [cost.message_json(m) for m in sent]
         ledger.add_request(texts)
-        state["peak"] = max(state["peak"], estimate_text_tokens("[" + ", ".join(texts) + "]"))
+        state["peak"] = max(state["peak"], _request_tokens(texts))
         state["sent"] = sent
         reply = replies[point.call - 1] if point.call <= len(replies) else None
-        if reply in needed and not needed[reply] <= _visible_names(sent):
+        # The JSON escapes nothing a name is made of: a name in it is a name in the context.
+        if reply in needed and not needed[reply] <= _names(" ".join(texts)):
             state["misses"] += 1
 
     measure = EstimatedTokens() if "context_token_limit" in settings else None
@@ -198,7 +201,7 @@ def _baseline(history: dict) -> dict:
             continue
         texts = [cost.message_json(m) for m in context]
         ledger.add_request(texts)
-        peak = max(peak, estimate_text_tokens("[" + ", ".join(texts) + "]"))
+        peak = max(peak, _request_tokens(texts))
         if message is None:
             break
         context.append(message)

@@ -106,9 +106,9 @@ display(timeline_chart(calls, title=f"{history['name']}: the context at each mod
 #   plus each summary's input;
 # - **lost**: tool outputs that can no longer be read verbatim anywhere;
 # - **misses**: model calls whose recorded reply used a name (`snake_case`, 8 characters
-#   or more) that only an earlier tool output held, when no output holding it was in what
-#   the call was sent. This is the course's own measure: your model would have had to
-#   read that output again;
+#   or more) that only an earlier tool output held, when that name was nowhere in what the
+#   call was sent: not in a result, a preview or a summary. This is the course's own
+#   measure: your model would have had to read that output again;
 # - **peak tokens**: the largest request, by the offline model's estimate.
 #
 # The best row (`*`) fits the window and loses nothing; of those, it has the fewest misses,
@@ -132,7 +132,7 @@ display(sweep_chart(swept))
 # %% [markdown]
 # Read it with the checks below. The seed profile's step 3 keeps no copy of what it
 # removes, so its rows lose outputs; the default's rows lose none. In the default
-# profile, in either unit, a lower limit costs less and misses more, and the largest
+# profile, in either unit, the lowest limit costs least and misses most, and the largest
 # limit in characters does not fit a window this small.
 
 # %%
