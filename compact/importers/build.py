@@ -15,6 +15,7 @@ dropped in silence) and anything the model did not see (token usage, timings).
 """
 
 import re
+from pathlib import Path
 
 from ..formats import kind_of_user_text
 from ..messages import MessageFormatError, text_of, tool_results, validate_messages
@@ -82,10 +83,5 @@ def to_history(path, source_format: str, items: list, title: str | None = None) 
         raise SessionFileError(path, None, "no user message with text: nothing says what the task is")
     first = " ".join(typed[0].split())
     shown = first if len(first) <= TITLE_CHARS else first[:TITLE_CHARS - 3] + "..."
-    return {"name": _stem(path), "title": title or shown, "active_request": typed[-1],
+    return {"name": Path(path).stem, "title": title or shown, "active_request": typed[-1],
             "format": source_format, "source": str(path), "lines": lines, "messages": messages}
-
-
-def _stem(path) -> str:
-    name = str(path).replace("\\", "/").rsplit("/", 1)[-1]
-    return name.rsplit(".", 1)[0] if "." in name else name
