@@ -7,6 +7,7 @@
     sweep         a history over a grid of thresholds and both profiles: a table, the best marked
     bench         the long-session benchmark of the four designs
     bench-server  requests per second of the offline model through the SDK
+    bench-prepare ms per prepare call against one json.dumps of the list
 
 Ctrl-C ends any of them with one line, `interrupted`, and exit status 130
 (each command cleans up as its stack unwinds: scratch folders, the offline model).
@@ -27,6 +28,7 @@ COMMANDS = {
     "sweep": "compact.course.sweep:main",
     "bench": "compact.bench.benchmark:main",
     "bench-server": "compact.bench.server_rate:main",
+    "bench-prepare": "compact.bench.prepare_bench:main",
 }
 
 
