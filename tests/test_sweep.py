@@ -200,7 +200,7 @@ def choice(profile, limit, keep=3, snip=20):
 def test_the_best_row_within_the_budget_passes_every_case(result, capsys):
     from compact.course.exercises import CHECKERS, check_settings
     assert CHECKERS["11"] == (check_settings,)
-    budget = 150_000
+    budget = 45_000
     best = best_row(result.rows, WINDOW, budget)
     checked = check_settings({"profile": best.profile, **best.settings}, result, budget=budget)
     assert checked.ok and checked.total == 4
@@ -214,7 +214,7 @@ def test_the_best_row_within_the_budget_passes_every_case(result, capsys):
 ])
 def test_a_choice_that_breaks_a_rule_fails_that_case(result, picked, failing):
     from compact.course.exercises import check_settings
-    checked = check_settings(picked, result, budget=150_000)
+    checked = check_settings(picked, result, budget=45_000)
     assert not checked.ok
     assert failing in [case for case, ok, _ in checked.rows if not ok]
 
@@ -230,10 +230,10 @@ def test_a_choice_off_the_grid_is_replayed(result):
     from compact.course.exercises import check_settings
     from compact.course.sweep import run_row
     picked = choice("default", 30_000, keep=2, snip=25)
-    checked = check_settings(picked, result, budget=150_000)
+    checked = check_settings(picked, result, budget=45_000)
     row = run_row(result.history, "default", {k: v for k, v in picked.items() if k != "profile"})
     fits = dict((case, ok) for case, ok, _ in checked.rows)
-    assert fits["fits the window"] == row.fits(WINDOW) and fits["within the budget"] == (row.cost <= 150_000)
+    assert fits["fits the window"] == row.fits(WINDOW) and fits["within the budget"] == (row.cost <= 45_000)
 
 
 @pytest.mark.parametrize("answer, words", [

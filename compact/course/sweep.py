@@ -13,8 +13,11 @@ characters (`context_char_limit`, the article's unit) or in tokens
 (`context_token_limit`, measured by the offline model's estimate, as
 `EstimatedTokens`): the grid's values of the two are alternatives, each
 crossed with the other thresholds. What a row measures, per session:
-- cost: every request priced by `compact.bench.cost` (a prompt cache reads the
-  unchanged leading messages at 0.1, the rest costs 1.25), plus each summary's input;
+- cost: the session's bill by `compact.bench.cost`, in base input tokens: each
+  request as the API bills it with a prompt cache (a request that extends the
+  previous one reads that one from the cache at 0.1 and writes the rest at
+  1.25), each recorded reply as output (5), and each summary call (its input
+  and its text);
 - lost: tool outputs no longer readable verbatim anywhere (`cost.lost_outputs`);
 - misses: model calls whose reply used a name that only an earlier tool output
   held (an identifier with an underscore, 8 characters or more, in the reply's
@@ -160,15 +163,16 @@ def run_row(history: dict, profile: str, settings: dict) -> SweepRow:
     state = {"misses": 0, "peak": 0, "sent": []}
 
     def summarizer(messages):
-        ledger.add_summary(len(summary_input(messages, limit)))
-        return extractive_summary(messages)
+        summary = extractive_summary(messages)
+        ledger.add_summary(summary_input(messages, limit), summary)
+        return summary
 
     def observe(point, sent):
         texts = [cost.message_json(m) for m in sent]
-        ledger.add_request(texts)
+        reply = replies[point.call - 1] if point.call <= len(replies) else None
+        ledger.add_request(texts, None if reply is None else cost.message_json(history["messages"][reply]))
         state["peak"] = max(state["peak"], _request_tokens(texts))
         state["sent"] = sent
-        reply = replies[point.call - 1] if point.call <= len(replies) else None
         # The JSON escapes nothing a name is made of: a name in it is a name in the context.
         if reply in needed and not needed[reply] <= _names(" ".join(texts)):
             state["misses"] += 1
@@ -200,7 +204,7 @@ def _baseline(history: dict) -> dict:
             context.append(message)
             continue
         texts = [cost.message_json(m) for m in context]
-        ledger.add_request(texts)
+        ledger.add_request(texts, None if message is None else cost.message_json(message))
         peak = max(peak, _request_tokens(texts))
         if message is None:
             break

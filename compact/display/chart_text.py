@@ -98,7 +98,7 @@ CHART_TEXT = {
         "characters sent": "characters sent",
         # course.sweep_chart
         "sweep title": "{name}: each setting of the sweep (window {window:,d} tokens)",
-        "sweep cost": "cache-adjusted cost (lower is better)",
+        "sweep cost": "the session's bill, in base input tokens (lower is better)",
         "sweep misses": "misses: calls without an output the reply used",
         "sweep lossless": "{profile}, loses nothing",
         "sweep lossy": "{profile}, loses outputs",
@@ -180,7 +180,7 @@ CHART_TEXT = {
         "size title": "每次调用的请求大小，{session} 会话（none：超出图表）",
         "characters sent": "发出的字符数",
         "sweep title": "{name}：扫描中的每一组设置（窗口 {window:,d} 个 token）",
-        "sweep cost": "按提示缓存折算的成本（越低越好）",
+        "sweep cost": "整个会话的账单，以基础输入 token 计（越低越好）",
         "sweep misses": "缺失：回复用到的输出不在上下文中的调用次数",
         "sweep lossless": "{profile}，不丢失",
         "sweep lossy": "{profile}，有丢失",

@@ -101,9 +101,10 @@ display(timeline_chart(calls, title=f"{history['name']}: the context at each mod
 # by the offline model's estimate); each is crossed with every value of
 # `keep_recent_results` and `snip_target_messages`. Each row measures
 #
-# - **cost**: every request priced with a prompt cache, as in notebook 09 (the leading
-#   messages unchanged since the previous request cost 0.1 a character, the rest 1.25),
-#   plus each summary's input;
+# - **cost**: the session's bill in base input tokens, as in notebook 09: a request that
+#   extends the previous one reads that one from the prompt cache at 0.1 a token and
+#   writes the rest at 1.25; each recorded reply is output, at 5; each summary call is
+#   billed too;
 # - **lost**: tool outputs that can no longer be read verbatim anywhere;
 # - **misses**: model calls whose recorded reply used a name (`snake_case`, 8 characters
 #   or more) that only an earlier tool output held, when that name was nowhere in what the
@@ -186,7 +187,7 @@ print(recipe[start:recipe.index("\n\n\n", start)])
 # %% [markdown]
 # ## Check yourself: settings for a budget
 #
-# Your team can spend a cost of 150,000 on this session (in the sweep's units), and the
+# Your team can spend a cost of 45,000 on this session (in the sweep's units), and the
 # window is still 16,000 tokens. Choose a profile, one context limit (in characters or in
 # tokens) and the other two thresholds. The checker
 # replays your choice (any values, not only the grid's) and judges it against the sweep:
@@ -194,7 +195,7 @@ print(recipe[start:recipe.index("\n\n\n", start)])
 # best row that does all that.
 
 # %%
-BUDGET = 150_000
+BUDGET = 45_000
 my_choice = None  # e.g. {"profile": "default", "context_char_limit": 50_000,
 #                         "keep_recent_results": 3, "snip_target_messages": 30}
 
