@@ -183,7 +183,11 @@ def test_the_sample_is_labelled_and_fresh():
     first = json.loads(SAMPLE.read_text(encoding="utf-8").splitlines()[0])
     assert first["type"] == "summary" and first["summary"].startswith("MADE, NOT RECORDED")
     records = [json.loads(line) for line in SAMPLE.read_text(encoding="utf-8").splitlines()]
-    assert any(r.get("isSidechain") for r in records)
+    # The subagent reads the five lessons' READMEs in its own sidechain.
+    side = [b["input"]["file_path"] for r in records if r.get("isSidechain") and r["type"] == "assistant"
+            for b in r["message"]["content"] if b["type"] == "tool_use"]
+    assert side == [f"{lesson}/README.md" for lesson in ("s01_agent_loop", "s02_tool_use", "s03_planning",
+                                                          "s04_subagents", "s05_todo_write")]
     assert any(r.get("type") == "file-history-snapshot" for r in records)
     done = subprocess.run([sys.executable, "scripts/make_claude_session.py", "--check"],
                           capture_output=True, text=True, cwd=ROOT, timeout=300)
