@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from compact.course.replay import EstimatedTokens
 from compact.course.sweep import (
-    EstimatedTokens,
     SweepRow,
     best_row,
     describe,
@@ -177,6 +177,13 @@ def test_replay_takes_a_session_file_and_names_a_bad_line(tmp_path):
     bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
     done = run("replay", str(bad))
     assert done.returncode == 2 and done.stderr.startswith(f"replay: error: {bad}:6: not JSON")
+
+
+def test_replay_takes_a_limit_in_tokens_and_measures_it_so():
+    done = run("replay", str(SAMPLE), "--set", "context_token_limit=8000")
+    assert done.returncode == 0, done.stderr
+    # 170,121 characters are far over 8,000 tokens: step 3 (or more) acts.
+    assert "micro_compact" in done.stdout and "all steps" in done.stdout
 
 
 def test_the_sample_is_labelled_and_fresh():

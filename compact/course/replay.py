@@ -28,6 +28,7 @@ change to the history itself: `before` is a copy and stays as loaded.
 import argparse
 import atexit
 import copy
+import json
 import os
 import re
 import shutil
@@ -42,8 +43,9 @@ from ..config import CompactionConfig
 from ..display.text import fixed_width, plural
 from ..formats import COMPACT_TOOL_ACK, OMITTED, kind_of_user_text
 from ..importers import CANNED, FORMATS
-from ..messages import estimate_chars, text_of, tool_results, user_text
+from ..messages import estimate_chars, text_of, to_plain, tool_results, user_text
 from ..offline.extractive import extractive_summary
+from ..offline.tokens import estimate_text_tokens
 from ..record import StepRecord
 from ..steps import NAMES
 from ..store import Store, seeded_ids
@@ -53,11 +55,23 @@ from .histories import HistoryError, list_histories, load_history
 STEPS = ("prepare", *NAMES)
 
 
+class EstimatedTokens:
+    """A token measure with no server: the offline model's estimate of the messages' JSON
+    (compact.offline.tokens), the same count its count_tokens gives, less system and tools."""
+
+    unit = "tokens"
+
+    def __call__(self, messages) -> int:
+        return estimate_text_tokens(json.dumps(to_plain(messages), ensure_ascii=False))
+
+
 def make_compactor(root, profile: str = "default", overrides: dict | None = None,
                    echo=None, summarizer=None, measure=None) -> ContextCompactor:
     """The compactor every replay uses: extractive summaries (or `summarizer`), seeded names;
-    `measure` for a config whose limit is in tokens."""
+    a limit in tokens (context_token_limit) is measured by `measure`, else EstimatedTokens."""
     config = CompactionConfig.named(profile, **(overrides or {}))
+    if measure is None and config.unit == "tokens":
+        measure = EstimatedTokens()
     return ContextCompactor(root, summarizer=summarizer or extractive_summary, config=config,
                             new_id=seeded_ids(), echo=echo, measure=measure)
 
@@ -297,7 +311,7 @@ def timeline(history, profile: str = "default", overrides: dict | None = None,
     batch, before `prepare`, as the agent does. `observe(point, sent)`, if
     given, sees each call's point and the messages sent; `summarizer`, if
     given, writes the summaries instead of the extractive one; `measure` is the
-    compactor's (a token measure when `overrides` set context_token_limit).
+    compactor's (by default EstimatedTokens when `overrides` set context_token_limit).
     """
     history = load_history(history)
     scratch = _Scratch(root)

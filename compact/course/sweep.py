@@ -10,8 +10,8 @@
 Each row is one replay call by call (`compact.course.replay.timeline`) with
 one setting of the grid, in one profile. The context limit is either in
 characters (`context_char_limit`, the article's unit) or in tokens
-(`context_token_limit`, measured by the offline model's estimate, as
-`EstimatedTokens`): the grid's values of the two are alternatives, each
+(`context_token_limit`, measured by the offline model's estimate,
+`compact.course.replay.EstimatedTokens`): the grid's values of the two are alternatives, each
 crossed with the other thresholds. What a row measures, per session:
 - cost: the session's bill by `compact.bench.cost`, in base input tokens: each
   request as the API bills it with a prompt cache (a request that extends the
@@ -38,7 +38,6 @@ where the API would refuse instead), and timing.
 
 import argparse
 import itertools
-import json
 import re
 import sys
 from dataclasses import dataclass, field
@@ -46,7 +45,7 @@ from dataclasses import dataclass, field
 from ..bench import cost
 from ..config import CompactionConfig
 from ..display.text import fixed_width, plural
-from ..messages import text_of, to_plain, tool_results
+from ..messages import text_of, tool_results
 from ..offline.extractive import extractive_summary
 from ..offline.tokens import estimate_text_tokens
 from ..store import Store
@@ -68,16 +67,6 @@ SHORT = {"keep_recent_results": "keep", "snip_target_messages": "snip to"}
 WINDOW_TOKENS = 32_000
 NAME = re.compile(r"\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]{2,}\b")
 MIN_NAME = 8
-
-
-class EstimatedTokens:
-    """A token measure with no server: the offline model's estimate of the messages' JSON
-    (compact.offline.tokens), the same count its count_tokens gives, less system and tools."""
-
-    unit = "tokens"
-
-    def __call__(self, messages) -> int:
-        return estimate_text_tokens(json.dumps(to_plain(messages), ensure_ascii=False))
 
 
 def limit_of(settings: dict) -> str:
@@ -177,9 +166,7 @@ def run_row(history: dict, profile: str, settings: dict) -> SweepRow:
         if reply in needed and not needed[reply] <= _names(" ".join(texts)):
             state["misses"] += 1
 
-    measure = EstimatedTokens() if "context_token_limit" in settings else None
-    run = timeline(history, profile=profile, overrides=settings, observe=observe, summarizer=summarizer,
-                   measure=measure)
+    run = timeline(history, profile=profile, overrides=settings, observe=observe, summarizer=summarizer)
     originals = {b["tool_use_id"]: text_of(b.get("content", ""))
                  for m in history["messages"] for b in tool_results(m)}
     lost = cost.lost_outputs(originals, state["sent"], Store(run.root))
