@@ -332,3 +332,20 @@ def test_a_log_that_starts_after_the_other_agents_compaction_names_the_orphan(tm
     # Joined with the summary before it, the result sits in the message that starts on line 1.
     assert caught.value.line == 1 and "has no tool_use" in str(caught.value)
     assert detect(path) == fmt
+
+
+def test_messages_api_split_reply_is_joined_and_results_come_first(tmp_path):
+    log = [MESSAGES[0],
+           {"role": "assistant", "content": [{"type": "text", "text": "Listing."}]},
+           {"role": "assistant", "content": [use("t1", "glob", pattern="s*")]},
+           {"role": "user", "content": "(the user typed while the tool ran)"},
+           {"role": "user", "content": [result("t1", "s01\ns02")]},
+           MESSAGES[3]]
+    path = tmp_path / "m.jsonl"
+    path.write_text("".join(json.dumps(m) + "\n" for m in log), encoding="utf-8")
+    messages = load_session(path)["messages"]
+    assert [m["role"] for m in messages] == ["user", "assistant", "user", "assistant"]
+    assert [b["type"] for b in messages[1]["content"]] == ["text", "tool_use"]
+    # The API reads a batch's results only before any other block of the user message.
+    assert [b["type"] for b in messages[2]["content"]] == ["tool_result", "text"]
+    assert load_session(path)["lines"] == [1, 2, 4, 6]
