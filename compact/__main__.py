@@ -3,9 +3,11 @@
     agent         the REPL of the article (each line is the active request; q quits)
     run           one task, non-interactive
     serve         the offline model alone, for any Anthropic client
-    replay        a canned history through the pipeline, as a table (and a chart)
+    replay        a canned history or a session file through the pipeline, as a table (and a chart)
+    sweep         a history over a grid of thresholds and both profiles: a table, the best marked
     bench         the long-session benchmark of the four designs
     bench-server  requests per second of the offline model through the SDK
+    bench-prepare ms per prepare call against one json.dumps of the list
 
 Ctrl-C ends any of them with one line, `interrupted`, and exit status 130
 (each command cleans up as its stack unwinds: scratch folders, the offline model).
@@ -23,8 +25,10 @@ COMMANDS = {
     "run": "compact.agent.loop:main_run",
     "serve": "compact.offline.server:main_serve",
     "replay": "compact.course.replay:main",
+    "sweep": "compact.course.sweep:main",
     "bench": "compact.bench.benchmark:main",
     "bench-server": "compact.bench.server_rate:main",
+    "bench-prepare": "compact.bench.prepare_bench:main",
 }
 
 

@@ -26,9 +26,10 @@ call), the listen backlog holds a classroom's connections at once, and a
 client that hangs up mid-reply leaves nothing on stderr. `python -m compact
 bench-server` prints the rates through the SDK.
 
-What it answers comes from `compact.offline`, a scripted, deterministic model.
-Left out: streaming, images' content, prompt caching, real rate limits, and
-any check of the key (this server is for loopback only).
+What it answers comes from `compact.offline`, a scripted, deterministic model;
+its `usage`, prompt-cache counts included, from `compact.offline.usage`.
+Left out: streaming, images' content, real rate limits, and any check of the
+key (this server is for loopback only).
 """
 
 import argparse
@@ -40,6 +41,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from .reply import MODEL_NAME, respond
 from .tokens import DEFAULT_WINDOW, estimate_tokens
+from .usage import PromptCache
 
 HOST = "127.0.0.1"
 MAX_BODY = 32 * 1024 * 1024
@@ -251,7 +253,8 @@ def parse_body(raw: bytes):
     return body
 
 
-def answer(endpoint: str, raw: bytes, window: int) -> tuple[int, dict]:
+def answer(endpoint: str, raw: bytes, window: int, cache: PromptCache | None = None
+           ) -> tuple[int, dict]:
     """(HTTP status, JSON payload) for one request body; no HTTP involved.
 
     Every refusal is the API's error shape; a bug of ours is a 500 `api_error`,
@@ -264,7 +267,9 @@ def answer(endpoint: str, raw: bytes, window: int) -> tuple[int, dict]:
         if endpoint == "count_tokens":
             return 200, {"input_tokens": estimate_tokens(body)}
         check_window(body, window)
-        return 200, respond(body)
+        reply = respond(body)
+        reply["usage"] = (cache or PromptCache()).usage(body, reply["content"])
+        return 200, reply
     except RequestError as error:
         return error.status, error_body(error.kind, str(error))
     except RecursionError:
@@ -291,6 +296,7 @@ class OfflineServer:
         self.window = window
         self.retry_after_ms = retry_after_ms
         self.requests: list[dict] = []   # path, status, error type and text; never headers
+        self.prompt_cache = PromptCache()
         self._faults = deque()
         self._lock = threading.Lock()
         self.add_faults(*faults)
@@ -411,7 +417,7 @@ class _Handler(BaseHTTPRequestHandler):
         fault = offline.next_fault() if endpoint == "messages" else None
         if fault:
             return self._fault(path, fault)
-        status, payload = answer(endpoint, raw, offline.window)
+        status, payload = answer(endpoint, raw, offline.window, offline.prompt_cache)
         offline.log(path, status, payload.get("error", {}).get("type") if status != 200 else None,
                     message=payload["error"]["message"] if status != 200 else None)
         self._send(status, payload)
