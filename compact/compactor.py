@@ -23,7 +23,7 @@ from pathlib import Path
 
 from . import budget, micro, reactive, snip, summary
 from .config import CompactionConfig
-from .messages import estimate_chars, json_len, to_plain, validate_messages
+from .messages import check_request, estimate_chars, json_len, to_plain, validate_messages
 from .record import StepRecord
 from .store import Store
 
@@ -123,6 +123,7 @@ class ContextCompactor:
 
     def prepare(self, messages, active_request):
         """Run before every model call: steps 1-3, then 4 only if still over the limit."""
+        check_request(active_request)
         self.calls += 1
         config = self.config
         messages = self._start(messages)

@@ -83,6 +83,8 @@ def either_mode(request, monkeypatch):
     if request.param == "bubblewrap" and not BWRAP:
         pytest.skip("bwrap cannot start here")
     monkeypatch.setattr(sandbox, "_mode", request.param)
+    # These tests set a key on purpose; unsandboxed, bash refuses to run then, unless opted in.
+    monkeypatch.setenv(tools.OPT_IN, "1")
     return request.param
 
 
@@ -152,6 +154,7 @@ def test_without_bubblewrap_commands_run_with_a_warning_given_once(workspace, mo
     monkeypatch.setattr(sandbox, "_mode", None)
     monkeypatch.setattr(sandbox, "_warned", False)
     monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+    monkeypatch.setenv(tools.OPT_IN, "1")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         first, _ = bounded(bash, workspace, "echo $HOME; env | grep -c ANTHROPIC_ || true")
