@@ -239,3 +239,127 @@ def test_the_sandbox_cannot_see_the_key_or_the_parents_environment(workspace, mo
     assert KEY not in output and "ANTHROPIC_" not in output
     # Only the sandbox's own few processes are visible, not this test's.
     assert int(output.splitlines()[-1]) < 10
+
+
+# -- the sandbox as root and against a command that tries to get out (issue 19) ---------------
+
+@needs_bwrap
+def test_the_sandbox_holds_no_capability(workspace):
+    output, _ = bounded(bash, workspace, "grep -E '^(Cap(Inh|Prm|Eff|Amb)|NoNewPrivs):' /proc/self/status")
+    status = dict(line.split(":\t") for line in output.splitlines())
+    # Nothing held, and nothing to gain: no_new_privs stops a setuid program from adding any.
+    assert status == {"CapInh": "0" * 16, "CapPrm": "0" * 16, "CapEff": "0" * 16,
+                      "CapAmb": "0" * 16, "NoNewPrivs": "1"}, output
+
+
+@needs_bwrap
+def test_no_kernel_setting_can_be_written(workspace):
+    # The value it already has, so that where the write goes through nothing changes.
+    value = Path("/proc/sys/kernel/printk_ratelimit").read_text().strip()
+    output, _ = bounded(bash, workspace, f"echo {value} > /proc/sys/kernel/printk_ratelimit && echo written",
+                        confirm=lambda command: True)
+    assert "written" not in output and "Read-only file system" in output, output
+
+
+@needs_bwrap
+def test_a_remount_or_umount_changes_nothing(workspace, outside, monkeypatch):
+    yes = {"confirm": lambda command: True}
+    (workspace / ".env").write_text(f"ANTHROPIC_API_KEY={KEY}\n")
+    commands = [f"mount -o remount,rw,bind / ; touch {outside}/after-remount",
+                f"mount -o remount,rw / ; touch {outside}/after-remount-2",
+                f"mount -t tmpfs none {outside} ; touch {outside}/on-tmpfs",
+                "umount .env ; base64 .env"]
+    outputs = [bounded(bash, workspace, command, **yes)[0] for command in commands]
+    assert list(outside.iterdir()) == []
+    # The mask over .env stays: base64 of the key (which redaction could not see) never shows.
+    import base64
+    encoded = base64.b64encode(f"ANTHROPIC_API_KEY={KEY}\n".encode()).decode()
+    assert all(encoded[:20] not in output for output in outputs), outputs
+
+
+@needs_bwrap
+def test_no_unix_socket_under_run_is_reachable(workspace, tmp_path):
+    folder = Path("/run") if os.access("/run", os.W_OK) else Path(f"/run/user/{os.getuid()}")
+    if not os.access(folder, os.W_OK):
+        pytest.skip(f"{folder} cannot be written here: no socket to plant")
+    path = folder / f"compact-probe-{os.getpid()}.sock"
+    listener = socket.socket(socket.AF_UNIX)
+    listener.bind(str(path))
+    listener.listen(1)
+    try:
+        probe = (f"ls -A {folder} | wc -l; {PYTHON} -c \"import socket; s = socket.socket(socket.AF_UNIX); "
+                 f"s.connect('{path}'); print('connected')\"")
+        output, _ = bounded(bash, workspace, probe)
+    finally:
+        listener.close()
+        path.unlink()
+    assert "connected" not in output.splitlines()
+    assert output.splitlines()[0] == "0", output       # /run is an empty folder of its own
+    assert "No such file" in output or "FileNotFoundError" in output, output
+
+
+@needs_bwrap
+def test_the_compactors_folders_are_read_only_to_commands(workspace):
+    yes = {"confirm": lambda command: True}
+    saved = workspace / ".task_outputs" / "tool-results" / "t1.txt"
+    saved.parent.mkdir(parents=True)
+    saved.write_text("the whole text\n")
+    transcript = workspace / ".transcripts" / "transcript_x.jsonl"
+    transcript.parent.mkdir()
+    transcript.write_text("{}\n")
+    for command in ["echo forged >> .task_outputs/tool-results/t1.txt",
+                    "printf forged > .task_outputs/tool-results/t1.txt",
+                    "rm -rf .transcripts .task_outputs", "mv .task_outputs moved",
+                    "echo new > .task_outputs/tool-results/t2.txt"]:
+        bounded(bash, workspace, command, **yes)
+    assert saved.read_text() == "the whole text\n" and transcript.read_text() == "{}\n"
+    assert sorted(p.name for p in saved.parent.iterdir()) == ["t1.txt"]
+    assert not (workspace / "moved").exists()
+    # The rest of the workspace stays writable.
+    assert bash(workspace, "echo ok > free.txt && cat free.txt", **yes) == "ok"
+
+
+@needs_bwrap
+def test_an_env_file_linked_to_proc_does_not_break_bash(workspace):
+    (workspace / ".env.local").symlink_to("/proc/self/status")
+    assert bounded(bash, workspace, "echo still-runs")[0] == "still-runs"
+    assert bounded(bash, workspace, "echo again")[0] == "again"
+
+
+# -- without a sandbox: no plain command while a key is configured -------------------------------
+
+@pytest.fixture
+def no_sandbox(monkeypatch, tmp_path):
+    """bwrap missing; the course's .env is an empty file, so only the test's variables count."""
+    from compact.agent import sandbox
+    monkeypatch.setattr(sandbox, "_mode", "unsandboxed")
+    monkeypatch.delenv(tools.OPT_IN, raising=False)
+    for name in tools.SECRET_NAMES:
+        monkeypatch.delenv(name, raising=False)
+    course_env = tmp_path / "course.env"
+    course_env.write_text("")
+    monkeypatch.setenv("COMPACT_ENV_FILE", str(course_env))
+    return course_env
+
+
+@pytest.mark.parametrize("where", ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "course .env"])
+def test_without_a_sandbox_bash_refuses_while_a_key_is_configured(workspace, no_sandbox,
+                                                                 monkeypatch, where):
+    if where == "course .env":
+        no_sandbox.write_text(f"ANTHROPIC_API_KEY={KEY}\n")
+    else:
+        monkeypatch.setenv(where, KEY)
+    command = f"echo ran > ran.txt; tr '\\0' '\\n' < /proc/{os.getpid()}/environ | base64"
+    output = bash(workspace, command, confirm=lambda command: True)
+    assert output.startswith("Error: bash refused: there is no sandbox here and a key is configured")
+    assert tools.OPT_IN in output and not (workspace / "ran.txt").exists()
+
+
+def test_without_a_sandbox_bash_runs_with_no_key_or_when_opted_in(workspace, no_sandbox,
+                                                                  monkeypatch):
+    assert bash(workspace, "echo no-key") == "no-key"       # the offline model's case
+    monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+    monkeypatch.setenv(tools.OPT_IN, "1")
+    assert bash(workspace, "echo opted-in") == "opted-in"
+    monkeypatch.setenv(tools.OPT_IN, "yes")                  # only 1 opts in
+    assert bash(workspace, "echo x").startswith("Error: bash refused")

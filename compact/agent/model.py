@@ -90,9 +90,10 @@ def read_env_file(path, echo=None) -> dict:
         return {}
     except OSError as error:
         return _missing(path, error.strerror or str(error), echo)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        return _missing(path, "not a regular file", echo)
     with os.fdopen(fd, "rb") as file:
-        if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
-            return _missing(path, "not a regular file", echo)
         try:
             data = file.read(MAX_ENV_BYTES + 1)
         except OSError as error:

@@ -4,7 +4,8 @@ With `bwrap` (Debian's bubblewrap) a command sees the whole file system
 read-only except its workspace, a private /tmp, no network (a network
 namespace of its own, loopback included) and only its own processes; it dies
 with the agent. It holds no capability, even when the agent runs as root
-(`--cap-drop ALL`: no remount, no umount), `/run` is an empty folder of its own
+(`--cap-drop ALL`: no remount, no umount; `/proc/sys` read-only, since uid 0
+writes a sysctl without any), `/run` is an empty folder of its own
 (no D-Bus, docker or other host socket there), and inside the workspace the
 compactor's folders (`.transcripts/`, `.task_outputs/`) are read-only.
 Without it, or when bwrap cannot start (no user namespaces, say), the command
@@ -54,7 +55,10 @@ def clean_environment(workspace) -> dict:
 
 # Everything read-only, then a private /tmp, no network, only its own processes.
 # No capability (as root, bwrap would keep them all), and no host socket folder.
-ISOLATION = ("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
+# /proc/sys read-only too: without capabilities uid 0 may still write a sysctl (core_pattern!).
+ISOLATION = ("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+             "--ro-bind", "/proc/sys", "/proc/sys",
+             "--ro-bind-try", "/proc/sysrq-trigger", "/proc/sysrq-trigger", "--tmpfs", "/tmp",
              *(arg for folder in ("/run", "/var/run") if os.path.isdir(folder)
                and not os.path.islink(folder) for arg in ("--tmpfs", folder)),
              "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
