@@ -101,6 +101,8 @@ class Agent:
         self.config = config or CompactionConfig()
         self.echo = echo or (lambda line: None)
         self.confirm = confirm          # None: destructive bash commands are refused
+        if not isinstance(max_turns, int) or isinstance(max_turns, bool) or max_turns < 1:
+            raise ValueError(f"max_turns must be a whole number of at least 1, got {max_turns!r}")
         self.max_turns, self.max_tokens = max_turns, max_tokens
         self.compactor = ContextCompactor(self.workspace, client=client, model=model,
                                           config=self.config, echo=self.echo, new_id=new_id)
