@@ -103,7 +103,12 @@ def test_a_good_request_on_the_same_connection_still_works(offline):
     assert [status for status, _, _ in got] == [200, 200, 200]
 
 
-def test_a_quiet_connection_is_closed_after_the_idle_timeout(offline, monkeypatch):
+def test_every_connection_has_an_idle_timeout():
+    # socketserver's default is None: a connection may then wait forever, holding its thread.
+    assert server._Handler.timeout == server.IDLE_TIMEOUT and 0 < server.IDLE_TIMEOUT <= 60
+
+
+def test_a_quiet_connection_is_closed_after_the_idle_timeout(offline, monkeypatch, capfd):
     monkeypatch.setattr(server._Handler, "timeout", 0.5)
     started = time.monotonic()
     # Headers promise 100 bytes; only 10 come. The server closes, answering nothing.
@@ -116,9 +121,10 @@ def test_a_quiet_connection_is_closed_after_the_idle_timeout(offline, monkeypatc
     started = time.monotonic()
     assert exchange(offline.port, b"", wait=10) == b""
     assert time.monotonic() - started < 8
-    # And the server still answers.
+    # And the server still answers, and has said nothing on stderr (no traceback).
     assert responses(exchange(offline.port, post(f"Content-Length: {len(GOOD)}\r\n"
                                                  f"connection: close\r\n", GOOD)))[0][0] == 200
+    assert capfd.readouterr().err == ""
 
 
 def test_connections_past_the_limit_get_an_overloaded_error(monkeypatch):
