@@ -1,6 +1,8 @@
 """The bash tool's bounds: time, background jobs, bytes, environment, and, where
 bubblewrap can start, the sandbox itself (no writes outside the workspace, no
-network, no key).
+network, no key), as root too: no capability, no kernel setting, no remount, no
+socket under /run, the compactor's folders read-only (issue 19). Without a
+sandbox, bash refuses while a key is configured, unless the user opts in.
 
 Every command here goes through `run_tool`, as the model's calls do. A call is
 run in a thread and given a bound, so a tool that blocks fails its test
@@ -8,6 +10,7 @@ instead of holding the run. The sandbox tests are skipped where `bwrap` cannot
 start; `scripts/test.sh` installs it when it runs as root.
 """
 
+import base64
 import os
 import secrets
 import shutil
@@ -272,7 +275,6 @@ def test_a_remount_or_umount_changes_nothing(workspace, outside, monkeypatch):
     outputs = [bounded(bash, workspace, command, **yes)[0] for command in commands]
     assert list(outside.iterdir()) == []
     # The mask over .env stays: base64 of the key (which redaction could not see) never shows.
-    import base64
     encoded = base64.b64encode(f"ANTHROPIC_API_KEY={KEY}\n".encode()).decode()
     assert all(encoded[:20] not in output for output in outputs), outputs
 
@@ -363,3 +365,33 @@ def test_without_a_sandbox_bash_runs_with_no_key_or_when_opted_in(workspace, no_
     assert bash(workspace, "echo opted-in") == "opted-in"
     monkeypatch.setenv(tools.OPT_IN, "yes")                  # only 1 opts in
     assert bash(workspace, "echo x").startswith("Error: bash refused")
+
+
+@needs_bwrap
+def test_the_course_env_and_the_workspaces_are_covered_for_commands(workspace, outside, monkeypatch):
+    course_env = outside / "course.env"
+    course_env.write_text(f"ANTHROPIC_API_KEY={KEY}\n")
+    monkeypatch.setenv("COMPACT_ENV_FILE", str(course_env))
+    (workspace / ".env").write_text(f"ANTHROPIC_API_KEY={KEY[::-1]}\n")
+    (outside / "other.txt").write_text("readable\n")
+    output, _ = bounded(bash, workspace, f"base64 {course_env}; base64 .env; cat {outside}/other.txt")
+    for text in (f"ANTHROPIC_API_KEY={KEY}\n", f"ANTHROPIC_API_KEY={KEY[::-1]}\n"):
+        assert base64.b64encode(text.encode()).decode()[:24] not in output
+    assert output.count("Permission denied") == 2, output
+    # Other files outside the workspace stay readable (the README says so).
+    assert output.splitlines()[-1] == "readable"
+
+
+def test_opted_in_without_a_sandbox_a_command_reads_the_key(workspace, no_sandbox):
+    """What COMPACT_UNSANDBOXED_BASH=1 costs (the README says it): the agent's own
+    environment is one `tr` away, and base64 takes it past the redaction."""
+    probe = ("import sys\n"
+             "from compact.agent import sandbox, tools\n"
+             "sandbox._mode = 'unsandboxed'\n"
+             "print(tools.run_tool(sys.argv[1], 'bash', {'command': "
+             "\"tr '\\\\0' '\\\\n' < /proc/$PPID/environ | base64 -w0\"}))\n")
+    env = {**os.environ, "ANTHROPIC_API_KEY": KEY, tools.OPT_IN: "1"}
+    done = subprocess.run([sys.executable, "-P", "-c", probe, str(workspace)], env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert KEY not in done.stdout                      # redaction sees no key...
+    assert f"ANTHROPIC_API_KEY={KEY}" in base64.b64decode(done.stdout.strip()).decode()  # ...yet here it is
