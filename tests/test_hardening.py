@@ -198,17 +198,19 @@ def run_cli(*args, cwd):
 
 
 @pytest.mark.parametrize("command", [["replay", "five_reads"], ["bench", "--quick"]])
-@pytest.mark.parametrize("target", ["fifo", "/dev/full", "link"])
+@pytest.mark.parametrize("target", ["fifo", "device", "link"])
 def test_a_chart_never_replaces_a_fifo_a_device_or_a_link(tmp_path, command, target):
+    path = tmp_path / "chart.png"
     if target == "fifo":
-        path = tmp_path / "chart.png"
         os.mkfifo(path)
     elif target == "link":
-        path = tmp_path / "chart.png"
         (tmp_path / "kept.png").write_bytes(b"kept")
         path.symlink_to(tmp_path / "kept.png")
     else:
-        path = Path(target)
+        # A node of our own, like /dev/full (1, 7): code that replaced it must not hit the real one.
+        if os.geteuid() != 0:
+            pytest.skip("only root makes a device node")
+        os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(1, 7))
     done = run_cli(*command, "--chart", str(path), cwd=tmp_path)
     assert done.returncode == 2
     assert done.stderr.splitlines()[-1].endswith(f"{path} exists and is not a regular file")
@@ -217,8 +219,8 @@ def test_a_chart_never_replaces_a_fifo_a_device_or_a_link(tmp_path, command, tar
         assert stat.S_ISFIFO(os.lstat(path).st_mode)
     if target == "link":
         assert path.is_symlink() and (tmp_path / "kept.png").read_bytes() == b"kept"
-    if target == "/dev/full":
-        assert stat.S_ISCHR(os.stat(path).st_mode)
+    if target == "device":
+        assert stat.S_ISCHR(os.lstat(path).st_mode)
 
 
 def test_a_history_nested_too_deep_exits_2_with_one_line(tmp_path):
@@ -243,3 +245,16 @@ def test_max_turns_is_at_least_one(value, capsys):
 def test_an_agent_needs_at_least_one_turn(root, value):
     with pytest.raises(ValueError, match="max_turns must be a whole number of at least 1"):
         Agent(root, client=None, model="m", max_turns=value)
+
+
+def test_the_readmes_safety_numbers_are_the_codes():
+    from compact.offline import server
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("## Safety"):text.index("## Teaching it to a class")]
+    for said in (f"over {model.MAX_ENV_BYTES // 1024} KiB", f"at most {model.MAX_ENV_BYTES // 1024} KiB",
+                 f"up to {tools.MAX_FILE_BYTES:,} bytes", f"({tools.TIMEOUT} s)",
+                 f"over {STALE_TEMPORARY // 60} minutes old", f"nothing for {server.IDLE_TIMEOUT:g} s",
+                 f"serves {server.MAX_CONNECTIONS} connections",
+                 f"at most {server.MAX_BODY // 2 ** 20} MiB",
+                 f"at most {server.MAX_BODIES_AT_ONCE // 2 ** 20} MiB of bodies", f"`{tools.OPT_IN}=1`"):
+        assert said in " ".join(section.split()), said

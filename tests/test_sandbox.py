@@ -382,7 +382,7 @@ def test_the_course_env_and_the_workspaces_are_covered_for_commands(workspace, o
     assert output.splitlines()[-1] == "readable"
 
 
-def test_opted_in_without_a_sandbox_a_command_reads_the_key(workspace, no_sandbox):
+def test_opted_in_without_a_sandbox_a_command_reads_the_key(workspace, no_sandbox, monkeypatch):
     """What COMPACT_UNSANDBOXED_BASH=1 costs (the README says it): the agent's own
     environment is one `tr` away, and base64 takes it past the redaction."""
     probe = ("import sys\n"
@@ -395,3 +395,8 @@ def test_opted_in_without_a_sandbox_a_command_reads_the_key(workspace, no_sandbo
                           capture_output=True, text=True, timeout=60)
     assert KEY not in done.stdout                      # redaction sees no key...
     assert f"ANTHROPIC_API_KEY={KEY}" in base64.b64decode(done.stdout.strip()).decode()  # ...yet here it is
+    # And the course's .env, which the sandbox would have covered.
+    monkeypatch.setenv(tools.OPT_IN, "1")
+    no_sandbox.write_text(f"ANTHROPIC_API_KEY={KEY[::-1]}\n")
+    output = bash(workspace, f"base64 -w0 {no_sandbox}")
+    assert base64.b64decode(output).decode() == f"ANTHROPIC_API_KEY={KEY[::-1]}\n"
