@@ -20,8 +20,16 @@ of the course (a planted `dotenv.py` or `anthropic.py` is never loaded).
 import os
 import sys
 
+
+def _current_folder() -> str | None:
+    try:
+        return os.getcwd()
+    except OSError:     # a folder removed under us is no folder to import from
+        return None
+
+
 # `python -m` put the current folder first (as '' or its path): take it off.
-if sys.path and sys.path[0] in ("", os.getcwd()) and not sys.flags.safe_path:
+if sys.path and sys.path[0] in ("", _current_folder()) and not sys.flags.safe_path:
     del sys.path[0]
 
 import importlib  # noqa: E402 - after the current folder left sys.path
