@@ -328,6 +328,15 @@ def test_an_env_file_linked_to_proc_does_not_break_bash(workspace):
     assert bounded(bash, workspace, "echo again")[0] == "again"
 
 
+@needs_bwrap
+def test_an_env_file_linked_elsewhere_is_covered_where_it_leads(workspace, outside):
+    (outside / "real.env").write_text(f"ANTHROPIC_API_KEY={KEY}\n")
+    (workspace / ".env").symlink_to(outside / "real.env")
+    output, _ = bounded(bash, workspace, f"base64 .env; base64 {outside}/real.env")
+    assert base64.b64encode(f"ANTHROPIC_API_KEY={KEY}\n".encode()).decode()[:24] not in output
+    assert output.count("Permission denied") == 2, output
+
+
 # -- without a sandbox: no plain command while a key is configured -------------------------------
 
 @pytest.fixture

@@ -359,10 +359,11 @@ def run_tool(workspace, name: str, tool_input: dict, confirm=None) -> str:
 
 def secret_files(workspace) -> list:
     """The .env files whose keys a tool could show: the workspace's own (top level)
-    and the one the model settings are read from (compact.agent.model).
+    and the one the model settings are read from (compact.agent.model), links followed.
 
-    Regular files only, never a link: a `.env.local` that links to /proc/self/status
-    is neither read nor masked (a mask over a /proc path stopped bwrap from starting)."""
+    Regular files only, and none under the folders the sandbox makes anew: a
+    `.env.local` that links to /proc/self/status is neither read nor masked (a
+    mask over a /proc path stopped bwrap from starting, and so every command)."""
     found = []
     try:
         with os.scandir(workspace) as listing:
@@ -370,12 +371,15 @@ def secret_files(workspace) -> list:
     except OSError:
         pass
     found.append(model.course_env_file())
-    return [path.absolute() for path in found if _regular_not_link(path)]
+    resolved = [resolve(path) for path in found]
+    return [path for path in resolved if path is not None and _maskable(path)]
 
 
-def _regular_not_link(path: Path) -> bool:
+def _maskable(path: Path) -> bool:
+    if any(path.is_relative_to(folder) for folder in ("/proc", "/sys", "/dev")):
+        return False
     try:
-        return stat.S_ISREG(os.lstat(path).st_mode)
+        return stat.S_ISREG(os.stat(path).st_mode)
     except OSError:
         return False
 
