@@ -27,7 +27,7 @@ from pathlib import Path
 
 from . import summary, working
 from .config import CompactionConfig
-from .messages import estimate_chars, json_len
+from .messages import check_request, estimate_chars, json_len
 from .record import StepRecord
 from .steps import STEPS, step_named
 from .store import Store
@@ -153,6 +153,7 @@ class ContextCompactor:
 
     def prepare(self, messages, active_request):
         """Run before every model call: the steps of STEPS in order, each when its row says."""
+        check_request(active_request)
         self.calls += 1
         messages = self._start(messages)
         chars = self._start_size if self.measure is estimate_chars else self.measure(messages)

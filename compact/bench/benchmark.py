@@ -37,8 +37,10 @@ reactive_compact and the compact tool.
 """
 
 import argparse
+import errno
 import os
 import shutil
+import stat
 import statistics
 import sys
 import tempfile
@@ -408,6 +410,9 @@ def chart_path_problem(path) -> str | None:
     folder = target.parent if str(target.parent) else Path(".")
     if target.is_dir():
         return f"{path} is a folder"
+    if os.path.lexists(target) and not stat.S_ISREG(os.lstat(target).st_mode):
+        # The rename would replace it: a FIFO, a device (/dev/full), a link.
+        return f"{path} exists and is not a regular file"
     if not folder.exists():
         return f"the folder {folder} does not exist"
     if not folder.is_dir():
@@ -426,6 +431,8 @@ def save_chart(figure, path, **savefig) -> None:
     os.close(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
     try:
         figure.savefig(temporary, format="png", **savefig)
+        if problem := chart_path_problem(target):   # asked again: it may have changed meanwhile
+            raise OSError(errno.EEXIST, problem)
         os.replace(temporary, target)
     except BaseException:
         os.unlink(temporary)

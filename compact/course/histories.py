@@ -157,6 +157,8 @@ def load_history(name_or_path, source_format: str = "auto") -> dict:
                            f"column {error.colno})") from None
     except OSError as error:
         raise HistoryError(f"{path}: cannot read ({error.strerror or error})") from None
+    except RecursionError:
+        raise HistoryError(f"{path}: not a history (nested too deeply to read)") from None
     data = check_history(data, str(path))
     data.setdefault("name", path.stem)
     return data
