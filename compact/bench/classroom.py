@@ -10,9 +10,9 @@ tests/test_hub.py checks isolation with the same pieces.
 
 Students must be able to run the course's interpreter, and the folders on the way to it
 must be open to them: a venv made from a Python under /root is not. So the students'
-course is a copy of the checkout in /var/tmp/compact-course-hub/<hash>/ with a venv made
-from Debian's /usr/bin/python3 (README, "One machine for a class"), made once per set of
-requirements and kept; its files are copied again on every run.
+course is a copy of the checkout in /var/tmp/compact-course-hub/<key>/ with a venv made
+from Debian's /usr/bin/python3 (README, "One machine for a class"), made once per checkout
+and set of requirements and kept (about 800 MB); its files are copied again on every run.
 
 Left out: logging in through the browser (PAM passwords: the API token starts servers),
 TLS, widgets (nothing renders them here), a real model (COMPACT_OFFLINE=1).
@@ -69,23 +69,22 @@ def why_not_here() -> str:
 
 # -- the students' copy of the course ----------------------------------------------------
 
-def requirements_hash(root: Path = ROOT) -> str:
+def course_key(root: Path = ROOT) -> str:
+    """One copy a checkout and set of requirements: the venv installs its copy with `-e .`."""
     text = b"".join((root / name).read_bytes()
                     for name in ("requirements.txt", "requirements-test.txt", "pyproject.toml"))
-    return hashlib.sha256(text).hexdigest()[:12]
+    return hashlib.sha256(str(root.resolve()).encode() + text).hexdigest()[:12]
 
 
 def students_course(root: Path = ROOT, log=print) -> Path:
     """A copy of the checkout every local user can read, with its own .venv (see above)."""
-    home = CACHE / requirements_hash(root)
+    home = CACHE / course_key(root)
     course = home / "course"
     CACHE.mkdir(mode=0o755, exist_ok=True)
     with open(CACHE / ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # two runs at once share one venv, made once
         home.mkdir(mode=0o755, exist_ok=True)
-        for entry in course.iterdir() if course.exists() else ():
-            if entry.name != ".venv":
-                shutil.rmtree(entry) if entry.is_dir() and not entry.is_symlink() else entry.unlink()
+        # Copied over what is there: a hub of another run may be serving it.
         shutil.copytree(root, course, ignore=NOT_COPIED, symlinks=True, dirs_exist_ok=True)
         venv = course / ".venv"
         if not (venv / ".complete").exists():
@@ -221,19 +220,19 @@ class ClassroomHub:
     def spawn_all(self, timeout: float = 240) -> dict:
         """Start every student's server at once; seconds until each was ready."""
         started = time.monotonic()
-        for name in self.students:
-            self.api("POST", f"/hub/api/users/{name}/server")
-        ready, deadline = {}, started + timeout
-        while len(ready) < len(self.students) and time.monotonic() < deadline:
-            for name in set(self.students) - set(ready):
-                server = self.api("GET", f"/hub/api/users/{name}")["servers"].get("", {})
-                if server.get("ready"):
-                    ready[name] = time.monotonic() - started
-            time.sleep(0.25)
-        missing = sorted(set(self.students) - set(ready))
-        if missing:
-            raise TimeoutError(f"servers not ready after {timeout:.0f} s: {missing}\n{self.log_tail()}")
-        return ready
+        deadline = started + timeout
+
+        def spawn(name: str) -> float:
+            # The hub answers once the server is up, or after 10 s while it is still starting.
+            self.api("POST", f"/hub/api/users/{name}/server", timeout=timeout)
+            while time.monotonic() < deadline:
+                if self.api("GET", f"/hub/api/users/{name}")["servers"].get("", {}).get("ready"):
+                    return time.monotonic() - started
+                time.sleep(0.25)
+            raise TimeoutError(f"{name}'s server not ready after {timeout:.0f} s\n{self.log_tail()}")
+
+        with ThreadPoolExecutor(max_workers=len(self.students)) as pool:
+            return dict(zip(self.students, pool.map(spawn, self.students)))
 
     def log_tail(self, lines: int = 40) -> str:
         try:
