@@ -38,7 +38,7 @@ def spread(values: list) -> str:
 
 def one_run(course, students: list, notebooks: list) -> dict:
     """One hub, every server at once, each notebook everywhere at once; the figures."""
-    figures = {"failed_starts": 0, "cell_errors": 0, "servers": [], "kernels": [], "with_kernel": []}
+    figures = {"failed_starts": 0, "cell_errors": 0, "servers": [], "kernels": []}
     with classroom.state_folder() as state, classroom.ClassroomHub(course, students, state) as hub:
         ready = hub.spawn_all()
         seconds = sorted(ready.values())
@@ -55,7 +55,6 @@ def one_run(course, students: list, notebooks: list) -> dict:
             figures["cell_errors"] += errors
             kernels = [k for m in memory for k in m["kernels"]]
             figures["kernels"] += kernels
-            figures["with_kernel"] += [m["server"] for m in memory]
             times = [r.seconds for r in runs]
             print(f"  {notebook}: all done in {max(times):.1f} s (median {statistics.median(times):.1f} s), "
                   f"failed kernel starts {failed}, cells that raised {errors}")

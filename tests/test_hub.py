@@ -8,7 +8,8 @@ Then: every cell ran with no error, every kernel listens on Unix sockets (IPC), 
 is 700 with the student's own copy of the notebooks, and one student, running as
 themselves, can neither read another's notebooks nor connect to another's kernel.
 
-Not root, or no configurable-http-proxy: skipped, with the reason. The first run makes
+Not root, or no configurable-http-proxy: those are skipped, with the reason; the checks of
+the config's own settings, at the end, run anywhere. The first run makes
 the students' venv from Debian's python3 (about a minute; kept in /var/tmp).
 """
 
@@ -24,7 +25,7 @@ from compact.bench import classroom
 
 NOTEBOOK = "12_live_agent.ipynb"
 REASON = classroom.why_not_here()
-pytestmark = pytest.mark.skipif(bool(REASON), reason=f"the hub test {REASON}")
+NEEDS_A_HUB = pytest.mark.skipif(bool(REASON), reason=f"the hub test {REASON}")
 
 # Run as a student: try to open a path, or to connect to a kernel's shell socket.
 PROBE = r"""
@@ -68,6 +69,7 @@ def home(student: str) -> Path:
     return Path(os.path.expanduser(f"~{student}"))
 
 
+@NEEDS_A_HUB
 def test_the_live_notebook_runs_in_every_students_server(classroom_run):
     hub, runs = classroom_run
     assert [r.student for r in runs] == hub.students
@@ -76,6 +78,7 @@ def test_the_live_notebook_runs_in_every_students_server(classroom_run):
         assert run.errors == [], f"{run.student}: {run.errors}"
 
 
+@NEEDS_A_HUB
 def test_kernels_use_unix_sockets_in_a_private_folder(classroom_run):
     hub, runs = classroom_run
     for run in runs:
@@ -88,6 +91,7 @@ def test_kernels_use_unix_sockets_in_a_private_folder(classroom_run):
     assert "over TCP" not in (hub.state / "jupyterhub.log").read_text(errors="replace")
 
 
+@NEEDS_A_HUB
 def test_every_student_has_a_private_home_with_the_notebooks(classroom_run):
     hub, _ = classroom_run
     for student in hub.students:
@@ -97,6 +101,7 @@ def test_every_student_has_a_private_home_with_the_notebooks(classroom_run):
         assert as_student(student, "read", str(copy)) == "allowed"
 
 
+@NEEDS_A_HUB
 def test_a_student_can_neither_read_another_home_nor_reach_another_kernel(classroom_run):
     hub, runs = classroom_run
     first, second = runs[0], runs[1]
@@ -111,3 +116,29 @@ def test_a_student_can_neither_read_another_home_nor_reach_another_kernel(classr
 def pwd_uid(student: str) -> int:
     import pwd
     return pwd.getpwnam(student).pw_uid
+
+
+# -- the config itself, read without starting anything (any user) ------------------------
+
+def hub_config():
+    from traitlets.config.loader import PyFileConfigLoader
+    path = classroom.ROOT / classroom.HUB_CONFIG
+    return PyFileConfigLoader(path.name, str(path.parent)).load_config()
+
+
+def test_the_config_serves_loopback_with_the_venvs_server_on_notebook_00():
+    config = hub_config()
+    assert config.JupyterHub.ip == config.JupyterHub.hub_ip == "127.0.0.1"
+    assert config.Spawner.cmd == [str(classroom.ROOT / ".venv" / "bin" / "jupyterhub-singleuser")]
+    assert config.Spawner.default_url == "/lab/tree/notebooks/00_why_compaction.ipynb"
+    assert (classroom.ROOT / "notebooks" / "00_why_compaction.ipynb").is_file()
+    assert callable(config.Spawner.pre_spawn_hook)
+
+
+def test_the_config_starts_kernels_over_ipc_with_no_news_and_an_idle_culler():
+    args = hub_config().Spawner.args
+    assert "--KernelManager.transport=ipc" in args
+    # The folder of course.sh's overrides.json (the browser test sees it hide the prompt).
+    assert f"--LabApp.app_settings_dir={classroom.ROOT / 'scripts' / 'jupyterlab'}" in args
+    assert "--MappingKernelManager.cull_idle_timeout=1800" in args  # 30 minutes
+    assert "--ServerApp.shutdown_no_activity_timeout=3600" in args  # an hour

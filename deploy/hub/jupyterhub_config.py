@@ -40,7 +40,7 @@ c.JupyterHub.hub_ip = "127.0.0.1"
 c.ConfigurableHTTPProxy.command = [shutil.which("configurable-http-proxy") or "configurable-http-proxy"]
 
 c.JupyterHub.authenticator_class = "pam"
-c.Authenticator.allowed_groups = {os.environ.get("COURSE_GROUP", "students")}
+c.PAMAuthenticator.allowed_groups = {os.environ.get("COURSE_GROUP", "students")}
 c.Authenticator.admin_users = set(os.environ.get("COURSE_ADMINS", "").split())
 
 c.JupyterHub.spawner_class = "jupyterhub.spawner.LocalProcessSpawner"
@@ -93,7 +93,8 @@ def prepare_home(spawner) -> None:
     runtime.mkdir(mode=0o700, exist_ok=True)
     os.chown(runtime, account.pw_uid, account.pw_gid, follow_symlinks=False)
     runtime.chmod(0o700)
-    spawner.environment["JUPYTER_RUNTIME_DIR"] = str(runtime)
+    # A new dict: this spawner's own, whatever its configured one is shared with.
+    spawner.environment = {**spawner.environment, "JUPYTER_RUNTIME_DIR": str(runtime)}
 
 
 c.Spawner.pre_spawn_hook = prepare_home
