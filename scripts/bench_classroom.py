@@ -39,7 +39,7 @@ def spread(values: list) -> str:
 def one_run(course, students: list, notebooks: list) -> dict:
     """One hub, every server at once, each notebook everywhere at once; the figures."""
     figures = {"failed_starts": 0, "cell_errors": 0, "servers": [], "kernels": []}
-    with classroom.state_folder() as state, classroom.ClassroomHub(course, students, state) as hub:
+    with classroom.state_folder() as state, classroom.running_hub(course, students, state) as hub:
         ready = hub.spawn_all()
         seconds = sorted(ready.values())
         print(f"  servers ready: all {seconds[-1]:.1f} s (first {seconds[0]:.1f} s, "
@@ -64,7 +64,7 @@ def one_run(course, students: list, notebooks: list) -> dict:
             servers = [m["server"] for m in memory]
             print(f"    RSS MB: kernel {spread(kernels)}; server with it {spread(servers)}; "
                   f"all servers and kernels {sum(m['server'] + sum(m['kernels']) for m in memory):,.0f}")
-        hub_rss = rss_of(hub.process.pid) + rss_of(hub._proxy_pid())
+        hub_rss = rss_of(hub.process.pid) + rss_of(hub.proxy_pid())
         print(f"  RSS MB: idle server {spread(figures['servers'])}; hub and proxy {hub_rss:,.0f}")
         figures["hub"] = hub_rss
     return figures

@@ -48,7 +48,7 @@ except OSError as error:
 def classroom_run():
     course = classroom.students_course()
     with classroom.state_folder() as state, classroom.local_students(3) as students:
-        with classroom.ClassroomHub(course, students, state) as hub:
+        with classroom.running_hub(course, students, state) as hub:
             hub.spawn_all()
             runs = classroom.run_everywhere(hub, NOTEBOOK)
             try:

@@ -180,12 +180,14 @@ class ClassroomHub:
         self.port = free_port()
         self.base_url = f"http://127.0.0.1:{self.port}"
         self.token = secrets.token_hex(32)
-        self.runtime_root = self.state / "kernels"
+        self.runtime_root = None
         self.process = None
 
     def start(self, timeout: float = 90) -> "ClassroomHub":
-        self.state.mkdir(parents=True, exist_ok=True)
-        self.state.chmod(0o755)  # students cross it to reach their socket folder
+        self.state.mkdir(mode=0o700, parents=True, exist_ok=True)  # its database: root's only
+        # The students' socket folders, apart: they must cross this one, short, to reach theirs.
+        self.runtime_root = Path(tempfile.mkdtemp(prefix="hubk-"))
+        self.runtime_root.chmod(0o755)
         config = self.state / "jupyterhub_config.py"
         config.write_text(WRAPPER.format(
             config=str(self.course / HUB_CONFIG), port=self.port, hub_port=free_port(),
@@ -251,33 +253,48 @@ class ClassroomHub:
                 self.process.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 pass
-        for pid in (self.process.pid, self._proxy_pid()):
-            try:
-                os.killpg(pid, signal.SIGKILL) if pid == self.process.pid else os.kill(pid, signal.SIGKILL)
-            except (ProcessLookupError, TypeError):
-                pass
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)  # start_new_session: it leads its group
+        except ProcessLookupError:
+            pass
         self.process.wait()
+        self._stop_proxy()
+        shutil.rmtree(self.runtime_root, ignore_errors=True)
         for name in self.students:
             try:
                 stop_processes_of(pwd.getpwnam(name).pw_uid)
             except KeyError:
                 pass
 
-    def _proxy_pid(self):
+    def _stop_proxy(self) -> None:
+        """The proxy, if the hub left it running (its pid is checked: a pid can be reused)."""
+        import psutil
+        pid = self.proxy_pid()
+        if pid is None:
+            return
+        try:
+            proxy = psutil.Process(pid)
+            if "configurable-http-proxy" in " ".join(proxy.cmdline()):
+                proxy.kill()
+        except psutil.Error:
+            pass
+
+    def proxy_pid(self):
         try:
             return int((self.state / "proxy.pid").read_text().strip())
         except (OSError, ValueError):
             return None
 
-    def __enter__(self):
-        try:
-            return self.start()
-        except BaseException:
-            self.stop()
-            raise
 
-    def __exit__(self, *exc):
-        self.stop()
+
+@contextmanager
+def running_hub(course: Path, students: list, state: Path):
+    """A started ClassroomHub, stopped whatever happens (a failed start included)."""
+    hub = ClassroomHub(course, students, state)
+    try:
+        yield hub.start()
+    finally:
+        hub.stop()
 
 
 # -- a notebook through the kernel websocket ---------------------------------------------
