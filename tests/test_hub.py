@@ -48,11 +48,12 @@ except OSError as error:
 def classroom_run():
     course = classroom.students_course()
     with classroom.state_folder() as state, classroom.local_students(3) as students:
+        made = {s: stat.S_IMODE(home(s).stat().st_mode) for s in students}  # before the hub's hook
         with classroom.running_hub(course, students, state) as hub:
             hub.spawn_all()
             runs = classroom.run_everywhere(hub, NOTEBOOK)
             try:
-                yield hub, runs
+                yield hub, runs, made
             finally:
                 classroom.close_sessions(hub, runs)
 
@@ -71,7 +72,7 @@ def home(student: str) -> Path:
 
 @NEEDS_A_HUB
 def test_the_live_notebook_runs_in_every_students_server(classroom_run):
-    hub, runs = classroom_run
+    hub, runs, _ = classroom_run
     assert [r.student for r in runs] == hub.students
     for run in runs:
         assert run.kernel_started, f"{run.student}: {run.errors}\n{hub.log_tail()}"
@@ -80,7 +81,7 @@ def test_the_live_notebook_runs_in_every_students_server(classroom_run):
 
 @NEEDS_A_HUB
 def test_kernels_use_unix_sockets_in_a_private_folder(classroom_run):
-    hub, runs = classroom_run
+    hub, runs, _ = classroom_run
     for run in runs:
         connection = classroom.connection_file(hub, run.student, run.kernel_id)
         assert connection["transport"] == "ipc", f"{run.student}'s kernel: {connection['transport']}"
@@ -93,7 +94,9 @@ def test_kernels_use_unix_sockets_in_a_private_folder(classroom_run):
 
 @NEEDS_A_HUB
 def test_every_student_has_a_private_home_with_the_notebooks(classroom_run):
-    hub, _ = classroom_run
+    hub, _, made = classroom_run
+    # useradd -m made them open to all (Debian 12's default); the hub's hook closed them.
+    assert set(made.values()) == {0o755}
     for student in hub.students:
         assert stat.S_IMODE(home(student).stat().st_mode) == 0o700
         copy = home(student) / "notebooks" / NOTEBOOK
@@ -103,7 +106,7 @@ def test_every_student_has_a_private_home_with_the_notebooks(classroom_run):
 
 @NEEDS_A_HUB
 def test_a_student_can_neither_read_another_home_nor_reach_another_kernel(classroom_run):
-    hub, runs = classroom_run
+    hub, runs, _ = classroom_run
     first, second = runs[0], runs[1]
     other_notebook = home(second.student) / "notebooks" / NOTEBOOK
     assert as_student(first.student, "read", str(other_notebook)) == "PermissionError"
