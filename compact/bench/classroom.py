@@ -127,14 +127,26 @@ def remove_student(name: str) -> None:
     subprocess.run(["userdel", "--remove", "--force", name], capture_output=True)
 
 
+def add_student(name: str, tries: int = 10) -> None:
+    """useradd -m; again a moment later while another program holds /etc/passwd's lock."""
+    for _ in range(tries):
+        done = subprocess.run(["useradd", "--create-home", "--shell", "/usr/sbin/nologin", name],
+                              capture_output=True, text=True)
+        if done.returncode == 0:
+            return
+        if done.returncode != 1:  # 1: "cannot lock /etc/passwd; try again later"
+            break
+        time.sleep(0.5)
+    raise RuntimeError(f"useradd {name} failed ({done.returncode}): {done.stderr.strip()}")
+
+
 @contextmanager
 def local_students(count: int):
     """N local users with `useradd -m` homes (755 on Debian 12), removed whatever happens."""
     names = student_names(count)
     try:
         for name in names:
-            subprocess.run(["useradd", "--create-home", "--shell", "/usr/sbin/nologin", name],
-                           check=True, capture_output=True)
+            add_student(name)
         yield names
     finally:
         for name in names:
