@@ -21,7 +21,10 @@ hidden="['__pycache__', '*.pyc', '*.pyo', '.DS_Store', '*~', 'src', 'conftest.py
 # settings still win.
 # The lessons' folder shows the lessons: their sources and build files are hidden (listing only).
 # notebooks/docs is a link to docs/, so a lesson's ../docs/ links open inside JupyterLab.
+# Kernels over IPC (Unix sockets in the 700 runtime folder): TCP ports that any local user can
+# connect to, and that two servers can both pick, carry code and output in plain text.
 exec .venv/bin/jupyter lab --ip=127.0.0.1 --notebook-dir="$folder" \
+  --KernelManager.transport=ipc \
   --LabApp.app_settings_dir="$PWD/scripts/jupyterlab" \
   --ContentsManager.hide_globs="$hidden" \
   --LabApp.default_url=/lab/tree/00_why_compaction.ipynb \

@@ -20,6 +20,7 @@ from compact.course.exercises import check as machinery
 from compact.course.exercises import solutions as right
 from compact.course.exercises.snip import simulate
 from compact.messages import text_of
+from compact.offline.tokens import estimate_text_tokens
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -197,15 +198,22 @@ def fresh_from_the_reply(kinds):
 
 
 def cache_cost_no_cache(previous, current):
-    return 1.25 * len(json.dumps(current, ensure_ascii=False))
+    return 1.25 * sum(estimate_text_tokens(json.dumps(m, ensure_ascii=False)) for m in current)
 
 
-def cache_cost_ascii(previous, current):
+def cache_cost_leading_matches(previous, current):
+    """The character-era rule: the leading messages that match are read, whatever changed after."""
+    tokens = [estimate_text_tokens(json.dumps(m, ensure_ascii=False)) for m in current]
     same = 0
     while same < min(len(previous), len(current)) and previous[same] == current[same]:
         same += 1
-    cached = sum(len(json.dumps(m)) for m in current[:same])
-    return 0.1 * cached + 1.25 * (len(json.dumps(current)) - cached)
+    return 0.1 * sum(tokens[:same]) + 1.25 * sum(tokens[same:])
+
+
+def cache_cost_characters(previous, current):
+    sizes = [len(json.dumps(m, ensure_ascii=False)) for m in current]
+    read = sum(sizes[:len(previous)]) if previous and current[:len(previous)] == previous else 0
+    return 0.1 * read + 1.25 * (sum(sizes) - read)
 
 
 FUNCTION_CHECKS = [
@@ -226,7 +234,8 @@ FUNCTION_CHECKS = [
      [run_batch_like_the_article, run_batch_stops_at_the_failure, run_batch_drops_the_failure,
       run_batch_no_compact_after_a_failure]),
     (ex.check_fresh_from, right.fresh_from, [fresh_from_first_reply, fresh_from_the_reply]),
-    (ex.check_cache_cost, right.cache_cost, [cache_cost_no_cache, cache_cost_ascii]),
+    (ex.check_cache_cost, right.cache_cost,
+     [cache_cost_no_cache, cache_cost_leading_matches, cache_cost_characters]),
 ]
 # The five exercises the learner designs: each wrong answer's hint() names its mistake.
 # (check, wrong answer, words its hint must say)

@@ -44,6 +44,7 @@ from compact import (
 )
 from compact import store as store_module
 from compact.messages import to_plain
+from compact.steps import NAMES
 from compact.store import seeded_ids
 
 from .helpers import (
@@ -244,15 +245,14 @@ def base(tmp_path_factory):
 
 # -- the properties ---------------------------------------------------------------------------
 
-STEPS = ("tool_result_budget", "snip_compact", "micro_compact", "compact_history",
-         "reactive_compact", "prepare")
+# Every step of the pipeline's list, each alone, then prepare.
+STEPS = (*NAMES, "prepare")
 
 
 def run_step(c, name, messages, active):
-    method = getattr(c, name)
-    if name in ("tool_result_budget", "micro_compact"):
-        return method(messages)
-    return method(messages, active)
+    if name == "prepare":
+        return c.prepare(messages, active)
+    return c.run_step(name, messages, active)
 
 
 @pytest.mark.parametrize("profile", PROFILES)
@@ -287,20 +287,18 @@ def test_prepare_turn_by_turn_holds_the_invariants(profile, base, data):
 
 
 class FlakyDisk:
-    """os for the store, with os.link (a file taking its name) failing (disk full) on chosen calls."""
+    """The store's rename (a file taking its name) failing (disk full) on chosen calls."""
 
     def __init__(self, failing: set):
         self.failing, self.calls, self.failures = failing, 0, 0
+        self.rename = store_module._rename_noreplace
 
-    def link(self, *args, **kwargs):
+    def __call__(self, *args):
         self.calls += 1
         if self.calls in self.failing:
             self.failures += 1
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-        return os.link(*args, **kwargs)
-
-    def __getattr__(self, name):
-        return getattr(os, name)
+        return self.rename(*args)
 
 
 @pytest.mark.parametrize("profile", PROFILES)
@@ -308,7 +306,8 @@ class FlakyDisk:
 def test_failed_writes_are_fail_safe(profile, base, data):
     chunks, work, root, c, check = new_case(data, profile, base)
     disk = FlakyDisk(set(data.draw(st.lists(st.integers(1, 40), max_size=12))))
-    with mock.patch.object(store_module, "os", disk), warnings.catch_warnings(record=True) as caught:
+    with mock.patch.object(store_module, "_rename_noreplace", disk), \
+            warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         prepare_turn_by_turn(c, check, chunks)
     reported = [w for w in caught if issubclass(w.category, CompactionWarning)]

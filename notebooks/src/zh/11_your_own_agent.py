@@ -1,0 +1,119 @@
+# %% [markdown]
+# # 11 · 你自己的 agent，你自己的历史
+#
+# 前面每个 notebook 回放的都是课程自带的历史，用的都是文章的数值。
+# 你的 agent 不是课程的 agent：它的工具返回的结果大小不同，会话可能更长也可能更短，
+# 它的模型也有自己的窗口。这里你把 **你自己的 agent 的一次会话** 放进管线回放，
+# 在它上面扫描各个阈值，为给定的窗口选出设置，再读一份“配方”：
+# 怎样把管线接进一个普通的 SDK 工具循环。
+#
+# 导入器（`compact.importers`）能读三种格式：
+#
+# - **Claude Code 的会话文件**，即 Claude Code 保存在 `~/.claude/projects/<project>/`
+#   下的 JSONL。这是 Claude Code 自己的格式，没有官方文档；
+#   导入器只保留主线，跳过子 agent 的旁支（sidechain）和 harness 加的元信息（meta）行，
+#   把 Claude Code 按块分开写下的一次回复重新合成一条，
+#   并越过 Claude Code 自己做过的压缩往回读，让被它拆开的配对重新完整；
+# - **普通的 Messages API 历史**：一个 JSON 列表、`{"messages": [...]}`，或每行一条消息；
+# - **OpenAI 聊天格式的日志**（`tool_calls`、`role: "tool"`），转换成 Messages API 的块。
+#
+# 无法解析的文件，或工具配对对不上的文件，都会被拒绝，并给出文件、行号和问题所在：
+# 转换到一半的东西绝不会被回放。
+
+# %% [markdown]
+# **目标。** 你将载入另一个 agent 的会话文件，回放它，在它上面扫描阈值，
+# 为一个窗口和一份预算选出设置，并看到工具循环需要的那四行。约 30 分钟。
+
+# %% [markdown]
+# ## 文件里有什么，模型看到了什么
+#
+# 样例 `data/sessions/claude_code_sample.jsonl` 是 **制作的，不是录下来的**：
+# 并没有真的运行 Claude Code。`scripts/make_claude_session.py` 用课程的工作区、
+# 按 Claude Code 的格式写出它，里面是课程工具的真实输出、一个在自己的旁支里
+# 读五节课 README 的子 agent，以及一次编辑之前的文件历史快照（file-history-snapshot）。
+# 它的第一条记录就这样写明了。先按种类数一数它的记录，再看导入器留下了什么：
+
+# %% [markdown]
+# 旁支记录和 meta 行被略去；`summary` 和 `file-history-snapshot` 是簿记，不是消息。
+# assistant 记录比模型回复多：Claude Code 每个内容块写一条记录，
+# 导入器把 `message.id` 相同的记录重新合成一条回复。
+# 当前用户请求是某个人最近一次输入的文本。
+#
+# ## 对整个会话运行一次 `prepare`
+#
+# 和 notebook 08 一样，`replay` 用默认配置（default）和文章的数值，对整个列表运行一次管线：
+
+# %% [markdown]
+# ## 逐次调用
+#
+# `timeline` 把会话一次模型调用一次模型调用地交给 `prepare`，
+# 就像你的 agent 当初运行管线时那样。回复是录下来的那些：
+# 压缩器改变不了模型接下来做了什么。
+
+# %% [markdown]
+# ## 为一个窗口扫描阈值
+#
+# 假设你的模型窗口是 16,000 个 token。`sweep` 按下面网格里的每组设置回放一次会话，
+# 两种配置都跑。上下文阈值要么是文章的、按字符计（`context_char_limit`），
+# 要么按 token 计（`context_token_limit`，这里用离线模型的估算来数）；
+# 每一种都和 `keep_recent_results`、`snip_target_messages` 的每个取值交叉组合。每一行衡量
+#
+# - **成本（cost）**：整个会话的账单，以基础输入 token 计，和 notebook 09 一样：
+#   一次请求若是在上一次请求后面接着追加，就按每个 token 0.1 从提示缓存读出上一次的部分，
+#   其余按 1.25 写入缓存；每条录下的回复按输出计，每个 token 5；每次摘要调用也计入账单；
+# - **丢失（lost）**：任何地方都无法再逐字读到的工具输出；
+# - **缺失（misses）**：录下的回复用到了某个名字（`snake_case`，8 个字符以上），
+#   而这个名字只出现在更早的某个工具输出里，但那次调用发出的内容里哪儿都没有它
+#   （结果、预览、摘要里都没有），这样的模型调用次数。这是本课程自己的量度：你的模型本来得把那个输出再读一遍；
+# - **峰值 token（peak tokens）**：最大的一次请求，按离线模型的估算。
+#
+# 最佳行（`*`）放得进窗口，而且什么都不丢；在这些行里，它的缺失最少，其次成本最低。
+# `!` 标出超出窗口的行。
+
+# %% [markdown]
+# 图表画出每一行：横轴是成本，纵轴是缺失。实心点什么都不丢，空心点有丢失，
+# 叉号放不进窗口；星号是最佳行，虚线是不压缩时的成本。
+
+# %% [markdown]
+# 用下面的检查来读它。原文配置（seed）的第三步不给它移走的内容留副本，
+# 所以它的行都有丢失；默认配置（default）的行什么都不丢。
+# 在默认配置里，无论哪种单位，最低的阈值成本最低、缺失最多，
+# 而按字符计的最大阈值放不进这么小的窗口。
+
+# %% [markdown]
+# ## 选定的设置
+#
+# 最佳行的设置就是一个 `CompactionConfig`：把它交给你的压缩器。
+# 按 token 计的阈值需要一个 token 量度配合它，即 `compact.tokens.TokenMeasure(client, model)`，
+# 它去问你的模型自己的 `count_tokens`；阈值的单位和量度的单位不一致时，压缩器会拒绝。
+
+# %% [markdown]
+# ## 配方：你自己循环里的四行
+#
+# [docs/RECIPE.md](../../docs/RECIPE.md) 逐行解释；`examples/own_loop.py` 是完整的循环，
+# 有一个测试让它对着离线模型运行。这就是它的四个位置：
+#
+# 1. 每次调用模型之前 `prepare(messages, request)`；
+# 2. API 仍然回答 "prompt is too long" 时，运行一次 `reactive_compact(messages, request)`
+#    （补救压缩），然后重发同一次调用；
+# 3. `compact` 工具：先执行整个批次，追加每一个结果，然后才 `compact_history`；
+# 4. 把当前用户请求传给它们每一个。
+
+# %% [markdown]
+# ## 自我检查：按预算选设置
+#
+# 你的团队在这次会话上能花的成本是 45,000（扫描用的单位），窗口仍是 16,000 个 token。
+# 选一种配置、一个上下文阈值（按字符或按 token）和另外两个阈值。检查器会回放你的选择（任何数值都行，不只是网格里的），
+# 并对照扫描来评判：它必须放得进窗口、什么都不丢、不超预算，
+# 而且缺失不比同时做到这三点的最佳行多。
+
+# %% [markdown]
+# **小结。**
+# - 导入器读得了 Claude Code、Messages API 和 OpenAI 聊天格式的文件，
+#   转换不了的地方会指出行号；`python -m compact replay FILE` 和 `sweep FILE` 都接受它们。
+# - 在你自己的会话上扫描，能看出每组设置在你的窗口下花多少、丢什么、缺什么；
+#   最佳行就是一个可以留用的 `CompactionConfig`。
+# - 四行就能把管线接进任何工具循环：`prepare`、遇到拒绝时的 `reactive_compact`、
+#   整个批次之后的 `compact_history`，以及传入当前用户请求。
+#
+# **下一步：** notebook 12，文章的 agent 实时运行。
