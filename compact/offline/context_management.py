@@ -172,11 +172,14 @@ def managed_answer(endpoint: str, body, beta_header: str, secret: bytes, plain) 
                 raise ManagementError(f"messages: a compaction block needs the beta {sc.BETA!r} or "
                                       f"{sc.ON_DEMAND_BETA!r}")
             inner["messages"] = sc.adopt(body["messages"], secret)
+        if on_demand and sc.ends_unfinished(inner.get("messages")):
+            raise sc.CompactionError("messages: the conversation ends on an assistant turn whose tool "
+                                     "calls have no results; send them first", "compaction_incomplete_turn")
         plain("count_tokens", inner)   # the API's rules first: shapes and pairs
         if endpoint == "count_tokens":
             return _count(inner, edits, body.get("context_management") is not None, plain)
         if on_demand:
-            return _compact_now(inner, on_demand, secret)
+            return _compact_now(inner, secret)
         return _reply(inner, edits, secret, plain)
     except (ManagementError, sc.CompactionError, context_edits.EditError) as error:
         return 400, error_payload(str(error), getattr(error, "code", None))
@@ -220,12 +223,8 @@ def _block_only(inner: dict, block: dict, iterations: list) -> dict:
                       "cache_read_input_tokens": 0, "iterations": iterations}}
 
 
-def _compact_now(inner: dict, edit: Compact, secret: bytes) -> tuple[int, dict]:
-    messages = inner["messages"]
-    if sc.ends_unfinished(messages):
-        raise sc.CompactionError("messages: the conversation ends on an assistant turn whose tool "
-                                 "calls have no results; send them first", "compaction_incomplete_turn")
-    block, usage = _compaction(messages, inner, secret)
+def _compact_now(inner: dict, secret: bytes) -> tuple[int, dict]:
+    block, usage = _compaction(inner["messages"], inner, secret)
     return 200, _block_only(inner, block, [usage])
 
 

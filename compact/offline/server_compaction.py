@@ -187,4 +187,6 @@ def as_read(block: dict) -> dict:
 
 def ends_unfinished(messages) -> bool:
     """An assistant turn last whose tool calls wait for results: nothing a summary can close."""
-    return bool(messages) and messages[-1].get("role") == "assistant" and bool(tool_uses(messages[-1]))
+    last = messages[-1] if isinstance(messages, list) and messages else None
+    return isinstance(last, dict) and last.get("role") == "assistant" \
+        and isinstance(last.get("content"), list) and bool(tool_uses(last))
