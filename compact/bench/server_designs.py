@@ -1,0 +1,165 @@
+"""The same job on the server: the API's own context management as designs of the benchmark.
+
+The article's pipeline runs on the client: the list itself changes, and what it
+drops is gone unless a file holds it. The real API can do the job on its side
+(`compact.offline.context_edits`, `compact.offline.server_compaction`, where the
+offline server plays it). As designs, call by call, each says what the client
+keeps and what the model reads:
+- server-clear: `clear_tool_uses_20250919`. The client keeps and sends its whole
+  list; the model reads it with the old tool results cleared. Nothing is lost for
+  good (the client holds it all), but the model misses what was cleared;
+- server-compact: `compact_20260112`. Past the trigger the server summarizes, the
+  client's list becomes the `compaction` block (plus what follows it), and the
+  model reads the summary. What the block replaced is gone from the conversation;
+- default+server-compact: the article's pipeline in its default profile on the
+  client (`prepare`), then server-side compaction on what it sends.
+`none` (the list as it grows) is the benchmark's own design.
+
+`replay` walks a canned history through one design, call after call, the
+model's replies taken from the history (a design cannot change what the model
+does next), and gives per call: the tokens the model reads, the tokens a
+prompt cache could read again (the leading whole messages identical to the
+previous request, as `compact.bench.cost` counts cache hits), whether a summary
+was paid for, and what clearing took. Tokens are the offline estimate
+(`compact.offline.tokens`), not the API's tokenizer.
+
+Left out: the API's own cache rules (breakpoints, minimum length, expiry) and
+the HTTP round trip; the offline server's answer to each request is not
+needed, only what it would read.
+"""
+
+import tempfile
+from dataclasses import dataclass, field
+
+from ..compactor import ContextCompactor
+from ..config import CompactionConfig
+from ..messages import tool_results, user_text
+from ..offline import context_edits
+from ..offline import server_compaction as sc
+from ..offline.extractive import extractive_summary
+from ..offline.tokens import estimate_text_tokens, estimate_tokens
+from ..store import seeded_ids
+from . import cost
+
+SECRET = b"the benchmark's own key"   # signs the blocks a replay makes; no server involved
+
+
+@dataclass
+class Call:
+    """One model call under one design."""
+    kept: list                      # the client's list after the call's context management
+    seen: list                      # what the model reads
+    summary_tokens: int = 0         # input of the summary paid for on this call, 0 if none
+    cleared: dict | None = None     # the applied clear_tool_uses edit, if any
+
+
+@dataclass
+class ServerSettings:
+    """The knobs of the server designs, in the API's words (triggers in input tokens)."""
+    clear: dict = field(default_factory=lambda: {"type": context_edits.EDIT_TYPE})
+    compact_trigger: int = sc.DEFAULT_TRIGGER
+
+
+def _server_compact(kept: list, trigger: int, secret: bytes) -> Call:
+    seen = sc.adopt(kept, secret)
+    if estimate_tokens({"messages": seen}) < trigger:
+        return Call(kept, seen)
+    block = sc.make_block(sc.state_summary(seen), seen, estimate_tokens({"messages": seen}), secret)
+    request = estimate_tokens(sc.summary_request(seen))
+    return Call([{"role": "assistant", "content": [block]}], [sc.as_read(block)], summary_tokens=request)
+
+
+def clear_design(settings: ServerSettings, compactor=None):
+    edit = context_edits.read_edit("clear", settings.clear)
+
+    def step(kept, request):
+        seen, applied = context_edits.clear_tool_uses({"messages": kept}, edit)
+        return Call(kept, seen, cleared=applied)
+    return step
+
+
+def compact_design(settings: ServerSettings, compactor=None):
+    def step(kept, request):
+        return _server_compact(kept, settings.compact_trigger, SECRET)
+    return step
+
+
+def default_then_compact_design(settings: ServerSettings, compactor=None):
+    def step(kept, request):
+        head = kept[:1] if sc.has_blocks(kept[:1]) else []
+        prepared = compactor.prepare(kept[len(head):], request)
+        return _server_compact(head + prepared, settings.compact_trigger, SECRET)
+    return step
+
+
+def none_design(settings: ServerSettings, compactor=None):
+    return lambda kept, request: Call(kept, kept)
+
+
+def default_design(settings: ServerSettings, compactor=None):
+    def step(kept, request):
+        sent = compactor.prepare(kept, request)
+        return Call(sent, sent)
+    return step
+
+
+# One row per design: how it is made (settings, a ContextCompactor) -> step(kept, request) -> Call.
+DESIGNS = {
+    "none": none_design,
+    "default": default_design,
+    "server-clear": clear_design,
+    "server-compact": compact_design,
+    "default+server-compact": default_then_compact_design,
+}
+SERVER_DESIGNS = ("server-clear", "server-compact", "default+server-compact")
+
+
+def model_calls(messages) -> list[int]:
+    """The index of each reply in a history: call k sends messages[:i] and gets messages[i]."""
+    return [i for i, m in enumerate(messages) if i and m["role"] == "assistant"]
+
+
+def typed_request(messages, fallback: str = "") -> str:
+    """The last text the user typed (a tool result is a user message too)."""
+    for message in reversed(messages):
+        if message["role"] == "user" and not tool_results(message) and user_text(message):
+            return user_text(message)
+    return fallback
+
+
+def _tokens_of(texts: list[str]) -> int:
+    return estimate_text_tokens("[" + ", ".join(texts) + "]")
+
+
+def replay(messages, design: str, settings: ServerSettings | None = None,
+           config: CompactionConfig | None = None) -> list[dict]:
+    """A canned history through one design: one record a model call (see the module's doc)."""
+    settings = settings or ServerSettings()
+    calls = model_calls(messages)
+    with tempfile.TemporaryDirectory(prefix="compact-server-") as folder:
+        compactor = ContextCompactor(folder, lambda m: extractive_summary(m), config or CompactionConfig(),
+                                     new_id=seeded_ids())
+        step = DESIGNS[design](settings, compactor)
+        kept, previous, records = list(messages[:calls[0]]), [], []
+        for n, reply in enumerate(calls):
+            call = step(kept, typed_request(messages[:reply]))
+            texts = [cost.message_json(m) for m in call.seen]
+            same = _whole(previous, texts)
+            records.append({"call": n + 1, "tokens": _tokens_of(texts),
+                            "cached": _tokens_of(texts[:same]) if same else 0,
+                            "summary_tokens": call.summary_tokens,
+                            "cleared": call.cleared["cleared_tool_uses"] if call.cleared else 0})
+            previous = texts
+            following = calls[n + 1] if n + 1 < len(calls) else len(messages)
+            kept = [*call.kept, *messages[reply:following]]
+    return records
+
+
+def _whole(previous: list[str], texts: list[str]) -> int:
+    """How many leading messages are the same as in the previous request."""
+    count = 0
+    for before, now in zip(previous, texts):
+        if before != now:
+            break
+        count += 1
+    return count
