@@ -33,7 +33,8 @@ from dataclasses import dataclass, field
 
 from ..compactor import ContextCompactor
 from ..config import CompactionConfig
-from ..messages import tool_results, user_text
+from ..display.palette import BLUE, GREEN, GREY, ORANGE, PURPLE
+from ..messages import text_of, tool_results, user_text
 from ..offline import context_edits
 from ..offline import server_compaction as sc
 from ..offline.extractive import extractive_summary
@@ -112,6 +113,9 @@ DESIGNS = {
     "default+server-compact": default_then_compact_design,
 }
 SERVER_DESIGNS = ("server-clear", "server-compact", "default+server-compact")
+# From the one palette: the client-side designs keep the benchmark's colours.
+COLOURS = {"none": GREY, "default": BLUE, "server-clear": GREEN, "server-compact": ORANGE,
+           "default+server-compact": PURPLE}
 
 
 def model_calls(messages) -> list[int]:
@@ -132,8 +136,10 @@ def _tokens_of(texts: list[str]) -> int:
 
 
 def replay(messages, design: str, settings: ServerSettings | None = None,
-           config: CompactionConfig | None = None) -> list[dict]:
-    """A canned history through one design: one record a model call (see the module's doc)."""
+           config: CompactionConfig | None = None) -> dict:
+    """A canned history through one design: {"calls": one record a model call (see the
+    module's doc), "lost": the tool_use_ids whose output can no longer be read verbatim,
+    from the client's list or the files its pipeline saved, "outputs": how many there were}."""
     settings = settings or ServerSettings()
     calls = model_calls(messages)
     with tempfile.TemporaryDirectory(prefix="compact-server-") as folder:
@@ -152,7 +158,28 @@ def replay(messages, design: str, settings: ServerSettings | None = None,
             previous = texts
             following = calls[n + 1] if n + 1 < len(calls) else len(messages)
             kept = [*call.kept, *messages[reply:following]]
-    return records
+        originals = {b["tool_use_id"]: text_of(b.get("content", "")) for m in messages
+                     for b in tool_results(m)}
+        lost = cost.lost_outputs(originals, kept, compactor.store)
+    return {"calls": records, "lost": lost, "outputs": len(originals)}
+
+
+def breaks(records: list[dict]) -> int:
+    """Calls whose request no longer starts with the whole previous one: the cache breaks."""
+    return sum(1 for before, now in zip(records, records[1:]) if now["cached"] < before["tokens"] / 2)
+
+
+def totals(run: dict) -> dict:
+    """One line of figures for a replay: tokens read, written to the cache, cost, breaks, ..."""
+    calls = run["calls"]
+    read = sum(c["tokens"] for c in calls)
+    cached = sum(c["cached"] for c in calls)
+    summaries = sum(c["summary_tokens"] for c in calls)
+    return {"tokens": read, "cached": cached, "written": read - cached,
+            "cost": round(cost.priced(cached, read - cached + summaries)),
+            "breaks": breaks(calls), "summary_calls": sum(1 for c in calls if c["summary_tokens"]),
+            "largest": max(c["tokens"] for c in calls), "lost": len(run["lost"]),
+            "outputs": run["outputs"]}
 
 
 def _whole(previous: list[str], texts: list[str]) -> int:

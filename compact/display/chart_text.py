@@ -96,6 +96,11 @@ CHART_TEXT = {
         "design": "design",
         "size title": "Request size at each call, {session} session (none: off the chart)",
         "characters sent": "characters sent",
+        # course.server_replay.replay_chart (notebook 10)
+        "server replay title": "{name}, call by call, through each design",
+        "tokens read": "input tokens the model reads",
+        "cache share": "share a prompt cache reads again",
+        "server trigger": "trigger ({value:,d} tokens)",
     },
     "zh": {
         "before the step": "这一步之前",
@@ -170,6 +175,10 @@ CHART_TEXT = {
         "design": "设计",
         "size title": "每次调用的请求大小，{session} 会话（none：超出图表）",
         "characters sent": "发出的字符数",
+        "server replay title": "{name}：每种设计下逐次调用的情况",
+        "tokens read": "模型读到的输入 token 数",
+        "cache share": "提示缓存可以再次读取的比例",
+        "server trigger": "触发阈值（{value:,d} 个 token）",
     },
 }
 
