@@ -35,8 +35,9 @@ from ..compactor import ContextCompactor
 from ..config import CompactionConfig
 from ..display.palette import BLUE, GREEN, GREY, ORANGE, PURPLE
 from ..messages import text_of, tool_results, user_text
-from ..offline import context_edits
+from ..offline import context_edits, context_management
 from ..offline import server_compaction as sc
+from ..offline.context_management import EDITS, Compact
 from ..offline.extractive import extractive_summary
 from ..offline.tokens import estimate_text_tokens, estimate_tokens
 from ..store import seeded_ids
@@ -60,36 +61,51 @@ class ServerSettings:
     clear: dict = field(default_factory=lambda: {"type": context_edits.EDIT_TYPE})
     compact_trigger: int = sc.DEFAULT_TRIGGER
 
+    def clear_edits(self) -> list:
+        return read_edits({"edits": [self.clear]})
 
-def _server_compact(kept: list, trigger: int, secret: bytes) -> Call:
-    seen = sc.adopt(kept, secret)
-    if estimate_tokens({"messages": seen}) < trigger:
-        return Call(kept, seen)
-    block = sc.make_block(sc.state_summary(seen), seen, estimate_tokens({"messages": seen}), secret)
-    request = estimate_tokens(sc.summary_request(seen))
-    return Call([{"role": "assistant", "content": [block]}], [sc.as_read(block)], summary_tokens=request)
+    def compact_edits(self) -> list:
+        # The bench's call: a trigger under the API's minimum is allowed here (a scale model).
+        return [Compact(trigger=self.compact_trigger)]
+
+
+def read_edits(config: dict) -> list:
+    """`context_management` as the offline server reads it (ManagementError when refused)."""
+    every = {beta for beta, _ in EDITS.values()}
+    return context_management.read_edits(config, every)
+
+
+def server_step(edits: list, secret: bytes = SECRET):
+    """The server's edits, in order, on what the client sends: step(kept, request) -> Call."""
+    def step(kept, request):
+        seen, summary, cleared = sc.adopt(kept, secret), 0, None
+        for edit in edits:
+            if isinstance(edit, context_edits.ClearToolUses):
+                seen, cleared = context_edits.clear_tool_uses({"messages": seen}, edit)
+                continue
+            tokens = estimate_tokens({"messages": seen})
+            if tokens >= edit.trigger:
+                block = sc.make_block(sc.state_summary(seen), seen, tokens, secret)
+                summary = estimate_tokens(sc.summary_request(seen))
+                kept, seen = [{"role": "assistant", "content": [block]}], [sc.as_read(block)]
+        return Call(kept, seen, summary_tokens=summary, cleared=cleared)
+    return step
 
 
 def clear_design(settings: ServerSettings, compactor=None):
-    edit = context_edits.read_edit("clear", settings.clear)
-
-    def step(kept, request):
-        seen, applied = context_edits.clear_tool_uses({"messages": kept}, edit)
-        return Call(kept, seen, cleared=applied)
-    return step
+    return server_step(settings.clear_edits())
 
 
 def compact_design(settings: ServerSettings, compactor=None):
-    def step(kept, request):
-        return _server_compact(kept, settings.compact_trigger, SECRET)
-    return step
+    return server_step(settings.compact_edits())
 
 
 def default_then_compact_design(settings: ServerSettings, compactor=None):
+    server = server_step(settings.compact_edits())
+
     def step(kept, request):
         head = kept[:1] if sc.has_blocks(kept[:1]) else []
-        prepared = compactor.prepare(kept[len(head):], request)
-        return _server_compact(head + prepared, settings.compact_trigger, SECRET)
+        return server(head + compactor.prepare(kept[len(head):], request), request)
     return step
 
 
@@ -135,7 +151,7 @@ def _tokens_of(texts: list[str]) -> int:
     return estimate_text_tokens("[" + ", ".join(texts) + "]")
 
 
-def replay(messages, design: str, settings: ServerSettings | None = None,
+def replay(messages, design, settings: ServerSettings | None = None,
            config: CompactionConfig | None = None) -> dict:
     """A canned history through one design: {"calls": one record a model call (see the
     module's doc), "lost": the tool_use_ids whose output can no longer be read verbatim,
@@ -145,7 +161,8 @@ def replay(messages, design: str, settings: ServerSettings | None = None,
     with tempfile.TemporaryDirectory(prefix="compact-server-") as folder:
         compactor = ContextCompactor(folder, lambda m: extractive_summary(m), config or CompactionConfig(),
                                      new_id=seeded_ids())
-        step = DESIGNS[design](settings, compactor)
+        # A design's name, or the edits of a context_management to play on the server.
+        step = DESIGNS[design](settings, compactor) if isinstance(design, str) else server_step(design)
         kept, previous, records = list(messages[:calls[0]]), [], []
         for n, reply in enumerate(calls):
             call = step(kept, typed_request(messages[:reply]))

@@ -79,3 +79,52 @@ def replay_chart(runs: dict, name: str, trigger: int | None = None) -> Figure:
     cache_ax.set_ylim(-0.05, 1.05)
     cache_ax.set_xlabel(words("model call"))
     return fig
+
+
+# -- the SDK's tool runner, compacting on demand -------------------------------------
+
+def workspace_tools(workspace):
+    """read_file and glob over the course's sample workspace, as the SDK's runnable tools."""
+    from anthropic import beta_tool
+
+    from ..agent.tools import run_tool
+
+    @beta_tool
+    def read_file(path: str, limit: int = 0) -> str:
+        """Read a file of the workspace.
+
+        Args:
+            path: the file's path, relative to the workspace
+            limit: at most this many lines (0: the whole file)
+        """
+        return run_tool(workspace, "read_file", {"path": path, **({"limit": limit} if limit else {})})
+
+    @beta_tool
+    def glob(pattern: str) -> str:
+        """Find files of the workspace whose path matches a glob pattern.
+
+        Args:
+            pattern: the pattern, such as */README.md
+        """
+        return run_tool(workspace, "glob", {"pattern": pattern})
+
+    return [read_file, glob]
+
+
+def run_with_compaction(client, model: str, question: str, workspace, compact_after: int = 2,
+                        max_turns: int = 20) -> list[dict]:
+    """The SDK's tool runner on `question`; after reply `compact_after` it calls
+    `compact_before_next_turn()`. One record per message the runner yields."""
+    runner = client.beta.messages.tool_runner(
+        model=model, max_tokens=1000, tools=workspace_tools(workspace), betas=["compact-2026-09-04"],
+        messages=[{"role": "user", "content": question}])
+    lines = []
+    for message in runner:
+        text = next((b.text for b in message.content if b.type == "text"), "")
+        lines.append({"reply": len(lines) + 1, "stop_reason": message.stop_reason,
+                      "blocks": [b.type for b in message.content], "text": text})
+        if len(lines) == compact_after:
+            runner.compact_before_next_turn()
+        if len(lines) >= max_turns:
+            runner.close()
+    return lines

@@ -20,6 +20,7 @@ raises NotImplementedError, or a prediction left as None, gets a friendly
     08 check_fresh_from(fresh_from)        fresh_from(kinds) -> index
        check_seed_losses(prediction)       lost by the seed on long_session, timeline_150
     09 check_cache_cost(cache_cost)        cache_cost(previous, current) -> float
+    10 check_edits_for_budget(edits)       context_management edits meeting a budget on timeline_150
     12 check_summary_calls(prediction)     summary calls, offline compare-code run, seed
 
 One module a notebook; `check.py` holds the running, diff and hint machinery,
@@ -37,6 +38,7 @@ from .order import check_lost, check_order_loss
 from .pipeline import check_steps_that_act
 from .profiles import check_fresh_from, check_seed_losses
 from .reactive import check_tail_start
+from .server_edits import check_edits_for_budget
 from .snip import check_cut_points
 from .summary import check_summary_cut
 from .tool import check_run_batch
@@ -53,6 +55,7 @@ CHECKERS = {
     "07": (check_run_batch,),
     "08": (check_seed_losses, check_fresh_from),
     "09": (check_cache_cost,),
+    "10": (check_edits_for_budget,),
     "12": (check_summary_calls,),
 }
 # the checkers whose exercise is code the learner writes (the others take a prediction)

@@ -129,3 +129,10 @@ def cache_cost(previous, current):
         same += 1
     cached = sum(len(json.dumps(m, ensure_ascii=False)) for m in current[:same])
     return 0.1 * cached + 1.25 * (len(json.dumps(current, ensure_ascii=False)) - cached)
+
+
+# -- 10: a prediction: edits for the budget --------------------------------------------
+
+EDITS_FOR_BUDGET = [{"type": "clear_tool_uses_20250919",
+                     "trigger": {"type": "input_tokens", "value": 20_000},
+                     "clear_at_least": {"type": "input_tokens", "value": 5_000}}]
