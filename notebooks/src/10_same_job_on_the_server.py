@@ -35,6 +35,7 @@ from compact.agent.model import offline_client
 from compact.bench.server_designs import ServerSettings, model_calls
 from compact.course import server_replay as sr
 from compact.course.exercises import check_edits_for_budget
+from compact.course.exercises import server_edits as budget
 from compact.course.histories import data_dir, load_history
 from compact.offline import MODEL_NAME, context_edits
 from compact.offline import server_compaction as sc
@@ -49,7 +50,7 @@ print(f"timeline_150: {len(history)} messages, {len(model_calls(history))} model
 # %% [markdown]
 # ## The request bodies, in full
 #
-# A tiny conversation (one request, two tool calls) and the three ways to ask the server
+# A tiny conversation (one request, one tool call) and the three ways to ask the server
 # for help. Each body is what the SDK sends as JSON; the beta goes in the
 # `anthropic-beta` header, which `betas=[...]` fills.
 
@@ -162,10 +163,10 @@ sr.replay_chart(runs, "timeline_150", trigger=100_000)
 
 # %% [markdown]
 # Read the chart from the top. A large batch of results arrives at the call the cell
-# above prints: the lines of none, server-clear and server-compact jump with it; the article's
-# default profile saves it to disk with a preview at once (step 1), so its line hardly
-# moves (its largest request, in the table, stays small, and it loses nothing: the batch
-# is on disk). When the prompt passes the trigger, server-clear clears a long run of old
+# above prints: the lines of none, server-clear and server-compact jump with it. The
+# article's default profile keeps it out of the prompt at once, saved to disk with a
+# preview, so its line hardly moves (its largest request, in the table, stays small, and
+# it loses nothing: the batch is on disk). When the prompt passes the trigger, server-clear clears a long run of old
 # results and server-compact replaces everything with one summary: both fall, and on that
 # one call the cache share (bottom) drops to nothing. The default profile's cache share
 # drops on many more calls (`breaks`): it rewrites old messages more often, but each of
@@ -268,9 +269,9 @@ print("\n".join(replies[-1]["text"].splitlines()[-5:]))
 # %% [markdown]
 # After the block, the model reads only the summary and the turns that follow it, and it
 # still finishes the list, s01's title included: the summary carried the titles it had
-# read before the block. (The runner first
-# asks the server to hold the conversation in a thread; the offline server refuses, with
-# the code that makes the runner send the whole history each turn instead.)
+# read before the block. (The runner first asks the server to hold the conversation in a
+# thread; the offline server refuses, with the code that makes the runner send the whole
+# history each turn instead.)
 #
 # ## When each design wins on this session
 #
@@ -306,6 +307,8 @@ print(f"default+server-compact reads the same as default: {same}; "
 # request bodies above). The checker plays them over the session and reports each line.
 
 # %%
+print(f"budget: cost at most {budget.BUDGET_COST:,d}, cache broken at most {budget.BUDGET_BREAKS} times, "
+      f"nothing lost, keep at least {budget.BUDGET_KEEP}")
 edits = None  # your edits here, e.g. [{"type": "clear_tool_uses_20250919", ...}]
 
 result = check_edits_for_budget(edits)
