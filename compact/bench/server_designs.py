@@ -148,6 +148,7 @@ def typed_request(messages, fallback: str = "") -> str:
 
 
 def _tokens_of(texts: list[str]) -> int:
+    """Estimated tokens of leading messages, from their JSON (the cached part of a request)."""
     return estimate_text_tokens("[" + ", ".join(texts) + "]")
 
 
@@ -168,7 +169,7 @@ def replay(messages, design, settings: ServerSettings | None = None,
             call = step(kept, typed_request(messages[:reply]))
             texts = [cost.message_json(m) for m in call.seen]
             same = _whole(previous, texts)
-            records.append({"call": n + 1, "tokens": _tokens_of(texts),
+            records.append({"call": n + 1, "tokens": estimate_tokens({"messages": call.seen}),
                             "cached": _tokens_of(texts[:same]) if same else 0,
                             "summary_tokens": call.summary_tokens,
                             "cleared": call.cleared["cleared_tool_uses"] if call.cleared else 0})

@@ -148,7 +148,8 @@ none = runs["none"]["calls"]
 jump = max(range(1, len(none)), key=lambda k: none[k]["tokens"] - none[k - 1]["tokens"])
 print(f"largest request with no management: {max(c['tokens'] for c in none):,d} tokens; "
       f"compact_20260112's default trigger: {sc.DEFAULT_TRIGGER:,d}")
-print(f"the largest step: call {none[jump]['call']}, +{none[jump]['tokens'] - none[jump - 1]['tokens']:,d} tokens")
+step = none[jump]["tokens"] - none[jump - 1]["tokens"]
+print(f"the largest step: call {none[jump]['call']}, +{step:,d} tokens")
 
 # %% [markdown]
 # The columns: thousands of input tokens read by the model over the session (`read
@@ -204,8 +205,9 @@ paused = client.beta.messages.create(
                                    "trigger": {"type": "input_tokens", "value": sc.MIN_TRIGGER}}]})
 block = paused.content[0]
 print(f"stop_reason: {paused.stop_reason}; content: {[b.type for b in paused.content]}")
-print(f"usage: input {paused.usage.input_tokens}, output {paused.usage.output_tokens}; iterations: "
-      + ", ".join(f"{i.type} (in {i.input_tokens:,d}, out {i.output_tokens:,d})" for i in paused.usage.iterations))
+iterations = [f"{i.type} (in {i.input_tokens:,d}, out {i.output_tokens:,d})" for i in paused.usage.iterations]
+print(f"usage: input {paused.usage.input_tokens}, output {paused.usage.output_tokens}; "
+      f"iterations: {', '.join(iterations)}")
 print(f"content, {len(block.content):,d} characters, begins:")
 print("\n".join(block.content.splitlines()[:8]))
 print(f"encrypted_content, read back: {sc.block_meta(block.model_dump())}")
@@ -231,7 +233,8 @@ later = [paused.to_param(), question]
 with_block = client.beta.messages.count_tokens(model=MODEL_NAME, messages=later, betas=["compact-2026-01-12"])
 without = client.messages.count_tokens(model=MODEL_NAME, messages=[question])
 print(f"the session as it was: {counted.context_management.original_input_tokens:,d} tokens; "
-      f"the block and the question: {with_block.input_tokens:,d}; the question alone: {without.input_tokens:,d}")
+      f"the block and the question: {with_block.input_tokens:,d}; "
+      f"the question alone: {without.input_tokens:,d}")
 print("what the offline model reads in place of the block begins:")
 print("\n".join(sc.as_read(block.model_dump())["content"].splitlines()[:6]))
 forged = {**block.model_dump(), "content": block.content.replace("s01", "s99")}
