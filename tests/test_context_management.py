@@ -207,6 +207,15 @@ def test_past_its_trigger_the_reply_starts_with_the_block(model):
     assert first.input_tokens > estimate_tokens({"messages": messages}) > 50_000 > second.input_tokens
 
 
+def test_a_compaction_fires_once_the_prompt_has_reached_its_trigger(model):
+    _, client = model
+    messages = history(30)
+    tokens = client.messages.count_tokens(model=MODEL, messages=messages).input_tokens
+    for trigger, fires in ((tokens, True), (tokens + 1, False)):
+        response = compacting(client, messages, trigger={"type": "input_tokens", "value": trigger})
+        assert (response.content[0].type == "compaction") is fires
+
+
 def test_pause_after_compaction_returns_the_block_alone(model):
     _, client = model
     response = compacting(client, history(30), pause_after_compaction=True)
