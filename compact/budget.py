@@ -77,7 +77,7 @@ def persist_largest(messages, compactor, chars: int):
                 candidates.append((len(text), block))
     candidates.sort(key=lambda pair: pair[0], reverse=True)
     for _, block in candidates:
-        if chars <= config.target_chars:
+        if chars <= config.target_size:
             break
         before = block.get("content", "")
         if persist(block, compactor):

@@ -11,6 +11,10 @@ The default profile adds one pass before the summary (flaw 8 in
 docs/DESIGN.md): persist the largest results, fresh ones too, and summarize
 only if that is not enough.
 
+The order, and what each step needs, is one list: `compact.steps.STEPS`;
+`prepare` runs its rows, and each row is also an entry method of its own
+(`compactor.snip_compact(messages, request)`).
+
 Each public method takes plain dicts or SDK objects, checks the list against the
 API's rules, works on a copy, and appends a StepRecord per step to `records`.
 
@@ -21,10 +25,11 @@ both, then calls `reactive_compact`), and the `compact` tool's batch.
 import warnings
 from pathlib import Path
 
-from . import budget, micro, reactive, snip, summary
+from . import summary
 from .config import CompactionConfig
 from .messages import estimate_chars, json_len, to_plain, validate_messages
 from .record import StepRecord
+from .steps import STEPS, step_named
 from .store import Store
 
 
@@ -45,6 +50,12 @@ class ContextCompactor:
                 client, model, self.config.summary_input_char_limit)
         self._summarizer = summarizer
         self.measure = measure or estimate_chars
+        # A limit in tokens compared with characters (or the reverse) would fire
+        # four times too late or too early without a word: refuse the mix.
+        unit = getattr(self.measure, "unit", "characters")
+        if unit != self.config.unit:
+            raise ValueError(f"the measure counts {unit} but the config's context limit is in "
+                             f"{self.config.unit}: set context_token_limit with a token measure")
         self.echo = echo  # callable(str) for the lines the article prints
         self.records: list[StepRecord] = []
         self.calls = 0
@@ -80,15 +91,16 @@ class ContextCompactor:
         return self.measure(messages)
 
     # -- bookkeeping -----------------------------------------------------------
-    def _run(self, name, step, messages, *args, chars=None):
-        """Run one step and record it; `chars` is the size when the last step measured it."""
+    def _run(self, step, messages, active_request=None, chars=None):
+        """Run one step (a row of STEPS) and record it; `chars` is the size when known."""
         before_chars = self.measure(messages) if chars is None else chars
         before_files, before_calls = len(self.store.written), self._model_calls
         self._errors = []
-        messages = step(messages, self, *args)
+        needs = {"request": active_request, "size": before_chars}
+        messages = step.run(messages, self, *(needs[need] for need in step.needs))
         after_chars = self.measure(messages)
         self.records.append(StepRecord(
-            call=self.calls, step=name,
+            call=self.calls, step=step.name,
             messages_before=self._count, messages_after=len(messages),
             chars_before=before_chars, chars_after=after_chars,
             files=self.store.written[before_files:],
@@ -104,38 +116,37 @@ class ContextCompactor:
         return messages
 
     # -- the article's entry points --------------------------------------------
-    def tool_result_budget(self, messages):
-        return self._run("tool_result_budget", budget.tool_result_budget, self._start(messages))[0]
-
-    def snip_compact(self, messages, active_request=None):
-        return self._run("snip_compact", snip.snip_compact, self._start(messages), active_request)[0]
-
-    def micro_compact(self, messages):
-        return self._run("micro_compact", micro.micro_compact, self._start(messages))[0]
-
-    def compact_history(self, messages, active_request):
-        return self._run("compact_history", summary.compact_history,
-                         self._start(messages), active_request)[0]
-
-    def reactive_compact(self, messages, active_request):
-        return self._run("reactive_compact", reactive.reactive_compact,
-                         self._start(messages), active_request)[0]
+    def run_step(self, name: str, messages, active_request=None):
+        """One step alone, by its name in STEPS (what `compactor.snip_compact(...)` calls)."""
+        step = step_named(name)
+        return self._run(step, self._start(messages), active_request)[0]
 
     def prepare(self, messages, active_request):
-        """Run before every model call: steps 1-3, then 4 only if still over the limit."""
+        """Run before every model call: the steps of STEPS in order, each when its row says."""
         self.calls += 1
-        config = self.config
         messages = self._start(messages)
-        messages, chars = self._run("tool_result_budget", budget.tool_result_budget, messages)
-        messages, chars = self._run("snip_compact", snip.snip_compact, messages,
-                                    active_request, chars=chars)
-        messages, chars = self._run("micro_compact", micro.micro_compact, messages, chars,
-                                    chars=chars)
-        if config.persist_before_summary and chars > config.context_char_limit:
-            messages, chars = self._run("persist_largest", budget.persist_largest, messages,
-                                        chars, chars=chars)
-        if chars > config.context_char_limit:
-            self.say("[auto compact]")
-            messages, chars = self._run("compact_history", summary.compact_history,
-                                        messages, active_request, chars=chars)
+        chars = self.measure(messages)
+        for step in STEPS:
+            if not step.runs_in_prepare(self.config, chars):
+                continue
+            if step.says:
+                self.say(step.says)
+            messages, chars = self._run(step, messages, active_request, chars=chars)
         return messages
+
+
+def _entry_method(step):
+    """`compactor.<step name>(messages[, active_request])`: one step alone."""
+    if "request" in step.needs:
+        def method(self, messages, active_request=None):
+            return self.run_step(step.name, messages, active_request)
+    else:
+        def method(self, messages):
+            return self.run_step(step.name, messages)
+    method.__name__ = method.__qualname__ = step.name
+    method.__doc__ = f"{step.name} alone (a row of compact.steps.STEPS), on a copy of `messages`."
+    return method
+
+
+for _step in STEPS:
+    setattr(ContextCompactor, _step.name, _entry_method(_step))

@@ -61,7 +61,7 @@ def micro_compact(messages, compactor, chars: int | None = None):
     config = compactor.config
     if config.micro_only_over_limit:
         chars = compactor.measure(messages) if chars is None else chars
-        if chars <= config.context_char_limit:
+        if chars <= config.context_limit:
             return messages
     results = all_tool_results(messages)
     keep = config.keep_recent_results
@@ -73,7 +73,7 @@ def micro_compact(messages, compactor, chars: int | None = None):
         older = results
     fresh = fresh_from(messages) if config.micro_protect_fresh else len(messages)
     for index, block in older:
-        if config.micro_only_over_limit and chars <= config.target_chars:
+        if config.micro_only_over_limit and chars <= config.target_size:
             break
         if index >= fresh:
             continue

@@ -44,6 +44,7 @@ from compact import (
 )
 from compact import store as store_module
 from compact.messages import to_plain
+from compact.steps import NAMES
 from compact.store import seeded_ids
 
 from .helpers import (
@@ -244,15 +245,14 @@ def base(tmp_path_factory):
 
 # -- the properties ---------------------------------------------------------------------------
 
-STEPS = ("tool_result_budget", "snip_compact", "micro_compact", "compact_history",
-         "reactive_compact", "prepare")
+# Every step of the pipeline's list, each alone, then prepare.
+STEPS = (*NAMES, "prepare")
 
 
 def run_step(c, name, messages, active):
-    method = getattr(c, name)
-    if name in ("tool_result_budget", "micro_compact"):
-        return method(messages)
-    return method(messages, active)
+    if name == "prepare":
+        return c.prepare(messages, active)
+    return c.run_step(name, messages, active)
 
 
 @pytest.mark.parametrize("profile", PROFILES)

@@ -8,15 +8,16 @@ The article shows the pipeline one call at a time. Here a whole session
 (`compact.bench.sessions`) is replayed turn by turn, and each design prepares the
 context before every model call; the request "sent" is the prepared context:
 - none: the list as it grows; requests over the model window are counted as
-  refused (window = WINDOW_FACTOR x CONTEXT_CHAR_LIMIT = 200000 characters, the
-  article's limit being a quarter of it); the figures are what the requests
-  would have cost had the API taken them all;
+  refused (the offline model's window, DEFAULT_WINDOW = 200000 tokens of its
+  estimate, the unit the requests are counted in); the figures are what the
+  requests would have cost had the API taken them all;
 - summary: compact_history whenever the list is over CONTEXT_CHAR_LIMIT;
 - seed: `prepare` with `CompactionConfig.seed()`, the article as written;
 - default: `prepare` with `CompactionConfig()`, the flaws fixed.
 Summaries come from `compact.offline.extractive.extractive_summary` (no model), each
-counted as a summary call whose input is booked by `compact.bench.cost`, which also
-defines the cache-adjusted cost and the lost outputs.
+counted as a summary call whose input and output are booked by `compact.bench.cost`,
+which also defines what a request is billed (tokens in, cache writes and reads, tokens
+out) and the lost outputs.
 
 Timing: `prepare` (or the design's equivalent) is timed per call with
 time.perf_counter. growth = (median ms per call at the longer session / at the
@@ -31,9 +32,8 @@ per-call line shows that. Timings are printed, never asserted;
 leave them out, for a page that must read the same on every run (notebook 09).
 
 Left out on purpose: a real model (replies are canned, so a design cannot
-change what the model does next), reactive_compact and the compact tool, and
-token counts (characters throughout; a token estimate is shown for the
-largest request only).
+change what the model does next, and tokens are the offline estimate),
+reactive_compact and the compact tool.
 """
 
 import argparse
@@ -56,13 +56,13 @@ from ..display.palette import BLUE, GREY, PURPLE, VERMILLION
 from ..display.text import fixed_width
 from ..messages import estimate_chars
 from ..offline.extractive import extractive_summary
+from ..offline.tokens import DEFAULT_WINDOW
 from ..store import seeded_ids
 from ..summary import summary_input
 from . import cost
 from .sessions import KINDS, make_session
 
 DESIGNS = ("none", "summary", "seed", "default")
-WINDOW_FACTOR = 4
 TURNS = (120, 400)
 QUICK_TURNS = (20, 60)
 # From the one palette; a summary is step 4, drawn in step 4's colour in the course's charts.
@@ -104,11 +104,13 @@ def _drive(session, step, ledger: cost.CostLedger, window: int) -> dict:
             # JSON once per message per call keeps the bookkeeping O(request);
             # an unchanged list (design none) reuses what it had.
             texts = [cost.message_json(m) for m in sent]
-        ledger.add_request(texts)
-        sizes.append(cost.request_size(texts))
-        refused += sizes[-1] > window
-        news.append(new)
         added = [cost.message_json(turn.assistant), cost.message_json(turn.user)]
+        usage = ledger.add_request(texts, reply=added[0])
+        sizes.append(cost.request_size(texts))
+        # The window counts tokens: every input token of the request, cached or not.
+        refused += usage["input_tokens"] + usage["cache_creation_input_tokens"] \
+            + usage["cache_read_input_tokens"] > window
+        news.append(new)
         new = len(added[0]) + len(added[1])
         context, texts = [*sent, turn.assistant, turn.user], [*texts, *added]
         active = turn.request or active
@@ -117,23 +119,24 @@ def _drive(session, step, ledger: cost.CostLedger, window: int) -> dict:
 
 
 def run_session(session, design: str, *, limits: dict | None = None,
-                summarize=extractive_summary, root=None) -> dict:
+                summarize=extractive_summary, root=None, window: int = DEFAULT_WINDOW) -> dict:
     """One design over one session: a row of figures (see format_table).
 
     `limits` overrides CompactionConfig fields (tests use tiny ones);
-    `summarize(messages) -> str` stands in for the summary model.
+    `summarize(messages) -> str` stands in for the summary model; `window` is the
+    model's, in tokens: a request over it counts as refused.
     """
     config = _config(design, limits)
     ledger = cost.CostLedger()
 
     def summarizer(messages):
-        ledger.add_summary(len(summary_input(messages, config.summary_input_char_limit)))
-        return summarize(messages)
+        text = summarize(messages)
+        ledger.add_summary(summary_input(messages, config.summary_input_char_limit), text)
+        return text
 
     with tempfile.TemporaryDirectory(prefix="compact-bench-", dir=root) as folder:
         compactor = ContextCompactor(folder, summarizer, config, new_id=seeded_ids())
-        run = _drive(session, _step(design, compactor), ledger,
-                     WINDOW_FACTOR * config.context_char_limit)
+        run = _drive(session, _step(design, compactor), ledger, window)
         originals = session.outputs()
         lost = cost.lost_outputs(originals, run["final"], compactor.store)
         files = len(compactor.store.written)
@@ -142,7 +145,8 @@ def run_session(session, design: str, *, limits: dict | None = None,
         "session": session.kind, "turns": len(session.turns), "design": design,
         "model_calls": len(session.turns) + ledger.summary_calls,
         "summary_calls": ledger.summary_calls, "refused": run["refused"],
-        "chars_sent": ledger.chars_sent, "cost": round(ledger.cost, 1),
+        "tokens_in": ledger.input_tokens_sent, "tokens_out": ledger.total["output_tokens"],
+        "cache_read": ledger.total["cache_read_input_tokens"], "cost": round(ledger.cost, 1),
         "largest": ledger.largest, "largest_tokens": ledger.largest_tokens,
         "outputs": len(originals), "lost": len(lost), "lost_ids": lost, "files": files,
         "median_ms": statistics.median(run["timings"]) if timed else None,
@@ -193,10 +197,12 @@ COLUMNS = (  # header, width, how to show a row
     ("calls", 5, lambda r: r["model_calls"]),
     ("summ", 4, lambda r: r["summary_calls"]),
     ("refused", 7, lambda r: r["refused"]),
-    ("sent kch", 8, lambda r: f"{r['chars_sent'] / 1000:,.0f}"),
+    ("in ktok", 7, lambda r: f"{r['tokens_in'] / 1000:,.0f}"),
+    ("read", 4, lambda r: f"{r['cache_read'] / max(r['tokens_in'], 1):.0%}"),
+    ("out ktok", 8, lambda r: f"{r['tokens_out'] / 1000:,.0f}"),
     ("cost k", 7, lambda r: f"{r['cost'] / 1000:,.0f}"),
     ("max kch", 7, lambda r: f"{r['largest'] / 1000:.1f}"),
-    ("~ktok", 6, lambda r: f"{r['largest_tokens'] / 1000:.1f}"),
+    ("max ktok", 8, lambda r: f"{r['largest_tokens'] / 1000:.1f}"),
     ("lost", 7, lambda r: f"{r['lost']}/{r['outputs']}"),
     ("files", 5, lambda r: r["files"]),
     ("med ms", 6, lambda r: "-" if r["median_ms"] is None else f"{r['median_ms']:.2f}"),
@@ -206,12 +212,22 @@ COLUMNS = (  # header, width, how to show a row
 
 LEGEND = """\
 calls: model calls (turns + summaries); summ: summary calls; refused: requests over the
-window ({window} chars); sent kch: thousands of characters sent (requests + summary input);
-cost k: cache-adjusted cost in thousands (cached prefix 0.1/char, the rest 1.25/char);
-max kch / ~ktok: largest request, thousands of characters / estimated tokens; lost: tool
-outputs not readable verbatim from context or disk / all outputs; files: files written;
+window ({window:,d} tokens); in ktok: thousands of input tokens sent (requests + summary
+input); read: the share of them read from the prompt cache; out ktok: thousands of output
+tokens (replies + summaries); cost k: thousands of base input tokens' price (input {input:g},
+cache write {write:g}, cache read {read:g}, output {output:g} each); max kch / max ktok: largest request,
+thousands of characters / tokens; lost: tool outputs not readable verbatim from context
+or disk / all outputs; files: files written;
 med/max ms: prepare time per call; growth: per-call time ratio / new-content ratio between
 the shortest and this length (about 1: no quadratic loop)."""
+
+
+
+
+def legend() -> str:
+    """LEGEND with the window and the rates filled in."""
+    return LEGEND.format(window=DEFAULT_WINDOW, input=cost.INPUT_RATE, write=cost.CACHE_WRITE_RATE,
+                         read=cost.CACHE_READ_RATE, output=cost.OUTPUT_RATE)
 
 
 TIMING_COLUMNS = ("med ms", "max ms", "growth")
@@ -454,7 +470,7 @@ def main(argv=None) -> int:
         _remove_all(scratch)
     print(format_table(rows))
     print()
-    print(LEGEND.format(window=WINDOW_FACTOR * CompactionConfig().context_char_limit))
+    print(legend())
     checked = claims(rows)
     if checked:
         print()

@@ -23,20 +23,16 @@ from matplotlib.patches import Patch, Rectangle
 from matplotlib.ticker import MaxNLocator
 
 from .. import formats
+from ..display import palette
 from ..display.chart_text import CHART_TEXT, words
 from ..display.chart_text import title as _title
 from ..display.fonts import use_cjk_fallback
 from ..display.palette import BLACK, BLUE, DARK_GREY, GREEN, GREY, ORANGE, PURPLE, SKY, VERMILLION, YELLOW
 from ..messages import text_of, to_plain, tool_results, tool_uses
+from ..steps import ON_REFUSAL, STEPS
 
-STEP_COLOURS = {
-    "tool_result_budget": ORANGE,
-    "snip_compact": SKY,
-    "micro_compact": GREEN,
-    "persist_largest": VERMILLION,
-    "compact_history": PURPLE,
-    "reactive_compact": BLACK,
-}
+# One colour a step, from the pipeline's list of steps (compact/steps.py), in its order.
+STEP_COLOURS = {step.name: palette.named(step.colour) for step in STEPS}
 STEP_ORDER = list(STEP_COLOURS)
 
 CATEGORY_COLOURS = {
@@ -254,7 +250,7 @@ def _fired_strip(ax, points) -> None:
     # The same rows for every profile, so two strips can be compared; the
     # safety net only gets a row when it fired.
     fired = {s for p in points for s in p.fired}
-    names = [s for s in STEP_ORDER if s != "reactive_compact" or s in fired]
+    names = [s.name for s in STEPS if s.when != ON_REFUSAL or s.name in fired]
     names += sorted(fired - set(STEP_ORDER))
     for row, name in enumerate(names):
         where = [p.call for p in points if name in p.fired]

@@ -20,34 +20,37 @@ from ..config import CompactionConfig
 from ..display.chart_text import title as _title
 from ..display.chart_text import words
 from ..display.fonts import use_cjk_fallback
+from ..steps import STEPS
 from .charts import BLACK, GREY, STEP_COLOURS
 
 SIZE = (12.0, 5.2)  # inches
 
 
+# What the picture says of each of the article's steps: keys of chart_text.py's table.
+WORDS = {
+    "tool_result_budget": ("budget trigger", "budget context", "budget disk"),
+    "snip_compact": ("snip trigger", "snip context", "transcript disk"),
+    "micro_compact": ("micro trigger", "micro context", "micro disk"),
+    "compact_history": ("summary trigger", "summary context", "transcript disk"),
+}
+
+
 def pipeline_steps(config: CompactionConfig | None = None) -> list[dict]:
-    """The four steps as {name, trigger, context, disk}, with the configuration's numbers,
-    in the notebook's language (chart_text.py)."""
+    """The article's steps (the numbered rows of compact/steps.py, in their order) as
+    {name, number, trigger, context, disk}, with the configuration's numbers, in the
+    notebook's language (chart_text.py)."""
     c = config or CompactionConfig.seed()
-    return [
-        {"name": "tool_result_budget", "number": 1,
-         "trigger": words("budget trigger", batch=c.tool_result_batch_char_limit),
-         "context": words("budget context", large=c.large_result_char_limit,
-                          preview=c.preview_chars),
-         "disk": words("budget disk")},
-        {"name": "snip_compact", "number": 2,
-         "trigger": words("snip trigger", most=c.snip_max_messages),
-         "context": words("snip context", head=c.snip_keep_head),
-         "disk": words("transcript disk")},
-        {"name": "micro_compact", "number": 3,
-         "trigger": words("micro trigger"),
-         "context": words("micro context", keep=c.keep_recent_results, least=c.micro_min_chars),
-         "disk": words("micro disk")},
-        {"name": "compact_history", "number": 4,
-         "trigger": words("summary trigger", limit=c.context_char_limit),
-         "context": words("summary context"),
-         "disk": words("transcript disk")},
-    ]
+    numbers = dict(batch=c.tool_result_batch_char_limit, large=c.large_result_char_limit,
+                   preview=c.preview_chars, most=c.snip_max_messages, head=c.snip_keep_head,
+                   keep=c.keep_recent_results, least=c.micro_min_chars, limit=c.context_char_limit)
+    rows = []
+    for step in STEPS:
+        if step.number is None:
+            continue
+        trigger, context, disk = (words(key, **numbers) for key in WORDS[step.name])
+        rows.append({"name": step.name, "number": step.number, "trigger": trigger,
+                     "context": context, "disk": disk})
+    return rows
 
 
 def _box(ax, x, y, width, height, colour, fill=True):
@@ -71,7 +74,7 @@ def pipeline_picture(config: CompactionConfig | None = None,
     title = _title(title) if title else words("pipeline title")
     ax.text(0.5, 0.965, title, ha="center", va="top", fontsize=13, weight="bold", color=BLACK)
     left, gap = 0.115, 0.03
-    width = (1 - left - 0.01 - gap * 3) / 4
+    width = (1 - left - 0.01 - gap * (len(steps) - 1)) / len(steps)
     rows = (("trigger", 0.69, 0.12), ("in context", 0.44, 0.21), ("on disk", 0.2, 0.2))
     for label, y, height in rows:
         ax.text(0.01, y + height / 2, words(label), ha="left", va="center", fontsize=10,

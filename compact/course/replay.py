@@ -40,11 +40,12 @@ from ..formats import COMPACT_TOOL_ACK, OMITTED, kind_of_user_text
 from ..messages import estimate_chars, text_of, tool_results, user_text
 from ..offline.extractive import extractive_summary
 from ..record import StepRecord
+from ..steps import NAMES
 from ..store import Store, seeded_ids
 from .histories import HistoryError, list_histories, load_history
 
-STEPS = ("prepare", "tool_result_budget", "snip_compact", "micro_compact",
-         "compact_history", "reactive_compact")
+# `prepare`, or any one step of the pipeline's list (compact/steps.py).
+STEPS = ("prepare", *NAMES)
 
 
 def make_compactor(root, profile: str = "default", overrides: dict | None = None,
@@ -128,14 +129,12 @@ def _remove_own_root(pid: int, root: str) -> None:
 
 
 def run_step(compactor: ContextCompactor, step: str, messages, active_request: str):
-    """One public entry point of the compactor, by name."""
+    """`prepare`, or one step of the list by name (the request goes to the steps that need it)."""
     if step == "prepare":
         return compactor.prepare(messages, active_request)
-    if step in ("tool_result_budget", "micro_compact"):
-        return getattr(compactor, step)(messages)
-    if step in ("snip_compact", "compact_history", "reactive_compact"):
-        return getattr(compactor, step)(messages, active_request)
-    raise ValueError(f"unknown step {step!r}: use one of {', '.join(STEPS)}")
+    if step not in STEPS:
+        raise ValueError(f"unknown step {step!r}: use one of {', '.join(STEPS)}")
+    return compactor.run_step(step, messages, active_request)
 
 
 @dataclass

@@ -11,3 +11,12 @@ from `compact.bench`, never the other way round.
 ORANGE, SKY, GREEN, YELLOW = "#E69F00", "#56B4E9", "#009E73", "#F0E442"
 BLUE, VERMILLION, PURPLE, BLACK = "#0072B2", "#D55E00", "#CC79A7", "#000000"
 GREY, DARK_GREY = "#999999", "#555555"
+
+
+def named(name: str) -> str:
+    """A colour by its name in lower case ("orange", "dark_grey"), as the pipeline's list
+    of steps (compact/steps.py) gives it: the pipeline imports no display code."""
+    colour = globals().get(name.upper())
+    if not isinstance(colour, str) or not colour.startswith("#"):
+        raise ValueError(f"{name!r} is not a colour of the palette")
+    return colour

@@ -26,9 +26,10 @@ call), the listen backlog holds a classroom's connections at once, and a
 client that hangs up mid-reply leaves nothing on stderr. `python -m compact
 bench-server` prints the rates through the SDK.
 
-What it answers comes from `compact.offline`, a scripted, deterministic model.
-Left out: streaming, images' content, prompt caching, real rate limits, and
-any check of the key (this server is for loopback only).
+What it answers comes from `compact.offline`, a scripted, deterministic model;
+its `usage`, prompt-cache counts included, from `compact.offline.usage`.
+Left out: streaming, images' content, real rate limits, and any check of the
+key (this server is for loopback only).
 """
 
 import argparse
@@ -42,6 +43,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from .context_management import managed_answer
 from .reply import MODEL_NAME, respond
 from .tokens import DEFAULT_WINDOW, estimate_tokens
+from .usage import PromptCache
 
 HOST = "127.0.0.1"
 MAX_BODY = 32 * 1024 * 1024
@@ -253,8 +255,8 @@ def parse_body(raw: bytes):
     return body
 
 
-def answer(endpoint: str, raw: bytes, window: int, betas: str = "",
-           secret: bytes = b"") -> tuple[int, dict]:
+def answer(endpoint: str, raw: bytes, window: int, cache: PromptCache | None = None,
+           betas: str = "", secret: bytes = b"") -> tuple[int, dict]:
     """(HTTP status, JSON payload) for one request body; no HTTP involved.
 
     `betas` is the anthropic-beta header, `secret` the key of this server's
@@ -265,7 +267,7 @@ def answer(endpoint: str, raw: bytes, window: int, betas: str = "",
     try:
         body = parse_body(raw)
         return managed_answer(endpoint, body, betas, secret,
-                              lambda kind, inner: plain_answer(kind, inner, window))
+                              lambda kind, inner: plain_answer(kind, inner, window, cache))
     except RequestError as error:
         return error.status, error_body(error.kind, str(error))
     except RecursionError:
@@ -276,14 +278,16 @@ def answer(endpoint: str, raw: bytes, window: int, betas: str = "",
                                f"offline model failed: {type(error).__name__}: {error}")
 
 
-def plain_answer(endpoint: str, body, window: int) -> tuple[int, dict]:
+def plain_answer(endpoint: str, body, window: int, cache: PromptCache | None = None) -> tuple[int, dict]:
     """The answer to a request as it stands, with the API's rules checked."""
     check_shape(body, endpoint)
     check_pairs(body["messages"])
     if endpoint == "count_tokens":
         return 200, {"input_tokens": estimate_tokens(body)}
     check_window(body, window)
-    return 200, respond(body)
+    reply = respond(body)
+    reply["usage"] = (cache or PromptCache()).usage(body, reply["content"])
+    return 200, reply
 
 
 # -- the server ------------------------------------------------------------------
@@ -303,6 +307,7 @@ class OfflineServer:
         self.retry_after_ms = retry_after_ms
         self.requests: list[dict] = []   # path, status, error type and text; never headers
         self.secret = os.urandom(32)      # signs this server's compaction blocks; never sent
+        self.prompt_cache = PromptCache()
         self._faults = deque()
         self._lock = threading.Lock()
         self.add_faults(*faults)
@@ -423,7 +428,7 @@ class _Handler(BaseHTTPRequestHandler):
         fault = offline.next_fault() if endpoint == "messages" else None
         if fault:
             return self._fault(path, fault)
-        status, payload = answer(endpoint, raw, offline.window,
+        status, payload = answer(endpoint, raw, offline.window, offline.prompt_cache,
                                  self.headers.get("anthropic-beta", ""), offline.secret)
         offline.log(path, status, payload.get("error", {}).get("type") if status != 200 else None,
                     message=payload["error"]["message"] if status != 200 else None)

@@ -1,0 +1,70 @@
+"""The pipeline's steps in one list: the order `prepare` runs them, and what each needs.
+
+    tool_result_budget -> snip_compact -> micro_compact -> persist_largest -> compact_history
+
+One row a step: its name, the function that does it, its number in the
+article (None for the default profile's extra pass and for the safety net),
+what the function takes besides the list and the compactor, when `prepare`
+runs it, the profile switch it needs, the line the article prints when it
+runs, and its colour in every chart (a name from `compact.display.palette`).
+
+`ContextCompactor.prepare` runs the rows in order; the compactor's entry
+methods (`compactor.snip_compact(...)`), replay, the charts and the pipeline
+picture read the same rows. Adding a step is a new module, a row here and a
+line in docs/DESIGN.md and docs/CONTRIBUTING.md.
+
+Left out: the order's reasons (the article's, in compactor.py) and the
+agent loop's retry around `reactive_compact` (its row only names the step).
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from . import budget, micro, reactive, snip, summary
+
+ALWAYS = "always"           # on every prepare call
+OVER_LIMIT = "over limit"   # only while the list is still over config.context_limit
+ON_REFUSAL = "on refusal"   # never in prepare: the agent loop calls it when the API refuses
+
+
+@dataclass(frozen=True)
+class Step:
+    name: str
+    run: Callable               # run(messages, compactor, *needs) -> messages
+    number: int | None          # step N of the article; None for steps it does not have
+    needs: tuple = ()           # "request": the active request; "size": the list's size now
+    when: str = ALWAYS
+    switch: str | None = None   # a CompactionConfig switch that must be on
+    says: str | None = None     # the line the article's agent prints when the step runs
+    colour: str = "black"       # a colour of compact.display.palette, by name
+
+    def runs_in_prepare(self, config, chars: int) -> bool:
+        """Whether `prepare` runs this step now, the list being `chars` long."""
+        if self.switch is not None and not getattr(config, self.switch):
+            return False
+        if self.when == OVER_LIMIT:
+            return chars > config.context_limit
+        return self.when == ALWAYS
+
+
+STEPS = (
+    Step("tool_result_budget", budget.tool_result_budget, 1, colour="orange"),
+    Step("snip_compact", snip.snip_compact, 2, needs=("request",), colour="sky"),
+    Step("micro_compact", micro.micro_compact, 3, needs=("size",), colour="green"),
+    Step("persist_largest", budget.persist_largest, None, needs=("size",), when=OVER_LIMIT,
+         switch="persist_before_summary", colour="vermillion"),
+    Step("compact_history", summary.compact_history, 4, needs=("request",), when=OVER_LIMIT,
+         says="[auto compact]", colour="purple"),
+    Step("reactive_compact", reactive.reactive_compact, None, needs=("request",),
+         when=ON_REFUSAL, colour="black"),
+)
+
+BY_NAME = {step.name: step for step in STEPS}
+NAMES = tuple(BY_NAME)
+
+
+def step_named(name: str) -> Step:
+    """The row of a step; ValueError naming the known steps for any other name."""
+    if name not in BY_NAME:
+        raise ValueError(f"unknown step {name!r}: use one of {', '.join(NAMES)}")
+    return BY_NAME[name]
