@@ -8,13 +8,16 @@ the reference edits and fails the traps its hint names.
 
 import pytest
 
+from compact.bench import benchmark as bench
 from compact.bench import server_designs as sd
+from compact.bench.cost import message_json
+from compact.bench.sessions import make_session
 from compact.course.exercises import check_edits_for_budget
 from compact.course.exercises import solutions as right
 from compact.course.histories import load_history
 from compact.offline import context_edits
 from compact.offline import server_compaction as sc
-from compact.offline.tokens import estimate_tokens
+from compact.offline.tokens import estimate_text_tokens
 
 
 @pytest.fixture(scope="module")
@@ -32,8 +35,10 @@ def test_none_reads_the_history_as_it_grows(history, runs):
     calls = runs["none"]["calls"]
     assert len(calls) == len(sd.model_calls(history))
     last = sd.model_calls(history)[-1]
-    assert calls[-1]["tokens"] == estimate_tokens({"messages": history[:last]})
+    assert calls[-1]["tokens"] == sum(estimate_text_tokens(message_json(m)) for m in history[:last])
     assert sd.totals(runs["none"])["breaks"] == 0
+    # Every request after the first starts with the whole previous one: read from the cache.
+    assert all(c["cached"] == p["tokens"] for p, c in zip(calls, calls[1:]) if p["tokens"] >= 1024)
 
 
 def test_server_clearing_loses_nothing_and_reads_under_its_trigger_after_clearing(runs):
@@ -57,7 +62,8 @@ def test_a_compaction_the_replay_makes_is_a_block_the_server_reads(history):
     step = sd.server_step(sd.ServerSettings(compact_trigger=1000).compact_edits())
     call = step(history[:40], "request")
     (message,) = call.kept
-    assert message["content"][0]["type"] == "compaction" and call.summary_tokens > 0
+    assert message["content"][0]["type"] == "compaction"
+    assert call.summary[1] == message["content"][0]["content"] and call.summary[0].startswith("[{")
     assert sc.adopt(call.kept, sd.SECRET) == call.seen
 
 
@@ -104,3 +110,25 @@ def test_edits_the_server_refuses_are_one_fail_line(capsys):
 def test_no_answer_is_not_attempted(capsys):
     assert not check_edits_for_budget(None).attempted
     assert "not attempted yet" in capsys.readouterr().out
+
+
+# -- the benchmark's rows ----------------------------------------------------------------
+
+def test_python_m_compact_bench_prints_every_design(capsys):
+    assert bench.main(["--quick", "--sessions", "chat-heavy"]) == 0
+    shown = [line.split()[2] for line in capsys.readouterr().out.splitlines()
+             if line.startswith("chat-heavy")]
+    assert shown == [*bench.DESIGN_TABLE] * len(bench.QUICK_TURNS)
+
+
+def test_the_server_designs_in_the_bench_keep_and_lose_as_they_should():
+    session = make_session("tool-heavy", 60, 0)
+    row = {d: bench.run_session(session, d) for d in ("none", "default", *sd.SERVER_DESIGNS)}
+    # Clearing sends fewer tokens, but with its defaults it breaks the cache call after call.
+    assert row["server-clear"]["lost"] == 0 and row["server-clear"]["tokens_in"] < row["none"]["tokens_in"]
+    assert row["server-clear"]["cache_read"] / row["server-clear"]["tokens_in"] \
+        < row["none"]["cache_read"] / row["none"]["tokens_in"]
+    assert row["server-compact"]["summary_calls"] >= 1 and row["server-compact"]["lost"] > 0
+    assert row["server-compact"]["model_calls"] == 60 + row["server-compact"]["summary_calls"]
+    same = ("cost", "lost", "summary_calls", "tokens_in")
+    assert [row["default+server-compact"][k] for k in same] == [row["default"][k] for k in same]

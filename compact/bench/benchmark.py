@@ -1,6 +1,6 @@
 """The long-session benchmark: what each design costs and loses over hundreds of turns.
 
-    python -m compact bench                 # 3 sessions x 120 and 400 turns x 4 designs
+    python -m compact bench                 # 3 sessions x 120 and 400 turns x 7 designs
     python -m compact bench --quick         # a smoke run of a few seconds
     python -m compact bench --chart bench.png
 
@@ -13,7 +13,13 @@ context before every model call; the request "sent" is the prepared context:
   requests would have cost had the API taken them all;
 - summary: compact_history whenever the list is over CONTEXT_CHAR_LIMIT;
 - seed: `prepare` with `CompactionConfig.seed()`, the article as written;
-- default: `prepare` with `CompactionConfig()`, the flaws fixed.
+- default: `prepare` with `CompactionConfig()`, the flaws fixed;
+- server-clear, server-compact, default+server-compact: the API's own context
+  management as the offline server plays it, with the API's defaults
+  (`compact.bench.server_designs`): the client keeps one list and the model reads
+  another, and a compaction's summary is booked as a summary call.
+`DESIGN_TABLE` has one row per design; `run_bench` runs the article's four
+(`DESIGNS`) unless told otherwise, the command all seven.
 Summaries come from `compact.offline.extractive.extractive_summary` (no model), each
 counted as a summary call whose input and output are booked by `compact.bench.cost`,
 which also defines what a request is billed (tokens in, cache writes and reads, tokens
@@ -59,35 +65,58 @@ from ..offline.extractive import extractive_summary
 from ..offline.tokens import DEFAULT_WINDOW
 from ..store import seeded_ids
 from ..summary import summary_input
-from . import cost
+from . import cost, server_designs
 from .sessions import KINDS, make_session
 
-DESIGNS = ("none", "summary", "seed", "default")
 TURNS = (120, 400)
 QUICK_TURNS = (20, 60)
-# From the one palette; a summary is step 4, drawn in step 4's colour in the course's charts.
-COLOURS = {"none": GREY, "summary": PURPLE, "seed": VERMILLION, "default": BLUE}
+
+
+def _none(compactor: ContextCompactor):
+    return lambda context, request: context
+
+
+def _summary_only(compactor: ContextCompactor):
+    limit = compactor.config.context_char_limit
+
+    def summary_only(context, request):
+        if estimate_chars(context) > limit:
+            return compactor.compact_history(context, request)
+        return context
+    return summary_only
+
+
+def _prepare(compactor: ContextCompactor):
+    return compactor.prepare
+
+
+# One row per design: what it runs before each model call, made from the run's compactor
+# ((context, active_request) -> the request, or a server design's Call), and its colour,
+# from the one palette (a summary is step 4, drawn in step 4's colour in the course's charts).
+DESIGN_TABLE = {
+    "none": (_none, GREY),
+    "summary": (_summary_only, PURPLE),
+    "seed": (_prepare, VERMILLION),
+    "default": (_prepare, BLUE),
+    "server-clear": (server_designs.bench_step("server-clear"), server_designs.COLOURS["server-clear"]),
+    "server-compact": (server_designs.bench_step("server-compact"), server_designs.COLOURS["server-compact"]),
+    "default+server-compact": (server_designs.bench_step("default+server-compact"),
+                               server_designs.COLOURS["default+server-compact"]),
+}
+# The article's designs and no management: what run_bench runs unless told (notebook 09).
+DESIGNS = ("none", "summary", "seed", "default")
+COLOURS = {name: colour for name, (_, colour) in DESIGN_TABLE.items()}
 
 
 def _config(design: str, limits: dict | None) -> CompactionConfig:
-    if design not in DESIGNS:
-        raise ValueError(f"unknown design {design!r}: use one of {', '.join(DESIGNS)}")
+    if design not in DESIGN_TABLE:
+        raise ValueError(f"unknown design {design!r}: use one of {', '.join(DESIGN_TABLE)}")
     return CompactionConfig.named("seed" if design == "seed" else "default", **(limits or {}))
 
 
 def _step(design: str, compactor: ContextCompactor):
-    """What the design runs before each model call: (context, active_request) -> request."""
-    if design == "none":
-        return lambda context, request: context
-    if design == "summary":
-        limit = compactor.config.context_char_limit
-
-        def summary_only(context, request):
-            if estimate_chars(context) > limit:
-                return compactor.compact_history(context, request)
-            return context
-        return summary_only
-    return compactor.prepare
+    """What the design runs before each model call."""
+    return DESIGN_TABLE[design][0](compactor)
 
 
 def _drive(session, step, ledger: cost.CostLedger, window: int) -> dict:
@@ -98,8 +127,13 @@ def _drive(session, step, ledger: cost.CostLedger, window: int) -> dict:
     timings, news, sizes, refused = [], [], [], 0
     for turn in session.turns:
         start = time.perf_counter()
-        sent = step(context, active)
+        sent = kept = step(context, active)
         timings.append((time.perf_counter() - start) * 1000)
+        if isinstance(sent, server_designs.Call):
+            # A server design: the client keeps one list, the model reads another.
+            call, kept, sent = sent, sent.kept, sent.seen
+            if call.summary:
+                ledger.add_summary(*call.summary)
         if sent is not context:
             # JSON once per message per call keeps the bookkeeping O(request);
             # an unchanged list (design none) reuses what it had.
@@ -112,7 +146,7 @@ def _drive(session, step, ledger: cost.CostLedger, window: int) -> dict:
             + usage["cache_read_input_tokens"] > window
         news.append(new)
         new = len(added[0]) + len(added[1])
-        context, texts = [*sent, turn.assistant, turn.user], [*texts, *added]
+        context, texts = [*kept, turn.assistant, turn.user], [*texts, *added]
         active = turn.request or active
     return {"final": context, "timings": timings, "news": news, "sizes": sizes,
             "refused": refused}
@@ -259,7 +293,9 @@ def format_table(rows: list[dict], columns=None) -> str:
             rows_shown.append("")
         previous = key
         rows_shown.append(tuple(show(row) for _, _, show in chosen))
-    widths = [width for _, width, _ in chosen]
+    # A column is as wide as its longest cell (the server designs' names are long).
+    widths = [max([width, *(len(str(r[k])) for r in rows_shown if not isinstance(r, str))])
+              for k, (_, width, _) in enumerate(chosen)]
     header = fixed_width([tuple(name for name, _, _ in chosen)], widths, ">", "  ")[0]
     return "\n".join([header, "-" * len(header), *fixed_width(rows_shown, widths, ">", "  ")])
 
@@ -303,11 +339,11 @@ def bench_chart(rows: list[dict], timings: bool = True) -> Figure:
     longest = max(r["turns"] for r in rows)
     last = [r for r in rows if r["turns"] == longest]
     sessions = list(dict.fromkeys(r["session"] for r in last))
-    designs = [d for d in DESIGNS if any(r["design"] == d for r in last)]
+    designs = [d for d in DESIGN_TABLE if any(r["design"] == d for r in last)]
     _fonts()
     fig = Figure(figsize=(13, 9), layout="constrained")
     (cost_ax, lost_ax), (summary_ax, along_ax) = fig.subplots(2, 2)
-    fig.suptitle(_words("bench title", turns=longest))
+    fig.suptitle(_words("bench title", turns=longest, count=len(designs)))
 
     _grouped_bars(cost_ax, last, "cost", designs, sessions, label=lambda v: f"{v / 1e6:.1f}M")
     # `none` costs ten times the rest: a log scale keeps the others readable.
@@ -453,7 +489,7 @@ def main(argv=None) -> int:
     parser.add_argument("--turns", type=positive_int, nargs="+",
                         help=f"session lengths (default {TURNS})")
     parser.add_argument("--sessions", nargs="+", choices=KINDS, default=list(KINDS))
-    parser.add_argument("--designs", nargs="+", choices=DESIGNS, default=list(DESIGNS))
+    parser.add_argument("--designs", nargs="+", choices=DESIGN_TABLE, default=list(DESIGN_TABLE))
     parser.add_argument("--seed", type=int, default=0, help="session seed (default 0)")
     parser.add_argument("--chart", metavar="FILE", help="also write the chart to this PNG")
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)

@@ -17,15 +17,17 @@ keeps and what the model reads:
 
 `replay` walks a canned history through one design, call after call, the
 model's replies taken from the history (a design cannot change what the model
-does next), and gives per call: the tokens the model reads, the tokens a
-prompt cache could read again (the leading whole messages identical to the
-previous request, as `compact.bench.cost` counts cache hits), whether a summary
-was paid for, and what clearing took. Tokens are the offline estimate
-(`compact.offline.tokens`), not the API's tokenizer.
+does next), and books every request as the benchmark does (`compact.bench.cost`:
+input, cache writes and reads, output, and each summary call's input and
+output). Per call it gives the tokens the model reads, the tokens read from the
+prompt cache, whether the request starts with the whole previous one (the
+cache's only hit), whether a summary was paid for, and what clearing took.
+`bench_step` makes the same designs rows of the benchmark's table. Tokens are
+the offline estimate (`compact.offline.tokens`), not the API's tokenizer.
 
-Left out: the API's own cache rules (breakpoints, minimum length, expiry) and
-the HTTP round trip; the offline server's answer to each request is not
-needed, only what it would read.
+Left out: the HTTP round trip (the offline server's answer to each request is
+not needed, only what it would read) and misses (whether the model needed what
+it no longer reads).
 """
 
 import tempfile
@@ -33,13 +35,13 @@ from dataclasses import dataclass, field
 
 from ..compactor import ContextCompactor
 from ..config import CompactionConfig
-from ..display.palette import BLUE, GREEN, GREY, ORANGE, PURPLE
+from ..display.palette import BLUE, GREEN, GREY, ORANGE, SKY
 from ..messages import text_of, tool_results, user_text
 from ..offline import context_edits, context_management
 from ..offline import server_compaction as sc
 from ..offline.context_management import EDITS, Compact
 from ..offline.extractive import extractive_summary
-from ..offline.tokens import estimate_text_tokens, estimate_tokens
+from ..offline.tokens import estimate_tokens
 from ..store import seeded_ids
 from . import cost
 
@@ -51,7 +53,7 @@ class Call:
     """One model call under one design."""
     kept: list                      # the client's list after the call's context management
     seen: list                      # what the model reads
-    summary_tokens: int = 0         # input of the summary paid for on this call, 0 if none
+    summary: tuple | None = None    # (the summary request's input, the summary) when one was paid for
     cleared: dict | None = None     # the applied clear_tool_uses edit, if any
 
 
@@ -78,17 +80,18 @@ def read_edits(config: dict) -> list:
 def server_step(edits: list, secret: bytes = SECRET):
     """The server's edits, in order, on what the client sends: step(kept, request) -> Call."""
     def step(kept, request):
-        seen, summary, cleared = sc.adopt(kept, secret), 0, None
+        seen, summary, cleared = sc.adopt(kept, secret), None, None
         for edit in edits:
             if isinstance(edit, context_edits.ClearToolUses):
                 seen, cleared = context_edits.clear_tool_uses({"messages": seen}, edit)
                 continue
             tokens = estimate_tokens({"messages": seen})
             if tokens >= edit.trigger:
-                block = sc.make_block(sc.state_summary(seen), seen, tokens, secret)
-                summary = estimate_tokens(sc.summary_request(seen))
+                text = sc.state_summary(seen)
+                block = sc.make_block(text, seen, tokens, secret)
+                summary = (sc.summary_request(seen)["messages"][0]["content"], text)
                 kept, seen = [{"role": "assistant", "content": [block]}], [sc.as_read(block)]
-        return Call(kept, seen, summary_tokens=summary, cleared=cleared)
+        return Call(kept, seen, summary=summary, cleared=cleared)
     return step
 
 
@@ -131,7 +134,7 @@ DESIGNS = {
 SERVER_DESIGNS = ("server-clear", "server-compact", "default+server-compact")
 # From the one palette: the client-side designs keep the benchmark's colours.
 COLOURS = {"none": GREY, "default": BLUE, "server-clear": GREEN, "server-compact": ORANGE,
-           "default+server-compact": PURPLE}
+           "default+server-compact": SKY}
 
 
 def model_calls(messages) -> list[int]:
@@ -147,18 +150,16 @@ def typed_request(messages, fallback: str = "") -> str:
     return fallback
 
 
-def _tokens_of(texts: list[str]) -> int:
-    """Estimated tokens of leading messages, from their JSON (the cached part of a request)."""
-    return estimate_text_tokens("[" + ", ".join(texts) + "]")
-
-
 def replay(messages, design, settings: ServerSettings | None = None,
            config: CompactionConfig | None = None) -> dict:
     """A canned history through one design: {"calls": one record a model call (see the
     module's doc), "lost": the tool_use_ids whose output can no longer be read verbatim,
-    from the client's list or the files its pipeline saved, "outputs": how many there were}."""
+    from the client's list or the files its pipeline saved, "outputs": how many there
+    were, "usage" and "cost": the four counts over the session and their price, as
+    `compact.bench.cost` bills them}."""
     settings = settings or ServerSettings()
     calls = model_calls(messages)
+    ledger = cost.CostLedger()
     with tempfile.TemporaryDirectory(prefix="compact-server-") as folder:
         compactor = ContextCompactor(folder, lambda m: extractive_summary(m), config or CompactionConfig(),
                                      new_id=seeded_ids())
@@ -168,10 +169,14 @@ def replay(messages, design, settings: ServerSettings | None = None,
         for n, reply in enumerate(calls):
             call = step(kept, typed_request(messages[:reply]))
             texts = [cost.message_json(m) for m in call.seen]
-            same = _whole(previous, texts)
-            records.append({"call": n + 1, "tokens": estimate_tokens({"messages": call.seen}),
-                            "cached": _tokens_of(texts[:same]) if same else 0,
-                            "summary_tokens": call.summary_tokens,
+            usage = ledger.add_request(texts, reply=cost.message_json(messages[reply]))
+            if call.summary:
+                ledger.add_summary(*call.summary)
+            records.append({"call": n + 1, "tokens": sum(usage[f] for f in cost.FIELDS[:3]),
+                            "cached": usage["cache_read_input_tokens"],
+                            "written": usage["cache_creation_input_tokens"],
+                            "whole_prefix": bool(previous) and texts[:len(previous)] == previous,
+                            "summary": call.summary is not None,
                             "cleared": call.cleared["cleared_tool_uses"] if call.cleared else 0})
             previous = texts
             following = calls[n + 1] if n + 1 < len(calls) else len(messages)
@@ -179,32 +184,27 @@ def replay(messages, design, settings: ServerSettings | None = None,
         originals = {b["tool_use_id"]: text_of(b.get("content", "")) for m in messages
                      for b in tool_results(m)}
         lost = cost.lost_outputs(originals, kept, compactor.store)
-    return {"calls": records, "lost": lost, "outputs": len(originals)}
+    return {"calls": records, "lost": lost, "outputs": len(originals), "usage": ledger.total,
+            "cost": ledger.cost}
 
 
 def breaks(records: list[dict]) -> int:
-    """Calls whose request no longer starts with the whole previous one: the cache breaks."""
-    return sum(1 for before, now in zip(records, records[1:]) if now["cached"] < before["tokens"] / 2)
+    """Calls whose request does not start with the whole previous one: the prompt cache
+    has nothing to read (the API reads a whole earlier request, `compact.bench.cost`)."""
+    return sum(1 for record in records[1:] if not record["whole_prefix"])
 
 
 def totals(run: dict) -> dict:
     """One line of figures for a replay: tokens read, written to the cache, cost, breaks, ..."""
-    calls = run["calls"]
-    read = sum(c["tokens"] for c in calls)
-    cached = sum(c["cached"] for c in calls)
-    summaries = sum(c["summary_tokens"] for c in calls)
-    return {"tokens": read, "cached": cached, "written": read - cached,
-            "cost": round(cost.priced(cached, read - cached + summaries)),
-            "breaks": breaks(calls), "summary_calls": sum(1 for c in calls if c["summary_tokens"]),
+    calls, usage = run["calls"], run["usage"]
+    return {"tokens": sum(c["tokens"] for c in calls), "cached": usage["cache_read_input_tokens"],
+            "written": usage["cache_creation_input_tokens"], "output": usage["output_tokens"],
+            "cost": round(run["cost"]), "breaks": breaks(calls),
+            "summary_calls": sum(1 for c in calls if c["summary"]),
             "largest": max(c["tokens"] for c in calls), "lost": len(run["lost"]),
             "outputs": run["outputs"]}
 
 
-def _whole(previous: list[str], texts: list[str]) -> int:
-    """How many leading messages are the same as in the previous request."""
-    count = 0
-    for before, now in zip(previous, texts):
-        if before != now:
-            break
-        count += 1
-    return count
+def bench_step(design: str, settings: ServerSettings | None = None):
+    """A row of the benchmark's designs table: compactor -> step(context, request) -> Call."""
+    return lambda compactor: DESIGNS[design](settings or ServerSettings(), compactor)

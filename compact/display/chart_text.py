@@ -82,7 +82,7 @@ CHART_TEXT = {
         "explorer timeline": "{name}: context size at each model call ({profile} profile)",
         "explorer steps": "{name}: one prepare over the whole history ({profile} profile)",
         # bench.benchmark.bench_chart
-        "bench title": "Four designs over simulated sessions of {turns} turns",
+        "bench title": "{count} designs over simulated sessions of {turns} turns",
         "session": "session",
         "cost title": "Cache-adjusted input cost (lower is better)",
         "cost label": "cost (millions of character-equivalents, log scale)",
@@ -161,7 +161,7 @@ CHART_TEXT = {
                          "模型可以自己调用的 compact 工具（07）",
         "explorer timeline": "{name}：每次调用模型时的上下文大小（{profile} 配置）",
         "explorer steps": "{name}：对整个历史运行一次 prepare（{profile} 配置）",
-        "bench title": "四种设计在 {turns} 轮模拟会话中的表现",
+        "bench title": "{count} 种设计在 {turns} 轮模拟会话中的表现",
         "session": "会话",
         "cost title": "按提示缓存折算的输入成本（越低越好）",
         "cost label": "成本（百万字符当量，对数刻度）",

@@ -153,11 +153,12 @@ print(f"the largest step: call {none[jump]['call']}, +{step:,d} tokens")
 
 # %% [markdown]
 # The columns: thousands of input tokens read by the model over the session (`read
-# ktok`) and of those a prompt cache could not reuse (`written`, thousands), the
-# cache-adjusted cost in thousands (a cached token 0.1, any other 1.25, a summary's
-# input 1.25), the calls whose request no longer starts with the whole previous one
-# (`breaks`), summary calls, the largest request, and tool outputs lost for good (not in
-# the client's list, nor in a file the pipeline saved).
+# ktok`), thousands of them written to the prompt cache (`written`), the cost in
+# thousands of base input tokens' price, booked as the benchmark books it (input 1, cache
+# write 1.25, cache read 0.1, output 5; a summary's input and output too), the calls whose
+# request does not start with the whole previous one, so that the cache has nothing to
+# read (`breaks`), summary calls, the largest request, and tool outputs lost for good (not
+# in the client's list, nor in a file the pipeline saved).
 
 # %%
 sr.replay_chart(runs, "timeline_150", trigger=100_000)
@@ -304,7 +305,7 @@ print(f"default+server-compact reads the same as default: {same}; "
 #
 # ## Check yourself
 #
-# The budget, on timeline_150: a cache-adjusted cost of at most 450,000, the cache broken
+# The budget, on timeline_150: a cost of at most 500,000, the cache broken
 # at most 4 times, no tool output lost for good, and the newest 3 tool uses always whole.
 # Write the `edits` of a `context_management` that meet it (a list of edits, as in the
 # request bodies above). The checker plays them over the session and reports each line.

@@ -20,7 +20,7 @@ from ..histories import load_history
 from .check import CheckResult, not_attempted, report, say
 
 SESSION = "timeline_150"
-BUDGET_COST = 450_000
+BUDGET_COST = 500_000
 BUDGET_BREAKS = 4
 BUDGET_KEEP = 3
 
