@@ -6,6 +6,7 @@
     replay        a canned history through the pipeline, as a table (and a chart)
     bench         the long-session benchmark of the four designs
     bench-server  requests per second of the offline model through the SDK
+    bench-prepare ms per prepare call against one json.dumps of the list
 
 Ctrl-C ends any of them with one line, `interrupted`, and exit status 130
 (each command cleans up as its stack unwinds: scratch folders, the offline model).
@@ -25,6 +26,7 @@ COMMANDS = {
     "replay": "compact.course.replay:main",
     "bench": "compact.bench.benchmark:main",
     "bench-server": "compact.bench.server_rate:main",
+    "bench-prepare": "compact.bench.prepare_bench:main",
 }
 
 

@@ -20,18 +20,16 @@ from .messages import text_of, tool_results, with_text
 from .store import StoreError
 
 
-def persist(block, compactor) -> bool:
-    """Replace one result by its persisted block; False (and reported) if the write failed."""
+def persisted_content(block, compactor):
+    """The content that replaces one result once saved; None (and reported) if the write failed."""
     config, store = compactor.config, compactor.store
     text = text_of(block.get("content", ""))
     try:
         path = store.persist_result(block["tool_use_id"], text)
     except StoreError as error:
         compactor.report(f"tool_result {block['tool_use_id']!r} kept in context: {error}")
-        return False
-    block["content"] = with_text(block.get("content", ""),
-                                 formats.persisted_block(path, text, config.preview_chars))
-    return True
+        return None
+    return with_text(block.get("content", ""), formats.persisted_block(path, text, config.preview_chars))
 
 
 def already_saved(block, store) -> bool:
@@ -41,7 +39,8 @@ def already_saved(block, store) -> bool:
 
 
 def tool_result_budget(messages, compactor):
-    """Step 1: persist the newest batch's largest results until it is under its limit."""
+    """Step 1: persist the newest batch's largest results until it is under its limit
+    (the batch's text is what it counts, not the list's size)."""
     config = compactor.config
     if not messages or messages[-1].get("role") != "user":
         return messages
@@ -55,8 +54,10 @@ def tool_result_budget(messages, compactor):
         # would store a copy of the preview and change the list on every call.
         if size[id(block)] <= config.large_result_char_limit or already_saved(block, compactor.store):
             continue
-        if persist(block, compactor):
-            total -= size[id(block)] - len(text_of(block["content"]))
+        content = persisted_content(block, compactor)
+        if content is not None:
+            compactor.replace_content(messages, len(messages) - 1, block, content, None)
+            total -= size[id(block)] - len(text_of(content))
     return messages
 
 
@@ -70,16 +71,16 @@ def persist_largest(messages, compactor, chars: int):
     # Persisting only pays when the result is much longer than its preview.
     worth = config.preview_chars + 500
     candidates = []
-    for message in messages:
+    for index, message in enumerate(messages):
         for block in tool_results(message):
             text = text_of(block.get("content", ""))
             if len(text) > worth and formats.kind_of_result(text) == "whole":
-                candidates.append((len(text), block))
-    candidates.sort(key=lambda pair: pair[0], reverse=True)
-    for _, block in candidates:
+                candidates.append((len(text), index, block))
+    candidates.sort(key=lambda row: row[0], reverse=True)
+    for _, index, block in candidates:
         if chars <= config.target_size:
             break
-        before = block.get("content", "")
-        if persist(block, compactor):
-            chars = compactor.size_after(messages, chars, before, block["content"])
+        content = persisted_content(block, compactor)
+        if content is not None:
+            chars = compactor.replace_content(messages, index, block, content, chars)
     return messages

@@ -25,9 +25,9 @@ both, then calls `reactive_compact`), and the `compact` tool's batch.
 import warnings
 from pathlib import Path
 
-from . import summary
+from . import summary, working
 from .config import CompactionConfig
-from .messages import estimate_chars, json_len, to_plain, validate_messages
+from .messages import estimate_chars, json_len
 from .record import StepRecord
 from .steps import STEPS, step_named
 from .store import Store
@@ -61,6 +61,10 @@ class ContextCompactor:
         self.calls = 0
         self._errors: list[str] = []
         self._model_calls = 0
+        self._kept: list[str] = []   # each message's JSON in the last output (working.py)
+        self._lengths = working.Lengths([], [])
+        self._change = 0             # characters the current step's edits added (or took)
+        self._start_size = 2         # the working list's size when the call started
 
     # -- services the steps use ----------------------------------------------
     def summarize(self, messages) -> str:
@@ -80,25 +84,43 @@ class ContextCompactor:
         if self.echo:
             self.echo(line)
 
-    def size_after(self, messages, chars: int, before, after) -> int:
-        """The size once one block's content went from `before` to `after`.
-
-        With the article's measure the change is exact and costs nothing; a
-        custom measure (tokens, say) is asked again.
-        """
+    def size(self, messages) -> int:
+        """The list's size by the compactor's measure; the article's comes from each
+        message's JSON, made once a call."""
         if self.measure is estimate_chars:
-            return chars - (json_len(before) - json_len(after))
+            return self._lengths.size(messages)
         return self.measure(messages)
+
+    def replace_content(self, messages, index: int, block, content, chars: int | None):
+        """Put `content` in `block` (a block of messages[index]); the list's size after,
+        given `chars`, the size before (None: the caller needs no size).
+
+        With the article's measure the change is exact and costs nothing (the
+        JSON of the message changes by the JSON of the content); a custom
+        measure (tokens, say) is asked again.
+        """
+        before = block.get("content", "")
+        block["content"] = content
+        self._lengths.forget(messages[index])
+        if self.measure is estimate_chars:
+            change = json_len(content) - json_len(before)
+            self._change += change
+            return None if chars is None else chars + change
+        return None if chars is None else self.measure(messages)
 
     # -- bookkeeping -----------------------------------------------------------
     def _run(self, step, messages, active_request=None, chars=None):
         """Run one step (a row of STEPS) and record it; `chars` is the size when known."""
-        before_chars = self.measure(messages) if chars is None else chars
+        before_chars = self.size(messages) if chars is None else chars
         before_files, before_calls = len(self.store.written), self._model_calls
-        self._errors = []
+        self._errors, self._change = [], 0
         needs = {"request": active_request, "size": before_chars}
-        messages = step.run(messages, self, *(needs[need] for need in step.needs))
-        after_chars = self.measure(messages)
+        out = step.run(messages, self, *(needs[need] for need in step.needs))
+        if out is messages and self.measure is estimate_chars:
+            after_chars = before_chars + self._change   # edited in place, each change counted
+        else:
+            after_chars = self.size(out)
+        messages = out
         self.records.append(StepRecord(
             call=self.calls, step=step.name,
             messages_before=self._count, messages_after=len(messages),
@@ -110,29 +132,38 @@ class ContextCompactor:
         return messages, after_chars
 
     def _start(self, messages):
-        messages = to_plain(messages)  # a copy: the caller's list is never changed
-        validate_messages(messages)
+        # One pass: a copy (the caller's list is never changed), each message's
+        # JSON, and the check of what changed since the last output.
+        messages, texts = working.start(messages, self._kept)
+        self._lengths = working.Lengths(messages, texts)
         self._count = len(messages)
+        self._start_size = sum(map(len, texts)) + 2 * max(len(messages), 1)
+        return messages
+
+    def _finish(self, messages):
+        self._kept = self._lengths.texts(messages)
         return messages
 
     # -- the article's entry points --------------------------------------------
     def run_step(self, name: str, messages, active_request=None):
         """One step alone, by its name in STEPS (what `compactor.snip_compact(...)` calls)."""
         step = step_named(name)
-        return self._run(step, self._start(messages), active_request)[0]
+        with self.store.held_folders():
+            return self._finish(self._run(step, self._start(messages), active_request)[0])
 
     def prepare(self, messages, active_request):
         """Run before every model call: the steps of STEPS in order, each when its row says."""
         self.calls += 1
         messages = self._start(messages)
-        chars = self.measure(messages)
-        for step in STEPS:
-            if not step.runs_in_prepare(self.config, chars):
-                continue
-            if step.says:
-                self.say(step.says)
-            messages, chars = self._run(step, messages, active_request, chars=chars)
-        return messages
+        chars = self._start_size if self.measure is estimate_chars else self.measure(messages)
+        with self.store.held_folders():
+            for step in STEPS:
+                if not step.runs_in_prepare(self.config, chars):
+                    continue
+                if step.says:
+                    self.say(step.says)
+                messages, chars = self._run(step, messages, active_request, chars=chars)
+        return self._finish(messages)
 
 
 def _entry_method(step):

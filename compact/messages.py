@@ -178,17 +178,31 @@ def request_positions(messages, active_request: str) -> list[int]:
     return [i for i, m in enumerate(messages) if active_request in user_text(m)]
 
 
-def validate_messages(messages) -> None:
+def validate_messages(messages, changed=None) -> None:
     """Raise MessageFormatError unless the list follows the API's rules.
 
-    A final assistant message may still wait for its tool results.
+    A final assistant message may still wait for its tool results. `changed`
+    (the compactor's incremental check, compact/working.py): only the messages
+    at these indexes, and the pairs on both sides of each; None checks them all.
     """
     if not isinstance(messages, list):
         raise MessageFormatError(f"messages must be a list, got {type(messages).__name__}")
-    for i, message in enumerate(messages):
-        _check_shape(i, message)
-    for i, message in enumerate(messages):
-        _check_pairs(messages, i, message)
+    indexes = range(len(messages)) if changed is None else changed
+    for i in indexes:
+        _check_shape(i, messages[i])
+    if changed is not None:
+        indexes = sorted({j for i in changed for j in (i - 1, i, i + 1) if 0 <= j < len(messages)})
+    for i in indexes:
+        _check_pairs(messages, i, messages[i])
+
+
+def plain_message(messages, i: int):
+    """to_plain of messages[i] alone; the error names the place as to_plain(messages) would."""
+    try:
+        return _plain(messages[i], 1)   # depth 1: a message inside its list
+    except _TooDeep:
+        raise MessageFormatError(
+            f"{_deep_place(messages)} is nested more than {MAX_DEPTH} levels deep") from None
 
 
 def _check_values(where: str, value, depth: int) -> None:

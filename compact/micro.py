@@ -56,13 +56,11 @@ def placeholder(block, compactor) -> str | None:
     return formats.saved_placeholder(path)
 
 
-def micro_compact(messages, compactor, chars: int | None = None):
-    """Step 3: older results become placeholders (`chars`: the size, if known)."""
+def micro_compact(messages, compactor, chars: int):
+    """Step 3: older results become placeholders (`chars`: the list's size now)."""
     config = compactor.config
-    if config.micro_only_over_limit:
-        chars = compactor.measure(messages) if chars is None else chars
-        if chars <= config.context_limit:
-            return messages
+    if config.micro_only_over_limit and chars <= config.context_limit:
+        return messages
     results = all_tool_results(messages)
     keep = config.keep_recent_results
     if keep or not config.micro_keep_zero_keeps_none:
@@ -86,8 +84,8 @@ def micro_compact(messages, compactor, chars: int | None = None):
         new_text = placeholder(block, compactor)
         if new_text is None:
             continue
-        before = block.get("content", "")
-        block["content"] = with_text(before, new_text)
-        if config.micro_only_over_limit:
-            chars = compactor.size_after(messages, chars, before, block["content"])
+        content = with_text(block.get("content", ""), new_text)
+        # The article's step 3 never looks at the size: it is not measured for it.
+        chars = compactor.replace_content(messages, index, block, content,
+                                          chars if config.micro_only_over_limit else None)
     return messages

@@ -8,8 +8,12 @@ POSIX form, so the agent can `read_file` them from its workspace.
 
 What the article does and this store does differently, in both profiles:
 - files appear whole and are never replaced: written to a temporary name,
-  then hard-linked to a name that must be free (`os.link` fails if it is
-  taken), so concurrent writers on one root never swap texts;
+  then renamed to a name that must be free (Linux's renameat2 with
+  RENAME_NOREPLACE fails if it is taken; where there is no such rename, a hard
+  link, which fails too), so concurrent writers on one root never swap texts.
+  One open and one rename a file, no fsync; the next free name is made only
+  when the one before it is taken, and a call holds its folders open
+  (`held_folders`) rather than walking them again for every file;
 - names are collision-safe (flaw 7 in docs/DESIGN.md): the article's sanitized
   id is kept when it is the id itself; otherwise a hash of the real id is
   added; and an existing file is reused only when it holds the very same text;
@@ -33,6 +37,7 @@ with JSON escapes instead, which read back exactly.
 Left out: deleting or rotating old files; the transcripts are the record.
 """
 
+import ctypes
 import errno
 import hashlib
 import json
@@ -41,6 +46,7 @@ import random
 import re
 import stat
 import uuid
+from contextlib import contextmanager
 from pathlib import Path
 
 TRANSCRIPTS = ".transcripts"
@@ -58,6 +64,45 @@ _CREATE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOE
 _NO_HARD_LINKS = {errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.ENOSYS}
 
 SEED = 8
+_RENAME_NOREPLACE = 1   # renameat2's flag: fail with EEXIST rather than replace
+_UNSUPPORTED = {errno.EINVAL, errno.ENOSYS, errno.ENOTSUP, errno.EOPNOTSUPP}
+_renameat2 = []         # libc's renameat2 once looked up: [function] or [None]
+
+
+def _rename_noreplace(dir_fd: int, old: str, new: str) -> bool | None:
+    """Rename `old` to `new` in one folder unless `new` exists: True when renamed, False
+    when taken, None when the system or the file system has no such rename."""
+    if not _renameat2:
+        _renameat2.append(_load_renameat2())
+    function = _renameat2[0]
+    if function is None:
+        return None
+    if function(dir_fd, os.fsencode(old), dir_fd, os.fsencode(new), _RENAME_NOREPLACE) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code == errno.EEXIST:
+        return False
+    if code in _UNSUPPORTED:
+        return None
+    raise OSError(code, os.strerror(code))
+
+
+def _load_renameat2():
+    """Linux's renameat2 from the C library (glibc 2.28 and later), or None."""
+    try:
+        function = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):
+        return None
+    function.argtypes = (ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint)
+    function.restype = ctypes.c_int
+    return function
+
+
+def _free_names(stem: str, suffix: str):
+    """name, name-2, ... name-999, one at a time: most writes need only the first."""
+    yield f"{stem}{suffix}"
+    for n in range(2, _MAX_NAMES):
+        yield f"{stem}-{n}{suffix}"
 
 
 def seeded_ids(seed: int | None = SEED):
@@ -121,12 +166,23 @@ def _read_at_most(fd: int, limit: int) -> bytes:
 
 
 def _write_whole(fd: int, data: bytes) -> None:
-    """All of `data` to `fd` and on to the disk; `fd` is closed even when a write fails."""
+    """All of `data` to `fd`; `fd` is closed even when a write fails.
+
+    No fsync: readers see the file whole from the moment it has its name (a
+    rename is atomic); what a power cut would take is also what the session in
+    memory would lose, and an fsync per file made step 3 take seconds.
+    """
     try:
         _write_all(fd, data)
-        os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def _unlink_quietly(dir_fd: int, name: str) -> None:
+    try:
+        os.unlink(name, dir_fd=dir_fd)
+    except OSError:
+        pass
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -140,6 +196,7 @@ class Store:
         self.root = Path(root).resolve()
         self._new_id = new_id or seeded_ids(None)
         self.written: list[str] = []  # relative paths, in the order written
+        self._held: dict | None = None  # folder -> descriptor, inside held_folders()
 
     # -- paths -------------------------------------------------------------
     def relative(self, path: Path) -> str:
@@ -156,6 +213,36 @@ class Store:
         return name
 
     # -- folders, one real folder at a time ------------------------------------
+    @contextmanager
+    def held_folders(self):
+        """Inside the block, each folder is walked from the root once, not once a file.
+
+        The compactor holds its folders for one call: a call that saves many
+        results walks `.task_outputs/tool-results` once. Nothing else runs in
+        the call (the agent's tools run between calls), so nothing can swap a
+        folder in between; the next call walks them again.
+        """
+        if self._held is not None:   # already held by an outer block
+            yield
+            return
+        self._held = {}
+        try:
+            yield
+        finally:
+            held, self._held = self._held, None
+            for fd in held.values():
+                os.close(fd)
+
+    def _folder_fd(self, folder: str, create: bool) -> tuple[int, bool]:
+        """(descriptor of root/folder, whether the caller closes it): a held one if any."""
+        if self._held is not None and folder in self._held:
+            return self._held[folder], False
+        fd = self._open_folder(folder, create)
+        if self._held is None:
+            return fd, True
+        self._held[folder] = fd
+        return fd, False
+
     def _open_folder(self, folder: str, create: bool) -> int:
         """A descriptor of root/folder; OSError if a step is missing (unless `create`) or no folder."""
         if create:
@@ -218,13 +305,14 @@ class Store:
     def _read_bytes(self, folder: str, name: str, limit: int, whole: bool = True) -> bytes | None:
         """A regular file's bytes (its first `limit` if not `whole`); None if not one, or longer."""
         try:
-            dir_fd = self._open_folder(folder, create=False)
+            dir_fd, owned = self._folder_fd(folder, create=False)
         except OSError:
             return None
         try:
             opened = self._open_regular(dir_fd, name)
         finally:
-            os.close(dir_fd)
+            if owned:
+                os.close(dir_fd)
         if opened is None:
             return None
         fd, info = opened
@@ -263,27 +351,36 @@ class Store:
             os.close(fd)
 
     @staticmethod
-    def _create(dir_fd: int, name: str, data: bytes) -> bool:
-        """Make `name` hold `data`, appearing whole; False if the name was taken meanwhile."""
+    def _temporary(dir_fd: int, name: str, data: bytes) -> str:
+        """A new file holding `data` under a temporary name (the one open of a write)."""
         temporary = f".{name}.{uuid.uuid4().hex[:12]}.tmp"
         fd = os.open(temporary, _CREATE_FLAGS, 0o666, dir_fd=dir_fd)
         try:
             _write_whole(fd, data)
-            try:
-                # Unlike a rename, a link never replaces: the name is free or it fails.
-                os.link(temporary, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd, follow_symlinks=False)
-            except FileExistsError:
+        except OSError:
+            _unlink_quietly(dir_fd, temporary)
+            raise
+        return temporary
+
+    @staticmethod
+    def _place(dir_fd: int, temporary: str, name: str, data: bytes) -> bool:
+        """Give the temporary file the name `name` if it is free, never replacing what is
+        there; False if taken. After True the temporary name is gone."""
+        renamed = _rename_noreplace(dir_fd, temporary, name)
+        if renamed is not None:
+            return renamed
+        # No such rename here: a hard link never replaces either (the name is free or it fails).
+        try:
+            os.link(temporary, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd, follow_symlinks=False)
+        except FileExistsError:
+            return False
+        except OSError as error:
+            if error.errno not in _NO_HARD_LINKS:
+                raise
+            if not Store._create_in_place(dir_fd, name, data):
                 return False
-            except OSError as error:
-                if error.errno not in _NO_HARD_LINKS:
-                    raise
-                return Store._create_in_place(dir_fd, name, data)
-            return True
-        finally:
-            try:
-                os.unlink(temporary, dir_fd=dir_fd)
-            except OSError:
-                pass
+        _unlink_quietly(dir_fd, temporary)
+        return True
 
     @staticmethod
     def _create_in_place(dir_fd: int, name: str, data: bytes) -> bool:
@@ -300,34 +397,40 @@ class Store:
         return True
 
     # -- writing -------------------------------------------------------------
-    def _save(self, folder: str, names: list[str], text: str, reuse: bool) -> str | None:
-        """Create the first free name holding `text` (or reuse one that holds it); None if none is free."""
+    def _save(self, folder: str, stem: str, suffix: str, text: str, reuse: bool) -> str | None:
+        """Give the first free name of `stem` + `suffix` the text `text` (or reuse a file
+        that holds it); None if no name is free.
+
+        One open (the temporary file) and one rename per file, in the common case.
+        """
         try:
             data = _encoded(text)
-            dir_fd = self._open_folder(folder, create=True)
+            dir_fd, owned = self._folder_fd(folder, create=True)
         except OSError as error:
-            raise self._failed(f"{folder}/{names[0]}", error) from error
+            raise self._failed(f"{folder}/{stem}{suffix}", error) from error
+        temporary = None
         try:
-            for name in names:
+            for name in _free_names(stem, suffix):
                 path = f"{folder}/{name}"
-                state = self._state(dir_fd, name, data if reuse else None)
-                if state == "same":
-                    return path
-                if state == "taken":
-                    continue
                 try:
-                    created = self._create(dir_fd, name, data)
+                    temporary = temporary or self._temporary(dir_fd, name, data)
+                    placed = self._place(dir_fd, temporary, name, data)
                 except OSError as error:
                     raise self._failed(path, error) from error
-                if created:
+                if placed:
+                    temporary = None
                     self.written.append(path)
                     return path
-                # Taken a moment ago by a concurrent writer: reuse it only if it holds our text.
+                # Taken (by an earlier call, a concurrent writer, or something planted):
+                # reuse it only if it holds our text; else try the next name.
                 if reuse and self._state(dir_fd, name, data) == "same":
                     return path
             return None
         finally:
-            os.close(dir_fd)
+            if temporary is not None:
+                _unlink_quietly(dir_fd, temporary)
+            if owned:
+                os.close(dir_fd)
 
     @staticmethod
     def _failed(path: str, error: OSError) -> StoreError:
@@ -335,9 +438,8 @@ class Store:
 
     def write_transcript(self, messages) -> str:
         stem = f"transcript_{self._transcript_id()}"
-        names = [f"{stem}.jsonl"] + [f"{stem}-{n}.jsonl" for n in range(2, _MAX_NAMES)]
         lines = "".join(_json_line(m) for m in messages)
-        path = self._save(TRANSCRIPTS, names, lines, reuse=False)
+        path = self._save(TRANSCRIPTS, stem, ".jsonl", lines, reuse=False)
         if path is None:
             raise StoreError(f"no free file name for {stem}.jsonl")
         return path
@@ -352,8 +454,7 @@ class Store:
     def persist_result(self, tool_use_id: str, text: str) -> str:
         """Save a tool result's full text; reuse a file only if it holds this text."""
         stem = safe_name(tool_use_id)
-        names = [f"{stem}.txt"] + [f"{stem}-{n}.txt" for n in range(2, _MAX_NAMES)]
-        path = self._save(TOOL_RESULTS, names, text, reuse=True)
+        path = self._save(TOOL_RESULTS, stem, ".txt", text, reuse=True)
         if path is None:
             raise StoreError(f"no free file name for tool_use_id {tool_use_id!r}")
         return path

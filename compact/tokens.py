@@ -29,9 +29,10 @@ than in the whole request, and each piece is rounded on its own. The sum
 includes PROBE once (a few tokens). On the offline model the difference is the
 rounding of `ceil(ASCII / 4)` per unit, and the JSON separators between units,
 so at most about one token per unit, in either direction; notebook 00 prints
-it for every canned history (`compare_with_whole`). On the real API the
-difference is the same kind, a few tokens per unit, but the API documents no
-bound: treat the measure as close, not exact, and keep a margin under a window.
+it for every canned history (`compare_with_whole`). On the real API the gap
+has the same cause, pieces counted apart, but its size is not documented; with a
+key, the same cell of notebook 00 measures it. Treat the measure as close, not
+exact, and keep a margin under a window.
 
 Left out: any count of the reply (a response's `usage` carries it), the
 thresholds (`CompactionConfig.context_token_limit`), and retries (the client's).

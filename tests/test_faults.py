@@ -1,8 +1,9 @@
 """Fail safe (docs/DESIGN.md): when a write fails, nothing is lost and the error says so.
 
 The tests run as root, so permissions cannot block a write: an unwritable store
-is a regular file where a folder should be, and a full disk is os.link, os.fsync
-or os.write raising ENOSPC. In every case the text stays in context, no
+is a regular file where a folder should be, and a full disk is the store's
+rename, os.link (where there is no such rename) or os.write raising ENOSPC.
+In every case the text stays in context, no
 marker points at a missing file, no half-written file is left behind, a
 CompactionWarning is raised and the StepRecord carries the error.
 """
@@ -143,10 +144,21 @@ def half_writing(fd, data):
     enospc()
 
 
-@pytest.mark.parametrize("how", ["link", "write", "fsync"])
+def full_disk(monkeypatch, how):
+    """ENOSPC from the rename, the link (on a system without that rename) or the write."""
+    if how == "write":
+        monkeypatch.setattr(store_module.os, "write", half_writing)
+    elif how == "rename":
+        monkeypatch.setattr(store_module, "_rename_noreplace", enospc)
+    else:
+        monkeypatch.setattr(store_module, "_rename_noreplace", lambda *args: None)
+        monkeypatch.setattr(store_module.os, "link", enospc)
+
+
+@pytest.mark.parametrize("how", ["rename", "link", "write"])
 @pytest.mark.parametrize("profile", PROFILES)
 def test_full_disk_during_prepare(root, monkeypatch, profile, how):
-    monkeypatch.setattr(store_module.os, how, half_writing if how == "write" else enospc)
+    full_disk(monkeypatch, how)
     c = make_compactor(root, profile)
     messages = pairs_history(30) + call({"log_a": body("log_a", 150000), "log_b": body("log_b", 90000)})
     with pytest.warns(CompactionWarning, match="No space left on device"):
@@ -164,7 +176,7 @@ def test_full_disk_during_prepare(root, monkeypatch, profile, how):
 
 
 def test_full_disk_in_the_budget_step_names_the_file(root, monkeypatch):
-    monkeypatch.setattr(store_module.os, "link", enospc)
+    full_disk(monkeypatch, "rename")
     c = make_compactor(root)
     with pytest.warns(CompactionWarning) as caught:
         c.tool_result_budget(huge_batch())
@@ -178,7 +190,7 @@ def test_the_next_call_succeeds_once_there_is_space(root, monkeypatch):
     c = make_compactor(root)
     messages = huge_batch()
     with monkeypatch.context() as patch:
-        patch.setattr(store_module.os, "link", enospc)
+        full_disk(patch, "rename")
         with pytest.warns(CompactionWarning):
             out = c.prepare(messages, "Read the logs.")
     out = c.prepare(out, "Read the logs.")

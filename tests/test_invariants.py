@@ -287,20 +287,18 @@ def test_prepare_turn_by_turn_holds_the_invariants(profile, base, data):
 
 
 class FlakyDisk:
-    """os for the store, with os.link (a file taking its name) failing (disk full) on chosen calls."""
+    """The store's rename (a file taking its name) failing (disk full) on chosen calls."""
 
     def __init__(self, failing: set):
         self.failing, self.calls, self.failures = failing, 0, 0
+        self.rename = store_module._rename_noreplace
 
-    def link(self, *args, **kwargs):
+    def __call__(self, *args):
         self.calls += 1
         if self.calls in self.failing:
             self.failures += 1
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-        return os.link(*args, **kwargs)
-
-    def __getattr__(self, name):
-        return getattr(os, name)
+        return self.rename(*args)
 
 
 @pytest.mark.parametrize("profile", PROFILES)
@@ -308,7 +306,8 @@ class FlakyDisk:
 def test_failed_writes_are_fail_safe(profile, base, data):
     chunks, work, root, c, check = new_case(data, profile, base)
     disk = FlakyDisk(set(data.draw(st.lists(st.integers(1, 40), max_size=12))))
-    with mock.patch.object(store_module, "os", disk), warnings.catch_warnings(record=True) as caught:
+    with mock.patch.object(store_module, "_rename_noreplace", disk), \
+            warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         prepare_turn_by_turn(c, check, chunks)
     reported = [w for w in caught if issubclass(w.category, CompactionWarning)]

@@ -47,7 +47,7 @@ from ..store import TRANSCRIPTS
 FIELDS = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens",
           "output_tokens")
 # US dollars per million tokens: base input, 5-minute cache writes, cache hits, output.
-PRICES_SOURCE = "https://platform.claude.com/docs/en/about-claude/pricing (Model pricing)"
+PRICES_SOURCE = "https://platform.claude.com/docs/en/about-claude/pricing"  # its "Model pricing" table
 PUBLISHED = {
     "Claude Opus 4.5": (5.00, 6.25, 0.50, 25.00),
     "Claude Sonnet 5": (2.00, 2.50, 0.20, 10.00),

@@ -1,0 +1,125 @@
+"""The start of every compactor call in one pass: the working copy, each message's JSON,
+and the check of only what changed since the compactor's last output.
+
+A `prepare` that changes nothing should cost about one `json.dumps` of the list.
+So, at the start of a call:
+- each message's JSON is made once, with the measure's own encoder; the list's
+  size is the sum of their lengths plus 2 a message (", " between them and the
+  brackets), and a step that replaces one block's content changes its message's
+  length by the difference (`ContextCompactor.replace_content`);
+- a message whose JSON is the one at its place in the compactor's last output
+  is vouched for: it was checked then, and so were the pairs it forms with
+  vouched neighbours. Every other message is checked whole, as
+  `validate_messages` checks a list (shapes, values, depth), and so are the
+  pairs on both sides of it. A message changed in place (the same dict with new
+  content) has new JSON, so it is checked again;
+- the copy is deep (`to_plain`: SDK objects become dicts) for the messages
+  checked, and as deep as the steps edit for the vouched ones: the message, its
+  content list and its blocks. A step replaces a block's content, never
+  anything inside it, so deeper values can be shared with the caller's list.
+
+Left out: the steps themselves, and a token measure (a custom `measure` is
+asked for the whole list, as before; it can keep its own cache per message).
+"""
+
+import json
+
+from .messages import MessageFormatError, plain_message, to_plain, validate_messages
+
+# One encoder, made once: json.dumps builds a new one on every call with these arguments.
+encode = json.JSONEncoder(ensure_ascii=False).encode
+
+
+def _json_or_none(message) -> str | None:
+    """The message's JSON, or None when it is not plain JSON yet (SDK objects, a cycle, ...)."""
+    try:
+        return encode(message)
+    except (TypeError, ValueError, RecursionError):
+        return None
+
+
+def _editable(message: dict) -> dict:
+    """A copy of a vouched message deep enough for the steps' edits (they replace a
+    block's content): the message, its content list and its blocks."""
+    copy = message.copy()
+    content = copy.get("content")
+    if isinstance(content, (list, tuple)):
+        copy["content"] = [block.copy() if isinstance(block, dict) else block for block in content]
+    return copy
+
+
+def start(messages, kept: list) -> tuple[list, list]:
+    """(copy, texts): a checked copy of `messages` safe to edit, and each message's JSON.
+
+    `kept` holds the JSON of each message of the compactor's last output.
+    MessageFormatError, naming the message, when the list breaks a rule.
+    """
+    if not isinstance(messages, list):
+        messages = to_plain(messages)   # a tuple becomes a list; anything else is refused below
+        if not isinstance(messages, list):
+            raise MessageFormatError(f"messages must be a list, got {type(messages).__name__}")
+    texts, changed = _texts(messages, kept)
+    copy = [_editable(m) if isinstance(m, dict) else m for m in messages]
+    for i in changed:
+        copy[i] = plain_message(messages, i)
+    validate_messages(copy, changed)
+    for i in changed:
+        if texts[i] is None:
+            texts[i] = encode(copy[i])
+    return copy, texts
+
+
+def _texts(messages: list, kept: list) -> tuple[list, list]:
+    """Each message's JSON (None where it has none yet), and the indexes of the
+    messages that are not the kept ones, from one encoding of the whole list.
+
+    JSON of the list is its messages' JSON joined by ", " in brackets. Where the
+    text at a message's place starts with the kept JSON of that place, the
+    message's JSON is that text: a complete JSON value ends where its brackets
+    close, so it cannot be the start of a longer one. Other messages are
+    encoded alone, to know where the next one starts.
+    """
+    whole = _json_or_none(messages)
+    texts, changed, at, known = [], [], 1, len(kept)   # at: after "["
+    for i, message in enumerate(messages):
+        if whole is None:   # not plain JSON (SDK objects, ...): each message alone
+            text = _json_or_none(message) if isinstance(message, dict) else None
+            same = text is not None and i < known and text == kept[i]
+        else:
+            same = i < known and whole.startswith(kept[i], at)
+            text = kept[i] if same else encode(message)
+            at += len(text) + 2
+        if not same:
+            changed.append(i)
+        texts.append(text)
+    return texts, changed
+
+
+class Lengths:
+    """Each message's JSON and its length, for the messages of one call's working list.
+
+    Keyed by the message object; an entry keeps the object alive, so its id is
+    never reused for another message during the call. A step that edits a
+    message in place says so (`forget`); a message a step makes (a marker, a
+    summary) is encoded when first asked for.
+    """
+
+    def __init__(self, messages: list, texts: list):
+        self._by_id = {id(m): (m, t) for m, t in zip(messages, texts)}
+
+    def text(self, message) -> str:
+        entry = self._by_id.get(id(message))
+        if entry is None or entry[0] is not message:
+            entry = (message, encode(message))
+            self._by_id[id(message)] = entry
+        return entry[1]
+
+    def size(self, messages: list) -> int:
+        """len(json.dumps(messages, ensure_ascii=False)), from the messages' own JSON."""
+        return sum(len(self.text(m)) for m in messages) + 2 * max(len(messages), 1)
+
+    def forget(self, message) -> None:
+        self._by_id.pop(id(message), None)
+
+    def texts(self, messages: list) -> list:
+        return [self.text(m) for m in messages]
