@@ -41,7 +41,6 @@ from ..offline import context_edits, context_management
 from ..offline import server_compaction as sc
 from ..offline.context_management import EDITS, Compact
 from ..offline.extractive import extractive_summary
-from ..offline.tokens import estimate_tokens
 from ..store import seeded_ids
 from . import cost
 
@@ -78,20 +77,17 @@ def read_edits(config: dict) -> list:
 
 
 def server_step(edits: list, secret: bytes = SECRET):
-    """The server's edits, in order, on what the client sends: step(kept, request) -> Call."""
+    """The server's edits, in order, on what the client sends: step(kept, request) -> Call.
+    The edits are the offline server's own (`context_management.run_edits`)."""
     def step(kept, request):
-        seen, summary, cleared = sc.adopt(kept, secret), None, None
-        for edit in edits:
-            if isinstance(edit, context_edits.ClearToolUses):
-                seen, cleared = context_edits.clear_tool_uses({"messages": seen}, edit)
-                continue
-            tokens = estimate_tokens({"messages": seen})
-            if tokens >= edit.trigger:
-                text = sc.state_summary(seen)
-                block = sc.make_block(text, seen, tokens, secret)
-                summary = (sc.summary_request(seen)["messages"][0]["content"], text)
-                kept, seen = [{"role": "assistant", "content": [block]}], [sc.as_read(block)]
-        return Call(kept, seen, summary=summary, cleared=cleared)
+        edited = context_management.run_edits({"messages": sc.adopt(kept, secret)}, edits, secret)
+        summary = None
+        if edited.block is not None:
+            kept = [{"role": "assistant", "content": [edited.block]}]
+            summary = (sc.summary_request(edited.summarized)["messages"][0]["content"],
+                       edited.block["content"])
+        cleared = edited.applied[-1] if edited.applied else None
+        return Call(kept, edited.messages, summary=summary, cleared=cleared)
     return step
 
 

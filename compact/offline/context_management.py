@@ -30,13 +30,14 @@ tool changes, streaming, threads.
 """
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from . import context_edits
 from . import server_compaction as sc
 from .tokens import estimate_text_tokens, estimate_tokens
 
 NOT_PLAYED = {"clear_thinking_20251015": "the offline model does not think"}
+USAGE_FIELDS = ("input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
 
 
 class ManagementError(ValueError):
@@ -185,19 +186,40 @@ def managed_answer(endpoint: str, body, beta_header: str, secret: bytes, plain) 
         return 400, error_payload(str(error), getattr(error, "code", None))
 
 
-def _clear_all(inner: dict, edits: list) -> tuple[list, list]:
-    messages, applied = inner["messages"], []
+@dataclass
+class Edited:
+    """What the edits made of a request: the messages the model reads, and what happened."""
+    messages: list
+    applied: list = field(default_factory=list)     # the clearing edits that acted
+    block: dict | None = None                       # the compaction block, when one was made
+    summarized: list | None = None                  # the messages it stands for
+    iterations: list = field(default_factory=list)  # its usage entry
+    paused: bool = False
+
+
+def run_edits(request: dict, edits: list, secret: bytes, compact: bool = True) -> Edited:
+    """The edits in the order sent: clearing clears, compaction compacts once the prompt has
+    reached its trigger (and stops there when it pauses). `compact=False`: clearing only."""
+    done = Edited(request["messages"])
     for edit in edits:
+        view = {**request, "messages": done.messages}
         if isinstance(edit, context_edits.ClearToolUses):
-            messages, done = context_edits.clear_tool_uses({**inner, "messages": messages}, edit)
-            applied += [done] if done else []
-    return messages, applied
+            done.messages, applied = context_edits.clear_tool_uses(view, edit)
+            done.applied += [applied] if applied else []
+        elif compact and estimate_tokens(view) >= edit.trigger:
+            done.block, usage = _compaction(done.messages, view, secret)
+            done.summarized, done.iterations = done.messages, [*done.iterations, usage]
+            done.messages = [sc.as_read(done.block)]
+            if edit.pause:
+                done.paused = True
+                break
+    return done
 
 
 def _count(inner: dict, edits: list, managed: bool, plain) -> tuple[int, dict]:
     original = estimate_tokens(inner)
-    messages, _ = _clear_all(inner, edits)
-    status, payload = plain("count_tokens", {**inner, "messages": messages})
+    edited = run_edits(inner, edits, b"", compact=False)
+    status, payload = plain("count_tokens", {**inner, "messages": edited.messages})
     if managed:
         payload = {**payload, "context_management": {"original_input_tokens": original}}
     return status, payload
@@ -229,26 +251,14 @@ def _compact_now(inner: dict, secret: bytes) -> tuple[int, dict]:
 
 
 def _reply(inner: dict, edits: list, secret: bytes, plain) -> tuple[int, dict]:
-    messages, applied, block, iterations = inner["messages"], [], None, []
-    for edit in edits:
-        view = {**inner, "messages": messages}
-        if isinstance(edit, context_edits.ClearToolUses):
-            messages, done = context_edits.clear_tool_uses(view, edit)
-            applied += [done] if done else []
-        elif estimate_tokens(view) >= edit.trigger:
-            block, usage = _compaction(messages, view, secret)
-            iterations.append(usage)
-            messages = [sc.as_read(block)]
-            if edit.pause:
-                return 200, {**_block_only(inner, block, iterations),
-                             "context_management": {"applied_edits": applied}}
-    status, reply = plain("messages", {**inner, "messages": messages})
-    if block is not None:
+    edited = run_edits(inner, edits, secret)
+    managed = {"context_management": {"applied_edits": edited.applied}}
+    if edited.paused:
+        return 200, {**_block_only(inner, edited.block, edited.iterations), **managed}
+    status, reply = plain("messages", {**inner, "messages": edited.messages})
+    if edited.block is not None:
         used = reply["usage"]
-        iterations.append({"type": "message", "input_tokens": used["input_tokens"],
-                           "output_tokens": used["output_tokens"],
-                           "cache_creation_input_tokens": used.get("cache_creation_input_tokens") or 0,
-                           "cache_read_input_tokens": used.get("cache_read_input_tokens") or 0})
-        reply = {**reply, "content": [block, *reply["content"]],
-                 "usage": {**used, "iterations": iterations}}
-    return status, {**reply, "context_management": {"applied_edits": applied}}
+        message = {"type": "message", **{k: used.get(k) or 0 for k in USAGE_FIELDS}}
+        reply = {**reply, "content": [edited.block, *reply["content"]],
+                 "usage": {**used, "iterations": [*edited.iterations, message]}}
+    return status, {**reply, **managed}
