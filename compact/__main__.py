@@ -4,7 +4,7 @@
     run           one task, non-interactive
     serve         the offline model alone, for any Anthropic client
     replay        a canned history through the pipeline, as a table (and a chart)
-    bench         the long-session benchmark of the four designs
+    bench         the long-session benchmark: the article's designs and the API's own
     bench-server  requests per second of the offline model through the SDK
     bench-prepare ms per prepare call against one json.dumps of the list
 
