@@ -16,6 +16,7 @@ from anthropic.types import (
     CompactionBlockMisplacedError,
     CompactionContentMismatchError,
     CompactionIncompleteTurnError,
+    CompactionNothingToSummarizeError,
     CompactionSignatureInvalidError,
     CompactionToolChangesMismatchError,
 )
@@ -303,6 +304,13 @@ def test_on_demand_compaction_refuses_an_unfinished_turn(model):
     _, client = model
     messages = history(2, size=200)[:-1]
     with pytest.raises(CompactionIncompleteTurnError):
+        create(client, messages, [ON_DEMAND], compaction={"type": "summarize"})
+
+
+def test_on_demand_compaction_needs_something_to_summarize(model):
+    _, client = model
+    messages = [{"role": "assistant", "content": [{"type": "compaction", "content": None}]}]
+    with pytest.raises(CompactionNothingToSummarizeError):
         create(client, messages, [ON_DEMAND], compaction={"type": "summarize"})
 
 

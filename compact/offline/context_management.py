@@ -173,6 +173,9 @@ def managed_answer(endpoint: str, body, beta_header: str, secret: bytes, plain) 
                 raise ManagementError(f"messages: a compaction block needs the beta {sc.BETA!r} or "
                                       f"{sc.ON_DEMAND_BETA!r}")
             inner["messages"] = sc.adopt(body["messages"], secret)
+        if on_demand and inner.get("messages") == []:
+            raise sc.CompactionError("messages: nothing to summarize or adopt (only compaction blocks "
+                                     "with null content)", "compaction_nothing_to_summarize")
         if on_demand and sc.ends_unfinished(inner.get("messages")):
             raise sc.CompactionError("messages: the conversation ends on an assistant turn whose tool "
                                      "calls have no results; send them first", "compaction_incomplete_turn")
