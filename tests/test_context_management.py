@@ -8,6 +8,8 @@ validated against the SDK's Beta types with pydantic (the SDK itself builds its
 objects without validation).
 """
 
+import copy
+
 import anthropic
 import pytest
 from anthropic import beta_tool
@@ -150,6 +152,15 @@ def test_clear_tool_inputs_clears_the_calls_too(model):
         context_edits.read_edit("edit", {"trigger": low, "clear_tool_inputs": ["bash"]}))
     inputs = [b["input"] for m in view if m["role"] == "assistant" for b in m["content"]]
     assert inputs[:3] == [messages[1]["content"][0]["input"], {}, messages[5]["content"][0]["input"]]
+
+
+def test_clearing_leaves_the_request_as_sent_whole():
+    messages = history(8)
+    before = copy.deepcopy(messages)
+    edit = context_edits.read_edit("edit", {"trigger": {"type": "input_tokens", "value": 1},
+                                            "clear_tool_inputs": True})
+    view, applied = context_edits.clear_tool_uses({"messages": messages}, edit)
+    assert applied["cleared_tool_uses"] == 5 and view != messages and messages == before
 
 
 def test_a_longer_history_clears_the_same_runs_first(model):

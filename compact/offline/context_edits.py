@@ -29,7 +29,6 @@ The offline model's choices, where the API's docs say nothing (docs/AFTER_THE_AR
 Left out: `clear_thinking_20251015` (the offline model does not think).
 """
 
-import copy
 import json
 from dataclasses import dataclass
 
@@ -177,9 +176,11 @@ def _cleared(messages, taken: list[_Use], edit: ClearToolUses) -> list:
     out = list(messages)
     touched = {u.message for u in taken} | {u.result[0] for u in taken}
     for i in touched:
-        out[i] = copy.deepcopy(messages[i])
+        # New dicts and lists down to the changed blocks: the request as sent stays whole.
+        out[i] = {**messages[i], "content": list(messages[i]["content"])}
     for use in taken:
-        out[use.result[0]]["content"][use.result[1]]["content"] = CLEARED_RESULT
+        i, j = use.result
+        out[i]["content"][j] = {**out[i]["content"][j], "content": CLEARED_RESULT}
         if _clears_input(edit, use.name):
-            out[use.message]["content"][use.block]["input"] = {}
+            out[use.message]["content"][use.block] = {**out[use.message]["content"][use.block], "input": {}}
     return out
