@@ -5,7 +5,7 @@
     serve         the offline model alone, for any Anthropic client
     replay        a canned history or a session file through the pipeline, as a table (and a chart)
     sweep         a history over a grid of thresholds and both profiles: a table, the best marked
-    bench         the long-session benchmark of the four designs
+    bench         the long-session benchmark: the article's designs and the API's own
     bench-server  requests per second of the offline model through the SDK
     bench-prepare ms per prepare call against one json.dumps of the list
 

@@ -10,6 +10,11 @@ Left out on purpose: older batches (step 3 handles them). Measured is the
 *text* of each result, not `str()` of a list of blocks (flaw 11 in
 docs/DESIGN.md).
 
+The default profile also saves, as it arrives, any result over a large share
+of the context limit (flaw 18, `persist_oversized`): kept in context, one
+such result would push the list over the limit by itself and cost a
+compaction; saved while it is the newest message, it breaks no cached prefix.
+
 `persist_largest` is the default profile's extra pass before a summary
 (flaw 8): the same move applied to the largest results anywhere in the
 list, fresh ones too, until the whole context is under the target.
@@ -40,19 +45,23 @@ def already_saved(block, store) -> bool:
 
 def tool_result_budget(messages, compactor):
     """Step 1: persist the newest batch's largest results until it is under its limit
-    (the batch's text is what it counts, not the list's size)."""
+    (the batch's text is what it counts, not the list's size); with persist_oversized,
+    also any of its results over oversized_fraction of the context limit."""
     config = compactor.config
     if not messages or messages[-1].get("role") != "user":
         return messages
     batch = tool_results(messages[-1])
     size = {id(b): len(text_of(b.get("content", ""))) for b in batch}
     total = sum(size.values())
+    oversized = config.oversized_chars if config.persist_oversized else None
     for block in sorted(batch, key=lambda b: size[id(b)], reverse=True):
-        if total <= config.tool_result_batch_char_limit:
+        too_big = oversized is not None and size[id(block)] > oversized
+        if total <= config.tool_result_batch_char_limit and not too_big:
             break
         # A block saved on an earlier call stays as it is: saving it again
         # would store a copy of the preview and change the list on every call.
-        if size[id(block)] <= config.large_result_char_limit or already_saved(block, compactor.store):
+        if (size[id(block)] <= config.large_result_char_limit and not too_big
+                or already_saved(block, compactor.store)):
             continue
         content = persisted_content(block, compactor)
         if content is not None:

@@ -91,6 +91,12 @@ class ContextCompactor:
             return self._lengths.size(messages)
         return self.measure(messages)
 
+    def message_chars(self, message) -> int:
+        """One message's share of the list's size: its JSON and its ", " (by the measure)."""
+        if self.measure is estimate_chars:
+            return len(self._lengths.text(message)) + 2
+        return self.measure([message]) - self.measure([])
+
     def replace_content(self, messages, index: int, block, content, chars: int | None):
         """Put `content` in `block` (a block of messages[index]); the list's size after,
         given `chars`, the size before (None: the caller needs no size).

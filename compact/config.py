@@ -3,7 +3,7 @@
 `CompactionConfig.seed()` is the article (s08) exactly: its thresholds and its
 behaviour, flaws included, so a notebook can reproduce what the article shows.
 `CompactionConfig()` is the default: the same thresholds with the behavioural
-flaws fixed (flaws 1-5, 8 and 14-16 in docs/DESIGN.md, one switch each). The
+flaws fixed (flaws 1-5, 8 and 14-18 in docs/DESIGN.md, one switch each). The
 safety fixes (trusted paths, collision-safe names, text of list content, plain
 dicts, the prompt-too-long spellings: flaws 6, 7, 9, 11, 12) are not switches:
 they hold in both profiles. tests/test_differential.py runs the seed profile
@@ -81,6 +81,16 @@ class CompactionConfig:
     micro_keep_zero_keeps_none: bool = True
     # Where step 3 and persist_largest stop, as a fraction of the context limit.
     target_fraction: float = 0.6
+    # Flaw 17: one cache break per compaction. When either trigger fires (over
+    # context_char_limit, or over snip_max_messages), step 2 archives, in that
+    # one call, the oldest messages down to archive_fraction of the limit and to
+    # snip_target_messages, keeping the newest keep_recent_results results.
+    compact_in_one_call: bool = True
+    archive_fraction: float = 0.2
+    # Flaw 18: a result over oversized_fraction of context_char_limit is saved
+    # by step 1 as it arrives (a preview stays), whatever its batch's total.
+    persist_oversized: bool = True
+    oversized_fraction: float = 0.4
     # Tokens instead of characters: the context limit in tokens of the compactor's
     # token measure. None: the article's characters (context_char_limit).
     context_token_limit: int | None = None
@@ -101,6 +111,8 @@ class CompactionConfig:
             request_once=False,
             snip_skip_empty=False,
             micro_keep_zero_keeps_none=False,
+            compact_in_one_call=False,
+            persist_oversized=False,
         )
         article.update(overrides)
         return cls(**article)
@@ -151,6 +163,16 @@ class CompactionConfig:
         return int(self.context_char_limit * self.target_fraction)
 
     @property
+    def archive_chars(self) -> int:
+        """Where step 2 stops when it archives by size (compact_in_one_call)."""
+        return int(self.context_char_limit * self.archive_fraction)
+
+    @property
+    def oversized_chars(self) -> int:
+        """A result longer than this is saved as it arrives (persist_oversized)."""
+        return int(self.context_char_limit * self.oversized_fraction)
+
+    @property
     def snip_keep_total(self) -> int:
         """Messages after a snip, marker included (the article keeps 51)."""
         if self.snip_target_messages is None:
@@ -166,9 +188,10 @@ class CompactionConfig:
             _check_count(name, getattr(self, name), minimum=0)
         if self.profile not in ("seed", "default"):
             raise ValueError(f"profile must be 'seed' or 'default', got {self.profile!r}")
-        fraction = self.target_fraction
-        if not _plain_number(fraction, (int, float)) or not 0 < fraction <= 1:
-            raise ValueError(f"target_fraction must be in (0, 1], got {self.target_fraction!r}")
+        for name in ("target_fraction", "archive_fraction", "oversized_fraction"):
+            fraction = getattr(self, name)
+            if not _plain_number(fraction, (int, float)) or not 0 < fraction <= 1:
+                raise ValueError(f"{name} must be in (0, 1], got {fraction!r}")
         self._validate_snip()
         tokens = self.context_token_limit
         if tokens is not None and (not _plain_number(tokens) or tokens < 1):

@@ -19,7 +19,7 @@ Left out: any summary of what was archived; the transcript is the record.
 """
 
 from . import formats
-from .messages import has_tool_use, is_tool_result, request_positions
+from .messages import has_tool_use, is_tool_result, request_positions, tool_results
 from .store import StoreError
 
 
@@ -45,12 +45,51 @@ def carried_request(messages, head_end: int, tail_start: int, active_request):
     return None
 
 
-def snip_compact(messages, compactor, active_request: str | None = None):
+def size_cut(messages, compactor, head_end: int, active_request=None) -> int:
+    """The first message of the shortest tail that fits, with the head, in archive_chars;
+    never past the newest keep_recent_results results of the current request (its work
+    in progress; a finished request's outputs are archived like the rest)."""
+    config = compactor.config
+    room = config.archive_chars - sum(compactor.message_chars(m) for m in messages[:head_end])
+    start = len(messages)
+    while start > head_end and compactor.message_chars(messages[start - 1]) <= room:
+        start -= 1
+        room -= compactor.message_chars(messages[start])
+    start = min(start, len(messages) - 1)   # the newest message stays, whatever its size
+    asked = request_positions(messages, active_request)
+    left, i = config.keep_recent_results, len(messages)
+    while left > 0 and i > (asked[-1] if asked else 0):
+        i -= 1
+        left -= len(tool_results(messages[i]))
+    return min(start, i) if left < config.keep_recent_results else start
+
+
+def one_call_cut(messages, compactor, chars, active_request=None) -> tuple[int, int] | None:
+    """(head_end, tail_start) when either trigger fires: down to both targets at once."""
+    config = compactor.config
+    if len(messages) <= config.snip_max_messages and chars <= config.context_char_limit:
+        return None
+    head_end, by_count = cut_points(messages, config)
+    tail_start = max(by_count, size_cut(messages, compactor, head_end, active_request))
+    if (tail_start < len(messages) and is_tool_result(messages[tail_start])
+            and has_tool_use(messages[tail_start - 1])):
+        tail_start -= 1
+    return head_end, tail_start
+
+
+def snip_compact(messages, compactor, active_request: str | None = None, chars: int | None = None):
     """Step 2: above the trigger, archive the middle and leave a marker in its place."""
     config = compactor.config
-    if len(messages) <= config.snip_max_messages:
+    if config.compact_in_one_call:
+        size = compactor.size(messages) if chars is None else chars
+        cut = one_call_cut(messages, compactor, size, active_request)
+        if cut is None:
+            return messages
+        head_end, tail_start = cut
+    elif len(messages) <= config.snip_max_messages:
         return messages
-    head_end, tail_start = cut_points(messages, config)
+    else:
+        head_end, tail_start = cut_points(messages, config)
     # The cut never crosses itself (head_end <= tail_start), but it can meet:
     # the article then archives nothing and still leaves a marker (flaw 15).
     if tail_start <= head_end and config.snip_skip_empty:

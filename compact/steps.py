@@ -49,7 +49,7 @@ class Step:
 
 STEPS = (
     Step("tool_result_budget", budget.tool_result_budget, 1, colour="orange"),
-    Step("snip_compact", snip.snip_compact, 2, needs=("request",), colour="sky"),
+    Step("snip_compact", snip.snip_compact, 2, needs=("request", "size"), colour="sky"),
     Step("micro_compact", micro.micro_compact, 3, needs=("size",), colour="green"),
     Step("persist_largest", budget.persist_largest, None, needs=("size",), when=OVER_LIMIT,
          switch="persist_before_summary", colour="vermillion"),

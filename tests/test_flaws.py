@@ -285,7 +285,8 @@ def test_flaw_7_an_existing_file_is_reused_only_for_the_same_text(root, profile)
 @pytest.mark.parametrize("profile", PROFILES)
 def test_flaw_8_one_large_fresh_result(root, profile):
     summarizer = RecordingSummarizer()
-    c = make_compactor(root, profile, summarizer)
+    # persist_oversized (flaw 18) would save it as it arrives, in step 1: off, to show flaw 8's pass.
+    c = make_compactor(root, profile, summarizer, persist_oversized=False)
     big = body("log", 60000)  # over the context limit, far under the batch limit
     out = c.prepare([user("Why does the build fail?"), *call({"log": big})], "Why does the build fail?")
     if profile == "seed":
@@ -348,7 +349,7 @@ def test_flaw_11_the_article_saves_the_repr(tmp_path):
 
 @pytest.mark.parametrize("profile", PROFILES)
 def test_flaw_11_the_repr_of_a_list_is_not_its_size(root, profile):
-    c = make_compactor(root, profile)
+    c = make_compactor(root, profile, persist_oversized=False)  # 29,990 is over flaw 18's share
     text = "y" * 29990  # str() of the list is over 30000, the text is not
     results = {"shot": [{"type": "text", "text": text}, IMAGE],
                **{f"f{n}": body(f"f{n}", 29000) for n in range(6)}}
@@ -451,7 +452,8 @@ def test_flaw_14_reactive_keeps_the_request_twice_in_the_seed(root, profile):
 @pytest.mark.parametrize("profile", PROFILES)
 def test_flaw_15_nothing_to_cut(root, profile):
     messages = pairs_history(25)  # 51: the tail would open on a result, so it starts at 3
-    c = make_compactor(root, profile, snip_target_messages=None)  # both: the article's cut
+    # Both: the article's cut (by count, not flaw 17's cut by size in the same call).
+    c = make_compactor(root, profile, snip_target_messages=None, compact_in_one_call=False)
     out = c.snip_compact(messages, "Fix the failing test.")
     if profile == "seed":
         path = c.store.written[0]

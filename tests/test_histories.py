@@ -247,10 +247,13 @@ def test_two_code_files_in_the_seed_profile_pays_for_a_summary():
     assert run.compactor.store.read_transcript(match["path"]) == run.before
 
 
-def test_two_code_files_in_the_default_profile_persists_instead_of_summarizing():
-    run = replay("two_code_files", profile="default")
+@pytest.mark.parametrize("oversized, step", [(True, "tool_result_budget"), (False, "persist_largest")])
+def test_two_code_files_in_the_default_profile_persists_instead_of_summarizing(oversized, step):
+    # Each file is over 40% of the limit: step 1 saves it as it arrives (flaw 18); without
+    # that switch, the pass before the summary does (flaw 8).
+    run = replay("two_code_files", profile="default", overrides={"persist_oversized": oversized})
     fired = [r.step for r in run.records if r.fired]
-    assert fired == ["persist_largest"]
+    assert fired == [step]
     assert sum(r.model_calls for r in run.records) == 0
     assert estimate_chars(run.after) <= run.config.target_chars
     assert kinds(run.after)[1:] == ["persisted", "persisted"]
@@ -290,6 +293,7 @@ def test_timeline_150_has_at_least_150_model_calls_and_every_step_fires():
     for step in ("tool_result_budget", "snip_compact", "micro_compact", "compact_history"):
         assert seed.calls_where(step), step
     default = timeline(history, profile="default")
-    assert default.calls_where("persist_largest")
+    assert timeline(history, profile="default", overrides={"persist_oversized": False}
+                    ).calls_where("persist_largest")
     # The default profile's snip has hysteresis: far fewer archives than the seed's.
     assert len(default.calls_where("snip_compact")) * 3 < len(seed.calls_where("snip_compact"))

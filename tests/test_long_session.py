@@ -67,7 +67,7 @@ def test_default_profile_loses_no_tool_output(tmp_path, session):
     assert Archive(c.store).dangling(context) == []
     assert sorted(c.store.written) == files_under(root)
     steps = {r.step for r in c.records if r.fired}
-    assert {"tool_result_budget", "snip_compact", "micro_compact"} <= steps
+    assert {"tool_result_budget", "snip_compact"} <= steps   # step 2 archives in one call (flaw 17)
 
 
 def test_seed_profile_loses_some(tmp_path, session):
@@ -88,7 +88,5 @@ def test_the_default_profile_pays_for_fewer_summaries(tmp_path, session):
     default = run(tmp_path, "default", session)[0]
     calls = {name: sum(r.model_calls for r in c.records) for name, c in
              (("seed", seed), ("default", default))}
-    transcripts = {name: sum(1 for p in c.store.written if p.startswith(".transcripts"))
-                   for name, c in (("seed", seed), ("default", default))}
-    assert transcripts["default"] < transcripts["seed"]
-    assert calls["default"] <= calls["seed"]
+    # The default archives instead (flaw 17: one transcript per compaction, no model call).
+    assert calls["default"] < calls["seed"]

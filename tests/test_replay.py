@@ -83,9 +83,10 @@ def test_replay_refuses_an_unknown_step_and_a_bad_threshold():
 
 
 def test_overrides_change_what_fires():
-    # Under the default limit nothing happens; at 10,000 characters step 3 acts.
+    # Under the default limit nothing happens; at 10,000 characters step 3 acts (step 2
+    # instead, when it archives down to the target in the same call: flaw 17's switch).
     assert not any(r.fired for r in replay("five_reads").records)
-    small = replay("five_reads", overrides={"context_char_limit": 10_000})
+    small = replay("five_reads", overrides={"context_char_limit": 10_000, "compact_in_one_call": False})
     micro = [r for r in small.records if r.step == "micro_compact"][0]
     # Lossless, oldest first, the newest 3 and the unanswered batch left whole:
     # the two older README reads are saved and shrunk (the glob is too short).
@@ -171,7 +172,7 @@ def test_seed_profile_loses_outputs_for_good_and_the_default_none():
 # -- the table -----------------------------------------------------------------------------
 
 def test_table_has_a_row_per_step_a_total_and_every_file():
-    run = replay("two_code_files", profile="default")
+    run = replay("two_code_files", profile="default", overrides={"persist_oversized": False})
     table = run.table()
     lines = table.splitlines()
     assert lines[0].split()[:3] == ["step", "messages", "before"]

@@ -2,7 +2,8 @@
 
     sessions.py    long generated sessions, deterministic from a seed
     cost.py        what each request is billed in tokens (input, cache, output), and the outputs lost
-    benchmark.py   four designs over those sessions, as a table and a chart (`bench`)
+    benchmark.py   the designs table over those sessions, as a table and a chart (`bench`)
+    server_designs.py the API's own context management as designs, and a call-by-call replay
     server_rate.py requests per second of the offline model through the SDK (`bench-server`)
     prepare_bench.py ms per prepare call against one json.dumps of the list (`bench-prepare`)
     classroom.py   local students on deploy/hub/'s JupyterHub, measured (scripts/bench_classroom.py)

@@ -1,6 +1,6 @@
 """The long-session benchmark: what each design costs and loses over hundreds of turns.
 
-    python -m compact bench                 # 3 sessions x 120 and 400 turns x 4 designs
+    python -m compact bench                 # 3 sessions x 120 and 400 turns x 7 designs
     python -m compact bench --quick         # a smoke run of a few seconds
     python -m compact bench --chart bench.png
 
@@ -13,7 +13,13 @@ context before every model call; the request "sent" is the prepared context:
   requests would have cost had the API taken them all;
 - summary: compact_history whenever the list is over CONTEXT_CHAR_LIMIT;
 - seed: `prepare` with `CompactionConfig.seed()`, the article as written;
-- default: `prepare` with `CompactionConfig()`, the flaws fixed.
+- default: `prepare` with `CompactionConfig()`, the flaws fixed;
+- server-clear, server-compact, default+server-compact: the API's own context
+  management as the offline server plays it, with the API's defaults
+  (`compact.bench.server_designs`): the client keeps one list and the model reads
+  another, and a compaction's summary is booked as a summary call.
+`DESIGN_TABLE` has one row per design; `run_bench` runs the article's four
+(`DESIGNS`) unless told otherwise, the command all seven.
 Summaries come from `compact.offline.extractive.extractive_summary` (no model), each
 counted as a summary call whose input and output are booked by `compact.bench.cost`,
 which also defines what a request is billed (tokens in, cache writes and reads, tokens
@@ -61,35 +67,59 @@ from ..offline.extractive import extractive_summary
 from ..offline.tokens import DEFAULT_WINDOW
 from ..store import seeded_ids
 from ..summary import summary_input
-from . import cost
+from . import cost, server_designs
 from .sessions import KINDS, make_session
 
-DESIGNS = ("none", "summary", "seed", "default")
 TURNS = (120, 400)
+SEEDS = 8
 QUICK_TURNS = (20, 60)
-# From the one palette; a summary is step 4, drawn in step 4's colour in the course's charts.
-COLOURS = {"none": GREY, "summary": PURPLE, "seed": VERMILLION, "default": BLUE}
+
+
+def _none(compactor: ContextCompactor):
+    return lambda context, request: context
+
+
+def _summary_only(compactor: ContextCompactor):
+    limit = compactor.config.context_char_limit
+
+    def summary_only(context, request):
+        if estimate_chars(context) > limit:
+            return compactor.compact_history(context, request)
+        return context
+    return summary_only
+
+
+def _prepare(compactor: ContextCompactor):
+    return compactor.prepare
+
+
+# One row per design: what it runs before each model call, made from the run's compactor
+# ((context, active_request) -> the request, or a server design's Call), and its colour,
+# from the one palette (a summary is step 4, drawn in step 4's colour in the course's charts).
+DESIGN_TABLE = {
+    "none": (_none, GREY),
+    "summary": (_summary_only, PURPLE),
+    "seed": (_prepare, VERMILLION),
+    "default": (_prepare, BLUE),
+    "server-clear": (server_designs.bench_step("server-clear"), server_designs.COLOURS["server-clear"]),
+    "server-compact": (server_designs.bench_step("server-compact"), server_designs.COLOURS["server-compact"]),
+    "default+server-compact": (server_designs.bench_step("default+server-compact"),
+                               server_designs.COLOURS["default+server-compact"]),
+}
+# The article's designs and no management: what run_bench runs unless told (notebook 09).
+DESIGNS = ("none", "summary", "seed", "default")
+COLOURS = {name: colour for name, (_, colour) in DESIGN_TABLE.items()}
 
 
 def _config(design: str, limits: dict | None) -> CompactionConfig:
-    if design not in DESIGNS:
-        raise ValueError(f"unknown design {design!r}: use one of {', '.join(DESIGNS)}")
+    if design not in DESIGN_TABLE:
+        raise ValueError(f"unknown design {design!r}: use one of {', '.join(DESIGN_TABLE)}")
     return CompactionConfig.named("seed" if design == "seed" else "default", **(limits or {}))
 
 
 def _step(design: str, compactor: ContextCompactor):
-    """What the design runs before each model call: (context, active_request) -> request."""
-    if design == "none":
-        return lambda context, request: context
-    if design == "summary":
-        limit = compactor.config.context_char_limit
-
-        def summary_only(context, request):
-            if estimate_chars(context) > limit:
-                return compactor.compact_history(context, request)
-            return context
-        return summary_only
-    return compactor.prepare
+    """What the design runs before each model call."""
+    return DESIGN_TABLE[design][0](compactor)
 
 
 def _drive(session, step, ledger: cost.CostLedger, window: int) -> dict:
@@ -97,11 +127,18 @@ def _drive(session, step, ledger: cost.CostLedger, window: int) -> dict:
     context, active = [session.opening], session.request
     texts = [cost.message_json(session.opening)]
     new = len(texts[0])
-    timings, news, sizes, refused = [], [], [], 0
+    timings, news, sizes, refused, misses, originals = [], [], [], 0, 0, session.outputs()
     for turn in session.turns:
         start = time.perf_counter()
-        sent = step(context, active)
+        sent = kept = step(context, active)
         timings.append((time.perf_counter() - start) * 1000)
+        if isinstance(sent, server_designs.Call):
+            # A server design: the client keeps one list, the model reads another.
+            call, kept, sent = sent, sent.kept, sent.seen
+            if call.summary:
+                ledger.add_summary(*call.summary)
+        if turn.refers_to is not None:
+            misses += not cost.in_context(sent, turn.refers_to, originals[turn.refers_to])
         if sent is not context:
             # JSON once per message per call keeps the bookkeeping O(request);
             # an unchanged list (design none) reuses what it had.
@@ -114,10 +151,10 @@ def _drive(session, step, ledger: cost.CostLedger, window: int) -> dict:
             + usage["cache_read_input_tokens"] > window
         news.append(new)
         new = len(added[0]) + len(added[1])
-        context, texts = [*sent, turn.assistant, turn.user], [*texts, *added]
+        context, texts = [*kept, turn.assistant, turn.user], [*texts, *added]
         active = turn.request or active
     return {"final": context, "timings": timings, "news": news, "sizes": sizes,
-            "refused": refused}
+            "refused": refused, "misses": misses}
 
 
 def run_session(session, design: str, *, limits: dict | None = None,
@@ -151,6 +188,7 @@ def run_session(session, design: str, *, limits: dict | None = None,
         "cache_read": ledger.total["cache_read_input_tokens"], "cost": round(ledger.cost, 1),
         "largest": ledger.largest, "largest_tokens": ledger.largest_tokens,
         "outputs": len(originals), "lost": len(lost), "lost_ids": lost, "files": files,
+        "misses": run["misses"], "references": sum(t.refers_to is not None for t in session.turns),
         "median_ms": statistics.median(run["timings"]) if timed else None,
         "worst_ms": max(run["timings"]) if timed else None,
         "median_new_chars": statistics.median(run["news"]), "growth": None,
@@ -160,10 +198,10 @@ def run_session(session, design: str, *, limits: dict | None = None,
 
 
 def add_growth(rows: list[dict]) -> list[dict]:
-    """Set `growth` on each row against the shortest run of its session and design."""
+    """Set `growth` on each row against the shortest run of its session, seed and design."""
     groups: dict[tuple, list] = {}
     for row in rows:
-        groups.setdefault((row["session"], row["design"]), []).append(row)
+        groups.setdefault((row["session"], row.get("seed", 0), row["design"]), []).append(row)
     for group in groups.values():
         base = min(group, key=lambda r: r["turns"])
         for row in group:
@@ -176,18 +214,105 @@ def add_growth(rows: list[dict]) -> list[dict]:
 
 
 def run_bench(turns=TURNS, sessions=KINDS, designs=DESIGNS, seed: int = 0,
-              limits: dict | None = None, root=None) -> list[dict]:
-    """Every design over every session at every length: one row each; the runs'
-    scratch folders go in `root` (default: the temporary folder)."""
+              limits: dict | None = None, root=None, seeds=None) -> list[dict]:
+    """Every design over every session at every length, for `seed` (or each of `seeds`):
+    one row each; the runs' scratch folders go in `root` (default: the temporary folder)."""
     rows = []
-    for kind in sessions:
-        longest = make_session(kind, max(turns), seed)
-        for count in sorted(turns):
-            # The first `count` turns: the same text as make_session(kind, count, seed).
-            session = replace(longest, turns=longest.turns[:count])
-            rows.extend(run_session(session, design, limits=limits, root=root)
-                        for design in designs)
+    for number in (seed,) if seeds is None else seeds:
+        for kind in sessions:
+            longest = make_session(kind, max(turns), number)
+            for count in sorted(turns):
+                # The first `count` turns: the same text as make_session(kind, count, number).
+                session = replace(longest, turns=longest.turns[:count])
+                for design in designs:
+                    row = run_session(session, design, limits=limits, root=root)
+                    rows.append({**row, "seed": number})
     return add_growth(rows)
+
+
+# -- across seeds ----------------------------------------------------------------
+
+def across_seeds(rows: list[dict]) -> list[dict]:
+    """One row per (session, turns, design): mean and worst over the seeds of cost, of
+    cost / the seed profile's on the same session, and of misses; the most lost and
+    summaries of any seed; and whether it missed no more than the seed profile on
+    every seed."""
+    by_run = {(r["session"], r["turns"], r["seed"], r["design"]): r for r in rows}
+    out = []
+    for key in dict.fromkeys((r["session"], r["turns"], r["design"]) for r in rows):
+        session, turns, design = key
+        mine = [r for r in rows if (r["session"], r["turns"], r["design"]) == key]
+        seeds = [by_run.get((session, turns, r["seed"], "seed")) for r in mine]
+        ratios = [r["cost"] / s["cost"] for r, s in zip(mine, seeds) if s and s["cost"]]
+        out.append({
+            "session": session, "turns": turns, "design": design, "seeds": len(mine),
+            "cost_mean": statistics.mean(r["cost"] for r in mine),
+            "cost_worst": max(r["cost"] for r in mine),
+            "ratio_mean": statistics.mean(ratios) if ratios else None,
+            "ratio_worst": max(ratios) if ratios else None,
+            "misses_mean": statistics.mean(r["misses"] for r in mine),
+            "misses_worst": max(r["misses"] for r in mine),
+            "misses_le_seed": all(s is not None and r["misses"] <= s["misses"] for r, s in zip(mine, seeds)),
+            "lost_worst": max(r["lost"] for r in mine),
+            "summaries_worst": max(r["summary_calls"] for r in mine),
+        })
+    return out
+
+
+SEED_COLUMNS = (  # header, width, how to show an across-seeds row
+    ("session", 10, lambda r: r["session"]),
+    ("turns", 5, lambda r: r["turns"]),
+    ("design", 7, lambda r: r["design"]),
+    ("seeds", 5, lambda r: r["seeds"]),
+    ("cost k mean", 11, lambda r: f"{r['cost_mean'] / 1000:,.0f}"),
+    ("worst", 7, lambda r: f"{r['cost_worst'] / 1000:,.0f}"),
+    ("x seed mean", 11, lambda r: "-" if r["ratio_mean"] is None else f"{r['ratio_mean']:.2f}"),
+    ("worst", 5, lambda r: "-" if r["ratio_worst"] is None else f"{r['ratio_worst']:.2f}"),
+    ("misses mean", 11, lambda r: f"{r['misses_mean']:.1f}"),
+    ("worst", 5, lambda r: r["misses_worst"]),
+    ("lost max", 8, lambda r: r["lost_worst"]),
+    ("summ max", 8, lambda r: r["summaries_worst"]),
+)
+
+
+def format_seeds(summary: list[dict]) -> str:
+    """The across-seeds rows as a fixed-width table, a blank line between (session, turns)."""
+    return _table(summary, list(SEED_COLUMNS))
+
+
+def acceptance(rows: list[dict]) -> list[str]:
+    """Issue 20's acceptance, line by line, from rows over several seeds: on tool-heavy and
+    Chinese sessions the default's mean cost <= 0.5 x the seed profile's and its worst
+    <= 0.6 x, 0 lost, at most one summary per 120 turns, no more misses than the seed
+    profile on any seed; on chat-heavy, no dearer than summary-only on any seed."""
+    by_run = {(r["session"], r["turns"], r["seed"], r["design"]): r for r in rows}
+    lines = []
+    for row in across_seeds(rows):
+        if row["design"] != "default":
+            continue
+        session, turns = row["session"], row["turns"]
+        if session == "chat-heavy":
+            pairs = [(r, by_run.get((session, turns, r["seed"], "summary")))
+                     for r in rows if (r["session"], r["turns"], r["design"]) == (session, turns, "default")]
+            cheaper = all(s is not None and r["cost"] <= s["cost"] for r, s in pairs)
+            lines.append(f"{session} {turns} turns, {row['seeds']} seeds: default costs no more "
+                         f"than summary-only on every seed ({_yes(cheaper)})")
+            continue
+        if row["ratio_mean"] is None:
+            continue
+        allowed = max(1, turns // 120)
+        lines.append(
+            f"{session} {turns} turns, {row['seeds']} seeds: default cost x seed mean "
+            f"{row['ratio_mean']:.2f} <= 0.5 ({_yes(row['ratio_mean'] <= 0.5)}), worst "
+            f"{row['ratio_worst']:.2f} <= 0.6 ({_yes(row['ratio_worst'] <= 0.6)}), lost "
+            f"{row['lost_worst']} ({_yes(row['lost_worst'] == 0)}), summaries {row['summaries_worst']} "
+            f"<= {allowed} ({_yes(row['summaries_worst'] <= allowed)}), misses <= seed on every "
+            f"seed ({_yes(row['misses_le_seed'])})")
+    return lines
+
+
+def _yes(ok: bool) -> str:
+    return "yes" if ok else "NO"
 
 
 # -- the table -----------------------------------------------------------------
@@ -206,6 +331,7 @@ COLUMNS = (  # header, width, how to show a row
     ("max kch", 7, lambda r: f"{r['largest'] / 1000:.1f}"),
     ("max ktok", 8, lambda r: f"{r['largest_tokens'] / 1000:.1f}"),
     ("lost", 7, lambda r: f"{r['lost']}/{r['outputs']}"),
+    ("missed", 6, lambda r: f"{r['misses']}/{r['references']}"),
     ("files", 5, lambda r: r["files"]),
     ("med ms", 6, lambda r: "-" if r["median_ms"] is None else f"{r['median_ms']:.2f}"),
     ("max ms", 6, lambda r: "-" if r["worst_ms"] is None else f"{r['worst_ms']:.1f}"),
@@ -217,19 +343,24 @@ calls: model calls (turns + summaries); summ: summary calls; refused: requests o
 window ({window:,d} tokens); in ktok: thousands of input tokens sent (requests + summary
 input); read: the share of them read from the prompt cache; out ktok: thousands of output
 tokens (replies + summaries); cost k: thousands of base input tokens' price (input {input:g},
-cache write {write:g}, cache read {read:g}, output {output:g} each); max kch / max ktok: largest request,
-thousands of characters / tokens; lost: tool outputs not readable verbatim from context
-or disk / all outputs; files: files written;
+cache write {write:g}, cache read {read:g}, output {output:g} each); max kch / max ktok: largest
+request, thousands of characters / tokens; lost: tool outputs not readable verbatim from
+context or disk / all outputs; missed: calls whose needed earlier output was not whole in
+the request sent / calls that needed one; files: files written;
 med/max ms: prepare time per call; growth: per-call time ratio / new-content ratio between
 the shortest and this length (about 1: no quadratic loop)."""
-
-
 
 
 def legend() -> str:
     """LEGEND with the window and the rates filled in."""
     return LEGEND.format(window=DEFAULT_WINDOW, input=cost.INPUT_RATE, write=cost.CACHE_WRITE_RATE,
                          read=cost.CACHE_READ_RATE, output=cost.OUTPUT_RATE)
+
+
+SEED_LEGEND = """\
+cost k mean / worst: the bill over the seeds (as cost k above), in thousands; x seed: that
+cost over the seed profile's on the same session (mean, worst); misses: calls whose needed
+earlier output was not whole in the request sent; lost max / summ max: the most of any seed."""
 
 
 TIMING_COLUMNS = ("med ms", "max ms", "growth")
@@ -253,7 +384,10 @@ def format_table(rows: list[dict], columns=None) -> str:
     `columns` names the columns to show, in order (headers of COLUMNS, e.g.
     STABLE_COLUMNS); None shows them all.
     """
-    chosen = _columns(columns)
+    return _table(rows, _columns(columns))
+
+
+def _table(rows: list[dict], chosen: list) -> str:
     rows_shown, previous = [], None
     for row in rows:
         key = (row["session"], row["turns"])
@@ -261,7 +395,9 @@ def format_table(rows: list[dict], columns=None) -> str:
             rows_shown.append("")
         previous = key
         rows_shown.append(tuple(show(row) for _, _, show in chosen))
-    widths = [width for _, width, _ in chosen]
+    # A column is as wide as its longest cell (the server designs' names are long).
+    widths = [max([width, *(len(str(r[k])) for r in rows_shown if not isinstance(r, str))])
+              for k, (_, width, _) in enumerate(chosen)]
     header = fixed_width([tuple(name for name, _, _ in chosen)], widths, ">", "  ")[0]
     return "\n".join([header, "-" * len(header), *fixed_width(rows_shown, widths, ">", "  ")])
 
@@ -298,18 +434,21 @@ def _rolling_median(values, window=15):
 
 
 def bench_chart(rows: list[dict], timings: bool = True) -> Figure:
-    """Cost, lost outputs and summary calls per design at the longest runs; bottom
-    right, along the longest run of the first session, the prepare time per call
-    (timings=True) or, the same on every machine, the size of each request.
+    """Cost, lost outputs, summary calls and misses per design at the longest runs of the
+    first seed; along the longest run of the first session, the prepare time per call
+    (timings=True) or, the same on every machine, the size of each request; and, over
+    every seed in `rows`, each design's cost over the seed profile's, mean and worst.
     Its words are in the notebook's language (compact/course/chart_text.py)."""
     longest = max(r["turns"] for r in rows)
-    last = [r for r in rows if r["turns"] == longest]
+    first_seed = rows[0].get("seed", 0)
+    every_seed = [r for r in rows if r["turns"] == longest]
+    last = [r for r in every_seed if r.get("seed", 0) == first_seed]
     sessions = list(dict.fromkeys(r["session"] for r in last))
-    designs = [d for d in DESIGNS if any(r["design"] == d for r in last)]
+    designs = [d for d in DESIGN_TABLE if any(r["design"] == d for r in last)]
     _fonts()
-    fig = Figure(figsize=(13, 9), layout="constrained")
-    (cost_ax, lost_ax), (summary_ax, along_ax) = fig.subplots(2, 2)
-    fig.suptitle(_words("bench title", turns=longest))
+    fig = Figure(figsize=(13, 13), layout="constrained")
+    (cost_ax, lost_ax), (summary_ax, along_ax), (misses_ax, ratio_ax) = fig.subplots(3, 2)
+    fig.suptitle(_words("bench title", turns=longest, count=len(designs)))
 
     _grouped_bars(cost_ax, last, "cost", designs, sessions, label=lambda v: f"{v / 1e6:.1f}M")
     # `none` costs ten times the rest: a log scale keeps the others readable.
@@ -328,6 +467,12 @@ def bench_chart(rows: list[dict], timings: bool = True) -> Figure:
     summary_ax.set_title(_words("summaries title"))
     summary_ax.set_ylabel(_words("summaries label"))
 
+    _grouped_bars(misses_ax, last, "misses", designs, sessions)
+    misses_ax.set_title(_words("misses title"))
+    misses_ax.set_ylabel(_words("misses label"))
+
+    _ratio_panel(ratio_ax, across_seeds(every_seed), designs, sessions)
+
     runs = [next((r for r in last if r["session"] == sessions[0] and r["design"] == d), None)
             for d in designs]
     if timings:
@@ -337,6 +482,24 @@ def bench_chart(rows: list[dict], timings: bool = True) -> Figure:
     fig.legend(*cost_ax.get_legend_handles_labels(), loc="outside lower center",
                ncols=len(designs), title=_words("design"))
     return fig
+
+
+def _ratio_panel(ax, summary: list[dict], designs, sessions) -> None:
+    """Each design's cost over the seed profile's: a bar for the mean over the seeds, a
+    black tick for the worst."""
+    shown = [d for d in designs if d != "none"]   # `none` is off the scale: the table has it
+    _grouped_bars(ax, summary, "ratio_mean", shown, sessions, label=lambda v: f"{v:.2f}")
+    width = 0.8 / len(shown)
+    for k, design in enumerate(shown):
+        for i, session in enumerate(sessions):
+            row = next((r for r in summary if r["session"] == session and r["design"] == design), None)
+            if row and row["ratio_worst"] is not None:
+                x = i + (k - (len(shown) - 1) / 2) * width
+                ax.plot([x - width / 3, x + width / 3], [row["ratio_worst"]] * 2, color="black",
+                        linewidth=1.5)
+    seeds = max((r["seeds"] for r in summary), default=1)
+    ax.set_title(_words("ratio title", seeds=seeds))
+    ax.set_ylabel(_words("ratio label"))
 
 
 def _time_panel(ax, runs: list[dict], session: str) -> None:
@@ -460,8 +623,10 @@ def main(argv=None) -> int:
     parser.add_argument("--turns", type=positive_int, nargs="+",
                         help=f"session lengths (default {TURNS})")
     parser.add_argument("--sessions", nargs="+", choices=KINDS, default=list(KINDS))
-    parser.add_argument("--designs", nargs="+", choices=DESIGNS, default=list(DESIGNS))
-    parser.add_argument("--seed", type=int, default=0, help="session seed (default 0)")
+    parser.add_argument("--designs", nargs="+", choices=DESIGN_TABLE, default=list(DESIGN_TABLE))
+    parser.add_argument("--seed", type=int, default=0, help="the first session seed (default 0)")
+    parser.add_argument("--seeds", type=positive_int,
+                        help=f"how many seeds from --seed on (default {SEEDS}; --quick: 1)")
     parser.add_argument("--chart", metavar="FILE", help="also write the chart to this PNG")
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     turns = tuple(args.turns or (QUICK_TURNS if args.quick else TURNS))
@@ -472,13 +637,20 @@ def main(argv=None) -> int:
     scratch = Path(tempfile.gettempdir()) / f"compact-bench-{os.getpid()}-{time.time_ns()}"
     try:
         scratch.mkdir()
-        rows = run_bench(turns, args.sessions, args.designs, seed=args.seed, root=scratch)
+        count = args.seeds or (1 if args.quick else SEEDS)
+        rows = run_bench(turns, args.sessions, args.designs, root=scratch,
+                         seeds=range(args.seed, args.seed + count))
     finally:
         _remove_all(scratch)
-    print(format_table(rows))
+    first = [r for r in rows if r["seed"] == args.seed]
+    print(f"seed {args.seed}:")
+    print(format_table(first))
     print()
     print(legend())
-    checked = claims(rows)
+    print(f"\nover {count} seeds ({args.seed}..{args.seed + count - 1}): mean and worst of each design")
+    print(format_seeds(across_seeds(rows)))
+    print("\n" + SEED_LEGEND)
+    checked = acceptance(rows)
     if checked:
         print()
         print("\n".join(checked))

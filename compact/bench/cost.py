@@ -30,6 +30,11 @@ the base input price (the 5-minute cache), cache reads 0.1x, output 5x.
 Left out on purpose: cache expiry (a session's calls are seconds apart), the
 1-hour cache, and the limit on breakpoints.
 
+Misses: on a call where the model needs an earlier output
+(`compact.bench.sessions`), a miss when that output's text is not whole in the
+request sent (`in_context`); the text may still be on disk, for a model that
+goes back to read it.
+
 Lost outputs: a tool output is lost when its original text cannot be read
 verbatim from the final context, from a file the store saved (reached through
 one of our own markers), or from any transcript under the compactor's root.
@@ -195,6 +200,13 @@ def readable_outputs(messages, store) -> dict:
             if saved[path] is not None:
                 texts.add(saved[path])
     return readable
+
+
+def in_context(messages, use_id: str, text: str) -> bool:
+    """Whether the result of `use_id` is in `messages` whole, as `text` (a miss if not:
+    a preview, a placeholder or an archived message is not the text)."""
+    return any(block["tool_use_id"] == use_id and text_of(block.get("content", "")) == text
+               for message in messages for block in tool_results(message))
 
 
 def lost_outputs(originals: dict, messages, store) -> list[str]:

@@ -15,14 +15,16 @@ Three kinds, all in the Messages API format as plain dicts:
   so characters and tokens part ways (flaw 13 in docs/DESIGN.md).
 
 A session of N turns is the first N turns of a longer one with the same seed,
-so 120 and 400 turns can be compared call by call. Left out on purpose: any
+so 120 and 400 turns can be compared call by call. On some calls the model
+needs the text of an earlier output (`Turn.refers_to`, recency-biased and
+seeded): the benchmark counts a miss when that text is not in what was sent. Left out on purpose: any
 dependence of the model's reply on what the compactor kept (the replies are
 canned), and real file contents (the text is synthetic, made of short
 sentences and code lines written for this module).
 """
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 KINDS = ("tool-heavy", "chat-heavy", "chinese")
 
@@ -32,6 +34,7 @@ class Turn:
     assistant: dict
     user: dict
     request: str | None = None   # set when `user` is a new request the user typed
+    refers_to: str | None = None  # the earlier output the model needs on this call (misses)
 
 
 @dataclass(frozen=True)
@@ -217,8 +220,29 @@ def _answer_turn(rng, kind: str, number: int) -> Turn:
                 {"role": "user", "content": request}, request)
 
 
+# -- what the model needs on each call ------------------------------------------
+
+REFER_CHANCE = 0.3   # calls on which the model needs an earlier output's text
+
+
+def _reference(rng, outputs: list) -> str | None:
+    """The earlier output the model needs on this call, or None.
+
+    Recency-biased: the output k outputs back is chosen with weight 1/k, so the
+    newest is the likeliest and an old one is still possible.
+    """
+    if not outputs or rng.random() >= REFER_CHANCE:
+        return None
+    back = rng.choices(range(1, len(outputs) + 1), weights=[1 / k for k in range(1, len(outputs) + 1)])[0]
+    return outputs[-back]
+
+
 def make_session(kind: str, turns: int, seed: int = 0) -> Session:
-    """A session of `turns` model calls; the same (kind, seed) always gives the same text."""
+    """A session of `turns` model calls; the same (kind, seed) always gives the same text.
+
+    Each call may need an earlier output (`Turn.refers_to`), drawn from a random
+    stream of its own, so the references never change the session's text.
+    """
     if kind not in KINDS:
         raise ValueError(f"unknown session kind {kind!r}: use one of {', '.join(KINDS)}")
     if not isinstance(turns, int) or isinstance(turns, bool) or turns < 1:
@@ -230,7 +254,7 @@ def make_session(kind: str, turns: int, seed: int = 0) -> Session:
     # every 12-25 turns, when one task is done.
     answer_chance = 0.8 if kind == "chat-heavy" else None
     left = rng.randint(12, 25)
-    made = []
+    refers, outputs, made = random.Random(f"{kind}:{seed}:refers"), [], []
     for number in range(1, turns + 1):
         if answer_chance is not None:
             done = rng.random() < answer_chance
@@ -239,5 +263,8 @@ def make_session(kind: str, turns: int, seed: int = 0) -> Session:
             done = left <= 0
             if done:
                 left = rng.randint(12, 25)
-        made.append(_answer_turn(rng, kind, number) if done else _tool_turn(rng, kind, number))
+        turn = _answer_turn(rng, kind, number) if done else _tool_turn(rng, kind, number)
+        made.append(replace(turn, refers_to=_reference(refers, outputs)))
+        outputs.extend(block["tool_use_id"] for block in turn.user["content"]
+                       if isinstance(turn.user["content"], list))
     return Session(kind, {"role": "user", "content": request}, request, tuple(made))

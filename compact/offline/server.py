@@ -42,12 +42,14 @@ key (this server is for loopback only).
 
 import argparse
 import json
+import os
 import re
 import sys
 import threading
 from collections import deque
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from .context_management import managed_answer
 from .reply import MODEL_NAME, respond
 from .tokens import DEFAULT_WINDOW, estimate_tokens
 from .usage import PromptCache
@@ -266,23 +268,19 @@ def parse_body(raw: bytes):
     return body
 
 
-def answer(endpoint: str, raw: bytes, window: int, cache: PromptCache | None = None
-           ) -> tuple[int, dict]:
+def answer(endpoint: str, raw: bytes, window: int, cache: PromptCache | None = None,
+           betas: str = "", secret: bytes = b"") -> tuple[int, dict]:
     """(HTTP status, JSON payload) for one request body; no HTTP involved.
 
-    Every refusal is the API's error shape; a bug of ours is a 500 `api_error`,
-    never an unanswered request.
+    `betas` is the anthropic-beta header, `secret` the key of this server's
+    compaction signatures (context_management.py plays the API's own context
+    management). Every refusal is the API's error shape; a bug of ours is a 500
+    `api_error`, never an unanswered request.
     """
     try:
         body = parse_body(raw)
-        check_shape(body, endpoint)
-        check_pairs(body["messages"])
-        if endpoint == "count_tokens":
-            return 200, {"input_tokens": estimate_tokens(body)}
-        check_window(body, window)
-        reply = respond(body)
-        reply["usage"] = (cache or PromptCache()).usage(body, reply["content"])
-        return 200, reply
+        return managed_answer(endpoint, body, betas, secret,
+                              lambda kind, inner: plain_answer(kind, inner, window, cache))
     except RequestError as error:
         return error.status, error_body(error.kind, str(error))
     except RecursionError:
@@ -291,6 +289,18 @@ def answer(endpoint: str, raw: bytes, window: int, cache: PromptCache | None = N
     except Exception as error:  # noqa: BLE001 - answered in the API's shape, see above
         return 500, error_body("api_error",
                                f"offline model failed: {type(error).__name__}: {error}")
+
+
+def plain_answer(endpoint: str, body, window: int, cache: PromptCache | None = None) -> tuple[int, dict]:
+    """The answer to a request as it stands, with the API's rules checked."""
+    check_shape(body, endpoint)
+    check_pairs(body["messages"])
+    if endpoint == "count_tokens":
+        return 200, {"input_tokens": estimate_tokens(body)}
+    check_window(body, window)
+    reply = respond(body)
+    reply["usage"] = (cache or PromptCache()).usage(body, reply["content"])
+    return 200, reply
 
 
 # -- the server ------------------------------------------------------------------
@@ -309,6 +319,7 @@ class OfflineServer:
         self.window = window
         self.retry_after_ms = retry_after_ms
         self.requests: list[dict] = []   # path, status, error type and text; never headers
+        self.secret = os.urandom(32)      # signs this server's compaction blocks; never sent
         self.prompt_cache = PromptCache()
         self._faults = deque()
         self._lock = threading.Lock()
@@ -489,7 +500,8 @@ class _Handler(BaseHTTPRequestHandler):
         fault = offline.next_fault() if endpoint == "messages" else None
         if fault:
             return self._fault(path, fault)
-        status, payload = answer(endpoint, raw, offline.window, offline.prompt_cache)
+        status, payload = answer(endpoint, raw, offline.window, offline.prompt_cache,
+                                 self.headers.get("anthropic-beta", ""), offline.secret)
         offline.log(path, status, payload.get("error", {}).get("type") if status != 200 else None,
                     message=payload["error"]["message"] if status != 200 else None)
         self._send(status, payload)

@@ -29,6 +29,9 @@
 # - **tool outputs lost**: outputs that can no longer be read verbatim, from the
 #   context, a saved file or a transcript;
 # - **summary calls**: each one is an extra model call, and each summary drops detail.
+# - **misses**: on some turns the model needs an earlier output (the sessions refer back,
+#   mostly to recent ones); a miss is such a turn whose output was not whole in the
+#   request sent. It may still be on disk, for a model that goes back to read it.
 
 # %% [markdown]
 # **Goal.** You will learn to read the benchmark's table and chart: what each design
@@ -43,8 +46,11 @@ from compact.bench import cost
 from compact.offline.tokens import DEFAULT_WINDOW
 from compact.course.exercises import check_cache_cost
 
-rows = bench.run_bench(turns=(40, 120))
-print(f"{len(rows)} runs: {len(bench.KINDS)} sessions x 2 lengths x {len(bench.DESIGNS)} designs")
+SEEDS = range(3)
+rows = bench.run_bench(turns=(40, 120), seeds=SEEDS)
+first = [r for r in rows if r["seed"] == SEEDS[0]]
+print(f"{len(rows)} runs: {len(SEEDS)} seeds x {len(bench.KINDS)} sessions x 2 lengths x "
+      f"{len(bench.DESIGNS)} designs")
 print(f"refused: a request over {DEFAULT_WINDOW:,d} tokens, the offline model's window")
 print(f"rates, in base input tokens: input {cost.INPUT_RATE:g}, cache write {cost.CACHE_WRITE_RATE:g}, "
       f"cache read {cost.CACHE_READ_RATE:g}, output {cost.OUTPUT_RATE:g}")
@@ -60,10 +66,11 @@ for model, (base, write, read, output) in cost.PUBLISHED.items():
 # prints the rows; `bench.STABLE_COLUMNS` leaves out the timing columns.
 
 # %%
-at_120 = [r for r in rows if r["turns"] == 120]
+at_120 = [r for r in first if r["turns"] == 120]
+print(f"seed {SEEDS[0]}:")
 print(bench.format_table(at_120, columns=bench.STABLE_COLUMNS))
 print()
-print("\n".join(bench.claims(rows)))
+print("\n".join(bench.claims(first)))
 
 # %%
 OTHERS = ("summary", "seed", "default")
@@ -77,6 +84,7 @@ for kind in bench.KINDS:
     shares = ", ".join(f"{d} {cost.OUTPUT_RATE * by[d]['tokens_out'] / by[d]['cost']:.0%}"
                        for d in OTHERS)
     print(f"    output's share of the cost: {shares}")
+    print("    missed: " + ", ".join(f"{d} {by[d]['misses']}" for d in ("none", *OTHERS)))
 english = {r["design"]: r for r in at_120 if r["session"] == "tool-heavy"}
 chinese = {r["design"]: r for r in at_120 if r["session"] == "chinese"}
 for design in ("summary", "default"):
@@ -85,15 +93,19 @@ for design in ("summary", "default"):
     print(f"largest request, {design}: chinese {chinese[design]['largest']:,d} characters "
           f"{chinese[design]['largest_tokens']:,d} tokens; tool-heavy {english[design]['largest']:,d} "
           f"characters {english[design]['largest_tokens']:,d} tokens: {ratio:.1f} x the tokens a character")
+print(f"\nover {len(SEEDS)} seeds, 120 turns: mean and worst of each design")
+print(bench.format_seeds([r for r in bench.across_seeds(rows) if r["turns"] == 120]))
 
 # %% [markdown]
-# How to read it, at 120 turns; the cell above prints each comparison:
+# How to read it, at 120 turns; the cell above prints each comparison, for seed 0 and
+# then over three seeds:
 #
-# - **none** sends everything every time. Counted in tokens, its requests pass the
-#   200,000-token window on the tool-heavy and Chinese sessions (`refused`), and never
-#   on the chat-heavy one. Had the API taken them all, they would cost the most on those
-#   two sessions, although almost all their input is read from the cache (`read`):
-#   every call sends the whole list again. On chat-heavy it costs less than the seed;
+# - **none** sends everything every time, so it never misses. Counted in tokens, its
+#   requests pass the 200,000-token window on the tool-heavy and Chinese sessions
+#   (`refused`), and never on seed 0's chat-heavy one. Had the API taken them all, they
+#   would cost the most on those two sessions, although almost all their input is read
+#   from the cache (`read`): every call sends the whole list again. On seed 0's
+#   chat-heavy session it even costs less than the seed profile, but not on every seed;
 # - **summary** keeps every request small and loses nothing verbatim (the transcripts
 #   hold it), but calls the summarizer again and again (`summ`). Each summary is billed,
 #   its input uncached and its output at the output rate, and the list after it starts
@@ -102,23 +114,25 @@ for design in ("summary", "default"):
 #   Step 3 runs on every call and step 2 archives again and again, so its requests
 #   rarely start with the whole previous one: the lowest `read` share, and the dearest
 #   of the three designs that compact, though its requests are small;
-# - **default** loses nothing, pays for at most one summary, and costs the least on the
-#   tool-heavy and Chinese sessions: it changes old messages rarely, so most of its
-#   input is read from the cache. On the chat-heavy session, with few tool results to
-#   move, plain summaries cost less;
+# - **default** loses nothing, pays for no summary in 120 turns, misses the fewest of
+#   the three designs that compact on average, and costs the least on all three
+#   sessions: it changes old messages rarely, so most of its input is read from the
+#   cache (`x seed`: its cost over the seed profile's, mean and worst over the seeds);
 # - **output is billed at five times input**: on chat-heavy, with long answers, it is
-#   more than half of the summary design's cost (the "output's share" lines);
+#   more than half of the summary and default designs' cost (the "output's share"
+#   lines);
 # - **characters are not tokens** (`max kch`, `max ktok`): in the summary and default
 #   rows, the Chinese session's largest request has about as many characters as the
-#   tool-heavy one, and about twice the tokens a character (the last two lines). A
-#   limit in characters tuned for English text lets Chinese text use far more of the
-#   window.
+#   tool-heavy one, and about twice the tokens a character (the two "largest request"
+#   lines). A limit in characters tuned for English text lets Chinese text use far more
+#   of the window.
 #
 # ## The chart
 #
-# Cost (log scale), outputs lost and summary calls per design, plus, bottom right, the
-# size of every request along the tool-heavy session. `timings=False` draws that panel
-# instead of the time per call, which differs on every machine.
+# Cost (log scale), outputs lost, summary calls and misses per design, for seed 0; the
+# size of every request along the tool-heavy session (`timings=False` draws it instead
+# of the time per call, which differs on every machine); and each design's cost over
+# the seed profile's, the mean over the seeds as a bar and the worst as a tick.
 
 # %%
 bench.bench_chart(rows, timings=False)
@@ -192,7 +206,7 @@ result = check_cache_cost(cache_cost)
 # - With a prompt cache, what a request costs depends on whether it starts with the
 #   whole previous request, not only on its size; replies and summaries are billed too.
 # - The seed design loses tool outputs for good and rewrites old messages often; the
-#   default loses none and rewrites rarely but deeply.
+#   default loses none, rewrites rarely, and costs the least of the four.
 # - The API's context editing and server-side compaction are steps 3 and 4 done on the
 #   server, counted in tokens.
 #

@@ -21,6 +21,7 @@ learner runs `hint()`.
     08 check_fresh_from(fresh_from)        fresh_from(kinds) -> index
        check_seed_losses(prediction)       lost by the seed on long_session, timeline_150
     09 check_cache_cost(cache_cost)        cache_cost(previous, current) -> float
+    10 check_edits_for_budget(edits)       context_management edits meeting a budget on timeline_150
     11 check_settings(choice, sweep, budget)  settings for a window and budget, against the sweep
     12 check_summary_calls(prediction)     summary calls, offline compare-code run, seed
 
@@ -41,6 +42,7 @@ from .own import check_settings
 from .pipeline import check_steps_that_act
 from .profiles import check_fresh_from, check_seed_losses
 from .reactive import check_tail_once
+from .server_edits import check_edits_for_budget
 from .snip import check_archive_calls
 from .summary import check_shrink_count
 from .tool import check_run_batch_safely
@@ -57,6 +59,7 @@ CHECKERS = {
     "07": (check_run_batch_safely,),
     "08": (check_seed_losses, check_fresh_from),
     "09": (check_cache_cost,),
+    "10": (check_edits_for_budget,),
     "11": (check_settings,),
     "12": (check_summary_calls,),
 }

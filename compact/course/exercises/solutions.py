@@ -139,3 +139,10 @@ def cache_cost(previous, current):
         read = sum(tokens[:len(previous)])
         return 0.1 * read + 1.25 * (sum(tokens) - read)
     return 1.25 * sum(tokens)
+
+
+# -- 10: a prediction: edits for the budget --------------------------------------------
+
+EDITS_FOR_BUDGET = [{"type": "clear_tool_uses_20250919",
+                     "trigger": {"type": "input_tokens", "value": 20_000},
+                     "clear_at_least": {"type": "input_tokens", "value": 5_000}}]

@@ -1,0 +1,69 @@
+"""10 · the same job on the server: pick the edits for a budget.
+
+The learner writes the `edits` of a `context_management` (a list of edits, or
+the whole `{"edits": [...]}`); the checker plays them on the offline server's
+rules over the canned session timeline_150 (`compact.bench.server_designs.replay`)
+and checks each line of the budget against the figures it measures. Nothing is
+written down: the figures come from the replay on every run.
+
+The budget: the cache-adjusted cost at most BUDGET_COST, the prompt cache
+broken at most BUDGET_BREAKS times, no tool output lost for good, and the
+newest 3 tool uses always whole (keep at least 3). The traps: the API's
+defaults (the trigger never fires early enough to matter), a low trigger with
+no `clear_at_least` (it breaks the cache call after call), and compaction (it
+loses what it summarized).
+"""
+
+from ...bench.server_designs import read_edits, replay, totals
+from ...offline import context_edits
+from ..histories import load_history
+from .check import CheckResult, not_attempted, report, say
+
+SESSION = "timeline_150"
+BUDGET_COST = 500_000
+BUDGET_BREAKS = 4
+BUDGET_KEEP = 3
+
+
+def _hint() -> str:
+    return say("lower the clearing trigger well under the default, and set clear_at_least so that each "
+               "clearing takes a large run; compaction loses what it summarizes.",
+               "把清除的触发阈值降到远低于默认值，并设置 clear_at_least，让每次清除都清掉一大段；"
+               "压缩会丢掉它摘要掉的内容。")
+
+
+def budget_lines(figures: dict, edits: list) -> list:
+    """(line of the budget, met, what was measured) for the replayed figures."""
+    keeps = [e.keep for e in edits if isinstance(e, context_edits.ClearToolUses)]
+    return [
+        (say(f"cost at most {BUDGET_COST:,d}", f"成本不超过 {BUDGET_COST:,d}"),
+         figures["cost"] <= BUDGET_COST, f"cost {figures['cost']:,d}"),
+        (say(f"cache broken at most {BUDGET_BREAKS} times", f"缓存最多失效 {BUDGET_BREAKS} 次"),
+         figures["breaks"] <= BUDGET_BREAKS, f"{figures['breaks']} breaks"),
+        (say("no tool output lost for good", "没有工具输出被永久丢失"),
+         figures["lost"] == 0, f"{figures['lost']} of {figures['outputs']} lost"),
+        (say(f"the newest {BUDGET_KEEP} tool uses kept whole", f"最新的 {BUDGET_KEEP} 次工具调用保持完整"),
+         all(k >= BUDGET_KEEP for k in keeps), f"keep {min(keeps) if keeps else '-'}"),
+    ]
+
+
+def measure(edits) -> tuple[dict, list]:
+    """The replay's figures for these edits, and the edits as the server reads them."""
+    config = edits if isinstance(edits, dict) else {"edits": list(edits)}
+    read = read_edits(config)
+    messages = load_history(SESSION)["messages"]
+    return totals(replay(messages, read)), read
+
+
+def check_edits_for_budget(edits) -> CheckResult:
+    """10: edits -> the budget lines they meet on timeline_150."""
+    name, total = "edits", 4
+    if edits is None:
+        return not_attempted(name, total, _hint(), "answer None")
+    try:
+        figures, read = measure(edits)
+    except (ValueError, TypeError, AttributeError) as error:
+        return report(name, [(say("the server takes the edits", "服务器接受这些 edits"), False, str(error))],
+                      _hint())
+    rows = [(line, ok, "" if ok else measured) for line, ok, measured in budget_lines(figures, read)]
+    return report(name, rows, _hint())

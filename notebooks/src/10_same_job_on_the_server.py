@@ -1,0 +1,333 @@
+# %% [markdown]
+# # 10 · The same job on the server
+#
+# The article's pipeline runs on the client: before every call, your code rewrites the
+# `messages` list. The Anthropic API now offers to do much of this job on its side, in
+# three beta features that the pinned SDK (`anthropic` 2.10.0) carries in
+# `anthropic.types.beta`:
+#
+# | the API's feature | beta | what it does | the article's nearest step |
+# |---|---|---|---|
+# | context editing, `clear_tool_uses_20250919` | `context-management-2025-06-27` | clears old tool results before the model reads the prompt; your list stays whole | step 3, `micro_compact` |
+# | server-side compaction, `compact_20260112` | `compact-2026-01-12` | past a trigger, summarizes and answers with a `compaction` block you send back | step 4, `compact_history` |
+# | on-demand compaction, `compaction={"type": "summarize"}` | `compact-2026-09-04` | compacts now; the SDK's tool runner sends it through `compact_before_next_turn()` | the `compact` tool |
+#
+# Everything on this page runs against the **offline server**, which plays these three
+# features by the SDK's types. It is a program, not a language model: its summary is the
+# same state summary step 4 gets from it, and where the real API's behaviour is not
+# documented (its summary text, its exact token counts, what clearing leaves in place of
+# a result) the page says which choice is the offline server's. `docs/AFTER_THE_ARTICLE.md`
+# lists them.
+
+# %% [markdown]
+# **Goal.** You will learn to write the requests for the API's own context management,
+# to read what it answers (`applied_edits`, the `compaction` block, `usage.iterations`),
+# and to judge, on one canned session, what each design costs and loses against the
+# article's pipeline; then you will pick the edits for a budget. About 35 minutes.
+
+# %%
+# %matplotlib inline
+import json
+
+import anthropic
+
+from compact.agent.model import offline_client
+from compact.bench.server_designs import ServerSettings, model_calls
+from compact.course import server_replay as sr
+from compact.course.exercises import check_edits_for_budget
+from compact.course.exercises import server_edits as budget
+from compact.course.histories import data_dir, load_history
+from compact.offline import MODEL_NAME, context_edits
+from compact.offline import server_compaction as sc
+from compact.offline.server import start_offline_server
+
+server = start_offline_server()
+client = offline_client(server.base_url)
+history = load_history("timeline_150")["messages"]
+print(f"model: the offline server ({MODEL_NAME}), on 127.0.0.1")
+print(f"timeline_150: {len(history)} messages, {len(model_calls(history))} model calls")
+
+# %% [markdown]
+# ## The request bodies, in full
+#
+# A tiny conversation (one request, one tool call) and the three ways to ask the server
+# for help. Each body is what the SDK sends as JSON; the beta goes in the
+# `anthropic-beta` header, which `betas=[...]` fills.
+
+# %%
+tiny = [{"role": "user", "content": "What is the title of s01_agent_loop/README.md?"},
+        {"role": "assistant", "content": [
+            {"type": "text", "text": "Reading it."},
+            {"type": "tool_use", "id": "toolu_01", "name": "read_file",
+             "input": {"path": "s01_agent_loop/README.md", "limit": 3}}]},
+        {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "toolu_01",
+             "content": "# s01: The Agent Loop - One Model, One List, One While"}]}]
+CLEAR = {"type": "clear_tool_uses_20250919",
+         "trigger": {"type": "input_tokens", "value": 30000},
+         "keep": {"type": "tool_uses", "value": 3},
+         "clear_at_least": {"type": "input_tokens", "value": 5000},
+         "exclude_tools": ["glob"],
+         "clear_tool_inputs": False}
+COMPACT = {"type": "compact_20260112",
+           "trigger": {"type": "input_tokens", "value": 150000},
+           "pause_after_compaction": False}
+bodies = {
+    "context-management-2025-06-27": {"context_management": {"edits": [CLEAR]}},
+    "compact-2026-01-12": {"context_management": {"edits": [COMPACT]}},
+    "compact-2026-09-04": {"compaction": {"type": "summarize"}},
+}
+for beta, extra in bodies.items():
+    print(f"anthropic-beta: {beta}")
+    print(json.dumps({"model": MODEL_NAME, "max_tokens": 1000, "messages": tiny, **extra}, indent=1))
+    reply = client.beta.messages.create(model=MODEL_NAME, max_tokens=1000, messages=tiny, betas=[beta],
+                                        **extra)
+    print(f"-> stop_reason {reply.stop_reason}, content {[b.type for b in reply.content]}, "
+          f"context_management {reply.context_management}")
+    print()
+
+# %% [markdown]
+# Each body went to the offline server as printed. The tiny conversation is far under
+# every trigger, so the first two answer as usual, with no edit applied; the third
+# compacts at once and answers with the `compaction` block alone. Every knob of
+# `clear_tool_uses_20250919` is there: `trigger` (input tokens, or a number of tool
+# uses), `keep` (the newest tool uses that stay), `clear_at_least` (clear only if at
+# least this much goes), `exclude_tools` (never cleared) and `clear_tool_inputs` (also
+# clear the calls' inputs: `true`, or a list of tool names).
+#
+# ## Clearing, through the SDK
+#
+# Take the session at its 100th model call and send it with the default edit (trigger
+# 100,000 input tokens, keep 3). `count_tokens` with the same `context_management`
+# answers the count after clearing and the original count.
+
+# %%
+at_100 = history[:model_calls(history)[99]]
+default_clear = {"edits": [{"type": "clear_tool_uses_20250919"}]}
+reply = client.beta.messages.create(model=MODEL_NAME, max_tokens=1000, messages=at_100,
+                                    betas=["context-management-2025-06-27"],
+                                    context_management=default_clear)
+counted = client.beta.messages.count_tokens(model=MODEL_NAME, messages=at_100,
+                                            betas=["context-management-2025-06-27"],
+                                            context_management=default_clear)
+(applied,) = reply.context_management.applied_edits
+print(f"{len(at_100)} messages, {counted.context_management.original_input_tokens:,d} input tokens as sent")
+print(f"applied: {applied.type}, {applied.cleared_tool_uses} tool uses cleared, "
+      f"{applied.cleared_input_tokens:,d} input tokens cleared")
+print(f"the model read {reply.usage.input_tokens:,d} tokens; count_tokens says {counted.input_tokens:,d}")
+print(f"in place of each cleared result (the offline server's text): {context_edits.CLEARED_RESULT}")
+
+# %% [markdown]
+# The list you sent is unchanged: clearing happened on the server, on its copy. So
+# nothing is lost for good, and on the next call you send the whole list again. The
+# API's docs say only that a cleared result is replaced by "placeholder text"; the line
+# printed above is the offline server's. So are the token counts: the offline estimate
+# of `compact.offline.tokens`, not the API's tokenizer.
+#
+# ## One session through each design
+#
+# Now replay the whole session, call after call, through five designs. The model's
+# replies are taken from the history, so a design cannot change what the model does next;
+# what changes is what it reads.
+#
+# - **none**: the list as it grows;
+# - **default**: the article's pipeline, default profile, on the client (`prepare`);
+# - **server-clear**: `clear_tool_uses_20250919` with its defaults;
+# - **server-compact**: `compact_20260112` with a trigger of 100,000 tokens (its default
+#   150,000 is more than this session ever reaches, the cell prints by how much);
+# - **default+server-compact**: the article's pipeline first, server-side compaction on
+#   what it sends.
+
+# %%
+settings = ServerSettings(compact_trigger=100_000)
+runs = sr.replay_designs(history, settings)
+rows = sr.design_totals(runs)
+print(sr.totals_table(rows))
+print()
+none = runs["none"]["calls"]
+jump = max(range(1, len(none)), key=lambda k: none[k]["tokens"] - none[k - 1]["tokens"])
+print(f"largest request with no management: {max(c['tokens'] for c in none):,d} tokens; "
+      f"compact_20260112's default trigger: {sc.DEFAULT_TRIGGER:,d}")
+step = none[jump]["tokens"] - none[jump - 1]["tokens"]
+print(f"the largest step: call {none[jump]['call']}, +{step:,d} tokens")
+
+# %% [markdown]
+# The columns: thousands of input tokens read by the model over the session (`read
+# ktok`), thousands of them written to the prompt cache (`written`), the cost in
+# thousands of base input tokens' price, booked as the benchmark books it (input 1, cache
+# write 1.25, cache read 0.1, output 5; a summary's input and output too), the calls whose
+# request does not start with the whole previous one, so that the cache has nothing to
+# read (`breaks`), summary calls, the largest request, and tool outputs lost for good (not
+# in the client's list, nor in a file the pipeline saved).
+
+# %%
+sr.replay_chart(runs, "timeline_150", trigger=100_000)
+
+# %% [markdown]
+# Read the chart from the top. A large batch of results arrives at the call the cell
+# above prints: the lines of none, server-clear and server-compact jump with it. The
+# article's default profile keeps it out of the prompt at once, saved to disk with a
+# preview, so its line hardly moves (its largest request, in the table, stays small, and
+# it loses nothing: the batch is on disk). When the prompt passes the trigger, server-clear clears a long run of old
+# results and server-compact replaces everything with one summary: both fall, and on that
+# one call the cache share (bottom) drops to nothing. The default profile's cache share
+# drops on many more calls (`breaks`): it rewrites old messages more often, but each of
+# its requests is small, so each break costs little.
+#
+# ## What `clear_at_least` buys with the prompt cache
+#
+# Clearing changes the prompt, so the cached prefix ends at the first result it clears.
+# With a low trigger and no `clear_at_least`, each call that passes the trigger clears a
+# little, and the cache breaks again and again. The same session with a trigger of
+# 30,000 tokens:
+
+# %%
+print(sr.totals_table(sr.clear_at_least_rows(history, 30_000, (0, 5_000, 20_000))))
+
+# %% [markdown]
+# With `clear_at_least`, each clearing takes a run of at least that many tokens, so the
+# prompt stays under the trigger for longer before the next one, and the prefix in
+# between is read from the cache. The table shows the breaks and the tokens written fall
+# as `clear_at_least` grows. How far clearing goes is not documented by the API: the
+# offline server clears, oldest first, in runs of at least `clear_at_least` tokens until
+# the prompt is back under the trigger, and a run's bounds depend only on the results
+# before it (so a longer history clears the same runs first).
+#
+# ## What a `compaction` block holds, and why it must go back
+#
+# Ask for server-side compaction on the session at its 100th call, with a trigger of
+# 50,000 tokens (the API's documented minimum) and `pause_after_compaction`, so the reply
+# is the block alone.
+
+# %%
+paused = client.beta.messages.create(
+    model=MODEL_NAME, max_tokens=1000, messages=at_100, betas=["compact-2026-01-12"],
+    context_management={"edits": [{"type": "compact_20260112", "pause_after_compaction": True,
+                                   "trigger": {"type": "input_tokens", "value": sc.MIN_TRIGGER}}]})
+block = paused.content[0]
+print(f"stop_reason: {paused.stop_reason}; content: {[b.type for b in paused.content]}")
+iterations = [f"{i.type} (in {i.input_tokens:,d}, out {i.output_tokens:,d})" for i in paused.usage.iterations]
+print(f"usage: input {paused.usage.input_tokens}, output {paused.usage.output_tokens}; "
+      f"iterations: {', '.join(iterations)}")
+print(f"content, {len(block.content):,d} characters, begins:")
+print("\n".join(block.content.splitlines()[:8]))
+print(f"encrypted_content, read back: {sc.block_meta(block.model_dump())}")
+print(f"signature: {len(block.signature)} characters; tool_changes: {block.tool_changes}")
+
+# %% [markdown]
+# The block holds the summary (`content`), opaque metadata (`encrypted_content`: the real
+# API's is encrypted; the offline server's is plain base64 of what the block stands for,
+# printed above), a `signature`, and `tool_changes`. The `compaction` entry of
+# `usage.iterations` is the summarizing call's own tokens; they are not in the top-level
+# `usage`, which is zero here because nothing else was sampled.
+#
+# Send it back first, followed by the next question, and the server reads it as the
+# summary of everything it replaced: the request costs a small fraction of the session,
+# and the model still reads the goal, the files and their facts. Leave it out and the
+# model reads the question alone, knowing nothing of the session; change it and the
+# server refuses it. (The `compaction` entry's input is larger than the session: the
+# summarizer's request holds the whole session as JSON text inside one message.)
+
+# %%
+question = {"role": "user", "content": "How many records does chapter s01 have in docs.json?"}
+later = [paused.to_param(), question]
+with_block = client.beta.messages.count_tokens(model=MODEL_NAME, messages=later, betas=["compact-2026-01-12"])
+without = client.messages.count_tokens(model=MODEL_NAME, messages=[question])
+print(f"the session as it was: {counted.context_management.original_input_tokens:,d} tokens; "
+      f"the block and the question: {with_block.input_tokens:,d}; "
+      f"the question alone: {without.input_tokens:,d}")
+print("what the offline model reads in place of the block begins:")
+print("\n".join(sc.as_read(block.model_dump())["content"].splitlines()[:6]))
+forged = {**block.model_dump(), "content": block.content.replace("s01", "s99")}
+try:
+    client.beta.messages.create(model=MODEL_NAME, max_tokens=1000, betas=["compact-2026-01-12"],
+                                messages=[{"role": "assistant", "content": [forged]}, question])
+except anthropic.BadRequestError as error:
+    print(f"a changed block: {type(error).__name__} ({error.error_code}): {error.api_message}")
+
+# %% [markdown]
+# The signature is an HMAC with a key each offline server makes when it starts: the real
+# API's format is not documented, and a block from one offline server is refused by
+# another. The SDK turns the error's code (`error.details.error_code`) into its own class,
+# `CompactionContentMismatchError` above.
+#
+# ## On demand, through the SDK's tool runner
+#
+# `compaction={"type": "summarize"}` compacts now and returns the block alone. The SDK's
+# tool runner sends it for you: call `compact_before_next_turn()`, and after the current
+# turn it asks for the block, yields it (`stop_reason` "compaction"), carries on from it.
+# Here it runs the article's first experiment on the sample workspace and compacts after
+# the second reply.
+
+# %%
+replies = sr.run_with_compaction(client, MODEL_NAME,
+                                 "What are the first-level titles of the five lesson READMEs?",
+                                 data_dir() / "workspace")
+for line in replies:
+    first = line["text"].splitlines()[0] if line["text"] else ""
+    print(f"{line['reply']:2d}  {line['stop_reason']:10}  {'+'.join(line['blocks']):16}  {first[:62]}")
+print()
+print("the last reply ends:")
+print("\n".join(replies[-1]["text"].splitlines()[-5:]))
+
+# %% [markdown]
+# After the block, the model reads only the summary and the turns that follow it, and it
+# still finishes the list, s01's title included: the summary carried the titles it had
+# read before the block. (The runner first asks the server to hold the conversation in a
+# thread; the offline server refuses, with the code that makes the runner send the whole
+# history each turn instead.)
+#
+# ## When each design wins on this session
+#
+# The figures of the replay above, side by side:
+
+# %%
+by = {row["design"]: row for row in rows}
+cheapest = min(rows, key=lambda r: r["cost"])
+print(f"cheapest: {cheapest['design']} (cost {cheapest['cost']:,d})")
+for design in ("none", "server-clear", "server-compact"):
+    print(f"{design:15} costs {by[design]['cost'] / by['default']['cost']:.1f} x the default profile, "
+          f"loses {by[design]['lost']} of {by[design]['outputs']} outputs, "
+          f"{by[design]['summary_calls']} summary calls")
+same = by["default"]["tokens"] == by["default+server-compact"]["tokens"]
+print(f"default+server-compact reads the same as default: {same}; "
+      f"its largest request is {by['default']['largest']:,d} tokens, under the trigger")
+
+# %% [markdown]
+# On this session the article's default profile wins, by far: its limit (50,000
+# characters) is much lower than the API's triggers, and it saves a huge result to disk
+# the moment it arrives, which no server-side edit does. Server-side clearing loses
+# nothing (your list keeps every result) and needs no code; server-side compaction costs
+# less than clearing here but loses for good what it summarized, unless you keep your own
+# copy of the history. Behind the default profile, server-side compaction never fires on
+# this session: it is a safety net for a session that outgrows the client's pipeline.
+# The benchmark (`python -m compact bench`) runs the same designs over longer sessions.
+#
+# ## Check yourself
+#
+# The budget, on timeline_150: a cost of at most 500,000, the cache broken
+# at most 4 times, no tool output lost for good, and the newest 3 tool uses always whole.
+# Write the `edits` of a `context_management` that meet it (a list of edits, as in the
+# request bodies above). The checker plays them over the session and reports each line.
+
+# %%
+print(f"budget: cost at most {budget.BUDGET_COST:,d}, cache broken at most {budget.BUDGET_BREAKS} times, "
+      f"nothing lost, keep at least {budget.BUDGET_KEEP}")
+edits = None  # your edits here, e.g. [{"type": "clear_tool_uses_20250919", ...}]
+
+result = check_edits_for_budget(edits)
+
+# %% [markdown]
+# **Recap.**
+# - The API can clear old tool results (`clear_tool_uses_20250919`) or summarize
+#   (`compact_20260112`, or on demand) on its side; the request names the beta and the edit.
+# - Clearing keeps your list whole and costs cache writes; `clear_at_least` makes each
+#   write worth it. A `compaction` block stands for what it replaced and must go back.
+# - On this session the article's default profile is cheapest; server-side compaction is
+#   a safety net behind it, and what it summarizes is gone unless you keep it.
+#
+# **Next:** notebook 11, your own agent's sessions through the same measures.
+
+# %%
+client.close()
+server.stop()

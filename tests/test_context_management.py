@@ -1,0 +1,400 @@
+"""The API's own context management on the offline server, through the real SDK.
+
+`clear_tool_uses_20250919` with each knob, `count_tokens` with context management,
+`compact_20260112` (trigger, pause, usage.iterations), the compaction block's round
+trip and its signature, on-demand `compaction={"type": "summarize"}`, the SDK's tool
+runner with `compact_before_next_turn()`, and every refusal. Each response is also
+validated against the SDK's Beta types with pydantic (the SDK itself builds its
+objects without validation).
+"""
+
+import copy
+
+import anthropic
+import pytest
+from anthropic import beta_tool
+from anthropic.types import (
+    CompactionBlockAmbiguousError,
+    CompactionBlockMisplacedError,
+    CompactionContentMismatchError,
+    CompactionIncompleteTurnError,
+    CompactionNothingToSummarizeError,
+    CompactionSignatureInvalidError,
+    CompactionToolChangesMismatchError,
+)
+from anthropic.types.beta import BetaCompactionBlock, BetaMessage, BetaMessageTokensCount
+
+from compact.offline import context_edits
+from compact.offline import server_compaction as sc
+from compact.offline.server import start_offline_server
+from compact.offline.tokens import estimate_tokens
+
+from .helpers import body, call, offline_client, offline_model, user
+
+MODEL = "offline-s08"
+CLEAR = "context-management-2025-06-27"
+COMPACT = "compact-2026-01-12"
+ON_DEMAND = "compact-2026-09-04"
+pytestmark = pytest.mark.usefixtures("no_network")  # nothing but loopback (conftest.py)
+
+
+@pytest.fixture(scope="module")
+def model():
+    with offline_model() as pair:
+        yield pair
+
+
+def history(turns: int, size: int = 8000, names=("read_file",)) -> list:
+    """A request, then `turns` one-call turns whose results are `size` characters each."""
+    messages = [user("Fix the failing test.")]
+    for n in range(turns):
+        messages += call({f"toolu_{n:02d}": body(f"toolu_{n:02d}", size)}, name=names[n % len(names)])
+    return messages
+
+
+def create(client, messages, betas, **extra) -> BetaMessage:
+    """client.beta.messages.create, its JSON validated against BetaMessage."""
+    raw = client.beta.messages.with_raw_response.create(model=MODEL, max_tokens=200, messages=messages,
+                                                         betas=betas, **extra)
+    BetaMessage.model_validate(raw.http_response.json())
+    return raw.parse()
+
+
+def clearing(client, messages, **edit) -> BetaMessage:
+    return create(client, messages, [CLEAR],
+                  context_management={"edits": [{"type": "clear_tool_uses_20250919", **edit}]})
+
+
+def cleared(response) -> tuple[int, int]:
+    (edit,) = response.context_management.applied_edits
+    assert edit.type == "clear_tool_uses_20250919"
+    return edit.cleared_tool_uses, edit.cleared_input_tokens
+
+
+def results_seen(messages, edit) -> list[str]:
+    """The tool_result texts the model reads after the edit, oldest first."""
+    view, _ = context_edits.clear_tool_uses({"model": MODEL, "messages": messages},
+                                            context_edits.read_edit("edit", edit))
+    return [b["content"] for m in view if isinstance(m["content"], list)
+            for b in m["content"] if b["type"] == "tool_result"]
+
+
+# -- clear_tool_uses_20250919 ---------------------------------------------------------------
+
+def test_below_the_default_trigger_nothing_is_cleared(model):
+    _, client = model
+    response = clearing(client, history(4))
+    assert response.context_management.applied_edits == []
+
+
+def test_keep_spares_the_newest_tool_uses(model):
+    _, client = model
+    messages = history(10)
+    for keep in (0, 3, 7):
+        edit = {"trigger": {"type": "input_tokens", "value": 1}, "keep": {"type": "tool_uses", "value": keep}}
+        uses, tokens = cleared(clearing(client, messages, **edit))
+        assert uses == 10 - keep and tokens > 0
+        seen = results_seen(messages, edit)
+        assert seen[:10 - keep] == [context_edits.CLEARED_RESULT] * (10 - keep)
+        assert all(text.startswith("<toolu_") for text in seen[10 - keep:])
+
+
+def test_an_input_token_trigger_clears_oldest_first_until_the_prompt_is_under_it(model):
+    _, client = model
+    messages = history(10)
+    whole = estimate_tokens({"model": MODEL, "messages": messages})
+    trigger = whole - 5000   # about two and a half results too many
+    uses, tokens = cleared(clearing(client, messages, trigger={"type": "input_tokens", "value": trigger}))
+    assert uses == 3 and whole - tokens <= trigger
+    assert results_seen(messages, {"trigger": {"type": "input_tokens", "value": trigger}})[:4] == \
+        [context_edits.CLEARED_RESULT] * 3 + [body("toolu_03", 8000)]
+
+
+def test_a_tool_uses_trigger_counts_tool_uses(model):
+    _, client = model
+    uses, _ = cleared(clearing(client, history(8), trigger={"type": "tool_uses", "value": 5}))
+    assert uses == 3
+    response = clearing(client, history(5), trigger={"type": "tool_uses", "value": 5})
+    assert response.context_management.applied_edits == []
+
+
+def test_clear_at_least_clears_in_runs_or_not_at_all(model):
+    _, client = model
+    messages = history(10)
+    low = {"type": "input_tokens", "value": 1}
+    run_of_two = {"type": "input_tokens", "value": 3500}   # one result frees about 2,000
+    uses, _ = cleared(clearing(client, messages, trigger=low, clear_at_least=run_of_two))
+    assert uses == 6   # 7 clearable uses (keep 3), in runs of two
+    too_much = {"type": "input_tokens", "value": 10**6}
+    response = clearing(client, messages, trigger=low, clear_at_least=too_much)
+    assert response.context_management.applied_edits == []
+
+
+def test_exclude_tools_are_never_cleared(model):
+    _, client = model
+    messages = history(10, names=("read_file", "bash"))
+    edit = {"trigger": {"type": "input_tokens", "value": 1}, "exclude_tools": ["bash"]}
+    uses, _ = cleared(clearing(client, messages, **edit))
+    assert uses == 4   # the read_file uses among the 7 oldest
+    seen = results_seen(messages, edit)
+    assert all(text.startswith("<toolu_") for text in seen[1::2])
+
+
+def test_clear_tool_inputs_clears_the_calls_too(model):
+    _, client = model
+    messages = history(6, names=("read_file", "bash"))
+    low = {"type": "input_tokens", "value": 1}
+    _, plain = cleared(clearing(client, messages, trigger=low))
+    _, with_inputs = cleared(clearing(client, messages, trigger=low, clear_tool_inputs=True))
+    assert with_inputs > plain
+    view, _ = context_edits.clear_tool_uses(
+        {"messages": messages},
+        context_edits.read_edit("edit", {"trigger": low, "clear_tool_inputs": ["bash"]}))
+    inputs = [b["input"] for m in view if m["role"] == "assistant" for b in m["content"]]
+    assert inputs[:3] == [messages[1]["content"][0]["input"], {}, messages[5]["content"][0]["input"]]
+
+
+def test_clearing_leaves_the_request_as_sent_whole():
+    messages = history(8)
+    before = copy.deepcopy(messages)
+    edit = context_edits.read_edit("edit", {"trigger": {"type": "input_tokens", "value": 1},
+                                            "clear_tool_inputs": True})
+    view, applied = context_edits.clear_tool_uses({"messages": messages}, edit)
+    assert applied["cleared_tool_uses"] == 5 and view != messages and messages == before
+
+
+def test_a_longer_history_clears_the_same_runs_first(model):
+    """Runs depend only on the results before them: the cleared prefix only grows, so a
+    prompt cache keeps reading it between two runs."""
+    edit = {"trigger": {"type": "input_tokens", "value": 12_000},
+            "clear_at_least": {"type": "input_tokens", "value": 6000}}
+    seen = [results_seen(history(turns), edit) for turns in range(6, 16)]
+    for shorter, longer in zip(seen, seen[1:]):
+        gone = shorter.count(context_edits.CLEARED_RESULT)
+        assert longer[:gone] == shorter[:gone]
+    changes = sum(a.count(context_edits.CLEARED_RESULT) != b.count(context_edits.CLEARED_RESULT)
+                  for a, b in zip(seen, seen[1:]))
+    assert 0 < changes < len(seen) - 1
+
+
+def test_count_tokens_reports_the_original_count(model):
+    _, client = model
+    messages = history(10)
+    edits = {"edits": [{"type": "clear_tool_uses_20250919", "trigger": {"type": "input_tokens", "value": 1}}]}
+    raw = client.beta.messages.with_raw_response.count_tokens(model=MODEL, messages=messages, betas=[CLEAR],
+                                                               context_management=edits)
+    counted = BetaMessageTokensCount.model_validate(raw.http_response.json())
+    assert counted.context_management.original_input_tokens == \
+        client.messages.count_tokens(model=MODEL, messages=messages).input_tokens
+    _, tokens = cleared(create(client, messages, [CLEAR], context_management=edits))
+    assert counted.input_tokens == counted.context_management.original_input_tokens - tokens
+
+
+# -- compact_20260112 ---------------------------------------------------------------------------
+
+def compacting(client, messages, **edit) -> BetaMessage:
+    return create(client, messages, [COMPACT], context_management={"edits": [
+        {"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": 50_000}, **edit}]})
+
+
+def test_below_its_trigger_nothing_is_compacted(model):
+    _, client = model
+    response = compacting(client, history(10))
+    assert [b.type for b in response.content] != [] and response.content[0].type == "text"
+    assert response.usage.iterations is None and response.context_management.applied_edits == []
+
+
+def test_past_its_trigger_the_reply_starts_with_the_block(model):
+    _, client = model
+    messages = history(30)
+    response = compacting(client, messages)
+    block = response.content[0]
+    assert isinstance(block, BetaCompactionBlock)
+    assert block.content.startswith("Current goal:\nFix the failing")
+    assert block.tool_changes == [] and response.content[1].type == "text"
+    first, second = response.usage.iterations
+    assert (first.type, second.type) == ("compaction", "message")
+    assert (response.usage.input_tokens, response.usage.output_tokens) == \
+        (second.input_tokens, second.output_tokens)
+    assert first.input_tokens > estimate_tokens({"messages": messages}) > 50_000 > second.input_tokens
+
+
+def test_a_compaction_fires_once_the_prompt_has_reached_its_trigger(model):
+    _, client = model
+    messages = history(30)
+    tokens = client.messages.count_tokens(model=MODEL, messages=messages).input_tokens
+    for trigger, fires in ((tokens, True), (tokens + 1, False)):
+        response = compacting(client, messages, trigger={"type": "input_tokens", "value": trigger})
+        assert (response.content[0].type == "compaction") is fires
+
+
+def test_pause_after_compaction_returns_the_block_alone(model):
+    _, client = model
+    response = compacting(client, history(30), pause_after_compaction=True)
+    assert response.stop_reason == "compaction" and [b.type for b in response.content] == ["compaction"]
+    assert (response.usage.input_tokens, response.usage.output_tokens) == (0, 0)
+    assert [i.type for i in response.usage.iterations] == ["compaction"]
+
+
+def test_the_block_sent_back_stands_for_everything_it_replaced(model):
+    _, client = model
+    messages = history(30)
+    paused = compacting(client, messages, pause_after_compaction=True)
+    later = [paused.to_param(), user("Which files did you read?")]
+    assert sc.block_meta(paused.content[0].model_dump()) == {
+        "messages": len(messages), "input_tokens": estimate_tokens({"model": MODEL, "messages": messages}),
+        "request": "Fix the failing test."}
+    counted = client.beta.messages.count_tokens(model=MODEL, messages=later, betas=[COMPACT]).input_tokens
+    assert counted < 2_000
+    response = compacting(client, later)
+    assert response.usage.input_tokens == counted and response.usage.iterations is None
+
+
+def test_the_model_reads_the_block_as_the_summary_it_holds():
+    block = sc.make_block("Current goal:\nShip it.", [user("Ship it.")], 10, b"key")
+    seen = sc.adopt([{"role": "assistant", "content": [block]}, user("And now?")], b"key")
+    assert seen[0]["content"].startswith("[Compacted]\n\nCurrent user request:\nShip it.\n")
+    assert '"Current goal:\\nShip it."' in seen[0]["content"] and seen[1] == user("And now?")
+
+
+REMOVAL = {"type": "tool_removal", "tool": {"type": "tool_reference", "name": "bash"}}
+
+
+def flip(text: str) -> str:
+    return text[:-1] + ("1" if text[-1] == "0" else "0")
+
+
+def tampered(block, **change):
+    return [{"role": "assistant", "content": [{**block.model_dump(), **change}]}, user("Go on.")]
+
+
+def test_the_signature_is_checked(model):
+    _, client = model
+    block = compacting(client, history(30), pause_after_compaction=True).content[0]
+    cases = [
+        (tampered(block, content=block.content.replace("Fix", "Delete")), CompactionContentMismatchError),
+        (tampered(block, signature=flip(block.signature)), CompactionSignatureInvalidError),
+        (tampered(block, encrypted_content=block.encrypted_content[::-1]), CompactionSignatureInvalidError),
+        (tampered(block, tool_changes=[REMOVAL]), CompactionToolChangesMismatchError),
+        ([user("Hi."), {"role": "assistant", "content": [block.model_dump()]}, user("Go on.")],
+         CompactionBlockMisplacedError),
+        ([{"role": "assistant", "content": [block.model_dump(), block.model_dump()]}, user("Go on.")],
+         CompactionBlockAmbiguousError),
+    ]
+    for messages, error in cases:
+        with pytest.raises(error) as caught:
+            create(client, messages, [COMPACT])
+        assert caught.value.status_code == 400 and caught.value.api_message.startswith("messages.")
+
+
+def test_another_server_does_not_take_the_block(model):
+    _, client = model
+    block = compacting(client, history(30), pause_after_compaction=True).content[0]
+    with start_offline_server() as other:
+        with pytest.raises(CompactionSignatureInvalidError):
+            create(offline_client(other.base_url, max_retries=0), tampered(block), [COMPACT])
+
+
+def test_a_null_block_is_a_no_op(model):
+    _, client = model
+    messages = [{"role": "assistant", "content": [{"type": "compaction", "content": None}]}, user("Hello.")]
+    assert create(client, messages, [COMPACT]).content[0].type == "text"
+
+
+# -- compaction={"type": "summarize"} and the tool runner ----------------------------------
+
+def test_on_demand_compaction_returns_the_block_alone(model):
+    _, client = model
+    response = create(client, history(3, size=200), [ON_DEMAND], compaction={"type": "summarize"})
+    assert response.stop_reason == "compaction" and [b.type for b in response.content] == ["compaction"]
+    assert response.usage.input_tokens == 0 and response.usage.iterations[0].type == "compaction"
+    assert create(client, [response.to_param(), user("Go on.")], [ON_DEMAND]).content[0].type == "text"
+
+
+def test_on_demand_compaction_refuses_an_unfinished_turn(model):
+    _, client = model
+    messages = history(2, size=200)[:-1]
+    with pytest.raises(CompactionIncompleteTurnError):
+        create(client, messages, [ON_DEMAND], compaction={"type": "summarize"})
+
+
+def test_on_demand_compaction_needs_something_to_summarize(model):
+    _, client = model
+    messages = [{"role": "assistant", "content": [{"type": "compaction", "content": None}]}]
+    with pytest.raises(CompactionNothingToSummarizeError):
+        create(client, messages, [ON_DEMAND], compaction={"type": "summarize"})
+
+
+@beta_tool
+def read_file(path: str) -> str:
+    """Read a file of the workspace.
+
+    Args:
+        path: the file's path
+    """
+    return f"# {path}\n" + "a line of the file\n" * 20
+
+
+@beta_tool
+def bash(command: str) -> str:
+    """Run a shell command in the workspace.
+
+    Args:
+        command: the command line
+    """
+    return "README.md:1:# The title"
+
+
+def test_the_tool_runner_compacts_before_the_next_turn(model):
+    server, client = model
+    runner = client.beta.messages.tool_runner(
+        model=MODEL, max_tokens=500, tools=[read_file, bash], betas=[ON_DEMAND],
+        messages=[user("What is the title of README.md?")])
+    stops = []
+    for message in runner:
+        stops.append(message.stop_reason)
+        if len(stops) == 1:
+            assert message.stop_reason == "tool_use"
+            runner.compact_before_next_turn()
+        assert len(stops) < 10
+    assert stops[1] == "compaction" and stops[-1] == "end_turn"
+    first = runner._thread.messages[0]   # what the runner sends first from now on
+    assert first["role"] == "assistant" and first["content"][0].type == "compaction"
+
+
+# -- refusals ---------------------------------------------------------------------------------------
+
+REFUSALS = [
+    ("no beta", [], {"context_management": {"edits": [{"type": "clear_tool_uses_20250919"}]}},
+     "needs the beta 'context-management-2025-06-27'"),
+    ("no compaction beta", [CLEAR], {"context_management": {"edits": [{"type": "compact_20260112"}]}},
+     "needs the beta 'compact-2026-01-12'"),
+    ("no on-demand beta", [COMPACT], {"compaction": {"type": "summarize"}},
+     "needs the beta 'compact-2026-09-04'"),
+    ("unknown edit", [CLEAR], {"context_management": {"edits": [{"type": "clear_everything"}]}},
+     "unknown context management edit 'clear_everything'"),
+    ("not played", [CLEAR], {"context_management": {"edits": [{"type": "clear_thinking_20251015"}]}},
+     "does not play"),
+    ("low trigger", [COMPACT], {"context_management": {"edits": [
+        {"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": 49_999}}]}},
+     "at least 50000 input tokens, got 49999"),
+    ("bad keep", [CLEAR], {"context_management": {"edits": [
+        {"type": "clear_tool_uses_20250919", "keep": {"type": "input_tokens", "value": 3}}]}},
+     "edits.0.keep.type"),
+    ("extra field", [CLEAR], {"context_management": {"edits": [
+        {"type": "clear_tool_uses_20250919", "keep_all": True}]}}, "keep_all: Extra inputs"),
+    ("both", [CLEAR, ON_DEMAND], {"compaction": {"type": "summarize"},
+                                  "context_management": {"edits": []}}, "cannot be combined"),
+    ("block without beta", [], {"messages": [{"role": "assistant", "content": [
+        {"type": "compaction", "content": "x", "signature": "y"}]}]}, "a compaction block needs the beta"),
+]
+
+
+@pytest.mark.parametrize("name, betas, extra, words", REFUSALS, ids=[r[0] for r in REFUSALS])
+def test_refusals_name_the_problem(model, name, betas, extra, words):
+    _, client = model
+    messages = extra.pop("messages", [user("Hello.")])
+    with pytest.raises(anthropic.BadRequestError) as caught:
+        create(client, messages, betas, **extra)
+    assert caught.value.status_code == 400 and caught.value.type == "invalid_request_error"
+    assert words in caught.value.api_message

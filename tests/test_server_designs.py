@@ -1,0 +1,135 @@
+"""The server's context management as designs: replays of a canned history, and checker 10.
+
+`compact.bench.server_designs.replay` walks timeline_150 call by call through each
+design; these tests check what each design keeps, reads and loses, that
+`clear_at_least` spares the prompt cache, and that notebook 10's checker passes
+the reference edits and fails the traps its hint names.
+"""
+
+import pytest
+
+from compact.bench import benchmark as bench
+from compact.bench import server_designs as sd
+from compact.bench.cost import message_json
+from compact.bench.sessions import make_session
+from compact.course.exercises import check_edits_for_budget
+from compact.course.exercises import solutions as right
+from compact.course.histories import load_history
+from compact.offline import context_edits
+from compact.offline import server_compaction as sc
+from compact.offline.tokens import estimate_text_tokens
+
+
+@pytest.fixture(scope="module")
+def history():
+    return load_history("timeline_150")["messages"]
+
+
+@pytest.fixture(scope="module")
+def runs(history):
+    settings = sd.ServerSettings(compact_trigger=100_000)
+    return {design: sd.replay(history, design, settings) for design in sd.DESIGNS}
+
+
+def test_none_reads_the_history_as_it_grows(history, runs):
+    calls = runs["none"]["calls"]
+    assert len(calls) == len(sd.model_calls(history))
+    last = sd.model_calls(history)[-1]
+    assert calls[-1]["tokens"] == sum(estimate_text_tokens(message_json(m)) for m in history[:last])
+    assert sd.totals(runs["none"])["breaks"] == 0
+    # Every request after the first starts with the whole previous one: read from the cache.
+    assert all(c["cached"] == p["tokens"] for p, c in zip(calls, calls[1:]) if p["tokens"] >= 1024)
+
+
+def test_server_clearing_loses_nothing_and_reads_under_its_trigger_after_clearing(runs):
+    clear = runs["server-clear"]
+    assert clear["lost"] == [] and any(c["cleared"] for c in clear["calls"])
+    assert all(c["tokens"] <= context_edits.DEFAULT_TRIGGER["value"] for c in clear["calls"] if c["cleared"])
+
+
+def test_server_compaction_summarizes_once_and_loses_what_it_replaced(runs):
+    compact = sd.totals(runs["server-compact"])
+    assert compact["summary_calls"] == 1 and 0 < compact["lost"] < compact["outputs"]
+    assert compact["largest"] < 100_000
+
+
+def test_behind_the_default_profile_compaction_never_fires_here(runs):
+    assert sd.totals(runs["default+server-compact"]) == sd.totals(runs["default"])
+    assert sd.totals(runs["default"])["lost"] == 0
+
+
+def test_a_compaction_the_replay_makes_is_a_block_the_server_reads(history):
+    step = sd.server_step(sd.ServerSettings(compact_trigger=1000).compact_edits())
+    call = step(history[:40], "request")
+    (message,) = call.kept
+    assert message["content"][0]["type"] == "compaction"
+    assert call.summary[1] == message["content"][0]["content"] and call.summary[0].startswith("[{")
+    assert sc.adopt(call.kept, sd.SECRET) == call.seen
+
+
+def test_clear_at_least_breaks_the_cache_less_often(history):
+    def figures(at_least):
+        edit = {"type": "clear_tool_uses_20250919", "trigger": {"type": "input_tokens", "value": 30_000},
+                "clear_at_least": {"type": "input_tokens", "value": at_least}}
+        return sd.totals(sd.replay(history, [context_edits.read_edit("e", edit)]))
+    none, some, more = figures(0), figures(5_000), figures(20_000)
+    assert none["breaks"] > some["breaks"] >= more["breaks"] > 0
+    assert none["written"] > some["written"] > more["written"]
+
+
+def test_the_reference_edits_meet_the_budget(capsys):
+    result = check_edits_for_budget(right.EDITS_FOR_BUDGET)
+    assert (result.passed, result.total) == (4, 4)
+
+
+TRAPS = [
+    ("the API's defaults", [{"type": "clear_tool_uses_20250919"}], "cost at most"),
+    ("a low trigger alone", [{"type": "clear_tool_uses_20250919",
+                              "trigger": {"type": "input_tokens", "value": 20_000}}], "cache broken"),
+    ("compaction", [{"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": 50_000}}],
+     "no tool output lost"),
+    ("keep too few", [{**right.EDITS_FOR_BUDGET[0], "keep": {"type": "tool_uses", "value": 1}}],
+     "kept whole"),
+]
+
+
+@pytest.mark.parametrize("name, edits, failing", TRAPS, ids=[t[0] for t in TRAPS])
+def test_each_trap_fails_its_line(name, edits, failing, capsys):
+    result = check_edits_for_budget(edits)
+    out = capsys.readouterr().out
+    assert result.passed < result.total
+    assert any(line.startswith("  FAIL") and failing in line for line in out.splitlines()), out
+
+
+def test_edits_the_server_refuses_are_one_fail_line(capsys):
+    result = check_edits_for_budget([{"type": "clear_everything"}])
+    out = capsys.readouterr().out
+    assert (result.passed, result.total) == (0, 1) and "unknown context management edit" in out
+
+
+def test_no_answer_is_not_attempted(capsys):
+    assert not check_edits_for_budget(None).attempted
+    assert "not attempted yet" in capsys.readouterr().out
+
+
+# -- the benchmark's rows ----------------------------------------------------------------
+
+def test_python_m_compact_bench_prints_every_design(capsys):
+    assert bench.main(["--quick", "--sessions", "chat-heavy"]) == 0
+    shown = [line.split()[2] for line in capsys.readouterr().out.splitlines()
+             if line.startswith("chat-heavy") and line.split()[2] in bench.DESIGN_TABLE]
+    # The first seed's table, then the table across seeds: every design in both.
+    assert shown == [*bench.DESIGN_TABLE] * len(bench.QUICK_TURNS) * 2
+
+
+def test_the_server_designs_in_the_bench_keep_and_lose_as_they_should():
+    session = make_session("tool-heavy", 60, 0)
+    row = {d: bench.run_session(session, d) for d in ("none", "default", *sd.SERVER_DESIGNS)}
+    # Clearing sends fewer tokens, but with its defaults it breaks the cache call after call.
+    assert row["server-clear"]["lost"] == 0 and row["server-clear"]["tokens_in"] < row["none"]["tokens_in"]
+    assert row["server-clear"]["cache_read"] / row["server-clear"]["tokens_in"] \
+        < row["none"]["cache_read"] / row["none"]["tokens_in"]
+    assert row["server-compact"]["summary_calls"] >= 1 and row["server-compact"]["lost"] > 0
+    assert row["server-compact"]["model_calls"] == 60 + row["server-compact"]["summary_calls"]
+    same = ("cost", "lost", "summary_calls", "tokens_in")
+    assert [row["default+server-compact"][k] for k in same] == [row["default"][k] for k in same]
