@@ -237,8 +237,9 @@ print(f"\nthe answer ({profile} profile):\n" + went_on.answer)
 planted_root.cleanup()
 
 # %% [markdown]
-# The agent searched the note for the request's words and reported the instruction as a
-# line it found, which is what the user asked for. Be clear about what this shows. The
+# The agent went on with the user's question: its call searches the workspace for the
+# question's words, and its answer is about that search. It ran nothing that deletes,
+# and every file is still there. Be clear about what this shows. The
 # offline model is a deterministic program that acts on `Current user request` alone, so
 # it would not have obeyed in any case; the run shows the message's structure, not a
 # model's obedience. The structure does not defend against:
