@@ -191,7 +191,8 @@ for block in answer.content:
 # One change of scale: the summary request goes to the same small model, so the text it
 # is sent must fit the window too. The article caps it at `SUMMARY_INPUT_CHAR_LIMIT =
 # 80,000` characters, which is safe against 200,000 tokens; against 8,000 tokens we cap
-# it at 20,000.
+# it at 20,000. And we turn off `persist_oversized` (flaw 18): the default's step 1
+# would save the big log below as it arrives, and here we watch the safety net alone.
 
 # %%
 workspace_copy = tempfile.TemporaryDirectory(prefix="reactive-ws-")
@@ -202,7 +203,7 @@ shutil.copytree(sample, workspace)
 loop_server = start_offline_server(window=window)
 loop_client = offline_client(loop_server.base_url, max_retries=0)
 agent = Agent(workspace, loop_client, MODEL_NAME, new_id=seeded_ids(),
-              config=CompactionConfig(summary_input_char_limit=20_000))
+              config=CompactionConfig(summary_input_char_limit=20_000, persist_oversized=False))
 agent.messages = copy.deepcopy(messages)
 try:
     agent.loop(request)
@@ -222,7 +223,8 @@ except anthropic.BadRequestError as error:
 #
 # Reactive compaction protects against a history that grew too long, not against one
 # fresh result that is too long on its own; that is step 1's job, and its thresholds
-# are in characters.
+# are in characters. With `persist_oversized` on, as in the default, step 1 saves this
+# log as it arrives (it is over 40% of the 50,000-character limit).
 
 # %%
 print(f"model calls: {agent.model_calls}, reactive compactions: {agent.reactive_compactions}")
