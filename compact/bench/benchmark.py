@@ -1,7 +1,7 @@
 """The long-session benchmark: what each design costs and loses over hundreds of turns.
 
-    python -m compact bench                 # 3 sessions x 120 and 400 turns x 4 designs
-    python -m compact bench --quick         # a smoke run of a few seconds
+    python -m compact bench                 # 3 sessions x 120 and 400 turns x 4 designs x 8 seeds
+    python -m compact bench --quick         # a smoke run of a few seconds (one seed)
     python -m compact bench --chart bench.png
 
 The article shows the pipeline one call at a time. Here a whole session
@@ -17,7 +17,12 @@ context before every model call; the request "sent" is the prepared context:
 Summaries come from `compact.offline.extractive.extractive_summary` (no model), each
 counted as a summary call whose input and output are booked by `compact.bench.cost`,
 which also defines what a request is billed (tokens in, cache writes and reads, tokens
-out) and the lost outputs.
+out), the lost outputs and the misses (a call whose needed earlier output,
+`Turn.refers_to`, is not whole in the request sent).
+
+Several seeds: the command prints the first seed's table, then each design's mean and
+worst over the seeds (cost, cost over the seed profile's on the same session, misses),
+then issue 20's acceptance lines (`acceptance`), each ending in yes or NO.
 
 Timing: `prepare` (or the design's equivalent) is timed per call with
 time.perf_counter. growth = (median ms per call at the longer session / at the
@@ -498,25 +503,6 @@ def _size_panel(ax, runs: list[dict], session: str) -> None:
 
 
 # -- the command -----------------------------------------------------------------
-
-def claims(rows: list[dict]) -> list[str]:
-    """The benchmark's claims for the default profile on tool-heavy sessions: it loses
-    nothing, pays at most one summary per 120 turns, and costs less than the seed."""
-    lines = []
-    for row in rows:
-        if row["session"] != "tool-heavy" or row["design"] != "default":
-            continue
-        seed = next((r for r in rows if r["session"] == row["session"]
-                     and r["turns"] == row["turns"] and r["design"] == "seed"), None)
-        allowed = max(1, row["turns"] // 120)
-        cheaper = "n/a" if seed is None else ("yes" if row["cost"] < seed["cost"] else "NO")
-        lines.append(
-            f"tool-heavy {row['turns']} turns, default: lost {row['lost']} "
-            f"({'yes' if row['lost'] == 0 else 'NO'}), summary calls {row['summary_calls']} "
-            f"<= {allowed} ({'yes' if row['summary_calls'] <= allowed else 'NO'}), "
-            f"cost below seed ({cheaper})")
-    return lines
-
 
 def positive_int(text: str) -> int:
     """An argparse type: a whole number of at least 1."""
