@@ -1,6 +1,7 @@
 """A token measure: the context's size as the model counts it, asked once per message.
 
-The article measures characters (`estimate_chars`), deterministic and free. A
+Not a step of the article: the measure its steps can be given (flaw 13 in
+docs/DESIGN.md). The article measures characters (`estimate_chars`), deterministic and free. A
 model is limited and billed in tokens, and only its own API knows how many:
 `messages.count_tokens`. `TokenMeasure(client, model)` is a measure for
 `ContextCompactor(measure=...)` that asks it, through whatever client the agent
@@ -15,8 +16,8 @@ counted once and remembered, keyed on its JSON text:
   API refuses a `tool_use` without its `tool_result` (and the reverse), so
   neither can be counted alone;
 - a unit is counted as `count(system, tools, [PROBE] + unit) - base`, where
-  PROBE is a one-character user message (the API wants a user message first)
-  and `base = count(system, tools, [PROBE])`, asked once;
+  PROBE is a one-character user message (so every count starts with a user
+  message, as a conversation does) and `base = count(system, tools, [PROBE])`, asked once;
 - `measure(messages) = base + the sum of the units' counts`: the system
   prompt, the tools, the messages, and PROBE's few tokens.
 A `prepare` therefore asks only for units it has not seen (a new turn, a result
