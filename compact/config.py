@@ -163,6 +163,11 @@ class CompactionConfig:
         return int(self.context_char_limit * self.target_fraction)
 
     @property
+    def archive_size(self) -> int:
+        """Where step 2's one-call archive stops (flaw 17), in `unit`."""
+        return int(self.context_limit * self.archive_fraction)
+
+    @property
     def archive_chars(self) -> int:
         """Where step 2 stops when it archives by size (compact_in_one_call)."""
         return int(self.context_char_limit * self.archive_fraction)

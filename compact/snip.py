@@ -46,11 +46,11 @@ def carried_request(messages, head_end: int, tail_start: int, active_request):
 
 
 def size_cut(messages, compactor, head_end: int, active_request=None) -> int:
-    """The first message of the shortest tail that fits, with the head, in archive_chars;
+    """The first message of the shortest tail that fits, with the head, in archive_size;
     never past the newest keep_recent_results results of the current request (its work
     in progress; a finished request's outputs are archived like the rest)."""
     config = compactor.config
-    room = config.archive_chars - sum(compactor.message_chars(m) for m in messages[:head_end])
+    room = config.archive_size - sum(compactor.message_chars(m) for m in messages[:head_end])
     start = len(messages)
     while start > head_end and compactor.message_chars(messages[start - 1]) <= room:
         start -= 1
@@ -67,7 +67,7 @@ def size_cut(messages, compactor, head_end: int, active_request=None) -> int:
 def one_call_cut(messages, compactor, chars, active_request=None) -> tuple[int, int] | None:
     """(head_end, tail_start) when either trigger fires: down to both targets at once."""
     config = compactor.config
-    if len(messages) <= config.snip_max_messages and chars <= config.context_char_limit:
+    if len(messages) <= config.snip_max_messages and chars <= config.context_limit:
         return None
     head_end, by_count = cut_points(messages, config)
     tail_start = max(by_count, size_cut(messages, compactor, head_end, active_request))

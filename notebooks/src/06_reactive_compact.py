@@ -293,9 +293,10 @@ for record in token_agent.compactor.records:
 print(f"count_tokens requests for the whole run: {measure.requests}")
 
 # %% [markdown]
-# No refusal this time. On the first call `micro_compact` brought the history under the
-# target, in tokens, before it was sent. On the second, step 1 saved the fresh log as it
-# arrived (flaw 18) and left its preview. The counts are the model's own, each message
+# No refusal this time. On the first call `snip_compact` archived the oldest messages to
+# a transcript, down to its target in tokens, in one call (flaw 17), before anything
+# was sent. On the second, step 1 saved the fresh log as it arrived (flaw 18) and left
+# its preview. The counts are the model's own, each message
 # asked once (a call and its results together): the last line is the whole run's cost
 # in `count_tokens` requests.
 
