@@ -101,6 +101,8 @@ def test_a_token_limit_fires_at_the_count_it_states(tmp_path):
         prepared = below.prepare(messages, request)
         fired = [r for r in below.records if r.fired]
         assert fired and fired[0].chars_before == tokens
+        # Step 2's one-call archive (flaw 17) is the first to act: it compares tokens too.
+        assert fired[0].step == "snip_compact"
         assert measure(prepared) <= below.config.target_size
         # The same list is far under the article's 50,000 characters: only tokens fired it.
         assert estimate_chars(messages) < CompactionConfig().context_char_limit
