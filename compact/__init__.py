@@ -5,6 +5,8 @@
     messages = c.prepare(messages, active_request)
 
 `CompactionConfig.seed()` reproduces the article; `CompactionConfig()` fixes its flaws.
+In tokens: `ContextCompactor(root, config=CompactionConfig.for_window(200_000, 0.75),
+measure=TokenMeasure(client, model))`.
 """
 
 from .compactor import CompactionWarning, ContextCompactor
@@ -13,9 +15,10 @@ from .messages import MessageFormatError, estimate_chars, to_plain, validate_mes
 from .reactive import is_prompt_too_long
 from .record import StepRecord
 from .store import Store, StoreError
+from .tokens import TokenMeasure
 
 __all__ = [
     "CompactionConfig", "CompactionWarning", "ContextCompactor", "MessageFormatError",
-    "StepRecord", "Store", "StoreError", "estimate_chars", "is_prompt_too_long",
+    "StepRecord", "Store", "StoreError", "TokenMeasure", "estimate_chars", "is_prompt_too_long",
     "to_plain", "validate_messages",
 ]

@@ -87,7 +87,7 @@ def persist_largest(messages, compactor, chars: int):
                 candidates.append((len(text), index, block))
     candidates.sort(key=lambda row: row[0], reverse=True)
     for _, index, block in candidates:
-        if chars <= config.target_chars:
+        if chars <= config.target_size:
             break
         content = persisted_content(block, compactor)
         if content is not None:

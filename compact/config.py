@@ -9,10 +9,15 @@ dicts, the prompt-too-long spellings: flaws 6, 7, 9, 11, 12) are not switches:
 they hold in both profiles. tests/test_differential.py runs the seed profile
 beside a flat copy of the article's code and compares them call after call.
 
-All sizes are characters of `json.dumps(messages, ensure_ascii=False)`.
+All sizes are characters of `json.dumps(messages, ensure_ascii=False)`, unless
+`context_token_limit` is set: then the context is measured in tokens by the
+measure passed to the compactor (`compact.tokens.TokenMeasure`), and that limit
+and its target replace `context_char_limit` and its target. `for_window` states
+the limit as a share of a model's window. The per-result thresholds (steps 1
+and 3) and the summary input stay characters of text in every case.
 
-Left out: tokens (a token measure is passed to the compactor, not set here)
-and any number the article does not have, but for the default's fixes.
+Left out: any number the article does not have, but for the default's fixes
+and the token limit; the seed profile stays the article's characters.
 """
 
 from dataclasses import dataclass, fields
@@ -74,7 +79,7 @@ class CompactionConfig:
     snip_skip_empty: bool = True
     # Flaw 16: keep_recent_results=0 keeps none; the article's results[:-0] shrinks none.
     micro_keep_zero_keeps_none: bool = True
-    # Where step 3 and persist_largest stop, as a fraction of context_char_limit.
+    # Where step 3 and persist_largest stop, as a fraction of the context limit.
     target_fraction: float = 0.6
     # Flaw 17: one cache break per compaction. When either trigger fires (over
     # context_char_limit, or over snip_max_messages), step 2 archives, in that
@@ -86,6 +91,9 @@ class CompactionConfig:
     # by step 1 as it arrives (a preview stays), whatever its batch's total.
     persist_oversized: bool = True
     oversized_fraction: float = 0.4
+    # Tokens instead of characters: the context limit in tokens of the compactor's
+    # token measure. None: the article's characters (context_char_limit).
+    context_token_limit: int | None = None
 
     def __post_init__(self):
         self.validate()
@@ -118,14 +126,46 @@ class CompactionConfig:
             return cls(**overrides)
         raise ValueError(f"unknown profile {profile!r}: use 'seed' or 'default'")
 
+    @classmethod
+    def for_window(cls, window_tokens: int, fraction: float, profile: str = "default",
+                   **overrides) -> "CompactionConfig":
+        """A token limit at `fraction` of a window: for_window(200_000, 0.75) is 150,000.
+
+        The API's own context management triggers at 100,000 input tokens (tool
+        result clearing) and 150,000 (compaction) by default: 0.5 and 0.75 of a
+        200,000-token window.
+        """
+        if not _plain_number(window_tokens) or window_tokens < 1:
+            raise ValueError(f"window_tokens must be a positive integer, got {window_tokens!r}")
+        if not _plain_number(fraction, (int, float)) or not 0 < fraction <= 1:
+            raise ValueError(f"fraction must be in (0, 1], got {fraction!r}")
+        return cls.named(profile, context_token_limit=int(window_tokens * fraction), **overrides)
+
+    @property
+    def unit(self) -> str:
+        """What the context limit counts: 'tokens' or 'characters'."""
+        return "characters" if self.context_token_limit is None else "tokens"
+
+    @property
+    def context_limit(self) -> int:
+        """The context limit steps 3 and 4 compare with, in `unit`."""
+        if self.context_token_limit is None:
+            return self.context_char_limit
+        return self.context_token_limit
+
+    @property
+    def target_size(self) -> int:
+        """Where step 3 and persist_largest stop, in `unit`."""
+        return int(self.context_limit * self.target_fraction)
+
     @property
     def target_chars(self) -> int:
         return int(self.context_char_limit * self.target_fraction)
 
     @property
-    def archive_chars(self) -> int:
-        """Where step 2 stops when it archives by size (compact_in_one_call)."""
-        return int(self.context_char_limit * self.archive_fraction)
+    def archive_size(self) -> int:
+        """Where step 2 stops when it archives by size (compact_in_one_call), in `unit`."""
+        return int(self.context_limit * self.archive_fraction)
 
     @property
     def oversized_chars(self) -> int:
@@ -153,6 +193,9 @@ class CompactionConfig:
             if not _plain_number(fraction, (int, float)) or not 0 < fraction <= 1:
                 raise ValueError(f"{name} must be in (0, 1], got {fraction!r}")
         self._validate_snip()
+        tokens = self.context_token_limit
+        if tokens is not None and (not _plain_number(tokens) or tokens < 1):
+            raise ValueError(f"context_token_limit must be a positive integer or None, got {tokens!r}")
 
     def _validate_switches(self) -> None:
         # Every field declared bool: None or 0 would read as "off" and change

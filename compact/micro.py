@@ -59,7 +59,7 @@ def placeholder(block, compactor) -> str | None:
 def micro_compact(messages, compactor, chars: int):
     """Step 3: older results become placeholders (`chars`: the list's size now)."""
     config = compactor.config
-    if config.micro_only_over_limit and chars <= config.context_char_limit:
+    if config.micro_only_over_limit and chars <= config.context_limit:
         return messages
     results = all_tool_results(messages)
     keep = config.keep_recent_results
@@ -71,7 +71,7 @@ def micro_compact(messages, compactor, chars: int):
         older = results
     fresh = fresh_from(messages) if config.micro_protect_fresh else len(messages)
     for index, block in older:
-        if config.micro_only_over_limit and chars <= config.target_chars:
+        if config.micro_only_over_limit and chars <= config.target_size:
             break
         if index >= fresh:
             continue

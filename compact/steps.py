@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from . import budget, micro, reactive, snip, summary
 
 ALWAYS = "always"           # on every prepare call
-OVER_LIMIT = "over limit"   # only while the list is still over context_char_limit
+OVER_LIMIT = "over limit"   # only while the list is still over config.context_limit
 ON_REFUSAL = "on refusal"   # never in prepare: the agent loop calls it when the API refuses
 
 
@@ -43,7 +43,7 @@ class Step:
         if self.switch is not None and not getattr(config, self.switch):
             return False
         if self.when == OVER_LIMIT:
-            return chars > config.context_char_limit
+            return chars > config.context_limit
         return self.when == ALWAYS
 
 

@@ -14,6 +14,7 @@ from compact.bench.sessions import KINDS, Session, Turn, make_session
 from compact.display.text import fixed_width, plural
 from compact.messages import validate_messages
 from compact.offline.tokens import estimate_text_tokens
+from compact.offline.usage import LOOKBACK
 from compact.store import Store
 
 # {"role": "user", "content": "hi"} is 33 characters of JSON:
@@ -32,47 +33,80 @@ def test_hand_counted_json_lengths():
     # A request's size is the package's measure: the list's JSON, ", " and brackets included.
     assert cost.request_size(["aaaa", "bbbbbb"]) == len(json.dumps(["aaaa", "bbbbbb"])) - 4
     assert cost.request_size([]) == 2
+    # In tokens of the estimate, ceil(ASCII / 4): 9, 9 and 47.
+    assert [estimate_text_tokens(json.dumps(m)) for m in (OPENING, OK, SAY)] == [9, 9, 47]
 
 
-def test_cost_of_requests_sharing_a_prefix():
+A, B, C = "a" * 4000, "b" * 400, "c" * 40   # 1000, 100 and 10 tokens
+
+
+def test_a_request_reads_the_whole_previous_request_or_nothing():
+    first = cost.request_usage([], [A, B])
+    assert first == {"input_tokens": 0, "cache_creation_input_tokens": 1100,
+                     "cache_read_input_tokens": 0, "output_tokens": 0}
+    # The previous request whole, then one more message: read 1100, write 10.
+    grown = cost.request_usage([A, B], [A, B, C])
+    assert (grown["cache_read_input_tokens"], grown["cache_creation_input_tokens"]) == (1100, 10)
+    # A message of the previous request changed: the API finds no entry, all is written,
+    # although the first message is the same (a breakpoint sits only at each request's end).
+    broken = cost.request_usage([A, B, C], [A, "B" * 400, C])
+    assert (broken["cache_read_input_tokens"], broken["cache_creation_input_tokens"]) == (0, 1110)
+    # Under MIN_CACHEABLE (1024) tokens nothing is cached: plain input.
+    assert cost.request_usage([A], [A])["input_tokens"] == 1000 < cost.MIN_CACHEABLE
+    assert cost.request_cost([], [A, B]) == pytest.approx(1.25 * 1100)
+    assert cost.request_cost([A, B], [A, B, C]) == pytest.approx(0.1 * 1100 + 1.25 * 10)
+
+
+def test_the_ledger_books_requests_replies_and_summaries():
     ledger = cost.CostLedger()
-    # Sizes: 4 + 6 + 2 per message = 14; all new: 1.25 * 14.
-    assert ledger.add_request(["aaaa", "bbbbbb"]) == pytest.approx(17.5)
-    # 4 + 6 + 2 + 6 = 18; the first two messages (10) are the cached prefix:
-    # 0.1 * 10 + 1.25 * 8.
-    assert ledger.add_request(["aaaa", "bbbbbb", "cc"]) == pytest.approx(11.0)
-    # The middle message changed: only "aaaa" is cached, "cc" after it is not.
-    assert ledger.add_request(["aaaa", "BBBBBB", "cc"]) == pytest.approx(0.4 + 1.25 * 14)
-    assert ledger.cached_chars == 14 and ledger.new_chars == 14 + 8 + 14
-    assert ledger.chars_sent == 14 + 18 + 18
-    assert ledger.cost == pytest.approx(17.5 + 11.0 + 17.9)
-    assert ledger.largest == 18
+    ledger.add_request([A, B], reply=C)
+    ledger.add_request([A, B, C], reply=C)
+    summary = ledger.add_summary(B, C)   # 100 tokens in, never cached; 10 out
+    assert summary == {"input_tokens": 100, "cache_creation_input_tokens": 0,
+                       "cache_read_input_tokens": 0, "output_tokens": 10}
+    assert ledger.total == {"input_tokens": 100, "cache_creation_input_tokens": 1110,
+                            "cache_read_input_tokens": 1100, "output_tokens": 30}
+    assert ledger.cost == pytest.approx(1.0 * 100 + 1.25 * 1110 + 0.1 * 1100 + 5.0 * 30)
+    assert ledger.input_tokens_sent == 100 + 1110 + 1100
+    assert ledger.summary_calls == 1 and ledger.largest_tokens == 1110
 
 
-def test_a_shorter_request_caches_only_what_it_keeps():
-    assert cost.cached_prefix(["aa", "bb", "cc"], ["aa", "bb"]) == 4
-    assert cost.cached_prefix(["aa"], ["zz", "aa"]) == 0
+def test_the_rates_are_the_published_prices_ratios():
+    for model, (base, write, read, output) in cost.PUBLISHED.items():
+        assert (write / base, read / base, output / base) == pytest.approx(
+            (cost.CACHE_WRITE_RATE, cost.CACHE_READ_RATE, cost.OUTPUT_RATE)), model
+    assert cost.INPUT_RATE == 1.0
+    assert cost.priced({"output_tokens": 2}) == 10.0
+
+
+def test_a_turn_adds_fewer_blocks_than_the_apis_lookback():
+    # The ledger reads the previous request whole; the API finds it only within
+    # LOOKBACK (20) blocks of the new breakpoint: a turn must add fewer.
+    for kind in KINDS:
+        for turn in make_session(kind, 400, 0).turns:
+            added = sum(len(m["content"]) if isinstance(m["content"], list) else 1
+                        for m in (turn.assistant, turn.user))
+            assert added <= LOOKBACK, kind
 
 
 def test_no_compaction_counts_refused_calls_and_cost():
-    # context_char_limit 100 -> window 400. Requests: [o] = 33 + 2 = 35;
-    # [o, a, u] = 33 + 186 + 33 + 6 = 258; then + 186 + 33 + 4 each: 481, 704.
-    row = bench.run_session(chat_session(4), "none", limits={"context_char_limit": 100})
+    # Requests, characters: [o] = 33 + 2 = 35; [o, a, u] = 33 + 186 + 33 + 6 = 258;
+    # then + 186 + 33 + 4 each: 481, 704. Tokens: 9; 9 + 47 + 9 = 65; then + 56: 121, 177.
+    row = bench.run_session(chat_session(4), "none", window=120)
     assert row["request_chars"] == [35, 258, 481, 704]
-    assert row["refused"] == 2
-    assert row["largest"] == 704
-    assert row["chars_sent"] == 35 + 258 + 481 + 704
-    # Cached prefixes: 0, 33, 33+186+33 = 252, 252+186+33 = 471.
-    expected = (1.25 * 35 + (0.1 * 33 + 1.25 * 225) + (0.1 * 252 + 1.25 * 229)
-                + (0.1 * 471 + 1.25 * 233))
-    assert row["cost"] == pytest.approx(expected, abs=0.05)
+    assert row["refused"] == 2   # 121 and 177 tokens > 120
+    assert row["largest"] == 704 and row["largest_tokens"] == 177
+    # Under 1024 tokens nothing is cached: plain input, and each reply SAY is 47 out.
+    assert row["tokens_in"] == 9 + 65 + 121 + 177 and row["cache_read"] == 0
+    assert row["tokens_out"] == 4 * 47
+    assert row["cost"] == pytest.approx(372 + 5 * 188, abs=0.05)
     assert row["model_calls"] == 4 and row["summary_calls"] == 0
     assert row["median_ms"] is None and row["growth"] is None
 
 
-def test_summary_only_counts_each_summary_call_and_its_input():
+def test_summary_only_counts_each_summary_call_its_input_and_output():
     # The summary message S (summarizer answers "S", request "ok", the first
-    # transcript's name) is 203 characters of JSON: [S] is 205.
+    # transcript's name) is 203 characters of JSON: [S] is 205, 51 tokens.
     s, s2 = (formats.summary_message("Compacted", "ok", "S",
                                      f".transcripts/transcript_{n:032x}.jsonl") for n in (1, 2))
     assert len(json.dumps(s)) == len(json.dumps(s2)) == 203
@@ -84,22 +118,12 @@ def test_summary_only_counts_each_summary_call_and_its_input():
     assert row["request_chars"] == [35, 258, 205, 428, 205, 428]
     assert row["summary_calls"] == 2
     assert row["model_calls"] == 6 + 2
-    # A summary's input is the JSON of the list it replaced (under the 80000 cap),
-    # sent whole at 1.25 per character.
-    inputs = 481 + 651
-    assert row["chars_sent"] == sum(row["request_chars"]) + inputs
-    requests = cost.CostLedger()
-    # The second summary names the second transcript: nothing cached across it.
-    for texts in ([OPENING], [OPENING, SAY, OK], [s], [s, SAY, OK], [s2], [s2, SAY, OK]):
-        requests.add_request([json.dumps(m) for m in texts])
-    assert row["cost"] == pytest.approx(requests.cost + 1.25 * inputs, abs=0.05)
+    # Requests in tokens: 9, 65, 51, 51 + 56, 51, 107. A summary's input is the JSON
+    # of the list it replaced (481 and 651 characters: 121 and 163 tokens), its output "S".
+    assert row["tokens_in"] == (9 + 65 + 51 + 107 + 51 + 107) + (121 + 163)
+    assert row["tokens_out"] == 6 * 47 + 2 * 1
+    assert row["cost"] == pytest.approx(row["tokens_in"] + 5 * row["tokens_out"], abs=0.05)
     assert row["lost"] == 0 and row["files"] == 2  # two transcripts
-
-
-def test_summary_input_is_never_cached():
-    ledger = cost.CostLedger()
-    assert ledger.add_summary(1000) == pytest.approx(1250)
-    assert ledger.summary_calls == 1 and ledger.cost == pytest.approx(1250)
 
 
 def five_results_session() -> Session:
@@ -202,11 +226,10 @@ def test_token_estimate_tells_chinese_from_english():
     assert estimate_text_tokens("abcde") == 2
     assert estimate_text_tokens("上下文") == 3
     assert estimate_text_tokens("ab上") == 2
-    # The ledger's largest request, as the API receives it: "[abcd, 上下文]" is
-    # 8 ASCII characters (2 tokens) and 3 Chinese ones (3 tokens).
+    # The ledger's largest request, the sum of its messages' estimates.
     ledger = cost.CostLedger()
     ledger.add_request(["abcd", "上下文"])
-    assert ledger.largest_tokens == 5
+    assert ledger.largest_tokens == 1 + 3
 
 
 def test_growth_is_time_ratio_over_new_content_ratio():
@@ -261,7 +284,8 @@ def test_quick_command_prints_the_table_and_writes_the_chart(tmp_path, capsys):
     assert bench.main(["--quick", "--sessions", "tool-heavy", "--chart", str(chart)]) == 0
     out = capsys.readouterr().out
     rows = [line.split() for line in out.splitlines()
-            if line.startswith("tool-heavy") and len(line.split()) == len(bench.COLUMNS)]
+            if line.startswith("tool-heavy") and len(line.split()) == len(bench.COLUMNS)
+            and line.split()[2] in bench.DESIGNS]
     assert [(r[1], r[2]) for r in rows] == [
         (str(t), d) for t in bench.QUICK_TURNS for d in bench.DESIGNS]
     assert "default cost x seed mean" in out and "lost 0 (yes)" in out

@@ -19,6 +19,7 @@ from compact.course import exercises as ex
 from compact.course.exercises import check as machinery
 from compact.course.exercises import solutions as right
 from compact.messages import text_of
+from compact.offline.tokens import estimate_text_tokens
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -157,15 +158,22 @@ def fresh_from_the_reply(kinds):
 
 
 def cache_cost_no_cache(previous, current):
-    return 1.25 * len(json.dumps(current, ensure_ascii=False))
+    return 1.25 * sum(estimate_text_tokens(json.dumps(m, ensure_ascii=False)) for m in current)
 
 
-def cache_cost_ascii(previous, current):
+def cache_cost_leading_matches(previous, current):
+    """The character-era rule: the leading messages that match are read, whatever changed after."""
+    tokens = [estimate_text_tokens(json.dumps(m, ensure_ascii=False)) for m in current]
     same = 0
     while same < min(len(previous), len(current)) and previous[same] == current[same]:
         same += 1
-    cached = sum(len(json.dumps(m)) for m in current[:same])
-    return 0.1 * cached + 1.25 * (len(json.dumps(current)) - cached)
+    return 0.1 * sum(tokens[:same]) + 1.25 * sum(tokens[same:])
+
+
+def cache_cost_characters(previous, current):
+    sizes = [len(json.dumps(m, ensure_ascii=False)) for m in current]
+    read = sum(sizes[:len(previous)]) if previous and current[:len(previous)] == previous else 0
+    return 0.1 * read + 1.25 * (sum(sizes) - read)
 
 
 FUNCTION_CHECKS = [
@@ -181,7 +189,8 @@ FUNCTION_CHECKS = [
     (ex.check_run_batch, right.run_batch,
      [run_batch_compact_at_once, run_batch_never_compacts, run_batch_stops_at_compact]),
     (ex.check_fresh_from, right.fresh_from, [fresh_from_first_reply, fresh_from_the_reply]),
-    (ex.check_cache_cost, right.cache_cost, [cache_cost_no_cache, cache_cost_ascii]),
+    (ex.check_cache_cost, right.cache_cost,
+     [cache_cost_no_cache, cache_cost_leading_matches, cache_cost_characters]),
 ]
 IDS = [check.__name__ for check, _, _ in FUNCTION_CHECKS]
 WRONG = [(check, wrong) for check, _, wrongs in FUNCTION_CHECKS for wrong in wrongs]

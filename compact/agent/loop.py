@@ -11,12 +11,16 @@ so no result is orphaned and no side effect is forgotten.
 
     python -m compact agent [--workspace DIR] [--profile seed|default] [--window N]
     python -m compact run TASK [--workspace DIR] [--profile ...] [--window N]
+    (both also take --offline, --max-turns N (at least 1) and --env-file PATH)
 
 TASK is a text or a short name from `compact.agent.tasks` (titles, docs-json,
 compare-code, compact-tool); a single word close to a name (`titels`) is an
 error that names the known tasks (exit status 2), anything else is a question.
 The run prints what the article's agent prints: tool calls, `[auto compact]`,
-`[transcript saved: ...]`, `[reactive compact]`, and the answer.
+`[transcript saved: ...]`, `[reactive compact]`, and the answer; and after each
+model call its `usage` (`[usage: input ..., cache write ..., cache read ...,
+output ...]`, see `compact.agent.usage`). Every request carries the API's
+top-level `cache_control`, so each call can read what the one before wrote.
 
 Whatever a tool prints and whatever a file is called, what enters the messages
 is text the SDK can send: a byte that is not UTF-8 (a surrogate escape in a
@@ -44,10 +48,14 @@ from ..reactive import is_prompt_too_long
 from . import tasks
 from .model import choose_model
 from .tools import TOOLS, run_tool
+from .usage import usage_line, usage_of
 
 SYSTEM = ("You are a coding agent working in a workspace folder. Use the tools to read and "
           "change files, and answer from what you have read. " + AGENT_SYSTEM_RULE)
 MAX_TOKENS = 8000
+# The API's automatic caching: a breakpoint on the last block of every request, so
+# each call reads the prefix the previous call wrote (the usage shows both).
+CACHE_CONTROL = {"type": "ephemeral"}
 MAX_TURNS = 30
 SHOWN = 120  # characters of a tool call or result shown on the terminal
 
@@ -92,7 +100,7 @@ def safe_value(value):
 class Agent:
     def __init__(self, workspace, client, model: str, *, config: CompactionConfig | None = None,
                  echo=print, confirm=None, new_id=None, max_turns: int = MAX_TURNS,
-                 max_tokens: int = MAX_TOKENS):
+                 max_tokens: int = MAX_TOKENS, show_usage: bool = False, measure=None):
         self.workspace = Path(workspace).resolve()
         if not self.workspace.is_dir():
             raise ValueError(f"workspace is not a folder: {workspace}")
@@ -100,13 +108,19 @@ class Agent:
         self.config = config or CompactionConfig()
         self.echo = echo or (lambda line: None)
         self.confirm = confirm          # None: destructive bash commands are refused
+        if not isinstance(max_turns, int) or isinstance(max_turns, bool) or max_turns < 1:
+            raise ValueError(f"max_turns must be a whole number of at least 1, got {max_turns!r}")
         self.max_turns, self.max_tokens = max_turns, max_tokens
+        # measure: the compactor's (compact.tokens.TokenMeasure for a limit in tokens).
         self.compactor = ContextCompactor(self.workspace, client=client, model=model,
-                                          config=self.config, echo=self.echo, new_id=new_id)
+                                          config=self.config, echo=self.echo, new_id=new_id,
+                                          measure=measure)
         self.messages: list = []
         self.answer: str | None = None   # the last final answer
         self.model_calls = 0
         self.reactive_compactions = 0
+        self.usage: list[dict] = []      # one per answered call (compact.agent.usage)
+        self.show_usage = show_usage
 
     # -- the loop --------------------------------------------------------------
     def ask(self, request: str) -> str:
@@ -133,6 +147,9 @@ class Agent:
                 self.messages[:] = self.compactor.reactive_compact(self.messages, request)
                 continue
             retries = 0
+            self.usage.append(usage_of(response))
+            if self.show_usage:
+                self.echo(usage_line(self.usage[-1]))
             # A model may send back what it was given; keep the history sendable.
             content = safe_value(to_plain(response.content))
             self.messages.append({"role": "assistant", "content": content})
@@ -145,7 +162,8 @@ class Agent:
     def call_model(self):
         self.model_calls += 1
         return self.client.messages.create(model=self.model, system=SYSTEM, tools=TOOLS,
-                                           messages=self.messages, max_tokens=self.max_tokens)
+                                           messages=self.messages, max_tokens=self.max_tokens,
+                                           cache_control=CACHE_CONTROL)
 
     def run_batch(self, content: list, request: str) -> None:
         """Run every call of the batch, append all results, then compact if asked."""
@@ -221,14 +239,28 @@ def _parser(prog: str, description: str) -> argparse.ArgumentParser:
                         help="the offline model's window in tokens (default %(default)s)")
     parser.add_argument("--offline", action="store_true",
                         help="use the offline model even if a key and MODEL_ID are set")
-    parser.add_argument("--max-turns", type=int, default=MAX_TURNS)
+    parser.add_argument("--max-turns", type=_at_least_one, default=MAX_TURNS,
+                        help="model calls per request, at least 1 (default %(default)s)")
+    parser.add_argument("--env-file", metavar="PATH",
+                        help="the settings file to read (default: the course's own .env)")
     return parser
+
+
+def _at_least_one(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not a whole number of at least 1")
+    return value
 
 
 def _start(args, echo=print):
     if args.window < 1:
         raise SystemExit("--window must be a positive number of tokens")
-    choice = choose_model(offline=args.offline, window=args.window, echo=echo)
+    choice = choose_model(offline=args.offline, window=args.window, echo=echo,
+                          env_file=args.env_file or True)
     return choice
 
 
@@ -243,7 +275,7 @@ def main_run(argv=None) -> int:
         return 2
     with _start(args) as choice:
         try:
-            agent = Agent(args.workspace, choice.client, choice.model,
+            agent = Agent(args.workspace, choice.client, choice.model, show_usage=True,
                           config=CompactionConfig.named(args.profile), max_turns=args.max_turns)
             answer = agent.ask(request)
         except (anthropic.APIError, AgentError, ValueError) as error:

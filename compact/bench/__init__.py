@@ -1,7 +1,7 @@
 """The long-session benchmark: what each design costs and loses over a whole session.
 
     sessions.py    long generated sessions, deterministic from a seed
-    cost.py        the cache-adjusted cost of each request, and the outputs lost
+    cost.py        what each request is billed in tokens (input, cache, output), and the outputs lost
     benchmark.py   four designs over those sessions, as a table and a chart (`bench`)
     server_rate.py requests per second of the offline model through the SDK (`bench-server`)
     prepare_bench.py ms per prepare call against one json.dumps of the list (`bench-prepare`)

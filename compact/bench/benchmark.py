@@ -8,16 +8,17 @@ The article shows the pipeline one call at a time. Here a whole session
 (`compact.bench.sessions`) is replayed turn by turn, and each design prepares the
 context before every model call; the request "sent" is the prepared context:
 - none: the list as it grows; requests over the model window are counted as
-  refused (window = WINDOW_FACTOR x CONTEXT_CHAR_LIMIT = 200000 characters, the
-  article's limit being a quarter of it); the figures are what the requests
-  would have cost had the API taken them all;
+  refused (the offline model's window, DEFAULT_WINDOW = 200000 tokens of its
+  estimate, the unit the requests are counted in); the figures are what the
+  requests would have cost had the API taken them all;
 - summary: compact_history whenever the list is over CONTEXT_CHAR_LIMIT;
 - seed: `prepare` with `CompactionConfig.seed()`, the article as written;
 - default: `prepare` with `CompactionConfig()`, the flaws fixed.
 Summaries come from `compact.offline.extractive.extractive_summary` (no model), each
-counted as a summary call whose input is booked by `compact.bench.cost`, which also
-defines the cache-adjusted cost, the lost outputs and the misses (a call whose needed
-earlier output, `Turn.refers_to`, is not whole in the request sent).
+counted as a summary call whose input and output are booked by `compact.bench.cost`,
+which also defines what a request is billed (tokens in, cache writes and reads, tokens
+out), the lost outputs and the misses (a call whose needed earlier output,
+`Turn.refers_to`, is not whole in the request sent).
 
 Several seeds: the command prints the first seed's table, then each design's mean and
 worst over the seeds (cost, cost over the seed profile's on the same session, misses),
@@ -36,14 +37,15 @@ per-call line shows that. Timings are printed, never asserted;
 leave them out, for a page that must read the same on every run (notebook 09).
 
 Left out on purpose: a real model (replies are canned, so a design cannot
-change what the model does next), reactive_compact and the compact tool, and
-token counts (characters throughout; a token estimate is shown for the
-largest request only).
+change what the model does next, and tokens are the offline estimate),
+reactive_compact and the compact tool.
 """
 
 import argparse
+import errno
 import os
 import shutil
+import stat
 import statistics
 import sys
 import tempfile
@@ -61,13 +63,13 @@ from ..display.palette import BLUE, GREY, PURPLE, VERMILLION
 from ..display.text import fixed_width
 from ..messages import estimate_chars
 from ..offline.extractive import extractive_summary
+from ..offline.tokens import DEFAULT_WINDOW
 from ..store import seeded_ids
 from ..summary import summary_input
 from . import cost
 from .sessions import KINDS, make_session
 
 DESIGNS = ("none", "summary", "seed", "default")
-WINDOW_FACTOR = 4
 TURNS = (120, 400)
 SEEDS = 8
 QUICK_TURNS = (20, 60)
@@ -112,11 +114,13 @@ def _drive(session, step, ledger: cost.CostLedger, window: int) -> dict:
             # JSON once per message per call keeps the bookkeeping O(request);
             # an unchanged list (design none) reuses what it had.
             texts = [cost.message_json(m) for m in sent]
-        ledger.add_request(texts)
-        sizes.append(cost.request_size(texts))
-        refused += sizes[-1] > window
-        news.append(new)
         added = [cost.message_json(turn.assistant), cost.message_json(turn.user)]
+        usage = ledger.add_request(texts, reply=added[0])
+        sizes.append(cost.request_size(texts))
+        # The window counts tokens: every input token of the request, cached or not.
+        refused += usage["input_tokens"] + usage["cache_creation_input_tokens"] \
+            + usage["cache_read_input_tokens"] > window
+        news.append(new)
         new = len(added[0]) + len(added[1])
         context, texts = [*sent, turn.assistant, turn.user], [*texts, *added]
         active = turn.request or active
@@ -125,23 +129,24 @@ def _drive(session, step, ledger: cost.CostLedger, window: int) -> dict:
 
 
 def run_session(session, design: str, *, limits: dict | None = None,
-                summarize=extractive_summary, root=None) -> dict:
+                summarize=extractive_summary, root=None, window: int = DEFAULT_WINDOW) -> dict:
     """One design over one session: a row of figures (see format_table).
 
     `limits` overrides CompactionConfig fields (tests use tiny ones);
-    `summarize(messages) -> str` stands in for the summary model.
+    `summarize(messages) -> str` stands in for the summary model; `window` is the
+    model's, in tokens: a request over it counts as refused.
     """
     config = _config(design, limits)
     ledger = cost.CostLedger()
 
     def summarizer(messages):
-        ledger.add_summary(len(summary_input(messages, config.summary_input_char_limit)))
-        return summarize(messages)
+        text = summarize(messages)
+        ledger.add_summary(summary_input(messages, config.summary_input_char_limit), text)
+        return text
 
     with tempfile.TemporaryDirectory(prefix="compact-bench-", dir=root) as folder:
         compactor = ContextCompactor(folder, summarizer, config, new_id=seeded_ids())
-        run = _drive(session, _step(design, compactor), ledger,
-                     WINDOW_FACTOR * config.context_char_limit)
+        run = _drive(session, _step(design, compactor), ledger, window)
         originals = session.outputs()
         lost = cost.lost_outputs(originals, run["final"], compactor.store)
         files = len(compactor.store.written)
@@ -150,7 +155,8 @@ def run_session(session, design: str, *, limits: dict | None = None,
         "session": session.kind, "turns": len(session.turns), "design": design,
         "model_calls": len(session.turns) + ledger.summary_calls,
         "summary_calls": ledger.summary_calls, "refused": run["refused"],
-        "chars_sent": ledger.chars_sent, "cost": round(ledger.cost, 1),
+        "tokens_in": ledger.input_tokens_sent, "tokens_out": ledger.total["output_tokens"],
+        "cache_read": ledger.total["cache_read_input_tokens"], "cost": round(ledger.cost, 1),
         "largest": ledger.largest, "largest_tokens": ledger.largest_tokens,
         "outputs": len(originals), "lost": len(lost), "lost_ids": lost, "files": files,
         "misses": run["misses"], "references": sum(t.refers_to is not None for t in session.turns),
@@ -289,10 +295,12 @@ COLUMNS = (  # header, width, how to show a row
     ("calls", 5, lambda r: r["model_calls"]),
     ("summ", 4, lambda r: r["summary_calls"]),
     ("refused", 7, lambda r: r["refused"]),
-    ("sent kch", 8, lambda r: f"{r['chars_sent'] / 1000:,.0f}"),
+    ("in ktok", 7, lambda r: f"{r['tokens_in'] / 1000:,.0f}"),
+    ("read", 4, lambda r: f"{r['cache_read'] / max(r['tokens_in'], 1):.0%}"),
+    ("out ktok", 8, lambda r: f"{r['tokens_out'] / 1000:,.0f}"),
     ("cost k", 7, lambda r: f"{r['cost'] / 1000:,.0f}"),
     ("max kch", 7, lambda r: f"{r['largest'] / 1000:.1f}"),
-    ("~ktok", 6, lambda r: f"{r['largest_tokens'] / 1000:.1f}"),
+    ("max ktok", 8, lambda r: f"{r['largest_tokens'] / 1000:.1f}"),
     ("lost", 7, lambda r: f"{r['lost']}/{r['outputs']}"),
     ("missed", 6, lambda r: f"{r['misses']}/{r['references']}"),
     ("files", 5, lambda r: r["files"]),
@@ -303,19 +311,27 @@ COLUMNS = (  # header, width, how to show a row
 
 LEGEND = """\
 calls: model calls (turns + summaries); summ: summary calls; refused: requests over the
-window ({window} chars); sent kch: thousands of characters sent (requests + summary input);
-cost k: cache-adjusted cost in thousands (cached prefix 0.1/char, the rest 1.25/char);
-max kch / ~ktok: largest request, thousands of characters / estimated tokens; lost: tool
-outputs not readable verbatim from context or disk / all outputs; missed: calls whose needed
-earlier output was not whole in the request sent / calls that needed one; files: files written;
+window ({window:,d} tokens); in ktok: thousands of input tokens sent (requests + summary
+input); read: the share of them read from the prompt cache; out ktok: thousands of output
+tokens (replies + summaries); cost k: thousands of base input tokens' price (input {input:g},
+cache write {write:g}, cache read {read:g}, output {output:g} each); max kch / max ktok: largest request,
+thousands of characters / tokens; lost: tool outputs not readable verbatim from context
+or disk / all outputs; missed: calls whose needed earlier output was not whole in the
+request sent / calls that needed one; files: files written;
 med/max ms: prepare time per call; growth: per-call time ratio / new-content ratio between
 the shortest and this length (about 1: no quadratic loop)."""
 
 
 SEED_LEGEND = """\
-cost k mean / worst: cache-adjusted cost over the seeds, in thousands; x seed: that cost over
-the seed profile's on the same session (mean, worst); misses: calls whose needed earlier output
-was not whole in the request sent; lost max / summ max: the most of any seed."""
+cost k mean / worst: the cost over the seeds, in thousands; x seed: that cost over the seed
+profile's on the same session (mean, worst); misses: calls whose needed earlier output was
+not whole in the request sent; lost max / summ max: the most of any seed."""
+
+
+def legend() -> str:
+    """LEGEND with the window and the rates filled in."""
+    return LEGEND.format(window=DEFAULT_WINDOW, input=cost.INPUT_RATE, write=cost.CACHE_WRITE_RATE,
+                         read=cost.CACHE_READ_RATE, output=cost.OUTPUT_RATE)
 
 
 TIMING_COLUMNS = ("med ms", "max ms", "growth")
@@ -507,6 +523,9 @@ def chart_path_problem(path) -> str | None:
     folder = target.parent if str(target.parent) else Path(".")
     if target.is_dir():
         return f"{path} is a folder"
+    if os.path.lexists(target) and not stat.S_ISREG(os.lstat(target).st_mode):
+        # The rename would replace it: a FIFO, a device (/dev/full), a link.
+        return f"{path} exists and is not a regular file"
     if not folder.exists():
         return f"the folder {folder} does not exist"
     if not folder.is_dir():
@@ -525,6 +544,8 @@ def save_chart(figure, path, **savefig) -> None:
     os.close(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
     try:
         figure.savefig(temporary, format="png", **savefig)
+        if problem := chart_path_problem(target):   # asked again: it may have changed meanwhile
+            raise OSError(errno.EEXIST, problem)
         os.replace(temporary, target)
     except BaseException:
         os.unlink(temporary)
@@ -575,7 +596,7 @@ def main(argv=None) -> int:
     print(f"seed {args.seed}:")
     print(format_table(first))
     print()
-    print(LEGEND.format(window=WINDOW_FACTOR * CompactionConfig().context_char_limit))
+    print(legend())
     print(f"\nover {count} seeds ({args.seed}..{args.seed + count - 1}): mean and worst of each design")
     print(format_seeds(across_seeds(rows)))
     print("\n" + SEED_LEGEND)

@@ -1,7 +1,9 @@
 """How much of each request a prompt cache could reuse: notebook 08's prefix rows.
 
-A prompt cache reuses the leading messages of a request that are identical to
-the previous request (`compact.bench.cost.cached_prefix`). `PrefixCounter`
+The leading messages of a request identical to the previous request are what a
+prompt cache could reuse (`compact.bench.cost.cached_prefix`); with one breakpoint
+at each request's end, as the agent sends them, the API reads only a whole earlier
+request, and that is what `compact.bench.cost` bills. `PrefixCounter`
 watches the requests of one replay and counts two things: the calls whose
 request starts with the *whole* previous request (nothing before the new part
 was rewritten), and the share of each request's characters in the cached

@@ -25,11 +25,16 @@
 # %%
 # %matplotlib inline
 import json
+import os
+import re
 
-from compact import CompactionConfig, estimate_chars
+from compact import CompactionConfig, TokenMeasure, estimate_chars
+from compact.agent.model import choose_model
+from compact.bench.sessions import make_session
+from compact.tokens import API_CLEARING_TRIGGER, API_COMPACTION_TRIGGER, compare_with_whole
 from compact.course.charts import growth_chart
 from compact.course.exercises import check_steps_that_act
-from compact.course.histories import load_history
+from compact.course.histories import list_histories, load_history
 from compact.messages import tool_results
 from compact.offline import estimate_text_tokens
 from compact.course.replay import timeline
@@ -78,10 +83,11 @@ print(f"\n{len(messages)} messages, {total:,d} characters; "
 #
 # `ensure_ascii=False` matters. Python's default writes every non-ASCII character as a
 # six-character escape (`\u8bf7`), so every Chinese character of a request would
-# count as six. Characters are not tokens either: English runs near four characters a
-# token, Chinese near one. The article keeps characters on purpose, because they are
-# deterministic and cheap; the offline model estimates tokens as
-# `ceil(ASCII characters / 4) + other characters`.
+# count as six. Characters are not tokens either. The article keeps characters on
+# purpose, because they are deterministic and cheap. The offline model estimates tokens
+# as `ceil(ASCII characters / 4) + other characters`: four ASCII characters a token, and
+# one token for every other character, each Chinese character included. The last column
+# is that estimate.
 
 # %%
 english = [{"role": "user",
@@ -93,6 +99,107 @@ for name, sample in (("English", english), ("Chinese", chinese)):
     text = json.dumps(sample, ensure_ascii=False)
     print(f"{name:<9}{len(json.dumps(sample)):>20}{estimate_chars(sample):>20}"
           f"{estimate_text_tokens(text):>19}")
+
+# %% [markdown]
+# ## Characters and tokens side by side
+#
+# A model is limited and billed in tokens, and only its API knows how many a request
+# has: `messages.count_tokens`. `compact.TokenMeasure` asks it through the client in
+# use. Here that is the model the course picks everywhere: the offline model without a
+# key, whose count is the estimate above, or the real API with `ANTHROPIC_API_KEY` and
+# `MODEL_ID` (the first line says which; with a key your figures are the model's own).
+#
+# Five texts: English prose (`five_reads`), an English test log (`overflow`), code
+# (`two_code_files`), JSON (`huge_result`), and Chinese: a session of the benchmark's
+# Chinese kind (`compact.bench.sessions`, 12 turns, seed 0), notes, requests and file
+# contents in Chinese.
+
+# %%
+offline_only = any(os.environ.get(name) for name in ("CI", "COMPACT_OFFLINE"))
+choice = choose_model(offline=offline_only, echo=None)
+print(re.sub(r"127\.0\.0\.1:\d+", "127.0.0.1:<port>", choice.description))
+
+
+def session_messages(session) -> list:
+    return [session.opening, *(m for turn in session.turns for m in (turn.assistant, turn.user))]
+
+
+texts = {
+    "English prose": load_history("five_reads")["messages"],
+    "English log": load_history("overflow")["messages"],
+    "code": load_history("two_code_files")["messages"],
+    "JSON": load_history("huge_result")["messages"],
+    "Chinese": session_messages(make_session("chinese", 12, 0)),
+}
+per_token = {}
+print(f"{'text':<14}{'messages':>9}{'characters':>12}{'tokens':>9}{'chars/token':>13}")
+for name, sample in texts.items():
+    chars = estimate_chars(sample)
+    counted = choice.client.messages.count_tokens(model=choice.model, messages=sample).input_tokens
+    per_token[name] = chars / counted
+    print(f"{name:<14}{len(sample):>9}{chars:>12,d}{counted:>9,d}{per_token[name]:>13.2f}")
+
+# %% [markdown]
+# The offline estimate cannot tell prose from code or JSON: any ASCII text is four
+# characters a token. The Chinese session is not one character a token either: its
+# tool calls, paths and JSON are ASCII, so it lands in between.
+#
+# ### What the article's thresholds mean in a window
+#
+# Every threshold of the article is characters; in tokens it depends on the text. Each
+# threshold below is converted with each text's own ratio, then shown as a share of a
+# 200,000-token window and of a 32,000-token one. Over 100% the threshold is past the
+# window: the API would refuse the request before the pipeline acted.
+
+# %%
+thresholds = {"CONTEXT_CHAR_LIMIT": config.context_char_limit,
+              "SUMMARY_INPUT_CHAR_LIMIT": config.summary_input_char_limit,
+              "TOOL_RESULT_BATCH_CHAR_LIMIT": config.tool_result_batch_char_limit}
+windows = (200_000, 32_000)
+print(f"{'threshold':<38}{'text':<14}{'~tokens':>9}" + "".join(f"{f'of {w:,d}':>11}" for w in windows))
+for label, chars in thresholds.items():
+    for name in ("English prose", "Chinese"):
+        tokens_at = chars / per_token[name]
+        shares = "".join(f"{tokens_at / w:>11.0%}" for w in windows)
+        print(f"{label + f' {chars:,d}':<38}{name:<14}{tokens_at:>9,.0f}{shares}")
+
+# %% [markdown]
+# The API's own context management counts input tokens: by default it clears old tool
+# results from 100,000 and compacts from 150,000, 0.5 and 0.75 of a 200,000-token
+# window. `CompactionConfig.for_window(window, fraction)` states the pipeline's limit
+# the same way, in tokens; the compactor then needs a token measure
+# (`ContextCompactor(measure=TokenMeasure(client, model))`), and refuses a limit in one
+# unit with a measure in the other. `CompactionConfig.seed()` itself stays the article's
+# characters.
+
+# %%
+for label, tokens_at in (("clearing", API_CLEARING_TRIGGER), ("compaction", API_COMPACTION_TRIGGER)):
+    shares = ", ".join(f"{tokens_at / w:.0%} of {w:,d}" for w in windows)
+    print(f"API default {label} trigger: {tokens_at:,d} tokens = {shares}")
+for window in windows:
+    stated = CompactionConfig.for_window(window, 0.75, profile="seed")
+    print(f"for_window({window:,d}, 0.75): context_token_limit = {stated.context_token_limit:,d} "
+          f"{stated.unit}")
+print(f"CompactionConfig.seed(): the limit is {config.context_limit:,d} {config.unit}")
+
+# %% [markdown]
+# ### One count per message, or one for the whole request?
+#
+# Counting the whole list before every call costs a request per call. `TokenMeasure`
+# counts each message once and remembers it (a `tool_use` message together with its
+# results, since the API refuses either alone), so a `prepare` asks only for what is
+# new. The sum is not exactly one count of the whole request: each piece is rounded on
+# its own and carries a little framing. The cell measures the gap on every canned
+# history.
+
+# %%
+measure = TokenMeasure(choice.client, choice.model)
+print(f"{'history':<16}{'units':>6}{'summed':>9}{'whole':>9}{'gap':>6}")
+for name in list_histories():
+    gap = compare_with_whole(measure, load_history(name)["messages"])
+    print(f"{name:<16}{gap['units']:>6}{gap['summed']:>9,d}{gap['whole']:>9,d}"
+          f"{gap['difference']:>+6d} ({gap['difference'] / gap['whole']:+.2%})")
+print(f"count_tokens requests: {measure.requests}")
 
 # %% [markdown]
 # ## How fast a session grows
@@ -130,9 +237,10 @@ print(f"characters sent over the whole session: {sum(grown):,d} without compacti
 #
 # ## Where the API would refuse
 #
-# The model's window is 200,000 tokens (the real API's, and the offline model's
-# default). This session never reaches it in 158 calls, but it only ever grows. At
-# its own average pace, when would it get there?
+# The offline model's window is 200,000 tokens by default (`DEFAULT_WINDOW`); a real
+# model's window is on its page of the API's documentation. This session never reaches
+# 200,000 tokens in 158 calls, but it only ever grows. At its own average pace, when
+# would it get there?
 
 # %%
 chars_per_token = grown[-1] / tokens[-1]
@@ -203,3 +311,6 @@ result = check_steps_that_act(prediction)
 #   list to a transcript, old results to one line, and a summary only if still too big.
 #
 # **Next:** notebook 01, step 1 `tool_result_budget`: a huge result goes to disk.
+
+# %%
+choice.close()

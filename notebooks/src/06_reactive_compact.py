@@ -2,9 +2,9 @@
 # # 06 · Reactive compaction: when the API still says "too long"
 #
 # The pipeline of notebooks 01-04 counts **characters**, because that is cheap and
-# deterministic. The API counts **tokens**. The two only roughly agree (English runs
-# near four characters a token, Chinese near one), so a request the pipeline lets
-# through can still be refused:
+# deterministic. The API counts **tokens**. The two do not convert at one fixed rate
+# (notebook 00 prints the ratio for English, code, JSON and Chinese text), so a request
+# the pipeline lets through can still be refused, in the API's words:
 #
 #     prompt is too long: 210445 tokens > 200000 maximum
 #
@@ -18,10 +18,11 @@
 # It may do this **once** per model call (`MAX_REACTIVE_RETRIES = 1`). If the retry
 # is refused too, the error goes to the caller instead of looping forever.
 #
-# This notebook replays the canned history `overflow` against the offline model with
-# a small window, so you can watch one refusal, the retry, and then a second refusal.
-# The offline model is a deterministic program that speaks the Messages API, not a
-# language model.
+# This notebook replays the canned history `overflow` against the offline model
+# playing a model with a small window, 8,000 tokens, so you can watch one refusal, the
+# retry, and then a second refusal; then the same run with a limit in tokens, which
+# prevents both. The offline model is a deterministic program that speaks the Messages
+# API, not a language model.
 
 # %% [markdown]
 # **Goal.** You will learn why a request under the character limit can still be refused,
@@ -39,7 +40,7 @@ import anthropic
 from IPython.display import display
 
 import compact
-from compact import CompactionConfig, estimate_chars, is_prompt_too_long
+from compact import CompactionConfig, TokenMeasure, estimate_chars, is_prompt_too_long
 from compact.agent.loop import SYSTEM, Agent
 from compact.course.charts import before_after
 from compact.course.exercises import check_tail_start
@@ -50,6 +51,7 @@ from compact.agent.model import offline_client
 from compact.offline import MODEL_NAME
 from compact.course.replay import make_compactor, seeded_ids
 from compact.offline.server import start_offline_server
+from compact.offline.tokens import DEFAULT_WINDOW
 from compact.agent.tools import TOOLS
 from compact.course.widgets import explore, threshold_explorer
 
@@ -58,8 +60,11 @@ from compact.course.widgets import explore, threshold_explorer
 #
 # `overflow` is an investigation of a failing test run: 21 messages, mostly English log
 # and code. Its size in characters is under `CONTEXT_CHAR_LIMIT`, so `prepare` has
-# nothing to do. We serve it with a model window of 8,000 tokens, a stand-in for the
-# real 200,000 that shows the same effect on a history small enough to read.
+# nothing to do. We serve it as a model whose window is 8,000 tokens
+# (`start_offline_server(window=8_000)`): every refusal below happens at that window,
+# counted by the same estimate its `count_tokens` answers. In a 200,000-token window
+# this history would be far from any refusal; the cell after next prints its share of
+# both.
 
 # %%
 history = load_history("overflow")
@@ -90,6 +95,8 @@ client = offline_client(server.base_url, max_retries=0)
 counted = client.messages.count_tokens(model=MODEL_NAME, system=SYSTEM, tools=TOOLS,
                                        messages=prepared)
 print(f"count_tokens: {counted.input_tokens:,d} tokens > window {window:,d}")
+print(f"share of the window: {counted.input_tokens / window:.0%} of {window:,d}, "
+      f"{counted.input_tokens / DEFAULT_WINDOW:.0%} of {DEFAULT_WINDOW:,d}")
 
 # %% [markdown]
 # ## The refusal
@@ -190,7 +197,8 @@ for block in answer.content:
 #
 # One change of scale: the summary request goes to the same small model, so the text it
 # is sent must fit the window too. The article caps it at `SUMMARY_INPUT_CHAR_LIMIT =
-# 80,000` characters, which is safe against 200,000 tokens; against 8,000 tokens we cap
+# 80,000` characters: by the offline estimate, never more than one token a character,
+# that is at most 80,000 tokens, safe in a 200,000-token window. In 8,000 tokens we cap
 # it at 20,000. And we turn off `persist_oversized` (flaw 18): the default's step 1
 # would save the big log below as it arrives, and here we watch the safety net alone.
 
@@ -224,7 +232,8 @@ except anthropic.BadRequestError as error:
 # Reactive compaction protects against a history that grew too long, not against one
 # fresh result that is too long on its own; that is step 1's job, and its thresholds
 # are in characters. With `persist_oversized` on, as in the default, step 1 saves this
-# log as it arrives (it is over 40% of the 50,000-character limit).
+# log as it arrives (it is over 40% of the 50,000-character limit). A limit in tokens
+# sees it too: the section after the chart.
 
 # %%
 print(f"model calls: {agent.model_calls}, reactive compactions: {agent.reactive_compactions}")
@@ -247,6 +256,47 @@ before_after(agent.compactor.records, limit=config.context_char_limit,
              title="The overflow history in the agent loop (window 8,000 tokens)")
 
 # %% [markdown]
+# ## The same run with a limit in tokens
+#
+# Both refusals got past the pipeline because it measured characters. Give it the unit
+# of the window: a `TokenMeasure` that counts with this model's `count_tokens`, with the
+# agent's system prompt and tools (the window counts them too), and a limit at three
+# quarters of the window, `CompactionConfig.for_window(window, 0.75)`. Same history,
+# same model, same window, a fresh server.
+
+# %%
+token_server = start_offline_server(window=window)
+token_client = offline_client(token_server.base_url, max_retries=0)
+measure = TokenMeasure(token_client, MODEL_NAME, system=SYSTEM, tools=TOOLS)
+in_tokens = CompactionConfig.for_window(window, 0.75, summary_input_char_limit=20_000)
+print(f"context_token_limit: {in_tokens.context_token_limit:,d} tokens "
+      f"(target {in_tokens.target_size:,d}); the history measures {measure(messages):,d} tokens")
+
+shutil.rmtree(workspace)
+shutil.copytree(sample, workspace)
+token_agent = Agent(workspace, token_client, MODEL_NAME, new_id=seeded_ids(), config=in_tokens,
+                    measure=measure)
+token_agent.messages = copy.deepcopy(messages)
+token_answer = token_agent.loop(request)
+print(f"\nmodel calls: {token_agent.model_calls}, reactive compactions: "
+      f"{token_agent.reactive_compactions}")
+print("what the offline model answered:", [r["status"] for r in token_server.requests
+                                           if r["path"] == "/v1/messages"])
+for record in token_agent.compactor.records:
+    if record.fired:
+        print(f"call {record.call}: {record.step}, {record.chars_before:,d} -> "
+              f"{record.chars_after:,d} tokens")
+print(f"count_tokens requests for the whole run: {measure.requests}")
+
+# %% [markdown]
+# No refusal this time. On the first call `snip_compact` archived the history down to
+# the target before it was sent, in one call (flaw 17). On the second, step 1 saved the
+# fresh log to disk as it arrived, with its preview (flaw 18: it is over 40% of the 50,000-character
+# limit), and on the third the model searched the saved copy for its answer. The
+# counts are the model's own, each message asked once (a call and its results
+# together): the last line is the whole run's cost in `count_tokens` requests.
+
+# %% [markdown]
 # ## Move the thresholds
 #
 # The explorer replays `overflow` call by call (top chart) and through one `prepare`
@@ -256,9 +306,10 @@ before_after(agent.compactor.records, limit=config.context_char_limit,
 # **Try this.** The explorer starts with the default profile, where nothing fires at the
 # article's numbers: 42,749 characters is under the limit. Drag `context_char_limit` down to 30,000, then
 # 15,000, and watch the bottom chart: the pipeline shrinks the history long before the
-# window is reached. That is the only lever it has, since it never sees tokens: a limit
-# in characters low enough for this mostly-English log costs the model context it could
-# have kept.
+# window is reached. With the article's measure that is the only lever it has, since it
+# never sees tokens: a limit in characters low enough for this mostly-English log costs
+# the model context it could have kept. The section above pulled the other lever, a
+# limit in the window's own unit.
 
 # %% tags=["nbval-ignore-output"]
 threshold_explorer(history)
@@ -300,5 +351,6 @@ result = check_tail_start(tail_start)
 # %%
 server.stop()
 loop_server.stop()
+token_server.stop()
 scratch.cleanup()
 workspace_copy.cleanup()

@@ -167,9 +167,11 @@ for profile, overrides in (("seed", {}), ("default", {"persist_oversized": False
 # - **calls resending the previous request**, whole, as the start of the new one, and
 #   the **cached share** of a request: the characters of its leading messages identical
 #   to the previous request, averaged over the calls;
-# - the **cache-adjusted cost** of the requests sent: characters of the leading messages
-#   identical to the previous request cost 0.1 each, every other character 1.25 (the
-#   shape of Anthropic's prompt cache; notebook 09 explains it);
+# - the **cache-adjusted cost** of the requests sent, in tokens, as
+#   `compact.bench.cost` bills them: when a request starts with the whole previous one,
+#   those tokens are read from the cache at 0.1 each; every other token is written at
+#   1.25 (Anthropic's prompt cache with a breakpoint at each request's end; notebook 09
+#   explains it);
 # - **tool outputs lost** for good.
 
 # %%

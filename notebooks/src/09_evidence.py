@@ -5,22 +5,27 @@
 # benchmark (`python -m compact bench`) simulates whole sessions turn by turn and runs
 # four designs over the same session:
 #
-# - **none**: no compaction; a request over 200,000 characters is counted as refused.
-#   That is the benchmark's stand-in, in characters, for the model's window; the real
-#   window is 200,000 tokens, and the first cell prints both;
+# - **none**: no compaction; a request over the offline model's window, 200,000 tokens,
+#   is counted as refused (the first cell prints the window; every request is counted
+#   in tokens of the offline estimate);
 # - **summary**: `compact_history` whenever the list is over `CONTEXT_CHAR_LIMIT`;
 # - **seed**: the article's pipeline as written;
 # - **default**: the pipeline with the flaws fixed.
 #
 # Three kinds of session, with fixed seeds: *tool-heavy* (many file reads and logs,
 # some huge), *chat-heavy* (long answers, few tools) and *chinese* (the same in Chinese
-# text, where a character costs about a token instead of a quarter).
+# text, where the offline estimate counts a token for every Chinese character instead of
+# one for four ASCII ones).
 #
 # The figures that matter over a long session are not only the characters in context:
 #
-# - **cache-adjusted cost**: with a prompt cache, the leading messages that are
-#   identical to the previous request are cheap (0.1 per character), the rest is dear
-#   (1.25). A step that rewrites an old message breaks the prefix from there on;
+# - **what the API bills**, in tokens: each request is sent as the agent sends it, with
+#   a prompt-cache breakpoint at its end. When it starts with the whole previous request,
+#   those tokens are read from the cache (0.1 of the base input price each); every other
+#   input token is written to the cache (1.25); each reply's tokens are output (5). A
+#   summary call is billed too: its input (never cached) and its output. A step that
+#   rewrites an old message means the next request no longer starts with the previous
+#   one, and all of it is written again;
 # - **tool outputs lost**: outputs that can no longer be read verbatim, from the
 #   context, a saved file or a transcript;
 # - **summary calls**: each one is an extra model call, and each summary drops detail;
@@ -36,18 +41,20 @@
 
 # %%
 # %matplotlib inline
-from compact import CompactionConfig
 from compact.bench import benchmark as bench
-from compact.bench.cost import CACHED_RATE, NEW_RATE
+from compact.bench import cost
 from compact.offline.tokens import DEFAULT_WINDOW
 from compact.course.exercises import check_cache_cost
 
 rows = bench.run_bench(turns=(40, 120), seeds=range(8))
 print(f"{len(rows)} runs: {len(bench.KINDS)} sessions x 2 lengths x {len(bench.DESIGNS)} designs x 8 seeds")
-print(f"cached prefix: {CACHED_RATE} per character; everything else: {NEW_RATE} per character")
-print(f"refused above {bench.WINDOW_FACTOR * CompactionConfig().context_char_limit:,d} characters "
-      f"(WINDOW_FACTOR {bench.WINDOW_FACTOR} x CONTEXT_CHAR_LIMIT); "
-      f"the offline model's window: {DEFAULT_WINDOW:,d} tokens")
+print(f"refused: a request over {DEFAULT_WINDOW:,d} tokens, the offline model's window")
+print(f"rates, in base input tokens: input {cost.INPUT_RATE:g}, cache write {cost.CACHE_WRITE_RATE:g}, "
+      f"cache read {cost.CACHE_READ_RATE:g}, output {cost.OUTPUT_RATE:g}")
+print(f"their source, US dollars per million tokens, from {cost.PRICES_SOURCE}:")
+for model, (base, write, read, output) in cost.PUBLISHED.items():
+    print(f"  {model}: input {base:.2f}, 5-minute cache write {write:.2f}, cache read {read:.2f}, "
+          f"output {output:.2f}")
 
 # %% [markdown]
 # ## The table
@@ -67,39 +74,58 @@ print()
 print("\n".join(bench.acceptance(every_120)))
 
 # %%
-for kind in ("tool-heavy", "chinese", "chat-heavy"):
-    cost = {r["design"]: r["cost"] for r in at_120 if r["session"] == kind}
-    dearest = max(("summary", "seed", "default"), key=cost.get)
-    print(f"{kind:10} none costs {cost['none'] / cost[dearest]:.2f} x the dearest other design ({dearest})")
+OTHERS = ("summary", "seed", "default")
+for kind in bench.KINDS:
+    by = {r["design"]: r for r in at_120 if r["session"] == kind}
+    cheapest = min(OTHERS, key=lambda d: by[d]["cost"])
+    dearest = max(OTHERS, key=lambda d: by[d]["cost"])
+    print(f"{kind}: cheapest {cheapest}, dearest of the three {dearest}; none costs "
+          f"{by['none']['cost'] / by[dearest]['cost']:.2f} x {dearest}; default costs "
+          f"{by['default']['cost'] / by['seed']['cost']:.2f} x seed")
+    shares = ", ".join(f"{d} {cost.OUTPUT_RATE * by[d]['tokens_out'] / by[d]['cost']:.0%}"
+                       for d in OTHERS)
+    print(f"    output's share of the cost: {shares}")
+english = {r["design"]: r for r in at_120 if r["session"] == "tool-heavy"}
+chinese = {r["design"]: r for r in at_120 if r["session"] == "chinese"}
+for design in ("summary", "default"):
+    ratio = (chinese[design]["largest_tokens"] / chinese[design]["largest"]) / (
+        english[design]["largest_tokens"] / english[design]["largest"])
+    print(f"largest request, {design}: chinese {chinese[design]['largest']:,d} characters "
+          f"{chinese[design]['largest_tokens']:,d} tokens; tool-heavy {english[design]['largest']:,d} "
+          f"characters {english[design]['largest_tokens']:,d} tokens: {ratio:.1f} x the tokens a character")
 
 # %% [markdown]
-# How to read it, at 120 turns:
+# How to read it, at 120 turns; the cell above prints each comparison:
 #
-# - **none** sends everything every time: many of its requests are over the window
-#   (`refused`, 100 of 120 on the tool-heavy session), and had the API taken them, they
-#   would cost more than any other design on the tool-heavy and Chinese sessions: the
-#   cell above prints by how much, against the dearest of the other three;
+# - **none** sends everything every time. Counted in tokens, its requests pass the
+#   200,000-token window on the tool-heavy and Chinese sessions (`refused`), and never
+#   on the chat-heavy one. Had the API taken them all, they would cost the most on those
+#   two sessions, although almost all their input is read from the cache (`read`):
+#   every call sends the whole list again. On chat-heavy it costs less than the seed;
 # - **summary** keeps every request small and loses nothing verbatim (the transcripts
-#   hold it), but calls the summarizer again and again (`summ`), each summary a model
-#   call and a loss of detail in what the model sees;
-# - **seed** loses tool outputs for good (`lost`): the `omitted` placeholders of
-#   step 3. And because step 3 runs on every call and step 2 archives again and again, it
-#   rewrites old messages often, so its requests share a shorter prefix with the
-#   previous one: its cache-adjusted cost is high even though its requests are small;
+#   hold it), but calls the summarizer again and again (`summ`). Each summary is billed,
+#   its input uncached and its output at the output rate, and the list after it starts
+#   anew, so the next request is written to the cache again;
+# - **seed** loses tool outputs for good (`lost`): the `omitted` placeholders of step 3.
+#   Step 3 runs on every call and step 2 archives again and again, so its requests
+#   rarely start with the whole previous one: the lowest `read` share, and the dearest
+#   of the three designs that compact, though its requests are small;
 # - **default** loses nothing, pays for at most one summary, and costs the least on every
 #   session, under half the seed's on average over the 8 seeds on the tool-heavy and
-#   Chinese ones (`x seed mean`): it changes old messages rarely, and when it does it
-#   archives deep, down to a target, in one call (flaw 17), so the next many requests
-#   share a long prefix; and a huge result goes to disk as it arrives (flaw 18). On the
-#   chat-heavy session it archives old answers where summary-only pays for summaries;
-# - **misses** (`missed`): none misses nothing, since it keeps everything, but the API
-#   would refuse most of its requests; the other designs miss on between a third and a
-#   little over half of the calls that need an earlier output, since the model sometimes
-#   needs one from long ago and nothing under 50,000 characters keeps everything. The
-#   default misses no more than the seed on any seed (the last lines);
-# - **characters are not tokens** (`~ktok`, estimated): in the summary and default rows,
-#   the Chinese session's largest request has about as many characters as the English
-#   ones but twice the tokens. A
+#   Chinese ones (`x seed mean`): it changes old messages rarely, so most of its input
+#   is read from the cache, and when it does it archives deep, down to a target, in one
+#   call (flaw 17); a huge result goes to disk as it arrives (flaw 18). On the chat-heavy
+#   session it archives old answers where summary-only pays for summaries;
+# - **misses** (`missed`): none misses nothing, since it keeps everything, but its
+#   requests are the dearest; the other designs miss on between a third and a little
+#   over half of the calls that need an earlier output, since the model sometimes needs
+#   one from long ago and nothing under 50,000 characters keeps everything. The default
+#   misses no more than the seed on any seed (the last lines of the table cell);
+# - **output is billed at five times input**: on chat-heavy, with long answers, it is
+#   more than half of the summary design's cost (the "output's share" lines);
+# - **characters are not tokens** (`max kch`, `max ktok`): in the summary and default
+#   rows, the Chinese session's largest request has about as many characters as the
+#   tool-heavy one, and about twice the tokens a character (the last two lines). A
 #   limit in characters tuned for English text lets Chinese text use far more of the
 #   window.
 #
@@ -164,11 +190,13 @@ bench.bench_chart(rows, timings=False)
 # %% [markdown]
 # ## Check yourself
 #
-# Write `cache_cost(previous, current)`: the cache-adjusted cost of the request
-# `current` (a list of messages) sent right after `previous`. Measure each message as
-# `len(json.dumps(message, ensure_ascii=False))`. The leading messages of `current`
-# that are identical to those of `previous` cost 0.1 per character; every other
-# character of `len(json.dumps(current, ensure_ascii=False))` costs 1.25.
+# Write `cache_cost(previous, current)`: what the request `current` (a list of
+# messages) is billed, in base input tokens, when it is sent right after `previous`.
+# A message's tokens are `estimate_text_tokens(json.dumps(message, ensure_ascii=False))`
+# (from `compact.offline`). When `previous` is not empty and `current` starts with
+# every message of `previous`, in order, the tokens of `previous` are read from the
+# cache at 0.1 each; every other token of `current` is written at 1.25. Leave out the
+# reply and the minimum cacheable length.
 
 # %%
 def cache_cost(previous, current) -> float:
@@ -179,8 +207,8 @@ result = check_cache_cost(cache_cost)
 
 # %% [markdown]
 # **Recap.**
-# - With a prompt cache, a request's cost depends on how much of it repeats the previous
-#   one, not only on its size.
+# - With a prompt cache, what a request costs depends on whether it starts with the
+#   whole previous request, not only on its size; replies and summaries are billed too.
 # - The seed design loses tool outputs for good and rewrites old messages often; the
 #   default loses none and rewrites rarely but deeply.
 # - The API's context editing and server-side compaction are steps 3 and 4 done on the

@@ -16,7 +16,9 @@
 # `COMPACT_OFFLINE` is set (the tests set one), the notebook stays offline whatever keys
 # it finds.
 # The offline model is a deterministic stand-in, not a language model: it reads only what
-# the request holds, and looks up what a question names with the agent's own tools.
+# the request holds, and looks up what a question names with the tools the request offers.
+# Each answer quotes what it read, with file and line, or says it cannot tell; where only a
+# preview is left, it searches the saved copy again first (`tests/test_offline_truth.py`).
 #
 # We run two of the article's experiments in a scratch copy of the sample workspace:
 #
@@ -47,6 +49,8 @@ from compact.course.exercises import check_summary_calls
 from compact.agent.model import choose_model
 from compact.course.replay import call_points, seeded_ids
 from compact.agent.tasks import COMPARE_CODE, DOCS_JSON
+from compact.agent.usage import total as total_usage
+from compact.agent.usage import usage_line
 from compact.messages import text_of, tool_results, tool_uses
 
 # %%
@@ -182,6 +186,24 @@ for name, agent in (("experiment 3, seed", compare_run), ("experiment 2, default
     fired = sorted({r.step for r in agent.compactor.records if r.fired})
     print(f"{name}: model calls {agent.model_calls}, summary calls {summaries}, "
           f"files written {len(agent.compactor.store.written)}, steps fired: {', '.join(fired)}")
+
+# %% [markdown]
+# ## What each call used
+#
+# Every response carries `usage`, the API's own counts: plain input, output, and the
+# prompt cache's writes and reads. The agent sends the API's top-level `cache_control`,
+# which marks the last block of each request, so a call can read the prefix the one
+# before wrote. `Agent.usage` keeps one entry per call, and `python -m compact run`
+# prints the same line after each call. With a key these are the API's counts; offline
+# they are the offline model's estimate, counted by the API's rules
+# (`compact/offline/usage.py` says which parts of that are ours).
+
+# %%
+for name, agent in (("experiment 3, seed", compare_run), ("experiment 2, default", json_run)):
+    print(name)
+    for line in map(usage_line, agent.usage):
+        print("  " + line)
+    print("  total " + usage_line(total_usage(agent.usage)))
 
 # %% [markdown]
 # **Recap.**

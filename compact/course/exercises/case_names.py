@@ -75,7 +75,7 @@ CASES_ZH = {
     "the first request, nothing cached": "第一次请求，没有缓存",
     "one message appended": "追加了一条消息",
     "the same request again": "同样的请求再发一次",
-    "an old result shrunk: the cache breaks there": "旧结果被缩短：缓存在那里断开",
+    "an old result shrunk: nothing is read": "旧结果被缩短：什么也读不到",
     "the first message changed": "第一条消息变了",
     "Chinese text, one appended": "中文文本，追加一条",
 }

@@ -1,15 +1,18 @@
-"""09 · the cost of a request with a prompt cache.
+"""09 · what a request is billed with a prompt cache, in tokens.
 
 The learner writes `cache_cost(previous, current)`; the reference is the
-benchmark's own `compact.bench.cost.request_cost`. The traps: no cache at all
-(every character at the full rate), caching past the first changed message,
-and measuring with `ensure_ascii=True` on Chinese text.
+benchmark's own `compact.bench.cost.request_cost`, without the minimum length
+(the cases are small). The traps: no cache at all (every token written),
+reading the leading messages that match although a message of `previous`
+changed (the API reads only a whole earlier request), measuring with
+`ensure_ascii=True` on Chinese text, and counting characters instead of tokens.
 """
 
 import json
 
 from ... import formats
 from ...messages import to_plain
+from ...offline.tokens import estimate_text_tokens
 from .build import rng, tool_pair
 from .check import CheckResult, check_function, hint, say
 
@@ -17,7 +20,7 @@ from .check import CheckResult, check_function, hint, say
 def reference(previous, current) -> float:
     from ...bench.cost import message_json, request_cost
     return request_cost([message_json(to_plain(m)) for m in previous],
-                        [message_json(to_plain(m)) for m in current])
+                        [message_json(to_plain(m)) for m in current], minimum=0)
 
 
 def _cases() -> list:
@@ -30,7 +33,7 @@ def _cases() -> list:
         ("the first request, nothing cached", ([], [ask])),
         ("one message appended", ([ask, *pair], [ask, *pair, reply])),
         ("the same request again", ([ask, *pair], [ask, *pair])),
-        ("an old result shrunk: the cache breaks there",
+        ("an old result shrunk: nothing is read",
          ([ask, *pair, reply], [ask, *shrunk, reply])),
         ("the first message changed", ([ask, reply], [chinese, reply])),
         ("Chinese text, one appended", ([chinese], [chinese, reply])),
@@ -44,31 +47,47 @@ def _cases() -> list:
     return [(label, (prev, cur), reference(prev, cur)) for label, (prev, cur) in canned]
 
 
-def _cost(previous, current, ensure_ascii: bool) -> float:
+def _tokens(messages, ensure_ascii: bool = False) -> list:
+    return [estimate_text_tokens(json.dumps(m, ensure_ascii=ensure_ascii)) for m in messages]
+
+
+def _trap(previous, current, size, partial: bool = False) -> float:
+    """A wrong cost: `size` measures each message; `partial` reads the leading matches."""
     same = 0
     while same < min(len(previous), len(current)) and previous[same] == current[same]:
         same += 1
-    size = [len(json.dumps(m, ensure_ascii=ensure_ascii)) for m in current]
-    whole = len(json.dumps(current, ensure_ascii=ensure_ascii))
-    return 0.1 * sum(size[:same]) + 1.25 * (whole - sum(size[:same]))
+    if not partial and same < len(previous):
+        same = 0
+    sizes = size(current)
+    return 0.1 * sum(sizes[:same]) + 1.25 * sum(sizes[same:])
 
 
 def _diagnose(args, expected, got):
     previous, current = args
     if isinstance(got, bool) or not isinstance(got, (int, float)):
         return None
-    if abs(got - 1.25 * len(json.dumps(current, ensure_ascii=False))) < 1e-6:
-        return say("nothing was counted as cached: the leading messages equal to previous cost 0.1.",
-            "没有任何部分按缓存计算：和 previous 相同的开头消息每个字符只算 0.1。")
-    if abs(got - _cost(previous, current, ensure_ascii=True)) < 1e-6:
+    if abs(got - 1.25 * sum(_tokens(current))) < 1e-6:
+        return say("nothing was counted as read: when current starts with all of previous, "
+                   "previous's tokens cost 0.1.",
+                   "没有任何部分按缓存读取计算：current 以完整的 previous 开头时，"
+                   "previous 的 token 每个只算 0.1。")
+    if abs(got - _trap(previous, current, _tokens, partial=True)) < 1e-6:
+        return say("the API reads only a whole earlier request: if any message of previous "
+                   "changed, nothing is read.",
+                   "API 只读取一个完整的先前请求：previous 中任何一条消息变了，就什么也读不到。")
+    if abs(got - _trap(previous, current, lambda ms: _tokens(ms, ensure_ascii=True))) < 1e-6:
         return say("measure with ensure_ascii=False: a Chinese character is one character, not six.",
-            "用 ensure_ascii=False 来量：一个汉字是一个字符，不是六个。")
-    return say("count as cached only the leading messages, up to the first one that differs.",
-            "只有开头的消息按缓存计算，到第一条不同的消息为止。")
+                   "用 ensure_ascii=False 来量：一个汉字是一个字符，不是六个。")
+    if abs(got - _trap(previous, current, lambda ms: [len(json.dumps(m, ensure_ascii=False))
+                                                        for m in ms])) < 1e-6:
+        return say("count tokens, not characters: estimate_text_tokens of each message's JSON.",
+                   "数 token，不是字符：对每条消息的 JSON 用 estimate_text_tokens。")
+    return say("read previous's tokens only when current starts with every message of previous.",
+               "只有 current 以 previous 的全部消息开头时，才按缓存读取 previous 的 token。")
 
 
 def check_cache_cost(cache_cost) -> CheckResult:
-    """09: cache_cost(previous, current) -> the cache-adjusted cost of the current request."""
+    """09: cache_cost(previous, current) -> what the current request is billed, in tokens."""
     return check_function(
         "cache_cost", cache_cost, _cases(), hint("cache_cost"),
         diagnose=_diagnose)

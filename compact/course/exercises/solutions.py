@@ -10,6 +10,7 @@ import json
 
 from ... import formats
 from ...messages import text_of
+from ...offline.tokens import estimate_text_tokens
 
 # -- 00: a prediction ----------------------------------------------------------------
 
@@ -124,8 +125,8 @@ def fresh_from(kinds):
 # -- 09 --------------------------------------------------------------------------------
 
 def cache_cost(previous, current):
-    same = 0
-    while same < min(len(previous), len(current)) and previous[same] == current[same]:
-        same += 1
-    cached = sum(len(json.dumps(m, ensure_ascii=False)) for m in current[:same])
-    return 0.1 * cached + 1.25 * (len(json.dumps(current, ensure_ascii=False)) - cached)
+    tokens = [estimate_text_tokens(json.dumps(m, ensure_ascii=False)) for m in current]
+    if previous and current[:len(previous)] == previous:
+        read = sum(tokens[:len(previous)])
+        return 0.1 * read + 1.25 * (sum(tokens) - read)
+    return 1.25 * sum(tokens)

@@ -32,10 +32,49 @@
 #     estimate_chars(messages) = len(json.dumps(messages, ensure_ascii=False))
 #
 # `ensure_ascii=False` 很重要。Python 默认把每个非 ASCII 字符写成六个字符长的转义
-# （`\u8bf7`），这样一条中文请求看起来会比实际大得多。字符也不是 token：英文大约四个字符
-# 一个 token，中文大约一个字符一个 token。文章有意使用字符数，因为它确定、廉价。离线模型
-# （一个确定性程序，不是语言模型）则按 `ceil(ASCII characters / 4) + other characters`
-# 估算 token 数。
+# （`\u8bf7`），这样一条中文请求看起来会比实际大得多。字符也不是 token。文章有意使用字符数，
+# 因为它确定、廉价。离线模型（一个确定性程序，不是语言模型）按
+# `ceil(ASCII characters / 4) + other characters` 估算 token 数：四个 ASCII 字符算一个
+# token，其他每个字符（包括每个汉字）各算一个。最后一列就是这个估算值。
+
+# %% [markdown]
+# ## 字符与 token 并排对照
+#
+# 模型的限制和计费都以 token 为单位，而一个请求有多少 token，只有它的 API 知道：
+# `messages.count_tokens`。`compact.TokenMeasure` 通过当前使用的客户端去问它。这里的客户端
+# 就是课程各处选用的模型：没有密钥时是离线模型，它的计数就是上面的估算；设置了
+# `ANTHROPIC_API_KEY` 和 `MODEL_ID` 时是真实 API（第一行会写明是哪一个；有密钥时，你看到的
+# 数字是模型自己的计数）。
+#
+# 五段文本：英文散文（`five_reads`）、一份英文测试日志（`overflow`）、代码
+# （`two_code_files`）、JSON（`huge_result`），以及中文：基准测试里中文类的一个会话
+# （`compact.bench.sessions`，12 轮，种子 0），其中的笔记、请求和文件内容都是中文。
+
+# %% [markdown]
+# 离线估算分不出散文、代码和 JSON：任何 ASCII 文本都是四个字符一个 token。中文会话也不是
+# 一个字符一个 token：它的工具调用、路径和 JSON 都是 ASCII，所以结果落在两者之间。
+#
+# ### 文章的阈值放进窗口里意味着什么
+#
+# 文章的每个阈值都是字符数；换成 token 是多少，取决于文本本身。下面把每个阈值按各段文本
+# 自己的比例换算成 token，再写成它占 200,000 token 窗口和 32,000 token 窗口的比例。超过
+# 100% 就表示这个阈值已经越过窗口：管线还没来得及动作，API 就会拒绝请求。
+
+# %% [markdown]
+# API 自己的上下文管理（context management）也按输入 token 计数：默认从 100,000 个 token
+# 起清除旧的工具结果，从 150,000 个起做压缩，分别是 200,000 token 窗口的 0.5 和 0.75。
+# `CompactionConfig.for_window(window, fraction)` 用同样的方式给出管线的上限：窗口的一个
+# 比例，单位是 token。这时压缩器需要一个 token 度量
+# （`ContextCompactor(measure=TokenMeasure(client, model))`）；上限和度量的单位不一致时，
+# 压缩器会拒绝。`CompactionConfig.seed()` 本身仍然是文章的字符数。
+
+# %% [markdown]
+# ### 每条消息数一次，还是整个请求数一次？
+#
+# 每次调用前都把整个列表数一遍，每次调用就要多花一个请求。`TokenMeasure` 每条消息只数
+# 一次并记住结果（带 `tool_use` 的消息和它的结果算作一个单元，因为 API 拒绝其中任何一个
+# 单独出现），所以一次 `prepare` 只为新内容发请求。各单元之和并不严格等于整个请求的一次
+# 计数：每一块各自取整，还带着一点框架开销。下面的单元格在每段预先录制的历史上量出这个差距。
 
 # %% [markdown]
 # ## 会话增长得有多快
@@ -51,8 +90,9 @@
 #
 # ## API 会在哪里拒绝
 #
-# 模型的窗口是 200,000 个 token（真实 API 的窗口，也是离线模型的默认值）。这个会话在 158 次
-# 调用内始终没有达到它，但它只会越来越大。按它自己的平均增长速度，什么时候会到达窗口？
+# 离线模型的窗口默认是 200,000 个 token（`DEFAULT_WINDOW`）；真实模型的窗口写在 API 文档中
+# 该模型的页面上。这个会话在 158 次调用内始终没有达到 200,000 个 token，但它只会越来越大。
+# 按它自己的平均增长速度，什么时候会到达？
 
 # %% [markdown]
 # ## 压缩前后的字符数：整个会话
