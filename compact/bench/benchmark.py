@@ -230,10 +230,15 @@ def across_seeds(rows: list[dict]) -> list[dict]:
     return out
 
 
-SEED_COLUMNS = (  # header, width, how to show an across-seeds row
+# The columns that name a run, first in both tables: header, width, how to show a row.
+KEY_COLUMNS = (
     ("session", 10, lambda r: r["session"]),
     ("turns", 5, lambda r: r["turns"]),
     ("design", 7, lambda r: r["design"]),
+)
+
+SEED_COLUMNS = (  # header, width, how to show an across-seeds row
+    *KEY_COLUMNS,
     ("seeds", 5, lambda r: r["seeds"]),
     ("cost k mean", 11, lambda r: f"{r['cost_mean'] / 1000:,.0f}"),
     ("worst", 7, lambda r: f"{r['cost_worst'] / 1000:,.0f}"),
@@ -289,9 +294,7 @@ def _yes(ok: bool) -> str:
 # -- the table -----------------------------------------------------------------
 
 COLUMNS = (  # header, width, how to show a row
-    ("session", 10, lambda r: r["session"]),
-    ("turns", 5, lambda r: r["turns"]),
-    ("design", 7, lambda r: r["design"]),
+    *KEY_COLUMNS,
     ("calls", 5, lambda r: r["model_calls"]),
     ("summ", 4, lambda r: r["summary_calls"]),
     ("refused", 7, lambda r: r["refused"]),
