@@ -63,7 +63,7 @@ _TRANSCRIPT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _MAX_NAMES = 1000  # name, name-2, ... name-999
 # `.<name>.<12 hex>.tmp`, as `_temporary_name` makes them; older than this, no writer is on it.
 _TEMPORARY = re.compile(r"\..+\.[0-9a-f]{12}\.tmp")
-STALE_TEMPORARY = 300  # seconds: a write + fsync of the largest result takes far less
+STALE_TEMPORARY = 300  # seconds: writing the largest result takes far less
 
 _FOLDER_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 # O_NONBLOCK: should a FIFO be swapped in after the check, opening it cannot wait for a writer.
