@@ -1,21 +1,42 @@
-"""python -m compact COMMAND ...: one entry for every part of the course.
+"""compact COMMAND ... (or python -P -m compact): one entry for every part of the course.
 
     agent         the REPL of the article (each line is the active request; q quits)
     run           one task, non-interactive
     serve         the offline model alone, for any Anthropic client
-    replay        a canned history through the pipeline, as a table (and a chart)
+    replay        a canned history or a session file through the pipeline, as a table (and a chart)
+    sweep         a history over a grid of thresholds and both profiles: a table, the best marked
     bench         the long-session benchmark of the four designs
     bench-server  requests per second of the offline model through the SDK
     bench-prepare ms per prepare call against one json.dumps of the list
 
 Ctrl-C ends any of them with one line, `interrupted`, and exit status 130
 (each command cleans up as its stack unwinds: scratch folders, the offline model).
+
+The agent's folder is often the current one, and its bash can write there: so
+nothing is imported from the current folder. The `compact` script (pyproject's
+`[project.scripts]`) and `python -P` never put it on `sys.path`; for a plain
+`python -m compact`, this module takes it off before importing anything else
+of the course (a planted `dotenv.py` or `anthropic.py` is never loaded).
 """
 
-import importlib
-import signal
+import os
 import sys
-import threading
+
+
+def _current_folder() -> str | None:
+    try:
+        return os.getcwd()
+    except OSError:     # a folder removed under us is no folder to import from
+        return None
+
+
+# `python -m` put the current folder first (as '' or its path): take it off.
+if sys.path and sys.path[0] in ("", _current_folder()) and not sys.flags.safe_path:
+    del sys.path[0]
+
+import importlib  # noqa: E402 - after the current folder left sys.path
+import signal  # noqa: E402
+import threading  # noqa: E402
 
 # Each command's module is imported only when it is asked for, so `serve` or
 # `run` never pays for loading matplotlib (replay, bench).
@@ -24,6 +45,7 @@ COMMANDS = {
     "run": "compact.agent.loop:main_run",
     "serve": "compact.offline.server:main_serve",
     "replay": "compact.course.replay:main",
+    "sweep": "compact.course.sweep:main",
     "bench": "compact.bench.benchmark:main",
     "bench-server": "compact.bench.server_rate:main",
     "bench-prepare": "compact.bench.prepare_bench:main",

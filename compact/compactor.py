@@ -27,7 +27,7 @@ from pathlib import Path
 
 from . import summary, working
 from .config import CompactionConfig
-from .messages import estimate_chars, json_len
+from .messages import check_request, estimate_chars, json_len
 from .record import StepRecord
 from .steps import STEPS, step_named
 from .store import Store
@@ -92,10 +92,9 @@ class ContextCompactor:
         return self.measure(messages)
 
     def message_chars(self, message) -> int:
-        """One message's share of the list's size: its JSON and its ", " (by the measure)."""
-        if self.measure is estimate_chars:
-            return len(self._lengths.text(message)) + 2
-        return self.measure([message]) - self.measure([])
+        """One message's characters in the list's JSON: its own and its ", ". In
+        characters whatever the measure: a token measure is asked for whole lists only."""
+        return len(self._lengths.text(message)) + 2
 
     def replace_content(self, messages, index: int, block, content, chars: int | None):
         """Put `content` in `block` (a block of messages[index]); the list's size after,
@@ -159,6 +158,7 @@ class ContextCompactor:
 
     def prepare(self, messages, active_request):
         """Run before every model call: the steps of STEPS in order, each when its row says."""
+        check_request(active_request)
         self.calls += 1
         messages = self._start(messages)
         chars = self._start_size if self.measure is estimate_chars else self.measure(messages)

@@ -164,13 +164,8 @@ class CompactionConfig:
 
     @property
     def archive_size(self) -> int:
-        """Where step 2's one-call archive stops (flaw 17), in `unit`."""
+        """Where step 2 stops when it archives by size (compact_in_one_call), in `unit`."""
         return int(self.context_limit * self.archive_fraction)
-
-    @property
-    def archive_chars(self) -> int:
-        """Where step 2 stops when it archives by size (compact_in_one_call)."""
-        return int(self.context_char_limit * self.archive_fraction)
 
     @property
     def oversized_chars(self) -> int:

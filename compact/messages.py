@@ -9,15 +9,19 @@ of a list (flaw 11).
 
 `validate_messages` checks the API's pairing rule, the shapes the steps read
 (text blocks inside a tool result included), that every value is one JSON can
-hold, and that nothing is nested deeper than MAX_DEPTH; it names the message,
-the block and the id when it fails. A hostile shape (a text that is a number,
-500 nested lists) is a MessageFormatError, never a TypeError or RecursionError.
+hold (no NaN or Infinity, no integer too long for the JSON encoder), that no
+two tool_use blocks share an id, and that nothing is nested deeper than
+MAX_DEPTH; it names the message, the block and the id when it fails. A hostile
+shape (a text that is a number, 500 nested lists) is a MessageFormatError, never
+a TypeError, ValueError of the encoder or RecursionError; so is an active request
+that is not a text.
 
 Left out: the API's other rules (alternating roles, non-empty text, field
 types of every block kind); the offline model checks those (server.py).
 """
 
 import json
+import math
 
 ROLES = ("user", "assistant")
 # Levels of dicts and lists from the message list down. Real messages need a
@@ -171,8 +175,15 @@ def user_text(message) -> str:
     return text_of(message.get("content"))
 
 
+def check_request(active_request) -> None:
+    """MessageFormatError unless the active request is a text (or None: no request)."""
+    if active_request is not None and not isinstance(active_request, str):
+        raise MessageFormatError(f"active_request must be a text, got {type(active_request).__name__}")
+
+
 def request_positions(messages, active_request: str) -> list[int]:
     """Indexes of user messages where the current request can be read."""
+    check_request(active_request)
     if not active_request:
         return []
     return [i for i, m in enumerate(messages) if active_request in user_text(m)]
@@ -194,6 +205,32 @@ def validate_messages(messages, changed=None) -> None:
         indexes = sorted({j for i in changed for j in (i - 1, i, i + 1) if 0 <= j < len(messages)})
     for i in indexes:
         _check_pairs(messages, i, messages[i])
+    _check_unique_ids(messages)   # ids are global: one pass over the blocks, whatever changed
+
+
+def _check_unique_ids(messages) -> None:
+    """No two tool_use blocks share an id (the API refuses it: which result is whose?)."""
+    first = {}
+    for i, message in enumerate(messages):
+        for j, block in enumerate(blocks(message)):
+            if isinstance(block, dict) and block.get("type") == "tool_use":
+                if block["id"] in first:
+                    raise MessageFormatError(
+                        f"messages[{i}].content[{j}]: tool_use id {block['id']!r} is already "
+                        f"used by {first[block['id']]}; tool_use ids must be unique")
+                first[block["id"]] = f"messages[{i}].content[{j}]"
+
+
+def _check_number(where: str, item) -> None:
+    """A number JSON can carry: finite, and an integer the encoder can write out."""
+    if isinstance(item, float) and not math.isfinite(item):
+        raise MessageFormatError(f"{where} holds {item!r}; JSON has no NaN or Infinity")
+    if isinstance(item, int) and not isinstance(item, bool):
+        try:
+            str(item)
+        except ValueError:   # over sys.get_int_max_str_digits(): json.dumps would raise it
+            raise MessageFormatError(f"{where} holds an integer too long to write as JSON "
+                                     f"(over {item.bit_length()} bits)") from None
 
 
 def plain_message(messages, i: int):
@@ -224,6 +261,8 @@ def _check_values(where: str, value, depth: int) -> None:
             raise MessageFormatError(
                 f"{where} holds a value of type {type(item).__name__}; only JSON values "
                 f"(dicts, lists, strings, numbers, booleans, None) can be sent")
+        else:
+            _check_number(where, item)
 
 
 def _check_shape(i, message):

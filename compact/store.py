@@ -21,7 +21,12 @@ What the article does and this store does differently, in both profiles:
   cell run twice) gets a numbered name instead of overwriting a file that an
   older marker still points at;
 - a saved copy is trusted only when it lies in our own folder and exists
-  (flaw 6).
+  (flaw 6), and a copy this store wrote only while it still holds the text
+  written (its size and SHA-256 are kept in memory): a bash command that
+  rewrote it after the preview makes it untrusted;
+- a temporary file of the store's own naming left by a writer that died
+  (`kill -9` between the write and the link) is removed by the next store that
+  writes into that folder, once it is older than STALE_TEMPORARY seconds.
 
 Hostile file systems (the agent's bash can plant anything at a name it can
 read in its context): every folder is opened one step at a time from the root
@@ -45,6 +50,7 @@ import os
 import random
 import re
 import stat
+import time
 import uuid
 from contextlib import contextmanager
 from pathlib import Path
@@ -55,6 +61,9 @@ READ_LIMIT = 64 * 1024 * 1024  # bytes: the most read back from a file whose siz
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _TRANSCRIPT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _MAX_NAMES = 1000  # name, name-2, ... name-999
+# `.<name>.<12 hex>.tmp`, as `_temporary_name` makes them; older than this, no writer is on it.
+_TEMPORARY = re.compile(r"\..+\.[0-9a-f]{12}\.tmp")
+STALE_TEMPORARY = 300  # seconds: writing the largest result takes far less
 
 _FOLDER_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 # O_NONBLOCK: should a FIFO be swapped in after the check, opening it cannot wait for a writer.
@@ -191,12 +200,19 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view):]
 
 
+def _temporary_name(name: str) -> str:
+    """Where `name`'s bytes are written before they appear under `name` (see _TEMPORARY)."""
+    return f".{name}.{uuid.uuid4().hex[:12]}.tmp"
+
+
 class Store:
     def __init__(self, root, new_id=None):
         self.root = Path(root).resolve()
         self._new_id = new_id or seeded_ids(None)
         self.written: list[str] = []  # relative paths, in the order written
         self._held: dict | None = None  # folder -> descriptor, inside held_folders()
+        self._copies: dict[str, tuple] = {}  # relative path -> (bytes, sha256) of what it holds
+        self._swept: set[str] = set()  # folders already cleared of stale temporary files
 
     # -- paths -------------------------------------------------------------
     def relative(self, path: Path) -> str:
@@ -353,7 +369,7 @@ class Store:
     @staticmethod
     def _temporary(dir_fd: int, name: str, data: bytes) -> str:
         """A new file holding `data` under a temporary name (the one open of a write)."""
-        temporary = f".{name}.{uuid.uuid4().hex[:12]}.tmp"
+        temporary = _temporary_name(name)
         fd = os.open(temporary, _CREATE_FLAGS, 0o666, dir_fd=dir_fd)
         try:
             _write_whole(fd, data)
@@ -410,6 +426,7 @@ class Store:
             raise self._failed(f"{folder}/{stem}{suffix}", error) from error
         temporary = None
         try:
+            self._sweep(folder, dir_fd)
             for name in _free_names(stem, suffix):
                 path = f"{folder}/{name}"
                 try:
@@ -420,17 +437,43 @@ class Store:
                 if placed:
                     temporary = None
                     self.written.append(path)
-                    return path
+                    return self._remember(path, data)
                 # Taken (by an earlier call, a concurrent writer, or something planted):
                 # reuse it only if it holds our text; else try the next name.
                 if reuse and self._state(dir_fd, name, data) == "same":
-                    return path
+                    return self._remember(path, data)
             return None
         finally:
             if temporary is not None:
                 _unlink_quietly(dir_fd, temporary)
             if owned:
                 os.close(dir_fd)
+
+    def _remember(self, path: str, data: bytes) -> str:
+        self._copies[path] = (len(data), hashlib.sha256(data).digest())
+        return path
+
+    def _intact(self, path: str, data: bytes | None) -> bool:
+        """False when `data` is not what this store saved at `path` (unknown paths pass)."""
+        known = self._copies.get(path)
+        return known is None or (data is not None
+                                 and (len(data), hashlib.sha256(data).digest()) == known)
+
+    def _sweep(self, folder: str, dir_fd: int) -> None:
+        """Remove our own stale temporary files from `folder`, once per store."""
+        if folder in self._swept:
+            return
+        self._swept.add(folder)
+        now = time.time()
+        for name in os.listdir(dir_fd):
+            if not _TEMPORARY.fullmatch(name):
+                continue
+            try:
+                info = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+                if stat.S_ISREG(info.st_mode) and now - info.st_mtime > STALE_TEMPORARY:
+                    os.unlink(name, dir_fd=dir_fd)
+            except OSError:
+                pass  # gone already, or not ours to remove
 
     @staticmethod
     def _failed(path: str, error: OSError) -> StoreError:
@@ -464,6 +507,8 @@ class Store:
         """A saved tool result's text, only if the path is one of ours and a regular file."""
         name = self._name_in(relative_path, TOOL_RESULTS, ".txt")
         data = self._read_bytes(TOOL_RESULTS, name, READ_LIMIT) if name else None
+        if not self._intact(relative_path, data):
+            return None
         try:
             return None if data is None else data.decode("utf-8")
         except UnicodeDecodeError:
@@ -471,8 +516,10 @@ class Store:
 
     def is_saved_copy(self, relative_path: str, preview: str | None = None) -> bool:
         """True for one of our saved files that starts with `preview` (only that much is read)."""
-        if preview is None:
-            return self.saved_text(relative_path) is not None
+        if preview is None or relative_path in self._copies:
+            # One of ours: the whole text is checked, not only the preview.
+            text = self.saved_text(relative_path)
+            return text is not None and (preview is None or text.startswith(preview))
         name = self._name_in(relative_path, TOOL_RESULTS, ".txt")
         try:
             expected = preview.encode("utf-8")
@@ -484,7 +531,7 @@ class Store:
         """A transcript's messages, only if the path is one of ours and a regular file of JSON lines."""
         name = self._name_in(relative_path, TRANSCRIPTS, ".jsonl")
         data = self._read_bytes(TRANSCRIPTS, name, READ_LIMIT) if name else None
-        if data is None:
+        if data is None or not self._intact(relative_path, data):
             return None
         try:
             return [json.loads(line) for line in data.decode("utf-8").splitlines() if line]

@@ -1,6 +1,6 @@
 """The layout: the pipeline alone at the top of compact/, and imports that go one way.
 
-    pipeline (compact/*.py) <- display <- offline <- agent <- bench <- course
+    pipeline (compact/*.py) <- importers <- display <- offline <- agent <- bench <- course
 
 A top-level module of compact/ imported on its own loads no plotting, widget,
 HTTP-server or SDK library, and names no subpackage. Each subpackage imports
@@ -18,7 +18,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "compact"
 TOP_LEVEL = sorted(p.stem for p in PACKAGE.glob("*.py"))
-SUBPACKAGES = ("display", "offline", "agent", "bench", "course")  # lowest first
+SUBPACKAGES = ("importers", "display", "offline", "agent", "bench", "course")  # lowest first
 HEAVY = ("matplotlib", "ipywidgets", "http.server", "anthropic")
 
 

@@ -66,15 +66,15 @@ def test_offline_wins_over_a_configured_key(said):
         assert choice.offline and choice.client.api_key == OFFLINE_KEY
 
 
-def test_a_dotenv_file_is_read_and_the_environment_wins(tmp_path, monkeypatch):
+def test_a_dotenv_file_is_read_and_the_environment_wins(tmp_path):
     env_file = tmp_path / ".env"
     env_file.write_text(f"ANTHROPIC_API_KEY={SECRET}\nMODEL_ID=from-file\nOTHER=x\n")
     assert settings({}, env_file) == {"ANTHROPIC_API_KEY": SECRET, "MODEL_ID": "from-file"}
     assert settings({"MODEL_ID": "from-env"}, env_file)["MODEL_ID"] == "from-env"
     assert settings({}, False) == {}
-    monkeypatch.chdir(tmp_path)
-    assert settings({}, True)["MODEL_ID"] == "from-file"     # found from the current folder
-    choice = choose_model(environ={}, echo=None)
+    # COMPACT_ENV_FILE names the course's own .env.
+    assert settings({"COMPACT_ENV_FILE": str(env_file)})["MODEL_ID"] == "from-file"
+    choice = choose_model(environ={"COMPACT_ENV_FILE": str(env_file)}, echo=None)
     assert not choice.offline and choice.model == "from-file"
     choice.close()
 

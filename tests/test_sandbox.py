@@ -1,6 +1,8 @@
 """The bash tool's bounds: time, background jobs, bytes, environment, and, where
 bubblewrap can start, the sandbox itself (no writes outside the workspace, no
-network, no key).
+network, no key), as root too: no capability, no kernel setting, no remount, no
+socket under /run, the compactor's folders read-only (issue 19). Without a
+sandbox, bash refuses while a key is configured, unless the user opts in.
 
 Every command here goes through `run_tool`, as the model's calls do. A call is
 run in a thread and given a bound, so a tool that blocks fails its test
@@ -8,6 +10,7 @@ instead of holding the run. The sandbox tests are skipped where `bwrap` cannot
 start; `scripts/test.sh` installs it when it runs as root.
 """
 
+import base64
 import os
 import secrets
 import shutil
@@ -83,6 +86,8 @@ def either_mode(request, monkeypatch):
     if request.param == "bubblewrap" and not BWRAP:
         pytest.skip("bwrap cannot start here")
     monkeypatch.setattr(sandbox, "_mode", request.param)
+    # These tests set a key on purpose; unsandboxed, bash refuses to run then, unless opted in.
+    monkeypatch.setenv(tools.OPT_IN, "1")
     return request.param
 
 
@@ -152,6 +157,7 @@ def test_without_bubblewrap_commands_run_with_a_warning_given_once(workspace, mo
     monkeypatch.setattr(sandbox, "_mode", None)
     monkeypatch.setattr(sandbox, "_warned", False)
     monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+    monkeypatch.setenv(tools.OPT_IN, "1")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         first, _ = bounded(bash, workspace, "echo $HOME; env | grep -c ANTHROPIC_ || true")
@@ -236,3 +242,170 @@ def test_the_sandbox_cannot_see_the_key_or_the_parents_environment(workspace, mo
     assert KEY not in output and "ANTHROPIC_" not in output
     # Only the sandbox's own few processes are visible, not this test's.
     assert int(output.splitlines()[-1]) < 10
+
+
+# -- the sandbox as root and against a command that tries to get out (issue 19) ---------------
+
+@needs_bwrap
+def test_the_sandbox_holds_no_capability(workspace):
+    output, _ = bounded(bash, workspace, "grep -E '^(Cap(Inh|Prm|Eff|Amb)|NoNewPrivs):' /proc/self/status")
+    status = dict(line.split(":\t") for line in output.splitlines())
+    # Nothing held, and nothing to gain: no_new_privs stops a setuid program from adding any.
+    assert status == {"CapInh": "0" * 16, "CapPrm": "0" * 16, "CapEff": "0" * 16,
+                      "CapAmb": "0" * 16, "NoNewPrivs": "1"}, output
+
+
+@needs_bwrap
+def test_no_kernel_setting_can_be_written(workspace):
+    # The value it already has, so that where the write goes through nothing changes.
+    value = Path("/proc/sys/kernel/printk_ratelimit").read_text().strip()
+    output, _ = bounded(bash, workspace, f"echo {value} > /proc/sys/kernel/printk_ratelimit && echo written",
+                        confirm=lambda command: True)
+    assert "written" not in output and "Read-only file system" in output, output
+
+
+@needs_bwrap
+def test_a_remount_or_umount_changes_nothing(workspace, outside, monkeypatch):
+    yes = {"confirm": lambda command: True}
+    (workspace / ".env").write_text(f"ANTHROPIC_API_KEY={KEY}\n")
+    commands = [f"mount -o remount,rw,bind / ; touch {outside}/after-remount",
+                f"mount -o remount,rw / ; touch {outside}/after-remount-2",
+                f"mount -t tmpfs none {outside} ; touch {outside}/on-tmpfs",
+                "umount .env ; base64 .env"]
+    outputs = [bounded(bash, workspace, command, **yes)[0] for command in commands]
+    assert list(outside.iterdir()) == []
+    # The mask over .env stays: base64 of the key (which redaction could not see) never shows.
+    encoded = base64.b64encode(f"ANTHROPIC_API_KEY={KEY}\n".encode()).decode()
+    assert all(encoded[:20] not in output for output in outputs), outputs
+
+
+@needs_bwrap
+def test_no_unix_socket_under_run_is_reachable(workspace, tmp_path):
+    folder = Path("/run") if os.access("/run", os.W_OK) else Path(f"/run/user/{os.getuid()}")
+    if not os.access(folder, os.W_OK):
+        pytest.skip(f"{folder} cannot be written here: no socket to plant")
+    path = folder / f"compact-probe-{os.getpid()}.sock"
+    listener = socket.socket(socket.AF_UNIX)
+    listener.bind(str(path))
+    listener.listen(1)
+    try:
+        probe = (f"ls -A {folder} | wc -l; {PYTHON} -c \"import socket; s = socket.socket(socket.AF_UNIX); "
+                 f"s.connect('{path}'); print('connected')\"")
+        output, _ = bounded(bash, workspace, probe)
+    finally:
+        listener.close()
+        path.unlink()
+    assert "connected" not in output.splitlines()
+    assert output.splitlines()[0] == "0", output       # /run is an empty folder of its own
+    assert "No such file" in output or "FileNotFoundError" in output, output
+
+
+@needs_bwrap
+def test_the_compactors_folders_are_read_only_to_commands(workspace):
+    yes = {"confirm": lambda command: True}
+    saved = workspace / ".task_outputs" / "tool-results" / "t1.txt"
+    saved.parent.mkdir(parents=True)
+    saved.write_text("the whole text\n")
+    transcript = workspace / ".transcripts" / "transcript_x.jsonl"
+    transcript.parent.mkdir()
+    transcript.write_text("{}\n")
+    for command in ["echo forged >> .task_outputs/tool-results/t1.txt",
+                    "printf forged > .task_outputs/tool-results/t1.txt",
+                    "rm -rf .transcripts .task_outputs", "mv .task_outputs moved",
+                    "echo new > .task_outputs/tool-results/t2.txt"]:
+        bounded(bash, workspace, command, **yes)
+    assert saved.read_text() == "the whole text\n" and transcript.read_text() == "{}\n"
+    assert sorted(p.name for p in saved.parent.iterdir()) == ["t1.txt"]
+    assert not (workspace / "moved").exists()
+    # The rest of the workspace stays writable.
+    assert bash(workspace, "echo ok > free.txt && cat free.txt", **yes) == "ok"
+
+
+@needs_bwrap
+def test_an_env_file_linked_to_proc_does_not_break_bash(workspace):
+    (workspace / ".env.local").symlink_to("/proc/self/status")
+    assert bounded(bash, workspace, "echo still-runs")[0] == "still-runs"
+    assert bounded(bash, workspace, "echo again")[0] == "again"
+
+
+@needs_bwrap
+def test_an_env_file_linked_elsewhere_is_covered_where_it_leads(workspace, outside):
+    (outside / "real.env").write_text(f"ANTHROPIC_API_KEY={KEY}\n")
+    (workspace / ".env").symlink_to(outside / "real.env")
+    output, _ = bounded(bash, workspace, f"base64 .env; base64 {outside}/real.env")
+    assert base64.b64encode(f"ANTHROPIC_API_KEY={KEY}\n".encode()).decode()[:24] not in output
+    assert output.count("Permission denied") == 2, output
+
+
+# -- without a sandbox: no plain command while a key is configured -------------------------------
+
+@pytest.fixture
+def no_sandbox(monkeypatch, tmp_path):
+    """bwrap missing; the course's .env is an empty file, so only the test's variables count."""
+    from compact.agent import sandbox
+    monkeypatch.setattr(sandbox, "_mode", "unsandboxed")
+    monkeypatch.delenv(tools.OPT_IN, raising=False)
+    for name in tools.SECRET_NAMES:
+        monkeypatch.delenv(name, raising=False)
+    course_env = tmp_path / "course.env"
+    course_env.write_text("")
+    monkeypatch.setenv("COMPACT_ENV_FILE", str(course_env))
+    return course_env
+
+
+@pytest.mark.parametrize("where", ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "course .env"])
+def test_without_a_sandbox_bash_refuses_while_a_key_is_configured(workspace, no_sandbox,
+                                                                 monkeypatch, where):
+    if where == "course .env":
+        no_sandbox.write_text(f"ANTHROPIC_API_KEY={KEY}\n")
+    else:
+        monkeypatch.setenv(where, KEY)
+    command = f"echo ran > ran.txt; tr '\\0' '\\n' < /proc/{os.getpid()}/environ | base64"
+    output = bash(workspace, command, confirm=lambda command: True)
+    assert output.startswith("Error: bash refused: there is no sandbox here and a key is configured")
+    assert tools.OPT_IN in output and not (workspace / "ran.txt").exists()
+
+
+def test_without_a_sandbox_bash_runs_with_no_key_or_when_opted_in(workspace, no_sandbox,
+                                                                  monkeypatch):
+    assert bash(workspace, "echo no-key") == "no-key"       # the offline model's case
+    monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+    monkeypatch.setenv(tools.OPT_IN, "1")
+    assert bash(workspace, "echo opted-in") == "opted-in"
+    monkeypatch.setenv(tools.OPT_IN, "yes")                  # only 1 opts in
+    assert bash(workspace, "echo x").startswith("Error: bash refused")
+
+
+@needs_bwrap
+def test_the_course_env_and_the_workspaces_are_covered_for_commands(workspace, outside, monkeypatch):
+    course_env = outside / "course.env"
+    course_env.write_text(f"ANTHROPIC_API_KEY={KEY}\n")
+    monkeypatch.setenv("COMPACT_ENV_FILE", str(course_env))
+    (workspace / ".env").write_text(f"ANTHROPIC_API_KEY={KEY[::-1]}\n")
+    (outside / "other.txt").write_text("readable\n")
+    output, _ = bounded(bash, workspace, f"base64 {course_env}; base64 .env; cat {outside}/other.txt")
+    for text in (f"ANTHROPIC_API_KEY={KEY}\n", f"ANTHROPIC_API_KEY={KEY[::-1]}\n"):
+        assert base64.b64encode(text.encode()).decode()[:24] not in output
+    assert output.count("Permission denied") == 2, output
+    # Other files outside the workspace stay readable (the README says so).
+    assert output.splitlines()[-1] == "readable"
+
+
+def test_opted_in_without_a_sandbox_a_command_reads_the_key(workspace, no_sandbox, monkeypatch):
+    """What COMPACT_UNSANDBOXED_BASH=1 costs (the README says it): the agent's own
+    environment is one `tr` away, and base64 takes it past the redaction."""
+    probe = ("import sys\n"
+             "from compact.agent import sandbox, tools\n"
+             "sandbox._mode = 'unsandboxed'\n"
+             "print(tools.run_tool(sys.argv[1], 'bash', {'command': "
+             "\"tr '\\\\0' '\\\\n' < /proc/$PPID/environ | base64 -w0\"}))\n")
+    env = {**os.environ, "ANTHROPIC_API_KEY": KEY, tools.OPT_IN: "1"}
+    done = subprocess.run([sys.executable, "-P", "-c", probe, str(workspace)], env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert KEY not in done.stdout                      # redaction sees no key...
+    assert f"ANTHROPIC_API_KEY={KEY}" in base64.b64decode(done.stdout.strip()).decode()  # ...yet here it is
+    # And the course's .env, which the sandbox would have covered.
+    monkeypatch.setenv(tools.OPT_IN, "1")
+    no_sandbox.write_text(f"ANTHROPIC_API_KEY={KEY[::-1]}\n")
+    output = bash(workspace, f"base64 -w0 {no_sandbox}")
+    assert base64.b64decode(output).decode() == f"ANTHROPIC_API_KEY={KEY[::-1]}\n"

@@ -11,6 +11,7 @@ so no result is orphaned and no side effect is forgotten.
 
     python -m compact agent [--workspace DIR] [--profile seed|default] [--window N]
     python -m compact run TASK [--workspace DIR] [--profile ...] [--window N]
+    (both also take --offline, --max-turns N (at least 1) and --env-file PATH)
 
 TASK is a text or a short name from `compact.agent.tasks` (titles, docs-json,
 compare-code, compact-tool); a single word close to a name (`titels`) is an
@@ -107,6 +108,8 @@ class Agent:
         self.config = config or CompactionConfig()
         self.echo = echo or (lambda line: None)
         self.confirm = confirm          # None: destructive bash commands are refused
+        if not isinstance(max_turns, int) or isinstance(max_turns, bool) or max_turns < 1:
+            raise ValueError(f"max_turns must be a whole number of at least 1, got {max_turns!r}")
         self.max_turns, self.max_tokens = max_turns, max_tokens
         # measure: the compactor's (compact.tokens.TokenMeasure for a limit in tokens).
         self.compactor = ContextCompactor(self.workspace, client=client, model=model,
@@ -236,14 +239,28 @@ def _parser(prog: str, description: str) -> argparse.ArgumentParser:
                         help="the offline model's window in tokens (default %(default)s)")
     parser.add_argument("--offline", action="store_true",
                         help="use the offline model even if a key and MODEL_ID are set")
-    parser.add_argument("--max-turns", type=int, default=MAX_TURNS)
+    parser.add_argument("--max-turns", type=_at_least_one, default=MAX_TURNS,
+                        help="model calls per request, at least 1 (default %(default)s)")
+    parser.add_argument("--env-file", metavar="PATH",
+                        help="the settings file to read (default: the course's own .env)")
     return parser
+
+
+def _at_least_one(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not a whole number of at least 1")
+    return value
 
 
 def _start(args, echo=print):
     if args.window < 1:
         raise SystemExit("--window must be a positive number of tokens")
-    choice = choose_model(offline=args.offline, window=args.window, echo=echo)
+    choice = choose_model(offline=args.offline, window=args.window, echo=echo,
+                          env_file=args.env_file or True)
     return choice
 
 

@@ -2,22 +2,33 @@
 
 The article's hands-on section needs `MODEL_ID` (and a key; `ANTHROPIC_BASE_URL`
 optional). This course runs without them: with `ANTHROPIC_API_KEY` and
-`MODEL_ID` set (in the environment, or in a `.env` file read with
-python-dotenv; the environment wins) `choose_model` returns a client for the
-real API; otherwise it starts the offline model (`compact.offline.server`) in this
-process on a free loopback port and returns a client for that. Either way it
-says which in one line, and the key is never printed, logged or stored
-anywhere but in the client.
+`MODEL_ID` set `choose_model` returns a client for the real API; otherwise it
+starts the offline model (`compact.offline.server`) in this process on a free
+loopback port and returns a client for that. Either way it says which in one
+line, and the key is never printed, logged or stored anywhere but in the client
+(a user name and password in the base URL are shown as `***`).
+
+Where settings come from (`settings`), later wins: the course's own `.env`
+(the one at the root of the checkout this package is installed from, or the
+file `COMPACT_ENV_FILE` or `--env-file` names), then the environment. Never a
+`.env` found from the current folder or the workspace: the agent's bash can
+write there, and nothing the agent writes may configure it. A `.env` that
+cannot be read, is not a regular file or is over 64 KiB counts as missing,
+with one line on stderr that says so.
 
 Left out: choosing between several real models, and any other provider.
 """
 
+import io
 import os
+import stat
+import sys
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import anthropic
-from dotenv import dotenv_values, find_dotenv
+from dotenv import dotenv_values
 
 from ..offline import MODEL_NAME
 from ..offline.server import OfflineServer, start_offline_server
@@ -26,6 +37,9 @@ from ..offline.tokens import DEFAULT_WINDOW
 KEY, MODEL, BASE_URL = "ANTHROPIC_API_KEY", "MODEL_ID", "ANTHROPIC_BASE_URL"
 REAL_API = "https://api.anthropic.com"
 OFFLINE_KEY = "offline-no-key"  # a placeholder: the offline model checks no key
+ENV_FILE_VARIABLE = "COMPACT_ENV_FILE"
+MAX_ENV_BYTES = 64 * 1024   # a settings file is a few lines; more is not one of ours
+_said = set()               # the .env problems already reported, one line each
 
 
 @dataclass
@@ -56,20 +70,71 @@ class ModelChoice:
         return False
 
 
-def settings(environ=None, env_file=True) -> dict:
-    """The three variables, from `.env` (if any) overridden by the environment.
-
-    `env_file`: True looks for `.env` from the current folder upwards, a path
-    reads that file, False reads none.
-    """
-    values = {}
-    path = find_dotenv(usecwd=True) if env_file is True else (env_file or "")
-    if path and Path(path).is_file():
-        values.update({k: v for k, v in dotenv_values(path).items() if k in (KEY, MODEL, BASE_URL)
-                       and v})
+def course_env_file(environ=None) -> Path:
+    """The course's own `.env`: COMPACT_ENV_FILE if set, else the checkout's root."""
     env = os.environ if environ is None else environ
+    named = env.get(ENV_FILE_VARIABLE)
+    return Path(named) if named else Path(__file__).resolve().parents[2] / ".env"
+
+
+def read_env_file(path, echo=None) -> dict:
+    """The NAME=value pairs of a settings file, read at most MAX_ENV_BYTES + 1 bytes.
+
+    A missing file is {}; one that cannot be read, is not a regular file (a FIFO,
+    a device, a folder), is longer than MAX_ENV_BYTES or is not UTF-8 is {} too,
+    and `echo` (stderr by default) gets one line saying so, once per path.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return {}
+    except OSError as error:
+        return _missing(path, error.strerror or str(error), echo)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        return _missing(path, "not a regular file", echo)
+    with os.fdopen(fd, "rb") as file:
+        try:
+            data = file.read(MAX_ENV_BYTES + 1)
+        except OSError as error:
+            return _missing(path, error.strerror or str(error), echo)
+    if len(data) > MAX_ENV_BYTES:
+        return _missing(path, f"over {MAX_ENV_BYTES // 1024} KiB", echo)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return _missing(path, "not UTF-8 text", echo)
+    return {name: value for name, value in dotenv_values(stream=io.StringIO(text)).items() if value}
+
+
+def _missing(path, why: str, echo) -> dict:
+    if str(path) not in _said:
+        _said.add(str(path))
+        line = f"settings: {path} is ignored ({why}); it counts as missing"
+        (echo or (lambda text: print(text, file=sys.stderr)))(line)
+    return {}
+
+
+def settings(environ=None, env_file=True) -> dict:
+    """The three variables, from the course's `.env` overridden by the environment.
+
+    `env_file`: True reads the course's own `.env` (`course_env_file`), a path
+    reads that file, False reads none. No file is looked for anywhere else.
+    """
+    env = os.environ if environ is None else environ
+    path = course_env_file(env) if env_file is True else env_file
+    values = read_env_file(path) if path else {}
+    values = {k: v for k, v in values.items() if k in (KEY, MODEL, BASE_URL)}
     values.update({k: env[k] for k in (KEY, MODEL, BASE_URL) if env.get(k)})
     return values
+
+
+def shown_url(url: str) -> str:
+    """`url` with any user name and password written `***`, for printing."""
+    parts = urlsplit(url)
+    if "@" not in parts.netloc:
+        return url
+    return urlunsplit(parts._replace(netloc="***@" + parts.netloc.rpartition("@")[2]))
 
 
 def offline_client(base_url: str, max_retries: int = 2) -> anthropic.Anthropic:
@@ -90,7 +155,7 @@ def choose_model(*, offline: bool = False, window: int = DEFAULT_WINDOW, faults=
         client = anthropic.Anthropic(api_key=found[KEY], base_url=base_url,
                                      max_retries=max_retries)
         choice = ModelChoice(client, found[MODEL],
-                             f"Model: {found[MODEL]} through the Anthropic API at {base_url} "
+                             f"Model: {found[MODEL]} through the Anthropic API at {shown_url(base_url)} "
                              f"(key from {KEY}).")
     else:
         server = start_offline_server(window=window, faults=faults)

@@ -3,9 +3,14 @@
 With `bwrap` (Debian's bubblewrap) a command sees the whole file system
 read-only except its workspace, a private /tmp, no network (a network
 namespace of its own, loopback included) and only its own processes; it dies
-with the agent. Without it, or when bwrap cannot start (no user namespaces,
-say), the command runs as a plain child process with the user's rights, and a
-warning says so, once. In both modes:
+with the agent. It holds no capability, even when the agent runs as root
+(`--cap-drop ALL`: no remount, no umount; `/proc/sys` read-only, since uid 0
+writes a sysctl without any), `/run` is an empty folder of its own
+(no D-Bus, docker or other host socket there), and inside the workspace the
+compactor's folders (`.transcripts/`, `.task_outputs/`) are read-only.
+Without it, or when bwrap cannot start (no user namespaces, say), the command
+runs as a plain child process with the user's rights, and a warning says so,
+once. In both modes:
 - the environment is built from an allow-list (PATH, LANG, TERM, ...; HOME is
   the workspace), so no key or token reaches the command;
 - the command runs in a session of its own; when the time limit passes, the
@@ -15,6 +20,9 @@ warning says so, once. In both modes:
 
 Left out: limits on CPU, memory and disk inside the sandbox, and hiding files
 outside the workspace (they stay readable; tools.py redacts keys from output).
+Without bwrap none of the above holds but the environment, the session and the
+time limit: a command can read what the user can, and `setsid` takes it out of
+the group that is killed (tools.py refuses plain commands while a key is set).
 """
 
 import os
@@ -46,21 +54,30 @@ def clean_environment(workspace) -> dict:
 
 
 # Everything read-only, then a private /tmp, no network, only its own processes.
-ISOLATION = ("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
+# No capability (as root, bwrap would keep them all), and no host socket folder.
+# /proc/sys read-only too: without capabilities uid 0 may still write a sysctl (core_pattern!).
+ISOLATION = ("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+             "--ro-bind", "/proc/sys", "/proc/sys",
+             "--ro-bind-try", "/proc/sysrq-trigger", "/proc/sysrq-trigger", "--tmpfs", "/tmp",
+             *(arg for folder in ("/run", "/var/run") if os.path.isdir(folder)
+               and not os.path.islink(folder) for arg in ("--tmpfs", folder)),
              "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
-             "--new-session", "--die-with-parent")
+             "--cap-drop", "ALL", "--new-session", "--die-with-parent")
 
 
-def bwrap_arguments(bwrap: str, workspace, hidden=()) -> list:
+def bwrap_arguments(bwrap: str, workspace, hidden=(), read_only=()) -> list:
     """The bwrap command line that wraps a command run in `workspace`.
 
     The workspace is bound after /tmp, so a workspace under /tmp is still the
     real one. Each file of `hidden` (a file of secrets) is covered by /dev/null,
-    which bwrap binds without device access: reading it is refused.
+    which bwrap binds without device access: reading it is refused. Each folder
+    of `read_only` (inside the workspace) is bound onto itself read-only.
     """
     workspace = str(workspace)
     masks = [arg for path in hidden for arg in ("--ro-bind", "/dev/null", str(path))]
-    return [bwrap, *ISOLATION, "--bind", workspace, workspace, *masks, "--chdir", workspace]
+    frozen = [arg for path in read_only for arg in ("--ro-bind", str(path), str(path))]
+    return [bwrap, *ISOLATION, "--bind", workspace, workspace, *frozen, *masks,
+            "--chdir", workspace]
 
 
 def mode() -> str:
@@ -97,13 +114,15 @@ def _warn(reason: str) -> None:
                       UnsandboxedWarning, stacklevel=3)
 
 
-def run_command(workspace, command: str, timeout: float, max_bytes: int, hidden=()) -> tuple:
+def run_command(workspace, command: str, timeout: float, max_bytes: int, hidden=(),
+                read_only=()) -> tuple:
     """Run `command` with /bin/sh; (output text, bytes cut, timed out).
 
-    `hidden`: files the command must not read (sandboxed only)."""
+    `hidden`: files the command must not read; `read_only`: folders it must not
+    change (both sandboxed only)."""
     argv = ["/bin/sh", "-c", command]
     if mode() == "bubblewrap":
-        argv = bwrap_arguments(shutil.which(BWRAP_NAME), workspace, hidden) + argv
+        argv = bwrap_arguments(shutil.which(BWRAP_NAME), workspace, hidden, read_only) + argv
     process = subprocess.Popen(argv, cwd=workspace, env=clean_environment(workspace),
                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, start_new_session=True)

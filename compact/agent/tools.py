@@ -9,6 +9,10 @@ device), and glob does not descend symbolic links under `**` and caps its hits.
 bash runs each command through `sandbox.py`: in a bubblewrap sandbox where one
 can start, otherwise plainly with a warning; either way with no secret in its
 environment, a time limit on the whole process group and a cap on the output.
+Without a sandbox, a plain command could read this process's environment and
+the course's `.env`: so while a key is configured (the environment or that
+`.env` holds ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN), bash refuses to run
+plainly unless the user opts in with COMPACT_UNSANDBOXED_BASH=1.
 Before that, it refuses a short deny list and asks before destructive-looking
 commands (without a person to ask, `confirm=None`, it refuses them). That
 filter catches slips, not an attacker: `python3 -c "..."` or `tee` pass it, and
@@ -16,8 +20,10 @@ only the sandbox keeps such a command inside the workspace.
 
 Secrets: no `.env` file (`.env.example` aside) is read, written or listed, and
 `run_tool` redacts every ANTHROPIC_* value it can know of (the environment's,
-the workspace's `.env` files', the `.env` the model settings come from) and
-anything shaped like an Anthropic key, before the text enters the messages.
+the workspace's `.env` files', the `.env` the model settings come from; each
+read as `model.read_env_file` reads settings, at most 64 KiB) and anything shaped
+like an Anthropic key, before the text enters the messages. edit_file, like
+read_file, refuses a file over MAX_FILE_BYTES or one that is not a regular file.
 `compact` has no handler: the agent loop answers it, as the article's harness does.
 
 Left out: hiding files outside the workspace from bash (they stay readable,
@@ -31,10 +37,8 @@ import re
 import stat
 from pathlib import Path
 
-from dotenv import dotenv_values, find_dotenv
-
 from ..formats import COMPACT_TOOL_ACK
-from . import sandbox
+from . import model, sandbox
 
 # Large enough that experiment 2's JSON (over 200,000 characters) arrives whole
 # and step 1 of the pipeline, not the tool, decides what stays in context.
@@ -53,6 +57,8 @@ MAX_GLOB_HITS = 1000      # paths one glob lists
 MAX_GLOB_SCAN = 200_000   # folder entries one glob looks at
 MAX_GLOB_PARTS = 64       # folder levels in one glob pattern
 REDACTED = "[redacted]"
+OPT_IN = "COMPACT_UNSANDBOXED_BASH"   # =1: run bash plainly even while a key is configured
+SECRET_NAMES = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")
 # NAME=value, NAME: value, "NAME": "value" for any ANTHROPIC_* name; the value is group 2.
 ASSIGNED = re.compile(r"""([A-Z0-9_]*ANTHROPIC_[A-Z0-9_]*["']?[ \t]*[=:][ \t]*)"""
                       r"""("[^"\n]*"|'[^'\n]*'|[^\s"',;]+)""")
@@ -139,9 +145,17 @@ def bash(workspace, command: str, confirm=None) -> str:
         return "Error: command refused (deny list)"
     if DESTRUCTIVE.search(command) and not (confirm and confirm(command)):
         return "Error: destructive command refused (not confirmed)"
+    if sandbox.mode() != "bubblewrap" and key_configured() and os.environ.get(OPT_IN) != "1":
+        return (f"Error: bash refused: there is no sandbox here and a key is configured, which "
+                f"a plain command could read; install bubblewrap, or set {OPT_IN}=1 to run "
+                f"commands with your rights anyway")
+    root = Path(workspace).resolve()
+    # The compactor's folders, when they are real folders: read-only to the command.
+    frozen = [root / name for name in PROTECTED if os.path.isdir(root / name)
+              and not os.path.islink(root / name)]
     output, cut, timed_out = sandbox.run_command(
-        Path(workspace).resolve(), command, TIMEOUT, max_bytes=MAX_OUTPUT,
-        hidden=secret_files(workspace))
+        root, command, TIMEOUT, max_bytes=MAX_OUTPUT, hidden=secret_files(workspace),
+        read_only=frozen)
     if timed_out:
         return f"Error: timed out after {TIMEOUT} s"
     output = output.strip()
@@ -180,6 +194,12 @@ def regular_only(path: str, mode: int) -> None:
         raise ToolError(f"{path} is not a regular file ({kind}); read_file reads files only")
 
 
+def key_configured() -> bool:
+    """Whether this process holds a key a plain command could read (environment or .env)."""
+    found = {**model.read_env_file(model.course_env_file()), **os.environ}
+    return any(found.get(name) for name in SECRET_NAMES)
+
+
 def write_file(workspace, path: str, content: str) -> str:
     if not isinstance(content, str):
         raise ToolError(f"content must be a text, got {type(content).__name__}")
@@ -195,7 +215,13 @@ def edit_file(workspace, path: str, old_text: str, new_text: str) -> str:
         raise ToolError("old_text must be a non-empty text and new_text a text")
     target = writable_path(workspace, path)
     refuse_secrets(path, target)
-    text = target.read_text(encoding="utf-8")
+    regular_only(path, os.stat(target).st_mode)
+    with os.fdopen(os.open(target, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW), "rb") as file:
+        regular_only(path, os.fstat(file.fileno()).st_mode)
+        data = file.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise ToolError(f"{path} is over {MAX_FILE_BYTES} bytes; edit_file edits smaller files")
+    text = data.decode("utf-8")
     if old_text not in text:
         return f"Error: text not found in {path}"
     target.write_text(text.replace(old_text, new_text, 1), encoding="utf-8")
@@ -333,27 +359,35 @@ def run_tool(workspace, name: str, tool_input: dict, confirm=None) -> str:
 
 def secret_files(workspace) -> list:
     """The .env files whose keys a tool could show: the workspace's own (top level)
-    and the one the model settings are read from (compact.agent.model)."""
+    and the one the model settings are read from (compact.agent.model), links followed.
+
+    Regular files only, and none under the folders the sandbox makes anew: a
+    `.env.local` that links to /proc/self/status is neither read nor masked (a
+    mask over a /proc path stopped bwrap from starting, and so every command)."""
     found = []
     try:
         with os.scandir(workspace) as listing:
             found = [Path(e.path) for e in listing if is_secret_file(e.name)]
     except OSError:
         pass
-    settings_file = find_dotenv(usecwd=True)
-    if settings_file:
-        found.append(Path(settings_file))
-    return [path.resolve() for path in found if path.resolve().is_file()]
+    found.append(model.course_env_file())
+    resolved = [resolve(path) for path in found]
+    return [path for path in resolved if path is not None and _maskable(path)]
+
+
+def _maskable(path: Path) -> bool:
+    if any(path.is_relative_to(folder) for folder in ("/proc", "/sys", "/dev")):
+        return False
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
 
 
 def secret_values(workspace) -> set:
     """Every ANTHROPIC_* value (bar the base URL) of the environment and of those files."""
     sources = [dict(os.environ)]
-    for path in secret_files(workspace):
-        try:
-            sources.append(dotenv_values(path))
-        except (OSError, UnicodeDecodeError):
-            continue
+    sources += [model.read_env_file(path) for path in secret_files(workspace)]
     return {value for source in sources for name, value in source.items()
             if "ANTHROPIC_" in name and name != "ANTHROPIC_BASE_URL" and value
             and len(value) >= 8}

@@ -2,12 +2,15 @@
 
     histories.py   loading the canned histories in data/histories/
     replay.py      a history through one step or `prepare`, as a table (`replay`)
+    sessions.py    notebook 11's session: your own file, or the sample
+    sweep.py       a history over a grid of thresholds and both profiles (`sweep`); sweep_chart.py draws it
     charts.py      matplotlib figures of what the steps did
     widgets.py     sliders and a profile switch over the charts
     pipeline_picture.py   the four steps drawn: triggers, what stays in context, what goes to disk
     exercises/     the check-yourself checkers, one module a notebook (check.py: diffs and hints)
 
-The course uses the pipeline, compact.display (the palette, the table, the
-notebook's language, chart words and fonts), the offline model, the agent and
-the benchmark (its cost); none of them imports the course.
+The course uses the pipeline, the importers (other agents' session files),
+compact.display (the palette, the table, the notebook's language, chart words
+and fonts), the offline model, the agent and the benchmark (its cost); none of
+them imports the course.
 """

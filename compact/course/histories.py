@@ -17,9 +17,13 @@ above the working folder (a notebook run from `notebooks/` of a clone, with the
 package installed as a copy). Importing never needs the data; a load without
 it says where it looked.
 
-Left out on purpose: making or editing histories (the script does that), and
-any history that is not in the Messages API format: a file that fails the
-API's pairing rules is refused here, with the reason, before any step sees it.
+A path may also be another agent's session file (Claude Code JSONL, plain
+Messages API, OpenAI chat format): `compact.importers` converts it, or says
+which line is wrong.
+
+Left out on purpose: making or editing histories (the script does that): a
+file that fails the API's pairing rules is refused here, with the reason,
+before any step sees it.
 """
 
 import copy
@@ -27,6 +31,7 @@ import json
 import os
 from pathlib import Path
 
+from ..importers import CANNED, SessionFileError, detect, load_session
 from ..messages import MessageFormatError, validate_messages
 
 DATA_ENV = "COMPACT_DATA"
@@ -67,6 +72,13 @@ def __getattr__(name: str):
     if name == "HISTORY_DIR":
         return data_dir() / "histories"
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _names() -> list[str]:
+    try:
+        return list_histories()
+    except CourseDataMissing:
+        return []
 
 
 def list_histories() -> list[str]:
@@ -112,11 +124,30 @@ def check_history(data, source: str = "history") -> dict:
     return data
 
 
-def load_history(name_or_path) -> dict:
-    """A canned history by name (see `list_histories`), a path, or a dict (copied, checked)."""
+def _imported_format(path: Path, source_format: str) -> str:
+    """The file's format; CANNED when it is none an importer reads, so that the
+    canned checks below say what the file lacks (a .jsonl file is never canned)."""
+    if source_format != "auto":
+        return source_format
+    try:
+        return detect(path)
+    except SessionFileError:
+        if path.suffix == ".jsonl":
+            raise
+        return CANNED
+
+
+def load_history(name_or_path, source_format: str = "auto") -> dict:
+    """A canned history by name (see `list_histories`), a path, or a dict (copied, checked).
+
+    A path in another format (see `compact.importers.FORMATS`) is imported;
+    `source_format` names the format instead of detecting it.
+    """
     if isinstance(name_or_path, dict):
         return check_history(copy.deepcopy(name_or_path))
     path = _locate(name_or_path)
+    if str(name_or_path) not in _names() and _imported_format(path, source_format) != CANNED:
+        return check_history(load_session(path, source_format), str(path))
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except UnicodeDecodeError:
@@ -126,6 +157,8 @@ def load_history(name_or_path) -> dict:
                            f"column {error.colno})") from None
     except OSError as error:
         raise HistoryError(f"{path}: cannot read ({error.strerror or error})") from None
+    except RecursionError:
+        raise HistoryError(f"{path}: not a history (nested too deeply to read)") from None
     data = check_history(data, str(path))
     data.setdefault("name", path.stem)
     return data

@@ -9,8 +9,12 @@
     call_points(agent.compactor.records)              # the same points from a live run
     wrong_order_loss("huge_result"), outputs_lost("timeline_150", "seed")   # what is lost
 
-    python -m compact replay HISTORY [--profile seed|default] [--step NAME]
+    python -m compact replay HISTORY [--format NAME] [--profile seed|default] [--step NAME]
                                      [--set NAME=VALUE ...] [--chart FILE.png]
+
+HISTORY is a canned history's name or a path: a canned history, or another
+agent's session file (Claude Code JSONL, Messages API, OpenAI chat; see
+`compact.importers`), detected unless --format names it.
 
 A replay runs in a scratch folder (a temporary one unless `root` is given), with
 the deterministic extractive summarizer instead of a model, and transcript
@@ -24,6 +28,7 @@ change to the history itself: `before` is a copy and stays as loaded.
 import argparse
 import atexit
 import copy
+import json
 import os
 import re
 import shutil
@@ -37,8 +42,10 @@ from ..compactor import ContextCompactor
 from ..config import CompactionConfig
 from ..display.text import fixed_width, plural
 from ..formats import COMPACT_TOOL_ACK, OMITTED, kind_of_user_text
-from ..messages import estimate_chars, text_of, tool_results, user_text
+from ..importers import CANNED, FORMATS
+from ..messages import estimate_chars, text_of, to_plain, tool_results, user_text
 from ..offline.extractive import extractive_summary
+from ..offline.tokens import estimate_text_tokens
 from ..record import StepRecord
 from ..steps import NAMES
 from ..store import Store, seeded_ids
@@ -48,12 +55,25 @@ from .histories import HistoryError, list_histories, load_history
 STEPS = ("prepare", *NAMES)
 
 
+class EstimatedTokens:
+    """A token measure with no server: the offline model's estimate of the messages' JSON
+    (compact.offline.tokens), the same count its count_tokens gives, less system and tools."""
+
+    unit = "tokens"
+
+    def __call__(self, messages) -> int:
+        return estimate_text_tokens(json.dumps(to_plain(messages), ensure_ascii=False))
+
+
 def make_compactor(root, profile: str = "default", overrides: dict | None = None,
-                   echo=None) -> ContextCompactor:
-    """The compactor every replay uses: extractive summaries, seeded names."""
+                   echo=None, summarizer=None, measure=None) -> ContextCompactor:
+    """The compactor every replay uses: extractive summaries (or `summarizer`), seeded names;
+    a limit in tokens (context_token_limit) is measured by `measure`, else EstimatedTokens."""
     config = CompactionConfig.named(profile, **(overrides or {}))
-    return ContextCompactor(root, summarizer=extractive_summary, config=config,
-                            new_id=seeded_ids(), echo=echo)
+    if measure is None and config.unit == "tokens":
+        measure = EstimatedTokens()
+    return ContextCompactor(root, summarizer=summarizer or extractive_summary, config=config,
+                            new_id=seeded_ids(), echo=echo, measure=measure)
 
 
 class _Scratch:
@@ -280,7 +300,7 @@ def _typed(message) -> str:
 
 
 def timeline(history, profile: str = "default", overrides: dict | None = None,
-             root=None, observe=None) -> Timeline:
+             root=None, observe=None, summarizer=None, measure=None) -> Timeline:
     """Replay a session call by call: before each model call, the context so far
     (already compacted) plus the messages new since the last call goes through
     `prepare`; then that call's assistant message is appended. A trailing user
@@ -289,11 +309,13 @@ def timeline(history, profile: str = "default", overrides: dict | None = None,
     The active request of each call is the newest text a user typed before it.
     When the model called the compact tool, the harness compacts after the
     batch, before `prepare`, as the agent does. `observe(point, sent)`, if
-    given, sees each call's point and the messages sent.
+    given, sees each call's point and the messages sent; `summarizer`, if
+    given, writes the summaries instead of the extractive one; `measure` is the
+    compactor's (by default EstimatedTokens when `overrides` set context_token_limit).
     """
     history = load_history(history)
     scratch = _Scratch(root)
-    compactor = make_compactor(scratch.root, profile, overrides)
+    compactor = make_compactor(scratch.root, profile, overrides, summarizer=summarizer, measure=measure)
     points, context, pending = [], [], []
     request = ""
     for message in [*history["messages"], None]:
@@ -422,7 +444,10 @@ def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="python -m compact replay",
         description="Replay a canned history through the pipeline and print what each step did.")
-    parser.add_argument("history", help=f"a name ({', '.join(list_histories())}) or a path")
+    parser.add_argument("history", help=f"a name ({', '.join(list_histories())}) or a path: "
+                                        f"a canned history or a session file")
+    parser.add_argument("--format", default="auto", choices=("auto", CANNED, *FORMATS),
+                        help="the file's format (default: detected from the file)")
     parser.add_argument("--profile", choices=("seed", "default"), default="default")
     parser.add_argument("--step", choices=STEPS, default="prepare",
                         help="one step instead of the whole prepare")
@@ -476,7 +501,8 @@ def main(argv=None) -> int:
             from ..bench.benchmark import chart_path_problem
             if problem := chart_path_problem(args.chart):
                 raise UsageError(f"--chart {args.chart}: {problem}")
-        result = replay(args.history, profile=args.profile, step=args.step, overrides=overrides)
+        result = replay(load_history(args.history, args.format), profile=args.profile, step=args.step,
+                        overrides=overrides)
         print(f"{result.history['name']}: {result.history['title']}")
         request = result.history["active_request"]
         shown = request if len(request) <= 70 else request[:67] + "..."
@@ -489,10 +515,10 @@ def main(argv=None) -> int:
             _save_chart(result, args.chart)
             print(f"chart saved to {args.chart}")
     except (UsageError, HistoryError, ValueError, OSError) as error:
-        print(f"replay: error: {_one_line(error)}", file=sys.stderr)
+        print(f"replay: error: {one_line(error)}", file=sys.stderr)
         return 2
     return 0
 
 
-def _one_line(error: BaseException) -> str:
+def one_line(error: BaseException) -> str:
     return " ".join(str(error).split()) or type(error).__name__

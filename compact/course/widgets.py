@@ -22,8 +22,7 @@ from IPython.display import Image
 
 from ..config import CompactionConfig
 from ..display.chart_text import words
-from ..display.lang import language as _language
-from ..display.lang import pick
+from ..display.phrases import say
 from ..display.text import plural
 from . import charts
 from .histories import load_history
@@ -76,24 +75,13 @@ def explore(history, profile: str = "default", **thresholds):
     return _figures(history, profile, *_replays(history, profile, thresholds))
 
 
-# The widget's own words (the readout and its labels), in the notebook's language.
-WIDGET_TEXT = {
-    "en": {"invalid": "<b>Not a valid setting:</b> {error}", "profile": "profile"},
-    "zh": {"invalid": "<b>设置无效：</b>{error}", "profile": "配置",
-           "describe": "模型调用 {calls} 次，写入文件 {files} 个，付费摘要 {summaries} 次，"
-                       "发出的最大上下文 {max_sent:,d} 个字符"},
-}
-
-
 def describe(calls) -> str:
     """One line of what a timeline cost."""
     totals = calls.summary()
-    if "describe" in WIDGET_TEXT.get(_language(), {}):
-        return pick(WIDGET_TEXT, "describe", calls=totals["calls"], files=totals["files"],
-                    summaries=totals["model_calls"], max_sent=totals["max_sent"])
-    return (f"{plural(totals['calls'], 'model call')}, {plural(totals['files'], 'file')} written, "
-            f"{plural(totals['model_calls'], 'summary', 'summaries')} paid for, largest context "
-            f"sent {totals['max_sent']:,d} characters")
+    return say("widget describe", calls=totals["calls"], files=totals["files"],
+               summaries=totals["model_calls"], max_sent=totals["max_sent"],
+               calls_n=plural(totals["calls"], "model call"), files_n=plural(totals["files"], "file"),
+               summaries_n=plural(totals["model_calls"], "summary", "summaries"))
 
 
 def png(figure, dpi: int = 80) -> bytes:
@@ -122,7 +110,7 @@ def threshold_explorer(history, profile: str = "default", **initial) -> widgets.
     base = CompactionConfig.named(profile).as_dict()
     base.update(initial)
     switch = widgets.ToggleButtons(options=["default", "seed"], value=profile,
-                                   description=pick(WIDGET_TEXT, "profile"))
+                                   description=say("widget profile"))
     controls = {"profile": switch}
     for name in SLIDERS:
         value = base[name] if base.get(name) is not None else CompactionConfig().as_dict()[name]
@@ -144,7 +132,7 @@ def threshold_explorer(history, profile: str = "default", **initial) -> widgets.
         try:
             calls, once = _replays(history, chosen, values)
         except ValueError as error:
-            status.value = pick(WIDGET_TEXT, "invalid", error=html.escape(str(error)))
+            status.value = say("widget invalid", error=html.escape(str(error)))
             box.last = None
             return
         status.value = html.escape(describe(calls))

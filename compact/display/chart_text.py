@@ -100,6 +100,15 @@ CHART_TEXT = {
         "design": "design",
         "size title": "Request size at each call, {session} session (none: off the chart)",
         "characters sent": "characters sent",
+        # course.sweep_chart
+        "sweep title": "{name}: each setting of the sweep (window {window:,d} tokens)",
+        "sweep cost": "the session's bill, in base input tokens (lower is better)",
+        "sweep misses": "misses: calls without an output the reply used",
+        "sweep lossless": "{profile}, loses nothing",
+        "sweep lossy": "{profile}, loses outputs",
+        "sweep over": "over the window",
+        "sweep best": "best: {settings}",
+        "sweep baseline": "no compaction: {cost:,d}",
     },
     "zh": {
         "before the step": "这一步之前",
@@ -178,6 +187,14 @@ CHART_TEXT = {
         "design": "设计",
         "size title": "每次调用的请求大小，{session} 会话（none：超出图表）",
         "characters sent": "发出的字符数",
+        "sweep title": "{name}：扫描中的每一组设置（窗口 {window:,d} 个 token）",
+        "sweep cost": "整个会话的账单，以基础输入 token 计（越低越好）",
+        "sweep misses": "缺失：回复用到的输出不在上下文中的调用次数",
+        "sweep lossless": "{profile}，不丢失",
+        "sweep lossy": "{profile}，有丢失",
+        "sweep over": "超出窗口",
+        "sweep best": "最佳：{settings}",
+        "sweep baseline": "不压缩：{cost:,d}",
     },
 }
 

@@ -1,6 +1,8 @@
-"""The notebook's language: English or Chinese, read from the kernel's environment.
+"""The one module that knows the language: the notebook's, or a request's.
 
-    language()   "zh" or "en"
+    language()          "zh" or "en": the notebook's (the kernel's environment)
+    language_of(text)   "zh" or "en": a text's own (the offline model answers in it)
+    choose(en, zh)      the one of two texts in the notebook's language
 
 The two editions share their code cells, so a helper cannot be told the
 language by the cell that calls it; it reads it from the kernel instead:
@@ -10,17 +12,21 @@ language by the cell that calls it; it reads it from the kernel instead:
   `scripts/build_notebooks.py` all start a notebook's kernel in its own folder;
 - else "en".
 Charts, checkers and widgets ask on every call, never at import, so a test can
-switch with `COMPACT_LANG`.
+switch with `COMPACT_LANG`. A request to the offline model is answered in its
+own language: Chinese when it holds a Chinese character. The words themselves
+are in the phrasebook beside this module (phrases.py).
 
-Left out: any other language, and the offline model's answers, whose language
-is the request's own (compact/offline/lang.py).
+Left out: any other language, and translation: quoted lines, file names and
+values stay as they are, whatever the language of the sentence around them.
 """
 
 import os
+import re
 from pathlib import Path
 
 LANGUAGES = ("en", "zh")
 ENV = "COMPACT_LANG"
+CJK_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 
 def language() -> str:
@@ -31,6 +37,16 @@ def language() -> str:
             raise ValueError(f"{ENV}={chosen!r}: use one of {', '.join(LANGUAGES)}")
         return chosen
     return "zh" if Path.cwd().name == "zh" else "en"
+
+
+def language_of(text: str) -> str:
+    """'zh' when the text holds a Chinese character, else 'en'."""
+    return "zh" if CJK_RE.search(text or "") else "en"
+
+
+def choose(english: str, chinese: str, lang: str | None = None) -> str:
+    """The text in `lang` (default: the notebook's language)."""
+    return chinese if (lang or language()) == "zh" else english
 
 
 def pick(table: dict, key: str, **values) -> str:

@@ -9,11 +9,13 @@ other way:
 - the active request is the last text the user typed, or the "Current user
   request:" section of a `[Compacted]` / `[Reactive compact]` message;
 - any question about the workspace, in English or in Chinese, goes to the
-  general policy (ask.py): it finds what the question names with the agent's
-  own tools (glob, grep through bash, read_file with a limit), then answers
-  from what those calls returned, quoting lines and naming files, or says that
-  the workspace does not answer and where it looked;
-- the article's experiments keep scripted plans (route.py says why);
+  general policy (kinds.py): one table of question kinds, each with its cues,
+  its lookup and its answer. It finds what the question names with the tools
+  the request offers (glob, grep through bash, read_file), then answers from
+  what those calls returned, quoting lines with file and line number, or says
+  it cannot tell, why, and where it looked. It never states a negative from a
+  preview or a placeholder: it searches the saved copy first;
+- the article's experiments keep scripted plans (experiments/, route.py says why);
 - what it knows is only what the request holds: whole tool results, persisted
   previews, its own earlier notes, and summary text. A saved placeholder is
   read back from its saved copy; a result shrunk to `[Earlier tool result
@@ -29,24 +31,21 @@ The modules, in the order a request goes through them:
 
     server.py          a local HTTP server speaking the Messages API, its rules and errors
     tokens.py          the token estimate the server compares with its window, and the window
-    extractive.py      a deterministic extractive summary of messages (no model)
-    view.py            reading a request: the request, each call, what is left of its result
-    plan.py            what a reply is made of, and keeping a note to one line
-    notes.py           the one-line note on each fresh result, and reading facts back
-    titles.py          experiment 1: the first-level titles of five READMEs
-    json_shape.py      the shape of a JSON text, whole or cut off
-    docs_json.py       experiment 2: the fields of one record of a large JSON file
-    compare_code.py    experiment 3: two code files, current context against memory
-    compact_tool.py    the compact tool: a note written and `compact` in one batch
-    lang.py            the request's language (English or Chinese) and fixed phrases
-    facts.py           the key facts of a file's text, in one line
-    question.py        reading a question: its language, its kind, what it names
-    lookup.py          the tool calls a question needs, and what is left of their results
-    answers.py         the general policy's answers, written from those results only
-    ask.py             the general policy: any question about the workspace
-    route.py           choosing the plan: an experiment of the article, or the general policy
-    summary_reply.py   the answer to the compactor's summary request
     reply.py           choosing the task and writing the response: `respond`
+    view.py            reading a request: the request, each call, what is left of its result, the tools
+    route.py           choosing the plan: an experiment of the article, or the general policy
+    experiments/       the article's scripted experiments and the compact tool
+    kinds.py           the general policy: the one table of question kinds, `plan_question`
+    question.py        reading a question: its language, the paths, folder, names and words in it
+    lookup.py          the lookups a kind names, run with the offered tools, and their evidence
+    answers.py         each kind's answer, quoted from that evidence, or "I can't tell"
+    plan.py            what a reply is made of, and keeping a note to one line
+    facts.py           the key facts of a file's text, in one line
+    summary_reply.py   the answer to the compactor's summary request
+    extractive.py      a deterministic extractive summary of messages (no model)
+
+Its words, in both languages, are in compact/display/phrases.py; the request's
+language is `compact.display.lang.language_of`.
 
 Left out on purpose: any understanding beyond these scripts, sampling,
 `max_tokens` cut-offs, images, and any access to files (the policy never reads

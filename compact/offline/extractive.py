@@ -13,7 +13,7 @@ built only from the messages it replaces:
 - Pending: calls still waiting for a result, and the goal while no answer ends
   the messages.
 An earlier summary among the messages is folded in, section by section. The
-headings are in the goal's language (English or Chinese, `compact.offline.lang`).
+headings are in the goal's language (English or Chinese, `compact.display.lang`).
 It copies facts, it does not invent them: a result already shrunk to `[Earlier
 tool result omitted.]` stays gone, and a saved one is named by its saved path,
 which is the point: a lossy step shows in every later answer.
@@ -26,9 +26,10 @@ its first quarter and its last three quarters.
 from dataclasses import dataclass, field
 
 from .. import formats
+from ..display.lang import language_of
+from ..display.phrases import BY_LANG, say
 from ..messages import text_of, to_plain, tool_results, tool_uses, user_text
 from .facts import MAX_LINE, file_facts, first_line, fitting, line_count, short
-from .lang import PHRASES, language, say
 
 SECTIONS = ("files", "decisions", "done", "pending")
 MAX_DECISIONS = 12
@@ -90,12 +91,12 @@ def file_entry(use: dict, text: str) -> tuple | None:
 
 def fold_earlier(state: State, summary: str) -> None:
     """Take an earlier summary's sections (in either language) into this one."""
-    headings = {PHRASES[lang][key]: key for lang in PHRASES for key in ("goal", *SECTIONS)}
+    headings = {BY_LANG[lang][key]: key for lang in BY_LANG for key in ("goal", *SECTIONS)}
     section = "done"
     for line in summary.splitlines():
         if line.strip() in headings:
             section = headings[line.strip()]
-        elif line.strip() and line.strip() not in (PHRASES["en"]["none"], PHRASES["zh"]["none"]):
+        elif line.strip() and line.strip() not in (BY_LANG["en"]["none"], BY_LANG["zh"]["none"]):
             state.earlier.setdefault(section, []).append(line)
 
 
@@ -136,24 +137,24 @@ def extractive_summary(messages, max_chars: int = 6000) -> str:
     """The state summary of `messages`, headed in the language of their goal."""
     messages = to_plain(messages)
     state, waiting = read_messages(messages)
-    lang = language(state.goal)
+    lang = language_of(state.goal)
     answered = bool(messages) and messages[-1].get("role") == "assistant" \
         and not tool_uses(messages[-1])
     sections = {
         "files": [f"- {path} ({how}): {facts}" for path, (how, facts) in state.files.items()],
         "decisions": [f"- {line}" for line in dict.fromkeys(state.decisions)][-MAX_DECISIONS:],
-        "done": [f"- {say(lang, 'answered', line=text) if kind == 'answered' else text}"
+        "done": [f"- {say('answered', lang, line=text) if kind == 'answered' else text}"
                  for kind, text in state.done],
-        "pending": [f"- {say(lang, 'no_result', call=describe_call(use))}" for use in waiting]
+        "pending": [f"- {say('no_result', lang, call=describe_call(use))}" for use in waiting]
                    + ([] if answered or not state.goal
-                      else [f"- {say(lang, 'answer_goal')}"]),
+                      else [f"- {say('answer_goal', lang)}"]),
     }
     goal = short(" ".join(state.goal.split()), 2 * MAX_LINE) if state.goal \
-        else say(lang, "no_goal")
-    parts = [f"{say(lang, 'goal')}\n{goal}"]
+        else say("no_goal", lang)
+    parts = [f"{say('goal', lang)}\n{goal}"]
     for key in SECTIONS:
         lines = state.earlier.get(key, []) + sections[key]
-        parts.append(say(lang, key) + "\n" + ("\n".join(lines) or say(lang, "none")))
+        parts.append(say(key, lang) + "\n" + ("\n".join(lines) or say("none", lang)))
     summary = "\n\n".join(parts)
     if len(summary) > max_chars:
         summary = summary[: max_chars // 4] + "\n...\n" + summary[-(max_chars * 3 // 4):]

@@ -1,120 +1,273 @@
-"""Looking things up with the agent's tools, and reading back what came of it.
+"""Looking a question up with the tools the request offers, and what the request holds of it.
 
-The general policy never reads the disk. It names the calls it needs (a glob,
-a grep through bash, a `read_file` with a limit), and `fetch` says, for each,
-what the request holds of its result:
-- the whole text: use it;
-- a persisted preview: use the preview (the head of the text, said to be partial);
-- a saved placeholder: read the saved copy back (one more call), then use that;
-- `[Earlier tool result omitted.]`: the text is gone, and the answer says so;
-- no such call yet: make it.
-So the same question asked again after a compaction costs new calls, or ends
-in "that text is gone", never in a guess.
+The general policy never reads the disk. A kind of question (kinds.py) names
+its lookup, one of three:
+- `InFiles`: the lines of some files that match a pattern (or their number of
+  lines): the files the question names, else those a glob finds (in the folder
+  it names, or the whole workspace), else, where its row says so, a grep of
+  the whole workspace;
+- `Grep`: a grep of the whole workspace;
+- `Glob`: the paths some globs list.
+Each returns `Evidence`, or the calls it still needs. A file is read with
+`read_file` when it is offered and searched with `grep` through bash when it
+is not. A read that the request holds only as a persisted preview or a saved
+placeholder is never taken for the whole text: its saved copy is searched
+(bash) or read again (read_file) first. A text shrunk to `[Earlier tool result
+omitted.]` is gone. So `Evidence.whole` says whether a negative ("no line
+says so") may be stated.
 
-Left out: remembering across requests; each request is read afresh.
+Left out: remembering across requests (each request is read afresh), and a
+second search with other words when one finds nothing.
 """
 
 import re
 import shlex
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .view import View
 
 SKIP = "--exclude-dir=.transcripts --exclude-dir=.task_outputs"  # the compactor's own files
 MAX_LINES = 100   # a search prints at most this many lines
+MAX_FILES = 3     # files read for one question
 GREP_LINE_RE = re.compile(r"^(?:\./)?(?P<path>[^:\n]+):(?P<line>\d+):(?P<text>.*)$")
+NUMBERED_RE = re.compile(r"^(?P<line>\d+):(?P<text>.*)$")
+CUT_RE = re.compile(r"^\.\.\. \((?:\d+ more lines|file cut at \d+ bytes)\)$")
 
 
 @dataclass
-class Got:
-    """What the request holds of a list of calls."""
-    texts: list = field(default_factory=list)   # (call, text), text whole or a preview
-    need: list = field(default_factory=list)    # (name, input) still to call
-    gone: list = field(default_factory=list)    # calls whose text is gone
-    partial: list = field(default_factory=list)  # calls of which only a preview is left
+class Evidence:
+    """What the lookups found, and whether it is the whole of what they searched."""
+    hits: list = field(default_factory=list)      # (path, line number, text)
+    counts: dict = field(default_factory=dict)    # path -> its number of lines
+    listing: list = field(default_factory=list)   # paths a glob printed
+    looked: list = field(default_factory=list)    # the calls read, as an answer names them
+    missing: list = field(default_factory=list)   # why a part is not known (a phrase, filled)
+    need: list = field(default_factory=list)      # (name, input) still to call
+    whole: bool = True                            # nothing searched was a preview or cut
 
-    def text(self) -> str:
-        return "\n".join(text for _, text in self.texts)
+    def lack(self, why: str) -> None:
+        self.missing.append(why)
+        self.whole = False
 
 
-def describe(name: str, tool_input: dict) -> str:
-    """A call as an answer names it; a search without its fixed flags and cut-off."""
+def label(name: str, tool_input: dict) -> str:
+    """A call as an answer names it: without a search's fixed flags and cut-off."""
     arg = tool_input.get("path") or tool_input.get("command") or tool_input.get("pattern")
     arg = str(arg).replace(f" {SKIP}", "").replace(f" | head -n {MAX_LINES}", "")
-    limit = f", limit {tool_input['limit']}" if "limit" in tool_input else ""
-    return f"{name}({arg}{limit})"
+    return f"{name}({arg})"
 
 
-def latest(view: View, name: str, tool_input: dict):
+def result(view: View, name: str, tool_input: dict):
+    """The latest such call with a result, or None."""
     return next((c for c in reversed(view.calls) if c.name == name and c.input == tool_input
                  and c.text is not None), None)
 
 
-def fetch(view: View, calls: list) -> Got:
-    got = Got()
-    for name, tool_input in calls:
-        call, label = latest(view, name, tool_input), describe(name, tool_input)
-        if call is None:
-            got.need.append((name, tool_input))
-        elif call.kind == "whole":
-            got.texts.append((label, call.text))
-        elif call.kind == "persisted":
-            got.texts.append((label, call.visible))
-            got.partial.append(label)
-        elif call.kind == "placeholder":
-            copy = latest(view, "read_file", {"path": call.saved})
-            if copy is None:
-                got.need.append(("read_file", {"path": call.saved}))
-            elif copy.kind == "whole":
-                got.texts.append((label, copy.text))
-            else:
-                got.gone.append(label)
-        else:
-            got.gone.append(label)
-    return got
+def ask(view: View, ev: Evidence, name: str, tool_input: dict):
+    """The call's result if the request holds one; else note the call as needed (None)."""
+    call = result(view, name, tool_input)
+    if call is None:
+        ev.need.append((name, tool_input))
+    return call
 
 
-# -- the commands ------------------------------------------------------------------
+def usable(view: View, ev: Evidence, call, name: str, tool_input: dict) -> str | None:
+    """The call's whole text, or None (and why) when it is an error or gone.
 
-def scope(paths: list) -> str:
-    return " ".join(shlex.quote(p.rstrip("/") or ".") for p in paths) if paths else "."
+    A result saved to disk (a persisted preview or a placeholder) is read back from its
+    saved copy first: the text the answer uses is always whole."""
+    ev.looked.append(label(name, tool_input))
+    if call.kind in ("persisted", "placeholder") and "read_file" in view.offered:
+        copy = ask(view, ev, "read_file", {"path": call.saved})
+        if copy is not None and copy.kind == "whole":   # a copy saved again is not chased
+            return usable(view, ev, copy, "read_file", {"path": call.saved})
+        return copy and ev.lack(("preview", {"call": label(name, tool_input), "saved": call.saved}))
+    if call.kind != "whole":
+        ev.lack(("gone", {"call": label(name, tool_input)}) if call.kind in ("omitted", "pending")
+                else ("preview", {"call": label(name, tool_input), "saved": call.saved}))
+        return None
+    if call.text.startswith("Error: "):
+        ev.lack(("error", {"call": label(name, tool_input), "line": call.text.splitlines()[0]}))
+        return None
+    return call.text
 
 
-def term_pattern(term: str) -> str:
-    """A term as an extended regular expression: a stem matches its longer forms."""
-    if not term.isascii() or not term.isalpha():
-        return re.escape(term)
-    return re.escape(term) + "[a-z]*"
+# -- the commands ----------------------------------------------------------------------
 
-
-def grep(terms: list, paths: list, *, exact: bool, words: bool = False) -> dict:
-    """A grep of the workspace (or of `paths`) for any of `terms`, file and line named."""
-    flags = "-rnHI" + ("" if exact else "i") + ("w" if words else "") + ("F" if exact else "E")
-    # A stem matches its longer forms (fail: failed, failing); a Chinese word only itself.
-    patterns = " ".join(f"-e {shlex.quote(t if exact or not t.isascii() else re.escape(t) + '[a-z]*')}"
-                        for t in terms)
-    return {"command": f"grep {flags} {SKIP} {patterns} -- {scope(paths)} | head -n {MAX_LINES}"}
-
-
-def grep_pattern(pattern: str, paths: list, ignore_case: bool = True) -> dict:
-    flags = "-rnHIE" + ("i" if ignore_case else "")
-    return {"command": f"grep {flags} {SKIP} -e {shlex.quote(pattern)} -- {scope(paths)} "
+def grep_file(pattern: str, path: str) -> dict:
+    return {"command": f"grep -nE -e {shlex.quote(pattern)} -- {shlex.quote(path)} "
                        f"| head -n {MAX_LINES}"}
 
 
-def grep_lines(text: str) -> list:
-    """(path, line number, text) of each line of a grep's output."""
+def count_file(path: str) -> dict:
+    return {"command": f"grep -c '' -- {shlex.quote(path)}"}
+
+
+def grep_workspace(pattern: str, fixed: bool = False, ignore_case: bool = False) -> dict:
+    flags = "-rnHI" + ("i" if ignore_case else "") + ("F" if fixed else "E")
+    return {"command": f"grep {flags} {SKIP} -e {shlex.quote(pattern)} -- . | head -n {MAX_LINES}"}
+
+
+def numbered(path: str, text: str, pattern: str | None) -> list:
+    """(path, n, line) of a text's lines that match `pattern`, numbered from 1."""
+    found = re.compile(pattern) if pattern else None
+    return [(path, n, line) for n, line in enumerate(text.splitlines(), 1)
+            if found is None or found.search(line)]
+
+
+def grep_output(text: str, path: str | None = None) -> list:
+    """(path, n, line) of a grep's output: `path:n:line`, or `n:line` for one file."""
     found = []
     for line in text.splitlines():
-        match = GREP_LINE_RE.match(line)
+        match = NUMBERED_RE.match(line) if path else GREP_LINE_RE.match(line)
         if match:
-            found.append((match["path"], int(match["line"]), match["text"]))
+            found.append((path or match["path"], int(match["line"]), match["text"]))
     return found
 
 
-def listing(text: str) -> list:
-    """The paths a glob printed ([] for no match or an error)."""
-    if text.startswith("Error: ") or text.strip() == "(no match)":
-        return []
-    return [line for line in text.splitlines() if line.strip()]
+# -- one file --------------------------------------------------------------------------
 
+def in_file(view: View, ev: Evidence, path: str, pattern: str | None) -> None:
+    """Add a file's matching lines (or its line count, pattern None) to the evidence.
+
+    Read with read_file; but a read held as a preview, with bash offered, is searched in its
+    saved copy (reading the copy back whole would only be saved again), and without
+    read_file the file itself is searched."""
+    read = result(view, "read_file", {"path": path})
+    saved = read.saved if read is not None and read.kind in ("persisted", "placeholder") else None
+    if (saved and "bash" in view.offered) or (read is None and "read_file" not in view.offered):
+        if saved:
+            ev.looked.append(label("read_file", {"path": path}))
+        return search_text(view, ev, saved or path, path, pattern)
+    call = ask(view, ev, "read_file", {"path": path})
+    text = call and usable(view, ev, call, "read_file", {"path": path})
+    if text is None:
+        return
+    lines = text.splitlines()
+    if lines and CUT_RE.match(lines[-1]):
+        ev.lack(("cut", {"call": label("read_file", {"path": path})}))
+        lines = lines[:-1]
+    if pattern is None:
+        ev.counts[path] = len(lines)
+    else:
+        ev.hits += numbered(path, "\n".join(lines), pattern)
+
+
+def search_text(view: View, ev: Evidence, target: str, path: str, pattern: str | None) -> None:
+    """grep (or count) `target` through bash; its lines are `path`'s (a saved copy's are)."""
+    if "bash" not in view.offered:
+        return ev.lack(("no tool", {"path": path}))
+    command = count_file(target) if pattern is None else grep_file(pattern, target)
+    call = ask(view, ev, "bash", command)
+    text = call and usable(view, ev, call, "bash", command)
+    if text is None:
+        return
+    if pattern is None and text.strip().isdigit():
+        ev.counts[path] = int(text.strip())
+    elif pattern is None:
+        ev.lack(("error", {"call": label("bash", command), "line": text.splitlines()[0]}))
+    else:
+        add_hits(ev, grep_output(text, path), command)
+
+
+def add_hits(ev: Evidence, hits: list, command: dict) -> None:
+    """A search's lines; one that printed its most lines may have left some out."""
+    ev.hits += hits
+    if len(hits) >= MAX_LINES:
+        ev.lack(("cut", {"call": label("bash", command)}))
+
+
+# -- the lookups -----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class InFiles:
+    """The lines matching `pattern(q)` (None: the line count) of the files the question means."""
+    pattern: Callable | None   # (Question) -> extended regular expression, or None to count
+    glob: str | None = None    # the files to look in when the question names none
+    name: str = "*"            # in a folder the question names: the files to look in
+    anywhere: bool = False     # with neither, grep the whole workspace
+
+    def gather(self, view: View, q) -> Evidence:
+        ev = Evidence()
+        files = q.files
+        if not files:
+            where = self.where(q)
+            if where is None:
+                if not self.anywhere or "bash" not in view.offered:
+                    ev.lack(("no file", {}))
+                    return ev
+                return Grep(self.pattern).gather(view, q)
+            files = glob_files(view, ev, where)
+        pattern = self.pattern(q) if self.pattern else None
+        for path in (files or [])[:MAX_FILES]:
+            in_file(view, ev, path, pattern)
+        if files == []:
+            ev.lack(("no match", {"pattern": self.where(q)}))
+        return ev
+
+    def where(self, q) -> str | None:
+        return f"{folder_pattern(q.folder)}/{self.name}" if q.folder else self.glob
+
+
+def folder_pattern(folder: str) -> str:
+    """A folder the question names, as a glob: a lesson's code is its folder's start."""
+    if re.fullmatch(r"s\d\d", folder):
+        return f"{folder}_*"
+    return folder if "/" in folder else f"**/{folder}"
+
+
+def glob_files(view: View, ev: Evidence, pattern: str) -> list | None:
+    """The files a glob lists ([] for none), or None while it is still to run."""
+    found = listing(view, ev, pattern)
+    return None if found is None else [p for p in found if "." in p.rsplit("/", 1)[-1]]
+
+
+def listing(view: View, ev: Evidence, pattern: str) -> list | None:
+    """The paths a glob printed ([] for no match), or None while it is still to run."""
+    if "glob" not in view.offered:
+        return ev.lack(("no tool", {"path": pattern}))
+    call = ask(view, ev, "glob", {"pattern": pattern})
+    text = call and usable(view, ev, call, "glob", {"pattern": pattern})
+    if text is None:
+        return None
+    if "\n... (" in text:   # the glob stopped or left matches out
+        ev.lack(("cut", {"call": label("glob", {"pattern": pattern})}))
+    return [line for line in text.splitlines()
+            if line.strip() and not line.startswith(("...", "("))]   # "(no match)" too
+
+
+@dataclass(frozen=True)
+class Grep:
+    """The workspace's lines that match `pattern(q)`, through bash."""
+    pattern: Callable          # (Question) -> extended regular expression (or None)
+    fixed: bool = False        # the pattern is a fixed string, matched exactly
+    ignore_case: bool = False  # words of the question match in any case; names exactly
+
+    def gather(self, view: View, q) -> Evidence:
+        ev, pattern = Evidence(), self.pattern(q)
+        if not pattern:
+            ev.lack(("no words", {}))
+        elif "bash" not in view.offered:
+            ev.lack(("no tool", {"path": "."}))
+        else:
+            command = grep_workspace(pattern, self.fixed, self.ignore_case)
+            call = ask(view, ev, "bash", command)
+            text = call and usable(view, ev, call, "bash", command)
+            if text is not None:
+                add_hits(ev, grep_output(text), command)
+        return ev
+
+
+@dataclass(frozen=True)
+class Glob:
+    """The paths the globs `patterns(q)` list."""
+    patterns: Callable         # (Question) -> list of glob patterns
+
+    def gather(self, view: View, q) -> Evidence:
+        ev, patterns = Evidence(), self.patterns(q)
+        if not patterns:
+            ev.lack(("no words", {}))
+        for pattern in patterns:
+            ev.listing += [p for p in listing(view, ev, pattern) or [] if p not in ev.listing]
+        return ev

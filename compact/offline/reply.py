@@ -4,9 +4,11 @@ A summary request (system prompt SUMMARY_SYSTEM) gets the extractive summary.
 Any other request is read into a View; the active request picks the plan
 (route.py: one of the article's experiments, or the general policy for any
 question about the workspace), and the plan becomes the reply: its text, then its tool calls, with
-`stop_reason` "tool_use" or "end_turn". A tool the request does not offer is
-not called; the text says so instead. Message and tool ids are digests of the
-request, so the same request always gets the same bytes back.
+`stop_reason` "tool_use" or "end_turn". Only the tools in the request's `tools`
+are called: the general policy plans with those alone, and a scripted plan
+that needs another says it cannot tell instead (so no tools, no tool_use).
+Message and tool ids are digests of the request, so the same request always
+gets the same bytes back.
 
 Left out: sampling, `max_tokens` cut-offs and streaming.
 """
@@ -15,11 +17,13 @@ import hashlib
 import json
 
 from .. import formats
+from ..display.lang import language_of
+from ..display.phrases import say
 from .plan import Plan
 from .route import choose_plan
 from .summary_reply import summarize
 from .tokens import estimate_text_tokens, estimate_tokens, prompt_text
-from .view import read_view, system_text
+from .view import offered_tools, read_view, system_text
 
 MODEL_NAME = "offline-s08"
 
@@ -30,14 +34,11 @@ def digest(request: dict) -> str:
     return hashlib.sha256(seed.encode("utf-8")).hexdigest()
 
 
-def content_of(plan: Plan, request: dict, key: str) -> tuple[list, str]:
-    """The reply's content blocks and stop_reason; a tool not offered is not called."""
-    offered = {t.get("name") for t in request.get("tools") or [] if isinstance(t, dict)}
+def content_of(plan: Plan, offered: frozenset, lang: str, key: str) -> tuple[list, str]:
+    """The reply's content blocks and stop_reason; a tool not offered is never called."""
     missing = [name for name, _ in plan.calls if name not in offered]
     if missing:
-        text = (f"{plan.text}\n(I would call {missing[0]} next, but this request offers no "
-                f"such tool.)")
-        return [{"type": "text", "text": text}], "end_turn"
+        return [{"type": "text", "text": say("no tool offered", lang, tool=missing[0])}], "end_turn"
     content = [{"type": "text", "text": plan.text}]
     for i, (name, tool_input) in enumerate(plan.calls):
         tool_id = "toolu_" + hashlib.sha256(f"{key}:{i}".encode()).hexdigest()[:24]
@@ -51,8 +52,8 @@ def respond(request: dict) -> dict:
     if formats.SUMMARY_SYSTEM in system_text(request):
         content, stop = [{"type": "text", "text": summarize(request)}], "end_turn"
     else:
-        plan = choose_plan(read_view(request["messages"]))
-        content, stop = content_of(plan, request, key)
+        view = read_view(request["messages"], offered_tools(request))
+        content, stop = content_of(choose_plan(view), view.offered, language_of(view.request), key)
     return {
         "id": "msg_" + key[:24], "type": "message", "role": "assistant",
         "model": request.get("model", MODEL_NAME), "content": content,

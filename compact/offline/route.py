@@ -1,28 +1,31 @@
 """Which plan answers a request: one of the article's scripted experiments, or the general policy.
 
-The general policy (ask.py) answers any question about the workspace. The
-article's experiments keep their scripted plans only because the general
-policy would not take the article's steps: experiment 1 globs the lessons and
-reads five READMEs one a turn, experiment 2 peeks at a persisted JSON file's
-saved copy, experiment 3 compares two code files and falls back to an outline,
-and the compact tool writes a note and calls `compact` in one batch.
+The general policy (kinds.py) answers any question about the workspace. The
+article's experiments (experiments/) keep their scripted plans only because
+the general policy would not take the article's steps: experiment 1 globs the
+lessons and reads five READMEs one a turn, experiment 2 peeks at a persisted
+JSON file's saved copy, experiment 3 compares two code files and falls back
+to an outline, and the compact tool writes a note and calls `compact` in one
+batch.
 
-Each experiment is recognised by what its request names and asks, in
-English or in Chinese, as a row of ROUTES: the paths it must name and the cue
-words it must hold (one of each group). A request that fits no row goes to the
-general policy.
+Each experiment is a row of ROUTES: the paths its request must name, the cue
+words it must hold (one of each group, in English or in Chinese), and its
+plan. A request that fits no row is a question for the general policy; no row
+falls through to another.
 
 Left out: requests that mix two experiments (the first row that fits wins).
 """
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from .compact_tool import plan_compact_tool
-from .compare_code import plan_code
-from .docs_json import plan_json
+from .experiments.compact_tool import plan_compact_tool
+from .experiments.compare_code import plan_code
+from .experiments.docs_json import plan_json
+from .experiments.titles import plan_titles
+from .kinds import plan_question
 from .plan import Plan
-from .titles import plan_titles
 from .view import View
 
 MD_RE = re.compile(r"(?<![\w./-])[\w./-]+\.md\b")
@@ -30,12 +33,13 @@ JSON_RE = re.compile(r"(?<![\w./-])[\w./-]+\.json\b")
 PY_RE = re.compile(r"(?<![\w./-])[\w./-]+\.py\b")
 
 
-@dataclass
+@dataclass(frozen=True)
 class Route:
     name: str
     paths: re.Pattern | None     # the paths the request must name
     min_paths: int
     cues: tuple                  # groups of cue words; one word of each group must appear
+    plan: Callable               # (view, the paths named) -> Plan
 
     def fits(self, request: str) -> list | None:
         """The paths it names when the request fits this row, else None."""
@@ -49,26 +53,18 @@ class Route:
 
 
 ROUTES = (
-    Route("compact-tool", MD_RE, 1, (("compact", "压缩"), ("write", "写"))),
-    Route("titles", None, 0, (("readme",), ("title", "标题"),
-                              ("lessons", "five", "课", "五", " to ", "到"))),
-    Route("docs-json", JSON_RE, 1, (("structure", "field", "shape", "结构", "字段"),)),
-    Route("compare-code", PY_RE, 2, (("compare", "differ", "比较", "对比", "区别"),)),
+    Route("compact-tool", MD_RE, 1, (("compact", "压缩"), ("write", "写")),
+          lambda view, paths: plan_compact_tool(view, paths[0])),
+    Route("titles", None, 0, (("readme",), ("title", "标题"), ("lessons", "five", "课", "五", " to ", "到")),
+          lambda view, paths: plan_titles(view)),
+    Route("docs-json", JSON_RE, 1, (("structure", "shape", "结构"),),
+          lambda view, paths: plan_json(view, paths[0])),
+    Route("compare-code", PY_RE, 2, (("compare", "differ", "比较", "对比", "区别"),), plan_code),
 )
 
 
 def choose_plan(view: View) -> Plan:
-    """The experiment's plan the request fits, or the general policy's."""
-    from .ask import plan_question
-    for route in ROUTES:
-        paths = route.fits(view.request)
-        if paths is None:
-            continue
-        if route.name == "compact-tool":
-            return plan_compact_tool(view, paths[0])
-        if route.name == "titles":
-            return plan_titles(view)
-        if route.name == "docs-json":
-            return plan_json(view, paths[0])
-        return plan_code(view, paths)
-    return plan_question(view)
+    """The plan of the experiment the request fits, else the general policy's."""
+    fitting = ((route, route.fits(view.request)) for route in ROUTES)
+    route, paths = next(((r, p) for r, p in fitting if p is not None), (None, None))
+    return route.plan(view, paths) if route else plan_question(view)

@@ -23,7 +23,15 @@ the real API merges them.
 It keeps up with a class: each reply leaves in one write with TCP_NODELAY set
 (two writes made Nagle's algorithm wait for the client's delayed ACK on every
 call), the listen backlog holds a classroom's connections at once, and a
-client that hangs up mid-reply leaves nothing on stderr. `python -m compact
+client that hangs up mid-reply leaves nothing on stderr.
+
+It is bounded against a client that misbehaves: a connection that sends
+nothing for IDLE_TIMEOUT seconds is closed; at most MAX_CONNECTIONS are served
+at once (one more is answered 529 `overloaded_error` and closed), and so are
+bodies past MAX_BODIES_AT_ONCE bytes being read at once; a body is read only
+from one all-digit `Content-Length` (two of them, `+10`, `1_0`: 400), and a
+`Transfer-Encoding` is refused (411) with the connection closed, so a chunk
+can never be read as a request of its own. `python -m compact
 bench-server` prints the rates through the SDK.
 
 What it answers comes from `compact.offline`, a scripted, deterministic model;
@@ -34,6 +42,7 @@ key (this server is for loopback only).
 
 import argparse
 import json
+import re
 import sys
 import threading
 from collections import deque
@@ -45,6 +54,10 @@ from .usage import PromptCache
 
 HOST = "127.0.0.1"
 MAX_BODY = 32 * 1024 * 1024
+MAX_BODIES_AT_ONCE = 4 * MAX_BODY   # bytes of all the bodies being read or answered at once
+MAX_CONNECTIONS = 256     # served at once; a class of 30 with its retries needs far fewer
+IDLE_TIMEOUT = 30.0       # seconds a connection may wait on its client
+DIGITS = re.compile(r"[0-9]{1,12}")
 ROLES = ("user", "assistant")
 BLOCK_TYPES = ("text", "image", "document", "tool_use", "tool_result", "thinking",
                "redacted_thinking")
@@ -346,17 +359,65 @@ def start_offline_server(window: int = DEFAULT_WINDOW, faults=(), port: int = 0,
 
 
 class _Server(ThreadingHTTPServer):
-    """One thread per connection, a backlog for a classroom, quiet when a client leaves."""
+    """A thread per connection up to MAX_CONNECTIONS, a backlog for a classroom, a
+    budget of body bytes, quiet when a client leaves or times out."""
 
     daemon_threads = True
     # socketserver listens with a backlog of 5: with 50 clients connecting at
     # once, 1-10% of them were reset. The kernel caps it at net.core.somaxconn.
     request_queue_size = 1024
 
+    def __init__(self, address, handler):
+        self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+        self._body_lock = threading.Lock()
+        self._body_bytes = 0
+        super().__init__(address, handler)
+
+    def process_request(self, request, client_address):
+        if not self._slots.acquire(blocking=False):
+            return self._overloaded(request)
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self._slots.release()   # no thread started: the slot is free again
+            raise
+
+    def process_request_thread(self, request, client_address):
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._slots.release()
+
+    def _overloaded(self, request) -> None:
+        """One connection too many: a 529 in the API's shape, written at once, then closed."""
+        data = json.dumps(error_body("overloaded_error", f"Overloaded: {MAX_CONNECTIONS} "
+                                     f"connections are open (the offline model's limit)")).encode()
+        head = (f"HTTP/1.1 529 Overloaded\r\ncontent-type: application/json\r\n"
+                f"content-length: {len(data)}\r\nconnection: close\r\n\r\n").encode()
+        try:
+            request.settimeout(1)
+            request.sendall(head + data)
+        except OSError:
+            pass
+        self.shutdown_request(request)
+
+    def reserve(self, size: int) -> bool:
+        """Take `size` bytes of the body budget; False when it would go over."""
+        with self._body_lock:
+            if self._body_bytes + size > MAX_BODIES_AT_ONCE:
+                return False
+            self._body_bytes += size
+            return True
+
+    def release(self, size: int) -> None:
+        with self._body_lock:
+            self._body_bytes -= size
+
     def handle_error(self, request, client_address):
         # A client that hangs up mid-request or mid-reply (BrokenPipeError,
-        # ConnectionResetError, ...) is no fault of the server: nothing to say.
-        if isinstance(sys.exc_info()[1], ConnectionError):
+        # ConnectionResetError, ...) or goes quiet past IDLE_TIMEOUT is no fault
+        # of the server: nothing to say.
+        if isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
             return
         super().handle_error(request, client_address)
 
@@ -371,6 +432,17 @@ class _Handler(BaseHTTPRequestHandler):
     # must never wait for the client's delayed ACK (40 ms a call on Linux).
     disable_nagle_algorithm = True
     ENDPOINTS = {"/v1/messages": "messages", "/v1/messages/count_tokens": "count_tokens"}
+    # socketserver sets it on the socket: a read or write waiting longer raises TimeoutError,
+    # and http.server closes the connection (between requests) or we do (mid-body).
+    timeout = IDLE_TIMEOUT
+    _reserved = 0   # body bytes this request holds of the server's budget
+
+    def handle_one_request(self):
+        try:
+            super().handle_one_request()
+        finally:
+            self.server.release(self._reserved)
+            self._reserved = 0
 
     def log_message(self, *args):
         # Quiet on purpose: stderr stays clean, and no header is ever written anywhere.
@@ -430,24 +502,40 @@ class _Handler(BaseHTTPRequestHandler):
         return scheme.lower() == "bearer" and bool(token.strip())
 
     def _read_body(self) -> bytes:
-        length = self.headers.get("content-length")
-        if length is None:
+        """The body, from one all-digit Content-Length; anything else closes the connection,
+        since where this request ends, and so where the next begins, is then unknown."""
+        lengths = self.headers.get_all("content-length") or []
+        if self.headers.get("transfer-encoding") is not None:
+            self.close_connection = True
+            raise RequestError("Transfer-Encoding is not supported: send the body with one "
+                               "Content-Length", 411)
+        if not lengths:
             return b""
-        try:
-            size = int(length)
-        except ValueError:
-            raise RequestError("Content-Length must be a number") from None
-        if size < 0 or size > MAX_BODY:
+        if len(lengths) > 1:
+            self.close_connection = True
+            raise RequestError(f"Content-Length must be sent once, got {len(lengths)} of them")
+        if not DIGITS.fullmatch(lengths[0]):   # int() would take "+10", "1_0" and " 10"
+            self.close_connection = True
+            raise RequestError("Content-Length must be a number")
+        size = int(lengths[0])
+        if size > MAX_BODY:
             self.close_connection = True
             raise RequestError(f"Request body must be at most {MAX_BODY} bytes",
                                413, "request_too_large")
-        return self.rfile.read(size)
+        if not self.server.reserve(size):
+            self.close_connection = True
+            raise RequestError(f"Overloaded: over {MAX_BODIES_AT_ONCE} bytes of request bodies "
+                               f"are being read at once (the offline model's limit)",
+                               529, "overloaded_error")
+        self._reserved += size
+        try:
+            return self.rfile.read(size)
+        except TimeoutError:
+            self.close_connection = True
+            raise RequestError(f"Request body not received within {self.timeout:g} s", 408,
+                               "timeout_error") from None
 
     def _discard_body(self) -> None:
-        if self.headers.get("transfer-encoding"):
-            # A chunked body is not read here: the connection cannot be reused.
-            self.close_connection = True
-            return
         try:
             self._read_body()
         except RequestError:

@@ -16,9 +16,10 @@ import json
 import re
 
 from .. import formats
+from ..display.lang import language_of
+from ..display.phrases import say
 from ..messages import user_text
 from .extractive import extractive_summary, read_messages
-from .lang import language, say
 
 MESSAGE_START = re.compile(r'\{"(?:role|content)": ')
 
@@ -64,6 +65,6 @@ def summarize(request: dict) -> str:
     recovered, cut = recover_messages(text)
     summary = extractive_summary(recovered)
     if cut:
-        lang = language(read_messages(recovered)[0].goal)
-        summary += "\n\n" + say(lang, "middle_cut")
+        lang = language_of(read_messages(recovered)[0].goal)
+        summary += "\n\n" + say("middle_cut", lang)
     return summary

@@ -8,7 +8,8 @@
   a placeholder, `[Earlier tool result omitted.]`, or nothing yet.
   `Call.visible` is the part still readable here; a result in the last message
   is `fresh`: the model has not commented on it yet;
-- its own earlier notes (the assistant's text) and the summaries it was given.
+- its own earlier notes (the assistant's text) and the summaries it was given;
+- the tools the request offers: the only ones a plan may call.
 
 Left out: the files on disk. The view holds only what the request holds; a
 saved copy is known by its path, and reading it takes a tool call.
@@ -75,6 +76,7 @@ class View:
     notes: list = field(default_factory=list)       # the assistant's own text, oldest first
     summaries: list = field(default_factory=list)   # decoded summary texts
     compacted: bool = False
+    offered: frozenset = frozenset()                # the names of the tools the request offers
 
     @property
     def knowledge(self) -> str:
@@ -111,9 +113,14 @@ def active_request(messages) -> str:
     return ""
 
 
-def read_view(messages) -> View:
-    """The View of a request's messages."""
-    view = View(request=active_request(messages))
+def offered_tools(request: dict) -> frozenset:
+    """The names of the tools in the request's `tools`: the only ones a reply may call."""
+    return frozenset(t.get("name") for t in request.get("tools") or [] if isinstance(t, dict))
+
+
+def read_view(messages, offered: frozenset = frozenset()) -> View:
+    """The View of a request's messages, with the tools it offers."""
+    view = View(request=active_request(messages), offered=offered)
     pending = {}
     last = len(messages) - 1
     for i, message in enumerate(messages):

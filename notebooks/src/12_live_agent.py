@@ -16,7 +16,9 @@
 # `COMPACT_OFFLINE` is set (the tests set one), the notebook stays offline whatever keys
 # it finds.
 # The offline model is a deterministic stand-in, not a language model: it reads only what
-# the request holds, and looks up what a question names with the agent's own tools.
+# the request holds, and looks up what a question names with the tools the request offers.
+# Each answer quotes what it read, with file and line, or says it cannot tell; where only a
+# preview is left, it searches the saved copy again first (`tests/test_offline_truth.py`).
 #
 # We run two of the article's experiments in a scratch copy of the sample workspace:
 #

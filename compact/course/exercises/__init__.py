@@ -20,6 +20,7 @@ raises NotImplementedError, or a prediction left as None, gets a friendly
     08 check_fresh_from(fresh_from)        fresh_from(kinds) -> index
        check_seed_losses(prediction)       lost by the seed on long_session, timeline_150
     09 check_cache_cost(cache_cost)        cache_cost(previous, current) -> float
+    11 check_settings(choice, sweep, budget)  settings for a window and budget, against the sweep
     12 check_summary_calls(prediction)     summary calls, offline compare-code run, seed
 
 One module a notebook; `check.py` holds the running, diff and hint machinery,
@@ -34,6 +35,7 @@ from .cost import check_cache_cost
 from .live import check_summary_calls
 from .micro import check_older_result, check_placeholders
 from .order import check_lost, check_order_loss
+from .own import check_settings
 from .pipeline import check_steps_that_act
 from .profiles import check_fresh_from, check_seed_losses
 from .reactive import check_tail_start
@@ -53,6 +55,7 @@ CHECKERS = {
     "07": (check_run_batch,),
     "08": (check_seed_losses, check_fresh_from),
     "09": (check_cache_cost,),
+    "11": (check_settings,),
     "12": (check_summary_calls,),
 }
 # the checkers whose exercise is code the learner writes (the others take a prediction)

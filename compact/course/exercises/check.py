@@ -27,7 +27,7 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ...display.lang import language, pick
+from ...display.lang import choose, language, pick
 from .case_names import shown
 
 SHOWN_FAILS = 3      # failing cases explained in full; the others get one line
@@ -56,7 +56,7 @@ class CheckResult:
 
 def say(english: str, chinese: str) -> str:
     """A checker's hint in the notebook's language."""
-    return chinese if language() == "zh" else english
+    return choose(english, chinese)
 
 
 # Every line a checker prints, in both languages: the frame (PASS, FAIL, what

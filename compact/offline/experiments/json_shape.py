@@ -7,7 +7,7 @@ such a text character by character, without parsing it, and reports the
 top-level fields with their types, the first object inside a list (the
 "record") with its fields, the fields of that record's nested lists of
 objects, and whether the record closed before the text ended.
-`json_outline_full` gives the same outline of a whole, valid JSON text.
+The same walk outlines a whole, valid JSON text.
 
 Left out: values, and every record after the first.
 """
@@ -111,29 +111,4 @@ def _outline_dict(root, record) -> dict:
         outline["nested"] = {child.key: child.children[0].keys for child in frame.children
                              if child.kind == "[" and child.children
                              and child.children[0].kind == "{"}
-    return outline
-
-
-def json_outline_full(text: str) -> dict | None:
-    """The same outline from a whole, valid JSON text (None if it does not parse)."""
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return None
-    def kind(v):
-        return {dict: "object", list: "list", str: "string", bool: "boolean",
-                          type(None): "null"}.get(type(v), "number")
-    outline = {"root": kind(data), "top": [], "record_in": None, "record": [],
-               "complete": True, "nested": {}}
-    items = data
-    if isinstance(data, dict):
-        outline["top"] = [(k, kind(v)) for k, v in data.items()]
-        where = next((k for k, v in data.items()
-                      if isinstance(v, list) and v and isinstance(v[0], dict)), None)
-        outline["record_in"], items = where, data.get(where, [])
-    if isinstance(items, list) and items and isinstance(items[0], dict):
-        first = items[0]
-        outline["record"] = [(k, kind(v)) for k, v in first.items()]
-        outline["nested"] = {k: list(v[0]) for k, v in first.items()
-                             if isinstance(v, list) and v and isinstance(v[0], dict)}
     return outline

@@ -10,14 +10,11 @@ and neither a note nor the summary kept its facts, take its outline with a
 Left out: understanding code; the facts are names matched against two word lists.
 """
 
-import re
-
-from .lang import language, say
+from ...display.lang import language_of
+from ...display.phrases import say
+from ..plan import Plan, lines_note
+from ..view import View, failed
 from .notes import code_facts, notes_on_fresh, parse_code_note
-from .plan import Plan, lines_note
-from .view import View, failed
-
-PY_PATH_RE = re.compile(r"(?<![\w./-])[\w./-]+\.py\b")
 
 
 def outline_command(path: str) -> str:
@@ -65,27 +62,27 @@ def plan_code(view: View, paths: list) -> Plan:
 
 
 def code_answer(view: View, paths: list) -> str:
-    lang = language(view.request)  # the answer speaks the request's language
-    lines, known = [say(lang, "code comparing", paths=say(lang, "code and").join(paths)), ""], {}
-    nothing = say(lang, "code nothing")
+    lang = language_of(view.request)  # the answer speaks the request's language
+    lines, known = [say("code comparing", lang, paths=say("code and", lang).join(paths)), ""], {}
+    nothing = say("code nothing", lang)
     for path in paths:
         facts, why = find_code_facts(view, path)
         if why == "error":
-            lines.append(say(lang, "code failed", path=path))
+            lines.append(say("code failed", lang, path=path))
             continue
         if not facts:
-            lines.append(say(lang, "code gone", path=path))
+            lines.append(say("code gone", lang, path=path))
             continue
         known[path] = facts
-        size = say(lang, "code lines", n=facts["lines"]) if facts["lines"] else ""
-        lines.append(say(lang, "code facts", path=path, size=size,
+        size = say("code lines", lang, n=facts["lines"]) if facts["lines"] else ""
+        lines.append(say("code facts", lang, path=path, size=size,
                          context=", ".join(facts["context"]) or nothing,
                          memory=", ".join(facts["memory"]) or nothing,
-                         source=say(lang, "code " + why)))
+                         source=say("code " + why, lang)))
     if len(known) >= 2:
         context_side = max(known, key=lambda p: len(known[p]["context"]))
         memory_side = max(known, key=lambda p: len(known[p]["memory"]))
-        lines += ["", say(lang, "code in short", context_side=context_side)
-                  + (say(lang, "code memory", memory_side=memory_side)
-                     if known[memory_side]["memory"] else say(lang, "code no memory"))]
+        lines += ["", say("code in short", lang, context_side=context_side)
+                  + (say("code memory", lang, memory_side=memory_side)
+                     if known[memory_side]["memory"] else say("code no memory", lang))]
     return "\n".join(lines)

@@ -17,8 +17,8 @@ Left out: any judgement of what matters; the notes follow fixed patterns.
 
 import re
 
-from .plan import NOTE_MAX, first_line, last_match, names_fitting, short
-from .view import Call, View
+from ..plan import NOTE_MAX, first_line, last_match, names_fitting, short
+from ..view import Call, View
 
 LESSONS_GLOB = "s*/README.md"
 LESSON_RE = re.compile(r"^(s\d\d_[A-Za-z0-9_]+)/README\.md$", re.MULTILINE)

@@ -11,10 +11,11 @@ Left out: running `compact`; the policy only asks for it (compact/agent/loop.py 
 
 import re
 
-from .lang import language, say
+from ...display.lang import language_of
+from ...display.phrases import say
+from ..plan import Plan, first_line, lines_note
+from ..view import View
 from .notes import LESSONS_GLOB, lessons_found, notes_on_fresh
-from .plan import Plan, first_line, lines_note
-from .view import View
 
 
 def plan_compact_tool(view: View, note_path: str) -> Plan:
@@ -49,9 +50,9 @@ def written_result(view: View, path: str) -> str | None:
 
 def compact_tool_answer(view: View, path: str, written: str) -> str:
     folders = lessons_found(view) or []
-    lang = language(view.request)  # the answer speaks the request's language
-    lines = [say(lang, "tool done", written=written)]
+    lang = language_of(view.request)  # the answer speaks the request's language
+    lines = [say("tool done", lang, written=written)]
     if folders:
-        lines.append(say(lang, "tool lessons", n=len(folders), names=", ".join(folders)))
-    lines.append(say(lang, "tool compacted" if view.compacted else "tool asked"))
+        lines.append(say("tool lessons", lang, n=len(folders), names=", ".join(folders)))
+    lines.append(say("tool compacted" if view.compacted else "tool asked", lang))
     return "\n".join(lines)

@@ -1,0 +1,122 @@
+"""Reading a session file: its records, each with the line it starts on.
+
+    text = read_text(path)
+    records = json_lines(path, text)          # JSONL: [(line, value), ...]
+    records = json_elements(path, text)       # a JSON list, or {"messages": [...]}: the same
+
+Every importer works from these records, so an error can always say where:
+`SessionFileError` carries the file, the line and what is wrong, and prints
+as `FILE:LINE: what`. A JSON list is read element by element with
+`json.JSONDecoder.raw_decode`, which knows where each element starts.
+
+Left out: guessing an encoding (a session file is UTF-8) and files too big
+for memory (a session is read whole, as the pipeline holds it whole).
+"""
+
+import json
+import re
+from pathlib import Path
+
+_DECODER = json.JSONDecoder()
+_SPACE = re.compile(r"\s*")
+
+
+class SessionFileError(ValueError):
+    """A session file that cannot be imported: `path`, `line` (or None) and `problem`."""
+
+    def __init__(self, path, line: int | None, problem: str):
+        self.path, self.line, self.problem = str(path), line, problem
+        where = f"{self.path}:{line}" if line else self.path
+        super().__init__(f"{where}: {problem}")
+
+
+def not_json(path, error: json.JSONDecodeError) -> SessionFileError:
+    return SessionFileError(path, error.lineno, f"not JSON ({error.msg} at column {error.colno})")
+
+
+def read_text(path) -> str:
+    path = Path(path)
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SessionFileError(path, None, "no such file") from None
+    except IsADirectoryError:
+        raise SessionFileError(path, None, "a folder, not a session file") from None
+    except UnicodeDecodeError as error:
+        raise SessionFileError(path, _line_at_byte(path, error.start), "not UTF-8 text") from None
+    except OSError as error:
+        raise SessionFileError(path, None, f"cannot read it ({error.strerror or error})") from None
+
+
+def _line_at_byte(path: Path, offset: int) -> int:
+    with open(path, "rb") as handle:
+        return handle.read(offset).count(b"\n") + 1
+
+
+def json_lines(path, text: str) -> list:
+    """(line number, value) for each non-blank line of a JSONL text."""
+    records = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            records.append((number, json.loads(line)))
+        except json.JSONDecodeError as error:
+            raise SessionFileError(path, number, f"not JSON ({error.msg} at column {error.colno})") from None
+    return records
+
+
+def _line_of(text: str, offset: int) -> int:
+    return text.count("\n", 0, offset) + 1
+
+
+def _skip(text: str, offset: int) -> int:
+    return _SPACE.match(text, offset).end()
+
+
+def _decode(path, text: str, offset: int):
+    try:
+        return _DECODER.raw_decode(text, offset)
+    except json.JSONDecodeError as error:
+        raise not_json(path, error) from None
+
+
+def _array(path, text: str, offset: int) -> list:
+    """The elements of the JSON array that starts at `offset`, each with its line."""
+    elements, offset = [], _skip(text, offset + 1)
+    while text[offset:offset + 1] != "]":
+        if elements:
+            if text[offset:offset + 1] != ",":
+                raise SessionFileError(path, _line_of(text, offset), "expected ',' or ']' in the list")
+            offset = _skip(text, offset + 1)
+        value, end = _decode(path, text, offset)
+        elements.append((_line_of(text, offset), value))
+        offset = _skip(text, end)
+    return elements
+
+
+def json_elements(path, text: str) -> tuple:
+    """(the whole value, [(line, element), ...]) of a JSON list or of an object's "messages" list."""
+    start = _skip(text, 0)
+    whole, end = _decode(path, text, start)
+    if text[_skip(text, end):].strip():
+        raise SessionFileError(path, _line_of(text, _skip(text, end)), "text after the JSON value")
+    if isinstance(whole, list):
+        return whole, _array(path, text, start)
+    if isinstance(whole, dict) and isinstance(whole.get("messages"), list):
+        return whole, _array(path, text, _messages_offset(text, start))
+    found = "an object without a 'messages' list" if isinstance(whole, dict) else type(whole).__name__
+    raise SessionFileError(path, _line_of(text, start), f"expected a list of messages, found {found}")
+
+
+def _messages_offset(text: str, offset: int) -> int:
+    """Where the value of the top-level key "messages" starts, in the object at `offset`
+    (the last such key, as json.loads keeps the last)."""
+    found, offset = None, _skip(text, offset + 1)
+    while text[offset:offset + 1] != "}":
+        key, offset = _DECODER.raw_decode(text, offset)
+        offset = _skip(text, _skip(text, offset) + 1)        # past ':'
+        found = offset if key == "messages" else found
+        offset = _skip(text, _DECODER.raw_decode(text, offset)[1])
+        offset = _skip(text, offset + 1) if text[offset:offset + 1] == "," else offset
+    return found

@@ -1,0 +1,91 @@
+"""The recipe: the compaction pipeline inside a plain `anthropic` SDK tool loop.
+
+    .venv/bin/python examples/own_loop.py "List the lesson folders." --workspace data/workspace
+
+Four lines of `compact` make an ordinary tool loop compact its own context
+(docs/RECIPE.md explains each one):
+1. `prepare(messages, request)` before every model call;
+2. `reactive_compact(messages, request)` once when the API still answers
+   "prompt is too long", then the same call again;
+3. the `compact` tool: run the WHOLE batch, append every result, and only
+   then `compact_history`, so no tool_use loses its result;
+4. the current request passed to each of them, so that what the user asked
+   for this turn is never summarized away.
+Everything else is the loop you already have. The tools here are the
+course's (compact.agent.tools) because the offline model knows them; put
+your own in TOOLS and run_tool. tests/test_recipe.py runs this file against
+the offline model, so the recipe cannot go stale.
+
+Left out: streaming, the system prompt's wording, retries of other errors
+(raised as they are), and anything the package's Agent adds for the course
+(echoing, turn limits per task, destructive-command confirmation).
+"""
+
+import argparse
+import sys
+
+import anthropic
+
+from compact import CompactionConfig, ContextCompactor, is_prompt_too_long
+from compact.agent.tools import TOOLS, run_tool
+
+SYSTEM = "You are a coding agent. Use the tools to read files; answer from what you read."
+
+
+def ask(client, model: str, compactor: ContextCompactor, messages: list, request: str,
+        workspace, max_calls: int = 20) -> str:
+    """One user turn of a tool loop, with the pipeline wired in; returns the final text."""
+    messages.append({"role": "user", "content": request})
+    refused = False
+    for _ in range(max_calls):
+        messages[:] = compactor.prepare(messages, request)                      # 1
+        try:
+            response = client.messages.create(model=model, max_tokens=4000, system=SYSTEM,
+                                              tools=TOOLS, messages=messages)
+        except anthropic.APIStatusError as error:
+            if refused or not is_prompt_too_long(error):
+                raise                           # a second refusal in a row is the caller's
+            refused = True
+            messages[:] = compactor.reactive_compact(messages, request)         # 2
+            continue
+        refused = False
+        content = [block.model_dump(mode="json", exclude_none=True) for block in response.content]
+        messages.append({"role": "assistant", "content": content})
+        calls = [block for block in content if block["type"] == "tool_use"]
+        if not calls:
+            return "".join(block.get("text", "") for block in content).strip()
+        results = [{"type": "tool_result", "tool_use_id": call["id"],
+                    "content": run_tool(workspace, call["name"], call["input"])} for call in calls]
+        messages.append({"role": "user", "content": results})                  # the whole batch
+        if any(call["name"] == "compact" for call in calls):
+            messages[:] = compactor.compact_history(messages, request)          # 3
+    raise RuntimeError(f"no final answer after {max_calls} model calls")
+
+
+def make_compactor(workspace, client, model: str, config: CompactionConfig | None = None, new_id=None):
+    """Transcripts and saved results go under the workspace; summaries come from the same model."""
+    return ContextCompactor(workspace, client=client, model=model, config=config, new_id=new_id)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description="A plain SDK tool loop with the compaction pipeline.")
+    parser.add_argument("request")
+    parser.add_argument("--workspace", default=".")
+    parser.add_argument("--model", default=None, help="a model id (default: the offline model)")
+    args = parser.parse_args(argv)
+    if args.model:   # the real API: the key comes from the environment, never from here
+        with anthropic.Anthropic() as client:
+            print(ask(client, args.model, make_compactor(args.workspace, client, args.model), [],
+                      args.request, args.workspace))
+        return 0
+    from compact.agent.model import offline_client
+    from compact.offline import MODEL_NAME
+    from compact.offline.server import start_offline_server
+    with start_offline_server() as server, offline_client(server.base_url) as client:
+        print(ask(client, MODEL_NAME, make_compactor(args.workspace, client, MODEL_NAME), [],
+                  args.request, args.workspace))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

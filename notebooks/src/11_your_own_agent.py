@@ -1,0 +1,214 @@
+# %% [markdown]
+# # 11 · Your own agent, your own history
+#
+# Every notebook so far replayed the course's own histories with the article's numbers.
+# Your agent is not the course's: its tools return other sizes, its sessions run longer or
+# shorter, and its model has its own window. Here you replay **a session of your own
+# agent** through the pipeline, sweep the thresholds over it, choose settings for a stated
+# window, and read the recipe that wires the pipeline into a plain SDK tool loop.
+#
+# The importers (`compact.importers`) read three formats:
+#
+# - **Claude Code session files**, the JSONL Claude Code keeps under
+#   `~/.claude/projects/<project>/`. The format is Claude Code's own and not documented;
+#   the importer keeps the main thread, skips a subagent's sidechain and the harness's meta
+#   lines, joins a reply Claude Code wrote block by block, and reads past a compaction
+#   Claude Code did, so the pairs it split are whole again;
+# - **plain Messages API histories**: a JSON list, `{"messages": [...]}`, or one message a
+#   line;
+# - **OpenAI chat-format logs** (`tool_calls`, `role: "tool"`), turned into the Messages
+#   API's blocks.
+#
+# A file that does not parse, or whose tool pairs do not match, is refused with the file,
+# the line and what is wrong: nothing half-converted is replayed.
+
+# %% [markdown]
+# **Goal.** You will load a session file of another agent, replay it, sweep the
+# thresholds over it, choose settings for a window and a budget, and see the four lines a
+# tool loop needs. About 30 minutes.
+
+# %%
+# %matplotlib inline
+from IPython.display import display
+
+from compact import CompactionConfig
+from compact.course.charts import timeline_chart
+from compact.course.exercises import check_settings
+from compact.course.histories import data_dir
+from compact.course.replay import replay, timeline
+from compact.course.sessions import open_session, records_in, sample_path
+from compact.course.sweep import describe, limit_of, sweep
+from compact.course.sweep_chart import sweep_chart
+from compact.display.text import plural
+
+# Put the path of one of your own sessions here. Until then the sample opens.
+MY_SESSION = "~/.claude/projects/my-project/my-session.jsonl"
+
+history = open_session(MY_SESSION)
+print(f"{history['shown_path']}: {history['format']}, {len(history['messages'])} messages")
+
+# %% [markdown]
+# ## What the file holds, and what the model saw
+#
+# The sample, `data/sessions/claude_code_sample.jsonl`, is **made, not recorded**: no
+# Claude Code ran. `scripts/make_claude_session.py` writes it in Claude Code's format from
+# the course's workspace, with the real output of the course's tools, a subagent that
+# reads the five lesson READMEs in its own sidechain, and a file-history snapshot before an
+# edit. Its first record says so. Count its records by kind, then what the importer kept:
+
+# %%
+for kind, count in sorted(records_in(sample_path()).items()):
+    print(f"{kind:24} {count:3} records")
+sample = open_session(None)
+print()
+print(f"main thread: {len(sample['messages'])} messages, "
+      f"{sum(m['role'] == 'assistant' for m in sample['messages'])} model replies")
+print(f"title:   {sample['title'][:60]}...")
+print(f"request: {sample['active_request']}")
+
+# %% [markdown]
+# The sidechain records and the meta line are left out; the `summary` and the
+# `file-history-snapshot` are bookkeeping, not messages. There are more assistant records
+# than model replies: Claude Code writes one record per content block, and the importer
+# joins the records that share a `message.id` back into one reply. The active request is
+# the newest text a person typed.
+#
+# ## One `prepare` over the whole session
+#
+# As in notebook 08, `replay` runs the pipeline once over the whole list, with the default
+# profile and the article's numbers:
+
+# %%
+print(replay(history).table())
+
+# %% [markdown]
+# ## Call by call
+#
+# `timeline` feeds the session to `prepare` one model call at a time, as your agent would
+# have, had it run the pipeline. The replies are the recorded ones: a compactor cannot
+# change what the model went on to do.
+
+# %%
+calls = timeline(history)
+display(timeline_chart(calls, title=f"{history['name']}: the context at each model call"))
+
+# %% [markdown]
+# ## Sweep the thresholds for a window
+#
+# Say your model's window is 16,000 tokens. `sweep` replays the session once per setting
+# of the grid below, in both profiles. The context limit is either the article's, in
+# characters (`context_char_limit`), or one in tokens (`context_token_limit`, counted here
+# by the offline model's estimate); each is crossed with every value of
+# `keep_recent_results` and `snip_target_messages`. Each row measures
+#
+# - **cost**: the session's bill in base input tokens, as in notebook 09: a request that
+#   extends the previous one reads that one from the prompt cache at 0.1 a token and
+#   writes the rest at 1.25; each recorded reply is output, at 5; each summary call is
+#   billed too;
+# - **lost**: tool outputs that can no longer be read verbatim anywhere;
+# - **misses**: model calls whose recorded reply used a name (`snake_case`, 8 characters
+#   or more) that only an earlier tool output held, when that name was nowhere in what the
+#   call was sent: not in a result, a preview or a summary. This is the course's own
+#   measure: your model would have had to read that output again;
+# - **peak tokens**: the largest request, by the offline model's estimate.
+#
+# The best row (`*`) fits the window and loses nothing; of those, it has the fewest misses,
+# then the lowest cost. A `!` marks a row over the window.
+
+# %%
+WINDOW = 16_000
+GRID = {"context_char_limit": (25_000, 50_000, 100_000), "context_token_limit": (6_000, 12_000),
+        "keep_recent_results": (1, 3, 6), "snip_target_messages": (20, 40)}
+swept = sweep(history, GRID, window_tokens=WINDOW)
+print(describe(swept))
+
+# %% [markdown]
+# The chart draws every row: cost across, misses up. Filled dots lose nothing, hollow ones
+# lose outputs, crosses do not fit the window; the star is the best row, the dashed line
+# the cost of no compaction.
+
+# %%
+display(sweep_chart(swept))
+
+# %% [markdown]
+# Read it with the checks below. The seed profile's step 3 keeps no copy of what it
+# removes, so its rows lose outputs; the default's rows lose none. In the default
+# profile, in either unit, the lowest limit costs least and misses most, and the largest
+# limit in characters does not fit a window this small.
+
+# %%
+seed_rows = [r for r in swept.rows if r.profile == "seed"]
+default_rows = [r for r in swept.rows if r.profile == "default"]
+print(f"seed rows that lose outputs:    {sum(r.lost > 0 for r in seed_rows)} of {len(seed_rows)}")
+print(f"default rows that lose outputs: {sum(r.lost > 0 for r in default_rows)} of {len(default_rows)}")
+by_limit = {}
+for row in default_rows:
+    by_limit.setdefault(limit_of(row.settings), []).append(row)
+for limit, rows in by_limit.items():
+    print(f"default, limit {limit:>11}: cost {min(r.cost for r in rows):>9,} to "
+          f"{max(r.cost for r in rows):>9,}, misses {min(r.misses for r in rows)} to "
+          f"{max(r.misses for r in rows)}, fits {WINDOW:,} tokens: "
+          f"{all(r.fits(WINDOW) for r in rows)}")
+
+# %% [markdown]
+# ## The chosen settings
+#
+# The best row's settings are a `CompactionConfig`: pass it to your compactor. A limit in
+# tokens needs a token measure beside it, `compact.tokens.TokenMeasure(client, model)`,
+# which asks your model's own `count_tokens`; the compactor refuses a limit in one unit
+# measured in the other.
+
+# %%
+best = swept.best
+config = CompactionConfig.named(best.profile, **best.settings)
+print(f"CompactionConfig.named({best.profile!r}, **{best.settings})")
+print(f"its context limit counts {config.unit}: {config.context_limit:,}")
+print(f"cost {best.cost:,} of {swept.baseline['cost']:,} without compaction, "
+      f"{plural(best.misses, 'miss', 'misses')}, peak {best.peak_tokens:,} tokens")
+
+# %% [markdown]
+# ## The recipe: four lines in your own loop
+#
+# [docs/RECIPE.md](../docs/RECIPE.md) explains them; `examples/own_loop.py` is the whole
+# loop, and a test runs it against the offline model. These are its four places:
+#
+# 1. `prepare(messages, request)` before every model call;
+# 2. `reactive_compact(messages, request)` once when the API still answers "prompt is too
+#    long", then the same call again;
+# 3. the `compact` tool: run the whole batch, append every result, only then
+#    `compact_history`;
+# 4. the current request passed to each of them.
+
+# %%
+recipe = (data_dir().parent / "examples" / "own_loop.py").read_text(encoding="utf-8")
+start = recipe.index("def ask(")
+print(recipe[start:recipe.index("\n\n\n", start)])
+
+# %% [markdown]
+# ## Check yourself: settings for a budget
+#
+# Your team can spend a cost of 45,000 on this session (in the sweep's units), and the
+# window is still 16,000 tokens. Choose a profile, one context limit (in characters or in
+# tokens) and the other two thresholds. The checker
+# replays your choice (any values, not only the grid's) and judges it against the sweep:
+# it must fit the window, lose nothing, stay within the budget, and miss no more than the
+# best row that does all that.
+
+# %%
+BUDGET = 45_000
+my_choice = None  # e.g. {"profile": "default", "context_char_limit": 50_000,
+#                         "keep_recent_results": 3, "snip_target_messages": 30}
+
+result = check_settings(my_choice, swept, budget=BUDGET)
+
+# %% [markdown]
+# **Recap.**
+# - The importers read Claude Code, Messages API and OpenAI chat files, and name the line
+#   of anything they cannot convert; `python -m compact replay FILE` and `sweep FILE` take
+#   them all.
+# - A sweep over your own session shows what each setting costs, loses and misses for your
+#   window; the best row is a `CompactionConfig` to keep.
+# - Four lines wire the pipeline into any tool loop: `prepare`, `reactive_compact` on the
+#   refusal, `compact_history` after the whole batch, and the current request passed in.
+#
+# **Next:** notebook 12, the agent of the article, live.

@@ -1,0 +1,167 @@
+"""The offline model's HTTP layer against a client that misbehaves (issue 19):
+a body is framed by one all-digit Content-Length only, a Transfer-Encoding is
+refused and the connection closed (no hidden request behind a chunk), a quiet
+connection is closed after the idle timeout, connections and body bytes at once
+are bounded, and every refusal is in the API's error shape."""
+
+import json
+import socket
+import time
+
+import pytest
+
+from compact.offline import server
+from compact.offline.server import start_offline_server
+
+pytestmark = pytest.mark.usefixtures("no_network")  # nothing but loopback (conftest.py)
+
+GOOD = json.dumps({"model": "offline-s08", "max_tokens": 10,
+                   "messages": [{"role": "user", "content": "hi"}]}).encode()
+
+
+def exchange(port: int, data: bytes, wait: float = 5) -> bytes:
+    """Send raw bytes, read until the server closes (or `wait` passes with nothing)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=wait) as sock:
+        sock.sendall(data)
+        received = b""
+        try:
+            while chunk := sock.recv(65536):
+                received += chunk
+        except TimeoutError:
+            pass
+    return received
+
+
+def responses(raw: bytes) -> list[tuple[int, dict, dict]]:
+    """(status, headers, JSON body) of each response in `raw`."""
+    found = []
+    while raw:
+        head, _, rest = raw.partition(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        headers = dict(line.split(": ", 1) for line in lines[1:])
+        headers = {k.lower(): v for k, v in headers.items()}
+        size = int(headers["content-length"])
+        found.append((int(lines[0].split()[1]), headers, json.loads(rest[:size])))
+        raw = rest[size:]
+    return found
+
+
+def post(headers: str, body: bytes = b"") -> bytes:
+    return (f"POST /v1/messages HTTP/1.1\r\nHost: x\r\nx-api-key: k\r\n"
+            f"content-type: application/json\r\n{headers}\r\n").encode() + body
+
+
+@pytest.fixture
+def offline():
+    with start_offline_server() as handle:
+        yield handle
+
+
+def test_a_chunked_body_is_refused_and_its_chunk_never_runs_as_a_request(offline):
+    hidden = (b"POST /v1/messages/count_tokens HTTP/1.1\r\nHost: x\r\nx-api-key: k\r\n"
+              b"content-length: 2\r\n\r\n{}")
+    chunk = f"{len(hidden):x}\r\n".encode() + hidden + b"\r\n0\r\n\r\n"
+    got = responses(exchange(offline.port, post("Transfer-Encoding: chunked\r\n", chunk)))
+    assert len(got) == 1, got              # one answer: the chunk was not read as a request
+    status, headers, payload = got[0]
+    assert status == 411 and headers["connection"] == "close"
+    assert payload == {"type": "error", "error": {
+        "type": "invalid_request_error",
+        "message": "Transfer-Encoding is not supported: send the body with one Content-Length"}}
+    assert [r["path"] for r in offline.requests] == ["/v1/messages"]
+
+
+def test_transfer_encoding_with_a_content_length_is_refused_too(offline):
+    got = responses(exchange(offline.port, post(f"Transfer-Encoding: chunked\r\nContent-Length: "
+                                                f"{len(GOOD)}\r\n", GOOD)))
+    assert [status for status, _, _ in got] == [411]
+
+
+@pytest.mark.parametrize("value", ["1_0", "+10", '" 10"', "0x10", "10.0", "-1", "١٠", "9" * 13])
+def test_a_content_length_that_is_not_all_digits_is_refused(offline, value):
+    got = responses(exchange(offline.port, post(f"Content-Length: {value}\r\n", b"{}" + b" " * 8)))
+    assert len(got) == 1
+    status, headers, payload = got[0]
+    assert status == 400 and headers["connection"] == "close"
+    assert payload["error"] == {"type": "invalid_request_error",
+                                "message": "Content-Length must be a number"}
+
+
+def test_two_content_lengths_are_refused_whatever_they_say(offline):
+    for first, second in ((len(GOOD), len(GOOD)), (2, len(GOOD)), (len(GOOD), 2)):
+        got = responses(exchange(offline.port, post(f"Content-Length: {first}\r\n"
+                                                    f"Content-Length: {second}\r\n", GOOD)))
+        assert [(s, p["error"]["message"]) for s, _, p in got] == [
+            (400, "Content-Length must be sent once, got 2 of them")]
+
+
+def test_a_good_request_on_the_same_connection_still_works(offline):
+    one = post(f"Content-Length: {len(GOOD)}\r\n", GOOD)
+    got = responses(exchange(offline.port, one + one
+                             + b"POST /v1/messages HTTP/1.1\r\nconnection: close\r\nx-api-key: k\r\n"
+                               b"content-length: " + str(len(GOOD)).encode() + b"\r\n\r\n" + GOOD))
+    assert [status for status, _, _ in got] == [200, 200, 200]
+
+
+def test_every_connection_has_an_idle_timeout():
+    # socketserver's default is None: a connection may then wait forever, holding its thread.
+    assert server._Handler.timeout == server.IDLE_TIMEOUT and 0 < server.IDLE_TIMEOUT <= 60
+
+
+def test_a_quiet_connection_is_closed_after_the_idle_timeout(offline, monkeypatch, capfd):
+    monkeypatch.setattr(server._Handler, "timeout", 0.5)
+    started = time.monotonic()
+    # Headers promise 100 bytes; only 10 come. The server closes, answering nothing.
+    half = exchange(offline.port, post("Content-Length: 100\r\n", b"{" * 10), wait=10)
+    assert time.monotonic() - started < 8
+    got = responses(half)
+    said = [(status, payload["error"]["type"]) for status, _, payload in got]
+    assert said in ([], [(408, "timeout_error")])
+    # A connection that sends nothing at all is closed too.
+    started = time.monotonic()
+    assert exchange(offline.port, b"", wait=10) == b""
+    assert time.monotonic() - started < 8
+    # And the server still answers, and has said nothing on stderr (no traceback).
+    assert responses(exchange(offline.port, post(f"Content-Length: {len(GOOD)}\r\n"
+                                                 f"connection: close\r\n", GOOD)))[0][0] == 200
+    assert capfd.readouterr().err == ""
+
+
+def test_connections_past_the_limit_get_an_overloaded_error(monkeypatch):
+    monkeypatch.setattr(server, "MAX_CONNECTIONS", 3)
+    with start_offline_server() as offline:
+        idle = [socket.create_connection(("127.0.0.1", offline.port), timeout=5) for _ in range(3)]
+        try:
+            time.sleep(0.3)     # the three are accepted and hold their threads
+            got = responses(exchange(offline.port, post(f"Content-Length: {len(GOOD)}\r\n", GOOD)))
+            assert [(status, headers["connection"], payload["error"]["type"])
+                    for status, headers, payload in got] == [(529, "close", "overloaded_error")]
+        finally:
+            for sock in idle:
+                sock.close()
+        time.sleep(0.3)         # their threads end, their slots come back
+        got = responses(exchange(offline.port, post(f"Content-Length: {len(GOOD)}\r\n"
+                                                    f"connection: close\r\n", GOOD)))
+        assert [status for status, _, _ in got] == [200]
+
+
+def test_bodies_past_the_total_cap_get_an_overloaded_error(monkeypatch):
+    monkeypatch.setattr(server, "MAX_BODIES_AT_ONCE", 1000)
+    with start_offline_server() as offline:
+        # One connection holds 900 bytes of the budget while its body trickles in.
+        holder = socket.create_connection(("127.0.0.1", offline.port), timeout=5)
+        try:
+            holder.sendall(post("Content-Length: 900\r\n", b"{"))
+            time.sleep(0.3)
+            got = responses(exchange(offline.port, post("Content-Length: 200\r\n", b"{" * 200)))
+            assert [(status, payload["error"]["type"]) for status, _, payload in got] == [
+                (529, "overloaded_error")]
+            small = responses(exchange(offline.port, post(f"Content-Length: {len(GOOD)}\r\n"
+                                                          f"connection: close\r\n", GOOD)))
+            assert [status for status, _, _ in small] == [200]     # it fits beside the holder
+        finally:
+            holder.close()
+        time.sleep(0.3)
+        got = responses(exchange(offline.port, post("Content-Length: 200\r\nconnection: close\r\n",
+                                                    b" " * 200)))
+        assert [status for status, _, _ in got] == [400]           # read, then refused as JSON
