@@ -42,8 +42,10 @@ reactive_compact and the compact tool.
 """
 
 import argparse
+import errno
 import os
 import shutil
+import stat
 import statistics
 import sys
 import tempfile
@@ -228,10 +230,15 @@ def across_seeds(rows: list[dict]) -> list[dict]:
     return out
 
 
-SEED_COLUMNS = (  # header, width, how to show an across-seeds row
+# The columns that name a run, first in both tables: header, width, how to show a row.
+KEY_COLUMNS = (
     ("session", 10, lambda r: r["session"]),
     ("turns", 5, lambda r: r["turns"]),
     ("design", 7, lambda r: r["design"]),
+)
+
+SEED_COLUMNS = (  # header, width, how to show an across-seeds row
+    *KEY_COLUMNS,
     ("seeds", 5, lambda r: r["seeds"]),
     ("cost k mean", 11, lambda r: f"{r['cost_mean'] / 1000:,.0f}"),
     ("worst", 7, lambda r: f"{r['cost_worst'] / 1000:,.0f}"),
@@ -287,9 +294,7 @@ def _yes(ok: bool) -> str:
 # -- the table -----------------------------------------------------------------
 
 COLUMNS = (  # header, width, how to show a row
-    ("session", 10, lambda r: r["session"]),
-    ("turns", 5, lambda r: r["turns"]),
-    ("design", 7, lambda r: r["design"]),
+    *KEY_COLUMNS,
     ("calls", 5, lambda r: r["model_calls"]),
     ("summ", 4, lambda r: r["summary_calls"]),
     ("refused", 7, lambda r: r["refused"]),
@@ -320,16 +325,16 @@ med/max ms: prepare time per call; growth: per-call time ratio / new-content rat
 the shortest and this length (about 1: no quadratic loop)."""
 
 
-def legend() -> str:
-    """LEGEND with the window and the rates filled in."""
-    return LEGEND.format(window=DEFAULT_WINDOW, input=cost.INPUT_RATE, write=cost.CACHE_WRITE_RATE,
-                         read=cost.CACHE_READ_RATE, output=cost.OUTPUT_RATE)
-
-
 SEED_LEGEND = """\
 cost k mean / worst: the bill over the seeds (as cost k above), in thousands; x seed: that
 cost over the seed profile's on the same session (mean, worst); misses: calls whose needed
 earlier output was not whole in the request sent; lost max / summ max: the most of any seed."""
+
+
+def legend() -> str:
+    """LEGEND with the window and the rates filled in."""
+    return LEGEND.format(window=DEFAULT_WINDOW, input=cost.INPUT_RATE, write=cost.CACHE_WRITE_RATE,
+                         read=cost.CACHE_READ_RATE, output=cost.OUTPUT_RATE)
 
 
 TIMING_COLUMNS = ("med ms", "max ms", "growth")
@@ -521,6 +526,9 @@ def chart_path_problem(path) -> str | None:
     folder = target.parent if str(target.parent) else Path(".")
     if target.is_dir():
         return f"{path} is a folder"
+    if os.path.lexists(target) and not stat.S_ISREG(os.lstat(target).st_mode):
+        # The rename would replace it: a FIFO, a device (/dev/full), a link.
+        return f"{path} exists and is not a regular file"
     if not folder.exists():
         return f"the folder {folder} does not exist"
     if not folder.is_dir():
@@ -539,6 +547,8 @@ def save_chart(figure, path, **savefig) -> None:
     os.close(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
     try:
         figure.savefig(temporary, format="png", **savefig)
+        if problem := chart_path_problem(target):   # asked again: it may have changed meanwhile
+            raise OSError(errno.EEXIST, problem)
         os.replace(temporary, target)
     except BaseException:
         os.unlink(temporary)
