@@ -17,7 +17,10 @@ extra=()
 # scripts/jupyterlab/overrides.json: no "Would you like to get notified about official Jupyter
 # news?" pop-up over the first notebook, and no news or update check; a learner's own
 # settings still win.
+# Kernels over IPC (Unix sockets in the 700 runtime folder): TCP ports that any local user can
+# connect to, and that two servers can both pick, carry code and output in plain text.
 exec .venv/bin/jupyter lab --ip=127.0.0.1 --notebook-dir="$folder" \
+  --KernelManager.transport=ipc \
   --LabApp.app_settings_dir="$PWD/scripts/jupyterlab" \
   --LabApp.default_url=/lab/tree/00_why_compaction.ipynb \
   "${extra[@]}" "$@"

@@ -13,16 +13,21 @@ that instead, adding only the port, the token and --no-browser: the address
 launcher's own, which is what a test of the launcher looks at. Saving is off in its settings folder, since
 the launcher serves the tracked notebooks.
 
+Kernels talk over IPC, as the course command's do: Unix sockets in the runtime folder,
+which is a short folder of its own in /tmp (a socket path may be at most 107 bytes).
+
 Left out: anything a person would need to use this lab; it lives for one test.
 """
 
 import json
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -49,14 +54,14 @@ class LabServer:
         self.token = secrets.token_hex(16)
         self.base_url = f"http://127.0.0.1:{self.port}"
         self.log_path = self.state_dir / "jupyterlab.log"
+        self.runtime_dir = None
         self.process = None
 
     def _environment(self) -> dict:
         env = dict(os.environ)
-        for name, folder in (("JUPYTER_CONFIG_DIR", "config"),
-                             ("JUPYTER_RUNTIME_DIR", "runtime"),
-                             ("IPYTHONDIR", "ipython")):
+        for name, folder in (("JUPYTER_CONFIG_DIR", "config"), ("IPYTHONDIR", "ipython")):
             env[name] = str(self.state_dir / folder)
+        env["JUPYTER_RUNTIME_DIR"] = str(self.runtime_dir)
         env["JUPYTER_PLATFORM_DIRS"] = "1"
         env["JUPYTERLAB_SETTINGS_DIR"] = str(self._settings())
         env["JUPYTERLAB_WORKSPACES_DIR"] = str(self.state_dir / "workspaces")
@@ -89,12 +94,14 @@ class LabServer:
             "--LabApp.news_url=",
             "--LabApp.extension_manager=readonly",
             "--ServerApp.terminals_enabled=False",
+            "--KernelManager.transport=ipc",  # no TCP ports, as in course.sh (which says why)
             *(["--allow-root"] if os.geteuid() == 0 else []),  # CI containers run as root
         ]
 
     def start(self, timeout: float = 60) -> "LabServer":
         command = self._command()
         self.state_dir.mkdir(parents=True, exist_ok=True)
+        self.runtime_dir = Path(tempfile.mkdtemp(prefix="lab-"))
         log = open(self.log_path, "wb")
         self.process = subprocess.Popen(command, cwd=self.root_dir, env=self._environment(),
                                         stdout=log, stderr=subprocess.STDOUT,
@@ -118,6 +125,13 @@ class LabServer:
                 pass
             time.sleep(0.3)
         raise TimeoutError(f"JupyterLab not ready after {timeout:.0f} s:\n{self.log_tail()}")
+
+    def log_text(self) -> str:
+        """Everything the server and its kernels printed so far."""
+        try:
+            return self.log_path.read_text(errors="replace").replace(self.token, "<token>")
+        except OSError:
+            return ""
 
     def kernels(self) -> list:
         """The server's kernels: id, execution_state, connections (browser tabs attached)."""
@@ -150,11 +164,7 @@ class LabServer:
         return f"{self.base_url}/lab/tree/{name}?token={self.token}"
 
     def log_tail(self, lines: int = 30) -> str:
-        try:
-            text = self.log_path.read_text(errors="replace")
-        except OSError:
-            return "(no log)"
-        return "\n".join(text.splitlines()[-lines:]).replace(self.token, "<token>")
+        return "\n".join(self.log_text().splitlines()[-lines:]) or "(no log)"
 
     def stop(self) -> None:
         if self.process is None:
@@ -172,6 +182,7 @@ class LabServer:
             os.killpg(group, signal.SIGKILL)
         except ProcessLookupError:
             pass
+        shutil.rmtree(self.runtime_dir, ignore_errors=True)
 
     def _ask_to_shut_down(self) -> None:
         """The polite way: the server stops its kernels, then itself."""

@@ -18,7 +18,9 @@ The course command itself (`bash scripts/course.sh`, with a port and a token
 added) is opened too: its first page must be notebook 00, with no "official
 Jupyter news" prompt over it. A plain JupyterLab on the same folder and page,
 without the course's settings folder, does show the prompt here, so the check
-can see it and its absence is the command's doing.
+can see it and its absence is the command's doing. The same goes for the kernels' "running
+over TCP without encryption" warning: the course command's kernels use IPC, so running
+notebook 00 there prints none, while the plain JupyterLab's kernel prints it.
 """
 
 import os
@@ -38,6 +40,7 @@ NOTEBOOK = ROOT / "notebooks" / "01_tool_result_budget.ipynb"
 COURSE = ["bash", str(ROOT / "scripts" / "course.sh")]
 FIRST_NOTEBOOK = "00_why_compaction.ipynb"
 NEWS_PROMPT = "Would you like to get notified about official Jupyter news?"
+TCP_WARNING = "Kernel is running over TCP without encryption"
 BROWSER_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 SECONDS = 1000  # playwright waits in milliseconds
@@ -165,8 +168,12 @@ def chromium_page(tmp_path):
             browser.close()
 
 
-def first_page(page, tmp_path, launcher) -> str:
-    """Start a launcher, open its root URL; the notebook tab it lands on."""
+def first_page(page, tmp_path, launcher, run: bool = False) -> str:
+    """Start a launcher, open its root URL; the notebook tab it lands on.
+
+    Its kernel is started and connected before the server stops (run=True: every cell ran);
+    what the server and the kernel printed stays in lab_log(tmp_path).
+    """
     # Opening a notebook makes a checkpoint copy: into tmp, not beside the tracked notebooks.
     launcher = [*launcher, f"--FileCheckpoints.checkpoint_dir={tmp_path / 'checkpoints'}"]
     with LabServer(ROOT / "notebooks", tmp_path / "lab", launcher=launcher) as lab:
@@ -176,15 +183,26 @@ def first_page(page, tmp_path, launcher) -> str:
         page.wait_for_selector(".jp-LabShell[data-shell-mode]", timeout=30 * SECONDS)
         page.wait_for_timeout(4 * SECONDS)
         assert page.url.split("?")[0] == f"{lab.base_url}/lab/tree/{FIRST_NOTEBOOK}"
+        lab.wait_for_connected_kernel()
+        if run:
+            run_all_cells(page)
         return page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current").inner_text()
+
+
+def lab_log(tmp_path) -> str:
+    return (tmp_path / "lab" / "jupyterlab.log").read_text(errors="replace")
 
 
 def test_the_course_command_opens_notebook_00_with_no_news_prompt(chromium_page, tmp_path):
     if Path(sys.prefix).resolve() != (ROOT / ".venv").resolve():
         pytest.skip("the course command runs .venv's JupyterLab: run this test with .venv/bin/python")
-    tab = first_page(chromium_page, tmp_path, COURSE)
+    tab = first_page(chromium_page, tmp_path, COURSE, run=True)
     assert tab.strip() == FIRST_NOTEBOOK
     assert chromium_page.get_by_text(NEWS_PROMPT).count() == 0
+    assert_no_error(chromium_page)
+    # Its kernel started and ran every cell, over IPC: no TCP warning.
+    assert "Kernel started" in lab_log(tmp_path)
+    assert TCP_WARNING not in lab_log(tmp_path)
 
 
 def test_a_plain_jupyterlab_shows_the_prompt_the_course_command_hides(chromium_page, tmp_path):
@@ -194,6 +212,8 @@ def test_a_plain_jupyterlab_shows_the_prompt_the_course_command_hides(chromium_p
     assert first_page(chromium_page, tmp_path, plain).strip() == FIRST_NOTEBOOK
     # Looked for after the same wait as above: that wait is long enough to see it.
     assert chromium_page.get_by_text(NEWS_PROMPT).count() == 1
+    # A kernel started the default way (TCP) warns: the check above can see the warning.
+    assert TCP_WARNING in lab_log(tmp_path)
 
 
 def test_the_course_command_opens_the_chinese_edition_with_zh(chromium_page, tmp_path):

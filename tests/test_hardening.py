@@ -128,12 +128,12 @@ def test_stale_temporary_files_of_ours_are_removed_by_the_next_run(root):
 
 def test_a_stale_temporary_file_left_by_kill_9_goes_on_the_next_run(root):
     """A child writes through the store and is killed once its bytes are written, before
-    they get their name (at the rename, which every way of writing a whole file makes)."""
+    they get their name (at the rename or link that names them, whichever the store uses)."""
     probe = ("import os, sys, signal\n"
              "from compact import store\n"
              "def die(*args, **kwargs):\n"
              "    os.kill(os.getpid(), signal.SIGKILL)\n"
-             "store._rename_noreplace = die\n"
+             "store._rename_noreplace = store.os.link = die\n"
              f"store.Store({str(root)!r}).persist_result('t1', 'x' * 100000)\n")
     done = subprocess.run([sys.executable, "-P", "-c", probe], timeout=60)
     assert done.returncode == -9

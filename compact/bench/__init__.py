@@ -5,6 +5,7 @@
     benchmark.py   four designs over those sessions, as a table and a chart (`bench`)
     server_rate.py requests per second of the offline model through the SDK (`bench-server`)
     prepare_bench.py ms per prepare call against one json.dumps of the list (`bench-prepare`)
+    classroom.py   local students on deploy/hub/'s JupyterHub, measured (scripts/bench_classroom.py)
 
 The benchmark uses the pipeline, the offline model's token estimate, the
 agent's client and compact.display (palette, table, chart words); the

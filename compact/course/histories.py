@@ -146,8 +146,12 @@ def load_history(name_or_path, source_format: str = "auto") -> dict:
     if isinstance(name_or_path, dict):
         return check_history(copy.deepcopy(name_or_path))
     path = _locate(name_or_path)
-    if str(name_or_path) not in _names() and _imported_format(path, source_format) != CANNED:
-        return check_history(load_session(path, source_format), str(path))
+    try:
+        # json's C parser recurses: a file nested 100,000 deep is no history, whatever its format
+        if str(name_or_path) not in _names() and _imported_format(path, source_format) != CANNED:
+            return check_history(load_session(path, source_format), str(path))
+    except RecursionError:
+        raise HistoryError(f"{path}: not a history (nested too deeply to read)") from None
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except UnicodeDecodeError:

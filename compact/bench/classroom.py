@@ -1,0 +1,427 @@
+"""A class on one machine: local students on the course's JupyterHub (deploy/hub/), measured.
+
+Not a step of the article: what a teacher needs before serving the course from one server.
+As root, it makes N local users, starts the hub of deploy/hub/jupyterhub_config.py on free
+loopback ports (a wrapper config changes only ports, state folders and who may log in,
+and adds an API token for this program), starts every student's server at once, runs
+notebooks in every server through the kernel websocket, as a browser tab would, and reads
+the RSS of each server and kernel. scripts/bench_classroom.py prints the figures;
+tests/test_hub.py checks isolation with the same pieces.
+
+Students must be able to run the course's interpreter, and the folders on the way to it
+must be open to them: a venv made from a Python under /root is not. So the students'
+course is a copy of the checkout in /var/tmp/compact-course-hub/<key>/ with a venv made
+from Debian's /usr/bin/python3 (README, "One machine for a class"), made once per checkout
+and set of requirements and kept (about 800 MB); its files are copied again on every run.
+
+Left out: logging in through the browser (PAM passwords: the API token starts servers),
+TLS, widgets (nothing renders them here), a real model (COMPACT_OFFLINE=1).
+"""
+
+import fcntl
+import hashlib
+import json
+import os
+import pwd
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.error
+import urllib.request
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+CACHE = Path("/var/tmp/compact-course-hub")
+SYSTEM_PYTHON = Path("/usr/bin/python3")
+HUB_CONFIG = Path("deploy") / "hub" / "jupyterhub_config.py"
+NOT_COPIED = shutil.ignore_patterns(".venv", ".git", "__pycache__", ".pytest_cache", ".hypothesis",
+                                    ".ipynb_checkpoints", "scratch", "*.egg-info", ".env")
+# Loopback only: never through an HTTP(S)_PROXY the environment may name.
+DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+MB = 1024 * 1024
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def why_not_here() -> str:
+    """Why a hub of local students cannot run here, or "" when it can."""
+    if os.geteuid() != 0:
+        return "needs root: it makes local users and the hub switches to them"
+    missing = [name for name in ("useradd", "userdel", "configurable-http-proxy") if not shutil.which(name)]
+    if missing:
+        return f"missing: {', '.join(missing)} (bash scripts/test.sh installs configurable-http-proxy)"
+    if not SYSTEM_PYTHON.exists():
+        return f"{SYSTEM_PYTHON} is missing (Debian's python3 and python3-venv)"
+    return ""
+
+
+# -- the students' copy of the course ----------------------------------------------------
+
+def course_key(root: Path = ROOT) -> str:
+    """One copy a checkout and set of requirements: the venv installs its copy with `-e .`."""
+    text = b"".join((root / name).read_bytes()
+                    for name in ("requirements.txt", "requirements-test.txt", "pyproject.toml"))
+    return hashlib.sha256(str(root.resolve()).encode() + text).hexdigest()[:12]
+
+
+def students_course(root: Path = ROOT, log=print) -> Path:
+    """A copy of the checkout every local user can read, with its own .venv (see above)."""
+    home = CACHE / course_key(root)
+    course = home / "course"
+    CACHE.mkdir(mode=0o755, exist_ok=True)
+    with open(CACHE / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # two runs at once share one venv, made once
+        home.mkdir(mode=0o755, exist_ok=True)
+        # Copied over what is there: a hub of another run may be serving it.
+        shutil.copytree(root, course, ignore=NOT_COPIED, symlinks=True, dirs_exist_ok=True)
+        venv = course / ".venv"
+        if not (venv / ".complete").exists():
+            log(f"making the students' venv from {SYSTEM_PYTHON} in {venv} (once)")
+            shutil.rmtree(venv, ignore_errors=True)
+            subprocess.run([str(SYSTEM_PYTHON), "-m", "venv", str(venv)], check=True)
+            # From the course's folder: requirements.txt's `-e .` is read relative to it.
+            subprocess.run([str(venv / "bin" / "pip"), "install", "--quiet", "--disable-pip-version-check",
+                            "-r", "requirements-test.txt"], cwd=course, check=True)
+            (venv / ".complete").write_text("")
+        for folder, _, _ in os.walk(course):
+            os.chmod(folder, 0o755)
+    return course
+
+
+# -- local students ----------------------------------------------------------------------
+
+def student_names(count: int) -> list:
+    # Short and unique: other runs on this machine use their own pid.
+    return [f"ccs-{os.getpid()}-{n}" for n in range(1, count + 1)]
+
+
+def stop_processes_of(uid: int) -> None:
+    """Kill what a student we made still runs (their server, kernels), so userdel can go on."""
+    import psutil
+    for process in psutil.process_iter(["uids"]):
+        if process.info["uids"] and process.info["uids"].real == uid:
+            try:
+                process.kill()
+            except psutil.Error:
+                pass
+
+
+def remove_student(name: str) -> None:
+    try:
+        uid = pwd.getpwnam(name).pw_uid
+    except KeyError:
+        return
+    stop_processes_of(uid)
+    subprocess.run(["userdel", "--remove", "--force", name], capture_output=True)
+
+
+def add_student(name: str, tries: int = 10) -> None:
+    """useradd -m; again a moment later while another program holds /etc/passwd's lock."""
+    for _ in range(tries):
+        done = subprocess.run(["useradd", "--create-home", "--shell", "/usr/sbin/nologin", name],
+                              capture_output=True, text=True)
+        if done.returncode == 0:
+            return
+        if done.returncode != 1:  # 1: "cannot lock /etc/passwd; try again later"
+            break
+        time.sleep(0.5)
+    raise RuntimeError(f"useradd {name} failed ({done.returncode}): {done.stderr.strip()}")
+
+
+@contextmanager
+def local_students(count: int):
+    """N local users with `useradd -m` homes (755 on Debian 12), removed whatever happens."""
+    names = student_names(count)
+    try:
+        for name in names:
+            add_student(name)
+        yield names
+    finally:
+        for name in names:
+            remove_student(name)
+
+
+@contextmanager
+def state_folder():
+    """The hub's folder for one run, short (the kernels' socket paths start there), then gone."""
+    folder = Path(tempfile.mkdtemp(prefix="hub-", dir="/tmp"))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+# -- the hub -----------------------------------------------------------------------------
+
+WRAPPER = """\
+# Written by compact/bench/classroom.py: the course's hub config, on free ports, for a run.
+import os
+c = get_config()  # noqa: F821
+load_subconfig({config!r})  # noqa: F821
+c.JupyterHub.port = {port}
+c.JupyterHub.hub_port = {hub_port}
+c.ConfigurableHTTPProxy.api_url = "http://127.0.0.1:{api_port}"
+c.ConfigurableHTTPProxy.pid_file = {pid_file!r}
+c.JupyterHub.db_url = "sqlite:///{state}/jupyterhub.sqlite"
+c.JupyterHub.cookie_secret_file = {state!r} + "/jupyterhub_cookie_secret"
+c.Authenticator.allowed_users = set({students!r})
+c.JupyterHub.services = [{{"name": "classroom", "api_token": os.environ["CLASSROOM_TOKEN"]}}]
+c.JupyterHub.load_roles = [{{"name": "classroom", "services": ["classroom"],
+                            "scopes": ["admin:users", "admin:servers", "access:servers"]}}]
+c.Spawner.environment = {{"COMPACT_OFFLINE": "1"}}
+"""
+
+
+class ClassroomHub:
+    """deploy/hub/'s JupyterHub for `students`, started as root on free loopback ports."""
+
+    def __init__(self, course: Path, students: list, state: Path):
+        self.course, self.students, self.state = course, students, Path(state)
+        self.port = free_port()
+        self.base_url = f"http://127.0.0.1:{self.port}"
+        self.token = secrets.token_hex(32)
+        self.runtime_root = None
+        self.process = None
+
+    def start(self, timeout: float = 90) -> "ClassroomHub":
+        self.state.mkdir(mode=0o700, parents=True, exist_ok=True)  # its database: root's only
+        # The students' socket folders, apart: they must cross this one, short, to reach theirs.
+        self.runtime_root = Path(tempfile.mkdtemp(prefix="hubk-"))
+        self.runtime_root.chmod(0o755)
+        config = self.state / "jupyterhub_config.py"
+        config.write_text(WRAPPER.format(
+            config=str(self.course / HUB_CONFIG), port=self.port, hub_port=free_port(),
+            api_port=free_port(), pid_file=str(self.state / "proxy.pid"), state=str(self.state),
+            students=self.students))
+        env = {**os.environ, "CLASSROOM_TOKEN": self.token, "COURSE_DIR": str(self.course),
+               "COURSE_RUNTIME_ROOT": str(self.runtime_root)}
+        env.pop("ANTHROPIC_API_KEY", None)
+        with open(self.state / "jupyterhub.log", "wb") as log:
+            self.process = subprocess.Popen(
+                [str(self.course / ".venv" / "bin" / "jupyterhub"), "-f", str(config)],
+                cwd=self.state, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the hub exited with {self.process.returncode}:\n{self.log_tail()}")
+            try:
+                self.api("GET", "/hub/api/")
+                return self
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                time.sleep(0.3)
+        raise TimeoutError(f"the hub did not answer in {timeout:.0f} s:\n{self.log_tail()}")
+
+    def api(self, method: str, path: str, body=None, timeout: float = 30):
+        request = urllib.request.Request(
+            self.base_url + path, method=method, data=None if body is None else json.dumps(body).encode(),
+            headers={"Authorization": f"token {self.token}", "Content-Type": "application/json"})
+        with DIRECT.open(request, timeout=timeout) as answer:
+            text = answer.read()
+        return json.loads(text) if text.strip() else None
+
+    def spawn_all(self, timeout: float = 240) -> dict:
+        """Start every student's server at once; seconds until each was ready."""
+        started = time.monotonic()
+        deadline = started + timeout
+
+        def spawn(name: str) -> float:
+            # The hub answers once the server is up, or after 10 s while it is still starting.
+            self.api("POST", f"/hub/api/users/{name}/server", timeout=timeout)
+            while time.monotonic() < deadline:
+                if self.api("GET", f"/hub/api/users/{name}")["servers"].get("", {}).get("ready"):
+                    return time.monotonic() - started
+                time.sleep(0.25)
+            raise TimeoutError(f"{name}'s server not ready after {timeout:.0f} s\n{self.log_tail()}")
+
+        with ThreadPoolExecutor(max_workers=len(self.students)) as pool:
+            return dict(zip(self.students, pool.map(spawn, self.students)))
+
+    def log_tail(self, lines: int = 40) -> str:
+        try:
+            text = (self.state / "jupyterhub.log").read_text(errors="replace")
+        except OSError:
+            return "(no log)"
+        return "\n".join(text.splitlines()[-lines:]).replace(self.token, "<token>")
+
+    def stop(self) -> None:
+        """SIGTERM: the hub stops the servers and the proxy; then nothing of it is left."""
+        if self.process is None:
+            return
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                pass
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)  # start_new_session: it leads its group
+        except ProcessLookupError:
+            pass
+        self.process.wait()
+        self._stop_proxy()
+        shutil.rmtree(self.runtime_root, ignore_errors=True)
+        for name in self.students:
+            try:
+                stop_processes_of(pwd.getpwnam(name).pw_uid)
+            except KeyError:
+                pass
+
+    def _stop_proxy(self) -> None:
+        """The proxy, if the hub left it running (its pid is checked: a pid can be reused)."""
+        import psutil
+        pid = self.proxy_pid()
+        if pid is None:
+            return
+        try:
+            proxy = psutil.Process(pid)
+            if "configurable-http-proxy" in " ".join(proxy.cmdline()):
+                proxy.kill()
+        except psutil.Error:
+            pass
+
+    def proxy_pid(self):
+        try:
+            return int((self.state / "proxy.pid").read_text().strip())
+        except (OSError, ValueError):
+            return None
+
+
+
+@contextmanager
+def running_hub(course: Path, students: list, state: Path):
+    """A started ClassroomHub, stopped whatever happens (a failed start included)."""
+    hub = ClassroomHub(course, students, state)
+    try:
+        yield hub.start()
+    finally:
+        hub.stop()
+
+
+# -- a notebook through the kernel websocket ---------------------------------------------
+
+@dataclass
+class NotebookRun:
+    """One student's run of one notebook: its kernel, how long, and what went wrong."""
+    student: str
+    notebook: str
+    kernel_id: str = ""
+    session_id: str = ""
+    seconds: float = 0.0
+    kernel_started: bool = False
+    errors: list = field(default_factory=list)
+
+
+def message(msg_type: str, content: dict, session: str) -> dict:
+    header = {"msg_id": uuid.uuid4().hex, "msg_type": msg_type, "session": session,
+              "username": "classroom", "date": "", "version": "5.3"}
+    return {"header": header, "parent_header": {}, "metadata": {}, "content": content,
+            "channel": "shell", "buffers": []}
+
+
+def await_reply(ws, request: dict, errors: list, timeout: float) -> dict:
+    """Messages until the request's reply and its idle status; error outputs go to `errors`."""
+    ws.settimeout(timeout)
+    msg_id, reply, idle = request["header"]["msg_id"], None, False
+    while reply is None or not idle:
+        answer = json.loads(ws.recv())
+        if answer.get("parent_header", {}).get("msg_id") != msg_id:
+            continue
+        kind = answer["header"]["msg_type"]
+        if kind == "error":
+            errors.append(f"{answer['content']['ename']}: {answer['content']['evalue']}")
+        elif kind == "status" and answer["content"]["execution_state"] == "idle":
+            idle = True
+        elif kind.endswith("_reply"):
+            reply = answer
+    return reply
+
+
+def run_notebook(hub: ClassroomHub, student: str, notebook: str, cell_timeout: float = 300) -> NotebookRun:
+    """Open `notebooks/<notebook>` in the student's server and run its code cells in order."""
+    import nbformat
+    import websocket
+    run = NotebookRun(student, notebook)
+    base = f"/user/{student}"
+    started = time.monotonic()
+    try:
+        session = hub.api("POST", f"{base}/api/sessions", {
+            "path": f"notebooks/{notebook}", "type": "notebook", "name": notebook,
+            "kernel": {"name": "python3"}}, timeout=120)
+        run.session_id, run.kernel_id = session["id"], session["kernel"]["id"]
+        ws = websocket.create_connection(
+            f"ws://127.0.0.1:{hub.port}{base}/api/kernels/{run.kernel_id}/channels",
+            header=[f"Authorization: token {hub.token}"], timeout=60, suppress_origin=True)
+    except Exception as error:  # noqa: BLE001  any failure to start is a failed kernel start
+        run.errors.append(f"kernel start: {type(error).__name__}: {error}")
+        return run
+    try:
+        client = uuid.uuid4().hex
+        info = message("kernel_info_request", {}, client)
+        ws.send(json.dumps(info))
+        run.kernel_started = await_reply(ws, info, run.errors, timeout=120) is not None
+        cells = nbformat.read(hub.course / "notebooks" / notebook, as_version=4).cells
+        for cell in (c for c in cells if c.cell_type == "code"):
+            request = message("execute_request", {
+                "code": cell.source, "silent": False, "store_history": True,
+                "user_expressions": {}, "allow_stdin": False, "stop_on_error": True}, client)
+            ws.send(json.dumps(request))
+            reply = await_reply(ws, request, run.errors, timeout=cell_timeout)
+            if reply["content"].get("status") != "ok":
+                break
+    except Exception as error:  # noqa: BLE001  a dead kernel or a lost socket, said as such
+        run.errors.append(f"{type(error).__name__}: {error}")
+    finally:
+        ws.close()
+    run.seconds = time.monotonic() - started
+    return run
+
+
+def run_everywhere(hub: ClassroomHub, notebook: str) -> list:
+    """The notebook in every student's server at once, one thread each."""
+    with ThreadPoolExecutor(max_workers=len(hub.students)) as pool:
+        return list(pool.map(lambda student: run_notebook(hub, student, notebook), hub.students))
+
+
+def close_sessions(hub: ClassroomHub, runs: list) -> None:
+    for run in runs:
+        if run.session_id:
+            try:
+                hub.api("DELETE", f"/user/{run.student}/api/sessions/{run.session_id}")
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+
+
+# -- memory ------------------------------------------------------------------------------
+
+def memory_of(student: str) -> dict:
+    """RSS in MB of a student's server and of each of their kernels."""
+    import psutil
+    uid, server, kernels = pwd.getpwnam(student).pw_uid, 0.0, []
+    for process in psutil.process_iter(["uids", "cmdline", "memory_info"]):
+        if not process.info["uids"] or process.info["uids"].real != uid:
+            continue
+        command = " ".join(process.info["cmdline"] or ())
+        rss = process.info["memory_info"].rss / MB
+        if "ipykernel_launcher" in command:
+            kernels.append(rss)
+        elif "jupyterhub-singleuser" in command:
+            server += rss
+    return {"server": server, "kernels": kernels}
+
+
+def connection_file(hub: ClassroomHub, student: str, kernel_id: str) -> dict:
+    """A kernel's connection file, from the student's runtime folder (root reads it)."""
+    uid = pwd.getpwnam(student).pw_uid
+    return json.loads((hub.runtime_root / str(uid) / f"kernel-{kernel_id}.json").read_text())
