@@ -92,10 +92,9 @@ class ContextCompactor:
         return self.measure(messages)
 
     def message_chars(self, message) -> int:
-        """One message's share of the list's size: its JSON and its ", " (by the measure)."""
-        if self.measure is estimate_chars:
-            return len(self._lengths.text(message)) + 2
-        return self.measure([message]) - self.measure([])
+        """One message's characters in the list's JSON: its own and its ", ". In
+        characters whatever the measure: a token measure is asked for whole lists only."""
+        return len(self._lengths.text(message)) + 2
 
     def replace_content(self, messages, index: int, block, content, chars: int | None):
         """Put `content` in `block` (a block of messages[index]); the list's size after,

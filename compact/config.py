@@ -163,9 +163,9 @@ class CompactionConfig:
         return int(self.context_char_limit * self.target_fraction)
 
     @property
-    def archive_chars(self) -> int:
-        """Where step 2 stops when it archives by size (compact_in_one_call)."""
-        return int(self.context_char_limit * self.archive_fraction)
+    def archive_size(self) -> int:
+        """Where step 2 stops when it archives by size (compact_in_one_call), in `unit`."""
+        return int(self.context_limit * self.archive_fraction)
 
     @property
     def oversized_chars(self) -> int:

@@ -45,16 +45,21 @@ def carried_request(messages, head_end: int, tail_start: int, active_request):
     return None
 
 
-def size_cut(messages, compactor, head_end: int, active_request=None) -> int:
-    """The first message of the shortest tail that fits, with the head, in archive_chars;
+def size_cut(messages, compactor, head_end: int, size: int, active_request=None) -> int:
+    """The first message of the shortest tail that fits, with the head, in archive_size;
     never past the newest keep_recent_results results of the current request (its work
-    in progress; a finished request's outputs are archived like the rest)."""
+    in progress; a finished request's outputs are archived like the rest).
+
+    `size` is the list's size by the compactor's measure; each message counts its
+    share of the list's characters, so a token measure is asked nothing more.
+    """
     config = compactor.config
-    room = config.archive_chars - sum(compactor.message_chars(m) for m in messages[:head_end])
+    chars = [compactor.message_chars(m) for m in messages]
+    room = sum(chars) * config.archive_size / max(size, 1) - sum(chars[:head_end])
     start = len(messages)
-    while start > head_end and compactor.message_chars(messages[start - 1]) <= room:
+    while start > head_end and chars[start - 1] <= room:
         start -= 1
-        room -= compactor.message_chars(messages[start])
+        room -= chars[start]
     start = min(start, len(messages) - 1)   # the newest message stays, whatever its size
     asked = request_positions(messages, active_request)
     left, i = config.keep_recent_results, len(messages)
@@ -67,10 +72,10 @@ def size_cut(messages, compactor, head_end: int, active_request=None) -> int:
 def one_call_cut(messages, compactor, chars, active_request=None) -> tuple[int, int] | None:
     """(head_end, tail_start) when either trigger fires: down to both targets at once."""
     config = compactor.config
-    if len(messages) <= config.snip_max_messages and chars <= config.context_char_limit:
+    if len(messages) <= config.snip_max_messages and chars <= config.context_limit:
         return None
     head_end, by_count = cut_points(messages, config)
-    tail_start = max(by_count, size_cut(messages, compactor, head_end, active_request))
+    tail_start = max(by_count, size_cut(messages, compactor, head_end, chars, active_request))
     if (tail_start < len(messages) and is_tool_result(messages[tail_start])
             and has_tool_use(messages[tail_start - 1])):
         tail_start -= 1

@@ -1,6 +1,7 @@
 """A token measure: the context's size as the model counts it, asked once per message.
 
-The article measures characters (`estimate_chars`), deterministic and free. A
+Not a step of the article: the measure its steps can be given (flaw 13 in
+docs/DESIGN.md). The article measures characters (`estimate_chars`), deterministic and free. A
 model is limited and billed in tokens, and only its own API knows how many:
 `messages.count_tokens`. `TokenMeasure(client, model)` is a measure for
 `ContextCompactor(measure=...)` that asks it, through whatever client the agent
@@ -14,9 +15,14 @@ counted once and remembered, keyed on its JSON text:
   blocks and the user message of results right after it are one unit: the
   API refuses a `tool_use` without its `tool_result` (and the reverse), so
   neither can be counted alone;
+- a `tool_use` with no results after it, or results with no call before them
+  (a step asking for one message's share, say), cannot be sent as they are:
+  their tool blocks are counted as text blocks holding the same JSON
+  (`countable`): the escaped quotes count more than the blocks would (within a
+  quarter of the pair's count in tests/test_tokens.py);
 - a unit is counted as `count(system, tools, [PROBE] + unit) - base`, where
-  PROBE is a one-character user message (the API wants a user message first)
-  and `base = count(system, tools, [PROBE])`, asked once;
+  PROBE is a one-character user message (so every count starts with a user
+  message, as a conversation does) and `base = count(system, tools, [PROBE])`, asked once;
 - `measure(messages) = base + the sum of the units' counts`: the system
   prompt, the tools, the messages, and PROBE's few tokens.
 A `prepare` therefore asks only for units it has not seen (a new turn, a result
@@ -63,6 +69,26 @@ def units(messages) -> list[list]:
     return cut
 
 
+TOOL_BLOCKS = ("tool_use", "tool_result")
+
+
+def countable(unit: list) -> list:
+    """The unit as count_tokens accepts it: a whole call and its results as they are; a
+    lone tool_use or tool_result block as a text block holding its JSON."""
+    if len(unit) == 2 or not any(_tool_blocks(message) for message in unit):
+        return unit
+    return [{**message, "content": [
+        {"type": "text", "text": json.dumps(block, ensure_ascii=False)}
+        if isinstance(block, dict) and block.get("type") in TOOL_BLOCKS else block
+        for block in message["content"]]} for message in unit]
+
+
+def _tool_blocks(message) -> list:
+    content = message.get("content")
+    return [block for block in content if isinstance(block, dict)
+            and block.get("type") in TOOL_BLOCKS] if isinstance(content, list) else []
+
+
 def _has_tool_use(message) -> bool:
     content = message.get("content")
     return message.get("role") == "assistant" and isinstance(content, list) and any(
@@ -106,7 +132,7 @@ class TokenMeasure:
         key = json.dumps(unit, ensure_ascii=False)
         known = self._counts.get(key)
         if known is None:
-            known = self._counts[key] = self.count_tokens([PROBE, *unit]) - self.base
+            known = self._counts[key] = self.count_tokens([PROBE, *countable(unit)]) - self.base
         return known
 
     def __call__(self, messages) -> int:

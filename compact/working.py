@@ -101,25 +101,37 @@ class Lengths:
     Keyed by the message object; an entry keeps the object alive, so its id is
     never reused for another message during the call. A step that edits a
     message in place says so (`forget`); a message a step makes (a marker, a
-    summary) is encoded when first asked for.
+    summary) is encoded when first asked for. A call that changes nothing never
+    builds the table: its list and texts come back as they went in.
     """
 
     def __init__(self, messages: list, texts: list):
-        self._by_id = {id(m): (m, t) for m, t in zip(messages, texts)}
+        self._messages, self._texts = messages, texts
+        self._by_id: dict | None = None
+        self._edited = False
+
+    def _table(self) -> dict:
+        if self._by_id is None:
+            self._by_id = {id(m): (m, t) for m, t in zip(self._messages, self._texts)}
+        return self._by_id
 
     def text(self, message) -> str:
-        entry = self._by_id.get(id(message))
+        table = self._table()
+        entry = table.get(id(message))
         if entry is None or entry[0] is not message:
             entry = (message, encode(message))
-            self._by_id[id(message)] = entry
+            table[id(message)] = entry
         return entry[1]
 
     def size(self, messages: list) -> int:
         """len(json.dumps(messages, ensure_ascii=False)), from the messages' own JSON."""
-        return sum(len(self.text(m)) for m in messages) + 2 * max(len(messages), 1)
+        return sum(len(t) for t in self.texts(messages)) + 2 * max(len(messages), 1)
 
     def forget(self, message) -> None:
-        self._by_id.pop(id(message), None)
+        self._table().pop(id(message), None)
+        self._edited = True
 
     def texts(self, messages: list) -> list:
+        if messages is self._messages and not self._edited:
+            return self._texts
         return [self.text(m) for m in messages]

@@ -15,7 +15,7 @@ from compact.course.histories import list_histories, load_history
 from compact.offline import MODEL_NAME
 from compact.offline.tokens import estimate_tokens
 from compact.store import seeded_ids
-from compact.tokens import PROBE, TokenMeasure, compare_with_whole, units
+from compact.tokens import PROBE, TokenMeasure, compare_with_whole, countable, units
 
 from .helpers import call, offline_model, pairs_history, user
 
@@ -99,8 +99,10 @@ def test_a_token_limit_fires_at_the_count_it_states(tmp_path):
                                  CompactionConfig(context_token_limit=tokens - 1),
                                  measure=measure, new_id=seeded_ids())
         prepared = below.prepare(messages, request)
-        micro = next(r for r in below.records if r.step == "micro_compact")
-        assert micro.fired and micro.chars_before == tokens
+        fired = [r for r in below.records if r.fired]
+        assert fired and fired[0].chars_before == tokens
+        # Step 2's one-call archive (flaw 17) is the first to act: it compares tokens too.
+        assert fired[0].step == "snip_compact"
         assert measure(prepared) <= below.config.target_size
         # The same list is far under the article's 50,000 characters: only tokens fired it.
         assert estimate_chars(messages) < CompactionConfig().context_char_limit
@@ -136,3 +138,17 @@ def test_the_api_compaction_default_is_the_sdks():
     from compact.tokens import API_COMPACTION_TRIGGER
     source = Path(param.__file__).read_text(encoding="utf-8")
     assert f"Defaults to {API_COMPACTION_TRIGGER} input tokens" in source
+
+
+def test_a_lone_call_or_lone_results_are_counted_as_text():
+    messages = pairs_history(1)
+    call_alone, results_alone = [messages[1]], [messages[2]]
+    with offline_model() as (_, client):
+        measure = TokenMeasure(client, MODEL_NAME)
+        # The API refuses either alone; the measure counts their JSON as text instead.
+        alone = measure(call_alone) - measure.base, measure(results_alone) - measure.base
+        pair = measure(messages[1:]) - measure.base
+    assert countable(call_alone)[0]["content"][0]["type"] == "text"
+    assert countable(messages[1:]) == messages[1:]
+    # Text holding the blocks' JSON escapes their quotes: within a quarter of the pair's count.
+    assert all(n > 0 for n in alone) and abs(sum(alone) - pair) <= 0.25 * pair

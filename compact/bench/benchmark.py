@@ -1,7 +1,7 @@
 """The long-session benchmark: what each design costs and loses over hundreds of turns.
 
-    python -m compact bench                 # 3 sessions x 120 and 400 turns x 7 designs
-    python -m compact bench --quick         # a smoke run of a few seconds
+    python -m compact bench                 # 3 sessions x 120 and 400 turns x 7 designs x 8 seeds
+    python -m compact bench --quick         # a smoke run of a few seconds (one seed)
     python -m compact bench --chart bench.png
 
 The article shows the pipeline one call at a time. Here a whole session
@@ -23,7 +23,12 @@ context before every model call; the request "sent" is the prepared context:
 Summaries come from `compact.offline.extractive.extractive_summary` (no model), each
 counted as a summary call whose input and output are booked by `compact.bench.cost`,
 which also defines what a request is billed (tokens in, cache writes and reads, tokens
-out) and the lost outputs.
+out), the lost outputs and the misses (a call whose needed earlier output,
+`Turn.refers_to`, is not whole in the request sent).
+
+Several seeds: the command prints the first seed's table, then each design's mean and
+worst over the seeds (cost, cost over the seed profile's on the same session, misses),
+then issue 20's acceptance lines (`acceptance`), each ending in yes or NO.
 
 Timing: `prepare` (or the design's equivalent) is timed per call with
 time.perf_counter. growth = (median ms per call at the longer session / at the
@@ -259,10 +264,15 @@ def across_seeds(rows: list[dict]) -> list[dict]:
     return out
 
 
-SEED_COLUMNS = (  # header, width, how to show an across-seeds row
+# The columns that name a run, first in both tables: header, width, how to show a row.
+KEY_COLUMNS = (
     ("session", 10, lambda r: r["session"]),
     ("turns", 5, lambda r: r["turns"]),
     ("design", 7, lambda r: r["design"]),
+)
+
+SEED_COLUMNS = (  # header, width, how to show an across-seeds row
+    *KEY_COLUMNS,
     ("seeds", 5, lambda r: r["seeds"]),
     ("cost k mean", 11, lambda r: f"{r['cost_mean'] / 1000:,.0f}"),
     ("worst", 7, lambda r: f"{r['cost_worst'] / 1000:,.0f}"),
@@ -318,9 +328,7 @@ def _yes(ok: bool) -> str:
 # -- the table -----------------------------------------------------------------
 
 COLUMNS = (  # header, width, how to show a row
-    ("session", 10, lambda r: r["session"]),
-    ("turns", 5, lambda r: r["turns"]),
-    ("design", 7, lambda r: r["design"]),
+    *KEY_COLUMNS,
     ("calls", 5, lambda r: r["model_calls"]),
     ("summ", 4, lambda r: r["summary_calls"]),
     ("refused", 7, lambda r: r["refused"]),
@@ -351,16 +359,16 @@ med/max ms: prepare time per call; growth: per-call time ratio / new-content rat
 the shortest and this length (about 1: no quadratic loop)."""
 
 
-def legend() -> str:
-    """LEGEND with the window and the rates filled in."""
-    return LEGEND.format(window=DEFAULT_WINDOW, input=cost.INPUT_RATE, write=cost.CACHE_WRITE_RATE,
-                         read=cost.CACHE_READ_RATE, output=cost.OUTPUT_RATE)
-
-
 SEED_LEGEND = """\
 cost k mean / worst: the bill over the seeds (as cost k above), in thousands; x seed: that
 cost over the seed profile's on the same session (mean, worst); misses: calls whose needed
 earlier output was not whole in the request sent; lost max / summ max: the most of any seed."""
+
+
+def legend() -> str:
+    """LEGEND with the window and the rates filled in."""
+    return LEGEND.format(window=DEFAULT_WINDOW, input=cost.INPUT_RATE, write=cost.CACHE_WRITE_RATE,
+                         read=cost.CACHE_READ_RATE, output=cost.OUTPUT_RATE)
 
 
 TIMING_COLUMNS = ("med ms", "max ms", "growth")
@@ -536,25 +544,6 @@ def _size_panel(ax, runs: list[dict], session: str) -> None:
 
 
 # -- the command -----------------------------------------------------------------
-
-def claims(rows: list[dict]) -> list[str]:
-    """The benchmark's claims for the default profile on tool-heavy sessions: it loses
-    nothing, pays at most one summary per 120 turns, and costs less than the seed."""
-    lines = []
-    for row in rows:
-        if row["session"] != "tool-heavy" or row["design"] != "default":
-            continue
-        seed = next((r for r in rows if r["session"] == row["session"]
-                     and r["turns"] == row["turns"] and r["design"] == "seed"), None)
-        allowed = max(1, row["turns"] // 120)
-        cheaper = "n/a" if seed is None else ("yes" if row["cost"] < seed["cost"] else "NO")
-        lines.append(
-            f"tool-heavy {row['turns']} turns, default: lost {row['lost']} "
-            f"({'yes' if row['lost'] == 0 else 'NO'}), summary calls {row['summary_calls']} "
-            f"<= {allowed} ({'yes' if row['summary_calls'] <= allowed else 'NO'}), "
-            f"cost below seed ({cheaper})")
-    return lines
-
 
 def positive_int(text: str) -> int:
     """An argparse type: a whole number of at least 1."""

@@ -17,10 +17,13 @@ Two cases:
 - no-op: the list is the compactor's own last output plus one new tool call
   and its result, and every limit is above it (step 3 keeps every result
   whole), so nothing changes: what an agent pays on most turns;
-- compacting: the article's 50,000-character limit with step 2 out of the way
-  (`snip_max_messages` above the list), so step 3 rewrites every old result
-  (the default saves each one to disk first), then the summary (a fixed string,
-  so the summarizer's own time is left out) if still over.
+- compacting: the article's 50,000-character limit with step 2's count out of
+  the way (`snip_max_messages` above the list): the seed's step 3 rewrites every
+  old result, then the summary (a fixed string, so the summarizer's own time is
+  left out) if still over; the default archives down to its target in one
+  transcript (flaw 17);
+- saving: the default only, without flaw 17's switch, so step 3 saves
+  every old result to a file of its own first: the store's write path.
 
 growth: the exponent b in ms ~ size^b from the smallest list to the largest
 (about 1: the work follows the list; 2: a quadratic loop).
@@ -112,8 +115,11 @@ def _preparer(design: str, root: Path, case: str, messages: list, article):
         compactor = article(root, lambda system, text, max_tokens: SUMMARY,
                             CONTEXT_CHAR_LIMIT=limit, MAX_MESSAGES=snip, KEEP_RECENT_RESULTS=keep)
         return compactor.prepare
+    # "saving": the default without flaw 17's switch, so step 3 saves every old result
+    # to its own file: the store's write path, file after file.
+    one_call = {"compact_in_one_call": False} if case == "saving" else {}
     config = CompactionConfig.named(design, context_char_limit=limit, snip_max_messages=snip,
-                                    keep_recent_results=keep)
+                                    keep_recent_results=keep, **one_call)
     compactor = ContextCompactor(root, summarizer=lambda listed: SUMMARY, config=config,
                                  new_id=seeded_ids())
     return compactor.prepare
@@ -121,7 +127,6 @@ def _preparer(design: str, root: Path, case: str, messages: list, article):
 
 def _timed(prepare, listed, request) -> float:
     """Seconds of one call, the garbage collector off (as timeit does)."""
-    gc.collect()
     gc.disable()
     try:
         start = time.perf_counter()
@@ -131,7 +136,7 @@ def _timed(prepare, listed, request) -> float:
         gc.enable()
 
 
-def time_noop(designs, size: tuple, article, scratch: Path, budget: float = 0.5) -> dict:
+def time_noop(designs, size: tuple, article, scratch: Path, budget: float = 2.0) -> dict:
     """design -> ms per call (the fastest): prepare on its own last output plus one new
     call, nothing to do. The designs take turns, so a busy machine slows all alike."""
     messages = make_list(*size)
@@ -142,7 +147,7 @@ def time_noop(designs, size: tuple, article, scratch: Path, budget: float = 0.5)
         settled = prepare([*messages], request)
         runs[design] = (prepare, messages if design == "floor" else settled, [])
     spent, n = 0.0, 10 ** 6
-    while n < 10 ** 6 + 5 or (spent < budget and n < 10 ** 6 + 40):
+    while n < 10 ** 6 + 7 or (spent < budget and n < 10 ** 6 + 40):
         new = tool_call(n, 400)
         n += 1
         for prepare, settled, times in runs.values():
@@ -151,15 +156,15 @@ def time_noop(designs, size: tuple, article, scratch: Path, budget: float = 0.5)
     return {design: min(times) * 1000 for design, (_, _, times) in runs.items()}
 
 
-def time_compacting(designs, size: tuple, article, scratch: Path, runs: int = 3) -> dict:
+def time_compacting(designs, size: tuple, article, scratch: Path, runs: int = 3,
+                    case: str = "compacting") -> dict:
     """design -> ms per call (the fastest): one prepare that compacts, each run on a fresh
     list and folder, the designs taking turns."""
     times = {design: [] for design in designs}
     for _ in range(runs):
         for design in designs:
             messages = make_list(*size)
-            prepare = _preparer(design, Path(tempfile.mkdtemp(dir=scratch)), "compacting",
-                                messages, article)
+            prepare = _preparer(design, Path(tempfile.mkdtemp(dir=scratch)), case, messages, article)
             times[design].append(_timed(prepare, messages, messages[0]["content"]))
     return {design: min(spent) * 1000 for design, spent in times.items()}
 
@@ -176,19 +181,23 @@ def growth(rows: list, design: str, case: str) -> float | None:
     return math.log(large["ms"] / small["ms"]) / math.log(large["chars"] / small["chars"])
 
 
-def run(sizes=SIZES, cases=("no-op", "compacting"), designs=DESIGNS, runs: int = 3) -> list:
+CASES = ("no-op", "compacting", "saving")
+
+
+def run(sizes=SIZES, cases=CASES, designs=DESIGNS, runs: int = 3) -> list:
     article = _load_article()
     rows = []
     with tempfile.TemporaryDirectory(prefix="compact-bench-prepare-") as folder:
         scratch = Path(folder)
         for case in cases:
             timed = [d for d in designs if (d != "article" or article is not None)
-                     and (d != "floor" or case == "no-op")]
+                     and (d != "floor" or case == "no-op")
+                     and (d == "default" or case != "saving")]
             for size in sizes:
                 if case == "no-op":
                     ms = time_noop(timed, size, article, scratch)
                 else:
-                    ms = time_compacting(timed, size, article, scratch, runs)
+                    ms = time_compacting(timed, size, article, scratch, runs, case)
                 rows.extend({"case": case, "messages": size[0], "chars": size[1],
                              "design": design, "ms": ms.get(design)} for design in designs)
     return rows
@@ -220,8 +229,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m compact bench-prepare",
                                      description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="the smallest and the largest list only")
-    parser.add_argument("--case", choices=("no-op", "compacting"), nargs="+",
-                        default=["no-op", "compacting"])
+    parser.add_argument("--case", choices=CASES, nargs="+", default=list(CASES))
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     rows = run(QUICK_SIZES if args.quick else SIZES, tuple(args.case))
     print(format_rows(rows))

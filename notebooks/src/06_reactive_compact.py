@@ -201,6 +201,12 @@ for block in answer.content:
 # 80,000` characters: by the offline estimate, never more than one token a character,
 # that is at most 80,000 tokens, safe in a 200,000-token window. In 8,000 tokens we cap
 # it at 20,000.
+#
+# And one switch: the default profile's step 1 saves any result over 40% of
+# `CONTEXT_CHAR_LIMIT` as it arrives (flaw 18 in docs/DESIGN.md). We turn that off
+# (`persist_oversized=False`), so step 1 acts only on a batch over 200,000 characters,
+# as in the article, and you can see what reactive compaction does about one large
+# fresh result.
 
 # %%
 workspace_copy = tempfile.TemporaryDirectory(prefix="reactive-ws-")
@@ -211,7 +217,7 @@ shutil.copytree(sample, workspace)
 loop_server = start_offline_server(window=window)
 loop_client = offline_client(loop_server.base_url, max_retries=0)
 agent = Agent(workspace, loop_client, MODEL_NAME, new_id=seeded_ids(),
-              config=CompactionConfig(summary_input_char_limit=20_000))
+              config=CompactionConfig(summary_input_char_limit=20_000, persist_oversized=False))
 agent.messages = copy.deepcopy(messages)
 try:
     agent.loop(request)
@@ -230,8 +236,9 @@ except anthropic.BadRequestError as error:
 #    verbatim: the retry is just as long, and this second refusal in a row is raised.
 #
 # Reactive compaction protects against a history that grew too long, not against one
-# fresh result that is too long on its own; that is step 1's job, and its thresholds
-# are in characters. A limit in tokens sees it: the section after the chart.
+# fresh result that is too long on its own; that is step 1's job. With the switch
+# above back on, the default profile's step 1 saves this log as it arrives; a limit in
+# tokens sees it too: the section after the chart.
 
 # %%
 print(f"model calls: {agent.model_calls}, reactive compactions: {agent.reactive_compactions}")
@@ -262,11 +269,11 @@ before_after(agent.compactor.records, limit=config.context_char_limit,
 # %% [markdown]
 # ## The same run with a limit in tokens
 #
-# Both refusals got past the pipeline because it measured characters. Give it the unit
-# of the window: a `TokenMeasure` that counts with this model's `count_tokens`, with the
-# agent's system prompt and tools (the window counts them too), and a limit at three
-# quarters of the window, `CompactionConfig.for_window(window, 0.75)`. Same history,
-# same model, same window, a fresh server.
+# The first refusal got past the pipeline because it measured characters. Give it the
+# unit of the window: a `TokenMeasure` that counts with this model's `count_tokens`, with
+# the agent's system prompt and tools (the window counts them too), and a limit at three
+# quarters of the window, `CompactionConfig.for_window(window, 0.75)`: the default
+# profile, its switches all on. Same history, same model, same window, a fresh server.
 
 # %%
 token_server = start_offline_server(window=window)
@@ -293,12 +300,12 @@ for record in token_agent.compactor.records:
 print(f"count_tokens requests for the whole run: {measure.requests}")
 
 # %% [markdown]
-# No refusal this time. On the first call `micro_compact` brought the history under the
-# target before it was sent. On the second, the fresh log pushed the context over the
-# limit again; step 3 never shrinks a result the model has not read, so the default
-# profile's `persist_largest` (flaw 8) saved it to disk and left its preview. The
-# counts are the model's own, each message asked once (a call and its results
-# together): the last line is the whole run's cost in `count_tokens` requests.
+# No refusal this time. On the first call `snip_compact` archived the oldest messages to
+# a transcript, down to its target in tokens, in one call (flaw 17), before anything
+# was sent. On the second, step 1 saved the fresh log as it arrived (flaw 18) and left
+# its preview. The counts are the model's own, each message
+# asked once (a call and its results together): the last line is the whole run's cost
+# in `count_tokens` requests.
 
 # %% [markdown]
 # ## Move the thresholds

@@ -10,9 +10,9 @@
 # the article on purpose, and `tests/test_flaws.py` shows each one.
 # `CompactionConfig()`, the default, keeps the same thresholds and fixes the flaws that
 # the course's later history and the API's behaviour brought to light. The flaws are
-# numbered 1-16 in [docs/DESIGN.md](../docs/DESIGN.md) (flaw 10 is withdrawn: the article
+# numbered 1-18 in [docs/DESIGN.md](../docs/DESIGN.md) (flaw 10 is withdrawn: the article
 # gets that one right), which also says what must always hold and in which profile; the
-# other notebooks cite them by number. The default fixes nine of them with one switch
+# other notebooks cite them by number. The default fixes eleven of them with one switch
 # each, flaws 4 and 5 sharing one; the first cell below prints the switches:
 #
 # | flaw | the seed (the article) | the default |
@@ -25,6 +25,8 @@
 # | 14 | step 2 may archive the message holding this turn's request; reactive_compact may keep it beside the summary | the request stays visible exactly once |
 # | 15 | a cut with nothing between head and tail still writes `[0 messages archived at ...]` | nothing is written |
 # | 16 | `keep_recent_results=0` shrinks no result (`results[:-0]` is empty) | 0 keeps none |
+# | 17 | step 2 (on the count) and step 3 (on the size) fire on different calls: two cache breaks per compaction | when either fires, step 2 archives down to both targets in that one call |
+# | 18 | a 35,000-character result stays whole and pushes the next call into a compaction | step 1 saves any result over 40% of the limit as it arrives |
 #
 # The other fixes hold in both profiles, because they are about correctness, not
 # taste: trusted paths only (6), collision-safe file names (7), all three "too long"
@@ -83,7 +85,8 @@ result = check_seed_losses(prediction)
 # seed's step 3 still rewrites two README reads, and nothing keeps their text. The
 # default leaves the list alone; only when the context is over the limit (here we lower
 # it to 10,000 to force that) does it shrink results, and then every placeholder points
-# at a file.
+# at a file. (We turn flaw 17's switch off for this: with it on, step 2 archives the
+# oldest messages to a transcript in that same call, and step 3 has nothing left to do.)
 
 # %%
 def results_of(messages):
@@ -92,7 +95,7 @@ def results_of(messages):
 
 
 for profile, overrides in (("seed", {}), ("default", {}),
-                           ("default", {"context_char_limit": 10_000})):
+                           ("default", {"context_char_limit": 10_000, "compact_in_one_call": False})):
     run = replay("five_reads", profile, overrides=overrides)
     label = (f"{profile}, context_char_limit {run.config.context_char_limit:,d}, "
              f"{run.records[0].chars_before:,d} characters")
@@ -139,16 +142,19 @@ for profile in ("seed", "default"):
     print(f"         the newest marker: {marker.split(' at ')[0]} ...]")
 
 # %% [markdown]
-# **Flaw 8.** `two_code_files` reads two code files of about 30,000 characters each in
-# one batch: under the batch limit, so step 1 leaves them, but the context is over
-# 50,000. The seed pays for a summary and loses the code from the context; the default
-# saves the two results to disk with a preview each and needs no summary.
+# **Flaws 8 and 18.** `two_code_files` reads two code files of about 30,000 characters
+# each in one batch: under the batch limit, so the article's step 1 leaves them, but the
+# context is over 50,000. The seed pays for a summary and loses the code from the
+# context. The default saves the two results to disk with a preview each and needs no
+# summary: with flaw 18's switch off, in the pass before the summary (flaw 8); with it
+# on, as the default has it, in step 1, since each is over 40% of the limit.
 
 # %%
-for profile in ("seed", "default"):
-    run = replay("two_code_files", profile)
+for profile, overrides in (("seed", {}), ("default", {"persist_oversized": False}), ("default", {})):
+    run = replay("two_code_files", profile, overrides=overrides)
     summaries = sum(r.model_calls for r in run.records)
-    print(f"{profile:8} steps fired: {run.fired()}; summary calls: {summaries}; "
+    label = f"{profile} {overrides}" if overrides else profile
+    print(f"{label}: steps fired: {run.fired()}; summary calls: {summaries}; "
           f"{run.records[0].chars_before:,d} -> {run.records[-1].chars_after:,d} characters")
     for line in run.echo + run.files:
         print("   ", line)
