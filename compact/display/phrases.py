@@ -8,9 +8,8 @@ checkers and widgets the notebook's (`lang.language`). Facts inside a phrase
 (paths, numbers, quoted lines) are filled in as they are.
 
 Left out: the charts' words (chart_text.py, one table per language, because a
-chart's labels are looked up by key in bulk) and the checkers' frame words and
-hints (compact/course/exercises/texts.json, data kept beside the checkers and
-picked with `lang.pick`).
+chart's labels are looked up by key in bulk) and each checker's hint
+(compact/course/exercises/texts.json: content of one exercise, kept beside it).
 """
 
 from .lang import language
@@ -249,6 +248,71 @@ PHRASES = {
             "、"),
     "end": (".",
             "。"),
+    # the checkers' frame: PASS, FAIL, what differs (compact/course/exercises/check.py)
+    "check cases": ("{name}: {n} cases",
+                    "{name}：{n} 个用例"),
+    "check PASS": ("PASS",
+                   "通过"),
+    "check FAIL": ("FAIL",
+                   "失败"),
+    "check all pass": ("All {n} cases pass.",
+                       "{n} 个用例全部通过。"),
+    "check some pass": ("{passed} of {n} cases pass. For a hint, run hint().",
+                        "{n} 个用例中通过 {passed} 个。需要提示时，运行 hint()。"),
+    "check not attempted": ("{name}: not attempted yet ({what}). For a hint, run hint().",
+                            "{name}：还没有作答（{what}）。需要提示时，运行 hint()。"),
+    "check answer None": ("the answer is None",
+                          "答案还是 None"),
+    "check prediction None": ("the prediction is None",
+                              "预测还是 None"),
+    "check a prediction None": ("{given} of {n} predictions given; still None: {labels}",
+                                "{n} 个预测填了 {given} 个；还是 None 的：{labels}"),
+    "check still raises": ("it still raises NotImplementedError",
+                           "它仍然抛出 NotImplementedError"),
+    "check not a function": ("{name}: expected a function, got {got}.",
+                             "{name}：应当是一个函数，得到的是 {got}。"),
+    "check values": ("{name}: expected {n} values ({labels}), got {m}.",
+                     "{name}：应当有 {n} 个值（{labels}），得到 {m} 个。"),
+    "check one value": ("{name}: expected {n} values ({labels}), got one.",
+                        "{name}：应当有 {n} 个值（{labels}），只得到一个。"),
+    "check raised": ("raised {kind}: {error}",
+                     "抛出了 {kind}：{error}"),
+    "check expected got": ("expected {want}, got {have}",
+                           "应为 {want}，得到 {have}"),
+    "check types": ("expected {want_type} ({want}), got {have_type} ({have})",
+                    "应为 {want_type}（{want}），得到 {have_type}（{have}）"),
+    "check at": ("at [{where}]: {what}",
+                 "在 [{where}]：{what}"),
+    "check items": ("expected {n} items, got {m}: expected {want}, got {have}",
+                    "应有 {n} 项，得到 {m} 项：应为 {want}，得到 {have}"),
+    "check keys": ("keys differ: missing {missing}, not expected {extra}",
+                   "键不同：缺少 {missing}，多出 {extra}"),
+    "check texts": ("texts differ at character {at:,d} (expected {n:,d} characters, got {m:,d})",
+                    "文本在第 {at:,d} 个字符处不同（应有 {n:,d} 个字符，得到 {m:,d} 个）"),
+    "check stops": ("; yours stops there",
+                    "；你的在那里就结束了"),
+    "check goes on": ("; yours goes on",
+                      "；你的还在继续"),
+    "check expected:": ("      expected: ",
+                        "      应为：    "),
+    "check got:": ("      got:      ",
+                   "      得到：    "),
+    "check hint for": ("hint ({case}): {hint}",
+                       "提示（{case}）：{hint}"),
+    "check hint general": ("hint: {hint}",
+                           "提示：{hint}"),
+    "check both": ("\n      expected {want}\n      got      {have}",
+                   "\n      应为 {want}\n      得到 {have}"),
+    "check order": ("the same items in another order: expected {want}, got {have}",
+                    "项目相同，顺序不同：应为 {want}，得到 {have}"),
+    "check long value": (" ({n:,d} in all)",
+                         "（共 {n:,d}）"),
+    "check input": ("input: {args}\n      ",
+                    "输入：{args}\n      "),
+    "check no check yet": ("No check has run yet: run a checker's cell first.",
+                           "还没有运行过检查：先运行一个检查单元格。"),
+    "check missing extra": ("missing {missing}, not expected {extra}",
+                            "缺少 {missing}，多出 {extra}"),
 }
 BY_LANG = {lang: {key: pair[i] for key, pair in PHRASES.items()} for i, lang in enumerate(("en", "zh"))}
 

@@ -31,7 +31,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ...display.lang import choose, language, pick
+from ...display.lang import choose, language
+from ...display.phrases import PHRASES
+from ...display.phrases import say as phrase
 from .case_names import shown
 
 SHOWN_FAILS = 3      # failing cases explained in full; the others get one line
@@ -76,10 +78,9 @@ def say(english: str, chinese: str) -> str:
     return choose(english, chinese)
 
 
-# Every line a checker prints, in both languages: the frame (PASS, FAIL, what
-# differs) and each checker's hint. Data, kept beside the code that prints it.
-TEXTS = json.loads(Path(__file__).with_name("texts.json").read_text(encoding="utf-8"))
-FRAME, HINTS = TEXTS["frame"], TEXTS["hints"]
+# Each checker's hint, in both languages: data, kept beside the code that prints it.
+# The frame (PASS, FAIL, what differs) is in the package's phrasebook, as "check ..." rows.
+HINTS = json.loads(Path(__file__).with_name("texts.json").read_text(encoding="utf-8"))["hints"]
 
 
 def hint(name: str) -> str:
@@ -88,7 +89,7 @@ def hint(name: str) -> str:
 
 
 def _w(key: str, **values) -> str:
-    return pick(FRAME, key, **values)
+    return phrase(f"check {key}", **values)
 
 
 class NotAttempted(Exception):
@@ -238,7 +239,7 @@ def report(name: str, rows: list, hint: str, hints=()) -> CheckResult:
 
 
 def not_attempted(name: str, total: int, hint: str, what: str, **values) -> CheckResult:
-    reason = _w(what, **values) if what in FRAME["en"] else what
+    reason = _w(what, **values) if f"check {what}" in PHRASES else what
     print(_w("not attempted", name=name, what=reason))
     return remember(CheckResult(name, 0, total, False, [], hint))
 
