@@ -3,9 +3,9 @@
 Between its tool calls the offline model writes a one-line note ("Next I read ...").
 For the article's Chinese prompts those notes are Chinese; for the English tasks they
 are word for word what they were, so the English notebooks' stored outputs stay put.
-The notes that the model reads back later (`Lessons found: ...`, `<path>: title '...'`,
-the code notes `<path>: N lines; context: ...; memory: ...`) are facts in a fixed
-pattern and stay as they are in both languages.
+The fact notes the model reads back later (`Lessons found: ...`, `<path>: title '...'`,
+the code notes `<path>: N lines; context: ...; memory: ...`) are Chinese too, and the
+model still reads them back: from its notes, and from the summary that kept them.
 """
 
 import re
@@ -37,9 +37,17 @@ RUNS = {
         "I'll list the lessons first.",
         "Writing notes/progress.md, then compacting in the same batch: this stage is done."],
 }
-# task: a Chinese note its run must write
-CHINESE = {"titles": "接下来读取 s05_todo_write/README.md。", "docs-json": "结果已转存到 .task_outputs/",
-           "compare-code": "我之前读过 s09_memory/code.py，", "compact-tool": "写入 notes/progress.md，"}
+# task: the Chinese notes its run must write, and what its answer says it read back from one
+CHINESE = {"titles": ["接下来读取 s05_todo_write/README.md。", "找到的课程：s01_agent_loop, ",
+                      "s01_agent_loop/README.md：标题 '# s01: The Agent Loop",
+                      "信息来源：s01, s02 来自我自己的笔记"],
+           "docs-json": ["先读取 web/src/data/generated/docs.json。", "结果已转存到 .task_outputs/"],
+           "compare-code": ["我之前读过 s09_memory/code.py，",
+                            "s08_context_compact/code.py：793 行；上下文：",
+                            "s09_memory/code.py：大纲；上下文：before_compaction_reminder；记忆：MemoryStore",
+                            "- s08_context_compact/code.py（793 行）：当前上下文靠 tool_result_budget"],
+           "compact-tool": ["写入 notes/progress.md，", "笔记列出了 5 节课程："]}
+FACT_NOTES = ("Lessons found: ", ": title '", " lines; context: ", ": outline; context: ")
 
 
 def notes_of(name: str, lang: str, profile: str, tmp_path) -> list:
@@ -56,16 +64,22 @@ def notes_of(name: str, lang: str, profile: str, tmp_path) -> list:
 @pytest.mark.parametrize("name,profile", sorted(RUNS))
 def test_the_notes_of_a_chinese_request_are_chinese(name, profile, tmp_path):
     notes = notes_of(name, "zh", profile, tmp_path)
-    english = [line for line in notes if any(phrase in line for phrase in ENGLISH_NOTES)]
+    english = [line for line in notes if any(phrase in line for phrase in ENGLISH_NOTES + FACT_NOTES)]
     assert english == [], english
-    assert any(line.startswith(CHINESE[name]) for line in notes), notes
-    if name == "compare-code":  # a fact note the model reads back keeps its one pattern
-        assert any(line.startswith("s08_context_compact/code.py: 793 lines; context: ") for line in notes)
+    for expected in CHINESE[name]:
+        assert any(line.startswith(expected) for line in notes), (expected, notes)
+    if name == "compare-code":  # the summary's copy of the code note was read back
+        assert any(line.startswith("- s08_") and line.endswith("（来自对话摘要。）") for line in notes), notes
 
 
 @pytest.mark.parametrize("name,profile", sorted(RUNS))
 def test_the_notes_of_an_english_request_are_unchanged(name, profile, tmp_path):
     notes = notes_of(name, "en", profile, tmp_path)
     assert not any(CJK.search(line) for line in notes)
+    if name == "compare-code":
+        assert any(line.startswith("s09_memory/code.py: outline; context: before_compaction_reminder; "
+                                   "memory: MemoryStore") for line in notes), notes
+        assert any(line.startswith("- s08_") and line.endswith("(From the conversation summary.)")
+                   for line in notes), notes
     assert [line for line in notes if any(p in line for p in ENGLISH_NOTES)] == [
         next(line for line in notes if line.startswith(e)) for e in RUNS[(name, profile)]]

@@ -17,7 +17,7 @@ from ...display.lang import language_of
 from ...display.phrases import say
 from ..plan import Plan, lines_note
 from ..view import View, failed
-from .notes import LESSONS_GLOB, lessons_found, notes_on_fresh, title_in
+from .notes import LESSONS_GLOB, lessons_found, notes_on_fresh, title_in, title_note_re
 
 
 def summary_title_re(path: str):
@@ -45,7 +45,7 @@ def find_title(view: View, path: str) -> tuple:
     for call in view.calls:
         if call.name == "read_file" and call.path in copies and title_in(call.visible):
             return title_in(call.visible), "saved copy"
-    note = re.search(re.escape(path) + r": title '([^\n]*)'", view.knowledge)
+    note = re.search(title_note_re(path), view.knowledge)
     if note:
         return note[1], "note"
     summary = summary_title_re(path).search("\n".join(view.summaries))
