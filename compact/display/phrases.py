@@ -189,6 +189,47 @@ PHRASES = {
                        "写入也记在摘要里；不需要重做任何事。"),
     "tool asked": ("I asked for a compaction in the same batch.",
                    "我在同一批里请求了一次压缩。"),
+    # the experiments' working notes, one line before a tool call (never parsed back)
+    "note find lessons": ("I'll find the lesson folders first.",
+                          "先找出课程文件夹。"),
+    "note list lessons": ("I'll list the lessons first.",
+                          "先列出课程。"),
+    "note no readme": ("I found no lesson README in this workspace for s{first:02d} to s{last:02d} (glob "
+                       "{glob}), so there are no titles to compare.",
+                       "这个工作区里找不到 s{first:02d} 到 s{last:02d} 的课程 README（glob {glob}），"
+                       "所以没有标题可以比较。"),
+    "note next read": ("Next I read {path}.",
+                       "接下来读取 {path}。"),
+    "note read first": ("I'll read {path} first.",
+                        "先读取 {path}。"),
+    "note outline": ("I read {path} before, but its text is no longer in context; its outline is enough "
+                     "for the comparison.",
+                     "我之前读过 {path}，但它的正文已不在上下文里；做比较，有它的大纲就够了。"),
+    "note peek": ("The result was saved to {saved}; what is left in context stops before the first record "
+                  "ends, so I'll look at the first {chars} characters of the saved copy.",
+                  "结果已转存到 {saved}；上下文里留下的部分在第一条记录结束之前就断了，"
+                  "所以我来看保存副本的前 {chars} 个字符。"),
+    "note write compact": ("Writing {path}, then compacting in the same batch: this stage is done.",
+                           "写入 {path}，并在同一批次里压缩：这一阶段已完成。"),
+    "tool could not write": ("I could not write {path}: {written}",
+                             "我写不了 {path}：{written}"),
+    # the fact notes (experiments/notes.py): read back later, so their patterns there accept both
+    "fact lessons": ("Lessons found: {names}",
+                     "找到的课程：{names}"),
+    "fact title": ("{path}: title '{title}'",
+                   "{path}：标题 '{title}'"),
+    "fact code": ("{path}: {size}; context: ",
+                  "{path}：{size}；上下文："),
+    "fact memory": ("; memory: ",
+                    "；记忆："),
+    "fact lines": ("{n} lines",
+                   "{n} 行"),
+    "fact outline": ("outline",
+                     "大纲"),
+    "fact none": ("none",
+                  "无"),
+    "fact first line": ("{path}: first line '{line}'",
+                        "{path}：第一行 '{line}'"),
     # experiment 1 (compact/offline/experiments/titles.py)
     "titles head": ("The first-level titles of the {n} lessons:",
                     "{n} 节课程的一级标题："),

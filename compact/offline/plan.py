@@ -28,14 +28,14 @@ def lines_note(*lines) -> str:
     return "\n".join(line for line in lines if line)
 
 
-def names_fitting(prefix: str, names, limit: int = NOTE_MAX) -> str:
-    """`prefix` + as many names as fit in one note line."""
+def names_fitting(prefix: str, names, limit: int = NOTE_MAX, empty: str = "none") -> str:
+    """`prefix` + as many names as fit in one note line (`empty` when none does)."""
     shown = []
     for name in names:
         if len(prefix + ", ".join(shown + [name])) > limit:
             break
         shown.append(name)
-    return prefix + (", ".join(shown) if shown else "none")
+    return prefix + (", ".join(shown) if shown else empty)
 
 
 def last_match(pattern, text: str):

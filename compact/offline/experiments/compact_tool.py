@@ -20,20 +20,19 @@ from .notes import LESSONS_GLOB, lessons_found, notes_on_fresh
 
 def plan_compact_tool(view: View, note_path: str) -> Plan:
     """Glob the lessons; then write the note and call compact in one batch; then confirm."""
-    learned = notes_on_fresh(view)
+    learned, lang = notes_on_fresh(view), language_of(view.request)
     written = written_result(view, note_path)
     if written and written.startswith("Error: "):
-        return Plan(lines_note(*learned, f"I could not write {note_path}: {written}"))
+        return Plan(lines_note(*learned, say("tool could not write", lang, path=note_path, written=written)))
     if written:
         return Plan(lines_note(*learned, compact_tool_answer(view, note_path, written)))
     folders = lessons_found(view)
     if folders is None:
-        return Plan.tool(lines_note(*learned, "I'll list the lessons first."),
+        return Plan.tool(lines_note(*learned, say("note list lessons", lang)),
                          "glob", {"pattern": LESSONS_GLOB})
     content = ("# Progress\n\nLessons in this workspace: " + (", ".join(folders) or "none found")
                + ".\nNext: read each lesson's README.\n")
-    return Plan(lines_note(*learned, f"Writing {note_path}, then compacting in the same "
-                                     f"batch: this stage is done."),
+    return Plan(lines_note(*learned, say("note write compact", lang, path=note_path)),
                 [("write_file", {"path": note_path, "content": content}), ("compact", {})])
 
 

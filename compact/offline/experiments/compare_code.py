@@ -42,22 +42,20 @@ def find_code_facts(view: View, path: str) -> tuple:
 
 def plan_code(view: View, paths: list) -> Plan:
     """Read each file (or its outline, once its text is gone), then compare them."""
-    learned = notes_on_fresh(view)
+    learned, lang = notes_on_fresh(view), language_of(view.request)
     for path in paths:
         facts, why = find_code_facts(view, path)
         if facts:
             continue
         if why == "unread":
-            return Plan.tool(lines_note(*learned, f"Next I read {path}."),
+            return Plan.tool(lines_note(*learned, say("note next read", lang, path=path)),
                              "read_file", {"path": path})
         if why == "error":
             continue
         tried = any(c.command == outline_command(path) for c in view.calls)
         if not tried:
-            return Plan.tool(lines_note(
-                *learned, f"I read {path} before, but its text is no longer in context; "
-                          f"its outline is enough for the comparison."),
-                "bash", {"command": outline_command(path)})
+            return Plan.tool(lines_note(*learned, say("note outline", lang, path=path)),
+                             "bash", {"command": outline_command(path)})
     return Plan(lines_note(*learned, code_answer(view, paths)))
 
 

@@ -24,10 +24,10 @@ PEEK_CHARS = 8000
 def plan_json(view: View, path: str) -> Plan:
     """Read the file, peek at its saved copy if the preview is not enough, then answer."""
     calls = view.reads(path)
+    lang = language_of(view.request)  # notes and answer speak the request's language
     if not calls:
-        return Plan.tool(f"I'll read {path} first.", "read_file", {"path": path})
+        return Plan.tool(say("note read first", lang, path=path), "read_file", {"path": path})
     call = calls[-1]
-    lang = language_of(view.request)  # the answer speaks the request's language
     if failed(call):
         return Plan(say("json could not read", lang, path=path, line=first_line(call.text)))
     if call.kind == "whole":
@@ -45,8 +45,7 @@ def plan_json(view: View, path: str) -> Plan:
             return Plan(json_answer(path, outline, say("json preview", lang, saved=saved), lang))
     if saved:
         return Plan.tool(
-            f"The result was saved to {saved}; what is left in context stops before the first "
-            f"record ends, so I'll look at the first {PEEK_CHARS} characters of the saved copy.",
+            say("note peek", lang, saved=saved, chars=PEEK_CHARS),
             "bash", {"command": f"head -c {PEEK_CHARS} {saved}"})
     return Plan(say("json gone", lang, path=path, omitted=formats.OMITTED))
 

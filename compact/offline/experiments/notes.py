@@ -8,7 +8,10 @@ the extractive summary keeps it, so each fresh result gets one note line:
 - a code file, or the outline of its def and class lines:
   `<path>: <n> lines; context: ...; memory: ...`;
 - any other file read: `<path>: first line '...'`.
-This module also reads those facts back, from a whole result or from a note.
+Each is written in the request's language (compact/display/phrases.py, the
+"fact" rows; in Chinese `<path>：标题 '...'`, `<path>：N 行；上下文：...；记忆：...`)
+and read back in either. This module also reads those facts back, from a whole
+result or from a note.
 It is how the course shows what a lossy compaction costs: a fact with neither
 its result nor a note left is gone, and the answer says so.
 
@@ -17,13 +20,15 @@ Left out: any judgement of what matters; the notes follow fixed patterns.
 
 import re
 
+from ...display.lang import language_of
+from ...display.phrases import say
 from ..plan import NOTE_MAX, first_line, last_match, names_fitting, short
 from ..view import Call, View
 
 LESSONS_GLOB = "s*/README.md"
 LESSON_RE = re.compile(r"^(s\d\d_[A-Za-z0-9_]+)/README\.md$", re.MULTILINE)
-LESSONS_NOTE = "Lessons found: "
-LESSONS_NOTE_RE = re.compile(r"Lessons found: ([A-Za-z0-9_, ]+)")
+# A note is written in the request's language and read back in either.
+LESSONS_NOTE_RE = re.compile(r"(?:Lessons found: |找到的课程：)([A-Za-z0-9_, ]+)")
 DEF_RE = re.compile(r"^\s*(?:async\s+)?(?:def|class)\s+(\w+)", re.MULTILINE)
 OUTLINE_RE = re.compile(r"^\d+:\s*(?:async\s+)?(?:def|class)\s+(\w+)", re.MULTILINE)
 # Most telling first: a note has room for a few names only.
@@ -34,20 +39,20 @@ MEMORY_WORDS = ("memor", "remember", "recall", "forget", "fact")
 
 def notes_on_fresh(view: View) -> list:
     """One line per result I have just received: what I learned from it."""
-    lines = []
+    lines, lang = [], language_of(view.request)
     for call in view.fresh():
         if call.name == "glob" and LESSON_RE.search(call.text):
-            lines.append(short(LESSONS_NOTE + ", ".join(LESSON_RE.findall(call.text))))
+            lines.append(short(say("fact lessons", lang, names=", ".join(LESSON_RE.findall(call.text)))))
         elif call.name == "read_file" and call.path.endswith(".py"):
-            lines.append(code_note(call.path, code_facts(call.text)))
+            lines.append(code_note(call.path, code_facts(call.text), lang))
         elif call.name == "read_file" and title_in(call.text):
             original = original_path(view, call)
-            lines.append(title_note(original, title_in(call.text)))
+            lines.append(title_note(original, title_in(call.text), lang))
         elif call.name == "bash" and call.command.startswith("grep -nE"):
             target = call.command.rsplit(" ", 1)[-1]
-            lines.append(code_note(target, code_facts(call.text, outline=True)))
+            lines.append(code_note(target, code_facts(call.text, outline=True), lang))
         elif call.name == "read_file":
-            lines.append(short(f"{call.path}: first line '{first_line(call.text)}'"))
+            lines.append(short(say("fact first line", lang, path=call.path, line=first_line(call.text))))
     return lines
 
 
@@ -77,8 +82,13 @@ def title_in(text: str) -> str | None:
     return next((ln.strip() for ln in text.splitlines() if ln.startswith("# ")), None)
 
 
-def title_note(path: str, title: str) -> str:
-    return short(f"{path}: title '{title}'")
+def title_note(path: str, title: str, lang: str = "en") -> str:
+    return short(say("fact title", lang, path=path, title=title))
+
+
+def title_note_re(path: str) -> str:
+    """The pattern of a title note about `path`, in either language."""
+    return re.escape(path) + r"(?:: title |：标题 )'([^\n]*)'"
 
 
 def code_facts(text: str, outline: bool = False) -> dict:
@@ -92,20 +102,21 @@ def code_facts(text: str, outline: bool = False) -> dict:
             "context": pick(CONTEXT_WORDS), "memory": pick(MEMORY_WORDS)}
 
 
-def code_note(path: str, facts: dict) -> str:
-    size = f"{facts['lines']} lines" if facts["lines"] else "outline"
-    head = names_fitting(f"{path}: {size}; context: ", facts["context"], NOTE_MAX - 30)
-    return names_fitting(f"{head}; memory: ", facts["memory"])
+def code_note(path: str, facts: dict, lang: str = "en") -> str:
+    size = say("fact lines", lang, n=facts["lines"]) if facts["lines"] else say("fact outline", lang)
+    empty = say("fact none", lang)
+    head = names_fitting(say("fact code", lang, path=path, size=size), facts["context"], NOTE_MAX - 30, empty)
+    return names_fitting(head + say("fact memory", lang), facts["memory"], empty=empty)
 
 
 def parse_code_note(path: str, text: str) -> dict | None:
     """The facts of the last code note about `path` in `text`, if there is one."""
-    match = last_match(re.escape(path) + r": (?:(\d+) lines|outline); context: "
-                       r"([^;\n]*); memory: ([^\n]*)", text)
+    match = last_match(re.escape(path) + r"(?:: (?:(\d+) lines|outline); context: ([^;\n]*); memory: "
+                       r"([^\n]*)|：(?:(\d+) 行|大纲)；上下文：([^；\n]*)；记忆：([^\n]*))", text)
     if not match:
         return None
+    lines, context, memory = (match[i] or match[i + 3] for i in (1, 2, 3))
     def names(s):
-        return [] if s.strip() in ("none", "") else [
+        return [] if (s or "").strip() in ("none", "无", "") else [
             n.strip() for n in s.rstrip(".").split(",") if n.strip()]
-    return {"lines": int(match[1]) if match[1] else None,
-            "context": names(match[2]), "memory": names(match[3])}
+    return {"lines": int(lines) if lines else None, "context": names(context), "memory": names(memory)}

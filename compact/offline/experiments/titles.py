@@ -17,7 +17,7 @@ from ...display.lang import language_of
 from ...display.phrases import say
 from ..plan import Plan, lines_note
 from ..view import View, failed
-from .notes import LESSONS_GLOB, lessons_found, notes_on_fresh, title_in
+from .notes import LESSONS_GLOB, lessons_found, notes_on_fresh, title_in, title_note_re
 
 
 def summary_title_re(path: str):
@@ -45,7 +45,7 @@ def find_title(view: View, path: str) -> tuple:
     for call in view.calls:
         if call.name == "read_file" and call.path in copies and title_in(call.visible):
             return title_in(call.visible), "saved copy"
-    note = re.search(re.escape(path) + r": title '([^\n]*)'", view.knowledge)
+    note = re.search(title_note_re(path), view.knowledge)
     if note:
         return note[1], "note"
     summary = summary_title_re(path).search("\n".join(view.summaries))
@@ -60,23 +60,22 @@ def find_title(view: View, path: str) -> tuple:
 
 def plan_titles(view: View) -> Plan:
     """The next README to read, or the answer once every title is known or gone."""
-    learned = notes_on_fresh(view)
+    learned, lang = notes_on_fresh(view), language_of(view.request)
     folders = lessons_found(view)
     if folders is None:
-        return Plan.tool(lines_note(*learned, "I'll find the lesson folders first."),
+        return Plan.tool(lines_note(*learned, say("note find lessons", lang)),
                          "glob", {"pattern": LESSONS_GLOB})
     wanted = lesson_range(view.request)
     readmes = [f"{name}/README.md" for name in folders if int(name[1:3]) in wanted]
     if not readmes:
-        return Plan(lines_note(*learned, f"I found no lesson README in this workspace for "
-                                         f"s{wanted.start:02d} to s{wanted.stop - 1:02d} (glob "
-                                         f"{LESSONS_GLOB}), so there are no titles to compare."))
+        return Plan(lines_note(*learned, say("note no readme", lang, first=wanted.start,
+                                             last=wanted.stop - 1, glob=LESSONS_GLOB)))
     for path in readmes:
         title, why = find_title(view, path)
         if title or why in ("omitted", "untitled", "error"):
             continue
         target = why[len("saved:"):] if why.startswith("saved:") else path
-        return Plan.tool(lines_note(*learned, f"Next I read {target}."),
+        return Plan.tool(lines_note(*learned, say("note next read", lang, path=target)),
                          "read_file", {"path": target})
     return Plan(lines_note(*learned, titles_answer(view, readmes)))
 
