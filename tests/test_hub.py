@@ -145,3 +145,20 @@ def test_the_config_starts_kernels_over_ipc_with_no_news_and_an_idle_culler():
     assert f"--LabApp.app_settings_dir={classroom.ROOT / 'scripts' / 'jupyterlab'}" in args
     assert "--MappingKernelManager.cull_idle_timeout=1800" in args  # 30 minutes
     assert "--ServerApp.shutdown_no_activity_timeout=3600" in args  # an hour
+
+
+def test_the_checkout_is_copied_again_over_its_last_copy_links_included(tmp_path):
+    # Each run copies the checkout over the students' copy; a link such as notebooks/docs
+    # was made by the last copy, and copytree cannot make it again over itself.
+    root, course = tmp_path / "checkout", tmp_path / "course"
+    (root / "docs").mkdir(parents=True)
+    (root / "docs" / "DESIGN.md").write_text("design")
+    (root / "notebooks").mkdir()
+    (root / "notebooks" / "docs").symlink_to("../docs")
+    (root / ".venv").mkdir()   # never copied
+    classroom.copy_checkout(root, course)
+    (root / "docs" / "DESIGN.md").write_text("design, again")
+    classroom.copy_checkout(root, course)
+    assert os.readlink(course / "notebooks" / "docs") == "../docs"
+    assert (course / "notebooks" / "docs" / "DESIGN.md").read_text() == "design, again"
+    assert not (course / ".venv").exists()

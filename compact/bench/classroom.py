@@ -84,8 +84,7 @@ def students_course(root: Path = ROOT, log=print) -> Path:
     with open(CACHE / ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # two runs at once share one venv, made once
         home.mkdir(mode=0o755, exist_ok=True)
-        # Copied over what is there: a hub of another run may be serving it.
-        shutil.copytree(root, course, ignore=NOT_COPIED, symlinks=True, dirs_exist_ok=True)
+        copy_checkout(root, course)
         venv = course / ".venv"
         if not (venv / ".complete").exists():
             log(f"making the students' venv from {SYSTEM_PYTHON} in {venv} (once)")
@@ -98,6 +97,24 @@ def students_course(root: Path = ROOT, log=print) -> Path:
         for folder, _, _ in os.walk(course):
             os.chmod(folder, 0o755)
     return course
+
+
+def copy_checkout(root: Path, course: Path) -> None:
+    """Copy the checkout over what is there (a hub of another run may be serving it)."""
+    _unlink_copied_links(root, course)
+    shutil.copytree(root, course, ignore=NOT_COPIED, symlinks=True, dirs_exist_ok=True)
+
+
+def _unlink_copied_links(root: Path, course: Path) -> None:
+    """Remove the links a copy made last time (notebooks/docs, ...): copytree with
+    dirs_exist_ok makes a link anew and fails on one that is already there."""
+    for folder, dirs, files in os.walk(root):
+        ignored = NOT_COPIED(folder, dirs + files)
+        dirs[:] = [d for d in dirs if d not in ignored]
+        for name in dirs + files:
+            target = course / Path(folder, name).relative_to(root)
+            if Path(folder, name).is_symlink() and target.is_symlink():
+                target.unlink()
 
 
 # -- local students ----------------------------------------------------------------------
