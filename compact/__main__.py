@@ -43,7 +43,7 @@ import threading  # noqa: E402
 COMMANDS = {
     "agent": "compact.agent.loop:main_agent",
     "run": "compact.agent.loop:main_run",
-    "serve": "compact.offline.server:main_serve",
+    "serve": "compact.offline.api.server:main_serve",
     "replay": "compact.course.replay:main",
     "sweep": "compact.course.sweep:main",
     "bench": "compact.bench.benchmark:main",

@@ -80,7 +80,7 @@ def main(argv=None) -> int:
         return 0
     from compact.agent.model import offline_client
     from compact.offline import MODEL_NAME
-    from compact.offline.server import start_offline_server
+    from compact.offline.api.server import start_offline_server
     with start_offline_server() as server, offline_client(server.base_url) as client:
         print(ask(client, MODEL_NAME, make_compactor(args.workspace, client, MODEL_NAME), [],
                   args.request, args.workspace))

@@ -25,7 +25,7 @@ from compact import CompactionConfig, ContextCompactor, estimate_chars, validate
 from compact.agent.tools import run_tool
 from compact.course.histories import model_calls
 from compact.formats import COMPACT_TOOL_ACK
-from compact.offline.extractive import extractive_summary
+from compact.offline.model.extractive import extractive_summary
 from compact.snip import cut_points
 
 ROOT = Path(__file__).resolve().parent.parent

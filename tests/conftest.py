@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from compact.agent.model import offline_client
-from compact.offline.server import start_offline_server
+from compact.offline.api.server import start_offline_server
 
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 

@@ -13,8 +13,8 @@ from compact.bench import cost
 from compact.bench.sessions import KINDS, Session, Turn, make_session
 from compact.display.text import fixed_width, plural
 from compact.messages import validate_messages
+from compact.offline.api.usage import LOOKBACK
 from compact.offline.tokens import estimate_text_tokens
-from compact.offline.usage import LOOKBACK
 from compact.store import Store
 
 # {"role": "user", "content": "hi"} is 33 characters of JSON:

@@ -16,7 +16,7 @@ from matplotlib.figure import Figure
 from compact.__main__ import main as compact_main
 from compact.bench import benchmark
 from compact.course import replay as replay_module
-from compact.offline.server import main_serve
+from compact.offline.api.server import main_serve
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = ("ANTHROPIC_API_KEY", "MODEL_ID", "ANTHROPIC_BASE_URL", "ANTHROPIC_AUTH_TOKEN")

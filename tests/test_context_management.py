@@ -24,9 +24,9 @@ from anthropic.types import (
 )
 from anthropic.types.beta import BetaCompactionBlock, BetaMessage, BetaMessageTokensCount
 
-from compact.offline import context_edits
-from compact.offline import server_compaction as sc
-from compact.offline.server import start_offline_server
+from compact.offline.api import context_edits
+from compact.offline.api import server_compaction as sc
+from compact.offline.api.server import start_offline_server
 from compact.offline.tokens import estimate_tokens
 
 from .helpers import body, call, offline_client, offline_model, user

@@ -248,7 +248,7 @@ def test_an_agent_needs_at_least_one_turn(root, value):
 
 
 def test_the_readmes_safety_numbers_are_the_codes():
-    from compact.offline import server
+    from compact.offline.api import server
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     section = text[text.index("## Safety"):text.index("## Teaching it to a class")]
     for said in (f"over {model.MAX_ENV_BYTES // 1024} KiB", f"at most {model.MAX_ENV_BYTES // 1024} KiB",

@@ -73,10 +73,25 @@ def test_the_pipeline_imports_no_subpackage(module):
 @pytest.mark.parametrize("lower", SUBPACKAGES)
 def test_a_subpackage_imports_only_the_layers_below_it(lower):
     higher = SUBPACKAGES[SUBPACKAGES.index(lower) + 1:]
-    for path in sorted((PACKAGE / lower).glob("*.py")):
+    for path in sorted((PACKAGE / lower).rglob("*.py")):
         for subpackage in higher:
             assert reaches(path, subpackage) == [], (
-                f"compact/{lower}/{path.name} imports compact.{subpackage}")
+                f"{path.relative_to(PACKAGE)} imports compact.{subpackage}")
+
+
+def test_the_offline_model_never_imports_the_api_it_is_served_by():
+    # compact/offline/model/ is the deterministic model; compact/offline/api/ plays the
+    # Messages API around it. The API may ask the model; the model knows nothing of HTTP,
+    # the request rules, clearing, server compaction or billing. tokens.py sits below both.
+    model = sorted((PACKAGE / "offline" / "model").rglob("*.py"))
+    assert len(model) > 10
+    for path in model:
+        assert reaches(path, "offline.api") == [], f"{path.relative_to(PACKAGE)} imports compact.offline.api"
+
+
+def test_the_offline_model_check_sees_an_import_of_the_api():
+    assert reaches(PACKAGE / "offline" / "api" / "server.py", "offline.model") != []
+    assert reaches(PACKAGE / "offline" / "api" / "server.py", "offline.api") != []
 
 
 def test_the_import_reader_resolves_relative_imports():

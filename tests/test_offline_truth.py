@@ -279,8 +279,8 @@ def test_every_answer_is_true_or_says_it_cannot_tell(asked):
 
 
 def test_the_questions_cover_both_languages_and_enough_kinds():
-    from compact.offline.kinds import kind_of
-    from compact.offline.question import parse
+    from compact.offline.model.kinds import kind_of
+    from compact.offline.model.question import parse
     kinds = {kind_of(parse(q)).name for _, english, chinese in QUESTIONS for q in (english, chinese)}
     assert len(QUESTIONS) * 2 + len(SESSION) >= 30 and len(kinds) >= 10, kinds
     assert sum(1 for fact, *_ in QUESTIONS if fact is None) >= 5

@@ -21,7 +21,7 @@ import pytest
 from compact.agent import model
 from compact.agent.loop import main_run
 from compact.agent.model import course_env_file, read_env_file, settings
-from compact.offline.server import start_offline_server
+from compact.offline.api.server import start_offline_server
 
 ROOT = Path(__file__).resolve().parents[1]
 FAKE_KEY = "sk-ant-api03-plantedtest0123456789abcdef"

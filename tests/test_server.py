@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 from compact import formats, is_prompt_too_long
 from compact import offline as policy
 from compact.agent.model import offline_client
-from compact.offline import server
-from compact.offline.experiments.json_shape import json_outline
-from compact.offline.extractive import extractive_summary
-from compact.offline.server import start_offline_server
+from compact.offline.api import server
+from compact.offline.api.server import start_offline_server
+from compact.offline.model.experiments.json_shape import json_outline
+from compact.offline.model.extractive import extractive_summary
 from compact.summary import summary_input
 
 from .helpers import offline_model

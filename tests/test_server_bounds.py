@@ -10,8 +10,8 @@ import time
 
 import pytest
 
-from compact.offline import server
-from compact.offline.server import start_offline_server
+from compact.offline.api import server
+from compact.offline.api.server import start_offline_server
 
 pytestmark = pytest.mark.usefixtures("no_network")  # nothing but loopback (conftest.py)
 

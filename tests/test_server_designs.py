@@ -15,8 +15,8 @@ from compact.bench.sessions import make_session
 from compact.course.exercises import check_edits_for_budget
 from compact.course.exercises import solutions as right
 from compact.course.histories import load_history
-from compact.offline import context_edits
-from compact.offline import server_compaction as sc
+from compact.offline.api import context_edits
+from compact.offline.api import server_compaction as sc
 from compact.offline.tokens import estimate_text_tokens
 
 

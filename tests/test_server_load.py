@@ -21,8 +21,9 @@ import pytest
 
 from compact.agent.model import offline_client
 from compact.bench import server_rate
-from compact.offline import MODEL_NAME, server
-from compact.offline.server import start_offline_server
+from compact.offline import MODEL_NAME
+from compact.offline.api import server
+from compact.offline.api.server import start_offline_server
 
 pytestmark = pytest.mark.usefixtures("no_network")  # nothing but loopback (conftest.py)
 

@@ -1,4 +1,4 @@
-"""The offline model's `usage` (compact/offline/usage.py) and the agent's report of it.
+"""The offline model's `usage` (compact/offline/api/usage.py) and the agent's report of it.
 
 The three input counts add up to `count_tokens`; a breakpoint writes its prefix
 once and the next request reads it; a prefix under the minimum, or more than 20
@@ -16,7 +16,7 @@ from compact.agent import tasks
 from compact.agent.loop import Agent, main_run
 from compact.agent.usage import FIELDS, total, usage_line, usage_of
 from compact.offline import MODEL_NAME
-from compact.offline.usage import LOOKBACK, MIN_CACHEABLE, PromptCache, request_blocks
+from compact.offline.api.usage import LOOKBACK, MIN_CACHEABLE, PromptCache, request_blocks
 from compact.store import seeded_ids
 
 from .helpers import offline_model

@@ -3,7 +3,7 @@
 The article's hands-on section needs `MODEL_ID` (and a key; `ANTHROPIC_BASE_URL`
 optional). This course runs without them: with `ANTHROPIC_API_KEY` and
 `MODEL_ID` set `choose_model` returns a client for the real API; otherwise it
-starts the offline model (`compact.offline.server`) in this process on a free
+starts the offline model (`compact.offline.api.server`) in this process on a free
 loopback port and returns a client for that. Either way it says which in one
 line, and the key is never printed, logged or stored anywhere but in the client
 (a user name and password in the base URL are shown as `***`).
@@ -31,7 +31,7 @@ import anthropic
 from dotenv import dotenv_values
 
 from ..offline import MODEL_NAME
-from ..offline.server import OfflineServer, start_offline_server
+from ..offline.api.server import OfflineServer, start_offline_server
 from ..offline.tokens import DEFAULT_WINDOW
 
 KEY, MODEL, BASE_URL = "ANTHROPIC_API_KEY", "MODEL_ID", "ANTHROPIC_BASE_URL"

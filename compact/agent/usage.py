@@ -4,7 +4,7 @@ Every response of the Messages API carries `usage`: `input_tokens` (input
 neither read from nor written to the prompt cache), `cache_creation_input_tokens`
 (written to it), `cache_read_input_tokens` (read from it) and `output_tokens`.
 With a key these are the real API's counts; offline they are the offline
-model's, by the same rules (`compact.offline.usage`). The agent keeps one dict
+model's, by the same rules (`compact.offline.api.usage`). The agent keeps one dict
 per call (`Agent.usage`) and, when asked (`python -m compact run` does), prints
 one line per call.
 

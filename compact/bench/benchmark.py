@@ -20,7 +20,7 @@ context before every model call; the request "sent" is the prepared context:
   another, and a compaction's summary is booked as a summary call.
 `DESIGN_TABLE` has one row per design; `run_bench` runs the article's four
 (`DESIGNS`) unless told otherwise, the command all seven.
-Summaries come from `compact.offline.extractive.extractive_summary` (no model), each
+Summaries come from `compact.offline.model.extractive.extractive_summary` (no model), each
 counted as a summary call whose input and output are booked by `compact.bench.cost`,
 which also defines what a request is billed (tokens in, cache writes and reads, tokens
 out), the lost outputs and the misses (a call whose needed earlier output,
@@ -68,7 +68,7 @@ from ..display.chart_text import words
 from ..display.palette import BLUE, GREY, PURPLE, VERMILLION
 from ..display.text import fixed_width
 from ..messages import estimate_chars
-from ..offline.extractive import extractive_summary
+from ..offline.model.extractive import extractive_summary
 from ..offline.tokens import DEFAULT_WINDOW
 from ..store import seeded_ids
 from ..summary import summary_input

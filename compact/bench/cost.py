@@ -18,7 +18,7 @@ What a request is billed, exactly (the four counts of the API's `usage`):
   (`cache_read_input_tokens`) and the rest is written (`cache_creation_...`);
   otherwise the whole request is written. A request under MIN_CACHEABLE
   tokens is neither read nor written: plain `input_tokens`. The API finds an
-  entry only within 20 blocks of the breakpoint (`compact.offline.usage.LOOKBACK`);
+  entry only within 20 blocks of the breakpoint (`compact.offline.api.usage.LOOKBACK`);
   a turn of the benchmark's sessions adds fewer (tests/test_bench.py checks);
 - the reply is `output_tokens`: the estimate of the assistant message's JSON;
 - a summary call is one more request: its input (`summary_input`) is plain
@@ -45,8 +45,8 @@ from pathlib import Path
 
 from .. import formats
 from ..messages import text_of, tool_results
+from ..offline.api.usage import MIN_CACHEABLE
 from ..offline.tokens import estimate_text_tokens
-from ..offline.usage import MIN_CACHEABLE
 from ..store import TRANSCRIPTS
 
 FIELDS = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens",

@@ -2,7 +2,7 @@
 
 The article's pipeline runs on the client: the list itself changes, and what it
 drops is gone unless a file holds it. The real API can do the job on its side
-(`compact.offline.context_edits`, `compact.offline.server_compaction`, where the
+(`compact.offline.api.context_edits`, `compact.offline.api.server_compaction`, where the
 offline server plays it). As designs, call by call, each says what the client
 keeps and what the model reads:
 - server-clear: `clear_tool_uses_20250919`. The client keeps and sends its whole
@@ -37,10 +37,10 @@ from ..compactor import ContextCompactor
 from ..config import CompactionConfig
 from ..display.palette import BLUE, GREEN, GREY, ORANGE, SKY
 from ..messages import text_of, tool_results, user_text
-from ..offline import context_edits, context_management
-from ..offline import server_compaction as sc
-from ..offline.context_management import EDITS, Compact
-from ..offline.extractive import extractive_summary
+from ..offline.api import context_edits, context_management
+from ..offline.api import server_compaction as sc
+from ..offline.api.context_management import EDITS, Compact
+from ..offline.model.extractive import extractive_summary
 from ..store import seeded_ids
 from . import cost
 

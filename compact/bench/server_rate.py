@@ -2,7 +2,7 @@
 
     python -m compact bench-server [--requests N] [--clients C] [--per-client M]
 
-It starts the offline model (`compact.offline.server`) on a free loopback port
+It starts the offline model (`compact.offline.api.server`) on a free loopback port
 and sends the smallest valid request, `messages.create` with one user line,
 through `anthropic.Anthropic`, as the agent does:
 - sequentially, N calls on one client (one kept-alive connection);
@@ -24,7 +24,7 @@ import anthropic
 
 from ..agent.model import offline_client
 from ..offline import MODEL_NAME
-from ..offline.server import start_offline_server
+from ..offline.api.server import start_offline_server
 
 REQUEST = {"model": MODEL_NAME, "max_tokens": 16,
            "messages": [{"role": "user", "content": "Say hello."}]}

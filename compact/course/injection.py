@@ -95,7 +95,7 @@ def carry_on(planted: Planted) -> CarriedOn:
     from ..agent.loop import Agent
     from ..agent.model import offline_client
     from ..offline import MODEL_NAME
-    from ..offline.server import start_offline_server
+    from ..offline.api.server import start_offline_server
     from .replay import make_compactor, seeded_ids
     server = start_offline_server()
     try:

@@ -44,7 +44,7 @@ from ..display.text import fixed_width, plural
 from ..formats import COMPACT_TOOL_ACK, OMITTED, kind_of_user_text
 from ..importers import CANNED, FORMATS
 from ..messages import estimate_chars, text_of, to_plain, tool_results, user_text
-from ..offline.extractive import extractive_summary
+from ..offline.model.extractive import extractive_summary
 from ..offline.tokens import estimate_text_tokens
 from ..record import StepRecord
 from ..steps import NAMES

@@ -46,7 +46,7 @@ from ..bench import cost
 from ..config import CompactionConfig
 from ..display.text import fixed_width, plural
 from ..messages import text_of, tool_results
-from ..offline.extractive import extractive_summary
+from ..offline.model.extractive import extractive_summary
 from ..offline.tokens import estimate_text_tokens
 from ..store import Store
 from ..summary import summary_input

@@ -230,7 +230,7 @@ PHRASES = {
                   "无"),
     "fact first line": ("{path}: first line '{line}'",
                         "{path}：第一行 '{line}'"),
-    # experiment 1 (compact/offline/experiments/titles.py)
+    # experiment 1 (compact/offline/model/experiments/titles.py)
     "titles head": ("The first-level titles of the {n} lessons:",
                     "{n} 节课程的一级标题："),
     "titles found": ("- {folder}: {title}",

@@ -24,25 +24,29 @@ other way:
 - asked for a summary (system prompt `compact.formats.SUMMARY_SYSTEM`), it
   recovers the whole messages from the JSON it was given (cut in the middle or
   not) and answers with the state summary of
-  `compact.offline.extractive.extractive_summary`: goal, files and their key
+  `compact.offline.model.extractive.extractive_summary`: goal, files and their key
   facts, decisions, done, pending, in the request's language.
 
-The modules, in the order a request goes through them:
+Two jobs, two folders. `api/` plays the Messages API around the model (HTTP,
+the request rules, context management, usage); `model/` is the model. The
+model never imports the API (tests/test_layout.py). The modules, in the order
+a request goes through them:
 
-    server.py          a local HTTP server speaking the Messages API, its rules and errors
-    tokens.py          the token estimate the server compares with its window, and the window
-    reply.py           choosing the task and writing the response: `respond`
-    view.py            reading a request: the request, each call, what is left of its result, the tools
-    route.py           choosing the plan: an experiment of the article, or the general policy
-    experiments/       the article's scripted experiments and the compact tool
-    kinds.py           the general policy: the one table of question kinds, `plan_question`
-    question.py        reading a question: its language, the paths, folder, names and words in it
-    lookup.py          the lookups a kind names, run with the offered tools, and their evidence
-    answers.py         each kind's answer, quoted from that evidence, or "I can't tell"
-    plan.py            what a reply is made of, and keeping a note to one line
-    facts.py           the key facts of a file's text, in one line
-    summary_reply.py   the answer to the compactor's summary request
-    extractive.py      a deterministic extractive summary of messages (no model)
+    api/server.py             a local HTTP server speaking the Messages API, its rules and errors
+    api/context_management.py the API's context edits and server compaction, around the model
+    tokens.py                 the token estimate both sides use, and the window
+    model/reply.py            choosing the task and writing the response: `respond`
+    model/view.py             reading a request: the request, each call, what is left of its result, the tools
+    model/route.py            choosing the plan: an experiment of the article, or the general policy
+    model/experiments/        the article's scripted experiments and the compact tool
+    model/kinds.py            the general policy: the one table of question kinds, `plan_question`
+    model/question.py         reading a question: its language, the paths, folder, names and words in it
+    model/lookup.py           the lookups a kind names, run with the offered tools, and their evidence
+    model/answers.py          each kind's answer, quoted from that evidence, or "I can't tell"
+    model/plan.py             what a reply is made of, and keeping a note to one line
+    model/facts.py            the key facts of a file's text, in one line
+    model/summary_reply.py    the answer to the compactor's summary request
+    model/extractive.py       a deterministic extractive summary of messages (no model)
 
 Its words, in both languages, are in compact/display/phrases.py; the request's
 language is `compact.display.lang.language_of`.
@@ -52,8 +56,8 @@ Left out on purpose: any understanding beyond these scripts, sampling,
 the disk; it asks for tool calls).
 """
 
-from .reply import MODEL_NAME, respond
-from .summary_reply import recover_messages, summarize
+from .model.reply import MODEL_NAME, respond
+from .model.summary_reply import recover_messages, summarize
 from .tokens import estimate_text_tokens, estimate_tokens, prompt_text
 
 __all__ = ["MODEL_NAME", "estimate_text_tokens", "estimate_tokens", "prompt_text",

@@ -162,7 +162,7 @@ for message in transcript:
 # stay as the files have them:
 
 # %%
-from compact.offline.extractive import extractive_summary
+from compact.offline.model.extractive import extractive_summary
 
 chinese = [{"role": "user", "content": "比较 s08 和 s09 的 code.py 如何管理上下文和记忆。"}]
 chinese_summary = extractive_summary(chinese + transcript[1:])

@@ -51,7 +51,7 @@ from compact.messages import text_of, tool_results, tool_uses
 from compact.agent.model import offline_client
 from compact.offline import MODEL_NAME
 from compact.course.replay import make_compactor, seeded_ids
-from compact.offline.server import start_offline_server
+from compact.offline.api.server import start_offline_server
 from compact.offline.tokens import DEFAULT_WINDOW
 from compact.agent.tools import TOOLS
 from compact.course.widgets import explore, threshold_explorer

@@ -37,9 +37,10 @@ from compact.course import server_replay as sr
 from compact.course.exercises import check_edits_for_budget
 from compact.course.exercises import server_edits as budget
 from compact.course.histories import data_dir, load_history
-from compact.offline import MODEL_NAME, context_edits
-from compact.offline import server_compaction as sc
-from compact.offline.server import start_offline_server
+from compact.offline import MODEL_NAME
+from compact.offline.api import context_edits
+from compact.offline.api import server_compaction as sc
+from compact.offline.api.server import start_offline_server
 
 server = start_offline_server()
 client = offline_client(server.base_url)

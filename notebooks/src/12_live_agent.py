@@ -205,7 +205,7 @@ for name, agent in (("experiment 3, seed", compare_run), ("experiment 2, default
 # before wrote. `Agent.usage` keeps one entry per call, and `python -m compact run`
 # prints the same line after each call. With a key these are the API's counts; offline
 # they are the offline model's estimate, counted by the API's rules
-# (`compact/offline/usage.py` says which parts of that are ours).
+# (`compact/offline/api/usage.py` says which parts of that are ours).
 
 # %%
 for name, agent in (("experiment 3, seed", compare_run), ("experiment 2, default", json_run)):

@@ -15,7 +15,7 @@ loses what it summarized).
 """
 
 from ...bench.server_designs import read_edits, replay, totals
-from ...offline import context_edits
+from ...offline.api import context_edits
 from ..histories import load_history
 from .check import CheckResult, not_attempted, report, say
 

@@ -93,7 +93,7 @@
 # agent 发送 API 的顶层 `cache_control`，它给每个请求的最后一块打上缓存断点，于是下一次调用可
 # 以读取上一次写入的前缀。`Agent.usage` 为每次调用保留一条记录；`python -m compact run` 在每次
 # 调用之后打印同样的一行。有密钥时，这些是 API 的计数；离线时，是离线模型按 API 的规则算出的估
-# 算（哪些部分是我们自己的做法，见 `compact/offline/usage.py`）。
+# 算（哪些部分是我们自己的做法，见 `compact/offline/api/usage.py`）。
 
 # %% [markdown]
 # ## 轮到你了：改一处，再跑一次

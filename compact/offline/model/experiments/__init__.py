@@ -1,6 +1,6 @@
 """The article's scripted experiments (section 13) and the compact tool (section 10).
 
-The general policy (compact/offline/kinds.py) would not take the article's
+The general policy (compact/offline/model/kinds.py) would not take the article's
 steps, so each experiment keeps its own plan; route.py's ROUTES picks one by
 what the request names and asks.
 

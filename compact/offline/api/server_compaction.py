@@ -33,10 +33,10 @@ import hashlib
 import hmac
 import json
 
-from .. import formats
-from ..messages import tool_uses, user_text
-from ..summary import summary_input
-from .summary_reply import summarize
+from ... import formats
+from ...messages import tool_uses, user_text
+from ...summary import summary_input
+from ..model.summary_reply import summarize
 
 EDIT_TYPE = "compact_20260112"
 BETA = "compact-2026-01-12"

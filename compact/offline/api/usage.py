@@ -37,7 +37,7 @@ import hashlib
 import json
 import threading
 
-from .tokens import estimate_text_tokens, estimate_tokens
+from ..tokens import estimate_text_tokens, estimate_tokens
 
 MIN_CACHEABLE = 1024
 LOOKBACK = 20

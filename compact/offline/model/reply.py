@@ -16,13 +16,13 @@ Left out: sampling, `max_tokens` cut-offs and streaming.
 import hashlib
 import json
 
-from .. import formats
-from ..display.lang import language_of
-from ..display.phrases import say
+from ... import formats
+from ...display.lang import language_of
+from ...display.phrases import say
+from ..tokens import estimate_text_tokens, estimate_tokens, prompt_text
 from .plan import Plan
 from .route import choose_plan
 from .summary_reply import summarize
-from .tokens import estimate_text_tokens, estimate_tokens, prompt_text
 from .view import offered_tools, read_view, system_text
 
 MODEL_NAME = "offline-s08"

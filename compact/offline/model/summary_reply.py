@@ -4,7 +4,7 @@ The request's system prompt is `compact.formats.SUMMARY_SYSTEM` and its one
 user message is `compact.summary.summary_input`: the JSON of the messages, cut
 in the middle when it is over SUMMARY_INPUT_CHAR_LIMIT. The model recovers
 every message that survives whole in that text, answers with
-`compact.offline.extractive.extractive_summary` of them (goal, files and facts,
+`compact.offline.model.extractive.extractive_summary` of them (goal, files and facts,
 decisions, done, pending), and adds one line saying so, in the goal's language,
 when the middle was cut.
 
@@ -15,10 +15,10 @@ any text that is not the compactor's JSON, which is summarized as one message.
 import json
 import re
 
-from .. import formats
-from ..display.lang import language_of
-from ..display.phrases import say
-from ..messages import user_text
+from ... import formats
+from ...display.lang import language_of
+from ...display.phrases import say
+from ...messages import user_text
 from .extractive import extractive_summary, read_messages
 
 MESSAGE_START = re.compile(r'\{"(?:role|content)": ')

@@ -10,8 +10,8 @@ and neither a note nor the summary kept its facts, take its outline with a
 Left out: understanding code; the facts are names matched against two word lists.
 """
 
-from ...display.lang import language_of
-from ...display.phrases import say
+from ....display.lang import language_of
+from ....display.phrases import say
 from ..plan import Plan, lines_note
 from ..view import View, failed
 from .notes import code_facts, notes_on_fresh, parse_code_note

@@ -17,8 +17,8 @@ saved copy is known by its path, and reading it takes a tool call.
 
 from dataclasses import dataclass, field
 
-from .. import formats
-from ..messages import text_of, tool_results, tool_uses, user_text
+from ... import formats
+from ...messages import text_of, tool_results, tool_uses, user_text
 
 
 @dataclass

@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..display.phrases import say
+from ...display.phrases import say
 from . import answers
 from .lookup import Glob, Grep, InFiles, folder_pattern
 from .plan import Plan

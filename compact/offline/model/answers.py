@@ -12,8 +12,8 @@ beyond the line patterns in kinds.py), and more than MAX_QUOTES quoted lines.
 
 import re
 
-from ..display.phrases import say
-from ..display.text import plural
+from ...display.phrases import say
+from ...display.text import plural
 from .facts import short
 
 MAX_QUOTES = 8

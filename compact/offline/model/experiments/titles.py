@@ -12,9 +12,9 @@ Left out: lessons outside the asked range, and headings below the first level.
 
 import re
 
-from ... import formats
-from ...display.lang import language_of
-from ...display.phrases import say
+from .... import formats
+from ....display.lang import language_of
+from ....display.phrases import say
 from ..plan import Plan, lines_note
 from ..view import View, failed
 from .notes import LESSONS_GLOB, lessons_found, notes_on_fresh, title_in, title_note_re

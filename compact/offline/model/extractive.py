@@ -6,7 +6,7 @@ It follows the summary prompt (`compact.formats.SUMMARY_SYSTEM`), section by sec
 built only from the messages it replaces:
 - Current goal: the last request the user typed (or the one an earlier summary or
   archive marker carried);
-- Files read or changed: each file with its key facts (`compact.offline.facts`),
+- Files read or changed: each file with its key facts (`compact.offline.model.facts`),
   counted or copied from the result the messages hold;
 - Decisions: the agent's own notes, the lines it wrote between its tool calls;
 - Done: every tool call with its outcome, and any answer already given;
@@ -25,10 +25,10 @@ its first quarter and its last three quarters.
 
 from dataclasses import dataclass, field
 
-from .. import formats
-from ..display.lang import language_of
-from ..display.phrases import BY_LANG, say
-from ..messages import text_of, to_plain, tool_results, tool_uses, user_text
+from ... import formats
+from ...display.lang import language_of
+from ...display.phrases import BY_LANG, say
+from ...messages import text_of, to_plain, tool_results, tool_uses, user_text
 from .facts import MAX_LINE, file_facts, first_line, fitting, line_count, short
 
 SECTIONS = ("files", "decisions", "done", "pending")

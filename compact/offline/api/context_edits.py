@@ -32,7 +32,7 @@ Left out: `clear_thinking_20251015` (the offline model does not think).
 import json
 from dataclasses import dataclass
 
-from .tokens import estimate_text_tokens, estimate_tokens
+from ..tokens import estimate_text_tokens, estimate_tokens
 
 EDIT_TYPE = "clear_tool_uses_20250919"
 BETA = "context-management-2025-06-27"

@@ -11,9 +11,9 @@ Left out: reading the whole saved copy back (it would overflow the context
 again), and any check of the values.
 """
 
-from ... import formats
-from ...display.lang import language_of
-from ...display.phrases import say
+from .... import formats
+from ....display.lang import language_of
+from ....display.phrases import say
 from ..plan import Plan, first_line, short
 from ..view import View, failed
 from .json_shape import json_outline

@@ -20,8 +20,8 @@ Left out: any judgement of what matters; the notes follow fixed patterns.
 
 import re
 
-from ...display.lang import language_of
-from ...display.phrases import say
+from ....display.lang import language_of
+from ....display.phrases import say
 from ..plan import NOTE_MAX, first_line, last_match, names_fitting, short
 from ..view import Call, View
 

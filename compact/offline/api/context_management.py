@@ -32,9 +32,9 @@ tool changes, streaming, threads.
 import hashlib
 from dataclasses import dataclass, field
 
+from ..tokens import estimate_text_tokens, estimate_tokens
 from . import context_edits
 from . import server_compaction as sc
-from .tokens import estimate_text_tokens, estimate_tokens
 
 NOT_PLAYED = {"clear_thinking_20251015": "the offline model does not think"}
 USAGE_FIELDS = ("input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")

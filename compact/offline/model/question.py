@@ -17,7 +17,7 @@ matters only to find the name next to "folder" / 文件夹.
 import re
 from dataclasses import dataclass, field
 
-from ..display.lang import language_of
+from ...display.lang import language_of
 
 FILE_EXT = ("md", "py", "json", "txt", "log", "toml", "yaml", "yml", "cfg", "ini", "js", "ts",
             "html", "css", "sh", "csv", "lock", "jsonl")

@@ -11,8 +11,8 @@ Left out: running `compact`; the policy only asks for it (compact/agent/loop.py 
 
 import re
 
-from ...display.lang import language_of
-from ...display.phrases import say
+from ....display.lang import language_of
+from ....display.phrases import say
 from ..plan import Plan, first_line, lines_note
 from ..view import View
 from .notes import LESSONS_GLOB, lessons_found, notes_on_fresh

@@ -35,7 +35,7 @@ can never be read as a request of its own. `python -m compact
 bench-server` prints the rates through the SDK.
 
 What it answers comes from `compact.offline`, a scripted, deterministic model;
-its `usage`, prompt-cache counts included, from `compact.offline.usage`.
+its `usage`, prompt-cache counts included, from `compact.offline.api.usage`.
 Left out: streaming, images' content, real rate limits, and any check of the
 key (this server is for loopback only).
 """
@@ -49,9 +49,9 @@ import threading
 from collections import deque
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from ..model.reply import MODEL_NAME, respond
+from ..tokens import DEFAULT_WINDOW, estimate_tokens
 from .context_management import managed_answer
-from .reply import MODEL_NAME, respond
-from .tokens import DEFAULT_WINDOW, estimate_tokens
 from .usage import PromptCache
 
 HOST = "127.0.0.1"
