@@ -43,6 +43,7 @@ import os
 import resource
 import secrets
 import shutil
+import signal
 import sys
 import tempfile
 import threading
@@ -409,6 +410,7 @@ def main_serve(argv=None) -> int:
     print(f"Its key is in {key} (yours alone; a new one each start). Point a client at it:")
     print(f"  ANTHROPIC_BASE_URL={server.base_url} ANTHROPIC_API_KEY=$(cat {key}) MODEL_ID={MODEL_NAME}")
     print("Ctrl-C stops it.", flush=True)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)   # `kill` too removes the key
     try:
         threading.Event().wait()
     except KeyboardInterrupt:
