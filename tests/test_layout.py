@@ -19,7 +19,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "compact"
 TOP_LEVEL = sorted(p.stem for p in PACKAGE.glob("*.py"))
 SUBPACKAGES = ("importers", "display", "offline", "agent", "bench", "course")  # lowest first
-HEAVY = ("matplotlib", "ipywidgets", "http.server", "anthropic")
+HEAVY = ("matplotlib", "ipywidgets", "http.server", "aiohttp", "anthropic")
 
 
 def imported_modules(path: Path) -> set:
