@@ -231,6 +231,17 @@ def test_a_wrong_key_is_refused_so_another_user_cannot_use_the_server(offline, s
     assert all(r["status"] == 401 for r in offline.requests)
 
 
+def test_a_caller_may_give_the_key_a_proxy_holds():
+    key = "sk-ant-teacher-" + "0" * 32
+    with start_offline_server(key=key) as handle:
+        assert key_for(handle.base_url) == key
+        with anthropic.Anthropic(api_key=key, base_url=handle.base_url, max_retries=0) as sdk:
+            assert create(sdk, [{"role": "user", "content": "hello"}]).type == "message"
+    for bad in ("", "short", "with a space in it!", "ключ" * 8, 12345678901234567):
+        with pytest.raises(ValueError, match="key must be"):
+            start_offline_server(key=bad)
+
+
 def test_each_server_has_its_own_key_and_never_shows_it():
     with start_offline_server() as one, start_offline_server() as two:
         assert key_for(one.base_url) != key_for(two.base_url)

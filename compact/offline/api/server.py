@@ -113,15 +113,18 @@ class OfflineServer:
     """
 
     def __init__(self, window: int = DEFAULT_WINDOW, faults=(), port: int = 0,
-                 retry_after_ms: int | None = 1):
+                 retry_after_ms: int | None = 1, key: str | None = None):
         if not isinstance(window, int) or isinstance(window, bool) or window < 1:
             raise ValueError(f"window must be a positive number of tokens, got {window!r}")
+        if key is not None and not (isinstance(key, str) and len(key) >= 16 and key.isascii()
+                                    and key.isprintable() and " " not in key):
+            raise ValueError("key must be at least 16 printable ASCII characters without spaces")
         self.window = window
         self.retry_after_ms = retry_after_ms
         self.requests: deque = deque(maxlen=LOG_SIZE)
         self.served = 0
         self.secret = os.urandom(32)      # signs this server's compaction blocks; never sent
-        self._key = secrets.token_urlsafe(32)
+        self._key = key or secrets.token_urlsafe(32)   # a caller's own: a proxy that holds it
         self.prompt_cache = PromptCache()
         self._faults = deque()
         self._lock = threading.Lock()
@@ -302,9 +305,10 @@ class OfflineServer:
 
 
 def start_offline_server(window: int = DEFAULT_WINDOW, faults=(), port: int = 0,
-                         retry_after_ms: int | None = 1) -> OfflineServer:
-    """Start the offline model on 127.0.0.1 (port 0: a free one) on its own thread."""
-    return OfflineServer(window=window, faults=faults, port=port, retry_after_ms=retry_after_ms)
+                         retry_after_ms: int | None = 1, key: str | None = None) -> OfflineServer:
+    """Start the offline model on 127.0.0.1 (port 0: a free one) on its own thread; `key`:
+    the key it requires (None: a random one, made now)."""
+    return OfflineServer(window=window, faults=faults, port=port, retry_after_ms=retry_after_ms, key=key)
 
 
 def _room_for_connections() -> None:
