@@ -669,7 +669,8 @@ def test_where_the_api_differs_it_is_a_named_rule():
 
 # -- python -m compact serve: the key in a file only its user can read ----------------------------
 
-def test_serve_keeps_its_key_in_a_private_file_and_never_prints_it(tmp_path):
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "kill"])
+def test_serve_keeps_its_key_in_a_private_file_and_never_prints_it(tmp_path, stop):
     root = Path(__file__).resolve().parents[1]
     env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
     env.update(PYTHONPATH=str(root), TMPDIR=str(tmp_path))
@@ -696,7 +697,7 @@ def test_serve_keeps_its_key_in_a_private_file_and_never_prints_it(tmp_path):
                     got = 401
             assert got == status
     finally:
-        child.send_signal(signal.SIGINT)
+        child.send_signal(stop)
         out, err = child.communicate(timeout=30)
         guard.cancel()
     assert child.returncode == 0 and out == "stopped\n" and "Traceback" not in err
