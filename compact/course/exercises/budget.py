@@ -23,6 +23,7 @@ import tempfile
 from ...config import CompactionConfig
 from ...messages import text_of, tool_results
 from .build import rng, tool_pair
+from .catalogue import exercise
 from .check import CheckResult, check_function, hint, say
 
 PREVIEW = 2000
@@ -128,8 +129,9 @@ def article_limit() -> int:
     return CompactionConfig.seed().large_result_char_limit
 
 
+@exercise("01", writes_code=True)
 def check_largest_large_limit(largest_large_limit) -> CheckResult:
-    """01: largest_large_limit(sizes, batch_limit) -> the largest large limit that fits the batch."""
+    """largest_large_limit(sizes, batch_limit) -> the largest large limit that fits the batch."""
     return check_function("largest_large_limit", largest_large_limit, all_cases(),
                           hint("largest_large_limit"), diagnose=_diagnose)
 

@@ -14,6 +14,7 @@ from ... import formats
 from ...messages import to_plain
 from ...offline.tokens import estimate_text_tokens
 from .build import rng, tool_pair
+from .catalogue import exercise
 from .check import CheckResult, check_function, hint, say
 
 
@@ -86,8 +87,9 @@ def _diagnose(args, expected, got):
                "只有 current 以 previous 的全部消息开头时，才按缓存读取 previous 的 token。")
 
 
+@exercise("09", writes_code=True)
 def check_cache_cost(cache_cost) -> CheckResult:
-    """09: cache_cost(previous, current) -> what the current request is billed, in tokens."""
+    """cache_cost(previous, current) -> what the current request is billed, in tokens."""
     return check_function(
         "cache_cost", cache_cost, _cases(), hint("cache_cost"),
         diagnose=_diagnose)

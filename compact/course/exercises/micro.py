@@ -19,6 +19,7 @@ import tempfile
 from ...config import CompactionConfig
 from ...messages import text_of, tool_results
 from .build import rng, tool_pair
+from .catalogue import exercise
 from .check import CheckResult, check_function, hint, say
 
 LINE = "A line of a README the agent read, long enough to be worth shrinking.\n"
@@ -91,8 +92,9 @@ def _diagnose(args, expected, got):
             "超过 120 个字符、又没有保存副本的较早结果，要写明它已被省略（omitted）。")
 
 
+@exercise("03", writes_code=True)
 def check_older_result(older_result) -> CheckResult:
-    """03: older_result(text) -> what the article's step 3 leaves for an older result."""
+    """older_result(text) -> what the article's step 3 leaves for an older result."""
     with tempfile.TemporaryDirectory(prefix="compact-exercise-") as root:
         cases = _cases_in(root)
     return check_function(
@@ -113,8 +115,9 @@ def placeholders_on_five_reads() -> dict:
             "omitted": kinds.count("omitted")}
 
 
+@exercise("03")
 def check_placeholders(answer) -> CheckResult:
-    """03: predict (placeholders, omitted) for the seed profile's step 3 on five_reads."""
+    """predict (placeholders, omitted) for the seed profile's step 3 on five_reads."""
     from .check import check_prediction
     return check_prediction(
         "placeholders", answer, placeholders_on_five_reads(), hint("placeholders"))

@@ -16,6 +16,7 @@ leads to it; a placeholder's path leads to the copy too.
 import itertools
 
 from ...messages import text_of, tool_results
+from .catalogue import exercise
 from .check import CheckResult, check_function, hint, say
 
 CHEAP = ("tool_result_budget", "snip_compact", "micro_compact")
@@ -97,8 +98,9 @@ def _diagnose(args, expected, got):
             "预览或 '[Earlier tool result omitted.]' 都不是原文。")
 
 
+@exercise("05", writes_code=True)
 def check_lost(lost) -> CheckResult:
-    """05: lost(originals, context, transcripts, saved) -> ids of outputs lost for good."""
+    """lost(originals, context, transcripts, saved) -> ids of outputs lost for good."""
     return check_function(
         "lost", lost, _cases(), hint("lost"),
         normalise=_sorted, diagnose=_diagnose)
@@ -112,8 +114,9 @@ def order_loss_on_huge_result() -> dict:
     return {"lost": wrong_order_loss("huge_result")}
 
 
+@exercise("05")
 def check_order_loss(answer) -> CheckResult:
-    """05: predict how many tool outputs are lost for good in the wrong order."""
+    """predict how many tool outputs are lost for good in the wrong order."""
     from .check import check_prediction
     return check_prediction(
         "order_loss", answer, order_loss_on_huge_result(), hint("order_loss"))

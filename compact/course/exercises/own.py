@@ -14,6 +14,7 @@ Left out: a grade for how close the cost is to the best; within the budget is en
 """
 
 from ..sweep import GRID, LIMITS, Sweep, best_row, run_row
+from .catalogue import exercise
 from .check import CheckResult, not_attempted, report, say
 
 KEYS = ("profile", *(name for name in GRID if name not in LIMITS))
@@ -46,8 +47,9 @@ def _row(result: Sweep, choice: dict):
     return found[0] if found else run_row(result.history, choice["profile"], settings)
 
 
+@exercise("11")
 def check_settings(choice, result: Sweep, budget: float | None = None) -> CheckResult:
-    """11: a choice of settings for result.window_tokens and `budget`, judged against the sweep."""
+    """a choice of settings for result.window_tokens and `budget`, judged against the sweep."""
     name, hint = "settings", _hint()
     if choice is None:
         return not_attempted(name, 4, hint, "answer None")

@@ -12,6 +12,7 @@ Prediction: how many tool outputs the seed profile loses on two long sessions.
 """
 
 from .build import messages_of_kinds, random_kinds, rng
+from .catalogue import exercise
 from .check import CheckResult, check_function, check_prediction, hint, say
 
 CASES = [
@@ -52,8 +53,9 @@ def _diagnose(args, expected, got):
             "tool_use 消息也是 assistant 的回复。")
 
 
+@exercise("08", writes_code=True)
 def check_fresh_from(fresh_from) -> CheckResult:
-    """08: fresh_from(kinds) -> index of the first message newer than the model's last reply."""
+    """fresh_from(kinds) -> index of the first message newer than the model's last reply."""
     cases = [(label, (list(kinds),), reference(kinds)) for label, kinds in CASES + random_cases()]
     return check_function(
         "fresh_from", fresh_from, cases, hint("fresh_from"),
@@ -66,7 +68,8 @@ def seed_losses() -> dict:
     return {name: outputs_lost(name, profile="seed") for name in ("long_session", "timeline_150")}
 
 
+@exercise("08")
 def check_seed_losses(answer) -> CheckResult:
-    """08: predict {long_session: n, timeline_150: m}, outputs the seed profile loses."""
+    """predict {long_session: n, timeline_150: m}, outputs the seed profile loses."""
     return check_prediction(
         "seed_losses", answer, seed_losses(), hint("seed_losses"))

@@ -18,6 +18,7 @@ Left out: the summary itself (notebook 06 shows it).
 """
 
 from .build import messages_of_kinds, random_kinds, rng
+from .catalogue import exercise
 from .check import CheckResult, check_function, hint, say
 
 CASES = [
@@ -93,7 +94,8 @@ def _diagnose(args, expected, got):
     return None
 
 
+@exercise("06", writes_code=True)
 def check_tail_once(tail_once) -> CheckResult:
-    """06: tail_once(kinds, keep, request_at) -> where a tail that reads the request once starts."""
+    """tail_once(kinds, keep, request_at) -> where a tail that reads the request once starts."""
     return check_function("tail_once", tail_once, all_cases(), hint("tail_once"),
                           diagnose=_diagnose)

@@ -17,6 +17,7 @@ loses what it summarized).
 from ...bench.server_designs import read_edits, replay, totals
 from ...offline.api import context_edits
 from ..histories import load_history
+from .catalogue import exercise
 from .check import CheckResult, not_attempted, report, say
 
 SESSION = "timeline_150"
@@ -55,8 +56,9 @@ def measure(edits) -> tuple[dict, list]:
     return totals(replay(messages, read)), read
 
 
+@exercise("10")
 def check_edits_for_budget(edits) -> CheckResult:
-    """10: edits -> the budget lines they meet on timeline_150."""
+    """edits -> the budget lines they meet on timeline_150."""
     name, total = "edits", 4
     if edits is None:
         return not_attempted(name, total, _hint(), "answer None")

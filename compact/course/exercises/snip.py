@@ -22,6 +22,7 @@ import tempfile
 
 from ...config import CompactionConfig
 from .build import rng
+from .catalogue import exercise
 from .check import CheckResult, check_function, hint, say
 
 KEEP_HEAD = 3
@@ -111,7 +112,8 @@ def _diagnose(args, expected, got):
     return None
 
 
+@exercise("02", writes_code=True)
 def check_archive_calls(archive_calls) -> CheckResult:
-    """02: archive_calls(added, max_messages, target) -> the calls on which step 2 archives."""
+    """archive_calls(added, max_messages, target) -> the calls on which step 2 archives."""
     return check_function("archive_calls", archive_calls, all_cases(), hint("archive_calls"),
                           diagnose=_diagnose)

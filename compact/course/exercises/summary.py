@@ -22,6 +22,7 @@ the exercise does not.
 from ... import formats
 from ...config import CompactionConfig
 from .build import rng
+from .catalogue import exercise
 from .check import CheckResult, check_function, hint, say
 
 _SEED = CompactionConfig.seed()
@@ -112,7 +113,8 @@ def _diagnose(args, expected, got):
     return None
 
 
+@exercise("04", writes_code=True)
 def check_shrink_count(shrink_count) -> CheckResult:
-    """04: shrink_count(sizes, target) -> results a step 3 that stops at target shrinks."""
+    """shrink_count(sizes, target) -> results a step 3 that stops at target shrinks."""
     return check_function("shrink_count", shrink_count, all_cases(), hint("shrink_count"),
                           diagnose=_diagnose)

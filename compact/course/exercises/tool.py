@@ -26,6 +26,7 @@ from pathlib import Path
 from unittest import mock
 
 from .build import rng
+from .catalogue import exercise
 from .check import CheckResult, check_function, hint, say
 
 REQUEST = "Read the notes, write a summary to notes/done.md, then compact."
@@ -200,8 +201,9 @@ def _diagnose(args, expected, got):
                "一条 user 消息按调用的顺序装下所有结果；失败调用的结果是 'Error: ' 加上异常的消息。")
 
 
+@exercise("07", writes_code=True)
 def check_run_batch_safely(run_batch_safely) -> CheckResult:
-    """07: run_batch_safely(messages, tool_uses, run, compact) -> the list after the batch."""
+    """run_batch_safely(messages, tool_uses, run, compact) -> the list after the batch."""
     with tempfile.TemporaryDirectory(prefix="compact-exercise-") as root:
         return check_function(
             "run_batch_safely", run_batch_safely, _cases(Path(root)), hint("run_batch_safely"),
