@@ -110,8 +110,14 @@ PHRASES = {
                         "工作区顶层有 {n} 项：{names}。"),
     "folder holds": ("{folder}/ holds {entries}: {names}.",
                      "{folder}/ 里有 {n} 项：{names}。"),
-    "no tool offered": ("I can't tell: I would call {tool} next, and this request offers no such tool.",
-                        "我无法确定：下一步要调用 {tool}，而这个请求没有提供这个工具。"),
+    "no tool offered": ("I can't tell: next I would need {job}, and no tool this request offers does that.",
+                        "我无法确定：下一步我需要{job}，而这个请求提供的工具都做不到。"),
+    # the jobs the offline model needs a tool for (compact/offline/model/tools.py)
+    "job read_file": ("to read a file", "读一个文件"),
+    "job bash": ("to run a shell command", "运行一条 shell 命令"),
+    "job glob": ("to find files by a pattern", "按模式查找文件"),
+    "job write_file": ("to write a file", "写一个文件"),
+    "job compact": ("to compact the conversation (the compact tool)", "压缩对话（compact 工具）"),
     # the experiments' answers (docs_json.py, compare_code.py, compact_tool.py, titles.py)
     "json could not read": ("I could not read {path}: {line}",
                             "我读不了 {path}：{line}"),

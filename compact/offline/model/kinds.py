@@ -136,7 +136,7 @@ def plan_question(view: View) -> Plan:
     kind = kind_of(q)
     ev = kind.lookup.gather(view, q)
     if ev.need:
-        shown = ", ".join(f"{name} {next(iter(i.values()))}" for name, i in ev.need)
+        shown = ", ".join(f"{view.tools.name(name)} {next(iter(i.values()))}" for name, i in ev.need)
         return Plan(say("working", q.lang, calls=shown), ev.need)
     # A quoted line is true in a part of a text; a count or a choice needs the whole of it.
     answer = kind.answer(q, ev) if ev.whole or not kind.whole else None

@@ -51,11 +51,11 @@ class Evidence:
         self.whole = False
 
 
-def label(name: str, tool_input: dict) -> str:
-    """A call as an answer names it: without a search's fixed flags and cut-off."""
+def label(view: View, name: str, tool_input: dict) -> str:
+    """A call as an answer names it: the offered tool's name, without a search's fixed flags."""
     arg = tool_input.get("path") or tool_input.get("command") or tool_input.get("pattern")
     arg = str(arg).replace(f" {SKIP}", "").replace(f" | head -n {MAX_LINES}", "")
-    return f"{name}({arg})"
+    return f"{view.tools.name(name)}({arg})"
 
 
 def result(view: View, name: str, tool_input: dict):
@@ -77,18 +77,18 @@ def usable(view: View, ev: Evidence, call, name: str, tool_input: dict) -> str |
 
     A result saved to disk (a persisted preview or a placeholder) is read back from its
     saved copy first: the text the answer uses is always whole."""
-    ev.looked.append(label(name, tool_input))
+    ev.looked.append(label(view, name, tool_input))
     if call.kind in ("persisted", "placeholder") and "read_file" in view.offered:
         copy = ask(view, ev, "read_file", {"path": call.saved})
         if copy is not None and copy.kind == "whole":   # a copy saved again is not chased
             return usable(view, ev, copy, "read_file", {"path": call.saved})
-        return copy and ev.lack(("preview", {"call": label(name, tool_input), "saved": call.saved}))
+        return copy and ev.lack(("preview", {"call": label(view, name, tool_input), "saved": call.saved}))
     if call.kind != "whole":
-        ev.lack(("gone", {"call": label(name, tool_input)}) if call.kind in ("omitted", "pending")
-                else ("preview", {"call": label(name, tool_input), "saved": call.saved}))
+        ev.lack(("gone", {"call": label(view, name, tool_input)}) if call.kind in ("omitted", "pending")
+                else ("preview", {"call": label(view, name, tool_input), "saved": call.saved}))
         return None
     if call.text.startswith("Error: "):
-        ev.lack(("error", {"call": label(name, tool_input), "line": call.text.splitlines()[0]}))
+        ev.lack(("error", {"call": label(view, name, tool_input), "line": call.text.splitlines()[0]}))
         return None
     return call.text
 
@@ -138,7 +138,7 @@ def in_file(view: View, ev: Evidence, path: str, pattern: str | None) -> None:
     saved = read.saved if read is not None and read.kind in ("persisted", "placeholder") else None
     if (saved and "bash" in view.offered) or (read is None and "read_file" not in view.offered):
         if saved:
-            ev.looked.append(label("read_file", {"path": path}))
+            ev.looked.append(label(view, "read_file", {"path": path}))
         return search_text(view, ev, saved or path, path, pattern)
     call = ask(view, ev, "read_file", {"path": path})
     text = call and usable(view, ev, call, "read_file", {"path": path})
@@ -146,7 +146,7 @@ def in_file(view: View, ev: Evidence, path: str, pattern: str | None) -> None:
         return
     lines = text.splitlines()
     if lines and CUT_RE.match(lines[-1]):
-        ev.lack(("cut", {"call": label("read_file", {"path": path})}))
+        ev.lack(("cut", {"call": label(view, "read_file", {"path": path})}))
         lines = lines[:-1]
     if pattern is None:
         ev.counts[path] = len(lines)
@@ -166,16 +166,16 @@ def search_text(view: View, ev: Evidence, target: str, path: str, pattern: str |
     if pattern is None and text.strip().isdigit():
         ev.counts[path] = int(text.strip())
     elif pattern is None:
-        ev.lack(("error", {"call": label("bash", command), "line": text.splitlines()[0]}))
+        ev.lack(("error", {"call": label(view, "bash", command), "line": text.splitlines()[0]}))
     else:
-        add_hits(ev, grep_output(text, path), command)
+        add_hits(view, ev, grep_output(text, path), command)
 
 
-def add_hits(ev: Evidence, hits: list, command: dict) -> None:
+def add_hits(view: View, ev: Evidence, hits: list, command: dict) -> None:
     """A search's lines; one that printed its most lines may have left some out."""
     ev.hits += hits
     if len(hits) >= MAX_LINES:
-        ev.lack(("cut", {"call": label("bash", command)}))
+        ev.lack(("cut", {"call": label(view, "bash", command)}))
 
 
 # -- the lookups -----------------------------------------------------------------------
@@ -232,7 +232,7 @@ def listing(view: View, ev: Evidence, pattern: str) -> list | None:
     if text is None:
         return None
     if "\n... (" in text:   # the glob stopped or left matches out
-        ev.lack(("cut", {"call": label("glob", {"pattern": pattern})}))
+        ev.lack(("cut", {"call": label(view, "glob", {"pattern": pattern})}))
     return [line for line in text.splitlines()
             if line.strip() and not line.startswith(("...", "("))]   # "(no match)" too
 
@@ -255,7 +255,7 @@ class Grep:
             call = ask(view, ev, "bash", command)
             text = call and usable(view, ev, call, "bash", command)
             if text is not None:
-                add_hits(ev, grep_output(text), command)
+                add_hits(view, ev, grep_output(text), command)
         return ev
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from ... import formats
 from ...messages import text_of, tool_results, tool_uses, user_text
+from .tools import Tools
 
 
 @dataclass
@@ -76,7 +77,8 @@ class View:
     notes: list = field(default_factory=list)       # the assistant's own text, oldest first
     summaries: list = field(default_factory=list)   # decoded summary texts
     compacted: bool = False
-    offered: frozenset = frozenset()                # the names of the tools the request offers
+    offered: frozenset = frozenset()                # the jobs the request's tools do (tools.py)
+    tools: Tools = field(default_factory=lambda: Tools({}))
 
     @property
     def knowledge(self) -> str:
@@ -113,14 +115,10 @@ def active_request(messages) -> str:
     return ""
 
 
-def offered_tools(request: dict) -> frozenset:
-    """The names of the tools in the request's `tools`: the only ones a reply may call."""
-    return frozenset(t.get("name") for t in request.get("tools") or [] if isinstance(t, dict))
-
-
-def read_view(messages, offered: frozenset = frozenset()) -> View:
-    """The View of a request's messages, with the tools it offers."""
-    view = View(request=active_request(messages), offered=offered)
+def read_view(messages, tools: Tools | None = None) -> View:
+    """The View of a request's messages, each call read in the model's tool names."""
+    tools = tools or Tools({})
+    view = View(request=active_request(messages), offered=tools.names, tools=tools)
     pending = {}
     last = len(messages) - 1
     for i, message in enumerate(messages):
@@ -129,9 +127,8 @@ def read_view(messages, offered: frozenset = frozenset()) -> View:
             if note:
                 view.notes.append(note)
             for use in tool_uses(message):
-                tool_input = use.get("input")
-                call = Call(use["id"], str(use.get("name", "")),
-                            tool_input if isinstance(tool_input, dict) else {})
+                tool_input = use.get("input") if isinstance(use.get("input"), dict) else {}
+                call = Call(use["id"], *tools.to_model(str(use.get("name", "")), tool_input))
                 pending[call.id] = call
                 view.calls.append(call)
             continue
