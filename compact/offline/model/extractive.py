@@ -1,22 +1,7 @@
-"""A deterministic, extractive state summary: what the offline model answers when the
-compactor asks for a summary (step 4, reactive compaction, the compact tool), and
+"""A deterministic, extractive state summary of messages, section by section after
+`compact.formats.SUMMARY_SYSTEM` (goal, files and facts, decisions, done,
+pending), headed in the goal's language: the offline model's summary, and
 what replays use without any model.
-
-It follows the summary prompt (`compact.formats.SUMMARY_SYSTEM`), section by section,
-built only from the messages it replaces:
-- Current goal: the last request the user typed (or the one an earlier summary or
-  archive marker carried);
-- Files read or changed: each file with its key facts (`compact.offline.model.facts`),
-  counted or copied from the result the messages hold;
-- Decisions: the agent's own notes, the lines it wrote between its tool calls;
-- Done: every tool call with its outcome, and any answer already given;
-- Pending: calls still waiting for a result, and the goal while no answer ends
-  the messages.
-An earlier summary among the messages is folded in, section by section. The
-headings are in the goal's language (English or Chinese, `compact.display.lang`).
-It copies facts, it does not invent them: a result already shrunk to `[Earlier
-tool result omitted.]` stays gone, and a saved one is named by its saved path,
-which is the point: a lossy step shows in every later answer.
 
 Left out: ranking, rewording, the user's constraints (it cannot tell them from
 requests), and anything a model would infer; past `max_chars` the summary keeps

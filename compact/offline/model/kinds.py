@@ -1,20 +1,13 @@
 """The general policy: the one table of question kinds, and `plan_question`.
 
-Each row of KINDS is one kind of question: its cues in English and in Chinese,
-what it needs the question to name, its lookup (lookup.py: which files, which
-lines) and its answer (answers.py). `plan_question(view)` takes the first row
-whose cues the question holds and whose needs it meets, runs its lookup, and
-either asks for the calls still needed or writes the answer. Every answer is
-quoted from lines read in this request, with file and line, or says "I can't
-tell", why, and where it looked. The last row takes any other question: it
-searches for the question's words and says it cannot tell.
-
-To add a kind: a row here (cues, lookup, answer), the answer in answers.py,
-its phrases in compact/display/phrases.py, and a question in
+Each row of KINDS: cues (English, Chinese), what the question must name, a
+lookup (lookup.py) and an answer (answers.py); the first row that fits wins,
+the last takes any question and says it cannot tell. To add a kind: a row, its
+answer, its phrases (compact/display/phrases.py), a question in
 tests/test_offline_truth.py.
 
 Left out: grammar (a question is cue words and names), and questions that
-need two kinds at once (the first row that fits wins).
+need two kinds at once.
 """
 
 import re
@@ -40,9 +33,10 @@ class Kind:
     en: tuple                 # English cues, found at a word's start in the lower-cased question
     zh: tuple                 # Chinese cues, found anywhere
     lookup: object            # InFiles / Grep / Glob: what to read and which lines
-    answer: Callable          # (question, evidence) -> answer text, or None: "I can't tell"
+    answer: Callable          # (question, evidence) -> the answer's lines; none: "I can't tell"
     needs: Callable = lambda q: True
     whole: bool = True        # answers only from a whole search (a count, "the one", a negative)
+    why: Callable | None = None   # (question, evidence) -> why it cannot tell, when nothing is missing
 
     def fits(self, q: Question) -> bool:
         return self.needs(q) and (not (self.en or self.zh) or cue_in(self.en + self.zh, q.bare()))
@@ -122,7 +116,7 @@ KINDS = (
     Kind("folder", ("folder", "director", "what is in", "what's in"), ("文件夹", "目录", "有什么"),
          Glob(folder_glob), answers.contents_answer, needs=lambda q: not q.files),
     Kind("mention words", MENTION_EN, MENTION_ZH, Grep(any_words, ignore_case=True), answers.mention_answer),
-    Kind("unknown", (), (), Grep(any_words, ignore_case=True), answers.unknown_answer),
+    Kind("unknown", (), (), Grep(any_words, ignore_case=True), lambda q, ev: [], why=answers.unknown_why),
 )
 
 
@@ -139,5 +133,7 @@ def plan_question(view: View) -> Plan:
         shown = ", ".join(f"{view.tools.name(name)} {next(iter(i.values()))}" for name, i in ev.need)
         return Plan(say("working", q.lang, calls=shown), ev.need)
     # A quoted line is true in a part of a text; a count or a choice needs the whole of it.
-    answer = kind.answer(q, ev) if ev.whole or not kind.whole else None
-    return Plan(answer or answers.cannot(q, ev))
+    lines = kind.answer(q, ev) if ev.whole or not kind.whole else []
+    if lines:
+        return Plan(answers.finish(q, ev, lines))
+    return Plan(answers.cannot(q, ev, kind.why(q, ev) if kind.why else None))

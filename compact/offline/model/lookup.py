@@ -1,23 +1,12 @@
-"""Looking a question up with the tools the request offers, and what the request holds of it.
+"""Looking a question up with the offered tools: `InFiles`, `Grep` and `Glob`, each
+returning the `Evidence` found in the request, or the calls it still needs.
 
-The general policy never reads the disk. A kind of question (kinds.py) names
-its lookup, one of three:
-- `InFiles`: the lines of some files that match a pattern (or their number of
-  lines): the files the question names, else those a glob finds (in the folder
-  it names, or the whole workspace), else, where its row says so, a grep of
-  the whole workspace;
-- `Grep`: a grep of the whole workspace;
-- `Glob`: the paths some globs list.
-Each returns `Evidence`, or the calls it still needs. A file is read with
-`read_file` when it is offered and searched with `grep` through bash when it
-is not. A read that the request holds only as a persisted preview or a saved
-placeholder is never taken for the whole text: its saved copy is searched
-(bash) or read again (read_file) first. A text shrunk to `[Earlier tool result
-omitted.]` is gone. So `Evidence.whole` says whether a negative ("no line
-says so") may be stated.
+A read held only as a preview or a placeholder is never taken for the whole
+text: its saved copy is searched or read first, so `Evidence.whole` says when
+a negative may be stated.
 
-Left out: remembering across requests (each request is read afresh), and a
-second search with other words when one finds nothing.
+Left out: remembering across requests, and a second search with other words
+when one finds nothing.
 """
 
 import re

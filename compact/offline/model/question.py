@@ -1,14 +1,5 @@
-"""Reading a question about the workspace: its language and what it names.
-
-`parse(request) -> Question` splits the request into
-- the paths it names (`logs/test_run.log`, `requirements.txt`);
-- the folder it names: a path ending in '/', a lesson's code (`s09`,
-  `s09_memory`), or the word next to "folder" / 文件夹;
-- the identifiers and quoted words (`KEEP_RECENT_RESULTS`, "timeout");
-- its other content words, in English as written and cut to a stem
-  (`failed` -> `fail`), in Chinese mapped through a small glossary
-  (失败 -> fail, 记忆 -> memory) or kept as they are.
-What kind of question it is, is the table's to say (kinds.py).
+"""Reading a question about the workspace: `parse(request) -> Question`, its language,
+the paths, folder, names (identifiers, quoted words) and content words in it.
 
 Left out: grammar. A question is a bag of cue words and names; word order
 matters only to find the name next to "folder" / 文件夹.

@@ -1,14 +1,8 @@
 """The offline model's reply to one request: `respond(request) -> response`.
 
-A summary request (system prompt SUMMARY_SYSTEM) gets the extractive summary.
-Any other request is read into a View; the active request picks the plan
-(route.py: one of the article's experiments, or the general policy for any
-question about the workspace), and the plan becomes the reply: its text, then its tool calls, with
-`stop_reason` "tool_use" or "end_turn". Only the tools in the request's `tools`
-are called: the general policy plans with those alone, and a scripted plan
-that needs another says it cannot tell instead (so no tools, no tool_use).
-Message and tool ids are digests of the request, so the same request always
-gets the same bytes back.
+A summary request (system prompt SUMMARY_SYSTEM) gets the extractive summary;
+any other becomes a plan (route.py), and the plan the reply: its text, then its
+calls in the offered tools' names (tools.py). Ids are digests of the request.
 
 Left out: sampling, `max_tokens` cut-offs and streaming.
 """

@@ -1,17 +1,9 @@
 """Which plan answers a request: one of the article's scripted experiments, or the general policy.
 
-The general policy (kinds.py) answers any question about the workspace. The
-article's experiments (experiments/) keep their scripted plans only because
-the general policy would not take the article's steps: experiment 1 globs the
-lessons and reads five READMEs one a turn, experiment 2 peeks at a persisted
-JSON file's saved copy, experiment 3 compares two code files and falls back
-to an outline, and the compact tool writes a note and calls `compact` in one
-batch.
-
-Each experiment is a row of ROUTES: the paths its request must name, the cue
-words it must hold (one of each group, in English or in Chinese), and its
-plan. A request that fits no row is a question for the general policy; no row
-falls through to another.
+Each experiment is a row of ROUTES: the paths its request must name, its cue
+words (one word of each group, English or Chinese), its plan. A request that
+fits no row goes to the general policy (kinds.py); docs/DESIGN.md says why the
+experiments keep scripts.
 
 Left out: requests that mix two experiments (the first row that fits wins).
 """

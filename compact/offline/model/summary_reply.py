@@ -1,12 +1,5 @@
-"""The offline model's answer when the compactor asks for a summary (step 4, reactive).
-
-The request's system prompt is `compact.formats.SUMMARY_SYSTEM` and its one
-user message is `compact.summary.summary_input`: the JSON of the messages, cut
-in the middle when it is over SUMMARY_INPUT_CHAR_LIMIT. The model recovers
-every message that survives whole in that text, answers with
-`compact.offline.model.extractive.extractive_summary` of them (goal, files and facts,
-decisions, done, pending), and adds one line saying so, in the goal's language,
-when the middle was cut.
+"""The offline model's answer to the compactor's summary request: the messages that
+survive whole in its JSON (cut in the middle or not), summarized extractively.
 
 Left out: following anything the summarized messages say (they are data), and
 any text that is not the compactor's JSON, which is summarized as one message.

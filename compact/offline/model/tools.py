@@ -1,15 +1,13 @@
 """Which of the request's tools does each job the model knows, read from what each tool does.
 
-The model plans with the course's tool names (ROLES: `read_file`, `bash`, `glob`,
-`write_file`, `compact`). `Tools(request)` gives each job one offered tool: the
-one of that name (so the course's tools, and the API's own `bash`, map as they
-always did), else the first whose `input_schema` and `description` fit the row.
-A call of theirs is read in the model's names (`to_model`) and the model's call
-is written in theirs, each input key renamed to the tool's property (`to_tool`).
+`Tools(request)` gives each row of ROLES one offered tool: the one of that
+name, else the first whose `input_schema` and `description` fit the row
+(docs/DESIGN.md). `to_tool` writes the model's call in its name and property
+names; `to_model` reads its calls back.
 
 Left out: a tool that searches file contents (the model greps through a shell),
-inputs that are not flat text, and telling apart two tools that fit one job (the
-first offered wins).
+inputs that are not flat text, and telling apart two tools that fit one job
+(the first offered wins).
 """
 
 import re

@@ -1,15 +1,5 @@
-"""Reading a request the way a model reads it: the request, the calls, the notes.
-
-`read_view(messages)` gathers what the offline model knows:
-- the active request: the last text the user typed, or the "Current user
-  request:" that a `[Compacted]` / `[Reactive compact]` message or an archive
-  marker carries;
-- every tool call with what is left of its result: whole, a persisted preview,
-  a placeholder, `[Earlier tool result omitted.]`, or nothing yet.
-  `Call.visible` is the part still readable here; a result in the last message
-  is `fresh`: the model has not commented on it yet;
-- its own earlier notes (the assistant's text) and the summaries it was given;
-- the tools the request offers: the only ones a plan may call.
+"""Reading a request the way a model reads it: the active request, each call and what
+is left of its result, its own notes, the summaries, and the jobs its tools do.
 
 Left out: the files on disk. The view holds only what the request holds; a
 saved copy is known by its path, and reading it takes a tool call.

@@ -1,11 +1,5 @@
-"""Experiment 2 of the article (section 13): the fields of one record of a large JSON file.
-
-The plan: read the file. Its result is far over step 1's limits, so the
-pipeline persists it and leaves a preview. If the whole text is in context,
-describe it; if only the preview is and the first record closes in it,
-describe that; otherwise look at the first PEEK_CHARS characters of the saved
-copy (`head -c`) and describe those. A result shrunk to `[Earlier tool result
-omitted.]` leaves nothing to describe, and the answer says so.
+"""Experiment 2 of the article (section 13): the fields of one record of a large JSON
+file, from the whole text, its preview, or a peek at its saved copy.
 
 Left out: reading the whole saved copy back (it would overflow the context
 again), and any check of the values.
@@ -14,7 +8,8 @@ again), and any check of the values.
 from .... import formats
 from ....display.lang import language_of
 from ....display.phrases import say
-from ..plan import Plan, first_line, short
+from ..facts import first_line, short
+from ..plan import Plan
 from ..view import View, failed
 from .json_shape import json_outline
 
@@ -26,13 +21,12 @@ def plan_json(view: View, path: str) -> Plan:
     calls = view.reads(path)
     lang = language_of(view.request)  # notes and answer speak the request's language
     if not calls:
-        return Plan.tool(say("note read first", lang, path=path), "read_file", {"path": path})
+        return Plan(say("note read first", lang, path=path), [("read_file", {"path": path})])
     call = calls[-1]
     if failed(call):
         return Plan(say("json could not read", lang, path=path, line=first_line(call.text)))
     if call.kind == "whole":
-        outline = json_outline(call.text)
-        return Plan(json_answer(path, outline, say("json whole", lang), lang))
+        return Plan(json_answer(path, json_outline(call.text), say("json whole", lang), lang))
     saved = call.saved
     peek = next((c for c in reversed(view.calls) if c.kind == "whole" and saved
                  and c.name == "bash" and saved in c.command), None)
@@ -44,9 +38,8 @@ def plan_json(view: View, path: str) -> Plan:
         if outline["complete"]:
             return Plan(json_answer(path, outline, say("json preview", lang, saved=saved), lang))
     if saved:
-        return Plan.tool(
-            say("note peek", lang, saved=saved, chars=PEEK_CHARS),
-            "bash", {"command": f"head -c {PEEK_CHARS} {saved}"})
+        return Plan(say("note peek", lang, saved=saved, chars=PEEK_CHARS),
+                    [("bash", {"command": f"head -c {PEEK_CHARS} {saved}"})])
     return Plan(say("json gone", lang, path=path, omitted=formats.OMITTED))
 
 

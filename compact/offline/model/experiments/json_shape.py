@@ -1,14 +1,5 @@
 """The shape of a JSON text, whole or cut off: top-level fields and the first record.
 
-In experiment 2 the file is far over step 1's limits, so what the model may
-have in context is a 2,000-character preview, or the first few thousand
-characters of the saved copy: JSON that stops mid-value. `json_outline` walks
-such a text character by character, without parsing it, and reports the
-top-level fields with their types, the first object inside a list (the
-"record") with its fields, the fields of that record's nested lists of
-objects, and whether the record closed before the text ended.
-The same walk outlines a whole, valid JSON text.
-
 Left out: values, and every record after the first.
 """
 
@@ -16,13 +7,12 @@ import json
 import re
 from dataclasses import dataclass, field
 
+# A value's type by its first character; anything else is a number.
 JSON_TYPES = {'"': "string", "{": "object", "[": "list", "t": "boolean", "f": "boolean",
               "n": "null"}
-NON_SPACE = re.compile(r"\S")
-
-
-def value_type(char: str) -> str:
-    return JSON_TYPES.get(char, "number")
+VALUE_START = re.compile(r"\s*(\S?)")
+# A whole string literal; an escaped character may be any, a newline too. No match: the text is cut.
+STRING_RE = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 
 
 @dataclass
@@ -47,17 +37,17 @@ def json_outline(text: str) -> dict:
         char = text[i]
         top = stack[-1] if stack else None
         if char == '"':
-            end = _string_end(text, i)
-            if end is None:
+            string = STRING_RE.match(text, i)
+            if string is None:
                 break
             if top and top.kind == "{" and top.expect_key:
-                key = _string_value(text[i:end])
+                key = string_value(string[0])
                 top.keys.append(key)
                 top.expect_key = False
-            i = end
+            i = string.end()
             continue
         if char == ":" and top and top.kind == "{":
-            top.types[key] = value_type(_next_char(text, i + 1))
+            top.types[key] = JSON_TYPES.get(VALUE_START.match(text, i + 1)[1], "number")
         elif char in "{[":
             frame = Frame(char, key=key if top and top.kind == "{" else None)
             if top is None:
@@ -75,28 +65,11 @@ def json_outline(text: str) -> dict:
     return _outline_dict(root, record)
 
 
-def _string_end(text: str, start: int) -> int | None:
-    i = start + 1
-    while i < len(text):
-        if text[i] == "\\":
-            i += 2
-            continue
-        if text[i] == '"':
-            return i + 1
-        i += 1
-    return None
-
-
-def _string_value(literal: str) -> str:
+def string_value(literal: str) -> str:
     try:
         return json.loads(literal)
     except ValueError:
         return literal[1:-1]
-
-
-def _next_char(text: str, start: int) -> str:
-    match = NON_SPACE.search(text, start)
-    return match.group() if match else ""
 
 
 def _outline_dict(root, record) -> dict:
