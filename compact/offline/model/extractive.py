@@ -15,6 +15,7 @@ from ...display.lang import language_of
 from ...display.phrases import BY_LANG, say
 from ...messages import text_of, to_plain, tool_results, tool_uses, user_text
 from .facts import MAX_LINE, file_facts, first_line, fitting, line_count, short
+from .view import active_request
 
 SECTIONS = ("files", "decisions", "done", "pending")
 MAX_DECISIONS = 12
@@ -106,15 +107,10 @@ def read_messages(messages) -> tuple:
             entry = file_entry(use, text)
             if entry:
                 state.files[entry[0]] = entry[1:]
-        typed = user_text(message)
-        summary = formats.SUMMARY_RE.match(typed)
+        summary = formats.SUMMARY_RE.match(user_text(message))
         if summary:
-            state.goal = summary["request"]
             fold_earlier(state, formats.summary_text(summary["summary"]))
-        elif formats.ARCHIVE_RE.match(typed):
-            state.goal = typed.partition("\n\nCurrent user request:\n")[2] or state.goal
-        elif typed:
-            state.goal = typed
+    state.goal = active_request(messages)
     return state, list(pending.values())
 
 

@@ -12,7 +12,8 @@ from ... import formats
 from ...display.lang import language_of
 from ...display.phrases import say
 from ...messages import user_text
-from .extractive import extractive_summary, read_messages
+from .extractive import extractive_summary
+from .view import active_request
 
 MESSAGE_START = re.compile(r'\{"(?:role|content)": ')
 
@@ -35,20 +36,17 @@ def recover_messages(text: str) -> tuple[list, bool]:
 def _whole_messages(fragment: str) -> list:
     """Every message object that survives whole in a piece of a JSON list."""
     decoder, found, pos = json.JSONDecoder(), [], 0
-    while True:
-        match = MESSAGE_START.search(fragment, pos)
-        if not match:
-            return found
+    while match := MESSAGE_START.search(fragment, pos):
         try:
             value, end = decoder.raw_decode(fragment, match.start())
         except ValueError:
-            pos = match.end()
-            continue
+            value = None
         if isinstance(value, dict) and value.get("role") in ("user", "assistant"):
             found.append(value)
             pos = end
         else:
             pos = match.end()
+    return found
 
 
 def summarize(request: dict) -> str:
@@ -58,6 +56,5 @@ def summarize(request: dict) -> str:
     recovered, cut = recover_messages(text)
     summary = extractive_summary(recovered)
     if cut:
-        lang = language_of(read_messages(recovered)[0].goal)
-        summary += "\n\n" + say("middle_cut", lang)
+        summary += "\n\n" + say("middle_cut", language_of(active_request(recovered)))
     return summary

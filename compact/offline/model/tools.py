@@ -68,15 +68,14 @@ class Tools:
         offered = [t for t in request.get("tools") or [] if isinstance(t, dict) and t.get("name")]
         self.jobs = {}   # the model's name -> (the tool's name, {model's key: tool's property})
         for role in ROLES:
-            same = next((t for t in offered if t["name"] == role.name), None)
-            if same:
+            if any(t["name"] == role.name for t in offered):   # its name says its job, as always
                 self.jobs[role.name] = (role.name, {k: k for k in role.keys})
                 continue
-            for tool in offered:
-                keys = fitting(role, tool)
-                if keys is not None and all(tool["name"] != n for n, _ in self.jobs.values()):
-                    self.jobs[role.name] = (tool["name"], keys)
-                    break
+            taken = {r.name for r in ROLES} | {name for name, _ in self.jobs.values()}
+            fits = ((t["name"], fitting(role, t)) for t in offered if t["name"] not in taken)
+            found = next(((name, keys) for name, keys in fits if keys is not None), None)
+            if found:
+                self.jobs[role.name] = found
         self.names = frozenset(self.jobs)
 
     def name(self, job: str) -> str:
