@@ -21,16 +21,10 @@ DEFINES_RE = re.compile(r"\s*(?:async\s+)?(?:class|def)\s+(\w+)")
 WORD_RE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 
 
-def quote(q, path: str, line: int, text: str) -> str:
-    return say("quote", q.lang, path=path, line=line, text=short(text.strip(), 140))
-
-
-def looked(q, ev) -> str:
-    return say("sources", q.lang, where="; ".join(dict.fromkeys(ev.looked))) if ev.looked else ""
-
-
 def finish(q, ev, lines: list) -> str:
-    return "\n".join(lines + [looked(q, ev)]).strip()
+    """The answer's lines, then where it looked."""
+    looked = say("sources", q.lang, where="; ".join(dict.fromkeys(ev.looked))) if ev.looked else ""
+    return "\n".join(lines + [looked]).strip()
 
 
 def cannot(q, ev, why: str | None = None) -> str:
@@ -162,7 +156,8 @@ def mention_answer(q, ev) -> list:
     counts = ", ".join(f"{f} ({sum(1 for p, _, _ in ev.hits if p == f)})" for f in files)
     lines = [say("mentions", q.lang, what=", ".join(q.names or q.words), n=len(files), counts=counts)]
     per_file = [h for f in files for h in [x for x in ev.hits if x[0] == f][:3]]
-    return lines + [quote(q, *h) for h in per_file[:MAX_QUOTES]]
+    return lines + [say("quote", q.lang, path=p, line=n, text=short(t.strip(), 140))
+                    for p, n, t in per_file[:MAX_QUOTES]]
 
 
 def folders_answer(q, ev) -> list:

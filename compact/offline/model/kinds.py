@@ -42,20 +42,8 @@ class Kind:
         return self.needs(q) and (not (self.en or self.zh) or cue_in(self.en + self.zh, q.bare()))
 
 
-def names_assigned(q: Question) -> str:
-    return rf"^\s*[\"']?{re.escape(q.names[0])}[\"']?\s*[:=]"
-
-
 def json_keys(q: Question) -> str:
     return r'^\s*"(' + "|".join(map(re.escape, sorted(set(q.words) | q.stems))) + r')"\s*:'
-
-
-def named_globs(q: Question) -> list:
-    return [f"*{w}*" for w in q.words if w.isascii() and w.isalpha() and len(w) >= 3]
-
-
-def folder_glob(q: Question) -> list:
-    return [f"{folder_pattern(q.folder)}/*"] if q.folder else ["*"]
 
 
 def any_words(q: Question) -> str | None:
@@ -65,22 +53,14 @@ def any_words(q: Question) -> str | None:
                     + [re.escape(w) + ("[a-z]*" if w.isascii() else "") for w in words]) or None
 
 
-def mentioned(q: Question) -> str | None:
-    return q.names[0] if q.names else None
-
-
-def names_a_file(q: Question) -> bool:
-    return bool(q.files or q.folder)
-
-
 MENTION_EN, MENTION_ZH = ("mention", "which file", "refer", "contain"), ("提到", "提及", "哪个文件", "包含")
 SUMMARY_LINE = r"^=+ .*[0-9]+ (passed|failed|skipped|errors?|warnings?|deselected)"
 PYTHON = dict(glob="**/*.py", name="*.py")
 
 KINDS = (
     Kind("lines", ("how many lines", "number of lines", "line count"), ("多少行", "几行", "行数"),
-         InFiles(None), answers.lines_answer, needs=lambda q: names_a_file(q) and not q.names),
-    Kind("mention", MENTION_EN, MENTION_ZH, Grep(mentioned, fixed=True), answers.mention_answer,
+         InFiles(None), answers.lines_answer, needs=lambda q: bool(q.files or q.folder) and not q.names),
+    Kind("mention", MENTION_EN, MENTION_ZH, Grep(lambda q: q.names[0], fixed=True), answers.mention_answer,
          needs=lambda q: bool(q.names)),
     Kind("results", ("how many",), ("多少", "几个"),
          InFiles(lambda q: SUMMARY_LINE, glob="**/*.log", name="*.log"), answers.results_answer,
@@ -109,12 +89,16 @@ KINDS = (
          answers.definition_answer),
     Kind("value", ("set to", "value", "equal", "defined as", "what is", "what's"),
          ("的值", "值是", "设为", "等于", "是多少", "是什么"),
-         InFiles(names_assigned, anywhere=True), answers.value_answer, whole=False,
+         InFiles(lambda q: rf"^\s*[\"']?{re.escape(q.names[0])}[\"']?\s*[:=]", anywhere=True),
+         answers.value_answer, whole=False,
          needs=lambda q: bool(q.names) and bool(re.fullmatch(r"[A-Za-z_]\w*", q.names[0]))),
     Kind("named folder", ("which folder", "what folder", "which lesson"),
-         ("哪个文件夹", "哪一课", "哪节课"), Glob(named_globs), answers.folders_answer),
+         ("哪个文件夹", "哪一课", "哪节课"),
+         Glob(lambda q: [f"*{w}*" for w in q.words if w.isascii() and w.isalpha() and len(w) >= 3]),
+         answers.folders_answer),
     Kind("folder", ("folder", "director", "what is in", "what's in"), ("文件夹", "目录", "有什么"),
-         Glob(folder_glob), answers.contents_answer, needs=lambda q: not q.files),
+         Glob(lambda q: [f"{folder_pattern(q.folder)}/*"] if q.folder else ["*"]), answers.contents_answer,
+         needs=lambda q: not q.files),
     Kind("mention words", MENTION_EN, MENTION_ZH, Grep(any_words, ignore_case=True), answers.mention_answer),
     Kind("unknown", (), (), Grep(any_words, ignore_case=True), lambda q, ev: [], why=answers.unknown_why),
 )

@@ -62,10 +62,7 @@ def ask(view: View, ev: Evidence, name: str, tool_input: dict):
 
 
 def usable(view: View, ev: Evidence, call, name: str, tool_input: dict) -> str | None:
-    """The call's whole text, or None (and why) when it is an error or gone.
-
-    A result saved to disk (a persisted preview or a placeholder) is read back from its
-    saved copy first: the text the answer uses is always whole."""
+    """The call's whole text (a saved one read back from its copy), or None and why not."""
     ev.looked.append(label(view, name, tool_input))
     if call.kind in ("persisted", "placeholder") and "read_file" in view.offered:
         copy = ask(view, ev, "read_file", {"path": call.saved})
@@ -80,22 +77,6 @@ def usable(view: View, ev: Evidence, call, name: str, tool_input: dict) -> str |
         ev.lack(("error", {"call": label(view, name, tool_input), "line": call.text.splitlines()[0]}))
         return None
     return call.text
-
-
-# -- the commands ----------------------------------------------------------------------
-
-def grep_file(pattern: str, path: str) -> dict:
-    return {"command": f"grep -nE -e {shlex.quote(pattern)} -- {shlex.quote(path)} "
-                       f"| head -n {MAX_LINES}"}
-
-
-def count_file(path: str) -> dict:
-    return {"command": f"grep -c '' -- {shlex.quote(path)}"}
-
-
-def grep_workspace(pattern: str, fixed: bool = False, ignore_case: bool = False) -> dict:
-    flags = "-rnHI" + ("i" if ignore_case else "") + ("F" if fixed else "E")
-    return {"command": f"grep {flags} {SKIP} -e {shlex.quote(pattern)} -- . | head -n {MAX_LINES}"}
 
 
 def numbered(path: str, text: str, pattern: str | None) -> list:
@@ -115,14 +96,10 @@ def grep_output(text: str, path: str | None = None) -> list:
     return found
 
 
-# -- one file --------------------------------------------------------------------------
-
 def in_file(view: View, ev: Evidence, path: str, pattern: str | None) -> None:
-    """Add a file's matching lines (or its line count, pattern None) to the evidence.
-
-    Read with read_file; but a read held as a preview, with bash offered, is searched in its
-    saved copy (reading the copy back whole would only be saved again), and without
-    read_file the file itself is searched."""
+    """Add a file's matching lines (or its line count, pattern None) to the evidence: read, or
+    searched through bash when its read is held as a preview (reading the copy back whole
+    would only be saved again) or no reader is offered."""
     read = result(view, "read_file", {"path": path})
     saved = read.saved if read is not None and read.kind in ("persisted", "placeholder") else None
     if (saved and "bash" in view.offered) or (read is None and "read_file" not in view.offered):
@@ -147,7 +124,9 @@ def search_text(view: View, ev: Evidence, target: str, path: str, pattern: str |
     """grep (or count) `target` through bash; its lines are `path`'s (a saved copy's are)."""
     if "bash" not in view.offered:
         return ev.lack(("no tool", {"path": path}))
-    command = count_file(target) if pattern is None else grep_file(pattern, target)
+    quoted = shlex.quote(target)
+    command = {"command": f"grep -c '' -- {quoted}" if pattern is None
+               else f"grep -nE -e {shlex.quote(pattern)} -- {quoted} | head -n {MAX_LINES}"}
     call = ask(view, ev, "bash", command)
     text = call and usable(view, ev, call, "bash", command)
     if text is None:
@@ -166,8 +145,6 @@ def add_hits(view: View, ev: Evidence, hits: list, command: dict) -> None:
     if len(hits) >= MAX_LINES:
         ev.lack(("cut", {"call": label(view, "bash", command)}))
 
-
-# -- the lookups -----------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class InFiles:
@@ -240,7 +217,9 @@ class Grep:
         elif "bash" not in view.offered:
             ev.lack(("no tool", {"path": "."}))
         else:
-            command = grep_workspace(pattern, self.fixed, self.ignore_case)
+            flags = "-rnHI" + ("i" if self.ignore_case else "") + ("F" if self.fixed else "E")
+            command = {"command": f"grep {flags} {SKIP} -e {shlex.quote(pattern)} -- . "
+                                  f"| head -n {MAX_LINES}"}
             call = ask(view, ev, "bash", command)
             text = call and usable(view, ev, call, "bash", command)
             if text is not None:

@@ -20,38 +20,29 @@ from .kinds import plan_question
 from .plan import Plan
 from .view import View
 
-MD_RE = re.compile(r"(?<![\w./-])[\w./-]+\.md\b")
-JSON_RE = re.compile(r"(?<![\w./-])[\w./-]+\.json\b")
-PY_RE = re.compile(r"(?<![\w./-])[\w./-]+\.py\b")
-
 
 @dataclass(frozen=True)
 class Route:
     name: str
-    paths: re.Pattern | None     # the paths the request must name
+    ext: str | None              # the extension of the paths the request must name
     min_paths: int
     cues: tuple                  # groups of cue words; one word of each group must appear
     plan: Callable               # (view, the paths named) -> Plan
 
     def fits(self, request: str) -> list | None:
         """The paths it names when the request fits this row, else None."""
-        lower = request.lower()
-        found = list(dict.fromkeys(self.paths.findall(request))) if self.paths else []
-        if len(found) < self.min_paths:
-            return None
-        if not all(any(cue in lower for cue in group) for group in self.cues):
-            return None
-        return found
+        named = re.findall(rf"(?<![\w./-])[\w./-]+\.{self.ext}\b", request) if self.ext else []
+        found, lower = list(dict.fromkeys(named)), request.lower()
+        cued = all(any(cue in lower for cue in group) for group in self.cues)
+        return found if cued and len(found) >= self.min_paths else None
 
 
 ROUTES = (
-    Route("compact-tool", MD_RE, 1, (("compact", "压缩"), ("write", "写")),
-          lambda view, paths: plan_compact_tool(view, paths[0])),
+    Route("compact-tool", "md", 1, (("compact", "压缩"), ("write", "写")), plan_compact_tool),
     Route("titles", None, 0, (("readme",), ("title", "标题"), ("lessons", "five", "课", "五", " to ", "到")),
-          lambda view, paths: plan_titles(view)),
-    Route("docs-json", JSON_RE, 1, (("structure", "shape", "结构"),),
-          lambda view, paths: plan_json(view, paths[0])),
-    Route("compare-code", PY_RE, 2, (("compare", "differ", "比较", "对比", "区别"),), plan_code),
+          plan_titles),
+    Route("docs-json", "json", 1, (("structure", "shape", "结构"),), plan_json),
+    Route("compare-code", "py", 2, (("compare", "differ", "比较", "对比", "区别"),), plan_code),
 )
 
 

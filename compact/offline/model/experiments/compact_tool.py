@@ -14,8 +14,10 @@ from ..view import View
 from .notes import LESSONS_GLOB, lessons_found, notes_on_fresh
 
 
-def plan_compact_tool(view: View, note_path: str) -> Plan:
-    """Glob the lessons; then write the note and call compact in one batch; then confirm."""
+def plan_compact_tool(view: View, paths: list) -> Plan:
+    """Glob the lessons; then write the note (the first path named) and call compact in one
+    batch; then confirm."""
+    note_path = paths[0]
     learned, lang = notes_on_fresh(view), language_of(view.request)
     written = written_result(view, note_path)
     if written and written.startswith("Error: "):

@@ -16,8 +16,9 @@ from .json_shape import json_outline
 PEEK_CHARS = 8000
 
 
-def plan_json(view: View, path: str) -> Plan:
+def plan_json(view: View, paths: list) -> Plan:
     """Read the file, peek at its saved copy if the preview is not enough, then answer."""
+    path = paths[0]
     calls = view.reads(path)
     lang = language_of(view.request)  # notes and answer speak the request's language
     if not calls:

@@ -48,7 +48,7 @@ def find_title(view: View, path: str) -> tuple:
     return None, "omitted" if calls else "unread"
 
 
-def plan_titles(view: View) -> Plan:
+def plan_titles(view: View, paths: list) -> Plan:
     """The next README to read, or the answer once every title is known or gone."""
     learned, lang = notes_on_fresh(view), language_of(view.request)
     folders = lessons_found(view)
