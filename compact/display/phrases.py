@@ -118,7 +118,7 @@ PHRASES = {
     "job glob": ("to find files by a pattern", "按模式查找文件"),
     "job write_file": ("to write a file", "写一个文件"),
     "job compact": ("to compact the conversation (the compact tool)", "压缩对话（compact 工具）"),
-    # the experiments' answers (docs_json.py, compare_code.py, compact_tool.py, titles.py)
+    # the experiments' answers (json_shape.py, compare_code.py, compact_tool.py, titles.py)
     "json could not read": ("I could not read {path}: {line}",
                             "我读不了 {path}：{line}"),
     "json gone": ("I can't describe {path}: its tool result was shrunk to {omitted} and nothing left in "

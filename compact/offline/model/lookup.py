@@ -79,13 +79,6 @@ def usable(view: View, ev: Evidence, call, name: str, tool_input: dict) -> str |
     return call.text
 
 
-def numbered(path: str, text: str, pattern: str | None) -> list:
-    """(path, n, line) of a text's lines that match `pattern`, numbered from 1."""
-    found = re.compile(pattern) if pattern else None
-    return [(path, n, line) for n, line in enumerate(text.splitlines(), 1)
-            if found is None or found.search(line)]
-
-
 def grep_output(text: str, path: str | None = None) -> list:
     """(path, n, line) of a grep's output: `path:n:line`, or `n:line` for one file."""
     found = []
@@ -117,7 +110,8 @@ def in_file(view: View, ev: Evidence, path: str, pattern: str | None) -> None:
     if pattern is None:
         ev.counts[path] = len(lines)
     else:
-        ev.hits += numbered(path, "\n".join(lines), pattern)
+        found = re.compile(pattern)
+        ev.hits += [(path, n, line) for n, line in enumerate(lines, 1) if found.search(line)]
 
 
 def search_text(view: View, ev: Evidence, target: str, path: str, pattern: str | None) -> None:
@@ -164,7 +158,8 @@ class InFiles:
                     ev.lack(("no file", {}))
                     return ev
                 return Grep(self.pattern).gather(view, q)
-            files = glob_files(view, ev, where)
+            found = listing(view, ev, where)   # the files in it: names with an extension
+            files = None if found is None else [p for p in found if "." in p.rsplit("/", 1)[-1]]
         pattern = self.pattern(q) if self.pattern else None
         for path in (files or [])[:MAX_FILES]:
             in_file(view, ev, path, pattern)
@@ -181,12 +176,6 @@ def folder_pattern(folder: str) -> str:
     if re.fullmatch(r"s\d\d", folder):
         return f"{folder}_*"
     return folder if "/" in folder else f"**/{folder}"
-
-
-def glob_files(view: View, ev: Evidence, pattern: str) -> list | None:
-    """The files a glob lists ([] for none), or None while it is still to run."""
-    found = listing(view, ev, pattern)
-    return None if found is None else [p for p in found if "." in p.rsplit("/", 1)[-1]]
 
 
 def listing(view: View, ev: Evidence, pattern: str) -> list | None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from .experiments.compact_tool import plan_compact_tool
 from .experiments.compare_code import plan_code
-from .experiments.docs_json import plan_json
+from .experiments.json_shape import plan_json
 from .experiments.titles import plan_titles
 from .kinds import plan_question
 from .plan import Plan

@@ -36,17 +36,14 @@ ROLES = (
 )
 
 
-def key_of(prop: str) -> str | None:
-    return next((key for key, words in KEYS.items() if any(w in prop.lower() for w in words)), None)
-
-
 def fitting(role: Role, tool: dict) -> dict | None:
     """The tool's property for each input of the role's, or None when the tool does not do the job."""
     schema = tool.get("input_schema") if isinstance(tool.get("input_schema"), dict) else {}
     props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
-    found = {}
+    found = {}   # the model's input key -> the first property that takes it
     for prop in props:
-        found.setdefault(key_of(prop), prop)
+        key = next((k for k, words in KEYS.items() if any(w in prop.lower() for w in words)), None)
+        found.setdefault(key, prop)
     said = f"{tool.get('name')} {tool.get('description') or ''}".lower()
     if role.verbs is None or any(k not in found for k in role.keys) \
             or any(k in found for k in role.without):

@@ -9,7 +9,7 @@ import re
 from ....display.lang import language_of
 from ....display.phrases import say
 from ..facts import MAX_LINE, first_line, fitting, short, title_of
-from ..view import Call, View
+from ..view import View
 
 LESSONS_GLOB = "s*/README.md"
 LESSON_RE = re.compile(r"^(s\d\d_[A-Za-z0-9_]+)/README\.md$", re.MULTILINE)
@@ -32,8 +32,9 @@ def notes_on_fresh(view: View) -> list:
         elif call.name == "read_file" and call.path.endswith(".py"):
             lines.append(code_note(call.path, code_facts(call.text), lang))
         elif call.name == "read_file" and title_of(call.text):
-            title = title_of(call.text)
-            lines.append(short(say("fact title", lang, path=original_path(view, call), title=title)))
+            # A saved copy read back is noted under the file it was saved from.
+            path = next((c.path for c in view.calls if c.saved == call.path and c.path), call.path)
+            lines.append(short(say("fact title", lang, path=path, title=title_of(call.text))))
         elif call.name == "bash" and call.command.startswith("grep -nE"):   # an outline (compare_code)
             target = call.command.rsplit(" ", 1)[-1]
             lines.append(code_note(target, code_facts(call.text, outline=True), lang))
@@ -45,11 +46,6 @@ def notes_on_fresh(view: View) -> list:
 def last_match(pattern, text: str):
     """The last match of `pattern` in `text`, or None: the newest note is the one that counts."""
     return next(reversed(list(re.finditer(pattern, text))), None)
-
-
-def original_path(view: View, call: Call) -> str:
-    """The file a saved copy was saved from, when `call` read a saved copy."""
-    return next((other.path for other in view.calls if other.saved == call.path and other.path), call.path)
 
 
 def lessons_found(view: View) -> list | None:
