@@ -8,8 +8,6 @@ requests), and anything a model would infer; past `max_chars` the summary keeps
 its first quarter and its last three quarters.
 """
 
-from dataclasses import dataclass, field
-
 from ... import formats
 from ...display.lang import language_of
 from ...display.phrases import BY_LANG, say
@@ -19,16 +17,6 @@ from .view import active_request
 
 SECTIONS = ("files", "decisions", "done", "pending")
 MAX_DECISIONS = 12
-
-
-@dataclass
-class State:
-    """The summary's sections, filled message by message."""
-    goal: str = ""
-    files: dict = field(default_factory=dict)        # path -> (how, facts line)
-    decisions: list = field(default_factory=list)
-    done: list = field(default_factory=list)
-    earlier: dict = field(default_factory=dict)      # section -> lines of an earlier summary
 
 
 def describe_call(use: dict) -> str:
@@ -75,7 +63,7 @@ def file_entry(use: dict, text: str) -> tuple | None:
     return path, "read", file_facts(path, text)
 
 
-def fold_earlier(state: State, summary: str) -> None:
+def fold_earlier(earlier: dict, summary: str) -> None:
     """Take an earlier summary's sections (in either language) into this one."""
     headings = {BY_LANG[lang][key]: key for lang in BY_LANG for key in ("goal", *SECTIONS)}
     section = "done"
@@ -83,12 +71,12 @@ def fold_earlier(state: State, summary: str) -> None:
         if line.strip() in headings:
             section = headings[line.strip()]
         elif line.strip() and line.strip() not in (BY_LANG["en"]["none"], BY_LANG["zh"]["none"]):
-            state.earlier.setdefault(section, []).append(line)
+            earlier.setdefault(section, []).append(line)
 
 
 def read_messages(messages) -> tuple:
-    """The state the messages record, and the calls still without a result."""
-    state, pending = State(), {}
+    """What the messages record, section by section, and the calls still without a result."""
+    files, decisions, done, earlier, pending = {}, [], [], {}, {}   # files: path -> (how, facts)
     for message in messages:
         if message.get("role") == "assistant":
             uses = tool_uses(message)
@@ -96,45 +84,43 @@ def read_messages(messages) -> tuple:
                 pending[use.get("id")] = use
             text = text_of(message.get("content")).strip()
             if text and uses:
-                state.decisions += [short(ln.strip()) for ln in text.splitlines() if ln.strip()]
+                decisions += [short(ln.strip()) for ln in text.splitlines() if ln.strip()]
             elif text:
-                state.done.append(("answered", first_line(text)))
+                done.append(("answered", first_line(text)))
             continue
         for result in tool_results(message):
             use = pending.pop(result.get("tool_use_id"), None) or {"name": "?"}
             text = text_of(result.get("content", ""))
-            state.done.append(("call", f"{describe_call(use)} -> {outcome(use.get('name'), text)}"))
+            done.append(("call", f"{describe_call(use)} -> {outcome(use.get('name'), text)}"))
             entry = file_entry(use, text)
             if entry:
-                state.files[entry[0]] = entry[1:]
+                files[entry[0]] = entry[1:]
         summary = formats.SUMMARY_RE.match(user_text(message))
         if summary:
-            fold_earlier(state, formats.summary_text(summary["summary"]))
-    state.goal = active_request(messages)
-    return state, list(pending.values())
+            fold_earlier(earlier, formats.summary_text(summary["summary"]))
+    return files, decisions, done, earlier, list(pending.values())
 
 
 def extractive_summary(messages, max_chars: int = 6000) -> str:
     """The state summary of `messages`, headed in the language of their goal."""
     messages = to_plain(messages)
-    state, waiting = read_messages(messages)
-    lang = language_of(state.goal)
+    files, decisions, done, earlier, waiting = read_messages(messages)
+    goal = active_request(messages)
+    lang = language_of(goal)
     answered = bool(messages) and messages[-1].get("role") == "assistant" \
         and not tool_uses(messages[-1])
     sections = {
-        "files": [f"- {path} ({how}): {facts}" for path, (how, facts) in state.files.items()],
-        "decisions": [f"- {line}" for line in dict.fromkeys(state.decisions)][-MAX_DECISIONS:],
+        "files": [f"- {path} ({how}): {facts}" for path, (how, facts) in files.items()],
+        "decisions": [f"- {line}" for line in dict.fromkeys(decisions)][-MAX_DECISIONS:],
         "done": [f"- {say('answered', lang, line=text) if kind == 'answered' else text}"
-                 for kind, text in state.done],
+                 for kind, text in done],
         "pending": [f"- {say('no_result', lang, call=describe_call(use))}" for use in waiting]
-                   + ([] if answered or not state.goal
-                      else [f"- {say('answer_goal', lang)}"]),
+                   + ([] if answered or not goal else [f"- {say('answer_goal', lang)}"]),
     }
-    goal = short(" ".join(state.goal.split()), 2 * MAX_LINE) if state.goal \
-        else say("no_goal", lang)
+    goal = short(" ".join(goal.split()), 2 * MAX_LINE) if goal else say("no_goal", lang)
     parts = [f"{say('goal', lang)}\n{goal}"]
     for key in SECTIONS:
-        lines = state.earlier.get(key, []) + sections[key]
+        lines = earlier.get(key, []) + sections[key]
         parts.append(say(key, lang) + "\n" + ("\n".join(lines) or say("none", lang)))
     summary = "\n\n".join(parts)
     if len(summary) > max_chars:

@@ -90,9 +90,8 @@ def grep_output(text: str, path: str | None = None) -> list:
 
 
 def in_file(view: View, ev: Evidence, path: str, pattern: str | None) -> None:
-    """Add a file's matching lines (or its line count, pattern None) to the evidence: read, or
-    searched through bash when its read is held as a preview (reading the copy back whole
-    would only be saved again) or no reader is offered."""
+    """Add a file's matching lines (or its line count, pattern None) to the evidence. A read held
+    as a preview is searched in its saved copy: read back whole, it would only be saved again."""
     read = result(view, "read_file", {"path": path})
     saved = read.saved if read is not None and read.kind in ("persisted", "placeholder") else None
     if (saved and "bash" in view.offered) or (read is None and "read_file" not in view.offered):

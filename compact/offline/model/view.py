@@ -23,8 +23,7 @@ class Call:
 
     def arg(self, key: str) -> str:
         """A text argument of the call ('' when absent or not a text)."""
-        value = self.input.get(key) if isinstance(self.input, dict) else None
-        return value if isinstance(value, str) else ""
+        return self.input.get(key) if isinstance(self.input.get(key), str) else ""
 
     @property
     def path(self) -> str:
@@ -41,9 +40,8 @@ class Call:
     @property
     def saved(self) -> str | None:
         """Where its full text was saved, if a marker says so."""
-        if self.text is None:
-            return None
-        return formats.persisted_path(self.text) or formats.saved_path(self.text)
+        text = self.text or ""
+        return formats.persisted_path(text) or formats.saved_path(text)
 
     @property
     def visible(self) -> str:

@@ -38,11 +38,8 @@ class Frame:
 
 
 def json_outline(text: str) -> dict:
-    """The shape of a JSON text, even a cut one: top-level fields and the first record.
-
-    The record is the first object inside a list; its nested lists of objects
-    are described by the fields of their first element.
-    """
+    """The shape of a JSON text, even a cut one: top-level fields and the first record (the
+    first object inside a list), with the fields of its nested lists of objects."""
     stack, root, record, key, i = [], None, None, None, 0
     while i < len(text):
         char = text[i]
