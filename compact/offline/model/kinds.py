@@ -17,9 +17,8 @@ from dataclasses import dataclass
 from ...display.phrases import say
 from . import answers
 from .lookup import Glob, Grep, InFiles, folder_pattern
-from .plan import Plan
 from .question import Question, parse
-from .view import View
+from .view import Plan, View
 
 
 def cue_in(cues: tuple, text: str) -> bool:

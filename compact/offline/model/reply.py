@@ -14,11 +14,10 @@ from ... import formats
 from ...display.lang import language_of
 from ...display.phrases import say
 from ..tokens import estimate_text_tokens, estimate_tokens, prompt_text
-from .plan import Plan
 from .route import choose_plan
 from .summary_reply import summarize
 from .tools import Tools
-from .view import read_view, system_text
+from .view import Plan, read_view, system_text
 
 MODEL_NAME = "offline-s08"
 

@@ -17,8 +17,7 @@ from .experiments.compare_code import plan_code
 from .experiments.json_shape import plan_json
 from .experiments.titles import plan_titles
 from .kinds import plan_question
-from .plan import Plan
-from .view import View
+from .view import Plan, View
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,6 @@
-"""Reading a request the way a model reads it: the active request, each call and what
-is left of its result, its own notes, the summaries, and the jobs its tools do.
+"""Reading a request the way a model reads it (View): the active request, each call and
+what is left of its result, its own notes, the summaries, and the jobs its tools do;
+and what the model answers with (Plan): its text and the calls to make.
 
 Left out: the files on disk. The view holds only what the request holds; a
 saved copy is known by its path, and reading it takes a tool call.
@@ -78,6 +79,17 @@ class View:
 
     def fresh(self) -> list:
         return [c for c in self.calls if c.fresh and c.kind == "whole"]
+
+
+@dataclass
+class Plan:
+    text: str
+    calls: list = field(default_factory=list)   # (name, input) pairs, in the model's tool names
+
+    @classmethod
+    def after(cls, notes: list, text: str, *calls) -> "Plan":
+        """My notes on the results just received, then `text`, then `calls`."""
+        return cls("\n".join(line for line in [*notes, text] if line), list(calls))
 
 
 def system_text(request: dict) -> str:

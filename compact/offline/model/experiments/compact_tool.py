@@ -9,8 +9,7 @@ import re
 from ....display.lang import language_of
 from ....display.phrases import say
 from ..facts import first_line
-from ..plan import Plan
-from ..view import View
+from ..view import Plan, View
 from .notes import LESSONS_GLOB, lessons_found, notes_on_fresh
 
 
@@ -23,7 +22,7 @@ def plan_compact_tool(view: View, paths: list) -> Plan:
     if written and written.startswith("Error: "):
         return Plan.after(learned, say("tool could not write", lang, path=note_path, written=written))
     if written:
-        return Plan.after(learned, compact_tool_answer(view, written))
+        return Plan.after(learned, compact_tool_answer(view, written, lang))
     folders = lessons_found(view)
     if folders is None:
         return Plan.after(learned, say("note list lessons", lang), ("glob", {"pattern": LESSONS_GLOB}))
@@ -44,8 +43,8 @@ def written_result(view: View, path: str) -> str | None:
     return match[1] if match else None
 
 
-def compact_tool_answer(view: View, written: str) -> str:
-    folders, lang = lessons_found(view) or [], language_of(view.request)
+def compact_tool_answer(view: View, written: str, lang: str) -> str:
+    folders = lessons_found(view) or []
     lines = [say("tool done", lang, written=written)]
     if folders:
         lines.append(say("tool lessons", lang, n=len(folders), names=", ".join(folders)))

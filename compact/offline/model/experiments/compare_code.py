@@ -6,8 +6,7 @@ Left out: understanding code; the facts are names matched against two word lists
 
 from ....display.lang import language_of
 from ....display.phrases import say
-from ..plan import Plan
-from ..view import View, failed
+from ..view import Plan, View, failed
 from .notes import code_facts, notes_on_fresh, parse_code_note
 
 
@@ -43,11 +42,10 @@ def plan_code(view: View, paths: list) -> Plan:
         if why == "gone" and not any(c.command == outline_command(path) for c in view.calls):
             return Plan.after(learned, say("note outline", lang, path=path),
                               ("bash", {"command": outline_command(path)}))
-    return Plan.after(learned, code_answer(view, paths))
+    return Plan.after(learned, code_answer(view, paths, lang))
 
 
-def code_answer(view: View, paths: list) -> str:
-    lang = language_of(view.request)  # the answer speaks the request's language
+def code_answer(view: View, paths: list, lang: str) -> str:
     lines, known = [say("code comparing", lang, paths=say("code and", lang).join(paths)), ""], {}
     nothing = say("code nothing", lang)
     for path in paths:

@@ -14,8 +14,7 @@ from .... import formats
 from ....display.lang import language_of
 from ....display.phrases import say
 from ..facts import first_line, short
-from ..plan import Plan
-from ..view import View, failed
+from ..view import Plan, View, failed
 
 PEEK_CHARS = 8000
 # A value's type by its first character; anything else is a number.
@@ -70,17 +69,6 @@ def json_outline(text: str) -> dict:
         elif char == "," and top and top.kind == "{":
             top.expect_key = True
         i += 1
-    return _outline_dict(root, record)
-
-
-def string_value(literal: str) -> str:
-    try:
-        return json.loads(literal)
-    except ValueError:
-        return literal[1:-1]
-
-
-def _outline_dict(root, record) -> dict:
     outline = {"root": {"{": "object", "[": "list"}.get(root.kind) if root else None,
                "top": [], "record_in": None, "record": [], "complete": False, "nested": {}}
     if root and root.kind == "{":
@@ -93,6 +81,13 @@ def _outline_dict(root, record) -> dict:
                              if child.kind == "[" and child.children
                              and child.children[0].kind == "{"}
     return outline
+
+
+def string_value(literal: str) -> str:
+    try:
+        return json.loads(literal)
+    except ValueError:
+        return literal[1:-1]
 
 
 def plan_json(view: View, paths: list) -> Plan:

@@ -10,8 +10,7 @@ from .... import formats
 from ....display.lang import language_of
 from ....display.phrases import say
 from ..facts import title_of
-from ..plan import Plan
-from ..view import View, failed
+from ..view import Plan, View, failed
 from .notes import LESSONS_GLOB, lessons_found, notes_on_fresh
 
 TITLE_RE = re.compile(r"#\s+(s\d\d):\s+(.+?)(?:\s+-\s+(.+))?$")
@@ -65,12 +64,11 @@ def plan_titles(view: View, paths: list) -> Plan:
             continue
         target = why[len("saved:"):] if why.startswith("saved:") else path
         return Plan.after(learned, say("note next read", lang, path=target), ("read_file", {"path": target}))
-    return Plan.after(learned, titles_answer(view, readmes))
+    return Plan.after(learned, titles_answer(view, readmes, lang))
 
 
-def titles_answer(view: View, readmes: list) -> str:
+def titles_answer(view: View, readmes: list, lang: str) -> str:
     """The titles found, how they are named and where each came from, in the request's language."""
-    lang = language_of(view.request)
     found, missing, sources = [], [], {}
     for path in readmes:
         title, why = find_title(view, path)
