@@ -4,8 +4,9 @@ pending), headed in the goal's language: the offline model's summary, and
 what replays use without any model.
 
 Left out: ranking, rewording, the user's constraints (it cannot tell them from
-requests), and anything a model would infer; past `max_chars` the summary keeps
-its first quarter and its last three quarters.
+requests), anything a model would infer, and the facts of a call to a tool not named like
+the course's (a summary request carries no tool list); past `max_chars` the summary
+keeps its first quarter and its last three quarters.
 """
 
 from ... import formats
@@ -21,8 +22,7 @@ MAX_DECISIONS = 12
 
 def describe_call(use: dict) -> str:
     data = use.get("input") if isinstance(use.get("input"), dict) else {}
-    arg = data.get("path") or data.get("command") or data.get("pattern") or ""
-    arg = arg if isinstance(arg, str) else str(arg)
+    arg = str(data.get("path") or data.get("command") or data.get("pattern") or "")
     return f"{use.get('name')}({short(' '.join(arg.split()), 100)})" if arg else str(use.get("name"))
 
 

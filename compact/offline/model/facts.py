@@ -30,8 +30,7 @@ def line_count(text: str) -> int:
 
 
 def fitting(prefix: str, names, limit: int = MAX_LINE, empty: str = "", more: bool = True) -> str:
-    """`prefix` + as many names as fit in `limit` characters (`empty` for none), and, when
-    `more`, how many were left out (room is kept for that)."""
+    """`prefix` + as many names as fit in `limit` characters (`empty` for none) [+ how many more]."""
     names, shown = list(names), []
     for name in names:
         if len(prefix + ", ".join(shown + [name])) > limit - (12 if more else 0):

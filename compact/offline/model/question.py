@@ -66,11 +66,6 @@ def is_path(token: str) -> bool:
     return "/" in token or bool(FILE_RE.search(token))
 
 
-def zh_words(text: str) -> list:
-    return [english for run in CJK_RUN_RE.findall(text) for word, english in GLOSSARY.items()
-            if word in run] + [run for run in CJK_RUN_RE.findall(text) if len(run) >= 2]
-
-
 def folder_named(text: str, tokens: list) -> str | None:
     """A path ending in '/', a lesson's code, or the word next to 'folder' / 文件夹."""
     for token in tokens:
@@ -98,6 +93,8 @@ def parse(request: str) -> Question:
                                          and not LESSON_RE.match(t) and t.lower() not in STOP]))
     words = [t.lower() for t in tokens if not is_path(t) and t not in names and len(t) > 1
              and t.lower() not in STOP and not t.isdigit() and not LESSON_RE.match(t)]
-    return Question(text, language_of(text), paths=paths, names=names,
-                    words=list(dict.fromkeys(words + zh_words(text))),
+    runs = CJK_RUN_RE.findall(text)   # Chinese words: the glossary's English, then each run as it is
+    words += [english for run in runs for word, english in GLOSSARY.items() if word in run]
+    words += [run for run in runs if len(run) >= 2]
+    return Question(text, language_of(text), paths=paths, names=names, words=list(dict.fromkeys(words)),
                     folder=folder_named(text, tokens))

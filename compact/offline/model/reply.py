@@ -22,12 +22,6 @@ from .view import Plan, read_view, system_text
 MODEL_NAME = "offline-s08"
 
 
-def digest(request: dict) -> str:
-    """A hash of the whole request: the source of the reply's ids, so they repeat."""
-    seed = f"{request.get('model')}\n{prompt_text(request)}"
-    return hashlib.sha256(seed.encode("utf-8")).hexdigest()
-
-
 def content_of(plan: Plan, tools: Tools, lang: str, key: str) -> tuple[list, str]:
     """The reply's content blocks and stop_reason, each call in the offered tool's name and keys."""
     missing = [name for name, _ in plan.calls if name not in tools.names]
@@ -44,7 +38,8 @@ def content_of(plan: Plan, tools: Tools, lang: str, key: str) -> tuple[list, str
 
 def respond(request: dict) -> dict:
     """The assistant message the offline model answers `request` with."""
-    key = digest(request)
+    # A hash of the whole request: the source of the reply's ids, so the same request gets the same bytes.
+    key = hashlib.sha256(f"{request.get('model')}\n{prompt_text(request)}".encode()).hexdigest()
     if formats.SUMMARY_SYSTEM in system_text(request):
         content, stop = [{"type": "text", "text": summarize(request)}], "end_turn"
     else:

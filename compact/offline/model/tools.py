@@ -84,7 +84,5 @@ class Tools:
 
     def to_model(self, name: str, tool_input: dict) -> tuple[str, dict]:
         job = next((j for j, (n, _) in self.jobs.items() if n == name), None)
-        if job is None:
-            return name, tool_input
-        back = {prop: key for key, prop in self.jobs[job][1].items()}
-        return job, {back.get(k, k): v for k, v in tool_input.items()}
+        back = {prop: key for key, prop in self.jobs[job][1].items()} if job else {}
+        return job or name, {back.get(k, k): v for k, v in tool_input.items()}

@@ -45,17 +45,17 @@ class Call:
         return formats.persisted_path(text) or formats.saved_path(text)
 
     @property
+    def failed(self) -> bool:
+        """Its result is the tools' error text."""
+        return self.kind == "whole" and self.text.startswith("Error: ")
+
+    @property
     def visible(self) -> str:
         """The part of the result still readable here: whole text or preview."""
         if self.kind == "whole":
             return self.text
         match = formats.PERSISTED_RE.match(self.text or "")
         return match["preview"] if match else ""
-
-
-def failed(call: Call) -> bool:
-    """A tool call whose result is the tools' error text."""
-    return call.kind == "whole" and call.text.startswith("Error: ")
 
 
 @dataclass

@@ -14,8 +14,7 @@ from .notes import LESSONS_GLOB, lessons_found, notes_on_fresh
 
 
 def plan_compact_tool(view: View, paths: list) -> Plan:
-    """Glob the lessons; then write the note (the first path named) and call compact in one
-    batch; then confirm."""
+    """Glob the lessons; then write the note (the path named) and call compact in one batch."""
     note_path = paths[0]
     learned, lang = notes_on_fresh(view), language_of(view.request)
     written = written_result(view, note_path)

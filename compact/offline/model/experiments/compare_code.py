@@ -6,7 +6,7 @@ Left out: understanding code; the facts are names matched against two word lists
 
 from ....display.lang import language_of
 from ....display.phrases import say
-from ..view import Plan, View, failed
+from ..view import Plan, View
 from .notes import code_facts, notes_on_fresh, parse_code_note
 
 
@@ -17,7 +17,7 @@ def outline_command(path: str) -> str:
 def find_code_facts(view: View, path: str) -> tuple:
     """(facts, where they came from) or (None, 'error' / 'gone' / 'unread')."""
     for call in reversed(view.reads(path)):
-        if failed(call):
+        if call.failed:
             return None, "error"
         if call.kind == "whole":
             return code_facts(call.text), "read"

@@ -14,7 +14,7 @@ from .... import formats
 from ....display.lang import language_of
 from ....display.phrases import say
 from ..facts import first_line, short
-from ..view import Plan, View, failed
+from ..view import Plan, View
 
 PEEK_CHARS = 8000
 # A value's type by its first character; anything else is a number.
@@ -48,7 +48,10 @@ def json_outline(text: str) -> dict:
             if string is None:
                 break
             if top and top.kind == "{" and top.expect_key:
-                key = string_value(string[0])
+                try:
+                    key = json.loads(string[0])
+                except ValueError:   # an escape JSON does not know: keep the literal's inside
+                    key = string[0][1:-1]
                 top.keys.append(key)
                 top.expect_key = False
             i = string.end()
@@ -83,13 +86,6 @@ def json_outline(text: str) -> dict:
     return outline
 
 
-def string_value(literal: str) -> str:
-    try:
-        return json.loads(literal)
-    except ValueError:
-        return literal[1:-1]
-
-
 def plan_json(view: View, paths: list) -> Plan:
     """Read the file, peek at its saved copy if the preview is not enough, then answer."""
     path = paths[0]
@@ -98,7 +94,7 @@ def plan_json(view: View, paths: list) -> Plan:
     if not calls:
         return Plan(say("note read first", lang, path=path), [("read_file", {"path": path})])
     call = calls[-1]
-    if failed(call):
+    if call.failed:
         return Plan(say("json could not read", lang, path=path, line=first_line(call.text)))
     if call.kind == "whole":
         return Plan(json_answer(path, json_outline(call.text), say("json whole", lang), lang))

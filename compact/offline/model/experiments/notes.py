@@ -49,8 +49,7 @@ def last_match(pattern, text: str):
 
 
 def lessons_found(view: View) -> list | None:
-    """Lesson folders, from a whole glob result or from my note about one ([] for none found;
-    None when nothing here says either way)."""
+    """Lesson folders, from a whole glob result or my note ([] for none; None: nothing says)."""
     for call in reversed(view.calls):
         if call.name == "glob" and call.arg("pattern") == LESSONS_GLOB and call.kind == "whole":
             return LESSON_RE.findall(call.text)

@@ -10,15 +10,10 @@ from .... import formats
 from ....display.lang import language_of
 from ....display.phrases import say
 from ..facts import title_of
-from ..view import Plan, View, failed
+from ..view import Plan, View
 from .notes import LESSONS_GLOB, lessons_found, notes_on_fresh
 
 TITLE_RE = re.compile(r"#\s+(s\d\d):\s+(.+?)(?:\s+-\s+(.+))?$")
-
-
-def lesson_range(request: str) -> range:
-    numbers = [int(n) for n in re.findall(r"\bs(\d\d)_\w+", request)]
-    return range(min(numbers), max(numbers) + 1) if len(numbers) >= 2 else range(1, 6)
 
 
 def find_title(view: View, path: str) -> tuple:
@@ -29,7 +24,7 @@ def find_title(view: View, path: str) -> tuple:
         if title:
             return title, "read" if call.kind == "whole" else "preview"
         if call.kind == "whole":
-            return None, "error" if failed(call) else "untitled"
+            return None, "error" if call.failed else "untitled"
     copies = {c.saved for c in calls if c.saved}
     for call in view.calls:
         if call.name == "read_file" and call.path in copies and title_of(call.visible):
@@ -53,7 +48,8 @@ def plan_titles(view: View, paths: list) -> Plan:
     folders = lessons_found(view)
     if folders is None:
         return Plan.after(learned, say("note find lessons", lang), ("glob", {"pattern": LESSONS_GLOB}))
-    wanted = lesson_range(view.request)
+    numbers = [int(n) for n in re.findall(r"\bs(\d\d)_\w+", view.request)]   # the asked range
+    wanted = range(min(numbers), max(numbers) + 1) if len(numbers) >= 2 else range(1, 6)
     readmes = [f"{name}/README.md" for name in folders if int(name[1:3]) in wanted]
     if not readmes:
         return Plan.after(learned, say("note no readme", lang, first=wanted.start, last=wanted.stop - 1,
