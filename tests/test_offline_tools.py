@@ -138,6 +138,25 @@ def test_a_tool_is_chosen_by_what_it_does():
     assert "compact" not in tools.names      # the article's tool is known by its name only
 
 
+def test_a_course_name_keeps_its_job_and_the_first_fitting_tool_wins():
+    viewer = {"name": "view_file", "description": "Show a file.", "input_schema": schema(path=True)}
+    # A tool named `glob` is the file search by its name, even with a reader's schema.
+    named = {"name": "glob", "description": "Read a file.", "input_schema": schema(path=True)}
+    tools = Tools({"tools": [named, OWN[0], viewer]})
+    assert tools.jobs["glob"] == ("glob", {"pattern": "pattern"})
+    assert tools.jobs["read_file"] == ("open_file", {"path": "file_path"})
+    assert Tools({"tools": [viewer, OWN[0]]}).jobs["read_file"] == ("view_file", {"path": "path"})
+
+
+def test_any_model_id_is_answered_and_echoed():
+    with offline_model() as (_, client):
+        for model in (MODEL_NAME, "claude-anything"):
+            reply = client.messages.create(model=model, max_tokens=100, tools=OWN, messages=[
+                {"role": "user", "content": "Read README.md and tell me its title."}])
+            assert reply.model == model and reply.content[-1].name == "open_file"
+    assert MODEL_NAME == "offline-s08"
+
+
 @pytest.mark.parametrize("tool", [
     {"name": "grep", "description": "Search file contents with a regular expression.",
      "input_schema": schema(pattern=True)},
