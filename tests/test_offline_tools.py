@@ -169,10 +169,11 @@ def test_a_tool_that_does_another_job_or_needs_other_inputs_is_not_used(tool):
 
 
 @pytest.mark.parametrize("request_text,job", [
-    ("Which tests failed in logs/test_run.log?", None),
-    ("上次测试运行中有多少个测试通过了？", None),
-    (EN["COMPARE_CODE"], "to read a file"),
-    (EN["COMPACT_TOOL"], "to find files by a pattern"),
+    ("Which tests failed in logs/test_run.log?", "no tool that reads a file or runs a shell command"),
+    ("上次测试运行中有多少个测试通过了？", "没有提供能按模式查找文件的工具"),
+    ("Which file mentions snip_cut?", "no tool that runs a shell command"),
+    (EN["COMPARE_CODE"], "next I would need to read a file"),
+    (EN["COMPACT_TOOL"], "next I would need to find files by a pattern"),
 ])
 def test_with_no_fitting_tool_no_tool_use_comes_back_and_the_lack_is_said(request_text, job):
     weather = {"name": "weather", "description": "Today's weather.", "input_schema": schema(city=True)}
@@ -181,9 +182,7 @@ def test_with_no_fitting_tool_no_tool_use_comes_back_and_the_lack_is_said(reques
                                        messages=[{"role": "user", "content": request_text}])
     text = reply.content[0].text
     assert reply.stop_reason == "end_turn" and [b.type for b in reply.content] == ["text"]
-    assert text.startswith(CANNOT) if job is None else job in text, text
-    if re.search(r"[\u4e00-\u9fff]", request_text):
-        assert text.startswith(CANNOT[1]), text
+    assert text.startswith(("I can't tell", "我无法确定", *CANNOT)) and job in text, text
 
 
 def test_the_lack_is_said_in_the_requests_language():

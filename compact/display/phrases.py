@@ -60,8 +60,14 @@ PHRASES = {
     "why preview": ("only a preview of {call} is left in this context, and no tool offered here can "
                     "read its saved copy {saved}",
                     "上下文里只剩 {call} 的预览，而这里提供的工具读不了它的保存副本 {saved}"),
-    "why no tool": ("this request offers no tool to look into {path}",
-                    "这个请求没有提供能查看 {path} 的工具"),
+    # a job no offered tool does (compact/offline/model/tools.py reads what each tool does)
+    "why no reader": ("this request offers no tool that reads a file or runs a shell command, to look "
+                      "into {path}",
+                      "这个请求没有提供能读文件或运行 shell 命令的工具来查看 {path}"),
+    "why no search": ("this request offers no tool that finds files by a pattern, to list {path}",
+                      "这个请求没有提供能按模式查找文件的工具来列出 {path}"),
+    "why no shell": ("this request offers no tool that runs a shell command, to search the workspace",
+                     "这个请求没有提供能运行 shell 命令的工具来搜索工作区"),
     "why no file": ("the question names no file or folder to look in",
                     "问题里没有指明可以查看的文件或文件夹"),
     "why no match": ("no file matches {pattern}",

@@ -116,7 +116,7 @@ def in_file(view: View, ev: Evidence, path: str, pattern: str | None) -> None:
 def search_text(view: View, ev: Evidence, target: str, path: str, pattern: str | None) -> None:
     """grep (or count) `target` through bash; its lines are `path`'s (a saved copy's are)."""
     if "bash" not in view.offered:
-        return ev.lack(("no tool", {"path": path}))
+        return ev.lack(("no reader", {"path": path}))
     quoted = shlex.quote(target)
     command = {"command": f"grep -c '' -- {quoted}" if pattern is None
                else f"grep -nE -e {shlex.quote(pattern)} -- {quoted} | head -n {MAX_LINES}"}
@@ -180,7 +180,7 @@ def folder_pattern(folder: str) -> str:
 def listing(view: View, ev: Evidence, pattern: str) -> list | None:
     """The paths a glob printed ([] for no match), or None while it is still to run."""
     if "glob" not in view.offered:
-        return ev.lack(("no tool", {"path": pattern}))
+        return ev.lack(("no search", {"path": pattern}))
     call = ask(view, ev, "glob", {"pattern": pattern})
     text = call and usable(view, ev, call, "glob", {"pattern": pattern})
     if text is None:
@@ -203,7 +203,7 @@ class Grep:
         if not pattern:
             ev.lack(("no words", {}))
         elif "bash" not in view.offered:
-            ev.lack(("no tool", {"path": "."}))
+            ev.lack(("no shell", {}))
         else:
             flags = "-rnHI" + ("i" if self.ignore_case else "") + ("F" if self.fixed else "E")
             command = {"command": f"grep {flags} {SKIP} -e {shlex.quote(pattern)} -- . "
