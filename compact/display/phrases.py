@@ -64,8 +64,14 @@ PHRASES = {
     "why preview": ("only a preview of {call} is left in this context, and no tool offered here can "
                     "read its saved copy {saved}",
                     "上下文里只剩 {call} 的预览，而这里提供的工具读不了它的保存副本 {saved}"),
-    "why no tool": ("this request offers no tool to look into {path}",
-                    "这个请求没有提供能查看 {path} 的工具"),
+    # a job no offered tool does (compact/offline/model/tools.py reads what each tool does)
+    "why no reader": ("this request offers no tool that reads a file or runs a shell command, to look "
+                      "into {path}",
+                      "这个请求没有提供能读文件或运行 shell 命令的工具来查看 {path}"),
+    "why no search": ("this request offers no tool that finds files by a pattern, to list {path}",
+                      "这个请求没有提供能按模式查找文件的工具来列出 {path}"),
+    "why no shell": ("this request offers no tool that runs a shell command, to search the workspace",
+                     "这个请求没有提供能运行 shell 命令的工具来搜索工作区"),
     "why no file": ("the question names no file or folder to look in",
                     "问题里没有指明可以查看的文件或文件夹"),
     "why no match": ("no file matches {pattern}",
@@ -114,9 +120,15 @@ PHRASES = {
                         "工作区顶层有 {n} 项：{names}。"),
     "folder holds": ("{folder}/ holds {entries}: {names}.",
                      "{folder}/ 里有 {n} 项：{names}。"),
-    "no tool offered": ("I can't tell: I would call {tool} next, and this request offers no such tool.",
-                        "我无法确定：下一步要调用 {tool}，而这个请求没有提供这个工具。"),
-    # the experiments' answers (docs_json.py, compare_code.py, compact_tool.py, titles.py)
+    "no tool offered": ("I can't tell: next I would need {job}, and no tool this request offers does that.",
+                        "我无法确定：下一步我需要{job}，而这个请求提供的工具都做不到。"),
+    # the jobs the offline model needs a tool for (compact/offline/model/tools.py)
+    "job read_file": ("to read a file", "读一个文件"),
+    "job bash": ("to run a shell command", "运行一条 shell 命令"),
+    "job glob": ("to find files by a pattern", "按模式查找文件"),
+    "job write_file": ("to write a file", "写一个文件"),
+    "job compact": ("to compact the conversation (the compact tool)", "压缩对话（compact 工具）"),
+    # the experiments' answers (json_shape.py, compare_code.py, compact_tool.py, titles.py)
     "json could not read": ("I could not read {path}: {line}",
                             "我读不了 {path}：{line}"),
     "json gone": ("I can't describe {path}: its tool result was shrunk to {omitted} and nothing left in "

@@ -38,14 +38,14 @@ a request goes through them:
     api/context_management.py the API's context edits and server compaction, around the model
     tokens.py                 the token estimate both sides use, and the window
     model/reply.py            choosing the task and writing the response: `respond`
-    model/view.py             reading a request: the request, each call, what is left of its result, the tools
+    model/view.py             reading a request: the request, each call, what is left of its result; a Plan
+    model/tools.py            which offered tool does each job the model knows, read from its schema
     model/route.py            choosing the plan: an experiment of the article, or the general policy
     model/experiments/        the article's scripted experiments and the compact tool
     model/kinds.py            the general policy: the one table of question kinds, `plan_question`
     model/question.py         reading a question: its language, the paths, folder, names and words in it
     model/lookup.py           the lookups a kind names, run with the offered tools, and their evidence
     model/answers.py          each kind's answer, quoted from that evidence, or "I can't tell"
-    model/plan.py             what a reply is made of, and keeping a note to one line
     model/facts.py            the key facts of a file's text, in one line
     model/summary_reply.py    the answer to the compactor's summary request
     model/extractive.py       a deterministic extractive summary of messages (no model)

@@ -1,10 +1,5 @@
-"""The general policy's answers: each quoted from the lines its lookup found, with file and line.
-
-One function per kind of question (the table in kinds.py names them). Each
-takes the question and the `Evidence` (lookup.py) and returns the answer, or
-None when the lines do not answer it. None becomes "I can't tell", with why
-and where it looked (`cannot`). A function states a negative ("no test
-failed") only when `ev.whole` says nothing it searched was a preview or cut.
+"""The general policy's answers, one function per kind: its lines, quoted from the lines
+found with file and line, or none, which `cannot` turns into "I can't tell" and why.
 
 Left out: anything not in the lines (no knowledge of Python, pytest or pip
 beyond the line patterns in kinds.py), and more than MAX_QUOTES quoted lines.
@@ -26,16 +21,10 @@ DEFINES_RE = re.compile(r"\s*(?:async\s+)?(?:class|def)\s+(\w+)")
 WORD_RE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 
 
-def quote(q, path: str, line: int, text: str) -> str:
-    return say("quote", q.lang, path=path, line=line, text=short(text.strip(), 140))
-
-
-def looked(q, ev) -> str:
-    return say("sources", q.lang, where="; ".join(dict.fromkeys(ev.looked))) if ev.looked else ""
-
-
 def finish(q, ev, lines: list) -> str:
-    return "\n".join(lines + [looked(q, ev)]).strip()
+    """The answer's lines, then where it looked."""
+    looked = say("sources", q.lang, where="; ".join(dict.fromkeys(ev.looked))) if ev.looked else ""
+    return "\n".join(lines + [looked]).strip()
 
 
 def cannot(q, ev, why: str | None = None) -> str:
@@ -60,15 +49,13 @@ def best(q, items: list, text_of) -> object | None:
     return items[scored[0][1]]
 
 
-# -- by kind -----------------------------------------------------------------------------
+# -- by kind: each returns the answer's lines, [] when the lines found do not answer it --
 
-def lines_answer(q, ev) -> str | None:
-    if not ev.counts:
-        return None
-    return finish(q, ev, [say("line count", q.lang, path=p, n=n) for p, n in ev.counts.items()])
+def lines_answer(q, ev) -> list:
+    return [say("line count", q.lang, path=p, n=n) for p, n in ev.counts.items()]
 
 
-def failures_answer(q, ev) -> str | None:
+def failures_answer(q, ev) -> list:
     failed = [(p, n, FAILED_RE.match(t)) for p, n, t in ev.hits if FAILED_RE.match(t)]
     summary = [h for h in ev.hits if SUMMARY_RE.match(h[2])]
     paths = say("and", q.lang).join(dict.fromkeys(p for p, _, _ in ev.hits))
@@ -79,11 +66,11 @@ def failures_answer(q, ev) -> str | None:
         if summary:
             p, n, t = summary[-1]
             lines.append(say("run summary", q.lang, path=p, line=n, text=short(t.strip(), 120)))
-        return finish(q, ev, lines)
+        return lines
     if summary and ev.whole and " failed" not in summary[-1][2]:
         p, n, t = summary[-1]
-        return finish(q, ev, [say("no test failed", q.lang, path=p, line=n, text=t.strip())])
-    return None
+        return [say("no test failed", q.lang, path=p, line=n, text=t.strip())]
+    return []
 
 
 def outcome_asked(q) -> str | None:
@@ -91,125 +78,105 @@ def outcome_asked(q) -> str | None:
     return next((word for key, word in OUTCOMES.items() for w in q.words if w.startswith(key)), None)
 
 
-def results_answer(q, ev) -> str | None:
+def results_answer(q, ev) -> list:
     summary = [h for h in ev.hits if SUMMARY_RE.match(h[2])]
-    if not summary:
-        return None
-    path, line, text = summary[-1]
+    path, line, text = summary[-1] if summary else (None, None, "")
     found = re.search(rf"(\d+) ({outcome_asked(q)}s?)\b", text)
-    if not found:
-        return None
-    return finish(q, ev, [say("result count", q.lang, count=found[1], word=found[2], path=path,
-                              line=line, text=short(text.strip(), 120))])
+    return [say("result count", q.lang, count=found[1], word=found[2], path=path, line=line,
+                text=short(text.strip(), 120))] if found else []
 
 
-def title_answer(q, ev) -> str | None:
-    lines, seen = [], set()
+def title_answer(q, ev) -> list:
+    first = {}   # each file's first title
     for path, line, text in ev.hits:
-        if path not in seen:
-            seen.add(path)
-            lines.append(say("title is", q.lang, path=path, title=text.strip(), line=line))
-    if not lines:
-        return None
-    return finish(q, ev, lines)
+        first.setdefault(path, (line, text))
+    return [say("title is", q.lang, path=path, title=text.strip(), line=line)
+            for path, (line, text) in first.items()]
 
 
-def json_field_answer(q, ev) -> str | None:
+def json_field_answer(q, ev) -> list:
     """The field the question names, at the least indented place it is set."""
     other = re.search(r"version of (\w+)|版本的\s*(\w+)", q.text, re.IGNORECASE)
     if other and (other[1] or other[2]).lower() not in ("the", "this", "its", "it", "web", "site"):
-        return None   # a version of something else: not this file's own field
+        return []   # a version of something else: not this file's own field
     hits = [(p, n, t, re.match(r'^(\s*)"([^"]+)"\s*:\s*(.*?),?\s*$', t)) for p, n, t in ev.hits]
     hits = [h for h in hits if h[3]]
     if not hits:
-        return None
+        return []
     order = {w: i for i, w in enumerate(reversed(q.words))}   # the field the question names first
     path, line, text, m = min(hits, key=lambda h: (-order.get(h[3][2], -1), len(h[3][1]), h[1]))
     value = m[3] if not m[3].startswith(("{", "[")) else say("json text", q.lang)
-    return finish(q, ev, [say("field is", q.lang, key=m[2], path=path, value=value, line=line,
-                              text=short(text.strip(), 120))])
+    return [say("field is", q.lang, key=m[2], path=path, value=value, line=line,
+                text=short(text.strip(), 120))]
 
 
-def packages_answer(q, ev) -> str | None:
+def packages_answer(q, ev) -> list:
     by_file = {}
     for path, line, text in ev.hits:
         match = REQUIREMENT_RE.match(text)
         if match and not text.lstrip().startswith(("#", "-")):
             by_file.setdefault(path, []).append((line, match[1] + (f" ({match[2]})" if match[2] else "")))
-    if not by_file:
-        return None
-    return finish(q, ev, [say("packages", q.lang, path=p, n=len(found), first=found[0][0], last=found[-1][0],
-                              names=say("and", q.lang).join(name for _, name in found))
-                          for p, found in by_file.items()])
+    return [say("packages", q.lang, path=p, n=len(found), first=found[0][0], last=found[-1][0],
+                names=say("and", q.lang).join(name for _, name in found)) for p, found in by_file.items()]
 
 
-def location_answer(q, ev) -> str | None:
+def location_answer(q, ev) -> list:
     """The path constant whose name holds the question's words."""
     found = best(q, ev.hits, lambda hit: hit[2].split("=")[0])
     if not found:
-        return None
+        return []
     path, line, text = found
     value = text.split("=", 1)[1].split("#")[0].strip()
-    return finish(q, ev, [say("kept in", q.lang, path=path, value=value, line=line,
-                              text=short(text.strip(), 120))])
+    return [say("kept in", q.lang, path=path, value=value, line=line, text=short(text.strip(), 120))]
 
 
-def definition_answer(q, ev) -> str | None:
+def definition_answer(q, ev) -> list:
     """The class or def whose name and docstring hold most of the question's words."""
     docs = {(p, n): t.strip().strip('"') for p, n, t in ev.hits if t.strip().startswith('"""')}
     defs = [(p, n, t, m[1], docs.get((p, n + 1), "")) for p, n, t in ev.hits
             for m in [DEFINES_RE.match(t)] if m]
     found = best(q, defs, lambda d: d[3] + " " + d[4])
     if not found:
-        return None
+        return []
     path, line, text, name, doc = found
     lines = [say("defined", q.lang, name=name, path=path, line=line, text=short(text.strip(), 120))]
-    if doc:
-        lines.append(say("docstring", q.lang, doc=short(doc, 120)))
-    return finish(q, ev, lines)
+    return lines + ([say("docstring", q.lang, doc=short(doc, 120))] if doc else [])
 
 
-def value_answer(q, ev) -> str | None:
-    lines = [say("value is", q.lang, name=q.names[0], value=t.split("=", 1)[1].split("#")[0].strip()
-                 if "=" in t else t.split(":", 1)[1].strip().rstrip(","),
-                 path=p, line=n, text=short(t.strip(), 120)) for p, n, t in ev.hits[:3]]
-    return finish(q, ev, lines) if lines else None
+def value_answer(q, ev) -> list:
+    return [say("value is", q.lang, name=q.names[0], value=t.split("=", 1)[1].split("#")[0].strip()
+                if "=" in t else t.split(":", 1)[1].strip().rstrip(","),
+                path=p, line=n, text=short(t.strip(), 120)) for p, n, t in ev.hits[:3]]
 
 
-def mention_answer(q, ev) -> str | None:
+def mention_answer(q, ev) -> list:
     if not ev.hits:
-        return None
+        return []
     files = list(dict.fromkeys(p for p, _, _ in ev.hits))
     counts = ", ".join(f"{f} ({sum(1 for p, _, _ in ev.hits if p == f)})" for f in files)
     lines = [say("mentions", q.lang, what=", ".join(q.names or q.words), n=len(files), counts=counts)]
     per_file = [h for f in files for h in [x for x in ev.hits if x[0] == f][:3]]
-    return finish(q, ev, lines + [quote(q, *h) for h in per_file[:MAX_QUOTES]])
+    return lines + [say("quote", q.lang, path=p, line=n, text=short(t.strip(), 140))
+                    for p, n, t in per_file[:MAX_QUOTES]]
 
 
-def folders_answer(q, ev) -> str | None:
+def folders_answer(q, ev) -> list:
     folders = [p for p in ev.listing if "." not in p.rsplit("/", 1)[-1]]
-    if not folders:
-        return None
-    return finish(q, ev, [say("folders named", q.lang, what=", ".join(w for w in q.words if w.isascii()),
-                              names=say("and", q.lang).join(folders))])
+    return [say("folders named", q.lang, what=", ".join(w for w in q.words if w.isascii()),
+                names=say("and", q.lang).join(folders))] if folders else []
 
 
-def contents_answer(q, ev) -> str | None:
-    if not ev.listing:
-        return None
+def contents_answer(q, ev) -> list:
     groups = {}
     for entry in ev.listing:
         parent, _, name = entry.rpartition("/")
         groups.setdefault(parent or ".", []).append(name)
-    return finish(q, ev, [say("workspace holds" if parent == "." else "folder holds", q.lang, folder=parent,
-                              n=len(names), entries=plural(len(names), "entry", "entries"),
-                              names=say("and", q.lang).join(names))
-                          for parent, names in groups.items()])
+    return [say("workspace holds" if parent == "." else "folder holds", q.lang, folder=parent, n=len(names),
+                entries=plural(len(names), "entry", "entries"), names=say("and", q.lang).join(names))
+            for parent, names in groups.items()]
 
 
-def unknown_answer(q, ev) -> str:
-    """A question of no kind in the table: never answered; the lines found are only pointed at."""
-    if ev.missing:
-        return cannot(q, ev)
+def unknown_why(q, ev) -> str:
+    """Why a question of no kind in the table is never answered; the lines found are only pointed at."""
     found = say("why found", q.lang, n=len(ev.hits)) if ev.hits else say("why found none", q.lang)
-    return cannot(q, ev, say("why no kind", q.lang) + found)
+    return say("why no kind", q.lang) + found

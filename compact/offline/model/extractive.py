@@ -1,54 +1,28 @@
-"""A deterministic, extractive state summary: what the offline model answers when the
-compactor asks for a summary (step 4, reactive compaction, the compact tool), and
+"""A deterministic, extractive state summary of messages, section by section after
+`compact.formats.SUMMARY_SYSTEM` (goal, files and facts, decisions, done,
+pending), headed in the goal's language: the offline model's summary, and
 what replays use without any model.
 
-It follows the summary prompt (`compact.formats.SUMMARY_SYSTEM`), section by section,
-built only from the messages it replaces:
-- Current goal: the last request the user typed (or the one an earlier summary or
-  archive marker carried);
-- Files read or changed: each file with its key facts (`compact.offline.model.facts`),
-  counted or copied from the result the messages hold;
-- Decisions: the agent's own notes, the lines it wrote between its tool calls;
-- Done: every tool call with its outcome, and any answer already given;
-- Pending: calls still waiting for a result, and the goal while no answer ends
-  the messages.
-An earlier summary among the messages is folded in, section by section. The
-headings are in the goal's language (English or Chinese, `compact.display.lang`).
-It copies facts, it does not invent them: a result already shrunk to `[Earlier
-tool result omitted.]` stays gone, and a saved one is named by its saved path,
-which is the point: a lossy step shows in every later answer.
-
 Left out: ranking, rewording, the user's constraints (it cannot tell them from
-requests), and anything a model would infer; past `max_chars` the summary keeps
-its first quarter and its last three quarters.
+requests), anything a model would infer, and the facts of a call to a tool not named like
+the course's (a summary request carries no tool list); past `max_chars` the summary
+keeps its first quarter and its last three quarters.
 """
-
-from dataclasses import dataclass, field
 
 from ... import formats
 from ...display.lang import language_of
 from ...display.phrases import BY_LANG, say
 from ...messages import text_of, to_plain, tool_results, tool_uses, user_text
 from .facts import MAX_LINE, file_facts, first_line, fitting, line_count, short
+from .view import active_request
 
 SECTIONS = ("files", "decisions", "done", "pending")
 MAX_DECISIONS = 12
 
 
-@dataclass
-class State:
-    """The summary's sections, filled message by message."""
-    goal: str = ""
-    files: dict = field(default_factory=dict)        # path -> (how, facts line)
-    decisions: list = field(default_factory=list)
-    done: list = field(default_factory=list)
-    earlier: dict = field(default_factory=dict)      # section -> lines of an earlier summary
-
-
 def describe_call(use: dict) -> str:
     data = use.get("input") if isinstance(use.get("input"), dict) else {}
-    arg = data.get("path") or data.get("command") or data.get("pattern") or ""
-    arg = arg if isinstance(arg, str) else str(arg)
+    arg = str(data.get("path") or data.get("command") or data.get("pattern") or "")
     return f"{use.get('name')}({short(' '.join(arg.split()), 100)})" if arg else str(use.get("name"))
 
 
@@ -89,7 +63,7 @@ def file_entry(use: dict, text: str) -> tuple | None:
     return path, "read", file_facts(path, text)
 
 
-def fold_earlier(state: State, summary: str) -> None:
+def fold_earlier(earlier: dict, summary: str) -> None:
     """Take an earlier summary's sections (in either language) into this one."""
     headings = {BY_LANG[lang][key]: key for lang in BY_LANG for key in ("goal", *SECTIONS)}
     section = "done"
@@ -97,12 +71,12 @@ def fold_earlier(state: State, summary: str) -> None:
         if line.strip() in headings:
             section = headings[line.strip()]
         elif line.strip() and line.strip() not in (BY_LANG["en"]["none"], BY_LANG["zh"]["none"]):
-            state.earlier.setdefault(section, []).append(line)
+            earlier.setdefault(section, []).append(line)
 
 
 def read_messages(messages) -> tuple:
-    """The state the messages record, and the calls still without a result."""
-    state, pending = State(), {}
+    """What the messages record, section by section, and the calls still without a result."""
+    files, decisions, done, earlier, pending = {}, [], [], {}, {}   # files: path -> (how, facts)
     for message in messages:
         if message.get("role") == "assistant":
             uses = tool_uses(message)
@@ -110,50 +84,43 @@ def read_messages(messages) -> tuple:
                 pending[use.get("id")] = use
             text = text_of(message.get("content")).strip()
             if text and uses:
-                state.decisions += [short(ln.strip()) for ln in text.splitlines() if ln.strip()]
+                decisions += [short(ln.strip()) for ln in text.splitlines() if ln.strip()]
             elif text:
-                state.done.append(("answered", first_line(text)))
+                done.append(("answered", first_line(text)))
             continue
         for result in tool_results(message):
             use = pending.pop(result.get("tool_use_id"), None) or {"name": "?"}
             text = text_of(result.get("content", ""))
-            state.done.append(("call", f"{describe_call(use)} -> {outcome(use.get('name'), text)}"))
+            done.append(("call", f"{describe_call(use)} -> {outcome(use.get('name'), text)}"))
             entry = file_entry(use, text)
             if entry:
-                state.files[entry[0]] = entry[1:]
-        typed = user_text(message)
-        summary = formats.SUMMARY_RE.match(typed)
+                files[entry[0]] = entry[1:]
+        summary = formats.SUMMARY_RE.match(user_text(message))
         if summary:
-            state.goal = summary["request"]
-            fold_earlier(state, formats.summary_text(summary["summary"]))
-        elif formats.ARCHIVE_RE.match(typed):
-            state.goal = typed.partition("\n\nCurrent user request:\n")[2] or state.goal
-        elif typed:
-            state.goal = typed
-    return state, list(pending.values())
+            fold_earlier(earlier, formats.summary_text(summary["summary"]))
+    return files, decisions, done, earlier, list(pending.values())
 
 
 def extractive_summary(messages, max_chars: int = 6000) -> str:
     """The state summary of `messages`, headed in the language of their goal."""
     messages = to_plain(messages)
-    state, waiting = read_messages(messages)
-    lang = language_of(state.goal)
+    files, decisions, done, earlier, waiting = read_messages(messages)
+    goal = active_request(messages)
+    lang = language_of(goal)
     answered = bool(messages) and messages[-1].get("role") == "assistant" \
         and not tool_uses(messages[-1])
     sections = {
-        "files": [f"- {path} ({how}): {facts}" for path, (how, facts) in state.files.items()],
-        "decisions": [f"- {line}" for line in dict.fromkeys(state.decisions)][-MAX_DECISIONS:],
+        "files": [f"- {path} ({how}): {facts}" for path, (how, facts) in files.items()],
+        "decisions": [f"- {line}" for line in dict.fromkeys(decisions)][-MAX_DECISIONS:],
         "done": [f"- {say('answered', lang, line=text) if kind == 'answered' else text}"
-                 for kind, text in state.done],
+                 for kind, text in done],
         "pending": [f"- {say('no_result', lang, call=describe_call(use))}" for use in waiting]
-                   + ([] if answered or not state.goal
-                      else [f"- {say('answer_goal', lang)}"]),
+                   + ([] if answered or not goal else [f"- {say('answer_goal', lang)}"]),
     }
-    goal = short(" ".join(state.goal.split()), 2 * MAX_LINE) if state.goal \
-        else say("no_goal", lang)
+    goal = short(" ".join(goal.split()), 2 * MAX_LINE) if goal else say("no_goal", lang)
     parts = [f"{say('goal', lang)}\n{goal}"]
     for key in SECTIONS:
-        lines = state.earlier.get(key, []) + sections[key]
+        lines = earlier.get(key, []) + sections[key]
         parts.append(say(key, lang) + "\n" + ("\n".join(lines) or say("none", lang)))
     summary = "\n\n".join(parts)
     if len(summary) > max_chars:

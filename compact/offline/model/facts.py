@@ -1,14 +1,8 @@
 """The key facts of a file's text, in one line: what a summary keeps of a file it read.
 
-By the file's kind:
-- Markdown: its first-level title (`title '# ...'`) and its number of lines;
-- Python: its number of lines and the names it defines at the top level;
-- JSON: its top-level fields, or the fields of its first record;
-- anything else: its number of lines and its first line.
-A read cut by `read_file`'s limit says how many lines the file has in all.
-
-Left out: meaning. These are facts copied or counted from the text, never
-inferred; a line is cut at MAX_LINE characters.
+Left out: meaning. These are facts copied or counted from the text (a title,
+top-level names, JSON fields, a first line), never inferred; a line is cut at
+MAX_LINE characters.
 """
 
 import json
@@ -35,15 +29,20 @@ def line_count(text: str) -> int:
     return len(lines) - 1 + int(more[1]) if more else len(lines)
 
 
-def fitting(prefix: str, names, limit: int = MAX_LINE) -> str:
-    """`prefix` + as many names as fit in `limit` characters, and how many were left out."""
+def fitting(prefix: str, names, limit: int = MAX_LINE, empty: str = "", more: bool = True) -> str:
+    """`prefix` + as many names as fit in `limit` characters (`empty` for none) [+ how many more]."""
     names, shown = list(names), []
     for name in names:
-        if len(prefix + ", ".join(shown + [name])) > limit - 12:
+        if len(prefix + ", ".join(shown + [name])) > limit - (12 if more else 0):
             break
         shown.append(name)
     rest = len(names) - len(shown)
-    return prefix + ", ".join(shown) + (f" (+{rest} more)" if rest else "")
+    return prefix + (", ".join(shown) or empty) + (f" (+{rest} more)" if more and rest else "")
+
+
+def title_of(text: str) -> str | None:
+    """A Markdown text's first first-level title."""
+    return next((ln.strip() for ln in text.splitlines() if ln.startswith("# ")), None)
 
 
 def json_fields(text: str) -> str | None:
@@ -65,7 +64,7 @@ def file_facts(path: str, text: str) -> str:
         return short("could not be read: " + first_line(text))
     count = f"{line_count(text)} lines"
     if path.endswith(".md"):
-        title = next((ln.strip() for ln in text.splitlines() if ln.startswith("# ")), None)
+        title = title_of(text)
         if title:
             return short(f"{count}; title '{title}'")
     if path.endswith(".py"):

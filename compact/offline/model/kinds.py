@@ -1,20 +1,13 @@
 """The general policy: the one table of question kinds, and `plan_question`.
 
-Each row of KINDS is one kind of question: its cues in English and in Chinese,
-what it needs the question to name, its lookup (lookup.py: which files, which
-lines) and its answer (answers.py). `plan_question(view)` takes the first row
-whose cues the question holds and whose needs it meets, runs its lookup, and
-either asks for the calls still needed or writes the answer. Every answer is
-quoted from lines read in this request, with file and line, or says "I can't
-tell", why, and where it looked. The last row takes any other question: it
-searches for the question's words and says it cannot tell.
-
-To add a kind: a row here (cues, lookup, answer), the answer in answers.py,
-its phrases in compact/display/phrases.py, and a question in
+Each row of KINDS: cues (English, Chinese), what the question must name, a
+lookup (lookup.py) and an answer (answers.py); the first row that fits wins,
+the last takes any question and says it cannot tell. To add a kind: a row, its
+answer, its phrases (compact/display/phrases.py), a question in
 tests/test_offline_truth.py.
 
 Left out: grammar (a question is cue words and names), and questions that
-need two kinds at once (the first row that fits wins).
+need two kinds at once.
 """
 
 import re
@@ -24,9 +17,8 @@ from dataclasses import dataclass
 from ...display.phrases import say
 from . import answers
 from .lookup import Glob, Grep, InFiles, folder_pattern
-from .plan import Plan
 from .question import Question, parse
-from .view import View
+from .view import Plan, View
 
 
 def cue_in(cues: tuple, text: str) -> bool:
@@ -40,28 +32,17 @@ class Kind:
     en: tuple                 # English cues, found at a word's start in the lower-cased question
     zh: tuple                 # Chinese cues, found anywhere
     lookup: object            # InFiles / Grep / Glob: what to read and which lines
-    answer: Callable          # (question, evidence) -> answer text, or None: "I can't tell"
+    answer: Callable          # (question, evidence) -> the answer's lines; none: "I can't tell"
     needs: Callable = lambda q: True
     whole: bool = True        # answers only from a whole search (a count, "the one", a negative)
+    why: Callable | None = None   # (question, evidence) -> why it cannot tell, when nothing is missing
 
     def fits(self, q: Question) -> bool:
         return self.needs(q) and (not (self.en or self.zh) or cue_in(self.en + self.zh, q.bare()))
 
 
-def names_assigned(q: Question) -> str:
-    return rf"^\s*[\"']?{re.escape(q.names[0])}[\"']?\s*[:=]"
-
-
 def json_keys(q: Question) -> str:
     return r'^\s*"(' + "|".join(map(re.escape, sorted(set(q.words) | q.stems))) + r')"\s*:'
-
-
-def named_globs(q: Question) -> list:
-    return [f"*{w}*" for w in q.words if w.isascii() and w.isalpha() and len(w) >= 3]
-
-
-def folder_glob(q: Question) -> list:
-    return [f"{folder_pattern(q.folder)}/*"] if q.folder else ["*"]
 
 
 def any_words(q: Question) -> str | None:
@@ -71,22 +52,14 @@ def any_words(q: Question) -> str | None:
                     + [re.escape(w) + ("[a-z]*" if w.isascii() else "") for w in words]) or None
 
 
-def mentioned(q: Question) -> str | None:
-    return q.names[0] if q.names else None
-
-
-def names_a_file(q: Question) -> bool:
-    return bool(q.files or q.folder)
-
-
 MENTION_EN, MENTION_ZH = ("mention", "which file", "refer", "contain"), ("提到", "提及", "哪个文件", "包含")
 SUMMARY_LINE = r"^=+ .*[0-9]+ (passed|failed|skipped|errors?|warnings?|deselected)"
 PYTHON = dict(glob="**/*.py", name="*.py")
 
 KINDS = (
     Kind("lines", ("how many lines", "number of lines", "line count"), ("多少行", "几行", "行数"),
-         InFiles(None), answers.lines_answer, needs=lambda q: names_a_file(q) and not q.names),
-    Kind("mention", MENTION_EN, MENTION_ZH, Grep(mentioned, fixed=True), answers.mention_answer,
+         InFiles(None), answers.lines_answer, needs=lambda q: bool(q.files or q.folder) and not q.names),
+    Kind("mention", MENTION_EN, MENTION_ZH, Grep(lambda q: q.names[0], fixed=True), answers.mention_answer,
          needs=lambda q: bool(q.names)),
     Kind("results", ("how many",), ("多少", "几个"),
          InFiles(lambda q: SUMMARY_LINE, glob="**/*.log", name="*.log"), answers.results_answer,
@@ -115,14 +88,18 @@ KINDS = (
          answers.definition_answer),
     Kind("value", ("set to", "value", "equal", "defined as", "what is", "what's"),
          ("的值", "值是", "设为", "等于", "是多少", "是什么"),
-         InFiles(names_assigned, anywhere=True), answers.value_answer, whole=False,
+         InFiles(lambda q: rf"^\s*[\"']?{re.escape(q.names[0])}[\"']?\s*[:=]", anywhere=True),
+         answers.value_answer, whole=False,
          needs=lambda q: bool(q.names) and bool(re.fullmatch(r"[A-Za-z_]\w*", q.names[0]))),
     Kind("named folder", ("which folder", "what folder", "which lesson"),
-         ("哪个文件夹", "哪一课", "哪节课"), Glob(named_globs), answers.folders_answer),
+         ("哪个文件夹", "哪一课", "哪节课"),
+         Glob(lambda q: [f"*{w}*" for w in q.words if w.isascii() and w.isalpha() and len(w) >= 3]),
+         answers.folders_answer),
     Kind("folder", ("folder", "director", "what is in", "what's in"), ("文件夹", "目录", "有什么"),
-         Glob(folder_glob), answers.contents_answer, needs=lambda q: not q.files),
+         Glob(lambda q: [f"{folder_pattern(q.folder)}/*"] if q.folder else ["*"]), answers.contents_answer,
+         needs=lambda q: not q.files),
     Kind("mention words", MENTION_EN, MENTION_ZH, Grep(any_words, ignore_case=True), answers.mention_answer),
-    Kind("unknown", (), (), Grep(any_words, ignore_case=True), answers.unknown_answer),
+    Kind("unknown", (), (), Grep(any_words, ignore_case=True), lambda q, ev: [], why=answers.unknown_why),
 )
 
 
@@ -136,8 +113,10 @@ def plan_question(view: View) -> Plan:
     kind = kind_of(q)
     ev = kind.lookup.gather(view, q)
     if ev.need:
-        shown = ", ".join(f"{name} {next(iter(i.values()))}" for name, i in ev.need)
+        shown = ", ".join(f"{view.tools.name(name)} {next(iter(i.values()))}" for name, i in ev.need)
         return Plan(say("working", q.lang, calls=shown), ev.need)
     # A quoted line is true in a part of a text; a count or a choice needs the whole of it.
-    answer = kind.answer(q, ev) if ev.whole or not kind.whole else None
-    return Plan(answer or answers.cannot(q, ev))
+    lines = kind.answer(q, ev) if ev.whole or not kind.whole else []
+    if lines:
+        return Plan(answers.finish(q, ev, lines))
+    return Plan(answers.cannot(q, ev, kind.why(q, ev) if kind.why else None))

@@ -1,23 +1,12 @@
-"""Looking a question up with the tools the request offers, and what the request holds of it.
+"""Looking a question up with the offered tools: `InFiles`, `Grep` and `Glob`, each
+returning the `Evidence` found in the request, or the calls it still needs.
 
-The general policy never reads the disk. A kind of question (kinds.py) names
-its lookup, one of three:
-- `InFiles`: the lines of some files that match a pattern (or their number of
-  lines): the files the question names, else those a glob finds (in the folder
-  it names, or the whole workspace), else, where its row says so, a grep of
-  the whole workspace;
-- `Grep`: a grep of the whole workspace;
-- `Glob`: the paths some globs list.
-Each returns `Evidence`, or the calls it still needs. A file is read with
-`read_file` when it is offered and searched with `grep` through bash when it
-is not. A read that the request holds only as a persisted preview or a saved
-placeholder is never taken for the whole text: its saved copy is searched
-(bash) or read again (read_file) first. A text shrunk to `[Earlier tool result
-omitted.]` is gone. So `Evidence.whole` says whether a negative ("no line
-says so") may be stated.
+A read held only as a preview or a placeholder is never taken for the whole
+text: its saved copy is searched or read first, so `Evidence.whole` says when
+a negative may be stated.
 
-Left out: remembering across requests (each request is read afresh), and a
-second search with other words when one finds nothing.
+Left out: remembering across requests, and a second search with other words
+when one finds nothing.
 """
 
 import re
@@ -51,11 +40,11 @@ class Evidence:
         self.whole = False
 
 
-def label(name: str, tool_input: dict) -> str:
-    """A call as an answer names it: without a search's fixed flags and cut-off."""
+def label(view: View, name: str, tool_input: dict) -> str:
+    """A call as an answer names it: the offered tool's name, without a search's fixed flags."""
     arg = tool_input.get("path") or tool_input.get("command") or tool_input.get("pattern")
     arg = str(arg).replace(f" {SKIP}", "").replace(f" | head -n {MAX_LINES}", "")
-    return f"{name}({arg})"
+    return f"{view.tools.name(name)}({arg})"
 
 
 def result(view: View, name: str, tool_input: dict):
@@ -73,47 +62,21 @@ def ask(view: View, ev: Evidence, name: str, tool_input: dict):
 
 
 def usable(view: View, ev: Evidence, call, name: str, tool_input: dict) -> str | None:
-    """The call's whole text, or None (and why) when it is an error or gone.
-
-    A result saved to disk (a persisted preview or a placeholder) is read back from its
-    saved copy first: the text the answer uses is always whole."""
-    ev.looked.append(label(name, tool_input))
+    """The call's whole text (a saved one read back from its copy), or None and why not."""
+    ev.looked.append(label(view, name, tool_input))
     if call.kind in ("persisted", "placeholder") and "read_file" in view.offered:
         copy = ask(view, ev, "read_file", {"path": call.saved})
         if copy is not None and copy.kind == "whole":   # a copy saved again is not chased
             return usable(view, ev, copy, "read_file", {"path": call.saved})
-        return copy and ev.lack(("preview", {"call": label(name, tool_input), "saved": call.saved}))
+        return copy and ev.lack(("preview", {"call": label(view, name, tool_input), "saved": call.saved}))
     if call.kind != "whole":
-        ev.lack(("gone", {"call": label(name, tool_input)}) if call.kind in ("omitted", "pending")
-                else ("preview", {"call": label(name, tool_input), "saved": call.saved}))
+        ev.lack(("gone", {"call": label(view, name, tool_input)}) if call.kind in ("omitted", "pending")
+                else ("preview", {"call": label(view, name, tool_input), "saved": call.saved}))
         return None
     if call.text.startswith("Error: "):
-        ev.lack(("error", {"call": label(name, tool_input), "line": call.text.splitlines()[0]}))
+        ev.lack(("error", {"call": label(view, name, tool_input), "line": call.text.splitlines()[0]}))
         return None
     return call.text
-
-
-# -- the commands ----------------------------------------------------------------------
-
-def grep_file(pattern: str, path: str) -> dict:
-    return {"command": f"grep -nE -e {shlex.quote(pattern)} -- {shlex.quote(path)} "
-                       f"| head -n {MAX_LINES}"}
-
-
-def count_file(path: str) -> dict:
-    return {"command": f"grep -c '' -- {shlex.quote(path)}"}
-
-
-def grep_workspace(pattern: str, fixed: bool = False, ignore_case: bool = False) -> dict:
-    flags = "-rnHI" + ("i" if ignore_case else "") + ("F" if fixed else "E")
-    return {"command": f"grep {flags} {SKIP} -e {shlex.quote(pattern)} -- . | head -n {MAX_LINES}"}
-
-
-def numbered(path: str, text: str, pattern: str | None) -> list:
-    """(path, n, line) of a text's lines that match `pattern`, numbered from 1."""
-    found = re.compile(pattern) if pattern else None
-    return [(path, n, line) for n, line in enumerate(text.splitlines(), 1)
-            if found is None or found.search(line)]
 
 
 def grep_output(text: str, path: str | None = None) -> list:
@@ -126,19 +89,14 @@ def grep_output(text: str, path: str | None = None) -> list:
     return found
 
 
-# -- one file --------------------------------------------------------------------------
-
 def in_file(view: View, ev: Evidence, path: str, pattern: str | None) -> None:
-    """Add a file's matching lines (or its line count, pattern None) to the evidence.
-
-    Read with read_file; but a read held as a preview, with bash offered, is searched in its
-    saved copy (reading the copy back whole would only be saved again), and without
-    read_file the file itself is searched."""
+    """Add a file's matching lines (or its line count, pattern None) to the evidence. A read held
+    as a preview is searched in its saved copy: read back whole, it would only be saved again."""
     read = result(view, "read_file", {"path": path})
     saved = read.saved if read is not None and read.kind in ("persisted", "placeholder") else None
     if (saved and "bash" in view.offered) or (read is None and "read_file" not in view.offered):
         if saved:
-            ev.looked.append(label("read_file", {"path": path}))
+            ev.looked.append(label(view, "read_file", {"path": path}))
         return search_text(view, ev, saved or path, path, pattern)
     call = ask(view, ev, "read_file", {"path": path})
     text = call and usable(view, ev, call, "read_file", {"path": path})
@@ -146,19 +104,22 @@ def in_file(view: View, ev: Evidence, path: str, pattern: str | None) -> None:
         return
     lines = text.splitlines()
     if lines and CUT_RE.match(lines[-1]):
-        ev.lack(("cut", {"call": label("read_file", {"path": path})}))
+        ev.lack(("cut", {"call": label(view, "read_file", {"path": path})}))
         lines = lines[:-1]
     if pattern is None:
         ev.counts[path] = len(lines)
     else:
-        ev.hits += numbered(path, "\n".join(lines), pattern)
+        found = re.compile(pattern)
+        ev.hits += [(path, n, line) for n, line in enumerate(lines, 1) if found.search(line)]
 
 
 def search_text(view: View, ev: Evidence, target: str, path: str, pattern: str | None) -> None:
     """grep (or count) `target` through bash; its lines are `path`'s (a saved copy's are)."""
     if "bash" not in view.offered:
-        return ev.lack(("no tool", {"path": path}))
-    command = count_file(target) if pattern is None else grep_file(pattern, target)
+        return ev.lack(("no reader", {"path": path}))
+    quoted = shlex.quote(target)
+    command = {"command": f"grep -c '' -- {quoted}" if pattern is None
+               else f"grep -nE -e {shlex.quote(pattern)} -- {quoted} | head -n {MAX_LINES}"}
     call = ask(view, ev, "bash", command)
     text = call and usable(view, ev, call, "bash", command)
     if text is None:
@@ -166,19 +127,17 @@ def search_text(view: View, ev: Evidence, target: str, path: str, pattern: str |
     if pattern is None and text.strip().isdigit():
         ev.counts[path] = int(text.strip())
     elif pattern is None:
-        ev.lack(("error", {"call": label("bash", command), "line": text.splitlines()[0]}))
+        ev.lack(("error", {"call": label(view, "bash", command), "line": text.splitlines()[0]}))
     else:
-        add_hits(ev, grep_output(text, path), command)
+        add_hits(view, ev, grep_output(text, path), command)
 
 
-def add_hits(ev: Evidence, hits: list, command: dict) -> None:
+def add_hits(view: View, ev: Evidence, hits: list, command: dict) -> None:
     """A search's lines; one that printed its most lines may have left some out."""
     ev.hits += hits
     if len(hits) >= MAX_LINES:
-        ev.lack(("cut", {"call": label("bash", command)}))
+        ev.lack(("cut", {"call": label(view, "bash", command)}))
 
-
-# -- the lookups -----------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class InFiles:
@@ -198,7 +157,8 @@ class InFiles:
                     ev.lack(("no file", {}))
                     return ev
                 return Grep(self.pattern).gather(view, q)
-            files = glob_files(view, ev, where)
+            found = listing(view, ev, where)   # the files in it: names with an extension
+            files = None if found is None else [p for p in found if "." in p.rsplit("/", 1)[-1]]
         pattern = self.pattern(q) if self.pattern else None
         for path in (files or [])[:MAX_FILES]:
             in_file(view, ev, path, pattern)
@@ -217,22 +177,16 @@ def folder_pattern(folder: str) -> str:
     return folder if "/" in folder else f"**/{folder}"
 
 
-def glob_files(view: View, ev: Evidence, pattern: str) -> list | None:
-    """The files a glob lists ([] for none), or None while it is still to run."""
-    found = listing(view, ev, pattern)
-    return None if found is None else [p for p in found if "." in p.rsplit("/", 1)[-1]]
-
-
 def listing(view: View, ev: Evidence, pattern: str) -> list | None:
     """The paths a glob printed ([] for no match), or None while it is still to run."""
     if "glob" not in view.offered:
-        return ev.lack(("no tool", {"path": pattern}))
+        return ev.lack(("no search", {"path": pattern}))
     call = ask(view, ev, "glob", {"pattern": pattern})
     text = call and usable(view, ev, call, "glob", {"pattern": pattern})
     if text is None:
         return None
     if "\n... (" in text:   # the glob stopped or left matches out
-        ev.lack(("cut", {"call": label("glob", {"pattern": pattern})}))
+        ev.lack(("cut", {"call": label(view, "glob", {"pattern": pattern})}))
     return [line for line in text.splitlines()
             if line.strip() and not line.startswith(("...", "("))]   # "(no match)" too
 
@@ -249,13 +203,15 @@ class Grep:
         if not pattern:
             ev.lack(("no words", {}))
         elif "bash" not in view.offered:
-            ev.lack(("no tool", {"path": "."}))
+            ev.lack(("no shell", {}))
         else:
-            command = grep_workspace(pattern, self.fixed, self.ignore_case)
+            flags = "-rnHI" + ("i" if self.ignore_case else "") + ("F" if self.fixed else "E")
+            command = {"command": f"grep {flags} {SKIP} -e {shlex.quote(pattern)} -- . "
+                                  f"| head -n {MAX_LINES}"}
             call = ask(view, ev, "bash", command)
             text = call and usable(view, ev, call, "bash", command)
             if text is not None:
-                add_hits(ev, grep_output(text), command)
+                add_hits(view, ev, grep_output(text), command)
         return ev
 
 

@@ -1,14 +1,5 @@
-"""Reading a question about the workspace: its language and what it names.
-
-`parse(request) -> Question` splits the request into
-- the paths it names (`logs/test_run.log`, `requirements.txt`);
-- the folder it names: a path ending in '/', a lesson's code (`s09`,
-  `s09_memory`), or the word next to "folder" / 文件夹;
-- the identifiers and quoted words (`KEEP_RECENT_RESULTS`, "timeout");
-- its other content words, in English as written and cut to a stem
-  (`failed` -> `fail`), in Chinese mapped through a small glossary
-  (失败 -> fail, 记忆 -> memory) or kept as they are.
-What kind of question it is, is the table's to say (kinds.py).
+"""Reading a question about the workspace: `parse(request) -> Question`, its language,
+the paths, folder, names (identifiers, quoted words) and content words in it.
 
 Left out: grammar. A question is a bag of cue words and names; word order
 matters only to find the name next to "folder" / 文件夹.
@@ -75,11 +66,6 @@ def is_path(token: str) -> bool:
     return "/" in token or bool(FILE_RE.search(token))
 
 
-def zh_words(text: str) -> list:
-    return [english for run in CJK_RUN_RE.findall(text) for word, english in GLOSSARY.items()
-            if word in run] + [run for run in CJK_RUN_RE.findall(text) if len(run) >= 2]
-
-
 def folder_named(text: str, tokens: list) -> str | None:
     """A path ending in '/', a lesson's code, or the word next to 'folder' / 文件夹."""
     for token in tokens:
@@ -107,6 +93,8 @@ def parse(request: str) -> Question:
                                          and not LESSON_RE.match(t) and t.lower() not in STOP]))
     words = [t.lower() for t in tokens if not is_path(t) and t not in names and len(t) > 1
              and t.lower() not in STOP and not t.isdigit() and not LESSON_RE.match(t)]
-    return Question(text, language_of(text), paths=paths, names=names,
-                    words=list(dict.fromkeys(words + zh_words(text))),
+    runs = CJK_RUN_RE.findall(text)   # Chinese words: the glossary's English, then each run as it is
+    words += [english for run in runs for word, english in GLOSSARY.items() if word in run]
+    words += [run for run in runs if len(run) >= 2]
+    return Question(text, language_of(text), paths=paths, names=names, words=list(dict.fromkeys(words)),
                     folder=folder_named(text, tokens))

@@ -1,17 +1,9 @@
 """Which plan answers a request: one of the article's scripted experiments, or the general policy.
 
-The general policy (kinds.py) answers any question about the workspace. The
-article's experiments (experiments/) keep their scripted plans only because
-the general policy would not take the article's steps: experiment 1 globs the
-lessons and reads five READMEs one a turn, experiment 2 peeks at a persisted
-JSON file's saved copy, experiment 3 compares two code files and falls back
-to an outline, and the compact tool writes a note and calls `compact` in one
-batch.
-
-Each experiment is a row of ROUTES: the paths its request must name, the cue
-words it must hold (one of each group, in English or in Chinese), and its
-plan. A request that fits no row is a question for the general policy; no row
-falls through to another.
+Each experiment is a row of ROUTES: the paths its request must name, its cue
+words (one word of each group, English or Chinese), its plan. A request that
+fits no row goes to the general policy (kinds.py); docs/DESIGN.md says why the
+experiments keep scripts.
 
 Left out: requests that mix two experiments (the first row that fits wins).
 """
@@ -22,44 +14,34 @@ from dataclasses import dataclass
 
 from .experiments.compact_tool import plan_compact_tool
 from .experiments.compare_code import plan_code
-from .experiments.docs_json import plan_json
+from .experiments.json_shape import plan_json
 from .experiments.titles import plan_titles
 from .kinds import plan_question
-from .plan import Plan
-from .view import View
-
-MD_RE = re.compile(r"(?<![\w./-])[\w./-]+\.md\b")
-JSON_RE = re.compile(r"(?<![\w./-])[\w./-]+\.json\b")
-PY_RE = re.compile(r"(?<![\w./-])[\w./-]+\.py\b")
+from .view import Plan, View
 
 
 @dataclass(frozen=True)
 class Route:
     name: str
-    paths: re.Pattern | None     # the paths the request must name
+    ext: str | None              # the extension of the paths the request must name
     min_paths: int
     cues: tuple                  # groups of cue words; one word of each group must appear
     plan: Callable               # (view, the paths named) -> Plan
 
     def fits(self, request: str) -> list | None:
         """The paths it names when the request fits this row, else None."""
-        lower = request.lower()
-        found = list(dict.fromkeys(self.paths.findall(request))) if self.paths else []
-        if len(found) < self.min_paths:
-            return None
-        if not all(any(cue in lower for cue in group) for group in self.cues):
-            return None
-        return found
+        named = re.findall(rf"(?<![\w./-])[\w./-]+\.{self.ext}\b", request) if self.ext else []
+        found, lower = list(dict.fromkeys(named)), request.lower()
+        cued = all(any(cue in lower for cue in group) for group in self.cues)
+        return found if cued and len(found) >= self.min_paths else None
 
 
 ROUTES = (
-    Route("compact-tool", MD_RE, 1, (("compact", "压缩"), ("write", "写")),
-          lambda view, paths: plan_compact_tool(view, paths[0])),
+    Route("compact-tool", "md", 1, (("compact", "压缩"), ("write", "写")), plan_compact_tool),
     Route("titles", None, 0, (("readme",), ("title", "标题"), ("lessons", "five", "课", "五", " to ", "到")),
-          lambda view, paths: plan_titles(view)),
-    Route("docs-json", JSON_RE, 1, (("structure", "shape", "结构"),),
-          lambda view, paths: plan_json(view, paths[0])),
-    Route("compare-code", PY_RE, 2, (("compare", "differ", "比较", "对比", "区别"),), plan_code),
+          plan_titles),
+    Route("docs-json", "json", 1, (("structure", "shape", "结构"),), plan_json),
+    Route("compare-code", "py", 2, (("compare", "differ", "比较", "对比", "区别"),), plan_code),
 )
 
 

@@ -1,12 +1,5 @@
-"""The offline model's answer when the compactor asks for a summary (step 4, reactive).
-
-The request's system prompt is `compact.formats.SUMMARY_SYSTEM` and its one
-user message is `compact.summary.summary_input`: the JSON of the messages, cut
-in the middle when it is over SUMMARY_INPUT_CHAR_LIMIT. The model recovers
-every message that survives whole in that text, answers with
-`compact.offline.model.extractive.extractive_summary` of them (goal, files and facts,
-decisions, done, pending), and adds one line saying so, in the goal's language,
-when the middle was cut.
+"""The offline model's answer to the compactor's summary request: the messages that
+survive whole in its JSON (cut in the middle or not), summarized extractively.
 
 Left out: following anything the summarized messages say (they are data), and
 any text that is not the compactor's JSON, which is summarized as one message.
@@ -19,7 +12,8 @@ from ... import formats
 from ...display.lang import language_of
 from ...display.phrases import say
 from ...messages import user_text
-from .extractive import extractive_summary, read_messages
+from .extractive import extractive_summary
+from .view import active_request
 
 MESSAGE_START = re.compile(r'\{"(?:role|content)": ')
 
@@ -42,20 +36,17 @@ def recover_messages(text: str) -> tuple[list, bool]:
 def _whole_messages(fragment: str) -> list:
     """Every message object that survives whole in a piece of a JSON list."""
     decoder, found, pos = json.JSONDecoder(), [], 0
-    while True:
-        match = MESSAGE_START.search(fragment, pos)
-        if not match:
-            return found
+    while match := MESSAGE_START.search(fragment, pos):
         try:
             value, end = decoder.raw_decode(fragment, match.start())
         except ValueError:
-            pos = match.end()
-            continue
+            value = None
         if isinstance(value, dict) and value.get("role") in ("user", "assistant"):
             found.append(value)
             pos = end
         else:
             pos = match.end()
+    return found
 
 
 def summarize(request: dict) -> str:
@@ -65,6 +56,5 @@ def summarize(request: dict) -> str:
     recovered, cut = recover_messages(text)
     summary = extractive_summary(recovered)
     if cut:
-        lang = language_of(read_messages(recovered)[0].goal)
-        summary += "\n\n" + say("middle_cut", lang)
+        summary += "\n\n" + say("middle_cut", language_of(active_request(recovered)))
     return summary

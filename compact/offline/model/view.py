@@ -1,15 +1,6 @@
-"""Reading a request the way a model reads it: the request, the calls, the notes.
-
-`read_view(messages)` gathers what the offline model knows:
-- the active request: the last text the user typed, or the "Current user
-  request:" that a `[Compacted]` / `[Reactive compact]` message or an archive
-  marker carries;
-- every tool call with what is left of its result: whole, a persisted preview,
-  a placeholder, `[Earlier tool result omitted.]`, or nothing yet.
-  `Call.visible` is the part still readable here; a result in the last message
-  is `fresh`: the model has not commented on it yet;
-- its own earlier notes (the assistant's text) and the summaries it was given;
-- the tools the request offers: the only ones a plan may call.
+"""Reading a request the way a model reads it (View): the active request, each call and
+what is left of its result, its own notes, the summaries, and the jobs its tools do;
+and what the model answers with (Plan): its text and the calls to make.
 
 Left out: the files on disk. The view holds only what the request holds; a
 saved copy is known by its path, and reading it takes a tool call.
@@ -19,6 +10,7 @@ from dataclasses import dataclass, field
 
 from ... import formats
 from ...messages import text_of, tool_results, tool_uses, user_text
+from .tools import Tools
 
 
 @dataclass
@@ -32,8 +24,7 @@ class Call:
 
     def arg(self, key: str) -> str:
         """A text argument of the call ('' when absent or not a text)."""
-        value = self.input.get(key) if isinstance(self.input, dict) else None
-        return value if isinstance(value, str) else ""
+        return self.input.get(key) if isinstance(self.input.get(key), str) else ""
 
     @property
     def path(self) -> str:
@@ -50,9 +41,13 @@ class Call:
     @property
     def saved(self) -> str | None:
         """Where its full text was saved, if a marker says so."""
-        if self.text is None:
-            return None
-        return formats.persisted_path(self.text) or formats.saved_path(self.text)
+        text = self.text or ""
+        return formats.persisted_path(text) or formats.saved_path(text)
+
+    @property
+    def failed(self) -> bool:
+        """Its result is the tools' error text."""
+        return self.kind == "whole" and self.text.startswith("Error: ")
 
     @property
     def visible(self) -> str:
@@ -63,11 +58,6 @@ class Call:
         return match["preview"] if match else ""
 
 
-def failed(call: Call) -> bool:
-    """A tool call whose result is the tools' error text."""
-    return call.kind == "whole" and call.text.startswith("Error: ")
-
-
 @dataclass
 class View:
     """Everything the model can read in one request."""
@@ -76,7 +66,8 @@ class View:
     notes: list = field(default_factory=list)       # the assistant's own text, oldest first
     summaries: list = field(default_factory=list)   # decoded summary texts
     compacted: bool = False
-    offered: frozenset = frozenset()                # the names of the tools the request offers
+    offered: frozenset = frozenset()                # the jobs the request's tools do (tools.py)
+    tools: Tools = field(default_factory=lambda: Tools({}))
 
     @property
     def knowledge(self) -> str:
@@ -88,6 +79,17 @@ class View:
 
     def fresh(self) -> list:
         return [c for c in self.calls if c.fresh and c.kind == "whole"]
+
+
+@dataclass
+class Plan:
+    text: str
+    calls: list = field(default_factory=list)   # (name, input) pairs, in the model's tool names
+
+    @classmethod
+    def after(cls, notes: list, text: str, *calls) -> "Plan":
+        """My notes on the results just received, then `text`, then `calls`."""
+        return cls("\n".join(line for line in [*notes, text] if line), list(calls))
 
 
 def system_text(request: dict) -> str:
@@ -113,14 +115,10 @@ def active_request(messages) -> str:
     return ""
 
 
-def offered_tools(request: dict) -> frozenset:
-    """The names of the tools in the request's `tools`: the only ones a reply may call."""
-    return frozenset(t.get("name") for t in request.get("tools") or [] if isinstance(t, dict))
-
-
-def read_view(messages, offered: frozenset = frozenset()) -> View:
-    """The View of a request's messages, with the tools it offers."""
-    view = View(request=active_request(messages), offered=offered)
+def read_view(messages, tools: Tools | None = None) -> View:
+    """The View of a request's messages, each call read in the model's tool names."""
+    tools = tools or Tools({})
+    view = View(request=active_request(messages), offered=tools.names, tools=tools)
     pending = {}
     last = len(messages) - 1
     for i, message in enumerate(messages):
@@ -129,9 +127,8 @@ def read_view(messages, offered: frozenset = frozenset()) -> View:
             if note:
                 view.notes.append(note)
             for use in tool_uses(message):
-                tool_input = use.get("input")
-                call = Call(use["id"], str(use.get("name", "")),
-                            tool_input if isinstance(tool_input, dict) else {})
+                tool_input = use.get("input") if isinstance(use.get("input"), dict) else {}
+                call = Call(use["id"], *tools.to_model(str(use.get("name", "")), tool_input))
                 pending[call.id] = call
                 view.calls.append(call)
             continue

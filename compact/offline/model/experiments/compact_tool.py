@@ -1,10 +1,5 @@
-"""The compact tool (article section 10): a progress note and `compact` in one batch.
-
-The plan: glob the lessons, then, in ONE tool batch, write the note and call
-`compact`. The agent runs the whole batch, answers `compact` with
-`Compaction requested after this tool batch.`, and compacts only after every
-result is in. The final answer confirms the write from its result or, after
-the compaction, from the summary, so the note is never written twice.
+"""The compact tool (article section 10): glob the lessons, then write a progress
+note and call `compact` in ONE batch, then confirm the write.
 
 Left out: running `compact`; the policy only asks for it (compact/agent/loop.py answers).
 """
@@ -13,31 +8,31 @@ import re
 
 from ....display.lang import language_of
 from ....display.phrases import say
-from ..plan import Plan, first_line, lines_note
-from ..view import View
+from ..facts import first_line
+from ..view import Plan, View
 from .notes import LESSONS_GLOB, lessons_found, notes_on_fresh
 
 
-def plan_compact_tool(view: View, note_path: str) -> Plan:
-    """Glob the lessons; then write the note and call compact in one batch; then confirm."""
+def plan_compact_tool(view: View, paths: list) -> Plan:
+    """Glob the lessons; then write the note (the path named) and call compact in one batch."""
+    note_path = paths[0]
     learned, lang = notes_on_fresh(view), language_of(view.request)
     written = written_result(view, note_path)
     if written and written.startswith("Error: "):
-        return Plan(lines_note(*learned, say("tool could not write", lang, path=note_path, written=written)))
+        return Plan.after(learned, say("tool could not write", lang, path=note_path, written=written))
     if written:
-        return Plan(lines_note(*learned, compact_tool_answer(view, note_path, written)))
+        return Plan.after(learned, compact_tool_answer(view, written, lang))
     folders = lessons_found(view)
     if folders is None:
-        return Plan.tool(lines_note(*learned, say("note list lessons", lang)),
-                         "glob", {"pattern": LESSONS_GLOB})
+        return Plan.after(learned, say("note list lessons", lang), ("glob", {"pattern": LESSONS_GLOB}))
     content = ("# Progress\n\nLessons in this workspace: " + (", ".join(folders) or "none found")
                + ".\nNext: read each lesson's README.\n")
-    return Plan(lines_note(*learned, say("note write compact", lang, path=note_path)),
-                [("write_file", {"path": note_path, "content": content}), ("compact", {})])
+    return Plan.after(learned, say("note write compact", lang, path=note_path),
+                      ("write_file", {"path": note_path, "content": content}), ("compact", {}))
 
 
 def written_result(view: View, path: str) -> str | None:
-    """The result of my write of `path` ('Wrote ...' or 'Error: ...'), if I made one."""
+    """The result of my write of `path` ('Wrote ...' or 'Error: ...'), from the call or the summary."""
     for call in reversed(view.calls):
         if call.name == "write_file" and call.path == path and call.kind == "whole" \
                 and call.text.startswith(("Wrote", "Error: ")):
@@ -47,9 +42,8 @@ def written_result(view: View, path: str) -> str | None:
     return match[1] if match else None
 
 
-def compact_tool_answer(view: View, path: str, written: str) -> str:
+def compact_tool_answer(view: View, written: str, lang: str) -> str:
     folders = lessons_found(view) or []
-    lang = language_of(view.request)  # the answer speaks the request's language
     lines = [say("tool done", lang, written=written)]
     if folders:
         lines.append(say("tool lessons", lang, n=len(folders), names=", ".join(folders)))

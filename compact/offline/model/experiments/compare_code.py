@@ -1,19 +1,12 @@
-"""Experiment 3 of the article (section 13): how two code files manage context and memory.
-
-The plan: read each file, one a turn, noting its size and the def and class
-names that speak of the context (budget, snip, compact, ...) or of memory.
-Then answer file by file, saying where the facts came from: the file as read,
-a note, the summary, or an outline. When a file's text has left the context
-and neither a note nor the summary kept its facts, take its outline with a
-`grep` of its def and class lines rather than read the whole file again.
+"""Experiment 3 of the article (section 13): how two code files manage context and memory,
+from each file as read, a note, the summary, or an outline once its text is gone.
 
 Left out: understanding code; the facts are names matched against two word lists.
 """
 
 from ....display.lang import language_of
 from ....display.phrases import say
-from ..plan import Plan, lines_note
-from ..view import View, failed
+from ..view import Plan, View
 from .notes import code_facts, notes_on_fresh, parse_code_note
 
 
@@ -22,9 +15,9 @@ def outline_command(path: str) -> str:
 
 
 def find_code_facts(view: View, path: str) -> tuple:
-    """(facts, where they came from) or (None, 'unread' / 'gone')."""
+    """(facts, where they came from) or (None, 'error' / 'gone' / 'unread')."""
     for call in reversed(view.reads(path)):
-        if failed(call):
+        if call.failed:
             return None, "error"
         if call.kind == "whole":
             return code_facts(call.text), "read"
@@ -33,8 +26,7 @@ def find_code_facts(view: View, path: str) -> tuple:
         if facts:
             return facts, source
     for call in reversed(view.calls):
-        if call.name == "bash" and call.command == outline_command(path) \
-                and call.kind == "whole":
+        if call.name == "bash" and call.command == outline_command(path) and call.kind == "whole":
             return code_facts(call.text, outline=True), "outline"
     seen = view.reads(path) or f"read_file({path})" in view.knowledge
     return None, "gone" if seen else "unread"
@@ -45,31 +37,21 @@ def plan_code(view: View, paths: list) -> Plan:
     learned, lang = notes_on_fresh(view), language_of(view.request)
     for path in paths:
         facts, why = find_code_facts(view, path)
-        if facts:
-            continue
         if why == "unread":
-            return Plan.tool(lines_note(*learned, say("note next read", lang, path=path)),
-                             "read_file", {"path": path})
-        if why == "error":
-            continue
-        tried = any(c.command == outline_command(path) for c in view.calls)
-        if not tried:
-            return Plan.tool(lines_note(*learned, say("note outline", lang, path=path)),
-                             "bash", {"command": outline_command(path)})
-    return Plan(lines_note(*learned, code_answer(view, paths)))
+            return Plan.after(learned, say("note next read", lang, path=path), ("read_file", {"path": path}))
+        if why == "gone" and not any(c.command == outline_command(path) for c in view.calls):
+            return Plan.after(learned, say("note outline", lang, path=path),
+                              ("bash", {"command": outline_command(path)}))
+    return Plan.after(learned, code_answer(view, paths, lang))
 
 
-def code_answer(view: View, paths: list) -> str:
-    lang = language_of(view.request)  # the answer speaks the request's language
+def code_answer(view: View, paths: list, lang: str) -> str:
     lines, known = [say("code comparing", lang, paths=say("code and", lang).join(paths)), ""], {}
     nothing = say("code nothing", lang)
     for path in paths:
         facts, why = find_code_facts(view, path)
-        if why == "error":
-            lines.append(say("code failed", lang, path=path))
-            continue
         if not facts:
-            lines.append(say("code gone", lang, path=path))
+            lines.append(say("code failed" if why == "error" else "code gone", lang, path=path))
             continue
         known[path] = facts
         size = say("code lines", lang, n=facts["lines"]) if facts["lines"] else ""

@@ -1,28 +1,28 @@
-"""The shape of a JSON text, whole or cut off: top-level fields and the first record.
+"""Experiment 2 of the article (section 13): the fields of one record of a large JSON file,
+from the whole text, its preview, or a peek at its saved copy; and `json_outline`, the shape
+of a JSON text even when it is cut off mid-value.
 
-In experiment 2 the file is far over step 1's limits, so what the model may
-have in context is a 2,000-character preview, or the first few thousand
-characters of the saved copy: JSON that stops mid-value. `json_outline` walks
-such a text character by character, without parsing it, and reports the
-top-level fields with their types, the first object inside a list (the
-"record") with its fields, the fields of that record's nested lists of
-objects, and whether the record closed before the text ended.
-The same walk outlines a whole, valid JSON text.
-
-Left out: values, and every record after the first.
+Left out: reading the whole saved copy back (it would overflow the context again),
+values, and every record after the first.
 """
 
 import json
 import re
 from dataclasses import dataclass, field
 
+from .... import formats
+from ....display.lang import language_of
+from ....display.phrases import say
+from ..facts import first_line, short
+from ..view import Plan, View
+
+PEEK_CHARS = 8000
+# A value's type by its first character; anything else is a number.
 JSON_TYPES = {'"': "string", "{": "object", "[": "list", "t": "boolean", "f": "boolean",
               "n": "null"}
-NON_SPACE = re.compile(r"\S")
-
-
-def value_type(char: str) -> str:
-    return JSON_TYPES.get(char, "number")
+VALUE_START = re.compile(r"\s*(\S?)")
+# A whole string literal; an escaped character may be any, a newline too. No match: the text is cut.
+STRING_RE = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 
 
 @dataclass
@@ -37,27 +37,27 @@ class Frame:
 
 
 def json_outline(text: str) -> dict:
-    """The shape of a JSON text, even a cut one: top-level fields and the first record.
-
-    The record is the first object inside a list; its nested lists of objects
-    are described by the fields of their first element.
-    """
+    """The shape of a JSON text, even a cut one: top-level fields and the first record (the
+    first object inside a list), with the fields of its nested lists of objects."""
     stack, root, record, key, i = [], None, None, None, 0
     while i < len(text):
         char = text[i]
         top = stack[-1] if stack else None
         if char == '"':
-            end = _string_end(text, i)
-            if end is None:
+            string = STRING_RE.match(text, i)
+            if string is None:
                 break
             if top and top.kind == "{" and top.expect_key:
-                key = _string_value(text[i:end])
+                try:
+                    key = json.loads(string[0])
+                except ValueError:   # an escape JSON does not know: keep the literal's inside
+                    key = string[0][1:-1]
                 top.keys.append(key)
                 top.expect_key = False
-            i = end
+            i = string.end()
             continue
         if char == ":" and top and top.kind == "{":
-            top.types[key] = value_type(_next_char(text, i + 1))
+            top.types[key] = JSON_TYPES.get(VALUE_START.match(text, i + 1)[1], "number")
         elif char in "{[":
             frame = Frame(char, key=key if top and top.kind == "{" else None)
             if top is None:
@@ -72,34 +72,6 @@ def json_outline(text: str) -> dict:
         elif char == "," and top and top.kind == "{":
             top.expect_key = True
         i += 1
-    return _outline_dict(root, record)
-
-
-def _string_end(text: str, start: int) -> int | None:
-    i = start + 1
-    while i < len(text):
-        if text[i] == "\\":
-            i += 2
-            continue
-        if text[i] == '"':
-            return i + 1
-        i += 1
-    return None
-
-
-def _string_value(literal: str) -> str:
-    try:
-        return json.loads(literal)
-    except ValueError:
-        return literal[1:-1]
-
-
-def _next_char(text: str, start: int) -> str:
-    match = NON_SPACE.search(text, start)
-    return match.group() if match else ""
-
-
-def _outline_dict(root, record) -> dict:
     outline = {"root": {"{": "object", "[": "list"}.get(root.kind) if root else None,
                "top": [], "record_in": None, "record": [], "complete": False, "nested": {}}
     if root and root.kind == "{":
@@ -112,3 +84,54 @@ def _outline_dict(root, record) -> dict:
                              if child.kind == "[" and child.children
                              and child.children[0].kind == "{"}
     return outline
+
+
+def plan_json(view: View, paths: list) -> Plan:
+    """Read the file, peek at its saved copy if the preview is not enough, then answer."""
+    path = paths[0]
+    calls = view.reads(path)
+    lang = language_of(view.request)  # notes and answer speak the request's language
+    if not calls:
+        return Plan(say("note read first", lang, path=path), [("read_file", {"path": path})])
+    call = calls[-1]
+    if call.failed:
+        return Plan(say("json could not read", lang, path=path, line=first_line(call.text)))
+    if call.kind == "whole":
+        return Plan(json_answer(path, json_outline(call.text), say("json whole", lang), lang))
+    saved = call.saved
+    peek = next((c for c in reversed(view.calls) if c.kind == "whole" and saved
+                 and c.name == "bash" and saved in c.command), None)
+    if peek:
+        return Plan(json_answer(path, json_outline(peek.text),
+                                say("json peek", lang, chars=PEEK_CHARS, saved=saved), lang))
+    if call.kind == "persisted":
+        outline = json_outline(call.visible)
+        if outline["complete"]:
+            return Plan(json_answer(path, outline, say("json preview", lang, saved=saved), lang))
+    if saved:
+        return Plan(say("note peek", lang, saved=saved, chars=PEEK_CHARS),
+                    [("bash", {"command": f"head -c {PEEK_CHARS} {saved}"})])
+    return Plan(say("json gone", lang, path=path, omitted=formats.OMITTED))
+
+
+def json_answer(path: str, outline: dict, source: str, lang: str = "en") -> str:
+    top = ", ".join(k for k, _ in outline["top"])
+    root = outline["root"] or say("json text", lang)
+    lines = [short(say("json head", lang, path=path, root=root)
+                   + (say("json fields", lang, top=top) if top else "")), ""]
+    if outline["top"]:
+        lines.append(say("json top", lang, fields=", ".join(
+            say("json field", lang, name=k, kind=t) for k, t in outline["top"])))
+    if outline["record"]:
+        where = say("json where", lang, within=outline["record_in"]) if outline["record_in"] else ""
+        lines.append(say("json record", lang, where=where, n=len(outline["record"])))
+        for key, kind in outline["record"]:
+            nested = outline["nested"].get(key)
+            lines.append("- " + say("json field", lang, name=key, kind=kind) + (
+                say("json nested", lang, names=", ".join(nested)) if nested else ""))
+        if not outline["complete"]:
+            lines.append(say("json goes on", lang))
+    else:
+        lines.append(say("json no record", lang))
+    lines.append(say("json source", lang, source=source))
+    return "\n".join(lines)

@@ -1,19 +1,5 @@
-"""Notes: the one line the offline model writes about each result it just received.
-
-A model comments on a tool result in its next turn. That comment stays in the
-assistant's text when the result itself is later shrunk to a placeholder, and
-the extractive summary keeps it, so each fresh result gets one note line:
-- a lesson glob: `Lessons found: s01_agent_loop, s02_tool_use, ...`;
-- a README: `<path>: title '# s01: ...'`;
-- a code file, or the outline of its def and class lines:
-  `<path>: <n> lines; context: ...; memory: ...`;
-- any other file read: `<path>: first line '...'`.
-Each is written in the request's language (compact/display/phrases.py, the
-"fact" rows; in Chinese `<path>：标题 '...'`, `<path>：N 行；上下文：...；记忆：...`)
-and read back in either. This module also reads those facts back, from a whole
-result or from a note.
-It is how the course shows what a lossy compaction costs: a fact with neither
-its result nor a note left is gone, and the answer says so.
+"""Notes: the one line the offline model writes about each result it just received,
+in the request's language, and the facts read back from notes in either.
 
 Left out: any judgement of what matters; the notes follow fixed patterns.
 """
@@ -22,8 +8,8 @@ import re
 
 from ....display.lang import language_of
 from ....display.phrases import say
-from ..plan import NOTE_MAX, first_line, last_match, names_fitting, short
-from ..view import Call, View
+from ..facts import MAX_LINE, first_line, fitting, short, title_of
+from ..view import View
 
 LESSONS_GLOB = "s*/README.md"
 LESSON_RE = re.compile(r"^(s\d\d_[A-Za-z0-9_]+)/README\.md$", re.MULTILINE)
@@ -45,10 +31,11 @@ def notes_on_fresh(view: View) -> list:
             lines.append(short(say("fact lessons", lang, names=", ".join(LESSON_RE.findall(call.text)))))
         elif call.name == "read_file" and call.path.endswith(".py"):
             lines.append(code_note(call.path, code_facts(call.text), lang))
-        elif call.name == "read_file" and title_in(call.text):
-            original = original_path(view, call)
-            lines.append(title_note(original, title_in(call.text), lang))
-        elif call.name == "bash" and call.command.startswith("grep -nE"):
+        elif call.name == "read_file" and title_of(call.text):
+            # A saved copy read back is noted under the file it was saved from.
+            path = next((c.path for c in view.calls if c.saved == call.path and c.path), call.path)
+            lines.append(short(say("fact title", lang, path=path, title=title_of(call.text))))
+        elif call.name == "bash" and call.command.startswith("grep -nE"):   # an outline (compare_code)
             target = call.command.rsplit(" ", 1)[-1]
             lines.append(code_note(target, code_facts(call.text, outline=True), lang))
         elif call.name == "read_file":
@@ -56,39 +43,18 @@ def notes_on_fresh(view: View) -> list:
     return lines
 
 
-def original_path(view: View, call: Call) -> str:
-    """The file a saved copy was saved from, when `call` read a saved copy."""
-    for other in view.calls:
-        if other.saved == call.path and other.path:
-            return other.path
-    return call.path
+def last_match(pattern, text: str):
+    """The last match of `pattern` in `text`, or None: the newest note is the one that counts."""
+    return next(reversed(list(re.finditer(pattern, text))), None)
 
 
 def lessons_found(view: View) -> list | None:
-    """Lesson folders, from a whole glob result or from my note about one.
-
-    [] when the glob found none; None when nothing here says either way.
-    """
+    """Lesson folders, from a whole glob result or my note ([] for none; None: nothing says)."""
     for call in reversed(view.calls):
         if call.name == "glob" and call.arg("pattern") == LESSONS_GLOB and call.kind == "whole":
             return LESSON_RE.findall(call.text)
     match = last_match(LESSONS_NOTE_RE, view.knowledge)
-    if match:
-        return [name.strip() for name in match[1].split(",") if name.strip()]
-    return None
-
-
-def title_in(text: str) -> str | None:
-    return next((ln.strip() for ln in text.splitlines() if ln.startswith("# ")), None)
-
-
-def title_note(path: str, title: str, lang: str = "en") -> str:
-    return short(say("fact title", lang, path=path, title=title))
-
-
-def title_note_re(path: str) -> str:
-    """The pattern of a title note about `path`, in either language."""
-    return re.escape(path) + r"(?:: title |：标题 )'([^\n]*)'"
+    return [name.strip() for name in match[1].split(",") if name.strip()] if match else None
 
 
 def code_facts(text: str, outline: bool = False) -> dict:
@@ -105,8 +71,9 @@ def code_facts(text: str, outline: bool = False) -> dict:
 def code_note(path: str, facts: dict, lang: str = "en") -> str:
     size = say("fact lines", lang, n=facts["lines"]) if facts["lines"] else say("fact outline", lang)
     empty = say("fact none", lang)
-    head = names_fitting(say("fact code", lang, path=path, size=size), facts["context"], NOTE_MAX - 30, empty)
-    return names_fitting(head + say("fact memory", lang), facts["memory"], empty=empty)
+    head = fitting(say("fact code", lang, path=path, size=size), facts["context"], MAX_LINE - 30, empty,
+                   more=False)
+    return fitting(head + say("fact memory", lang), facts["memory"], empty=empty, more=False)
 
 
 def parse_code_note(path: str, text: str) -> dict | None:
@@ -116,7 +83,9 @@ def parse_code_note(path: str, text: str) -> dict | None:
     if not match:
         return None
     lines, context, memory = (match[i] or match[i + 3] for i in (1, 2, 3))
+
     def names(s):
-        return [] if (s or "").strip() in ("none", "无", "") else [
-            n.strip() for n in s.rstrip(".").split(",") if n.strip()]
+        if (s or "").strip() in ("none", "无", ""):
+            return []
+        return [n.strip() for n in s.rstrip(".").split(",") if n.strip()]
     return {"lines": int(lines) if lines else None, "context": names(context), "memory": names(memory)}

@@ -1,11 +1,5 @@
-"""Experiment 1 of the article (section 13): the first-level titles of five READMEs.
-
-The plan: glob the lesson folders, read each README in the asked range, one a
-turn, then answer with every title, how the titles are named, and where each
-came from (the file as read, a persisted preview, a saved copy read back, a
-note, or the summary). A README whose result is a saved placeholder is read
-back from its saved copy; one shrunk to `[Earlier tool result omitted.]` with
-no note left is reported missing, never guessed.
+"""Experiment 1 of the article (section 13): the first-level titles of five READMEs,
+read one a turn, with where each came from; a title that is gone is never guessed.
 
 Left out: lessons outside the asked range, and headings below the first level.
 """
@@ -15,87 +9,62 @@ import re
 from .... import formats
 from ....display.lang import language_of
 from ....display.phrases import say
-from ..plan import Plan, lines_note
-from ..view import View, failed
-from .notes import LESSONS_GLOB, lessons_found, notes_on_fresh, title_in, title_note_re
+from ..facts import title_of
+from ..view import Plan, View
+from .notes import LESSONS_GLOB, lessons_found, notes_on_fresh
 
-
-def summary_title_re(path: str):
-    """A summary's line for a README read: `- <path> (read): <n> lines; title '# ...'`."""
-    return re.compile(r"^- " + re.escape(path) + r" \(read\): [^\n]*?title '(# .*)'$", re.MULTILINE)
-
-
-def lesson_range(request: str) -> range:
-    numbers = [int(n) for n in re.findall(r"\bs(\d\d)_\w+", request)]
-    if len(numbers) >= 2:
-        return range(min(numbers), max(numbers) + 1)
-    return range(1, 6)
+TITLE_RE = re.compile(r"#\s+(s\d\d):\s+(.+?)(?:\s+-\s+(.+))?$")
 
 
 def find_title(view: View, path: str) -> tuple:
     """(title, where it came from) or (None, why it is missing)."""
     calls = view.reads(path)
     for call in reversed(calls):
-        title = title_in(call.visible)
+        title = title_of(call.visible)
         if title:
             return title, "read" if call.kind == "whole" else "preview"
         if call.kind == "whole":
-            return None, "error" if failed(call) else "untitled"
+            return None, "error" if call.failed else "untitled"
     copies = {c.saved for c in calls if c.saved}
     for call in view.calls:
-        if call.name == "read_file" and call.path in copies and title_in(call.visible):
-            return title_in(call.visible), "saved copy"
-    note = re.search(title_note_re(path), view.knowledge)
+        if call.name == "read_file" and call.path in copies and title_of(call.visible):
+            return title_of(call.visible), "saved copy"
+    # My note (in either language), else the summary's line `- <path> (read): ...; title '# ...'`.
+    note = re.search(re.escape(path) + r"(?:: title |：标题 )'([^\n]*)'", view.knowledge)
     if note:
         return note[1], "note"
-    summary = summary_title_re(path).search("\n".join(view.summaries))
+    summary = re.search(r"^- " + re.escape(path) + r" \(read\): [^\n]*?title '(# .*)'$",
+                        "\n".join(view.summaries), re.MULTILINE)
     if summary:
         return summary[1], "summary"
     if copies:
         return None, "saved:" + sorted(copies)[0]
-    if calls:
-        return None, "omitted"
-    return None, "unread"
+    return None, "omitted" if calls else "unread"
 
 
-def plan_titles(view: View) -> Plan:
+def plan_titles(view: View, paths: list) -> Plan:
     """The next README to read, or the answer once every title is known or gone."""
     learned, lang = notes_on_fresh(view), language_of(view.request)
     folders = lessons_found(view)
     if folders is None:
-        return Plan.tool(lines_note(*learned, say("note find lessons", lang)),
-                         "glob", {"pattern": LESSONS_GLOB})
-    wanted = lesson_range(view.request)
+        return Plan.after(learned, say("note find lessons", lang), ("glob", {"pattern": LESSONS_GLOB}))
+    numbers = [int(n) for n in re.findall(r"\bs(\d\d)_\w+", view.request)]   # the asked range
+    wanted = range(min(numbers), max(numbers) + 1) if len(numbers) >= 2 else range(1, 6)
     readmes = [f"{name}/README.md" for name in folders if int(name[1:3]) in wanted]
     if not readmes:
-        return Plan(lines_note(*learned, say("note no readme", lang, first=wanted.start,
-                                             last=wanted.stop - 1, glob=LESSONS_GLOB)))
+        return Plan.after(learned, say("note no readme", lang, first=wanted.start, last=wanted.stop - 1,
+                                       glob=LESSONS_GLOB))
     for path in readmes:
         title, why = find_title(view, path)
         if title or why in ("omitted", "untitled", "error"):
             continue
         target = why[len("saved:"):] if why.startswith("saved:") else path
-        return Plan.tool(lines_note(*learned, say("note next read", lang, path=target)),
-                         "read_file", {"path": target})
-    return Plan(lines_note(*learned, titles_answer(view, readmes)))
+        return Plan.after(learned, say("note next read", lang, path=target), ("read_file", {"path": target}))
+    return Plan.after(learned, titles_answer(view, readmes, lang))
 
 
-def titles_answer(view: View, readmes: list) -> str:
+def titles_answer(view: View, readmes: list, lang: str) -> str:
     """The titles found, how they are named and where each came from, in the request's language."""
-    lang = language_of(view.request)
-    found, missing, sources = gather_titles(view, readmes, lang)
-    lines = [say("titles head", lang, n=len(readmes))]
-    lines += [say("titles found", lang, folder=folder, title=title) for folder, title in found]
-    lines += [say("titles missing", lang, folder=folder, why=why) for folder, why in missing]
-    lines += ["", say("titles named", lang) + naming_pattern(found, lang)]
-    lines += ["", say("titles source", lang) + say("join", lang).join(
-        f"{', '.join(codes)} {say('title ' + why, lang)}" for why, codes in sources.items())
-        + say("end", lang)]
-    return "\n".join(lines)
-
-
-def gather_titles(view: View, readmes: list, lang: str) -> tuple:
-    """([(folder, title)], [(folder, why it is missing)], {source: [lesson codes]})."""
     found, missing, sources = [], [], {}
     for path in readmes:
         title, why = find_title(view, path)
@@ -105,10 +74,14 @@ def gather_titles(view: View, readmes: list, lang: str) -> tuple:
             sources.setdefault(why, []).append(folder[:3])
         else:
             missing.append((folder, say("title " + why, lang, omitted=formats.OMITTED)))
-    return found, missing, sources
-
-
-TITLE_RE = re.compile(r"#\s+(s\d\d):\s+(.+?)(?:\s+-\s+(.+))?$")
+    lines = [say("titles head", lang, n=len(readmes))]
+    lines += [say("titles found", lang, folder=folder, title=title) for folder, title in found]
+    lines += [say("titles missing", lang, folder=folder, why=why) for folder, why in missing]
+    lines += ["", say("titles named", lang) + naming_pattern(found, lang)]
+    lines += ["", say("titles source", lang) + say("join", lang).join(
+        f"{', '.join(codes)} {say('title ' + why, lang)}" for why, codes in sources.items())
+        + say("end", lang)]
+    return "\n".join(lines)
 
 
 def naming_pattern(found: list, lang: str = "en") -> str:
