@@ -196,7 +196,7 @@ def regular_only(path: str, mode: int) -> None:
 
 def key_configured() -> bool:
     """Whether this process holds a key a plain command could read (environment or .env)."""
-    found = {**model.read_env_file(model.course_env_file()), **os.environ}
+    found = {**model.read_env_file(model.course_env_file(), private=False), **os.environ}
     return any(found.get(name) for name in SECRET_NAMES)
 
 
@@ -387,7 +387,8 @@ def _maskable(path: Path) -> bool:
 def secret_values(workspace) -> set:
     """Every ANTHROPIC_* value (bar the base URL) of the environment and of those files."""
     sources = [dict(os.environ)]
-    sources += [model.read_env_file(path) for path in secret_files(workspace)]
+    # Read whatever their permissions: a refused file's key must still be redacted.
+    sources += [model.read_env_file(path, private=False) for path in secret_files(workspace)]
     return {value for source in sources for name, value in source.items()
             if "ANTHROPIC_" in name and name != "ANTHROPIC_BASE_URL" and value
             and len(value) >= 8}
