@@ -10,11 +10,15 @@ line, and the key is never printed, logged or stored anywhere but in the client
 
 Where settings come from (`settings`), later wins: the course's own `.env`
 (the one at the root of the checkout this package is installed from, or the
-file `COMPACT_ENV_FILE` or `--env-file` names), then the environment. Never a
-`.env` found from the current folder or the workspace: the agent's bash can
-write there, and nothing the agent writes may configure it. A `.env` that
-cannot be read, is not a regular file or is over 64 KiB counts as missing,
-with one line on stderr that says so.
+file `COMPACT_ENV_FILE` or `--env-file` names: an absolute path, or one taken
+relative to the checkout), then the environment. Never a `.env` found from the
+current folder or the workspace: the agent's bash can write there, and nothing
+the agent writes may configure it. A `.env` that cannot be read, is not a
+regular file or is over 64 KiB counts as missing, with one line on stderr that
+says so. As ssh refuses a private key others can read, a settings file that
+holds a key and is group- or world-readable is refused, and so is one others
+may write or that another user owns: one line says why and gives the
+`chmod 600`, and no key is read from it.
 
 Left out: choosing between several real models, and any other provider.
 """
@@ -40,7 +44,8 @@ REAL_API = "https://api.anthropic.com"
 OFFLINE_KEY = "offline-no-key"  # a placeholder: the offline model checks no key
 ENV_FILE_VARIABLE = "COMPACT_ENV_FILE"
 MAX_ENV_BYTES = 64 * 1024   # a settings file is a few lines; more is not one of ours
-PRIVATE_BITS = 0o077        # group and other permissions: any of them, and a key is not private
+READ_BITS, WRITE_BITS = 0o044, 0o022   # group's and others' read, and write, permission
+KEY_NAMES = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")
 CHECKOUT = Path(__file__).resolve().parents[2]
 _said = set()               # the .env problems already reported, one line each
 
@@ -94,10 +99,10 @@ def read_env_file(path, echo=None, private=True) -> dict:
     A missing file is {}; one that cannot be read, is not a regular file (a FIFO,
     a device, a folder), is longer than MAX_ENV_BYTES or is not UTF-8 is {} too,
     and `echo` (stderr by default) gets one line saying so, once per path.
-    `private`: as ssh treats a private key, a file that others may read or
-    write (any group or other permission bit), or that belongs to another user
-    than this one or root, is refused with one line giving the `chmod 600`.
-    False reads it anyway: to know what to redact, never to use.
+    `private`: as ssh treats a private key, a file that others may write or that
+    belongs to another user than this one or root is refused, and so is one that
+    others may read when it holds a key; the line gives the `chmod 600`. False
+    reads it anyway: to know what to redact, never to use.
     """
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
@@ -109,7 +114,7 @@ def read_env_file(path, echo=None, private=True) -> dict:
     if not stat.S_ISREG(info.st_mode):
         os.close(fd)
         return _missing(path, "not a regular file", echo)
-    if private and (problem := _not_private(info)):
+    if private and (problem := _not_yours(info)):
         os.close(fd)
         return _refused(path, problem, echo)
     with os.fdopen(fd, "rb") as file:
@@ -123,14 +128,17 @@ def read_env_file(path, echo=None, private=True) -> dict:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return _missing(path, "not UTF-8 text", echo)
-    return {name: value for name, value in dotenv_values(stream=io.StringIO(text)).items() if value}
+    values = {name: value for name, value in dotenv_values(stream=io.StringIO(text)).items()
+              if value}
+    if private and info.st_mode & READ_BITS and any(values.get(name) for name in KEY_NAMES):
+        return _refused(path, f"readable by others (mode {stat.S_IMODE(info.st_mode):04o})", echo)
+    return values
 
 
-def _not_private(info: os.stat_result) -> str:
-    """Why a settings file is not private to its owner, or ''."""
-    if info.st_mode & PRIVATE_BITS:
-        others = "readable by others" if info.st_mode & 0o044 else "writable by others"
-        return f"{others} (mode {stat.S_IMODE(info.st_mode):04o})"
+def _not_yours(info: os.stat_result) -> str:
+    """Why others could change a settings file (and so where the key goes), or ''."""
+    if info.st_mode & WRITE_BITS:
+        return f"writable by others (mode {stat.S_IMODE(info.st_mode):04o})"
     if info.st_uid not in (os.geteuid(), 0):
         return f"owned by another user (uid {info.st_uid})"
     return ""
