@@ -38,7 +38,7 @@ import stat
 from pathlib import Path
 
 from ..formats import COMPACT_TOOL_ACK
-from . import model, sandbox
+from . import limits, model, sandbox
 
 # Large enough that experiment 2's JSON (over 200,000 characters) arrives whole
 # and step 1 of the pipeline, not the tool, decides what stays in context.
@@ -153,7 +153,7 @@ def bash(workspace, command: str, confirm=None) -> str:
     # The compactor's folders, when they are real folders: read-only to the command.
     frozen = [root / name for name in PROTECTED if os.path.isdir(root / name)
               and not os.path.islink(root / name)]
-    output, cut, timed_out = sandbox.run_command(
+    output, cut, timed_out, limit = sandbox.run_command(
         root, command, TIMEOUT, max_bytes=MAX_OUTPUT, hidden=secret_files(workspace),
         read_only=frozen)
     if timed_out:
@@ -161,6 +161,8 @@ def bash(workspace, command: str, confirm=None) -> str:
     output = output.strip()
     if cut:
         output += f"\n[output cut: {cut} more bytes]"
+    if limit:
+        output = (output + "\n" if output else "") + limits.note(limit)
     return output or "(no output)"
 
 
