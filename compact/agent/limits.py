@@ -70,8 +70,7 @@ NOTES = {
 
 
 def note(reason: str) -> str:
-    return (f"[limit: the command hit {NOTES[reason]}; it was stopped, and the next "
-            f"command starts afresh]")
+    return f"[limit: the command ran into {NOTES[reason]}; the next command starts afresh]"
 
 
 def reason_for(returncode: int, output: str, watched: str | None) -> str | None:

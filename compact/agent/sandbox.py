@@ -18,11 +18,16 @@ once. In both modes:
 - output is read up to a cap from a pipe that is never waited on after the
   shell has ended, and bytes that are not UTF-8 are replaced, not fatal.
 
-Left out: limits on CPU, memory and disk inside the sandbox, and hiding files
-outside the workspace (they stay readable; tools.py redacts keys from output).
-Without bwrap none of the above holds but the environment, the session and the
-time limit: a command can read what the user can, and `setsid` takes it out of
-the group that is killed (tools.py refuses plain commands while a key is set).
+- each call runs within `limits.py`'s limits (processes, address space and
+  memory, CPU time, file size; in the sandbox, a sized /tmp and /dev/shm too),
+  and the result says which limit ended it.
+
+Left out: a quota on the workspace's disk, and hiding files outside the
+workspace (they stay readable; tools.py redacts keys from output).
+Without bwrap none of the above holds but the environment, the session, the
+time limit and the resource limits: a command can read what the user can, and
+`setsid` takes it out of the group that is killed (tools.py refuses plain
+commands while a key is set).
 """
 
 import os

@@ -26,8 +26,11 @@ like an Anthropic key, before the text enters the messages. edit_file, like
 read_file, refuses a file over MAX_FILE_BYTES or one that is not a regular file.
 `compact` has no handler: the agent loop answers it, as the article's harness does.
 
+A command that runs into one of the sandbox's limits (`limits.py`: processes,
+memory, CPU time, file size, /tmp) ends with one line that names it.
+
 Left out: hiding files outside the workspace from bash (they stay readable,
-read-only, in the sandbox), and any limit on a sandboxed command's CPU or memory.
+read-only, in the sandbox), and a quota on the workspace's disk.
 """
 
 import errno
