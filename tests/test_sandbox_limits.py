@@ -135,3 +135,14 @@ def ours() -> set:
 def test_no_cgroup_is_left_behind(root):
     tools.run_tool(root, "bash", {"command": "sleep 1 & echo hi"})
     assert ours() == set()
+
+
+def test_the_readme_gives_the_limits_numbers():
+    safety = (CHECKOUT / "README.md").read_text(encoding="utf-8").split("## Safety")[1]
+    size = limits._size
+    for cell in (f"| {limits.MAX_PROCESSES} |", f"| {size(limits.MAX_ADDRESS_SPACE)} |",
+                 f"| {size(limits.MAX_MEMORY)} |", f"| {limits.MAX_CPU_SECONDS} s |",
+                 f"| {size(limits.MAX_FILE_SIZE)} |", f"| {size(limits.TMP_SIZE)} each |",
+                 f"({limits.MAX_PROCESSES + limits.PROCESS_MARGIN})",
+                 f"every {limits.POLL} s"):
+        assert cell in safety, cell
