@@ -13,6 +13,11 @@ so no result is orphaned and no side effect is forgotten.
     python -m compact run TASK [--workspace DIR] [--profile ...] [--window N]
     (both also take --offline, --max-turns N (at least 1) and --env-file PATH)
 
+With no --workspace both work on a fresh copy of data/workspace, removed at
+exit; a workspace where the course lives is refused (`workspace.py`), by
+`Agent(...)` too. Whatever they print from data (tool input and output, the
+model's notes and answer, errors) goes through `compact.display.text.shown`.
+
 TASK is a text or a short name from `compact.agent.tasks` (titles, docs-json,
 compare-code, compact-tool); a single word close to a name (`titels`) is an
 error that names the known tasks (exit status 2), anything else is a question.
