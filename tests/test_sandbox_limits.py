@@ -127,8 +127,10 @@ def test_the_limits_are_named_and_the_sandbox_sizes_its_ram_folders():
 def ours() -> set:
     """This process's cgroup folders (limits.Cgroup names them by pid)."""
     found = set()
-    for pattern in (f"compact-bash-{os.getpid()}-*", f"*/compact-bash-{os.getpid()}-*"):
-        found |= set(Path("/sys/fs/cgroup").glob(pattern))
+    name = f"compact-bash-{os.getpid()}-*"
+    found |= set(Path("/sys/fs/cgroup").glob(name))
+    for controller in ("pids", "memory"):
+        found |= set(limits.own_cgroup_v1(controller).glob(name))
     return found
 
 

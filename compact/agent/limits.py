@@ -146,6 +146,15 @@ def set_rlimits(own_namespace: bool):
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 
 
+def own_cgroup_v1(controller: str) -> Path:
+    """The folder of this process's cgroup in a v1 hierarchy (its root if not listed)."""
+    for line in Path("/proc/self/cgroup").read_text().splitlines():
+        _, controllers, path = line.split(":", 2)
+        if controller in controllers.split(","):
+            return CGROUP_ROOT / controller / path.lstrip("/")
+    return CGROUP_ROOT / controller
+
+
 class Cgroup:
     """A cgroup (v2, or v1's pids and memory hierarchies) for one call, removed after it."""
 
@@ -169,11 +178,13 @@ class Cgroup:
                     group.write(folder, "memory.max", MAX_MEMORY)
                     group.write(folder, "memory.swap.max", 0, optional=True)
                 return group
-            pids = CGROUP_ROOT / "pids" / name
+            # v1: below this process's own cgroup in each hierarchy, so a container's
+            # limits still count the call.
+            pids = own_cgroup_v1("pids") / name
             pids.mkdir()
             group = cls([pids], False)
             group.write(pids, "pids.max", MAX_PROCESSES + PROCESS_MARGIN)
-            memory = CGROUP_ROOT / "memory" / name
+            memory = own_cgroup_v1("memory") / name
             try:
                 memory.mkdir()
             except OSError:
@@ -215,7 +226,7 @@ class Cgroup:
         if self.v2:
             events = self._read("memory.events", self.folders[0])
             return bool(re.search(r"^oom_kill [1-9]", events or "", re.MULTILINE))
-        memory = next((f for f in self.folders if f.parent.name == "memory"), None)
+        memory = next((f for f in self.folders if "/memory/" in str(f)), None)
         control = self._read("memory.oom_control", memory) if memory else ""
         return bool(re.search(r"^oom_kill [1-9]", control or "", re.MULTILINE))
 
@@ -257,7 +268,7 @@ class Watcher:
             processes, resident = self.measure()
             if processes >= MAX_PROCESSES:
                 self.reason = "processes"
-            elif resident > MAX_MEMORY:
+            elif resident > MAX_MEMORY or (self.cgroup and self.cgroup.out_of_memory()):
                 self.reason = "memory"
             if self.reason:
                 self.stop_call()
