@@ -75,6 +75,16 @@ def test_an_attack_ends_its_call_with_a_line_and_the_next_call_works(name, root)
     check(name, output, took, tools.run_tool(root, "bash", {"command": NEXT}))
 
 
+@pytest.mark.parametrize("name", ["fork bomb", "memory crowd"])
+def test_where_no_cgroup_can_be_made_the_watcher_ends_the_call(name, root, monkeypatch):
+    # As root RLIMIT_NPROC does not apply: on a machine without a cgroup to make,
+    # the watcher alone stops a fork bomb.
+    monkeypatch.setattr(limits.Cgroup, "make", classmethod(lambda cls: None))
+    output, took = bounded(tools.run_tool, root, "bash", {"command": ATTACKS[name][0]},
+                           limit=90)
+    check(name, output, took, tools.run_tool(root, "bash", {"command": NEXT}))
+
+
 @pytest.fixture(scope="module")
 def student():
     """An unprivileged user made for the test, and a workspace of theirs."""

@@ -268,7 +268,7 @@ def _at_least_one(text: str) -> int:
     return value
 
 
-def _start(args, echo=print):
+def _start(args, echo=print_shown):    # a base URL from a settings file is data too
     if args.window < 1:
         raise SystemExit("--window must be a positive number of tokens")
     choice = choose_model(offline=args.offline, window=args.window, echo=echo,
