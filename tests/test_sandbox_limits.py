@@ -158,3 +158,10 @@ def test_the_readme_gives_the_limits_numbers():
                  f"({limits.MAX_PROCESSES + limits.PROCESS_MARGIN})",
                  f"every {limits.POLL} s"):
         assert cell in safety, cell
+
+
+def test_a_cgroup_the_call_cannot_join_is_left_out(root, tmp_path, monkeypatch):
+    # A cgroup made but refused to the child (a folder gone, a hierarchy gone read-only).
+    monkeypatch.setattr(limits.Cgroup, "make",
+                        classmethod(lambda cls: cls([tmp_path / "gone"], False)))
+    assert tools.run_tool(root, "bash", {"command": NEXT}) == "next call works"

@@ -28,6 +28,7 @@ and limits on I/O bandwidth.
 
 import os
 import re
+import shutil
 import signal
 import threading
 import time
@@ -42,12 +43,14 @@ MAX_CPU_SECONDS = 60                # CPU time per process (RLIMIT_CPU), then SI
 MAX_FILE_SIZE = 256 * MiB           # the largest file one call may write (RLIMIT_FSIZE)
 TMP_SIZE = 64 * MiB                 # the sandbox's /tmp, and its /dev/shm, in RAM
 POLL = 0.1                          # seconds between two looks of the watcher
-PRLIMIT = "/usr/bin/prlimit"
+PRLIMIT = shutil.which("prlimit") or "/usr/bin/prlimit"    # util-linux
 
 # Signals that end a process on a limit, as the shell reports them (128 + signal).
 SIGNALLED = {signal.SIGXCPU: "cpu", signal.SIGXFSZ: "file"}
 # What programs print when a limit refuses them.
-SAID = (("processes", re.compile(r"Resource temporarily unavailable|fork: retry|Cannot fork")),
+# (A bare "Resource temporarily unavailable" is also a non-blocking read's EAGAIN: not enough.)
+SAID = (("processes", re.compile(r"fork: (retry: )?Resource temporarily unavailable|Cannot fork"
+                                 r"|can't start new thread")),
         ("memory", re.compile(r"MemoryError|Cannot allocate memory|bad_alloc|out of memory",
                               re.IGNORECASE)),
         ("file", re.compile(r"File too large|File size limit exceeded")),

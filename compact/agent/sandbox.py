@@ -168,10 +168,7 @@ def run_command(workspace, command: str, timeout: float, max_bytes: int, hidden=
         argv = bwrap_arguments(shutil.which(BWRAP_NAME), workspace, hidden, read_only) + argv
     cgroup = limits.Cgroup.make()
     try:
-        process = subprocess.Popen(argv, cwd=workspace, env=clean_environment(workspace),
-                                   stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                   stderr=subprocess.STDOUT, start_new_session=True,
-                                   preexec_fn=_before_exec(cgroup, not prefix))
+        process, cgroup = _start(argv, workspace, cgroup, not prefix)
         reader = _Reader(process.stdout, max_bytes)
         watcher = limits.Watcher(process.pid, lambda: _kill_group(process.pid), cgroup)
         timed_out = False
@@ -192,6 +189,22 @@ def run_command(workspace, command: str, timeout: float, max_bytes: int, hidden=
     output = reader.text()
     return output, reader.cut, timed_out, limits.reason_for(process.returncode, output,
                                                             watcher.reason)
+
+
+def _start(argv, workspace, cgroup, set_rlimits: bool) -> tuple:
+    """(the call's Popen, its cgroup): should joining the cgroup fail in the child,
+    the call starts again without one (the cgroup removed, None)."""
+    options = dict(cwd=workspace, env=clean_environment(workspace), stdin=subprocess.DEVNULL,
+                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        return subprocess.Popen(argv, preexec_fn=_before_exec(cgroup, set_rlimits),
+                                **options), cgroup
+    except subprocess.SubprocessError:
+        if cgroup is None:
+            raise
+        cgroup.remove()     # nothing joined it
+        return subprocess.Popen(argv, preexec_fn=_before_exec(None, set_rlimits),
+                                **options), None
 
 
 def _before_exec(cgroup, set_rlimits: bool):
