@@ -145,8 +145,9 @@ def _not_yours(info: os.stat_result) -> str:
 
 
 def _refused(path, why: str, echo) -> dict:
+    fix = f"chmod 600 {path}" if "mode" in why else f"make it yours, then chmod 600 {path}"
     return _say(path, f"settings: {path} is refused, as ssh refuses a private key that is "
-                      f"{why}; no key is read from it: chmod 600 {path}", echo)
+                      f"{why}; no key is read from it: {fix}", echo)
 
 
 def _missing(path, why: str, echo) -> dict:
