@@ -179,3 +179,12 @@ def test_a_settings_file_without_a_key_may_be_readable(tmp_path):
 def test_a_refused_file_is_still_read_for_redaction(tmp_path):
     path = private(tmp_path / ".env", f"ANTHROPIC_API_KEY={KEY}\n", 0o644)
     assert read_env_file(path, private=False) == {"ANTHROPIC_API_KEY": KEY}
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="giving a file away needs root")
+def test_a_settings_file_another_user_owns_is_refused(tmp_path):
+    path = private(tmp_path / ".env", f"ANTHROPIC_API_KEY={KEY}\n")
+    os.chown(path, 65534, 65534)      # nobody: it could point ANTHROPIC_BASE_URL anywhere
+    lines = []
+    assert read_env_file(path, echo=lines.append) == {}
+    assert "owned by another user (uid 65534)" in lines[0] and "chmod 600" in lines[0]
