@@ -188,3 +188,13 @@ def test_a_settings_file_another_user_owns_is_refused(tmp_path):
     lines = []
     assert read_env_file(path, echo=lines.append) == {}
     assert "owned by another user (uid 65534)" in lines[0] and "chmod 600" in lines[0]
+
+
+def test_the_readmes_copy_step_makes_the_key_file_600(tmp_path):
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Going live with a key")[1].split("\n## ")[0]
+    step = next(line.strip() for line in section.splitlines()
+                if line.startswith("    ") and ".env.example" in line)
+    (tmp_path / ".env.example").write_text((ROOT / ".env.example").read_text())
+    subprocess.run(["sh", "-c", f"umask 022; {step}"], cwd=tmp_path, check=True)
+    assert oct((tmp_path / ".env").stat().st_mode & 0o777) == oct(0o600)
