@@ -165,3 +165,16 @@ def test_a_cgroup_the_call_cannot_join_is_left_out(root, tmp_path, monkeypatch):
     monkeypatch.setattr(limits.Cgroup, "make",
                         classmethod(lambda cls: cls([tmp_path / "gone"], False)))
     assert tools.run_tool(root, "bash", {"command": NEXT}) == "next call works"
+
+
+@pytest.mark.parametrize("limit, value, command, reason", [
+    ("MAX_CPU_SECONDS", 1, "python3 -c 'while True: pass'", "cpu"),
+    ("MAX_FILE_SIZE", 2 ** 20, "python3 -c \"open('big', 'wb').write(bytes(2 ** 21))\"", "file"),
+])
+def test_cpu_time_and_file_size_end_the_call_with_a_line(limit, value, command, reason, root,
+                                                         monkeypatch):
+    # Lowered for the test, so a minute of CPU or 256 MiB of disk need not be spent.
+    monkeypatch.setattr(limits, limit, value)
+    output, took = bounded(tools.run_tool, root, "bash", {"command": command}, limit=60)
+    assert limits.note(reason) in output, output
+    assert tools.run_tool(root, "bash", {"command": NEXT}) == "next call works"
