@@ -31,6 +31,7 @@ commands while a key is set).
 """
 
 import os
+import re
 import shutil
 import signal
 import stat
@@ -149,10 +150,16 @@ def _warn(reason: str) -> None:
 
 def own_user_namespace() -> bool:
     """Whether bwrap runs a call in a user namespace of its own, where RLIMIT_NPROC
-    counts the call's tasks alone: unprivileged, with a bwrap that is not setuid."""
+    counts the call's tasks alone: unprivileged, with a bwrap that is not setuid, on
+    Linux 5.14 or later (before, the count was the user's across namespaces)."""
     path = shutil.which(BWRAP_NAME)
     return (mode() == "bubblewrap" and os.geteuid() != 0 and path is not None
-            and not os.stat(path).st_mode & stat.S_ISUID)
+            and not os.stat(path).st_mode & stat.S_ISUID and kernel_at_least(5, 14))
+
+
+def kernel_at_least(major: int, minor: int) -> bool:
+    found = re.match(r"(\d+)\.(\d+)", os.uname().release)
+    return bool(found) and (int(found[1]), int(found[2])) >= (major, minor)
 
 
 def run_command(workspace, command: str, timeout: float, max_bytes: int, hidden=(),
