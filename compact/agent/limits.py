@@ -38,7 +38,7 @@ MiB = 1024 * 1024
 MAX_PROCESSES = 128                 # processes of one call at once (the watcher ends it there)
 PROCESS_MARGIN = 16                 # the kernel's cap, a little above, so the watcher speaks first
 MAX_ADDRESS_SPACE = 1024 * MiB      # per process (RLIMIT_AS): a 2 GiB allocation fails
-MAX_MEMORY = 1536 * MiB             # resident memory of the whole call (cgroup and watcher)
+MAX_MEMORY = 1536 * MiB             # memory the whole call holds (cgroup; the watcher: anonymous)
 MAX_CPU_SECONDS = 60                # CPU time per process (RLIMIT_CPU), then SIGXCPU
 MAX_FILE_SIZE = 256 * MiB           # the largest file one call may write (RLIMIT_FSIZE)
 TMP_SIZE = 64 * MiB                 # the sandbox's /tmp, and its /dev/shm, in RAM
@@ -278,14 +278,17 @@ class Watcher:
                 return
 
     def measure(self) -> tuple:
-        """(processes, resident bytes) of the call: its process tree, from /proc."""
+        """(processes, allocated resident bytes) of the call: its process tree, from /proc."""
         count, resident, pending = 0, 0, [self.pid]
         while pending and count <= 4 * MAX_PROCESSES:
             pid = pending.pop()
             try:
                 for task in os.scandir(f"/proc/{pid}/task"):
                     pending += Path(task.path, "children").read_text().split()
-                resident += int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * self.page
+                # Resident less shared (file-backed) pages: the memory a process allocated,
+                # so a hundred processes that share one library are not counted a hundred times.
+                pages = Path(f"/proc/{pid}/statm").read_text().split()
+                resident += (int(pages[1]) - int(pages[2])) * self.page
             except (OSError, ValueError, IndexError):
                 continue
             count += 1
