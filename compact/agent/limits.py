@@ -7,7 +7,7 @@ Each call gets them by the means the machine has:
 - a size on the sandbox's RAM-backed /tmp and /dev/shm (bwrap's `--size`);
 - a cgroup of its own where one can be made (as root, cgroup v2 or v1): the
   number of tasks and the memory of the whole call;
-- a watcher thread that counts the call's processes and their resident memory
+- a watcher thread that counts the call's processes and the memory they allocated
   every POLL seconds, and ends the call at MAX_PROCESSES or MAX_MEMORY.
 
 RLIMIT_NPROC counts the tasks of a user id, not of a call, and root is exempt
