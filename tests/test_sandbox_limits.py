@@ -68,21 +68,33 @@ def check(name: str, output: str, took: float, next_output: str) -> None:
     assert next_output == "next call works", f"after {name}: {next_output}"
 
 
+def root_without_a_cgroup() -> bool:
+    """Root is exempt from RLIMIT_NPROC: without a cgroup only the watcher stands
+    between a fork bomb and the machine's pid table, and a bomb can starve it."""
+    if os.geteuid() != 0:
+        return False
+    group = limits.Cgroup.make()
+    if group is not None:
+        group.remove()
+    return group is None
+
+
 @pytest.mark.parametrize("name", ATTACKS)
 def test_an_attack_ends_its_call_with_a_line_and_the_next_call_works(name, root):
+    if name == "fork bomb" and root_without_a_cgroup():
+        pytest.skip("as root with no cgroup to make, a fork bomb is not run on a shared machine")
     output, took = bounded(tools.run_tool, root, "bash", {"command": ATTACKS[name][0]},
                            limit=90)
     check(name, output, took, tools.run_tool(root, "bash", {"command": NEXT}))
 
 
-@pytest.mark.parametrize("name", ["fork bomb", "memory crowd"])
-def test_where_no_cgroup_can_be_made_the_watcher_ends_the_call(name, root, monkeypatch):
-    # As root RLIMIT_NPROC does not apply: on a machine without a cgroup to make,
-    # the watcher alone stops a fork bomb.
+def test_where_no_cgroup_can_be_made_the_watcher_ends_a_memory_crowd(root, monkeypatch):
+    # Sixteen processes, each under RLIMIT_AS, together over MAX_MEMORY: the watcher
+    # ends the call. (No fork bomb here: as root, the watcher alone is no safe cap.)
     monkeypatch.setattr(limits.Cgroup, "make", classmethod(lambda cls: None))
-    output, took = bounded(tools.run_tool, root, "bash", {"command": ATTACKS[name][0]},
-                           limit=90)
-    check(name, output, took, tools.run_tool(root, "bash", {"command": NEXT}))
+    output, took = bounded(tools.run_tool, root, "bash",
+                           {"command": ATTACKS["memory crowd"][0]}, limit=90)
+    check("memory crowd", output, took, tools.run_tool(root, "bash", {"command": NEXT}))
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,8 @@ MAX_PROCESSES plus a margin. Where the call shares the count with the user's
 other processes (no user namespace: bwrap setuid, or no sandbox) the cap is
 what the user already runs plus MAX_PROCESSES plus the margin, so a user with a
 busy session still gets a whole call. For root the cgroup and the watcher are
-the cap.
+the cap; where no cgroup can be made, the watcher alone, which a fork bomb can
+starve of CPU: run the agent as an unprivileged user there.
 
 When a call ends on a limit, `note` gives one line that says which, for the
 tool's result: the agent reads it and goes on, and the next call starts fresh.
