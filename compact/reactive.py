@@ -15,10 +15,15 @@ summary message and in the tail; the default moves the cut past that message
 so it is read once (flaw 14). Both profiles recognise the refusal by the
 SDK's error type and all three spellings (flaw 9).
 
+A retry must be smaller than what was refused: when the summary of a short
+head is longer than the head (a tiny window, a long kept tail), the list
+grows, and the retry could only be refused again. `smaller_or_raise` then
+raises the refusal once more, saying so, and nothing is retried.
+
 Left out: the retry itself and its counter (the agent loop owns them).
 """
 
-from .messages import has_tool_use, is_tool_result, request_positions
+from .messages import estimate_chars, has_tool_use, is_tool_result, request_positions
 from .summary import summary_message_for
 
 TOO_LONG_SPELLINGS = ("prompt is too long", "prompt_too_long", "too many tokens")
@@ -60,3 +65,29 @@ def reactive_compact(messages, compactor, active_request: str):
     if message is None:
         return messages
     return [message, *messages[start:]] if start else [message]
+
+
+def smaller_or_raise(error: BaseException, refused: list, retry: list) -> list:
+    """`retry` when it is smaller than the list the API `refused`; otherwise the
+    refusal `error` is raised again, its message saying why there is no retry."""
+    before, after = estimate_chars(refused), estimate_chars(retry)
+    if after < before:
+        return retry
+    why = (f"reactive_compact would send {after:,} characters, not fewer than the {before:,} "
+           f"the API refused, so it did not retry")
+    raise _with_reason(error, why) from error
+
+
+def _with_reason(error: BaseException, why: str) -> BaseException:
+    """The same refusal with `why` in front of its message: an SDK status error is
+    made again of its own class, response and body (callers still catch it by its
+    type and read its status); any other error gets `why` as a note."""
+    response, body = getattr(error, "response", None), getattr(error, "body", None)
+    if response is not None and hasattr(error, "status_code"):
+        try:
+            return type(error)(f"{why}. The refusal: {getattr(error, 'message', error)}",
+                               response=response, body=body)
+        except TypeError:
+            pass
+    error.add_note(why)
+    return error

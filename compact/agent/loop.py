@@ -44,7 +44,7 @@ from ..config import CompactionConfig
 from ..formats import AGENT_SYSTEM_RULE
 from ..messages import text_of, to_plain, tool_uses
 from ..offline.tokens import DEFAULT_WINDOW
-from ..reactive import is_prompt_too_long
+from ..reactive import is_prompt_too_long, smaller_or_raise
 from . import tasks
 from .model import choose_model
 from .tools import TOOLS, run_tool
@@ -144,7 +144,9 @@ class Agent:
                 retries += 1
                 self.reactive_compactions += 1
                 self.echo("[reactive compact]")
-                self.messages[:] = self.compactor.reactive_compact(self.messages, request)
+                # A retry no smaller than the refused list is refused again: raise instead.
+                self.messages[:] = smaller_or_raise(
+                    error, self.messages, self.compactor.reactive_compact(self.messages, request))
                 continue
             retries = 0
             self.usage.append(usage_of(response))
