@@ -67,6 +67,16 @@ print(f"title:   {sample['title'][:60]}...")
 print(f"request: {sample['active_request']}")
 
 # %% [markdown]
+# Every import also says what it read and what it left out, by kind and with the lines:
+# the history's `report` (its `notes` hold the same in English, for a terminal).
+
+# %%
+from compact.display.import_report import report_lines
+
+for line in report_lines(sample["report"]):
+    print(line)
+
+# %% [markdown]
 # The sidechain records and the meta line are left out; the `summary` and the
 # `file-history-snapshot` are bookkeeping, not messages. There are more assistant records
 # than model replies: Claude Code writes one record per content block, and the importer
