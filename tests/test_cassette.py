@@ -17,34 +17,34 @@ import pytest
 from compact.__main__ import main
 from compact.agent import tasks
 from compact.offline.api.cassette import FORMAT, Cassette, CassetteError, first_difference
-from compact.offline.api.server import start_offline_server
+from compact.offline.api.server import key_for, start_offline_server
 from tests.test_agent import SAMPLE
 
 pytestmark = pytest.mark.usefixtures("no_network")
-KEY = "sk-ant-api03-TEACHERS-SECRET-KEY-0123456789"
 
 
 @pytest.fixture(scope="module")
 def recorded(tmp_path_factory):
-    """(cassette path, server base URL, what the run printed): `compact record` of the
-    titles task, with a key, through the real-API code path to an offline server."""
+    """(cassette path, server base URL, the key): `compact record` of the titles task,
+    with a key, through the real-API code path to an offline server."""
     folder = tmp_path_factory.mktemp("record")
     workspace = folder / "workspace"
     shutil.copytree(SAMPLE, workspace, ignore=shutil.ignore_patterns(".transcripts", ".task_outputs"))
     cassette = folder / "titles.cassette.json"
     with start_offline_server(window=200_000) as server, pytest.MonkeyPatch.context() as patch:
-        patch.setenv("ANTHROPIC_API_KEY", KEY)
+        key = key_for(server.base_url)         # the server's own: as secret as a real one
+        patch.setenv("ANTHROPIC_API_KEY", key)
         patch.setenv("MODEL_ID", "claude-teachers-choice")
         patch.setenv("ANTHROPIC_BASE_URL", server.base_url)
         code = main(["record", str(cassette), "titles", "--workspace", str(workspace),
                      "--env-file", str(folder / "no.env")])
         base_url = server.base_url
     assert code == 0
-    return cassette, base_url
+    return cassette, base_url, key
 
 
 def test_the_cassette_holds_every_exchange_dated_and_labelled(recorded):
-    cassette, _ = recorded
+    cassette = recorded[0]
     data = json.loads(cassette.read_text(encoding="utf-8"))
     assert data["format"] == FORMAT and re.fullmatch(r"\d{4}-\d{2}-\d{2}", data["recorded"])
     # The model named by the responses (the offline server answers in the name it was asked by).
@@ -59,10 +59,10 @@ def test_the_cassette_holds_every_exchange_dated_and_labelled(recorded):
 
 
 def test_no_key_header_or_base_url_is_in_the_cassette(recorded):
-    cassette, base_url = recorded
+    cassette, base_url, key = recorded
     text = cassette.read_text(encoding="utf-8").lower()
     port = base_url.rsplit(":", 1)[1]
-    for secret in (KEY.lower(), "sk-ant", base_url.lower(), "127.0.0.1", f":{port}",
+    for secret in (key.lower(), base_url.lower(), "127.0.0.1", f":{port}",
                    "x-api-key", "authorization", "anthropic-version", "user-agent",
                    "x-stainless", "content-type", "headers"):
         assert secret not in text, secret

@@ -40,10 +40,10 @@ class CassetteError(ValueError):
 
 
 def _relative_path(url, base_url: str) -> str:
-    """The request's path and query below the base URL's own path."""
+    """The request's path below the base URL's own path (the query, `?beta=true`,
+    only marks the SDK's beta methods: the betas themselves travel in a header)."""
     parts, base = urlsplit(str(url)), urlsplit(base_url).path.rstrip("/")
-    path = parts.path[len(base):] if base and parts.path.startswith(base + "/") else parts.path
-    return path + (f"?{parts.query}" if parts.query else "")
+    return parts.path[len(base):] if base and parts.path.startswith(base + "/") else parts.path
 
 
 def _body_of(content: bytes, content_type: str):
@@ -185,15 +185,22 @@ class Cassette:
     def models(self) -> list:
         return self.data.get("models", [])
 
+    def describe(self) -> str:
+        """'7 exchanges recorded 2026-12-01, answered by claude-...'."""
+        return (f"{len(self.exchanges)} exchanges recorded {self.data.get('recorded', '(no date)')}, "
+                f"answered by {', '.join(map(str, self.models)) or '(no model named)'}")
+
     def answer(self, method: str, path: str, body) -> tuple:
         """(status, body) recorded for this request; (400, the API's error shape)
         naming the first difference when the cassette holds no such request.
         Requests are looked for from the next one in recorded order, then from the
-        start (a notebook run twice on one server asks everything again)."""
+        start (a notebook run twice on one server asks everything again). Whether
+        the request streams is no difference: the server sends the reply either way."""
         order = list(range(self.served, len(self.exchanges))) + list(range(self.served))
         for index in order:
             request = self.exchanges[index]["request"]
-            if request["method"] == method and request["path"] == path and request["body"] == body:
+            if request["method"] == method and request["path"] == path \
+                    and _unstreamed(request["body"]) == _unstreamed(body):
                 self.served = index + 1
                 response = self.exchanges[index]["response"]
                 return response["status"], response["body"]
@@ -208,6 +215,19 @@ class Cassette:
         if (request["method"], request["path"]) != (method, path):
             found = f"recorded {request['method']} {request['path']}, sent {method} {path}"
         else:
-            found = first_difference(request["body"], body) or "the same body"
+            found = first_difference(_unstreamed(request["body"]), _unstreamed(body)) or "the same body"
         return (f"not in the cassette {Path(self.source).name}: request {index + 1} of "
                 f"{len(self.exchanges)} differs at {found}")
+
+    def answer_raw(self, path: str, raw: bytes) -> tuple:
+        """The server's entry: (status, payload) for a POST of `raw` to `path`."""
+        try:
+            body = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as error:
+            return 400, {"type": "error", "error": {"type": "invalid_request_error",
+                                                    "message": f"Request body is not valid JSON: {error}"}}
+        return self.answer("POST", path, body)
+
+
+def _unstreamed(body):
+    return {k: v for k, v in body.items() if k != "stream"} if isinstance(body, dict) else body

@@ -22,12 +22,21 @@ equals the non-streamed reply, field for field. The events come from the
 reply the server has already made: the offline model is not slower or
 different when streamed, only cut into pieces.
 
+The server (server.py) asks `wants_stream(raw)` of each answered request and
+hands the reply to `send_stream`, which writes the events one by one. A
+client that hangs up mid-stream ends that response only: the write that
+fails is the last, and the server goes on serving. A cassette's reply that
+was recorded streamed (`{"events": ...}`) is sent as recorded.
+
 Left out: `ping` events and errors sent mid-stream (the offline server finds
 every error before the first byte, and answers it as a plain JSON error,
 as the API does for a request it refuses whole).
 """
 
 import json
+import re
+
+from aiohttp import web
 
 PIECE = 48        # characters of text or JSON in one delta (the API's pieces are small too)
 
@@ -98,3 +107,37 @@ def encode(name: str, data: dict) -> bytes:
 def event_stream(message: dict) -> bytes:
     """The whole stream of `message`, as bytes."""
     return b"".join(encode(name, data) for name, data in stream_events(message))
+
+
+_STREAM_TRUE = re.compile(rb'"stream"\s*:\s*true')
+
+
+def wants_stream(raw: bytes) -> bool:
+    """True when a request body asks for `"stream": true` (parsed only when the
+    bytes say so: a large body is not parsed twice for nothing)."""
+    if not _STREAM_TRUE.search(raw):
+        return False
+    try:
+        body = json.loads(raw)
+    except ValueError:
+        return False
+    return isinstance(body, dict) and body.get("stream") is True
+
+
+async def send_stream(request, payload: dict, headers: dict) -> web.StreamResponse:
+    """Write `payload` (a message, or a cassette's recorded events) as an event stream."""
+    response = web.StreamResponse(status=200, headers={
+        "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache",
+        "server": "offline-model", **headers})
+    chunks = ([payload["events"].encode()] if isinstance(payload.get("events"), str)
+              else [encode(name, data) for name, data in stream_events(payload)])
+    try:
+        await response.prepare(request)
+        for chunk in chunks:
+            await response.write(chunk)
+        await response.write_eof()
+    except (ConnectionError, RuntimeError):
+        # The client hung up (aiohttp: "Cannot write to closing transport"): this
+        # response ends here; the connection is closed and the server serves on.
+        response.force_close()
+    return response
