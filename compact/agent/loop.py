@@ -26,7 +26,11 @@ Whatever a tool prints and whatever a file is called, what enters the messages
 is text the SDK can send: a byte that is not UTF-8 (a surrogate escape in a
 file name, say) is written `\\xNN` (see `safe_text`).
 
-Left out: streaming, hooks, permissions beyond bash's deny list and
+With `stream=True` (`--stream`) each call goes through the SDK's
+`messages.stream()` and the loop reads the message it puts back together:
+the same reply, sent as server-sent events.
+
+Left out: showing a reply while it streams, hooks, permissions beyond bash's deny list and
 confirmation, and memory across sessions (chapter s09).
 """
 
@@ -100,11 +104,12 @@ def safe_value(value):
 class Agent:
     def __init__(self, workspace, client, model: str, *, config: CompactionConfig | None = None,
                  echo=print, confirm=None, new_id=None, max_turns: int = MAX_TURNS,
-                 max_tokens: int = MAX_TOKENS, show_usage: bool = False, measure=None):
+                 max_tokens: int = MAX_TOKENS, show_usage: bool = False, measure=None,
+                 stream: bool = False):
         self.workspace = Path(workspace).resolve()
         if not self.workspace.is_dir():
             raise ValueError(f"workspace is not a folder: {workspace}")
-        self.client, self.model = client, model
+        self.client, self.model, self.stream = client, model, stream
         self.config = config or CompactionConfig()
         self.echo = echo or (lambda line: None)
         self.confirm = confirm          # None: destructive bash commands are refused
@@ -163,9 +168,12 @@ class Agent:
 
     def call_model(self):
         self.model_calls += 1
-        return self.client.messages.create(model=self.model, system=SYSTEM, tools=TOOLS,
-                                           messages=self.messages, max_tokens=self.max_tokens,
-                                           cache_control=CACHE_CONTROL)
+        request = dict(model=self.model, system=SYSTEM, tools=TOOLS, messages=self.messages,
+                       max_tokens=self.max_tokens, cache_control=CACHE_CONTROL)
+        if self.stream:   # the same reply as server-sent events, put back together by the SDK
+            with self.client.messages.stream(**request) as events:
+                return events.get_final_message()
+        return self.client.messages.create(**request)
 
     def run_batch(self, content: list, request: str) -> None:
         """Run every call of the batch, append all results, then compact if asked."""
@@ -245,6 +253,8 @@ def _parser(prog: str, description: str) -> argparse.ArgumentParser:
                         help="model calls per request, at least 1 (default %(default)s)")
     parser.add_argument("--env-file", metavar="PATH",
                         help="the settings file to read (default: the course's own .env)")
+    parser.add_argument("--stream", action="store_true",
+                        help="ask for each reply as a stream of events (messages.stream)")
     return parser
 
 
@@ -278,7 +288,8 @@ def main_run(argv=None) -> int:
     with _start(args) as choice:
         try:
             agent = Agent(args.workspace, choice.client, choice.model, show_usage=True,
-                          config=CompactionConfig.named(args.profile), max_turns=args.max_turns)
+                          config=CompactionConfig.named(args.profile), max_turns=args.max_turns,
+                          stream=args.stream)
             answer = agent.ask(request)
         except (anthropic.APIError, AgentError, ValueError) as error:
             print(f"error: {safe_text(str(error))}", file=sys.stderr)

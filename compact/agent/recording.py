@@ -38,7 +38,8 @@ def main_record(argv=None) -> int:
         client, recorder = recording_client(choice.client, args.cassette)
         try:
             agent = Agent(args.workspace, client, choice.model, show_usage=True,
-                          config=CompactionConfig.named(args.profile), max_turns=args.max_turns)
+                          config=CompactionConfig.named(args.profile), max_turns=args.max_turns,
+                          stream=args.stream)
             answer = agent.ask(request)
         except (anthropic.APIError, AgentError, ValueError) as error:
             print(f"error: {safe_text(str(error))}", file=sys.stderr)
