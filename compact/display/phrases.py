@@ -377,6 +377,14 @@ PHRASES = {
                                   "read as a session of its own",
                                   "警告：每条消息都是旁支（sidechain）：这是子 agent 自己的文件，"
                                   "作为一个独立的会话读入"),
+    # a cassette in the live notebook (12)
+    "cassette recording": ("recording every API exchange to the cassette {path}",
+                           "把每次 API 往来都录进 cassette 文件 {path}"),
+    "cassette replaying": ("replaying the cassette {path}: {what}",
+                           "回放 cassette 文件 {path}：{what}"),
+    "cassette none": ("no cassette: COMPACT_RECORD=FILE records this run, COMPACT_CASSETTE=FILE replays one",
+                      "没有 cassette：COMPACT_RECORD=文件 录下这次运行，"
+                      "COMPACT_CASSETTE=文件 回放一次录好的运行"),
 }
 BY_LANG = {lang: {key: pair[i] for key, pair in PHRASES.items()} for i, lang in enumerate(("en", "zh"))}
 
