@@ -47,9 +47,9 @@ def test_a_slash_commands_expanded_prompt_is_kept_and_is_the_request(tmp_path):
     assert "<command-name>/init</command-name>" in first and EXPANDED in first
     assert "Caveat" not in json.dumps(history["messages"])
     assert history["active_request"] == EXPANDED
-    assert history["report"]["left_out"] == {"meta caveat": 1}
-    assert history["report"]["read"] == {"user": 2, "user (isMeta)": 2, "assistant": 2}
-    assert history["notes"] == ["read 6 records: 2 user (isMeta), 2 user, 2 assistant",
+    assert history["import_report"]["left_out"] == {"meta caveat": 1}
+    assert history["import_report"]["read"] == {"user": 2, "user (isMeta)": 2, "assistant": 2}
+    assert history["import_notes"] == ["read 6 records: 2 user (isMeta), 2 user, 2 assistant",
                                 "left out: 1 meta caveat (line 1)"]
 
 
@@ -69,7 +69,7 @@ def test_a_subagents_own_file_imports_as_its_session(tmp_path):
     history = load_session(write_jsonl(tmp_path / "agent-a1.jsonl", lines))
     assert [m["role"] for m in history["messages"]] == ["user", "assistant", "user", "assistant"]
     assert history["active_request"] == "Find the tests of the parser"
-    assert history["report"]["warnings"] == [{
+    assert history["import_report"]["warnings"] == [{
         "kind": "subagent file", "lines": [],
         "what": "every message is a sidechain: a subagent's own file, read as a session of its own"}]
 
@@ -91,7 +91,7 @@ def test_a_file_without_a_parent_chain_is_read_in_file_order_with_a_warning(tmp_
     history = load_session(write_jsonl(tmp_path / "s.jsonl", lines))
     assert len(history["messages"]) == 11       # before: 1 message of 11, and no word said
     assert history["active_request"] == "question 10"
-    assert history["notes"][-1] == ("warning: no record names its parent (parentUuid null or "
+    assert history["import_notes"][-1] == ("warning: no record names its parent (parentUuid null or "
                                     "missing): the 11 messages on lines 1-11 are read in file order")
 
 
@@ -102,8 +102,8 @@ def test_records_off_the_chain_are_left_out_with_their_lines(tmp_path):
                   record("assistant", "r5", "r4", [{"type": "text", "text": "abandoned"}])]
     history = load_session(write_jsonl(tmp_path / "s.jsonl", lines))
     assert "abandoned" not in json.dumps(history["messages"])
-    assert history["report"]["left_out_lines"] == {"off the parent chain": [5, 6]}
-    assert history["notes"][-1] == ("warning: 2 message records off the parentUuid chain "
+    assert history["import_report"]["left_out_lines"] == {"off the parent chain": [5, 6]}
+    assert history["import_notes"][-1] == ("warning: 2 message records off the parentUuid chain "
                                     "(a rewound branch or a broken link) left out: lines 5-6")
 
 
@@ -126,8 +126,8 @@ def test_a_half_written_last_line_is_skipped_with_a_warning(tmp_path):
     path.write_text(text, encoding="utf-8")
     history = load_session(path)
     assert len(history["messages"]) == 5 and history["active_request"] == "question 4"
-    assert history["report"]["left_out_lines"] == {"half-written line": [6]}
-    [warning] = [note for note in history["notes"] if note.startswith("warning")]
+    assert history["import_report"]["left_out_lines"] == {"half-written line": [6]}
+    [warning] = [note for note in history["import_notes"] if note.startswith("warning")]
     assert warning == ("warning: line 6 is half-written (a session still being written?) "
                               f"and is left out: not JSON (Unterminated string starting at column {column})")
     assert "at at" not in warning
@@ -160,18 +160,18 @@ def test_every_format_reports_what_it_read_and_left_out(tmp_path):
             {"role": "assistant", "content": "hello"}]
     path = tmp_path / "chat.json"
     path.write_text(json.dumps(chat), encoding="utf-8")
-    assert load_session(path)["notes"] == ["read 3 records: 1 system, 1 user, 1 assistant",
+    assert load_session(path)["import_notes"] == ["read 3 records: 1 system, 1 user, 1 assistant",
                                            "left out: 1 system (instructions) (line 1)"]
     path = tmp_path / "m.jsonl"
     path.write_text("".join(json.dumps(m) + "\n" for m in chat[1:]) + '{"role": "us', encoding="utf-8")
     history = load_session(path, "messages-jsonl")
-    assert history["report"]["read"] == {"user": 1, "assistant": 1}
-    assert history["report"]["left_out_lines"] == {"half-written line": [3]}
+    assert history["import_report"]["read"] == {"user": 1, "assistant": 1}
+    assert history["import_report"]["left_out_lines"] == {"half-written line": [3]}
 
 
 def test_a_kind_from_the_file_is_printed_safely(tmp_path):
     lines = numbered_session(3) + [{"type": "\x1b]52;c;aGk=\x07", "uuid": "x"}]
-    notes = load_session(write_jsonl(tmp_path / "s.jsonl", lines))["notes"]
+    notes = load_session(write_jsonl(tmp_path / "s.jsonl", lines))["import_notes"]
     assert "\x1b" not in "".join(notes) and "\\x1b]52;c;aGk=\\x07" in notes[0]
 
 
@@ -212,3 +212,13 @@ def test_the_cap_is_far_above_a_real_session():
 
 def test_line_lists_are_short():
     assert line_list([9, 3, 4, 5]) == "3-5, 9" and line_list([1]) == "1"
+
+
+def test_replay_prints_what_the_import_read_and_left_out_on_stderr(tmp_path, capsys):
+    from compact.course.replay import main
+    lines = slash_command_session()
+    assert main([str(write_jsonl(tmp_path / "s.jsonl", lines))]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err == ["replay: read 6 records: 2 user (isMeta), 2 user, 2 assistant",
+                   "replay: left out: 1 meta caveat (line 1)"]
+    assert main(["five_reads"]) == 0 and capsys.readouterr().err == ""   # canned: nothing to say

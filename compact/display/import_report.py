@@ -1,13 +1,13 @@
 """An import's report (compact/importers/report.py) in the notebook's language.
 
-    for line in report_lines(history["report"]):
+    for line in report_lines(history["import_report"]):
         print(line)
 
 The counts and kinds come from the file (a kind is the record's own `type`,
 or why it was left out); the sentences around them come from the phrasebook,
 so the Chinese edition reads them in Chinese.
 
-Left out: the warnings' free text (`history["notes"]`, English, for the
+Left out: the warnings' free text (`history["import_notes"]`, English, for the
 terminal); here each warning is said again from its kind and its lines.
 """
 

@@ -11,7 +11,7 @@ and the messages. A check that fails names the file and the line of the
 message it is about; nothing is returned half-converted.
 
 The importer's report (what it read and left out, by kind: report.py) goes
-into the history as `report` and `notes`.
+into the history as `import_report` and `import_notes`.
 
 Left out: repairing a broken pair (an orphaned tool_result is an error, never
 dropped in silence) and anything the model did not see (token usage, timings).
@@ -100,4 +100,4 @@ def _reported(report: ImportReport, items: list) -> dict:
     if not report.kinds_read:       # an importer that keeps every record it reads
         for line, message in items:
             report.read(message["role"], line)
-    return {"report": report.as_dict(), "notes": report.notes()}
+    return {"import_report": report.as_dict(), "import_notes": report.notes()}

@@ -35,7 +35,7 @@ format is Claude Code's own and undocumented; this reads what its files hold:
   with a warning.
 
 Every record read is counted by kind, and every one left out by why, in the
-history's `report` and `notes` (see report.py).
+history's `import_report` and `import_notes` (see report.py).
 
 Left out: the harness's settings, todos and timings, and a subagent's
 sidechain merged back into its parent's session (import its file alone).

@@ -1,11 +1,11 @@
 """What an import read and what it left out, by kind, with the lines: the
-import's report, kept in the history as `report` and as plain `notes`.
+import's report, kept in the history as `import_report` and as plain `import_notes`.
 
     report = ImportReport()
     report.read("user", 3)                     # a record of this kind on line 3
     report.leave_out("sidechain", 12)          # left out, and why
     report.warn("half-written", 40, "...")     # left out AND worth a warning
-    history["report"], history["notes"] = report.as_dict(), report.notes()
+    history["import_report"], history["import_notes"] = report.as_dict(), report.notes()
 
 Nothing an importer drops goes unsaid: every record it does not turn into a
 message is counted under a kind here, and the kinds that may surprise (a
@@ -17,6 +17,7 @@ English words in every edition; the notebooks show the counts in a table).
 """
 
 import re
+import sys
 from collections import Counter
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
@@ -76,3 +77,10 @@ class ImportReport:
             notes.append("left out: nothing")
         notes += [f"warning: {what}" for _, _, what in self.warnings]
         return notes
+
+
+def print_notes(prog: str, history: dict, file=None) -> None:
+    """An imported history's notes on stderr, one line each, named by the command
+    (a canned history has none: nothing is printed)."""
+    for note in history.get("import_notes", []):
+        print(f"{prog}: {note}", file=file or sys.stderr)

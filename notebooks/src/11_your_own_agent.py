@@ -68,12 +68,12 @@ print(f"request: {sample['active_request']}")
 
 # %% [markdown]
 # Every import also says what it read and what it left out, by kind and with the lines:
-# the history's `report` (its `notes` hold the same in English, for a terminal).
+# the history's `import_report` (its `import_notes` hold the same in English, for a terminal).
 
 # %%
 from compact.display.import_report import report_lines
 
-for line in report_lines(sample["report"]):
+for line in report_lines(sample["import_report"]):
     print(line)
 
 # %% [markdown]

@@ -35,7 +35,7 @@
 
 # %% [markdown]
 # 每次导入还会说明它读了什么、略去了什么，按种类列出，并给出行号：
-# 都在历史的 `report` 里（它的 `notes` 用英文写着同样的内容，供终端显示）。
+# 都在历史的 `import_report` 里（它的 `import_notes` 用英文写着同样的内容，供终端显示）。
 
 # %% [markdown]
 # 旁支记录和 meta 行被略去；`summary` 和 `file-history-snapshot` 是簿记，不是消息。
