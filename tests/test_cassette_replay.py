@@ -37,7 +37,8 @@ def fresh(workspace):
 
 def run(client, workspace, stream: bool) -> Agent:
     agent = Agent(fresh(workspace), client, MODEL_NAME, config=CompactionConfig.seed(),
-                  echo=None, new_id=seeded_ids(), stream=stream)
+                  echo=None, new_id=seeded_ids())
+    agent.stream = stream
     agent.ask(tasks.COMPARE_CODE)
     return agent
 

@@ -214,11 +214,11 @@ def test_line_lists_are_short():
     assert line_list([9, 3, 4, 5]) == "3-5, 9" and line_list([1]) == "1"
 
 
-def test_replay_prints_what_the_import_read_and_left_out_on_stderr(tmp_path, capsys):
-    from compact.course.replay import main
-    lines = slash_command_session()
-    assert main([str(write_jsonl(tmp_path / "s.jsonl", lines))]) == 0
-    err = capsys.readouterr().err.splitlines()
-    assert err == ["replay: read 6 records: 2 user (isMeta), 2 user, 2 assistant",
-                   "replay: left out: 1 meta caveat (line 1)"]
-    assert main(["five_reads"]) == 0 and capsys.readouterr().err == ""   # canned: nothing to say
+def test_the_notes_print_on_stderr_one_line_each(tmp_path, capsys):
+    from compact.importers.report import print_notes
+    print_notes("replay", load_session(write_jsonl(tmp_path / "s.jsonl", slash_command_session())))
+    assert capsys.readouterr().err.splitlines() == [
+        "replay: read 6 records: 2 user (isMeta), 2 user, 2 assistant",
+        "replay: left out: 1 meta caveat (line 1)"]
+    print_notes("replay", {"notes": "a canned history's own notes"})
+    assert capsys.readouterr().err == ""

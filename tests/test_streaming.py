@@ -105,7 +105,8 @@ def test_a_client_that_hangs_up_mid_stream_leaves_the_server_serving(model):
 def run_agent(workspace, stream: bool) -> Agent:
     with offline_model() as (_, client):
         agent = Agent(workspace, client, MODEL_NAME, config=CompactionConfig.named("default"),
-                      echo=None, new_id=seeded_ids(), stream=stream)
+                      echo=None, new_id=seeded_ids())
+        agent.stream = stream
         agent.ask(tasks.TITLES)
     return agent
 

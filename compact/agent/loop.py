@@ -26,7 +26,7 @@ Whatever a tool prints and whatever a file is called, what enters the messages
 is text the SDK can send: a byte that is not UTF-8 (a surrogate escape in a
 file name, say) is written `\\xNN` (see `safe_text`).
 
-With `stream=True` (`--stream`) each call goes through the SDK's
+With `agent.stream = True` each call goes through the SDK's
 `messages.stream()` and the loop reads the message it puts back together:
 the same reply, sent as server-sent events.
 
@@ -102,14 +102,15 @@ def safe_value(value):
 
 
 class Agent:
+    stream = False    # True: each model call through messages.stream() (see the docstring)
+
     def __init__(self, workspace, client, model: str, *, config: CompactionConfig | None = None,
                  echo=print, confirm=None, new_id=None, max_turns: int = MAX_TURNS,
-                 max_tokens: int = MAX_TOKENS, show_usage: bool = False, measure=None,
-                 stream: bool = False):
+                 max_tokens: int = MAX_TOKENS, show_usage: bool = False, measure=None):
         self.workspace = Path(workspace).resolve()
         if not self.workspace.is_dir():
             raise ValueError(f"workspace is not a folder: {workspace}")
-        self.client, self.model, self.stream = client, model, stream
+        self.client, self.model = client, model
         self.config = config or CompactionConfig()
         self.echo = echo or (lambda line: None)
         self.confirm = confirm          # None: destructive bash commands are refused
@@ -253,8 +254,6 @@ def _parser(prog: str, description: str) -> argparse.ArgumentParser:
                         help="model calls per request, at least 1 (default %(default)s)")
     parser.add_argument("--env-file", metavar="PATH",
                         help="the settings file to read (default: the course's own .env)")
-    parser.add_argument("--stream", action="store_true",
-                        help="ask for each reply as a stream of events (messages.stream)")
     return parser
 
 
@@ -288,8 +287,7 @@ def main_run(argv=None) -> int:
     with _start(args) as choice:
         try:
             agent = Agent(args.workspace, choice.client, choice.model, show_usage=True,
-                          config=CompactionConfig.named(args.profile), max_turns=args.max_turns,
-                          stream=args.stream)
+                          config=CompactionConfig.named(args.profile), max_turns=args.max_turns)
             answer = agent.ask(request)
         except (anthropic.APIError, AgentError, ValueError) as error:
             print(f"error: {safe_text(str(error))}", file=sys.stderr)

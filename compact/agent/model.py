@@ -39,6 +39,7 @@ KEY, MODEL, BASE_URL = "ANTHROPIC_API_KEY", "MODEL_ID", "ANTHROPIC_BASE_URL"
 REAL_API = "https://api.anthropic.com"
 OFFLINE_KEY = "offline-no-key"  # sent to an offline server of another process, whose key we lack
 ENV_FILE_VARIABLE = "COMPACT_ENV_FILE"
+RECORD = "COMPACT_RECORD"   # a cassette file to record every run into (compact record)
 MAX_ENV_BYTES = 64 * 1024   # a settings file is a few lines; more is not one of ours
 _said = set()               # the .env problems already reported, one line each
 
@@ -164,7 +165,10 @@ def choose_model(*, offline: bool = False, window: int = DEFAULT_WINDOW, faults=
     """The real API when a key and MODEL_ID are configured (and `offline` is False),
     otherwise the offline model on 127.0.0.1; `echo` gets one line saying which.
     `cassette`: a recorded run (compact record) answered by the offline server, in
-    the model's name it recorded. `record`: a cassette file every exchange is kept in."""
+    the model's name it recorded. `record`: a cassette file every exchange is kept in
+    (default: the file COMPACT_RECORD names, if it is set)."""
+    env = os.environ if environ is None else environ
+    record = record or env.get(RECORD)
     found = {} if offline or cassette else settings(environ, env_file)
     if cassette:
         choice = _replaying(cassette, max_retries)

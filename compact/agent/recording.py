@@ -1,4 +1,4 @@
-"""`compact record CASSETTE TASK`: one run of `compact run`, each API exchange kept in a cassette.
+"""`compact record CASSETTE TASK ...`: one `compact run`, each API exchange kept in a cassette.
 
     python -m compact record run.cassette.json compare-code --workspace data/workspace --profile seed
 
@@ -10,45 +10,40 @@ no key, header or base URL. The class replays it without a key:
 `COMPACT_CASSETTE` naming the file. Without a key it records the offline
 model, which is how the tests check the round trip.
 
+This is `compact run` with `COMPACT_RECORD` set for its length: every run
+that chooses its model through `choose_model` records when that variable
+names a file, so `COMPACT_RECORD=FILE compact run ...` does the same.
+
 Left out: recording the interactive REPL (a cassette is one run of one task).
 """
 
+import os
 import sys
 
-import anthropic
+from ..offline.api.cassette import Cassette, CassetteError
+from .loop import main_run
+from .model import RECORD
 
-from ..config import CompactionConfig
-from ..offline.api.cassette import recording_client
-from . import tasks
-from .loop import Agent, AgentError, UnknownTask, _parser, _start, resolve_task, safe_text
+USAGE = "usage: python -m compact record CASSETTE TASK [the options of compact run]"
 
 
 def main_record(argv=None) -> int:
-    parser = _parser("python -m compact record",
-                     "Run one task to its answer and keep every API exchange in a cassette file.")
-    parser.add_argument("cassette", help="the cassette file to write (JSON)")
-    parser.add_argument("task", help="the task text, or one of: " + ", ".join(tasks.BY_NAME))
-    args = parser.parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] in ("-h", "--help"):
+        print(__doc__.strip() if argv else USAGE, file=sys.stdout if argv else sys.stderr)
+        return 0 if argv else 2
+    cassette, rest = argv[0], argv[1:]
+    previous = os.environ.get(RECORD)
+    os.environ[RECORD] = cassette
     try:
-        request = resolve_task(args.task)
-    except UnknownTask as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    with _start(args) as choice:
-        client, recorder = recording_client(choice.client, args.cassette)
-        try:
-            agent = Agent(args.workspace, client, choice.model, show_usage=True,
-                          config=CompactionConfig.named(args.profile), max_turns=args.max_turns,
-                          stream=args.stream)
-            answer = agent.ask(request)
-        except (anthropic.APIError, AgentError, ValueError) as error:
-            print(f"error: {safe_text(str(error))}", file=sys.stderr)
-            return 1
-        finally:
-            client.close()
-            print(f"cassette: {args.cassette} ({len(recorder.exchanges)} exchanges, "
-                  f"recorded {recorder.recorded}, answered by {', '.join(recorder.models()) or 'nobody'})",
-                  file=sys.stderr)
-    print()
-    print(answer)
-    return 0
+        code = main_run(rest)
+    finally:
+        if previous is None:
+            os.environ.pop(RECORD, None)
+        else:
+            os.environ[RECORD] = previous
+    try:
+        print(f"cassette: {cassette} ({Cassette.load(cassette).describe()})", file=sys.stderr)
+    except CassetteError:
+        print(f"cassette: nothing recorded in {cassette}", file=sys.stderr)
+    return code

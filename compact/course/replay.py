@@ -43,7 +43,6 @@ from ..config import CompactionConfig
 from ..display.text import fixed_width, plural
 from ..formats import COMPACT_TOOL_ACK, OMITTED, kind_of_user_text
 from ..importers import CANNED, FORMATS
-from ..importers.report import print_notes
 from ..messages import estimate_chars, text_of, to_plain, tool_results, user_text
 from ..offline.model.extractive import extractive_summary
 from ..offline.tokens import estimate_text_tokens
@@ -502,9 +501,8 @@ def main(argv=None) -> int:
             from ..bench.benchmark import chart_path_problem
             if problem := chart_path_problem(args.chart):
                 raise UsageError(f"--chart {args.chart}: {problem}")
-        history = load_history(args.history, args.format)
-        print_notes("replay", history)     # what the import read and left out (importers/report.py)
-        result = replay(history, profile=args.profile, step=args.step, overrides=overrides)
+        result = replay(load_history(args.history, args.format), profile=args.profile, step=args.step,
+                        overrides=overrides)
         print(f"{result.history['name']}: {result.history['title']}")
         request = result.history["active_request"]
         shown = request if len(request) <= 70 else request[:67] + "..."
