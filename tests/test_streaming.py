@@ -124,3 +124,34 @@ def test_the_recipe_runs_streamed(tmp_path):
         compactor = loop.make_compactor(workspace, client, MODEL_NAME, CompactionConfig(), seeded_ids())
         answer = loop.ask(client, MODEL_NAME, compactor, [], tasks.TITLES, workspace, stream=True)
     assert "# s05: Lesson 5 - Subtitle 5" in answer
+
+
+def test_a_client_that_hangs_up_while_a_long_stream_is_written_leaves_the_server_healthy(tmp_path):
+    """A recorded stream of 16 MB cannot sit in the socket's buffers: the server is still
+    writing when the client resets the connection."""
+    from compact.agent.model import offline_client
+    from compact.offline.api.cassette import FORMAT, Cassette
+    from compact.offline.api.server import start_offline_server
+    request = {"model": MODEL_NAME, "max_tokens": 500, "messages": QUESTION}
+    events = "event: ping\ndata: {\"type\": \"ping\"}\n\n" * (16 * 1024 * 1024 // 36)
+    short = {"type": "message", "id": "msg_1", "role": "assistant", "model": MODEL_NAME,
+             "content": [{"type": "text", "text": "short"}], "stop_reason": "end_turn",
+             "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1}}
+    cassette = Cassette({"format": FORMAT, "exchanges": [
+        {"request": {"method": "POST", "path": "/v1/messages", "body": {**request, "stream": True}},
+         "response": {"status": 200, "body": {"events": events}}},
+        {"request": {"method": "POST", "path": "/v1/messages", "body": {**request, "max_tokens": 9}},
+         "response": {"status": 200, "body": short}}]})
+    with start_offline_server(cassette=cassette) as server:
+        body = json.dumps({**request, "stream": True}).encode()
+        for _ in range(3):
+            with socket.create_connection(("127.0.0.1", server.port)) as sock:
+                sock.sendall(b"POST /v1/messages HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n"
+                             b"x-api-key: " + key_for(server.base_url).encode() +
+                             b"\r\ncontent-length: %d\r\n\r\n" % len(body) + body)
+                assert sock.recv(64).startswith(b"HTTP/1.1 200")
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+        with offline_client(server.base_url, max_retries=0) as client:
+            with client.messages.stream(**{**request, "max_tokens": 9}) as stream:
+                assert stream.get_final_message().content[0].text == "short"
+        assert [r["status"] for r in server.requests] == [200] * 4
