@@ -12,6 +12,7 @@ import json
 
 import pytest
 
+from compact.course.histories import load_history
 from compact.importers import SessionFileError, load_session, source
 from compact.importers.report import line_list
 from compact.messages import text_of
@@ -204,6 +205,11 @@ def test_a_file_above_the_cap_is_refused_before_it_is_read(tmp_path, monkeypatch
         load_session(path)
     assert str(caught.value) == (f"{path}: {size:,} bytes: larger than any session file "
                                  f"(the cap is MAX_SESSION_BYTES, {size - 1:,})")
+
+    json_path = tmp_path / "big.json"                  # the course's loader refuses it too
+    json_path.write_text(json.dumps([{"role": "user", "content": "x" * size}]), encoding="utf-8")
+    with pytest.raises(SessionFileError, match="larger than any session file"):
+        load_history(json_path)
 
 
 def test_the_cap_is_far_above_a_real_session():

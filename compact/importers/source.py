@@ -39,6 +39,10 @@ class SessionFileError(ValueError):
         super().__init__(f"{where}: {problem}")
 
 
+class SessionFileTooLarge(SessionFileError):
+    """A file above MAX_SESSION_BYTES: refused before it is read, in every format."""
+
+
 def json_problem(error: json.JSONDecodeError, column: int | None = None) -> str:
     """`not JSON (...)` with the column, read as one phrase: json's own text may
     already end in "at" ("Unterminated string starting at")."""
@@ -57,7 +61,7 @@ def read_text(path) -> str:
     except OSError:
         size = 0     # read_text below says what is wrong with the path
     if size > MAX_SESSION_BYTES:
-        raise SessionFileError(path, None, f"{size:,} bytes: larger than any session file "
+        raise SessionFileTooLarge(path, None, f"{size:,} bytes: larger than any session file "
                                            f"(the cap is MAX_SESSION_BYTES, {MAX_SESSION_BYTES:,})")
     try:
         return path.read_text(encoding="utf-8")
