@@ -28,6 +28,7 @@ import datetime
 import json
 import os
 import tempfile
+import threading
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -168,6 +169,7 @@ class Cassette:
         self.source, self.data = source, data
         self.exchanges = data["exchanges"]
         self.served = 0      # the next exchange in recorded order
+        self._lock = threading.Lock()    # the server answers in worker threads too
 
     @classmethod
     def load(cls, path) -> "Cassette":
@@ -196,16 +198,17 @@ class Cassette:
         Requests are looked for from the next one in recorded order, then from the
         start (a notebook run twice on one server asks everything again). Whether
         the request streams is no difference: the server sends the reply either way."""
-        order = list(range(self.served, len(self.exchanges))) + list(range(self.served))
-        for index in order:
-            request = self.exchanges[index]["request"]
-            if request["method"] == method and request["path"] == path \
-                    and _unstreamed(request["body"]) == _unstreamed(body):
-                self.served = index + 1
-                response = self.exchanges[index]["response"]
-                return response["status"], response["body"]
-        return 400, {"type": "error", "error": {
-            "type": "invalid_request_error", "message": self.mismatch(method, path, body)}}
+        with self._lock:
+            order = list(range(self.served, len(self.exchanges))) + list(range(self.served))
+            for index in order:
+                request = self.exchanges[index]["request"]
+                if request["method"] == method and request["path"] == path \
+                        and _unstreamed(request["body"]) == _unstreamed(body):
+                    self.served = index + 1
+                    response = self.exchanges[index]["response"]
+                    return response["status"], response["body"]
+            return 400, {"type": "error", "error": {
+                "type": "invalid_request_error", "message": self.mismatch(method, path, body)}}
 
     def mismatch(self, method: str, path: str, body) -> str:
         if not self.exchanges:

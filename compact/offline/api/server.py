@@ -239,7 +239,7 @@ class OfflineServer:
         error = payload.get("error", {}) if status != 200 else {}
         self.log(path, status, error.get("type"), error.get("message"))
         headers = {"request-id": f"req_offline_{self.served}"}
-        if status == 200 and (wants_stream(raw) or "events" in payload):   # sse.py
+        if status == 200 and endpoint == "messages" and (wants_stream(raw) or "events" in payload):
             return await send_stream(request, payload, headers)
         return _json(status, payload, headers)
 
