@@ -228,3 +228,37 @@ def test_the_notes_print_on_stderr_one_line_each(tmp_path, capsys):
         "replay: left out: 1 meta caveat (line 1)"]
     print_notes("replay", {"notes": "a canned history's own notes"})
     assert capsys.readouterr().err == ""
+
+
+def test_a_parent_not_in_the_file_starts_the_chain_with_a_warning(tmp_path):
+    lines = numbered_session(5)
+    lines[2] = {**lines[2], "parentUuid": "in-an-earlier-file"}      # a resumed session, say
+    history = load_session(write_jsonl(tmp_path / "s.jsonl", lines))
+    assert history["active_request"] == "question 4" and len(history["messages"]) == 3
+    assert history["import_report"]["left_out_lines"] == {"off the parent chain": [1, 2]}
+    assert [w["kind"] for w in history["import_report"]["warnings"]] == ["dangling parent",
+                                                                         "off the parent chain"]
+    assert history["import_notes"][-2] == (
+        "warning: line 3 names a parent (parentUuid 'in-an-earlier-file') that is not in the file: "
+        "the chain starts there")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_warning_kind_is_said_in_both_languages(tmp_path, lang):
+    from compact.display.import_report import report_lines
+    lines = numbered_session(5)
+    lines[2] = {**lines[2], "parentUuid": "elsewhere"}
+    text, _ = cut(lines + [record("user", "u5", "u4", "half")], 5)
+    (tmp_path / "a.jsonl").write_text(text, encoding="utf-8")
+    side = [{**r, "isSidechain": True} for r in numbered_session(3)]
+    null = [{**r, "parentUuid": None} for r in numbered_session(3)]
+    kinds, said = set(), []
+    for name, content in (("a.jsonl", None), ("agent-b.jsonl", side), ("c.jsonl", null)):
+        if content is not None:
+            write_jsonl(tmp_path / name, content)
+        report = load_session(tmp_path / name)["import_report"]
+        kinds |= {w["kind"] for w in report["warnings"]}
+        said += report_lines(report, lang)
+    assert kinds == {"half-written", "dangling parent", "off the parent chain", "subagent file",
+                     "no parent chain"}
+    assert len([line for line in said if line.startswith(("warning:", "警告："))]) == 5

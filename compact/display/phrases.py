@@ -59,6 +59,9 @@ PHRASES = {
                                          "(a rewound branch or a broken link) and were left out",
                                          "警告：第 {lines} 行不在 parentUuid 链上"
                                          "（回退留下的分支或断开的链接），已略去"),
+    "import warn dangling parent": ("warning: line {lines} names a parent (parentUuid) that is not in the "
+                                    "file: the chain starts there",
+                                    "警告：第 {lines} 行指明的父记录（parentUuid）不在文件里：链从这里开始"),
     "import warn subagent file": ("warning: every message is a sidechain: a subagent's own file, "
                                   "read as a session of its own",
                                   "警告：每条消息都是旁支（sidechain）：这是子 agent 自己的文件，"

@@ -11,7 +11,8 @@ format is Claude Code's own and undocumented; this reads what its files hold:
   `parentUuid`, so a branch left by a rewind is not read. Main-thread
   messages off that chain are left out with a warning naming their lines;
   a file where no record names its parent (every `parentUuid` null or
-  missing) is read in file order, with a warning too;
+  missing) is read in file order, with a warning too; a parent that is not
+  in the file (a session resumed from another) starts the chain, with a warning;
 - `isSidechain` records (a subagent's conversation, inside the main file)
   are left out; a file where every message is a sidechain (a subagent's own
   `agent-*.jsonl`) is that subagent's session and is read as one;
@@ -91,7 +92,7 @@ def _thread(path, records: list, sidechain: bool, report: ImportReport) -> list:
                         f"the {len(members)} messages on lines {line_list(line for line, _ in members)} "
                         f"are read in file order")
         return members
-    chain = _chain(path, records, members[-1])
+    chain = _chain(path, records, members[-1], report)
     on_chain = {line for line, _ in chain}
     off = [line for line, _ in members if line not in on_chain]
     for line in off:
@@ -104,7 +105,7 @@ def _thread(path, records: list, sidechain: bool, report: ImportReport) -> list:
     return chain
 
 
-def _chain(path, records: list, newest) -> list:
+def _chain(path, records: list, newest, report: ImportReport) -> list:
     by_uuid = {r["uuid"]: (line, r) for line, r in records if isinstance(r.get("uuid"), str)}
     chain, seen = [], set()
     line, record = newest
@@ -117,7 +118,11 @@ def _chain(path, records: list, newest) -> list:
         if parent in seen:
             raise SessionFileError(path, line, f"parentUuid {parent!r} loops back to a later record")
         if parent not in by_uuid:
-            raise SessionFileError(path, line, f"parentUuid {parent!r} is not the uuid of any record")
+            # The chain starts in another file (a resumed session) or lost a record: what is
+            # here is read, and the messages before this one are left out, by _thread, named.
+            report.warn("dangling parent", [line], f"line {line} names a parent (parentUuid {parent!r}) "
+                                                   f"that is not in the file: the chain starts there")
+            return chain[::-1]
         line, record = by_uuid[parent]
 
 
