@@ -9,11 +9,11 @@ import's report, kept in the history as `import_report` and as plain `import_not
 
 Nothing an importer drops goes unsaid: every record it does not turn into a
 message is counted under a kind here, and the kinds that may surprise (a
-half-written line, records off the parent chain) are warnings too, printed by
-the course's loaders on stderr.
+half-written line, records off the parent chain) are warnings too.
+`print_notes` puts the notes on stderr, for a command line.
 
-Left out: translating the notes (they name the file's own kinds, which are
-English words in every edition; the notebooks show the counts in a table).
+Left out: translating the notes (English, for a terminal; the notebooks say
+the same in their own language with compact/display/import_report.py).
 """
 
 import re
