@@ -11,8 +11,10 @@
 #
 # - **Claude Code session files**, the JSONL Claude Code keeps under
 #   `~/.claude/projects/<project>/`. The format is Claude Code's own and not documented;
-#   the importer keeps the main thread, skips a subagent's sidechain and the harness's meta
-#   lines, joins a reply Claude Code wrote block by block, and reads past a compaction
+#   the importer keeps the main thread and what the harness sent the model (a slash
+#   command's expanded prompt, an `isMeta` record), skips a subagent's sidechain (a
+#   subagent's own file imports as a session) and the caveat lines of local commands,
+#   joins a reply Claude Code wrote block by block, and reads past a compaction
 #   Claude Code did, so the pairs it split are whole again;
 # - **plain Messages API histories**: a JSON list, `{"messages": [...]}`, or one message a
 #   line;
