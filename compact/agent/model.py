@@ -185,7 +185,9 @@ def choose_model(*, offline: bool = False, window: int = DEFAULT_WINDOW, faults=
                              f"Model: the offline model {MODEL_NAME} at {server.base_url} "
                              f"(window {window} tokens; no key, no network).", server)
     if record:
-        choice.client, choice.recorder = recording_client(choice.client, record)
+        plain = choice.client
+        choice.client, choice.recorder = recording_client(plain, record)
+        plain.close()       # the copy has its own HTTP client; this one is not used again
         choice.description += f" Recording to {Path(record).name}."
     if echo:
         echo(choice.description)
