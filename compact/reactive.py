@@ -7,6 +7,11 @@ moves one earlier rather than split a tool_use from its result. The caller
 allows this once per model call (MAX_REACTIVE_RETRIES) and raises the second
 refusal.
 
+A retry must be smaller than what was refused: when the summary of a short
+head is longer than the head (a tiny window, a long kept tail), the list
+grows, and the retry could only be refused again. `smaller_or_raise` then
+raises the refusal once more, saying so, and nothing is retried.
+
 Only the dropped part is summarized, never the kept tail: the article gets
 this right (its own test asserts it; flaw 10 in docs/DESIGN.md is withdrawn).
 The seed profile keeps exactly the article's tail, so when the request's own
@@ -15,15 +20,11 @@ summary message and in the tail; the default moves the cut past that message
 so it is read once (flaw 14). Both profiles recognise the refusal by the
 SDK's error type and all three spellings (flaw 9).
 
-A retry must be smaller than what was refused: when the summary of a short
-head is longer than the head (a tiny window, a long kept tail), the list
-grows, and the retry could only be refused again. `smaller_or_raise` then
-raises the refusal once more, saying so, and nothing is retried.
-
 Left out: the retry itself and its counter (the agent loop owns them).
 """
 
-from .messages import estimate_chars, has_tool_use, is_tool_result, request_positions
+from . import messages as message_list
+from .messages import has_tool_use, is_tool_result, request_positions
 from .summary import summary_message_for
 
 TOO_LONG_SPELLINGS = ("prompt is too long", "prompt_too_long", "too many tokens")
@@ -70,7 +71,7 @@ def reactive_compact(messages, compactor, active_request: str):
 def smaller_or_raise(error: BaseException, refused: list, retry: list) -> list:
     """`retry` when it is smaller than the list the API `refused`; otherwise the
     refusal `error` is raised again, its message saying why there is no retry."""
-    before, after = estimate_chars(refused), estimate_chars(retry)
+    before, after = message_list.estimate_chars(refused), message_list.estimate_chars(retry)
     if after < before:
         return retry
     why = (f"reactive_compact would send {after:,} characters, not fewer than the {before:,} "

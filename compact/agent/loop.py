@@ -43,12 +43,13 @@ from pathlib import Path
 
 import anthropic
 
+from .. import reactive
 from ..compactor import ContextCompactor
 from ..config import CompactionConfig
 from ..formats import AGENT_SYSTEM_RULE
 from ..messages import text_of, to_plain, tool_uses
 from ..offline.tokens import DEFAULT_WINDOW
-from ..reactive import is_prompt_too_long, smaller_or_raise
+from ..reactive import is_prompt_too_long
 from . import tasks
 from .model import choose_model
 from .tools import TOOLS, run_tool
@@ -151,7 +152,7 @@ class Agent:
                 self.reactive_compactions += 1
                 self.echo("[reactive compact]")
                 # A retry no smaller than the refused list is refused again: raise instead.
-                self.messages[:] = smaller_or_raise(
+                self.messages[:] = reactive.smaller_or_raise(
                     error, self.messages, self.compactor.reactive_compact(self.messages, request))
                 continue
             retries = 0
