@@ -6,8 +6,7 @@ Four lines of `compact` make an ordinary tool loop compact its own context
 (docs/RECIPE.md explains each one):
 1. `prepare(messages, request)` before every model call;
 2. `reactive_compact(messages, request)` once when the API still answers
-   "prompt is too long", then the same call again, unless what it would send
-   is no smaller than what was refused (`smaller_or_raise` raises the refusal);
+   "prompt is too long", then the same call again;
 3. the `compact` tool: run the WHOLE batch, append every result, and only
    then `compact_history`, so no tool_use loses its result;
 4. the current request passed to each of them, so that what the user asked
@@ -32,7 +31,6 @@ import anthropic
 
 from compact import CompactionConfig, ContextCompactor, is_prompt_too_long
 from compact.agent.tools import TOOLS, run_tool
-from compact.reactive import smaller_or_raise
 
 SYSTEM = "You are a coding agent. Use the tools to read files; answer from what you read."
 
@@ -52,8 +50,7 @@ def ask(client, model: str, compactor: ContextCompactor, messages: list, request
             if refused or not is_prompt_too_long(error):
                 raise                           # a second refusal in a row is the caller's
             refused = True
-            # 2, and a retry that would be no smaller is not sent: the refusal is raised
-            messages[:] = smaller_or_raise(error, messages, compactor.reactive_compact(messages, request))
+            messages[:] = compactor.reactive_compact(messages, request)         # 2
             continue
         refused = False
         content = [block.model_dump(mode="json", exclude_none=True) for block in response.content]

@@ -62,16 +62,6 @@ def test_a_second_refusal_in_a_row_is_raised(tmp_path):
         run(lessons_workspace(tmp_path), tasks.TITLES, window=3000)
 
 
-def test_a_retry_that_would_grow_the_list_is_not_sent(tmp_path):
-    import anthropic
-    loop, workspace = recipe(), lessons_workspace(tmp_path)
-    with offline_model(window=3000) as (server, client):
-        compactor = loop.make_compactor(workspace, client, MODEL_NAME, CompactionConfig(), seeded_ids())
-        with pytest.raises(anthropic.BadRequestError, match="^reactive_compact would send"):
-            loop.ask(client, MODEL_NAME, compactor, [], tasks.TITLES, workspace)
-        assert [r["status"] for r in server.requests].count(400) == 1
-
-
 def test_the_compact_tool_compacts_after_the_whole_batch(tmp_path):
     workspace = tmp_path / "workspace"
     shutil.copytree(ROOT / "data" / "workspace", workspace)
