@@ -4,7 +4,14 @@ error shapes and texts, the token estimate, faults and retries, bad input."""
 import http.client
 import json
 import math
+import os
+import re
+import signal
+import stat
+import subprocess
 import sys
+import threading
+from pathlib import Path
 
 import anthropic
 import pytest
@@ -647,3 +654,39 @@ def test_where_the_api_differs_it_is_a_named_rule():
         pipeline, server = verdicts(messages)
         refused = (pipeline is not None, server is not None)
         assert refused == (refuses == "pipeline", refuses == "server"), rule
+
+
+# -- python -m compact serve: the key in a file only its user can read ----------------------------
+
+def test_serve_keeps_its_key_in_a_private_file_and_never_prints_it(tmp_path):
+    root = Path(__file__).resolve().parents[1]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
+    env.update(PYTHONPATH=str(root), TMPDIR=str(tmp_path))
+    child = subprocess.Popen([sys.executable, "-m", "compact", "serve", "--port", "0"], cwd=tmp_path,
+                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    guard = threading.Timer(60, child.kill)   # a child that never says four lines cannot hang the test
+    guard.start()
+    try:
+        lines = [child.stdout.readline() for _ in range(4)]
+        assert lines[-1] == "Ctrl-C stops it.\n", lines
+        url = re.search(r"listening on (http://127\.0\.0\.1:\d+)", lines[0])[1]
+        path = Path(re.search(r"Its key is in (\S+) ", lines[1])[1])
+        assert path.parent.parent == tmp_path
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+        assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+        key = path.read_text()
+        assert len(key) >= 40 and key not in "".join(lines)
+        assert f"ANTHROPIC_API_KEY=$(cat {path})" in lines[2]
+        for sent, status in ((key, 200), ("offline-no-key", 401)):
+            with anthropic.Anthropic(api_key=sent, base_url=url, max_retries=0) as sdk:
+                try:
+                    got = create(sdk, [{"role": "user", "content": "hello"}]).type and 200
+                except anthropic.AuthenticationError:
+                    got = 401
+            assert got == status
+    finally:
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=30)
+        guard.cancel()
+    assert child.returncode == 0 and out == "stopped\n" and "Traceback" not in err
+    assert not path.parent.exists()
