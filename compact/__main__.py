@@ -2,6 +2,7 @@
 
     agent         the REPL of the article (each line is the active request; q quits)
     run           one task, non-interactive
+    record        one task, each API exchange kept in a cassette file (to replay for a class)
     serve         the offline model alone, for any Anthropic client
     replay        a canned history or a session file through the pipeline, as a table (and a chart)
     sweep         a history over a grid of thresholds and both profiles: a table, the best marked
@@ -43,6 +44,7 @@ import threading  # noqa: E402
 COMMANDS = {
     "agent": "compact.agent.loop:main_agent",
     "run": "compact.agent.loop:main_run",
+    "record": "compact.agent.recording:main_record",
     "serve": "compact.offline.api.server:main_serve",
     "replay": "compact.course.replay:main",
     "sweep": "compact.course.sweep:main",

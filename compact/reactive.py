@@ -7,6 +7,11 @@ moves one earlier rather than split a tool_use from its result. The caller
 allows this once per model call (MAX_REACTIVE_RETRIES) and raises the second
 refusal.
 
+A retry must be smaller than what was refused: when the summary of a short
+head is longer than the head (a tiny window, a long kept tail), the list
+grows, and the retry could only be refused again. `smaller_or_raise` then
+raises the refusal once more, saying so, and nothing is retried.
+
 Only the dropped part is summarized, never the kept tail: the article gets
 this right (its own test asserts it; flaw 10 in docs/DESIGN.md is withdrawn).
 The seed profile keeps exactly the article's tail, so when the request's own
@@ -18,6 +23,7 @@ SDK's error type and all three spellings (flaw 9).
 Left out: the retry itself and its counter (the agent loop owns them).
 """
 
+from . import messages as message_list
 from .messages import has_tool_use, is_tool_result, request_positions
 from .summary import summary_message_for
 
@@ -60,3 +66,29 @@ def reactive_compact(messages, compactor, active_request: str):
     if message is None:
         return messages
     return [message, *messages[start:]] if start else [message]
+
+
+def smaller_or_raise(error: BaseException, refused: list, retry: list) -> list:
+    """`retry` when it is smaller than the list the API `refused`; otherwise the
+    refusal `error` is raised again, its message saying why there is no retry."""
+    before, after = message_list.estimate_chars(refused), message_list.estimate_chars(retry)
+    if after < before:
+        return retry
+    why = (f"reactive_compact would send {after:,} characters, not fewer than the {before:,} "
+           f"the API refused, so it did not retry")
+    raise _with_reason(error, why) from error
+
+
+def _with_reason(error: BaseException, why: str) -> BaseException:
+    """The same refusal with `why` in front of its message: an SDK status error is
+    made again of its own class, response and body (callers still catch it by its
+    type and read its status); any other error gets `why` as a note."""
+    response, body = getattr(error, "response", None), getattr(error, "body", None)
+    if response is not None and hasattr(error, "status_code"):
+        try:
+            return type(error)(f"{why}. The refusal: {getattr(error, 'message', error)}",
+                               response=response, body=body)
+        except TypeError:
+            pass
+    error.add_note(why)
+    return error

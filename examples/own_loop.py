@@ -16,7 +16,10 @@ course's (compact.agent.tools) because the offline model knows them; put
 your own in TOOLS and run_tool. tests/test_recipe.py runs this file against
 the offline model, so the recipe cannot go stale.
 
-Left out: streaming, the system prompt's wording, retries of other errors
+A streamed loop (`messages.stream()`) needs nothing more: the SDK's final
+message is what `create` returns (`ask(..., stream=True)`).
+
+Left out: the system prompt's wording, retries of other errors
 (raised as they are), and anything the package's Agent adds for the course
 (echoing, turn limits per task, destructive-command confirmation).
 """
@@ -33,15 +36,16 @@ SYSTEM = "You are a coding agent. Use the tools to read files; answer from what 
 
 
 def ask(client, model: str, compactor: ContextCompactor, messages: list, request: str,
-        workspace, max_calls: int = 20) -> str:
-    """One user turn of a tool loop, with the pipeline wired in; returns the final text."""
+        workspace, max_calls: int = 20, stream: bool = False) -> str:
+    """One user turn of a tool loop, with the pipeline wired in; returns the final text.
+    `stream`: each reply comes as events through `messages.stream()`; nothing else changes."""
     messages.append({"role": "user", "content": request})
     refused = False
     for _ in range(max_calls):
         messages[:] = compactor.prepare(messages, request)                      # 1
         try:
-            response = client.messages.create(model=model, max_tokens=4000, system=SYSTEM,
-                                              tools=TOOLS, messages=messages)
+            response = call(client, stream, model=model, max_tokens=4000, system=SYSTEM,
+                            tools=TOOLS, messages=messages)
         except anthropic.APIStatusError as error:
             if refused or not is_prompt_too_long(error):
                 raise                           # a second refusal in a row is the caller's
@@ -60,6 +64,14 @@ def ask(client, model: str, compactor: ContextCompactor, messages: list, request
         if any(call["name"] == "compact" for call in calls):
             messages[:] = compactor.compact_history(messages, request)          # 3
     raise RuntimeError(f"no final answer after {max_calls} model calls")
+
+
+def call(client, stream: bool, **request):
+    """One model call; streamed, the SDK puts the events back into the same message."""
+    if not stream:
+        return client.messages.create(**request)
+    with client.messages.stream(**request) as events:
+        return events.get_final_message()
 
 
 def make_compactor(workspace, client, model: str, config: CompactionConfig | None = None, new_id=None):

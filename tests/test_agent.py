@@ -291,6 +291,9 @@ def reply(text, *uses, stop="end_turn"):
 def test_every_spelling_of_the_refusal_triggers_one_reactive_compaction(tmp_path, message):
     client = ScriptedClient(sdk_error(anthropic.BadRequestError, 400, message), reply("done"))
     agent = Agent(tmp_path, client, "m", echo=None)
+    # An earlier turn long enough that its summary is smaller: a retry must shrink the list.
+    agent.messages = [{"role": "user", "content": "earlier"},
+                      {"role": "assistant", "content": [{"type": "text", "text": "x" * 5000}]}]
     assert agent.ask("hello") == "done" and agent.reactive_compactions == 1
 
 

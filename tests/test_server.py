@@ -335,7 +335,7 @@ BAD_BODIES = [
     (changed(system=[{"type": "image"}]), "system.0: Input should be a text block"),
     (changed(tools={"name": "x"}), "tools: Input should be a valid list"),
     (changed(tools=[{"name": "x"}]), "tools.0.input_schema: Field required"),
-    (changed(stream=True), "stream: the offline model does not stream"),
+    (changed(stream="yes"), "stream: Input should be a valid boolean"),
     ([1, 2], "Request body must be a JSON object"),
 ]
 

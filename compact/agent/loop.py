@@ -31,7 +31,11 @@ Whatever a tool prints and whatever a file is called, what enters the messages
 is text the SDK can send: a byte that is not UTF-8 (a surrogate escape in a
 file name, say) is written `\\xNN` (see `safe_text`).
 
-Left out: streaming, hooks, permissions beyond bash's deny list and
+With `agent.stream = True` each call goes through the SDK's
+`messages.stream()` and the loop reads the message it puts back together:
+the same reply, sent as server-sent events.
+
+Left out: showing a reply while it streams, hooks, permissions beyond bash's deny list and
 confirmation, and memory across sessions (chapter s09).
 """
 
@@ -44,6 +48,7 @@ import sys
 
 import anthropic
 
+from .. import reactive
 from ..compactor import ContextCompactor
 from ..config import CompactionConfig
 from ..display.text import print_shown, shown
@@ -105,6 +110,8 @@ def safe_value(value):
 
 
 class Agent:
+    stream = False    # True: each model call through messages.stream() (see the docstring)
+
     def __init__(self, workspace, client, model: str, *, config: CompactionConfig | None = None,
                  echo=print, confirm=None, new_id=None, max_turns: int = MAX_TURNS,
                  max_tokens: int = MAX_TOKENS, show_usage: bool = False, measure=None):
@@ -154,7 +161,9 @@ class Agent:
                 retries += 1
                 self.reactive_compactions += 1
                 self.echo("[reactive compact]")
-                self.messages[:] = self.compactor.reactive_compact(self.messages, request)
+                # A retry no smaller than the refused list is refused again: raise instead.
+                self.messages[:] = reactive.smaller_or_raise(
+                    error, self.messages, self.compactor.reactive_compact(self.messages, request))
                 continue
             retries = 0
             self.usage.append(usage_of(response))
@@ -171,9 +180,12 @@ class Agent:
 
     def call_model(self):
         self.model_calls += 1
-        return self.client.messages.create(model=self.model, system=SYSTEM, tools=TOOLS,
-                                           messages=self.messages, max_tokens=self.max_tokens,
-                                           cache_control=CACHE_CONTROL)
+        request = dict(model=self.model, system=SYSTEM, tools=TOOLS, messages=self.messages,
+                       max_tokens=self.max_tokens, cache_control=CACHE_CONTROL)
+        if self.stream:   # the same reply as server-sent events, put back together by the SDK
+            with self.client.messages.stream(**request) as events:
+                return events.get_final_message()
+        return self.client.messages.create(**request)
 
     def run_batch(self, content: list, request: str) -> None:
         """Run every call of the batch, append all results, then compact if asked."""

@@ -36,6 +36,7 @@ from dotenv import dotenv_values
 
 from ..display.text import shown
 from ..offline import MODEL_NAME
+from ..offline.api.cassette import Cassette, Recorder, recording_client
 from ..offline.api.server import OfflineServer, key_for, start_offline_server
 from ..offline.tokens import DEFAULT_WINDOW
 
@@ -43,6 +44,7 @@ KEY, MODEL, BASE_URL = "ANTHROPIC_API_KEY", "MODEL_ID", "ANTHROPIC_BASE_URL"
 REAL_API = "https://api.anthropic.com"
 OFFLINE_KEY = "offline-no-key"  # sent to an offline server of another process, whose key we lack
 ENV_FILE_VARIABLE = "COMPACT_ENV_FILE"
+RECORD = "COMPACT_RECORD"   # a cassette file to record every run into (compact record)
 MAX_ENV_BYTES = 64 * 1024   # a settings file is a few lines; more is not one of ours
 READ_BITS, WRITE_BITS = 0o044, 0o022   # group's and others' read, and write, permission
 KEY_NAMES = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")
@@ -57,6 +59,7 @@ class ModelChoice:
     model: str
     description: str
     server: OfflineServer | None = None
+    recorder: Recorder | None = None      # when the run is recorded (`record=`)
 
     @property
     def offline(self) -> bool:
@@ -184,6 +187,16 @@ def shown_url(url: str) -> str:
     return urlunsplit(parts._replace(netloc="***@" + parts.netloc.rpartition("@")[2]))
 
 
+def _replaying(path, max_retries: int) -> ModelChoice:
+    cassette = Cassette.load(path)
+    server = start_offline_server(cassette=cassette)
+    model = cassette.models[0] if cassette.models else MODEL_NAME
+    return ModelChoice(offline_client(server.base_url, max_retries), model,
+                       f"Model: {model}, replayed from the cassette {Path(path).name} "
+                       f"({cassette.describe()}) by the offline server at {server.base_url} "
+                       f"(no key, no network).", server)
+
+
 def offline_client(base_url: str, max_retries: int = 2) -> anthropic.Anthropic:
     # The loopback address is mounted without a proxy, whatever HTTP(S)_PROXY
     # says, so the offline model is reached directly and nothing leaves the host.
@@ -194,11 +207,19 @@ def offline_client(base_url: str, max_retries: int = 2) -> anthropic.Anthropic:
 
 
 def choose_model(*, offline: bool = False, window: int = DEFAULT_WINDOW, faults=(),
-                 max_retries: int = 2, environ=None, env_file=True, echo=print) -> ModelChoice:
+                 max_retries: int = 2, environ=None, env_file=True, echo=print,
+                 cassette=None, record=None) -> ModelChoice:
     """The real API when a key and MODEL_ID are configured (and `offline` is False),
-    otherwise the offline model on 127.0.0.1; `echo` gets one line saying which."""
-    found = {} if offline else settings(environ, env_file)
-    if found.get(KEY) and found.get(MODEL):
+    otherwise the offline model on 127.0.0.1; `echo` gets one line saying which.
+    `cassette`: a recorded run (compact record) answered by the offline server, in
+    the model's name it recorded. `record`: a cassette file every exchange is kept in
+    (default: the file COMPACT_RECORD names, if it is set)."""
+    env = os.environ if environ is None else environ
+    record = record or env.get(RECORD)
+    found = {} if offline or cassette else settings(environ, env_file)
+    if cassette:
+        choice = _replaying(cassette, max_retries)
+    elif found.get(KEY) and found.get(MODEL):
         base_url = found.get(BASE_URL) or REAL_API
         client = anthropic.Anthropic(api_key=found[KEY], base_url=base_url,
                                      max_retries=max_retries)
@@ -210,6 +231,11 @@ def choose_model(*, offline: bool = False, window: int = DEFAULT_WINDOW, faults=
         choice = ModelChoice(offline_client(server.base_url, max_retries), MODEL_NAME,
                              f"Model: the offline model {MODEL_NAME} at {server.base_url} "
                              f"(window {window} tokens; no key, no network).", server)
+    if record:
+        plain = choice.client
+        choice.client, choice.recorder = recording_client(plain, record)
+        plain.close()       # the copy has its own HTTP client; this one is not used again
+        choice.description += f" Recording to {Path(record).name}."
     if echo:
         echo(choice.description)
     return choice

@@ -31,7 +31,7 @@ import json
 import os
 from pathlib import Path
 
-from ..importers import CANNED, SessionFileError, detect, load_session
+from ..importers import CANNED, SessionFileError, SessionFileTooLarge, detect, load_session
 from ..messages import MessageFormatError, validate_messages
 
 DATA_ENV = "COMPACT_DATA"
@@ -131,8 +131,8 @@ def _imported_format(path: Path, source_format: str) -> str:
         return source_format
     try:
         return detect(path)
-    except SessionFileError:
-        if path.suffix == ".jsonl":
+    except SessionFileError as error:
+        if path.suffix == ".jsonl" or isinstance(error, SessionFileTooLarge):
             raise
         return CANNED
 

@@ -44,6 +44,40 @@ PHRASES = {
                 "之前的摘要：{line}"),
     "middle_cut": ("(The middle of the conversation was not in my input; the full transcript is on disk.)",
                    "（对话的中间部分不在我的输入里；完整记录在磁盘上。）"),
+    # an import's report (compact/display/import_report.py)
+    "import read": ("read {total} records: {kinds}",
+                    "读了 {total} 条记录：{kinds}"),
+    "import left out": ("left out: {kinds}",
+                        "略去：{kinds}"),
+    "import nothing left out": ("left out: nothing",
+                                "略去：无"),
+    "import lines": ("{count} {kind} (line{s} {lines})",
+                     "{count} 条 {kind}（第 {lines} 行）"),
+    "import warn half-written": ("warning: line {lines} is half-written (a session still being written?) "
+                                 "and was left out",
+                                 "警告：第 {lines} 行只写了一半（会话还在写？），已略去"),
+    "import warn no parent chain": ("warning: no record names its parent (parentUuid); "
+                                    "lines {lines} were read in file order",
+                                    "警告：没有记录指明父记录（parentUuid）；第 {lines} 行按文件顺序读入"),
+    "import warn off the parent chain": ("warning: lines {lines} are off the parentUuid chain "
+                                         "(a rewound branch or a broken link) and were left out",
+                                         "警告：第 {lines} 行不在 parentUuid 链上"
+                                         "（回退留下的分支或断开的链接），已略去"),
+    "import warn dangling parent": ("warning: line {lines} names a parent (parentUuid) that is not in the "
+                                    "file: the chain starts there",
+                                    "警告：第 {lines} 行指明的父记录（parentUuid）不在文件里：链从这里开始"),
+    "import warn subagent file": ("warning: every message is a sidechain: a subagent's own file, "
+                                  "read as a session of its own",
+                                  "警告：每条消息都是旁支（sidechain）：这是子 agent 自己的文件，"
+                                  "作为一个独立的会话读入"),
+    # a cassette in the live notebook (12)
+    "cassette recording": ("recording every API exchange to the cassette {path}",
+                           "把每次 API 往来都录进 cassette 文件 {path}"),
+    "cassette replaying": ("replaying the cassette {path}: {what}",
+                           "回放 cassette 文件 {path}：{what}"),
+    "cassette none": ("no cassette: COMPACT_RECORD=FILE records this run, COMPACT_CASSETTE=FILE replays one",
+                      "没有 cassette：COMPACT_RECORD=文件 录下这次运行，"
+                      "COMPACT_CASSETTE=文件 回放一次录好的运行"),
     # answers
     "sources": ("Looked at: {where}.",
                 "查看过：{where}。"),

@@ -5,17 +5,20 @@
     history = load_session("chat.json", "openai")
     history["messages"], history["active_request"], history["lines"]
 
-    source.py       reading a file: records with their line, SessionFileError (FILE:LINE: what)
+    source.py       reading a file: records with their line, SessionFileError (FILE:LINE: what),
+                    a half-written last line skipped, files above MAX_SESSION_BYTES refused
+    report.py       what an import read and left out, by kind: `import_report`, `import_notes`
     build.py        joining turns, checking pairs, the active request and the title
     claude_code.py  Claude Code's session JSONL (main thread, split replies, compactions)
     messages_api.py a list, {"messages": [...]} or JSONL of Messages API messages
     openai_chat.py  OpenAI chat format (tool_calls, role "tool"), converted to blocks
 
 A history here is what a canned one is (`title`, `active_request`,
-`messages`), plus `format`, `source` and `lines` (the line each message
-starts on). Every error is a SessionFileError naming the file and, where there
-is one, the line; no history is returned unless the whole file converted and
-its tool pairs match.
+`messages`), plus `format`, `source`, `lines` (the line each message
+starts on) and the import's report (`import_report`, `import_notes`).
+Every error is a SessionFileError naming the file and, where there is one,
+the line; no history is returned unless the whole file converted and its
+tool pairs match.
 
 Imports: the pipeline only (the message checks and our markers), so every
 other part may use these; the course's loader (`compact.course.sessions`)
@@ -26,9 +29,9 @@ import json
 from pathlib import Path
 
 from . import claude_code, messages_api, openai_chat
-from .source import SessionFileError, json_lines, not_json, read_text
+from .source import SessionFileError, SessionFileTooLarge, json_lines, not_json, read_text
 
-__all__ = ["FORMATS", "SessionFileError", "detect", "load_session"]
+__all__ = ["FORMATS", "SessionFileError", "SessionFileTooLarge", "detect", "load_session"]
 
 # name -> (how it loads a path, what it is): one row a format and file shape.
 FORMATS = {

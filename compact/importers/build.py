@@ -10,6 +10,9 @@ canned one has: a title, the active request (the newest text a person typed)
 and the messages. A check that fails names the file and the line of the
 message it is about; nothing is returned half-converted.
 
+The importer's report (what it read and left out, by kind: report.py) goes
+into the history as `import_report` and `import_notes`.
+
 Left out: repairing a broken pair (an orphaned tool_result is an error, never
 dropped in silence) and anything the model did not see (token usage, timings).
 """
@@ -19,6 +22,7 @@ from pathlib import Path
 
 from ..formats import kind_of_user_text
 from ..messages import MessageFormatError, text_of, tool_results, validate_messages
+from .report import ImportReport
 from .source import SessionFileError
 
 _INDEX = re.compile(r"messages\[(\d+)\]")
@@ -72,16 +76,28 @@ def _checked(path, messages: list, lines: list) -> None:
         raise SessionFileError(path, line, text) from None
 
 
-def to_history(path, source_format: str, items: list, title: str | None = None) -> dict:
-    """The history of a converted file; SessionFileError if it is not one the API would take."""
+def to_history(path, source_format: str, items: list, title: str | None = None,
+               requests: list | None = None, report: ImportReport | None = None) -> dict:
+    """The history of a converted file; SessionFileError if it is not one the API would take.
+    `requests`: what said the task, oldest first, when the importer knows better than
+    the typed text of each user message (a slash command's expanded prompt)."""
     if not items:
         raise SessionFileError(path, None, "no messages in the file")
     messages, lines = merge_turns(items)
     _checked(path, messages, lines)
-    typed = [text for text in map(typed_text, messages) if text]
+    texts = map(typed_text, messages) if requests is None else (t.strip() for t in requests)
+    typed = [text for text in texts if text and not kind_of_user_text(text)]
     if not typed:
         raise SessionFileError(path, None, "no user message with text: nothing says what the task is")
     first = " ".join(typed[0].split())
     shown = first if len(first) <= TITLE_CHARS else first[:TITLE_CHARS - 3] + "..."
     return {"name": Path(path).stem, "title": title or shown, "active_request": typed[-1],
-            "format": source_format, "source": str(path), "lines": lines, "messages": messages}
+            "format": source_format, "source": str(path), "lines": lines, "messages": messages,
+            **_reported(report or ImportReport(), items)}
+
+
+def _reported(report: ImportReport, items: list) -> dict:
+    if not report.kinds_read:       # an importer that keeps every record it reads
+        for line, message in items:
+            report.read(message["role"], line)
+    return {"import_report": report.as_dict(), "import_notes": report.notes()}

@@ -11,6 +11,7 @@ Left out: the request's `system` and `tools` (the pipeline compacts only
 """
 
 from .build import to_history
+from .report import ImportReport
 from .source import SessionFileError, json_elements, json_lines, read_text
 
 ROLES = ("user", "assistant")
@@ -27,11 +28,23 @@ def message_of(path, line: int, value) -> dict:
     return {"role": role, "content": value["content"]}
 
 
-def records(path, jsonl: bool) -> list:
+def records(path, jsonl: bool, report: ImportReport | None = None) -> list:
+    """(line, value) of each message; a half-written last JSONL line is left out, and reported."""
     text = read_text(path)
-    return json_lines(path, text) if jsonl else json_elements(path, text)[1]
+    if not jsonl:
+        values = json_elements(path, text)[1]
+    else:
+        notes = []
+        values = json_lines(path, text, notes)
+        for _, line, problem in notes if report else ():
+            report.leave_out("half-written line", line)
+            report.warn("half-written", line, f"line {line} is half-written and is left out: {problem}")
+    for line, value in values if report else ():
+        report.read(str(value.get("role")) if isinstance(value, dict) else type(value).__name__, line)
+    return values
 
 
 def load(path, jsonl: bool = False) -> dict:
-    items = [(line, message_of(path, line, value)) for line, value in records(path, jsonl)]
-    return to_history(path, "messages", items)
+    report = ImportReport()
+    items = [(line, message_of(path, line, value)) for line, value in records(path, jsonl, report)]
+    return to_history(path, "messages", items, report=report)

@@ -22,6 +22,7 @@ import re
 
 from .build import to_history
 from .messages_api import records
+from .report import ImportReport
 from .source import SessionFileError
 
 INSTRUCTIONS = ("system", "developer")
@@ -105,9 +106,14 @@ def message_of(path, line: int, value):
 
 
 def load(path, jsonl: bool = False) -> dict:
-    items = [(line, message) for line, value in records(path, jsonl)
-             if (message := message_of(path, line, value)) is not None]
-    return to_history(path, "openai", items)
+    report, items = ImportReport(), []
+    for line, value in records(path, jsonl, report):
+        message = message_of(path, line, value)
+        if message is None:
+            report.leave_out(f"{value['role']} (instructions)", line)
+        else:
+            items.append((line, message))
+    return to_history(path, "openai", items, report=report)
 
 
 def looks_like(values) -> bool:

@@ -11,8 +11,10 @@
 #
 # - **Claude Code session files**, the JSONL Claude Code keeps under
 #   `~/.claude/projects/<project>/`. The format is Claude Code's own and not documented;
-#   the importer keeps the main thread, skips a subagent's sidechain and the harness's meta
-#   lines, joins a reply Claude Code wrote block by block, and reads past a compaction
+#   the importer keeps the main thread and what the harness sent the model (a slash
+#   command's expanded prompt, an `isMeta` record), skips a subagent's sidechain (a
+#   subagent's own file imports as a session) and the caveat lines of local commands,
+#   joins a reply Claude Code wrote block by block, and reads past a compaction
 #   Claude Code did, so the pairs it split are whole again;
 # - **plain Messages API histories**: a JSON list, `{"messages": [...]}`, or one message a
 #   line;
@@ -65,6 +67,16 @@ print(f"main thread: {len(sample['messages'])} messages, "
       f"{sum(m['role'] == 'assistant' for m in sample['messages'])} model replies")
 print(f"title:   {sample['title'][:60]}...")
 print(f"request: {sample['active_request']}")
+
+# %% [markdown]
+# Every import also says what it read and what it left out, by kind and with the lines:
+# the history's `import_report` (its `import_notes` hold the same in English, for a terminal).
+
+# %%
+from compact.display.import_report import report_lines
+
+for line in report_lines(sample["import_report"]):
+    print(line)
 
 # %% [markdown]
 # The sidechain records and the meta line are left out; the `summary` and the

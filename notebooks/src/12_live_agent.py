@@ -59,9 +59,29 @@ from compact.messages import text_of, tool_results, tool_uses
 
 # %%
 force_offline = any(os.environ.get(name) for name in ("CI", "COMPACT_OFFLINE"))
-choice = choose_model(offline=force_offline, echo=None)
+choice = choose_model(offline=force_offline, echo=None, cassette=os.environ.get("COMPACT_CASSETTE"),
+                      record=os.environ.get("COMPACT_RECORD"))
 # The offline model's port changes on every run; the rest of the line is what matters.
 print(re.sub(r"127\.0\.0\.1:\d+", "127.0.0.1:<port>", choice.description))
+
+# %% [markdown]
+# **A recorded run.** A teacher with a key can keep this run in a cassette: start Jupyter
+# with `COMPACT_RECORD` naming a file, and every API exchange is written there (requests and
+# replies, dated, with the model that answered; no key, header or base URL). A class
+# without a key starts it with `COMPACT_CASSETTE` naming that file instead: the offline
+# server answers each request with the reply recorded for it, so the cells below print
+# what the recorded run printed (README, "Record once, replay for a class").
+
+# %%
+from compact.display.phrases import say
+
+if choice.recorder is not None:
+    print(say("cassette recording", path=choice.recorder.path))
+elif choice.server is not None and choice.server.cassette is not None:
+    print(say("cassette replaying", path=os.environ["COMPACT_CASSETTE"],
+              what=choice.server.cassette.describe()))
+else:
+    print(say("cassette none"))
 
 # %% [markdown]
 # ## Predict first

@@ -73,8 +73,8 @@ def check_shape(body, endpoint: str) -> None:
     if endpoint == "messages":
         if _need(body, "max_tokens", int, "integer") < 1:
             raise RequestError("max_tokens: Input should be greater than or equal to 1")
-        if body.get("stream"):
-            raise RequestError("stream: the offline model does not stream; send stream=false")
+        if not isinstance(body.get("stream", False), bool):
+            raise RequestError("stream: Input should be a valid boolean")
     messages = _need(body, "messages", list, "list")
     if not messages:
         raise RequestError("messages: at least one message is required")

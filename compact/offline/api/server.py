@@ -33,7 +33,10 @@ The server runs on its own event loop in a daemon thread, so a notebook or a
 test starts it with one call; the answers themselves run in the loop's worker
 threads, so a long one never stalls the other connections.
 
-Left out: streaming, TLS, real rate limits, HTTP/2.
+`stream: true` gets the reply as server-sent events (sse.py); with a cassette
+the server answers from a recorded run (cassette.py).
+
+Left out: TLS, real rate limits, HTTP/2.
 """
 
 import argparse
@@ -56,7 +59,9 @@ from aiohttp.web_protocol import RequestHandler
 from ..model.reply import MODEL_NAME
 from ..tokens import DEFAULT_WINDOW
 from .answer import answer
+from .cassette import Cassette
 from .rules import error_body
+from .sse import send_stream, wants_stream
 from .usage import PromptCache
 
 HOST = "127.0.0.1"
@@ -113,13 +118,14 @@ class OfflineServer:
     """
 
     def __init__(self, window: int = DEFAULT_WINDOW, faults=(), port: int = 0,
-                 retry_after_ms: int | None = 1, key: str | None = None):
+                 retry_after_ms: int | None = 1, key: str | None = None,
+                 cassette: Cassette | None = None):
         if not isinstance(window, int) or isinstance(window, bool) or window < 1:
             raise ValueError(f"window must be a positive number of tokens, got {window!r}")
         if key is not None and not (isinstance(key, str) and len(key) >= 16 and key.isascii()
                                     and key.isprintable() and " " not in key):
             raise ValueError("key must be at least 16 printable ASCII characters without spaces")
-        self.window = window
+        self.window, self.cassette = window, cassette
         self.retry_after_ms = retry_after_ms
         self.requests: deque = deque(maxlen=LOG_SIZE)
         self.served = 0
@@ -229,21 +235,27 @@ class OfflineServer:
             fault = self.next_fault() if endpoint == "messages" else None
             if fault:
                 return self._fault(path, fault)
-            asked = (endpoint, raw, self.window, self.prompt_cache,
-                     request.headers.get("anthropic-beta", ""), self.secret)
+            asked = (endpoint, path, raw, request.headers.get("anthropic-beta", ""))
             # A small body is answered on the loop: its answer takes well under a millisecond,
             # less than a hop to a worker thread; a larger one in a worker, never stalling the rest.
-            status, payload = answer(*asked) if size <= INLINE_BODY else \
-                await self._loop.run_in_executor(None, answer, *asked)
+            status, payload = self._answer(*asked) if size <= INLINE_BODY else \
+                await self._loop.run_in_executor(None, self._answer, *asked)
         finally:
             self._body_bytes -= size
         error = payload.get("error", {}) if status != 200 else {}
         self.log(path, status, error.get("type"), error.get("message"))
+        if status == 200 and endpoint == "messages" and (wants_stream(raw) or "events" in payload):
+            return await send_stream(request, payload, self._id())     # sse.py
         return _json(status, payload, self._id())
 
     def _id(self) -> dict:
         """The request-id header: this request's number, as logged."""
         return {"request-id": f"req_offline_{self.served}"}
+
+    def _answer(self, endpoint: str, path: str, raw: bytes, betas: str) -> tuple:
+        if self.cassette is not None:     # a recorded run, answered again (cassette.py)
+            return self.cassette.answer_raw(path, raw)
+        return answer(endpoint, raw, self.window, self.prompt_cache, betas, self.secret)
 
     def _check_post(self, request: web.BaseRequest, endpoint: str | None) -> None:
         if "transfer-encoding" in request.headers:
@@ -305,10 +317,15 @@ class OfflineServer:
 
 
 def start_offline_server(window: int = DEFAULT_WINDOW, faults=(), port: int = 0,
-                         retry_after_ms: int | None = 1, key: str | None = None) -> OfflineServer:
+                         retry_after_ms: int | None = 1, key: str | None = None,
+                         cassette=None) -> OfflineServer:
     """Start the offline model on 127.0.0.1 (port 0: a free one) on its own thread; `key`:
-    the key it requires (None: a random one, made now)."""
-    return OfflineServer(window=window, faults=faults, port=port, retry_after_ms=retry_after_ms, key=key)
+    the key it requires (None: a random one, made now); with `cassette` (a Cassette or a
+    path) it answers from that recorded run instead."""
+    if cassette is not None and not isinstance(cassette, Cassette):
+        cassette = Cassette.load(cassette)
+    return OfflineServer(window=window, faults=faults, port=port, retry_after_ms=retry_after_ms,
+                         key=key, cassette=cassette)
 
 
 def _room_for_connections() -> None:
@@ -403,14 +420,18 @@ def main_serve(argv=None) -> int:
                         help="context window in estimated tokens (default %(default)s)")
     parser.add_argument("--fail", type=int, action="append", default=[], choices=sorted(FAULTS),
                         help="answer the next request with this status; repeat for more")
+    parser.add_argument("--cassette", metavar="FILE", help="answer from this recorded run (compact record)")
     args = parser.parse_args(argv)
     try:
-        server = start_offline_server(window=args.window, faults=args.fail, port=args.port)
+        server = start_offline_server(window=args.window, faults=args.fail, port=args.port,
+                                      cassette=args.cassette)
     except (OSError, ValueError) as error:
         print(f"error: cannot serve on {HOST}:{args.port}: {error}", file=sys.stderr)
         return 1
     key = _key_file(server)
     print(f"Offline model listening on {server.base_url} (window {server.window} tokens).")
+    if server.cassette is not None:
+        print(f"It answers from {args.cassette}: {server.cassette.describe()}.")
     print(f"Its key is in {key} (yours alone; a new one each start). Point a client at it:")
     print(f"  ANTHROPIC_BASE_URL={server.base_url} ANTHROPIC_API_KEY=$(cat {key}) MODEL_ID={MODEL_NAME}")
     print("Ctrl-C stops it.", flush=True)

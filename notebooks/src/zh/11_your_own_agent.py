@@ -11,7 +11,8 @@
 #
 # - **Claude Code 的会话文件**，即 Claude Code 保存在 `~/.claude/projects/<project>/`
 #   下的 JSONL。这是 Claude Code 自己的格式，没有官方文档；
-#   导入器只保留主线，跳过子 agent 的旁支（sidechain）和 harness 加的元信息（meta）行，
+#   导入器保留主线，以及 harness 发给模型的内容（斜杠命令展开后的提示，即 `isMeta` 记录），
+#   跳过子 agent 的旁支（sidechain；子 agent 自己的文件则作为一个会话导入）和本地命令的提示（caveat）行，
 #   把 Claude Code 按块分开写下的一次回复重新合成一条，
 #   并越过 Claude Code 自己做过的压缩往回读，让被它拆开的配对重新完整；
 # - **普通的 Messages API 历史**：一个 JSON 列表、`{"messages": [...]}`，或每行一条消息；
@@ -32,6 +33,10 @@
 # 按 Claude Code 的格式写出它，里面是课程工具的真实输出、一个在自己的旁支里
 # 读五节课 README 的子 agent，以及一次编辑之前的文件历史快照（file-history-snapshot）。
 # 它的第一条记录就这样写明了。先按种类数一数它的记录，再看导入器留下了什么：
+
+# %% [markdown]
+# 每次导入还会说明它读了什么、略去了什么，按种类列出，并给出行号：
+# 都在历史的 `import_report` 里（它的 `import_notes` 用英文写着同样的内容，供终端显示）。
 
 # %% [markdown]
 # 旁支记录和 meta 行被略去；`summary` 和 `file-history-snapshot` 是簿记，不是消息。

@@ -1,0 +1,32 @@
+"""An import's report (compact/importers/report.py) in the notebook's language.
+
+    for line in report_lines(history["import_report"]):
+        print(line)
+
+The counts and kinds come from the file (a kind is the record's own `type`,
+or why it was left out); the sentences around them come from the phrasebook,
+so the Chinese edition reads them in Chinese.
+
+Left out: the warnings' free text (`history["import_notes"]`, English, for the
+terminal); here each warning is said again from its kind and its lines.
+"""
+
+from ..importers.report import line_list
+from .phrases import say
+
+
+def report_lines(report: dict, lang: str | None = None) -> list:
+    read = report["read"]
+    kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(read.items(), key=lambda kv: -kv[1]))
+    lines = [say("import read", lang, total=sum(read.values()), kinds=kinds)]
+    left = report["left_out_lines"]
+    if left:
+        lines.append(say("import left out", lang, kinds=", ".join(
+            say("import lines", lang, count=len(at), kind=kind, lines=line_list(at),
+                s="s" if len(at) > 1 else "")
+            for kind, at in left.items())))
+    else:
+        lines.append(say("import nothing left out", lang))
+    for warning in report["warnings"]:
+        lines.append(say(f"import warn {warning['kind']}", lang, lines=line_list(warning["lines"])))
+    return lines

@@ -1,0 +1,236 @@
+"""Cassettes: a live run's API exchanges kept in a file, to be answered again later.
+
+    recorder = Recorder("run.cassette.json", base_url)     # the client's base URL
+    client = anthropic.Anthropic(..., http_client=recording_http_client(recorder, base_url))
+    ... run the agent ...                                    # each exchange is written at once
+    cassette = Cassette.load("run.cassette.json")
+    status, body = cassette.answer("POST", "/v1/messages", request_body)
+
+A teacher with a key records one run; a class without one replays it through
+the offline server (`compact serve --cassette FILE`), which answers each
+request the cassette holds with the reply recorded for it, and any other
+request with a 400 naming the first place where it differs.
+
+What is kept of an exchange is what the course needs to answer it again:
+the method, the path below the base URL, the request's JSON body, the
+response's status and its JSON body (or, for a streamed reply, the text of
+its server-sent events). Never a header (the key travels in one), never the
+base URL (it may hold a user name or an internal host). The file says when it
+was recorded (a date, UTC) and which model answered (the responses' `model`).
+Recording goes through httpx event hooks on the SDK's own HTTP client, so
+every call the SDK makes (retries included) is seen as sent.
+
+Left out: matching requests loosely (a replay is for the same run: the same
+requests, byte for byte once parsed) and recording anything but JSON bodies.
+"""
+
+import datetime
+import json
+import os
+import tempfile
+import threading
+from pathlib import Path
+from urllib.parse import urlsplit
+
+FORMAT = "compact-cassette/1"
+SHOWN = 60     # characters of a differing value quoted in a mismatch
+
+
+class CassetteError(ValueError):
+    """A cassette that cannot be read: the file and what is wrong."""
+
+
+def _relative_path(url, base_url: str) -> str:
+    """The request's path below the base URL's own path (the query, `?beta=true`,
+    only marks the SDK's beta methods: the betas themselves travel in a header)."""
+    parts, base = urlsplit(str(url)), urlsplit(base_url).path.rstrip("/")
+    return parts.path[len(base):] if base and parts.path.startswith(base + "/") else parts.path
+
+
+def _body_of(content: bytes, content_type: str):
+    """A body as the cassette keeps it: JSON parsed, event streams as text."""
+    text = content.decode("utf-8", errors="replace")
+    if "event-stream" in content_type:
+        return {"events": text}
+    try:
+        return json.loads(text) if text else None
+    except json.JSONDecodeError:
+        return {"text": text}
+
+
+class Recorder:
+    """Writes a cassette as exchanges happen: the file is whole after each one
+    (written to a temporary name, then renamed), so a run cut short keeps what it did."""
+
+    def __init__(self, path, base_url: str, today: str | None = None):
+        self.path, self.base_url = Path(path), base_url
+        self.recorded = today or datetime.datetime.now(datetime.UTC).date().isoformat()
+        self.exchanges: list = []
+
+    def on_response(self, response) -> None:
+        """An httpx response hook: read the reply and keep the exchange."""
+        response.read()
+        request = response.request
+        self.exchanges.append({
+            "request": {"method": request.method, "path": _relative_path(request.url, self.base_url),
+                        "body": _body_of(request.content, request.headers.get("content-type", ""))},
+            "response": {"status": response.status_code,
+                         "body": _body_of(response.content, response.headers.get("content-type", ""))},
+        })
+        self.save()
+
+    def models(self) -> list:
+        found = [_answered_by(e["response"]["body"]) for e in self.exchanges]
+        return sorted({m for m in found if m})
+
+    def as_dict(self) -> dict:
+        return {"format": FORMAT, "recorded": self.recorded, "models": self.models(),
+                "exchanges": self.exchanges}
+
+    def save(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd, temporary = tempfile.mkstemp(dir=self.path.parent, prefix=".cassette-", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as file:
+                json.dump(self.as_dict(), file, ensure_ascii=False, indent=1)
+                file.write("\n")
+            os.replace(temporary, self.path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+
+
+def _answered_by(body) -> str | None:
+    """The model a response names: a message's `model`, or the one in a stream's message_start."""
+    if isinstance(body, dict) and isinstance(body.get("model"), str):
+        return body["model"]
+    if isinstance(body, dict) and isinstance(body.get("events"), str):
+        for line in body["events"].splitlines():
+            if line.startswith("data: ") and '"message_start"' in line:
+                message = json.loads(line[6:]).get("message", {})
+                return message.get("model") if isinstance(message, dict) else None
+    return None
+
+
+def recording_http_client(recorder: Recorder, base_url: str):
+    """The SDK's default HTTP client, with `recorder` hooked to every response
+    (a loopback base URL is reached without a proxy, as the offline client is)."""
+    import anthropic
+    options = {"event_hooks": {"response": [recorder.on_response]}}
+    if urlsplit(base_url).hostname in ("127.0.0.1", "localhost"):
+        options["mounts"] = {"all://127.0.0.1": None}
+    return anthropic.DefaultHttpxClient(**options)
+
+
+def recording_client(client, cassette_path, today: str | None = None):
+    """A copy of an `anthropic.Anthropic` client that records to `cassette_path`;
+    (client, recorder). The copy keeps the key, base URL and retries of `client`."""
+    base_url = str(client.base_url)
+    recorder = Recorder(cassette_path, base_url, today)
+    return client.with_options(http_client=recording_http_client(recorder, base_url)), recorder
+
+
+# -- replay -------------------------------------------------------------------------
+
+def first_difference(recorded, sent, where: str = "body") -> str | None:
+    """Where two JSON values first differ, and how; None when they are equal."""
+    if type(recorded) is not type(sent):
+        return f"{where}: recorded {_short(recorded)}, sent {_short(sent)}"
+    if isinstance(recorded, dict):
+        for key in list(recorded) + [k for k in sent if k not in recorded]:
+            if key not in sent:
+                return f"{where}.{key}: recorded {_short(recorded[key])}, sent nothing"
+            if key not in recorded:
+                return f"{where}.{key}: recorded nothing, sent {_short(sent[key])}"
+            found = first_difference(recorded[key], sent[key], f"{where}.{key}")
+            if found:
+                return found
+        return None
+    if isinstance(recorded, list):
+        for index, (a, b) in enumerate(zip(recorded, sent)):
+            found = first_difference(a, b, f"{where}[{index}]")
+            if found:
+                return found
+        if len(recorded) != len(sent):
+            return f"{where}: recorded {len(recorded)} items, sent {len(sent)}"
+        return None
+    return None if recorded == sent else f"{where}: recorded {_short(recorded)}, sent {_short(sent)}"
+
+
+def _short(value) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= SHOWN else text[:SHOWN - 3] + "..."
+
+
+class Cassette:
+    """A recorded run, answering the requests it holds."""
+
+    def __init__(self, data: dict, source: str = "cassette"):
+        self.source, self.data = source, data
+        self.exchanges = data["exchanges"]
+        self.served = 0      # the next exchange in recorded order
+        self._lock = threading.Lock()    # the server answers in worker threads too
+
+    @classmethod
+    def load(cls, path) -> "Cassette":
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise CassetteError(f"{path}: not a cassette ({error})") from None
+        if not isinstance(data, dict) or data.get("format") != FORMAT \
+                or not isinstance(data.get("exchanges"), list):
+            raise CassetteError(f"{path}: not a cassette (expected format {FORMAT!r} "
+                                f"and a list of exchanges)")
+        return cls(data, str(path))
+
+    @property
+    def models(self) -> list:
+        return self.data.get("models", [])
+
+    def describe(self) -> str:
+        """'7 exchanges recorded 2026-12-01, answered by claude-...'."""
+        return (f"{len(self.exchanges)} exchanges recorded {self.data.get('recorded', '(no date)')}, "
+                f"answered by {', '.join(map(str, self.models)) or '(no model named)'}")
+
+    def answer(self, method: str, path: str, body) -> tuple:
+        """(status, body) recorded for this request; (400, the API's error shape)
+        naming the first difference when the cassette holds no such request.
+        Requests are looked for from the next one in recorded order, then from the
+        start (a notebook run twice on one server asks everything again). Whether
+        the request streams is no difference: the server sends the reply either way."""
+        with self._lock:
+            order = list(range(self.served, len(self.exchanges))) + list(range(self.served))
+            for index in order:
+                request = self.exchanges[index]["request"]
+                if request["method"] == method and request["path"] == path \
+                        and _unstreamed(request["body"]) == _unstreamed(body):
+                    self.served = index + 1
+                    response = self.exchanges[index]["response"]
+                    return response["status"], response["body"]
+            return 400, {"type": "error", "error": {
+                "type": "invalid_request_error", "message": self.mismatch(method, path, body)}}
+
+    def mismatch(self, method: str, path: str, body) -> str:
+        if not self.exchanges:
+            return f"the cassette {Path(self.source).name} holds no exchange"
+        index = self.served if self.served < len(self.exchanges) else len(self.exchanges) - 1
+        request = self.exchanges[index]["request"]
+        if (request["method"], request["path"]) != (method, path):
+            found = f"recorded {request['method']} {request['path']}, sent {method} {path}"
+        else:
+            found = first_difference(_unstreamed(request["body"]), _unstreamed(body)) or "the same body"
+        return (f"not in the cassette {Path(self.source).name}: request {index + 1} of "
+                f"{len(self.exchanges)} differs at {found}")
+
+    def answer_raw(self, path: str, raw: bytes) -> tuple:
+        """The server's entry: (status, payload) for a POST of `raw` to `path`."""
+        try:
+            body = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as error:
+            return 400, {"type": "error", "error": {"type": "invalid_request_error",
+                                                    "message": f"Request body is not valid JSON: {error}"}}
+        return self.answer("POST", path, body)
+
+
+def _unstreamed(body):
+    return {k: v for k, v in body.items() if k != "stream"} if isinstance(body, dict) else body

@@ -1,0 +1,110 @@
+"""Record once, replay for a class (issue 33): the cassette file.
+
+A "live" run here is `compact record` with a key, MODEL_ID and a base URL set,
+as a teacher would run it; the base URL points at the offline model, so the
+run takes the real API's code path without a network. The cassette must hold
+each exchange, the date and the model that answered, and nothing of the key,
+the headers or the base URL. Then the cassette answers the requests it holds,
+and names the first difference of any other.
+"""
+
+import json
+import re
+import shutil
+
+import pytest
+
+from compact.__main__ import main
+from compact.agent import tasks
+from compact.offline.api.cassette import FORMAT, Cassette, CassetteError, first_difference
+from compact.offline.api.server import key_for, start_offline_server
+from tests.test_agent import SAMPLE
+
+pytestmark = pytest.mark.usefixtures("no_network")
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory):
+    """(cassette path, server base URL, the key): `compact record` of the titles task,
+    with a key, through the real-API code path to an offline server."""
+    folder = tmp_path_factory.mktemp("record")
+    workspace = folder / "workspace"
+    shutil.copytree(SAMPLE, workspace, ignore=shutil.ignore_patterns(".transcripts", ".task_outputs"))
+    cassette = folder / "titles.cassette.json"
+    with start_offline_server(window=200_000) as server, pytest.MonkeyPatch.context() as patch:
+        key = key_for(server.base_url)         # the server's own: as secret as a real one
+        patch.setenv("ANTHROPIC_API_KEY", key)
+        patch.setenv("MODEL_ID", "claude-teachers-choice")
+        patch.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        code = main(["record", str(cassette), "titles", "--workspace", str(workspace),
+                     "--env-file", str(folder / "no.env")])
+        base_url = server.base_url
+    assert code == 0
+    return cassette, base_url, key
+
+
+def test_the_cassette_holds_every_exchange_dated_and_labelled(recorded):
+    cassette = recorded[0]
+    data = json.loads(cassette.read_text(encoding="utf-8"))
+    assert data["format"] == FORMAT and re.fullmatch(r"\d{4}-\d{2}-\d{2}", data["recorded"])
+    # The model named by the responses (the offline server answers in the name it was asked by).
+    assert data["models"] == ["claude-teachers-choice"]
+    assert len(data["exchanges"]) >= 2
+    first = data["exchanges"][0]
+    assert first["request"]["method"] == "POST" and first["request"]["path"] == "/v1/messages"
+    assert first["request"]["body"]["model"] == "claude-teachers-choice"
+    assert first["request"]["body"]["messages"][0]["content"] == tasks.TITLES
+    assert first["response"]["status"] == 200 and first["response"]["body"]["type"] == "message"
+    assert data["exchanges"][-1]["response"]["body"]["stop_reason"] == "end_turn"
+
+
+def test_no_key_header_or_base_url_is_in_the_cassette(recorded):
+    cassette, base_url, key = recorded
+    text = cassette.read_text(encoding="utf-8").lower()
+    port = base_url.rsplit(":", 1)[1]
+    for secret in (key.lower(), base_url.lower(), "127.0.0.1", f":{port}",
+                   "x-api-key", "authorization", "anthropic-version", "user-agent",
+                   "x-stainless", "content-type", "headers"):
+        assert secret not in text, secret
+
+
+def test_the_cassette_answers_what_it_holds(recorded):
+    cassette = Cassette.load(recorded[0])
+    for exchange in cassette.exchanges:
+        request = exchange["request"]
+        assert cassette.answer("POST", request["path"], request["body"]) == (
+            200, exchange["response"]["body"])
+
+
+def test_a_request_that_differs_is_a_400_naming_the_first_difference(recorded):
+    cassette = Cassette.load(recorded[0])
+    body = json.loads(json.dumps(cassette.exchanges[0]["request"]["body"]))
+    body["messages"][0]["content"] = "What is in s02?"
+    status, error = cassette.answer("POST", "/v1/messages", body)
+    assert status == 400 and error["error"]["type"] == "invalid_request_error"
+    assert error["error"]["message"] == (
+        f"not in the cassette titles.cassette.json: request 1 of {len(cassette.exchanges)} differs "
+        f"at body.messages[0].content: recorded {json.dumps(tasks.TITLES)[:57]}..., "
+        f"sent \"What is in s02?\"")
+    status, error = cassette.answer("POST", "/v1/messages/count_tokens", body)
+    assert "recorded POST /v1/messages, sent POST /v1/messages/count_tokens" in error["error"]["message"]
+
+
+@pytest.mark.parametrize("recorded_value, sent, where", [
+    ({"a": [1, 2]}, {"a": [1, 3]}, "body.a[1]: recorded 2, sent 3"),
+    ({"a": [1, 2]}, {"a": [1]}, "body.a: recorded 2 items, sent 1"),
+    ({"a": 1}, {"a": 1, "b": True}, "body.b: recorded nothing, sent true"),
+    ({"a": 1, "b": 2}, {"a": 1}, "body.b: recorded 2, sent nothing"),
+    ({"a": "1"}, {"a": 1}, "body.a: recorded \"1\", sent 1"),
+])
+def test_first_difference(recorded_value, sent, where):
+    assert first_difference(recorded_value, sent) == where
+    assert first_difference(sent, sent) is None
+
+
+def test_a_file_that_is_no_cassette_says_so(tmp_path):
+    path = tmp_path / "c.json"
+    path.write_text('{"exchanges": []}', encoding="utf-8")
+    with pytest.raises(CassetteError, match=r"c\.json: not a cassette \(expected format "
+                                            r"'compact-cassette/1' and a list of exchanges\)"):
+        Cassette.load(path)
