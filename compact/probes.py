@@ -109,7 +109,7 @@ QUESTIONS = {
 WHO = {"request": "the user wrote", "constraint": "the user wrote",
        "next step": "the assistant wrote", "decision": "the assistant wrote"}
 QUESTION_RE = re.compile(
-    r"\AProbe: (?:a tool output earlier in this session \((?P<call>.*)\) has a line that starts with "
+    r"(?:\A|\n)Probe: (?:a tool output earlier in this session \((?P<call>.*)\) has a line that starts with "
     r"(?P<line>\".*\")\. Quote that whole line\."
     r"|(?P<who>the user|the assistant) wrote earlier in this session a sentence that starts with "
     r"(?P<sentence>\".*\")\. Quote that whole sentence\."
@@ -123,8 +123,8 @@ def question_for(unit: str, cue: str, detail: str = "", call: str = "", tool: st
 
 
 def read_question(text: str) -> tuple | None:
-    """(unit, cue, tool) when `text` is a probe question, else None."""
-    match = QUESTION_RE.match((text or "").strip())
+    """(unit, cue, tool) when `text` ends with a probe question, else None."""
+    match = QUESTION_RE.search((text or "").strip())
     if not match:
         return None
     for unit in ("line", "sentence", "use"):

@@ -354,6 +354,26 @@ PHRASES = {
                            "还没有运行过检查：先运行一个检查单元格。"),
     "check missing extra": ("missing {missing}, not expected {extra}",
                             "缺少 {missing}，多出 {extra}"),
+    # the offline model's answers to probes (compact/offline/model/probe_reply.py)
+    "probe reading": ("Re-reading {path}, which this context names.",
+                      "重新读取上下文里提到的 {path}。"),
+    "probe quote": ("From {where}: {text}",
+                    "出自{where}：{text}"),
+    "probe yes": ("Yes: {where} shows {tool} on {path}.",
+                  "是：{where}里有对 {path} 的 {tool} 调用。"),
+    "probe in context": ("this context",
+                         "当前上下文"),
+    "probe in file": ("the file {path}",
+                      "文件 {path}"),
+    "probe in summary": ("the summary in this context (a summary's words, not the original)",
+                         "上下文里的摘要（摘要的文字，不是原文）"),
+    "why probe none": ("nothing in this context, in the files it names or in its summaries starts with {cue}",
+                       "上下文、它提到的文件和摘要里都没有以 {cue} 开头的内容"),
+    "why probe many": ("{n} different texts start with {cue}",
+                       "有 {n} 段不同的文字以 {cue} 开头"),
+    "why probe no use": ("nothing in this context, in the files it names or in its summaries "
+                         "shows {tool} on {path}",
+                         "上下文、它提到的文件和摘要里都看不到对 {path} 的 {tool} 调用"),
 }
 BY_LANG = {lang: {key: pair[i] for key, pair in PHRASES.items()} for i, lang in enumerate(("en", "zh"))}
 

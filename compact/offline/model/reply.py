@@ -2,8 +2,9 @@
 
 A summary request (system prompt SUMMARY_SYSTEM) gets the extractive summary.
 Any other request is read into a View; the active request picks the plan
-(route.py: one of the article's experiments, or the general policy for any
-question about the workspace), and the plan becomes the reply: its text, then its tool calls, with
+(probe_reply.py for a probe question about the context itself; else route.py:
+one of the article's experiments, or the general policy for any question about
+the workspace), and the plan becomes the reply: its text, then its tool calls, with
 `stop_reason` "tool_use" or "end_turn". Only the tools in the request's `tools`
 are called: the general policy plans with those alone, and a scripted plan
 that needs another says it cannot tell instead (so no tools, no tool_use).
@@ -21,6 +22,7 @@ from ...display.lang import language_of
 from ...display.phrases import say
 from ..tokens import estimate_text_tokens, estimate_tokens, prompt_text
 from .plan import Plan
+from .probe_reply import plan_probe
 from .route import choose_plan
 from .summary_reply import summarize
 from .view import offered_tools, read_view, system_text
@@ -53,7 +55,9 @@ def respond(request: dict) -> dict:
         content, stop = [{"type": "text", "text": summarize(request)}], "end_turn"
     else:
         view = read_view(request["messages"], offered_tools(request))
-        content, stop = content_of(choose_plan(view), view.offered, language_of(view.request), key)
+        # A probe question (compact.probes) first: it asks about the context itself.
+        plan = plan_probe(request["messages"], view) or choose_plan(view)
+        content, stop = content_of(plan, view.offered, language_of(view.request), key)
     return {
         "id": "msg_" + key[:24], "type": "message", "role": "assistant",
         "model": request.get("model", MODEL_NAME), "content": content,
