@@ -6,7 +6,7 @@
     run["answers"]    # one {"answer", "score", "reads", "status"} per probe
 
 Each probe is one conversation: what the design sends at the end of the session,
-with the probe's question added to its last user message, and `read_file` offered
+with the probe's question as one more user message, and `read_file` offered
 (the agent's own tool, run in the design's folder, where its saved outputs and
 transcripts are). When the model calls it, the result goes back and it is asked
 again, up to MAX_TURNS replies. The answer scores right, can't tell or wrong
@@ -37,16 +37,9 @@ MAX_TOKENS = 1024
 
 
 def with_question(sent: list, question: str) -> list:
-    """The request `sent` with the question as a text block of its last user message."""
-    messages = list(sent)
-    if messages and messages[-1].get("role") == "user":
-        last = messages[-1]
-        content = last.get("content")
-        blocks = [{"type": "text", "text": content}] if isinstance(content, str) else list(content)
-        messages[-1] = {**last, "content": [*blocks, {"type": "text", "text": question}]}
-    else:
-        messages.append({"role": "user", "content": question})
-    return messages
+    """The request `sent` with the question as a user message of its own (after a user
+    message the API reads the two as one turn: a marker's text stays whole)."""
+    return [*sent, {"role": "user", "content": question}]
 
 
 class Asker:
