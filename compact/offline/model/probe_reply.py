@@ -22,6 +22,7 @@ import json
 
 from ...display.lang import language_of
 from ...display.phrases import say
+from ...messages import text_of, tool_uses
 from ...probe_status import Readable, read_request
 from ...probes import read_question, sentences
 from .plan import Plan
@@ -84,11 +85,17 @@ def _summary_shows(summaries, tool: str, path: str) -> str | None:
     return None
 
 
-def _next_file(view: View, here: Readable, read: dict) -> str | None:
+def _reads_since_question(messages) -> int:
+    """read_file calls the model made after the question (the last text the user typed)."""
+    asked_at = max((i for i, m in enumerate(messages) if m.get("role") == "user"
+                    and read_question(text_of(m.get("content")))), default=len(messages))
+    return sum(1 for m in messages[asked_at:] for use in tool_uses(m) if use.get("name") == "read_file")
+
+
+def _next_file(messages, view: View, here: Readable, read: dict) -> str | None:
     named = list(here.files) + [p for r in read.values() for p in r.files]
     asked = {c.path for c in view.calls if c.name == "read_file"}
-    reads = sum(1 for c in view.calls if c.name == "read_file")
-    if reads >= MAX_READS or "read_file" not in view.offered:
+    if _reads_since_question(messages) >= MAX_READS or "read_file" not in view.offered:
         return None
     return next((p for p in reversed(named) if p not in asked and not p.startswith("none")), None)
 
@@ -116,7 +123,7 @@ def plan_probe(messages, view: View) -> Plan | None:
                 return Plan(say("probe quote", lang, where=where, text=found.pop()))
             if len(found) > 1:
                 return Plan(say("cannot", lang, why=say("why probe many", lang, n=len(found), cue=shown)))
-    path = _next_file(view, here, read)
+    path = _next_file(messages, view, here, read)
     if path:
         return Plan.tool(say("probe reading", lang, path=path), "read_file", {"path": path})
     summaries = here.summaries + [s for r in read.values() for s in r.summaries]
