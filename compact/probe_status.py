@@ -21,7 +21,7 @@
 
 `read_request(messages)` gives what a request holds for this (`Readable`); the offline
 model answers a probe from the same reading (`compact.offline.model.probe_reply`).
-The Locator remembers each message it has read (by object, then by its JSON) and
+The Locator remembers each message it has read (by object), each text and
 each file, so locating at every call of a long replay costs about what the replay
 does.
 
@@ -30,7 +30,6 @@ path only, not by our marker: its text may have changed since), and whether a mo
 would think of following a name (the offline model follows them; Claude may not).
 """
 
-import json
 from dataclasses import dataclass, field
 
 from . import formats
@@ -126,36 +125,69 @@ class Held:
     files: tuple
 
 
+def merged(parts) -> Held:
+    verbatim, summarized, files = set(), set(), []
+    for held in parts:
+        verbatim |= held.verbatim
+        summarized |= held.summarized
+        files.extend(held.files)
+    return Held(frozenset(verbatim), frozenset(summarized - verbatim), tuple(dict.fromkeys(files)))
+
+
 class Locator:
-    """The status of every probe in any request, with what it has read remembered."""
+    """The status of every probe in any request, with what it has read remembered.
+
+    Each message is read once (remembered by object), each text and each file
+    once, and what a file reaches (it and the files it names, and theirs) once:
+    files never change once written, so neither does what they reach.
+    """
 
     def __init__(self, probes, store=None):
         self.probes = list(probes)
         self.store = store
         self._by_object: dict[int, tuple] = {}   # id(message) -> (message, Held): the message pinned
-        self._by_json: dict[str, Held] = {}
+        self._texts: dict[str, frozenset] = {}
+        self._summaries: dict[str, frozenset] = {}
         self._files: dict[str, Held | None] = {}
-        self._reach: dict[str, frozenset] = {}
+        self._reach: dict[str, tuple] = {}       # path -> (verbatim, summarized) of all it reaches
+        # What each probe looks for -> the probes that look for it: a piece is read once.
+        self._wanted: dict[str, dict] = {"line": {}, "sentence": {}, "use": {}}
+        for k, probe in enumerate(self.probes):
+            key = (probe.tool, probe.cue) if probe.unit == "use" else probe.expected
+            self._wanted[probe.unit].setdefault(key, set()).add(k)
+
+    def _in_text(self, text: str) -> frozenset:
+        """The probes whose line or sentence a text holds (each text read once: the
+        compactor's copies of a message share its strings, whose hashes Python keeps)."""
+        found = self._texts.get(text)
+        if found is None:
+            hits = set()
+            for unit in ("line", "sentence"):
+                wanted = self._wanted[unit]
+                for piece in readable_units(text, unit):
+                    hits |= wanted.get(piece, set())
+            found = self._texts[text] = frozenset(hits)
+        return found
+
+    def _in_summary(self, summary: str) -> frozenset:
+        found = self._summaries.get(summary)
+        if found is None:
+            found = self._summaries[summary] = frozenset(
+                k for k, probe in enumerate(self.probes) if summary_says(probe, summary))
+        return found
 
     def held(self, readable: Readable) -> Held:
-        found = set()
-        units = {unit: readable.units(unit) for unit in ("line", "sentence")}
-        for k, probe in enumerate(self.probes):
-            if (probe.tool, probe.cue) in readable.uses if probe.unit == "use" \
-                    else probe.expected in units[probe.unit]:
-                found.add(k)
-        said = {k for k, probe in enumerate(self.probes) if k not in found
-                and any(summary_says(probe, s) for s in readable.summaries)}
+        found = set().union(*map(self._in_text, readable.texts))
+        for use in readable.uses:
+            found |= self._wanted["use"].get(use, set())
+        said = set().union(*map(self._in_summary, readable.summaries)) - found
         return Held(frozenset(found), frozenset(said), tuple(readable.files))
 
     def message(self, message) -> Held:
         known = self._by_object.get(id(message))
         if known is not None and known[0] is message:
             return known[1]
-        key = json.dumps(message, ensure_ascii=False, sort_keys=True)
-        held = self._by_json.get(key)
-        if held is None:
-            held = self._by_json[key] = self.held(read_message(message))
+        held = self.held(read_message(message))
         self._by_object[id(message)] = (message, held)
         return held
 
@@ -166,39 +198,50 @@ class Locator:
             if self.store is not None:
                 messages = self.store.read_transcript(path)
                 if messages is not None:
-                    self._files[path] = self.held(read_request(messages))
+                    self._files[path] = merged(self.message(m) for m in messages)
                 else:
                     text = self.store.saved_text(path)
                     if text is not None:
                         self._files[path] = self.held(Readable(texts=[text]))
         return self._files[path]
 
-    def reachable(self, paths) -> list[Held]:
-        """Every readable file the paths name, and the files those name, each once."""
-        out, seen, todo = [], set(), list(paths)
-        while todo:
-            path = todo.pop()
-            if path in seen:
+    def reach(self, path: str) -> tuple:
+        """(verbatim, summarized): the probes a file and every file it reaches hold."""
+        # Depth first, children before their parent, without recursion: a chain of
+        # transcripts can be hundreds long. A name met again while open adds nothing.
+        stack = [(path, False)]
+        opened = set()
+        while stack:
+            current, children_done = stack.pop()
+            if current in self._reach:
                 continue
-            seen.add(path)
-            held = self.file(path)
-            if held is not None:
-                out.append(held)
-                todo.extend(held.files)
-        return out
+            held = self.file(current)
+            if held is None:
+                self._reach[current] = (frozenset(), frozenset())
+            elif not children_done:
+                if current in opened:
+                    continue
+                opened.add(current)
+                stack.append((current, True))
+                stack.extend((child, False) for child in held.files
+                             if child not in self._reach and child not in opened)
+            else:
+                verbatim, summarized = set(held.verbatim), set(held.summarized)
+                for child in held.files:
+                    v, s = self._reach.get(child, (frozenset(), frozenset()))
+                    verbatim |= v
+                    summarized |= s
+                self._reach[current] = (frozenset(verbatim), frozenset(summarized))
+        return self._reach[path]
 
     def statuses(self, messages) -> list[str]:
         """One of STATUSES per probe, for the request `messages`."""
-        verbatim, summarized, files = set(), set(), []
-        for message in messages:
-            held = self.message(message)
-            verbatim |= held.verbatim
-            summarized |= held.summarized
-            files.extend(held.files)
-        on_disk = set()
-        for held in self.reachable(dict.fromkeys(files)):
-            on_disk |= held.verbatim
-            summarized |= held.summarized
-        return [STATUSES[0] if k in verbatim else STATUSES[1] if k in on_disk
+        here = merged(self.message(m) for m in messages)
+        on_disk, summarized = set(), set(here.summarized)
+        for path in here.files:
+            v, s = self.reach(path)
+            on_disk |= v
+            summarized |= s
+        return [STATUSES[0] if k in here.verbatim else STATUSES[1] if k in on_disk
                 else STATUSES[2] if k in summarized else STATUSES[3]
                 for k in range(len(self.probes))]

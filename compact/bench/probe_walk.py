@@ -20,8 +20,10 @@ Left out: the cost of each request (the benchmark books it: `run_session`), and 
 model's own replies (they are the history's, whatever the design kept).
 """
 
+import bisect
 import tempfile
 import time
+from collections import Counter
 
 from ..compactor import ContextCompactor
 from ..offline.model.extractive import extractive_summary
@@ -68,14 +70,14 @@ def walk(messages, active_request: str, design: str, *, probes=None, every_call:
         compactor = ContextCompactor(folder, extractive_summary, config, new_id=seeded_ids())
         step = DESIGN_TABLE[design][0](compactor)
         locator = Locator(probes, compactor.store) if locate else None
+        sources = [p.source for p in probes]
         kept, per_call = list(messages[:calls[0]]), []
         for n, reply in enumerate(calls):
             kept, seen = _sent(step(kept, typed_request(messages[:reply], active_request)))
             if locator and every_call:
-                made = [p.source < reply for p in probes]
-                statuses = locator.statuses(seen)
-                per_call.append({s: sum(1 for m, st in zip(made, statuses) if m and st == s)
-                                 for s in STATUSES})
+                made = bisect.bisect_left(sources, reply)   # the probes of messages[:reply]
+                counted = Counter(locator.statuses(seen)[:made])
+                per_call.append({status: counted[status] for status in STATUSES})
             following = calls[n + 1] if n + 1 < len(calls) else len(messages)
             kept = [*kept, *messages[reply:following]]
         # The end: the whole history prepared for the next turn.
