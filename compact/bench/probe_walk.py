@@ -33,15 +33,7 @@ from ..store import seeded_ids
 from . import server_designs
 from .benchmark import DESIGN_TABLE, _config
 from .server_designs import model_calls, typed_request
-
-
-def session_messages(session) -> tuple[list, str]:
-    """A bench session as (messages, the request of its last turn)."""
-    messages, request = [session.opening], session.request
-    for turn in session.turns:
-        messages += [turn.assistant, turn.user]
-        request = turn.request or request
-    return messages, request
+from .sessions import session_messages  # noqa: F401 - the walk's callers take it from here
 
 
 def tally(probes, statuses) -> dict:
