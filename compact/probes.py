@@ -47,7 +47,7 @@ DECISION_EN = ("i'll", "i will", "let me", "next", "then", "plan:", "decided", "
 DECISION_ZH = ("下一步", "接下来", "然后", "我会", "我先", "决定", "改用", "打算", "计划")
 
 MIN_CUE = 12          # characters of a cue at least (4 for Chinese, a character a word)
-MIN_LEFT = 6          # characters the answer must add to the cue
+MIN_LEFT = 6          # characters the answer must add to the cue (2 in Chinese)
 MAX_UNIT = 300        # longer lines and sentences are not asked for
 # A sentence ends at . ! ? followed by a space or the end, or at 。！？; never inside "...".
 SENTENCE_END = re.compile(r"(?<!\.)[.!?](?!\.)(?=\s|$)|[。！？]")
@@ -123,7 +123,8 @@ def question_for(unit: str, cue: str, detail: str = "", call: str = "", tool: st
 
 
 def read_question(text: str) -> tuple | None:
-    """(unit, cue, tool) when `text` ends with a probe question, else None."""
+    """(unit, cue, tool) when `text` ends with a probe question, else None; for a line,
+    `tool` is the call the question names (`describe_use`)."""
     match = QUESTION_RE.search((text or "").strip())
     if not match:
         return None
@@ -133,7 +134,7 @@ def read_question(text: str) -> tuple | None:
                 cue = json.loads(match[unit])
             except ValueError:
                 return None
-            return unit, cue, match["tool"] or ""
+            return unit, cue, match["tool"] or match["call"] or ""
     return None
 
 
@@ -195,8 +196,9 @@ def _cue_for(text: str, unit: str, index: UnitIndex) -> str | None:
         return None
     chinese = cjk(text)
     least = max(4 if chinese else MIN_CUE, int(len(text) * 0.4))
-    ends = range(least, len(text) - MIN_LEFT + 1) if chinese else \
-        [m.start() for m in re.finditer(r"\s", text) if least <= m.start() <= len(text) - MIN_LEFT]
+    left = 2 if chinese else MIN_LEFT    # a Chinese character is about a word
+    ends = range(least, len(text) - left + 1) if chinese else \
+        [m.start() for m in re.finditer(r"\s", text) if least <= m.start() <= len(text) - left]
     for end in ends:
         cue = text[:end].rstrip()
         if len(cue) >= (4 if chinese else MIN_CUE) and index.determined(cue, text, unit):

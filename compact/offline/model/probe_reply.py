@@ -6,8 +6,9 @@ tool was called on a path. The model looks, in this order:
    results, previews but their last line, the text of the user and the assistant,
    the request a marker carries), and in the files it has re-read in this request;
 2. in a file our markers name that it has not read yet: it asks for `read_file` on
-   it, the newest name first, and looks again when the result comes back (a
-   transcript is read as the JSON lines it is);
+   it (the saved copy of the call the question names first, then the newest name),
+   and looks again when the result comes back (a transcript is read as the JSON
+   lines it is);
 3. in a summary: a line of it that holds the cue, unless the line was cut ("...");
 4. else it says it cannot tell, and why.
 It answers only with a text that starts with the cue in what it read, and only
@@ -24,7 +25,7 @@ from ...display.lang import language_of
 from ...display.phrases import say
 from ...messages import text_of, tool_uses
 from ...probe_status import Readable, read_request
-from ...probes import read_question, sentences
+from ...probes import describe_use, read_question, sentences
 from .plan import Plan
 from .view import View
 
@@ -92,12 +93,16 @@ def _reads_since_question(messages) -> int:
     return sum(1 for m in messages[asked_at:] for use in tool_uses(m) if use.get("name") == "read_file")
 
 
-def _next_file(messages, view: View, here: Readable, read: dict) -> str | None:
+def _next_file(messages, view: View, here: Readable, read: dict, call: str = "") -> str | None:
+    """The next file to re-read: the saved copy of the call the question names, if this
+    context has one; else the newest name of our markers not read yet."""
     named = list(here.files) + [p for r in read.values() for p in r.files]
     asked = {c.path for c in view.calls if c.name == "read_file"}
     if _reads_since_question(messages) >= MAX_READS or "read_file" not in view.offered:
         return None
-    return next((p for p in reversed(named) if p not in asked and not p.startswith("none")), None)
+    own = [c.saved for c in view.calls if c.saved and call and describe_use(
+        {"name": c.name, "input": c.input}) == call]
+    return next((p for p in [*own, *reversed(named)] if p not in asked and not p.startswith("none")), None)
 
 
 def plan_probe(messages, view: View) -> Plan | None:
@@ -123,7 +128,7 @@ def plan_probe(messages, view: View) -> Plan | None:
                 return Plan(say("probe quote", lang, where=where, text=found.pop()))
             if len(found) > 1:
                 return Plan(say("cannot", lang, why=say("why probe many", lang, n=len(found), cue=shown)))
-    path = _next_file(messages, view, here, read)
+    path = _next_file(messages, view, here, read, tool if unit == "line" else "")
     if path:
         return Plan.tool(say("probe reading", lang, path=path), "read_file", {"path": path})
     summaries = here.summaries + [s for r in read.values() for s in r.summaries]
