@@ -283,14 +283,19 @@ def offline_model(window: int = 200_000, faults=(), max_retries: int = 0):
             client.close()
 
 
-def load_builder():
-    """scripts/build_notebooks.py as a module (it is a script, not part of the package)."""
+def load_script(name: str):
+    """scripts/<name>.py as a module (a script, not part of the package)."""
     import importlib.util
-    path = Path(__file__).resolve().parents[1] / "scripts" / "build_notebooks.py"
-    spec = importlib.util.spec_from_file_location("build_notebooks", path)
+    path = Path(__file__).resolve().parents[1] / "scripts" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def load_builder():
+    """scripts/build_notebooks.py as a module."""
+    return load_script("build_notebooks")
 
 
 def check_recap(texts: list, opening: str, next_line: str, name: str) -> None:

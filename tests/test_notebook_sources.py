@@ -81,11 +81,10 @@ def notebook(request):
     return request.param, nbformat.read(request.param, as_version=4)
 
 
-def test_there_is_one_notebook_per_source_thirteen_in_all_and_the_live_run_is_last():
+def test_there_is_one_notebook_per_source_numbered_without_a_gap():
     sources = sorted(p.stem for p in (ROOT / "notebooks" / "src").glob("[0-9][0-9]_*.py"))
     assert [p.stem for p in NOTEBOOKS] == sources
-    assert [name[:2] for name in sources] == [f"{n:02d}" for n in range(13)]
-    assert sources[-1] == "12_live_agent"
+    assert [name[:2] for name in sources] == [f"{n:02d}" for n in range(len(sources))]
 
 
 def test_every_notebook_holds_its_sources_cells(capsys):
