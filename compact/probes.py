@@ -212,6 +212,15 @@ def _has_cue(sentence: str, en: tuple, zh: tuple) -> bool:
         or any(w in sentence for w in zh)
 
 
+def instructions(text: str) -> list[str]:
+    """The sentences of a user's text that are instructions: a summary must keep them.
+
+    A sentence holds one of CONSTRAINT_EN as a whole word or phrase, in any case
+    ("Do not", "ONLY"; not "commonly"), or one of CONSTRAINT_ZH anywhere in it.
+    """
+    return [s for s in readable_units(text, "sentence") if _has_cue(s, CONSTRAINT_EN, CONSTRAINT_ZH)]
+
+
 def describe_use(use: dict) -> str:
     data = use.get("input") if isinstance(use.get("input"), dict) else {}
     arg = next((v for k in ("path", "command", "pattern") if isinstance(v := data.get(k), str)), "")
@@ -278,9 +287,8 @@ def make_probes(messages, active_request: str | None = None) -> list[Probe]:
                           question_for("line", cue, call=describe_use(use) or "a tool call"),
                           line, cue, "line", i, tool=str(use.get("name", "")),
                           use_id=block.get("tool_use_id", "")))
-        for sentence in readable_units(user_text(message), "sentence"):
-            if _has_cue(sentence, CONSTRAINT_EN, CONSTRAINT_ZH):
-                text_probe("decision", "constraint", sentence, i)
+        for sentence in instructions(user_text(message)):
+            text_probe("decision", "constraint", sentence, i)
     for n, (i, sentence) in enumerate(steps):
         last = n == len(steps) - 1
         text_probe("continuation" if last else "decision", "next step" if last else "decision",
