@@ -7,7 +7,8 @@
 The field asks four kinds of question after a compaction (Factory's evaluation of
 compaction, December 2025): recall, artifact, continuation, decision. Here each
 is drawn from the messages, deterministically and without a model:
-- recall: a distinctive line of a tool output (one with a number when there is one);
+- recall: a distinctive line of a tool output (no other output has it), near its middle
+  (one with a number when there is one);
 - artifact: each (tool, path) of a read_file, write_file or edit_file call;
 - continuation: the current request, and the assistant's last stated next step;
 - decision: the user's instructions ("do not", "always", "only", "must" and their
@@ -31,6 +32,7 @@ instruction), probes that need two facts at once, and any ranking of importance.
 import bisect
 import json
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 from .messages import text_of, tool_results, tool_uses, user_text
@@ -228,10 +230,15 @@ def describe_use(use: dict) -> str:
     return f"{use.get('name')} {arg[:80]}".strip()
 
 
-def _distinctive_line(text: str, index: UnitIndex) -> tuple | None:
-    """(line, cue) of a tool output: the first line with a digit whose start determines
-    it, else the first line that is determined at all."""
-    lines = [ln for ln in readable_units(text, "line") if len(ln) >= MIN_CUE + MIN_LEFT]
+def _distinctive_line(text: str, index: UnitIndex, outputs_with: Counter) -> tuple | None:
+    """(line, cue) of a tool output: of its lines no other output has, the one nearest its
+    middle that has a digit and whose start determines it, else the nearest determined at
+    all. The middle, not the top: a preview keeps the top of a long output, and a probe
+    there would test the preview."""
+    lines = [ln for ln in readable_units(text, "line")
+             if len(ln) >= MIN_CUE + MIN_LEFT and outputs_with[ln] == 1]
+    middle = (len(lines) - 1) / 2
+    lines = [ln for _, ln in sorted(enumerate(lines), key=lambda pair: abs(pair[0] - middle))]
     for wanted in (lambda ln: re.search(r"\d", ln), lambda ln: True):
         for line in lines:
             if wanted(line) and (cue := _cue_for(line, "line", index)):
@@ -252,6 +259,8 @@ def _texts(messages):
 def make_probes(messages, active_request: str | None = None) -> list[Probe]:
     """The probes of a session, in the order of the messages they came from."""
     index = UnitIndex([*_texts(messages), active_request or ""])
+    outputs_with = Counter(line for m in messages for block in tool_results(m)
+                           for line in set(readable_units(text_of(block.get("content", "")), "line")))
     probes, seen, uses = [], set(), {}
     steps = []   # the assistant's stated intentions: (message index, sentence)
 
@@ -279,7 +288,7 @@ def make_probes(messages, active_request: str | None = None) -> list[Probe]:
                     steps.append((i, sentence))
             continue
         for block in tool_results(message):
-            found = _distinctive_line(text_of(block.get("content", "")), index)
+            found = _distinctive_line(text_of(block.get("content", "")), index, outputs_with)
             if found:
                 use = uses.get(block.get("tool_use_id"), {})
                 line, cue = found
