@@ -44,8 +44,11 @@ FILE_TOOLS = ("read_file", "write_file", "edit_file")
 
 CONSTRAINT_EN = ("do not", "don't", "never", "always", "only", "must")
 CONSTRAINT_ZH = ("不要", "不能", "不许", "禁止", "必须", "务必", "一定要", "总是", "始终", "只")
-DECISION_EN = ("i'll", "i will", "let me", "next", "then", "plan:", "decided", "instead",
-               "going to", "we'll", "first")
+# The assistant's stated steps and decisions: these words open the sentence ("Then I",
+# not "... name, then rename"), or, for the last group, appear anywhere in it.
+DECISION_START = ("i'll", "i will", "let me", "next", "then", "now i", "plan:", "first",
+                  "we'll", "we will")
+DECISION_EN = ("decided", "decide to", "instead", "going to", "i'll", "i will")
 DECISION_ZH = ("下一步", "接下来", "然后", "我会", "我先", "决定", "改用", "打算", "计划")
 
 MIN_CUE = 12          # characters of a cue at least (4 for Chinese, a character a word)
@@ -223,6 +226,11 @@ def instructions(text: str) -> list[str]:
     return [s for s in readable_units(text, "sentence") if _has_cue(s, CONSTRAINT_EN, CONSTRAINT_ZH)]
 
 
+def stated(sentence: str) -> bool:
+    """Whether an assistant's sentence states a step or a decision."""
+    return sentence.lower().startswith(DECISION_START) or _has_cue(sentence, DECISION_EN, DECISION_ZH)
+
+
 def describe_use(use: dict) -> str:
     data = use.get("input") if isinstance(use.get("input"), dict) else {}
     arg = next((v for k in ("path", "command", "pattern") if isinstance(v := data.get(k), str)), "")
@@ -284,7 +292,7 @@ def make_probes(messages, active_request: str | None = None) -> list[Probe]:
                     add(Probe("artifact", use["name"], question_for("use", path, tool=use["name"]),
                               "yes", path, "use", i, tool=use["name"], use_id=use.get("id", "")))
             for sentence in readable_units(text_of(message.get("content")), "sentence"):
-                if _has_cue(sentence, DECISION_EN, DECISION_ZH):
+                if stated(sentence):
                     steps.append((i, sentence))
             continue
         for block in tool_results(message):

@@ -56,9 +56,11 @@ def design_runs(name: str, asker=None, designs=tuple(DESIGN_TABLE)) -> dict:
 
 
 def summary_keeps(names) -> dict:
-    """{kind: {"probes", "in context", "summary only", "gone"}} over the histories, when step 4's
-    summary message replaces each whole history and no file behind it is read."""
-    table = {kind: {"probes": 0, "in context": 0, "summary only": 0, "gone": 0} for kind in KINDS}
+    """{kind: {"probes", "in context", "summary only", "gone", "gone texts"}} over the
+    histories, when step 4's summary message replaces each whole history and no file
+    behind it is read."""
+    table = {kind: {"probes": 0, "in context": 0, "summary only": 0, "gone": 0, "gone texts": []}
+             for kind in KINDS}
     for name in names:
         history = load_history(name)
         probes = make_probes(history["messages"], history["active_request"])
@@ -68,6 +70,8 @@ def summary_keeps(names) -> dict:
         for probe, status in zip(probes, Locator(probes).statuses(sent)):
             table[probe.kind]["probes"] += 1
             table[probe.kind][status] += 1
+            if status == "gone":
+                table[probe.kind]["gone texts"].append((name, probe.detail, probe.expected))
     return table
 
 
