@@ -6,9 +6,9 @@ tool was called on a path. The model looks, in this order:
    results, previews but their last line, the text of the user and the assistant,
    the request a marker carries), and in the files it has re-read in this request;
 2. in a file our markers name that it has not read yet: it asks for `read_file` on
-   it (the saved copy of the call the question names first, then the newest name),
-   and looks again when the result comes back (a transcript is read as the JSON
-   lines it is);
+   it (a saved copy of the call the question names first, then the newest transcript;
+   another call's saved output cannot hold the answer), and looks again when the
+   result comes back (a transcript is read as the JSON lines it is);
 3. in a summary: a line of it that holds the cue, unless the line was cut ("...");
 4. else it says it cannot tell, and why.
 It answers only with a text that starts with the cue in what it read, and only
@@ -26,8 +26,9 @@ from ...display.phrases import say
 from ...messages import text_of, tool_uses
 from ...probe_status import Readable, read_request
 from ...probes import describe_use, read_question, sentences
+from ...store import TRANSCRIPTS
 from .plan import Plan
-from .view import View
+from .view import View, read_view
 
 MAX_READS = 8
 
@@ -45,15 +46,20 @@ def _transcript(text: str) -> list | None:
     return messages or None
 
 
-def _read_files(view: View) -> dict:
-    """path -> Readable of each file re-read in this request."""
-    read = {}
+def _read_files(view: View) -> tuple[dict, dict]:
+    """(path -> Readable, call description -> saved paths) of the files re-read in this
+    request; the second from the transcripts among them, whose calls it reads."""
+    read, saved = {}, {}
     for call in view.calls:
         if call.name == "read_file" and call.path and call.kind == "whole" \
                 and not call.text.startswith("Error: "):
             messages = _transcript(call.text)
             read[call.path] = read_request(messages) if messages else Readable(texts=[call.text])
-    return read
+            for inner in read_view(messages or []).calls:
+                if inner.saved:
+                    described = describe_use({"name": inner.name, "input": inner.input})
+                    saved.setdefault(described, []).append(inner.saved)
+    return read, saved
 
 
 def _starting(readable: Readable, unit: str, cue: str) -> set:
@@ -93,16 +99,19 @@ def _reads_since_question(messages) -> int:
     return sum(1 for m in messages[asked_at:] for use in tool_uses(m) if use.get("name") == "read_file")
 
 
-def _next_file(messages, view: View, here: Readable, read: dict, call: str = "") -> str | None:
-    """The next file to re-read: the saved copy of the call the question names, if this
-    context has one; else the newest name of our markers not read yet."""
+def _next_file(messages, view: View, here: Readable, read: dict, saved: dict,
+               call: str = "") -> str | None:
+    """The next file to re-read: a saved copy of the call the question names (from this
+    context or a transcript read), else the newest transcript not read yet. Another
+    call's saved output cannot hold the answer, so it is never read."""
     named = list(here.files) + [p for r in read.values() for p in r.files]
     asked = {c.path for c in view.calls if c.name == "read_file"}
     if _reads_since_question(messages) >= MAX_READS or "read_file" not in view.offered:
         return None
     own = [c.saved for c in view.calls if c.saved and call and describe_use(
-        {"name": c.name, "input": c.input}) == call]
-    return next((p for p in [*own, *reversed(named)] if p not in asked and not p.startswith("none")), None)
+        {"name": c.name, "input": c.input}) == call] + (saved.get(call, []) if call else [])
+    transcripts = [p for p in reversed(named) if p.startswith(TRANSCRIPTS + "/")]
+    return next((p for p in [*own, *transcripts] if p not in asked), None)
 
 
 def plan_probe(messages, view: View) -> Plan | None:
@@ -113,7 +122,7 @@ def plan_probe(messages, view: View) -> Plan | None:
     unit, cue, tool = asked
     lang = language_of(view.request)
     here = read_request(messages)
-    read = _read_files(view)
+    read, saved = _read_files(view)
     shown = json.dumps(cue, ensure_ascii=False)
     places = [(say("probe in context", lang), here)] + \
         [(say("probe in file", lang, path=path), r) for path, r in read.items()]
@@ -128,7 +137,7 @@ def plan_probe(messages, view: View) -> Plan | None:
                 return Plan(say("probe quote", lang, where=where, text=found.pop()))
             if len(found) > 1:
                 return Plan(say("cannot", lang, why=say("why probe many", lang, n=len(found), cue=shown)))
-    path = _next_file(messages, view, here, read, tool if unit == "line" else "")
+    path = _next_file(messages, view, here, read, saved, tool if unit == "line" else "")
     if path:
         return Plan.tool(say("probe reading", lang, path=path), "read_file", {"path": path})
     summaries = here.summaries + [s for r in read.values() for s in r.summaries]
