@@ -249,10 +249,11 @@ def test_probe_json_is_design_kind_status_count(capsys):
 
 
 def test_probe_prints_the_table_with_the_answers(capsys):
-    assert probe_main(["five_reads", "--designs", "seed", "default"]) == 0
+    assert probe_main(["five_reads", "--designs", "seed", "default", "--offline"]) == 0
     out = capsys.readouterr().out
     assert "in context" in out and "summary only" in out and "right" in out and "wrong" in out
     assert "seed: 2 gone at the end" in out and "time: replaying" in out
+    assert "offline model" in out
 
 
 def test_probe_runs_on_the_sample_session_and_an_imported_file(tmp_path, capsys):
@@ -295,7 +296,9 @@ def test_the_bench_counts_the_forgotten_beside_the_cost():
     assert rows[0]["forgotten"] > rows[1]["forgotten"] == 0 and rows[0]["probes"] == len(probes)
     table = format_table(rows)
     assert "forgot" in table and f"{rows[0]['forgotten']}/{len(probes)}" in table
-    assert "forgot" not in format_table([run_session(session, "default")])
+    header, _, row = format_table([run_session(session, "default")]).splitlines()
+    end = header.index("forgot") + len("forgot")   # the columns are right-aligned
+    assert row[:end].split()[-1] == "-"
 
 
 def test_the_sweep_ranks_only_rows_that_forget_no_more_than_the_default():

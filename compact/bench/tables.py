@@ -90,7 +90,7 @@ def legend() -> str:
 
 
 TIMING_COLUMNS = ("med ms", "max ms", "growth")
-# Shown when the rows were probed (run_bench's probe_seeds): the loss beside the cost.
+# Filled when the rows were probed (run_bench's probe_seeds): the loss beside the cost.
 PROBE_COLUMNS = ("forgot",)
 # The columns that are the same on every machine: what a notebook can store. A page
 # that probes its runs adds PROBE_COLUMNS (notebook 09 does not, yet).
@@ -98,10 +98,9 @@ STABLE_COLUMNS = tuple(name for name, _, _ in COLUMNS
                        if name not in TIMING_COLUMNS and name not in PROBE_COLUMNS)
 
 
-def _columns(names, rows=()) -> list:
+def _columns(names) -> list:
     if names is None:
-        probed = any("forgotten" in row for row in rows)
-        return [c for c in COLUMNS if probed or c[0] not in PROBE_COLUMNS]
+        return list(COLUMNS)
     known = {column[0]: column for column in COLUMNS}
     unknown = [name for name in names if name not in known]
     if unknown:
@@ -113,9 +112,9 @@ def format_table(rows: list[dict], columns=None) -> str:
     """A fixed-width table, one line per row, a blank line between (session, turns) groups.
 
     `columns` names the columns to show, in order (headers of COLUMNS, e.g.
-    STABLE_COLUMNS); None shows them all (the probe columns only when a row was probed).
+    STABLE_COLUMNS); None shows them all ("-" in a probe column for a row not probed).
     """
-    return _table(rows, _columns(columns, rows))
+    return _table(rows, _columns(columns))
 
 
 def _table(rows: list[dict], chosen: list) -> str:

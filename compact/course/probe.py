@@ -16,13 +16,16 @@ each, the spread printed). Below it: the most probes gone at any one call, and
 the time the replay takes with and without the probes.
 
 Exit status 2, with one line naming the file and what is wrong, for a file that is
-not a session; `--json` prints only the statuses (no asking, no times).
+not a session; `--json` prints only the statuses (no asking, no times). `--offline`
+(or the variable CI or COMPACT_OFFLINE) keeps to the offline model whatever keys
+are set: Claude is never asked in CI.
 
 Left out: charts (notebook 12 draws them) and asking at every call.
 """
 
 import argparse
 import json
+import os
 import sys
 import time
 
@@ -119,6 +122,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-ask", action="store_true", help="locate only; ask no model")
     parser.add_argument("--repeats", type=int, default=1,
                         help="with Claude: ask each probe this many times (default 1)")
+    parser.add_argument("--offline", action="store_true",
+                        help="ask the offline model even when a key and MODEL_ID are set "
+                             "(also when CI or COMPACT_OFFLINE is set)")
     parser.add_argument("--json", action="store_true", help="print {design: {kind: {status: count}}}")
     return parser
 
@@ -138,14 +144,18 @@ def _session(args) -> tuple[list, str, str]:
         f"{shown(history.get('name', args.history), 40)}: {shown(history.get('title', ''))}"
 
 
-def _timed(messages, request, designs, every_call: bool) -> tuple[float, float]:
-    """Seconds to replay the session through every design, without and with the probes."""
+def _timed(messages, request, designs, every_call: bool, runs: dict) -> tuple[float, float]:
+    """Seconds to replay the session through every design, without and with the probes:
+    the probed runs' own time (and making the probes) when they asked no model, else a
+    run again without asking."""
     start = time.perf_counter()
     for design in designs:
         walk(messages, request, design, probes=[], locate=False)
     replayed = time.perf_counter() - start
     start = time.perf_counter()
     probes = make_probes(messages, request)
+    if not any(run["answers"] for run in runs.values()):
+        return replayed, time.perf_counter() - start + sum(run["seconds"] for run in runs.values())
     for design in designs:
         walk(messages, request, design, probes=probes, every_call=every_call)
     return replayed, time.perf_counter() - start
@@ -167,7 +177,10 @@ def main(argv=None) -> int:
             runs = probe_designs(messages, request, args.designs, every_call=not args.end)
         else:
             from ..bench.probe_ask import Asker
-            with Asker.configured(args.repeats) as asker:
+            offline = args.offline or any(os.environ.get(name) for name in ("CI", "COMPACT_OFFLINE"))
+            with (Asker.offline() if offline else Asker.configured(args.repeats)) as asker:
+                if asker.offline_model:
+                    print(f"asked: the offline model {asker.choice.model} (a program; no key, no network)")
                 runs = probe_designs(messages, request, args.designs, asker, not args.end)
         _report(runs, messages, request, args)
     except (UsageError, HistoryError, SessionFileError, ValueError, OSError) as error:
@@ -194,7 +207,7 @@ def _report(runs: dict, messages, request: str, args) -> None:
             low, high = spread(run)
             line += f"; right over {len(run['answers'][0])} repeats: {low} to {high}"
         print(line)
-    replayed, probed = _timed(messages, request, args.designs, not args.end)
+    replayed, probed = _timed(messages, request, args.designs, not args.end, runs)
     ratio = probed / replayed if replayed else float("nan")
     print(f"\ntime: replaying {replayed:.2f} s, replaying with the probes {probed:.2f} s "
           f"({ratio:.1f}x; asking not included)")
