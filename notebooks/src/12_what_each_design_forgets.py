@@ -2,9 +2,9 @@
 # # 12 · What each design forgets
 #
 # The question people ask first about compaction is "why did my agent forget?". The
-# notebooks so far measured characters, the bill, and outputs lost for good; none asked
-# what the model can still *answer* once the context was compacted. The field has started
-# to ask: Factory's evaluation of compaction (December 2025) puts probe questions to the
+# notebooks so far measured characters, the bill, the outputs lost for good and the
+# outputs a call missed; not, fact by fact, what the model can still *answer* once the
+# context was compacted. The field has started to ask: Factory's evaluation of compaction (December 2025) puts probe questions to the
 # model after a compaction, of four kinds: **recall** (a fact from earlier output),
 # **artifact** (which files were read, written or changed), **continuation** (what the
 # task is and what comes next) and **decision** (what was chosen, and why).
