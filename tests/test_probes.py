@@ -20,6 +20,7 @@ from compact.bench.sessions import make_session, session_messages
 from compact.bench.tables import format_table
 from compact.course.histories import list_histories, load_history
 from compact.course.probe import main as probe_main
+from compact.course.probe import spread
 from compact.course.sessions import sample_path
 from compact.course.sweep import describe, sweep
 from compact.messages import user_text
@@ -225,6 +226,8 @@ def test_the_offline_model_never_answers_a_probe_wrong(name, asker):
         assert not [s for s in scores if s[2] == "wrong"], (design, scores)
         # What the context holds, the model answers right.
         assert all(score == "right" for _, status, score in scores if status == "in context"), design
+        if design == "default":   # the default forgets nothing of these sessions
+            assert "gone" not in run["statuses"], scores
 
 
 def test_every_call_is_located_and_counts_only_the_probes_made_so_far():
@@ -287,6 +290,13 @@ def test_probe_exits_2_naming_a_file_that_is_no_session(tmp_path, capsys):
     bad.write_text('{"role": "user", "content": "hi"}\nnot json\n')
     assert probe_main([str(bad)]) == 2
     assert "bad.jsonl" in capsys.readouterr().err
+
+
+def test_the_spread_over_repeats_is_the_fewest_and_the_most_right():
+    tries = [[{"score": "right"}, {"score": "wrong"}, {"score": "right"}],
+             [{"score": "right"}, {"score": "right"}, {"score": "can't tell"}]]
+    assert spread({"answers": tries}) == (1, 2)
+    assert spread({"answers": []}) == (0, 0)
 
 
 def test_the_bench_counts_the_forgotten_beside_the_cost():
