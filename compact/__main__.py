@@ -13,8 +13,8 @@
 Ctrl-C ends any of them with one line, `interrupted`, and exit status 130
 (each command cleans up as its stack unwinds: scratch folders, the offline model).
 
-The agent's folder is often the current one, and its bash can write there: so
-nothing is imported from the current folder. The `compact` script (pyproject's
+The agent's folder may be the current one (`--workspace .`), and its bash can
+write there: so nothing is imported from the current folder. The `compact` script (pyproject's
 `[project.scripts]`) and `python -P` never put it on `sys.path`; for a plain
 `python -m compact`, this module takes it off before importing anything else
 of the course (a planted `dotenv.py` or `anthropic.py` is never loaded).

@@ -157,6 +157,6 @@ def test_the_readmes_nbconvert_command_leaves_no_file_behind(tmp_path):
 def test_the_readme_says_where_the_agent_works():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "--workspace data/workspace" in readme
-    assert re.search(r"`agent` and `run` work on the current folder", readme)
+    assert re.search(r"`agent` and `run` work on a fresh copy of the sample workspace", readme)
 
 

@@ -69,6 +69,7 @@ def test_offline_wins_over_a_configured_key(said):
 def test_a_dotenv_file_is_read_and_the_environment_wins(tmp_path):
     env_file = tmp_path / ".env"
     env_file.write_text(f"ANTHROPIC_API_KEY={SECRET}\nMODEL_ID=from-file\nOTHER=x\n")
+    env_file.chmod(0o600)    # a key only its owner reads (issue 30)
     assert settings({}, env_file) == {"ANTHROPIC_API_KEY": SECRET, "MODEL_ID": "from-file"}
     assert settings({"MODEL_ID": "from-env"}, env_file)["MODEL_ID"] == "from-env"
     assert settings({}, False) == {}

@@ -127,6 +127,7 @@ def test_env_file_on_the_command_line_is_the_settings_file(tmp_path, capsys):
         env_file = tmp_path / "live.env"
         env_file.write_text(f"ANTHROPIC_API_KEY={FAKE_KEY}\nMODEL_ID=offline-s08\n"
                             f"ANTHROPIC_BASE_URL={stand_in.base_url}\n")
+        env_file.chmod(0o600)    # a key only its owner reads (issue 30)
         status = main_run(["--env-file", str(env_file), "--workspace", str(workspace), "titles"])
         out = capsys.readouterr().out
         assert status == 0 and stand_in.requests, out

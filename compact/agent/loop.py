@@ -13,6 +13,11 @@ so no result is orphaned and no side effect is forgotten.
     python -m compact run TASK [--workspace DIR] [--profile ...] [--window N]
     (both also take --offline, --max-turns N (at least 1) and --env-file PATH)
 
+With no --workspace both work on a fresh copy of data/workspace, removed at
+exit; a workspace where the course lives is refused (`workspace.py`), by
+`Agent(...)` too. Whatever they print from data (tool input and output, the
+model's notes and answer, errors) goes through `compact.display.text.shown`.
+
 TASK is a text or a short name from `compact.agent.tasks` (titles, docs-json,
 compare-code, compact-tool); a single word close to a name (`titels`) is an
 error that names the known tasks (exit status 2), anything else is a question.
@@ -31,16 +36,17 @@ confirmation, and memory across sessions (chapter s09).
 """
 
 import argparse
+import contextlib
 import difflib
 import json
 import re
 import sys
-from pathlib import Path
 
 import anthropic
 
 from ..compactor import ContextCompactor
 from ..config import CompactionConfig
+from ..display.text import print_shown, shown
 from ..formats import AGENT_SYSTEM_RULE
 from ..messages import text_of, to_plain, tool_uses
 from ..offline.tokens import DEFAULT_WINDOW
@@ -49,6 +55,7 @@ from . import tasks
 from .model import choose_model
 from .tools import TOOLS, run_tool
 from .usage import usage_line, usage_of
+from .workspace import UnsafeWorkspace, check_workspace, default_workspace
 
 SYSTEM = ("You are a coding agent working in a workspace folder. Use the tools to read and "
           "change files, and answer from what you have read. " + AGENT_SYSTEM_RULE)
@@ -101,12 +108,15 @@ class Agent:
     def __init__(self, workspace, client, model: str, *, config: CompactionConfig | None = None,
                  echo=print, confirm=None, new_id=None, max_turns: int = MAX_TURNS,
                  max_tokens: int = MAX_TOKENS, show_usage: bool = False, measure=None):
-        self.workspace = Path(workspace).resolve()
+        # Never where the course lives: its code and settings run outside the sandbox.
+        self.workspace = check_workspace(workspace)
         if not self.workspace.is_dir():
             raise ValueError(f"workspace is not a folder: {workspace}")
         self.client, self.model = client, model
         self.config = config or CompactionConfig()
-        self.echo = echo or (lambda line: None)
+        # Every line the agent echoes holds data (a tool's input and output, the model's
+        # notes, a file name): shown, never obeyed by the terminal.
+        self.echo = (lambda line: echo(shown(line))) if echo else (lambda line: None)
         self.confirm = confirm          # None: destructive bash commands are refused
         if not isinstance(max_turns, int) or isinstance(max_turns, bool) or max_turns < 1:
             raise ValueError(f"max_turns must be a whole number of at least 1, got {max_turns!r}")
@@ -232,7 +242,9 @@ def resolve_task(text: str) -> str:
 
 def _parser(prog: str, description: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=prog, description=description)
-    parser.add_argument("--workspace", default=".", help="the agent's folder (default: here)")
+    parser.add_argument("--workspace", metavar="DIR",
+                        help="the agent's folder, never the course's own (default: a fresh "
+                             "copy of data/workspace, removed at exit)")
     parser.add_argument("--profile", choices=("seed", "default"), default="default",
                         help="seed: the article exactly; default: its flaws fixed")
     parser.add_argument("--window", type=int, default=DEFAULT_WINDOW,
@@ -256,7 +268,7 @@ def _at_least_one(text: str) -> int:
     return value
 
 
-def _start(args, echo=print):
+def _start(args, echo=print_shown):    # a base URL from a settings file is data too
     if args.window < 1:
         raise SystemExit("--window must be a positive number of tokens")
     choice = choose_model(offline=args.offline, window=args.window, echo=echo,
@@ -273,17 +285,33 @@ def main_run(argv=None) -> int:
     except UnknownTask as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    with _start(args) as choice:
+    with contextlib.ExitStack() as stack:
+        choice = stack.enter_context(_start(args))
+        workspace = _workspace(args, stack)
+        if workspace is None:
+            return 2
         try:
-            agent = Agent(args.workspace, choice.client, choice.model, show_usage=True,
-                          config=CompactionConfig.named(args.profile), max_turns=args.max_turns)
+            agent = Agent(workspace, choice.client, choice.model, show_usage=True,
+                          config=CompactionConfig.named(args.profile), max_turns=args.max_turns,
+                          echo=print_shown)
             answer = agent.ask(request)
         except (anthropic.APIError, AgentError, ValueError) as error:
-            print(f"error: {safe_text(str(error))}", file=sys.stderr)
+            print(f"error: {shown(str(error))}", file=sys.stderr)
             return 1
-    print()
-    print(answer)
+        print()
+        print(shown(answer))
     return 0
+
+
+def _workspace(args, stack):
+    """The folder the command works in (None after saying why it cannot be used)."""
+    try:
+        if args.workspace is None:
+            return stack.enter_context(default_workspace(echo=print_shown))
+        return check_workspace(args.workspace, [args.env_file] if args.env_file else ())
+    except UnsafeWorkspace as error:
+        print(f"error: {shown(str(error))}", file=sys.stderr)
+        return None
 
 
 def ask_person(command: str) -> bool:
@@ -298,12 +326,17 @@ def main_agent(argv=None) -> int:
     parser = _parser("python -m compact agent",
                      "The article's REPL: each line is the active request; q quits.")
     args = parser.parse_args(argv)
-    with _start(args) as choice:
+    with contextlib.ExitStack() as stack:
+        choice = stack.enter_context(_start(args))
+        workspace = _workspace(args, stack)
+        if workspace is None:
+            return 2
         try:
-            agent = Agent(args.workspace, choice.client, choice.model, confirm=ask_person,
-                          config=CompactionConfig.named(args.profile), max_turns=args.max_turns)
+            agent = Agent(workspace, choice.client, choice.model, confirm=ask_person,
+                          config=CompactionConfig.named(args.profile), max_turns=args.max_turns,
+                          echo=print_shown)
         except ValueError as error:
-            print(f"error: {error}", file=sys.stderr)
+            print(f"error: {shown(str(error))}", file=sys.stderr)
             return 1
         print(banner(choice.offline), flush=True)
         while True:
@@ -320,9 +353,9 @@ def main_agent(argv=None) -> int:
             if not query:
                 continue
             try:
-                print(agent.ask(resolve_task(query)))
+                print(shown(agent.ask(resolve_task(query))))
             except (anthropic.APIError, AgentError, UnknownTask) as error:
-                print(f"error: {safe_text(str(error))}")
+                print(f"error: {shown(str(error))}")
     return 0
 
 

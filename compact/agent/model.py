@@ -10,11 +10,15 @@ line, and the key is never printed, logged or stored anywhere but in the client
 
 Where settings come from (`settings`), later wins: the course's own `.env`
 (the one at the root of the checkout this package is installed from, or the
-file `COMPACT_ENV_FILE` or `--env-file` names), then the environment. Never a
-`.env` found from the current folder or the workspace: the agent's bash can
-write there, and nothing the agent writes may configure it. A `.env` that
-cannot be read, is not a regular file or is over 64 KiB counts as missing,
-with one line on stderr that says so.
+file `COMPACT_ENV_FILE` or `--env-file` names: an absolute path, or one taken
+relative to the checkout), then the environment. Never a `.env` found from the
+current folder or the workspace: the agent's bash can write there, and nothing
+the agent writes may configure it. A `.env` that cannot be read, is not a
+regular file or is over 64 KiB counts as missing, with one line on stderr that
+says so. As ssh refuses a private key others can read, a settings file that
+holds a key and is group- or world-readable is refused, and so is one others
+may write or that another user owns: one line says why and gives the
+`chmod 600`, and no key is read from it.
 
 Left out: choosing between several real models, and any other provider.
 """
@@ -30,6 +34,7 @@ from urllib.parse import urlsplit, urlunsplit
 import anthropic
 from dotenv import dotenv_values
 
+from ..display.text import shown
 from ..offline import MODEL_NAME
 from ..offline.api.server import OfflineServer, start_offline_server
 from ..offline.tokens import DEFAULT_WINDOW
@@ -39,6 +44,9 @@ REAL_API = "https://api.anthropic.com"
 OFFLINE_KEY = "offline-no-key"  # a placeholder: the offline model checks no key
 ENV_FILE_VARIABLE = "COMPACT_ENV_FILE"
 MAX_ENV_BYTES = 64 * 1024   # a settings file is a few lines; more is not one of ours
+READ_BITS, WRITE_BITS = 0o044, 0o022   # group's and others' read, and write, permission
+KEY_NAMES = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")
+CHECKOUT = Path(__file__).resolve().parents[2]
 _said = set()               # the .env problems already reported, one line each
 
 
@@ -71,18 +79,30 @@ class ModelChoice:
 
 
 def course_env_file(environ=None) -> Path:
-    """The course's own `.env`: COMPACT_ENV_FILE if set, else the checkout's root."""
+    """The course's own `.env`: COMPACT_ENV_FILE if set (see `env_file_path`), else the
+    checkout's root."""
     env = os.environ if environ is None else environ
     named = env.get(ENV_FILE_VARIABLE)
-    return Path(named) if named else Path(__file__).resolve().parents[2] / ".env"
+    return env_file_path(named) if named else CHECKOUT / ".env"
 
 
-def read_env_file(path, echo=None) -> dict:
+def env_file_path(named) -> Path:
+    """A settings file's path as given, or taken relative to the checkout: never to the
+    current folder, where the agent's bash may have written one."""
+    path = Path(named).expanduser()
+    return path if path.is_absolute() else CHECKOUT / path
+
+
+def read_env_file(path, echo=None, private=True) -> dict:
     """The NAME=value pairs of a settings file, read at most MAX_ENV_BYTES + 1 bytes.
 
     A missing file is {}; one that cannot be read, is not a regular file (a FIFO,
     a device, a folder), is longer than MAX_ENV_BYTES or is not UTF-8 is {} too,
     and `echo` (stderr by default) gets one line saying so, once per path.
+    `private`: as ssh treats a private key, a file that others may write or that
+    belongs to another user than this one or root is refused, and so is one that
+    others may read when it holds a key; the line gives the `chmod 600`. False
+    reads it anyway: to know what to redact, never to use.
     """
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
@@ -90,9 +110,13 @@ def read_env_file(path, echo=None) -> dict:
         return {}
     except OSError as error:
         return _missing(path, error.strerror or str(error), echo)
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
         os.close(fd)
         return _missing(path, "not a regular file", echo)
+    if private and (problem := _not_yours(info)):
+        os.close(fd)
+        return _refused(path, problem, echo)
     with os.fdopen(fd, "rb") as file:
         try:
             data = file.read(MAX_ENV_BYTES + 1)
@@ -104,14 +128,37 @@ def read_env_file(path, echo=None) -> dict:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return _missing(path, "not UTF-8 text", echo)
-    return {name: value for name, value in dotenv_values(stream=io.StringIO(text)).items() if value}
+    values = {name: value for name, value in dotenv_values(stream=io.StringIO(text)).items()
+              if value}
+    if private and info.st_mode & READ_BITS and any(values.get(name) for name in KEY_NAMES):
+        return _refused(path, f"readable by others (mode {stat.S_IMODE(info.st_mode):04o})", echo)
+    return values
+
+
+def _not_yours(info: os.stat_result) -> str:
+    """Why others could change a settings file (and so where the key goes), or ''."""
+    if info.st_mode & WRITE_BITS:
+        return f"writable by others (mode {stat.S_IMODE(info.st_mode):04o})"
+    if info.st_uid not in (os.geteuid(), 0):
+        return f"owned by another user (uid {info.st_uid})"
+    return ""
+
+
+def _refused(path, why: str, echo) -> dict:
+    fix = f"chmod 600 {path}" if "mode" in why else f"make it yours, then chmod 600 {path}"
+    return _say(path, f"settings: {path} is refused, as ssh refuses a private key that is "
+                      f"{why}; no key is read from it: {fix}", echo)
 
 
 def _missing(path, why: str, echo) -> dict:
+    return _say(path, f"settings: {path} is ignored ({why}); it counts as missing", echo)
+
+
+def _say(path, line: str, echo) -> dict:
+    """{} after saying `line` once per path (on stderr unless `echo` is given)."""
     if str(path) not in _said:
         _said.add(str(path))
-        line = f"settings: {path} is ignored ({why}); it counts as missing"
-        (echo or (lambda text: print(text, file=sys.stderr)))(line)
+        (echo or (lambda text: print(shown(text), file=sys.stderr)))(line)
     return {}
 
 
@@ -122,7 +169,7 @@ def settings(environ=None, env_file=True) -> dict:
     reads that file, False reads none. No file is looked for anywhere else.
     """
     env = os.environ if environ is None else environ
-    path = course_env_file(env) if env_file is True else env_file
+    path = course_env_file(env) if env_file is True else env_file and env_file_path(env_file)
     values = read_env_file(path) if path else {}
     values = {k: v for k, v in values.items() if k in (KEY, MODEL, BASE_URL)}
     values.update({k: env[k] for k in (KEY, MODEL, BASE_URL) if env.get(k)})

@@ -18,25 +18,35 @@ once. In both modes:
 - output is read up to a cap from a pipe that is never waited on after the
   shell has ended, and bytes that are not UTF-8 are replaced, not fatal.
 
-Left out: limits on CPU, memory and disk inside the sandbox, and hiding files
-outside the workspace (they stay readable; tools.py redacts keys from output).
-Without bwrap none of the above holds but the environment, the session and the
-time limit: a command can read what the user can, and `setsid` takes it out of
-the group that is killed (tools.py refuses plain commands while a key is set).
+- each call runs within `limits.py`'s limits (processes, address space and
+  memory, CPU time, file size; in the sandbox, a sized /tmp and /dev/shm too),
+  and the result says which limit ended it.
+
+Left out: a quota on the workspace's disk, and hiding files outside the
+workspace (they stay readable; tools.py redacts keys from output).
+Without bwrap none of the above holds but the environment, the session, the
+time limit and the resource limits: a command can read what the user can, and
+`setsid` takes it out of the group that is killed (tools.py refuses plain
+commands while a key is set).
 """
 
 import os
+import re
 import shutil
 import signal
+import stat
 import subprocess
 import threading
 import warnings
+
+from . import limits
 
 BWRAP_NAME = "bwrap"
 ALLOWED_VARIABLES = ("PATH", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TERM", "TZ", "COLUMNS")
 GRACE = 2.0  # seconds given to the output pipe to drain once the shell has ended
 
 _mode = None      # "bubblewrap" or "unsandboxed", decided by the first command
+_isolation = None  # ISOLATION, or it unsized for an old bwrap; decided with the mode
 _warned = False
 
 
@@ -56,11 +66,15 @@ def clean_environment(workspace) -> dict:
 # Everything read-only, then a private /tmp, no network, only its own processes.
 # No capability (as root, bwrap would keep them all), and no host socket folder.
 # /proc/sys read-only too: without capabilities uid 0 may still write a sysctl (core_pattern!).
+# The RAM-backed folders it may write (/tmp, /dev/shm, /run) have a size (limits.py).
+RUN_SIZE = 1024 * 1024
 ISOLATION = ("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
              "--ro-bind", "/proc/sys", "/proc/sys",
-             "--ro-bind-try", "/proc/sysrq-trigger", "/proc/sysrq-trigger", "--tmpfs", "/tmp",
+             "--ro-bind-try", "/proc/sysrq-trigger", "/proc/sysrq-trigger",
+             "--size", str(limits.TMP_SIZE), "--tmpfs", "/tmp",
+             "--size", str(limits.TMP_SIZE), "--tmpfs", "/dev/shm",
              *(arg for folder in ("/run", "/var/run") if os.path.isdir(folder)
-               and not os.path.islink(folder) for arg in ("--tmpfs", folder)),
+               and not os.path.islink(folder) for arg in ("--size", str(RUN_SIZE), "--tmpfs", folder)),
              "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
              "--cap-drop", "ALL", "--new-session", "--die-with-parent")
 
@@ -76,7 +90,7 @@ def bwrap_arguments(bwrap: str, workspace, hidden=(), read_only=()) -> list:
     workspace = str(workspace)
     masks = [arg for path in hidden for arg in ("--ro-bind", "/dev/null", str(path))]
     frozen = [arg for path in read_only for arg in ("--ro-bind", str(path), str(path))]
-    return [bwrap, *ISOLATION, "--bind", workspace, workspace, *frozen, *masks,
+    return [bwrap, *(_isolation or ISOLATION), "--bind", workspace, workspace, *frozen, *masks,
             "--chdir", workspace]
 
 
@@ -91,18 +105,38 @@ def mode() -> str:
 
 
 def _probe() -> tuple:
+    global _isolation
     path = shutil.which(BWRAP_NAME)
     if path is None:
         return "unsandboxed", "bwrap (bubblewrap) is not installed"
-    try:
-        done = subprocess.run([path, *ISOLATION, "true"], stdin=subprocess.DEVNULL,
-                              capture_output=True, timeout=30, env=clean_environment("/"))
-    except (OSError, subprocess.TimeoutExpired) as error:
-        return "unsandboxed", f"bwrap could not start ({error})"
-    if done.returncode != 0:
-        said = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        return "unsandboxed", f"bwrap could not start ({said[-1] if said else done.returncode})"
-    return "bubblewrap", ""
+    said = ""
+    # A bwrap older than 0.7 has no --size: then the same isolation, its RAM folders unsized.
+    for isolation in (ISOLATION, unsized(ISOLATION)):
+        try:
+            done = subprocess.run([path, *isolation, "true"], stdin=subprocess.DEVNULL,
+                                  capture_output=True, timeout=30, env=clean_environment("/"))
+        except (OSError, subprocess.TimeoutExpired) as error:
+            return "unsandboxed", f"bwrap could not start ({error})"
+        if done.returncode == 0:
+            _isolation = isolation
+            if isolation is not ISOLATION:
+                warnings.warn("this bwrap has no --size: the sandbox's /tmp and /dev/shm have "
+                              "no size limit", UnsandboxedWarning, stacklevel=3)
+            return "bubblewrap", ""
+        lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        said = said or (lines[-1] if lines else str(done.returncode))
+    return "unsandboxed", f"bwrap could not start ({said})"
+
+
+def unsized(isolation) -> tuple:
+    """The isolation without its `--size N` pairs."""
+    out, skip = [], False
+    for arg in isolation:
+        if skip or arg == "--size":
+            skip = arg == "--size"
+            continue
+        out.append(arg)
+    return tuple(out)
 
 
 def _warn(reason: str) -> None:
@@ -114,31 +148,84 @@ def _warn(reason: str) -> None:
                       UnsandboxedWarning, stacklevel=3)
 
 
+def own_user_namespace() -> bool:
+    """Whether bwrap runs a call in a user namespace of its own, where RLIMIT_NPROC
+    counts the call's tasks alone: unprivileged, with a bwrap that is not setuid, on
+    Linux 5.14 or later (before, the count was the user's across namespaces)."""
+    path = shutil.which(BWRAP_NAME)
+    return (mode() == "bubblewrap" and os.geteuid() != 0 and path is not None
+            and not os.stat(path).st_mode & stat.S_ISUID and kernel_at_least(5, 14))
+
+
+def kernel_at_least(major: int, minor: int) -> bool:
+    found = re.match(r"(\d+)\.(\d+)", os.uname().release)
+    return bool(found) and (int(found[1]), int(found[2])) >= (major, minor)
+
+
 def run_command(workspace, command: str, timeout: float, max_bytes: int, hidden=(),
                 read_only=()) -> tuple:
-    """Run `command` with /bin/sh; (output text, bytes cut, timed out).
+    """Run `command` with /bin/sh, within `limits`; (output text, bytes cut, timed out,
+    the limit that ended it or None).
 
     `hidden`: files the command must not read; `read_only`: folders it must not
     change (both sandboxed only)."""
-    argv = ["/bin/sh", "-c", command]
+    prefix = limits.prlimit_prefix(own_user_namespace())
+    argv = [*prefix, "/bin/sh", "-c", command]
     if mode() == "bubblewrap":
         argv = bwrap_arguments(shutil.which(BWRAP_NAME), workspace, hidden, read_only) + argv
-    process = subprocess.Popen(argv, cwd=workspace, env=clean_environment(workspace),
-                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, start_new_session=True)
-    reader = _Reader(process.stdout, max_bytes)
-    timed_out = False
+    cgroup = limits.Cgroup.make()
     try:
-        process.wait(timeout)
-    except subprocess.TimeoutExpired:
-        timed_out = True
+        process, cgroup = _start(argv, workspace, cgroup, not prefix)
+        reader = _Reader(process.stdout, max_bytes)
+        watcher = limits.Watcher(process.pid, lambda: _kill_group(process.pid), cgroup)
+        timed_out = False
+        try:
+            process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+        finally:
+            # Whatever the shell left running in its group (a background job, a child
+            # still writing) ends with the call.
+            _kill_group(process.pid)
+            process.wait()
+            watcher.finish()
+        reader.join(GRACE)
     finally:
-        # Whatever the shell left running in its group (a background job, a child
-        # still writing) ends with the call.
-        _kill_group(process.pid)
-        process.wait()
-    reader.join(GRACE)
-    return reader.text(), reader.cut, timed_out
+        if cgroup is not None:
+            cgroup.remove()
+    output = reader.text()
+    return output, reader.cut, timed_out, limits.reason_for(process.returncode, output,
+                                                            watcher.reason)
+
+
+def _start(argv, workspace, cgroup, set_rlimits: bool) -> tuple:
+    """(the call's Popen, its cgroup): should joining the cgroup fail in the child,
+    the call starts again without one (the cgroup removed, None)."""
+    options = dict(cwd=workspace, env=clean_environment(workspace), stdin=subprocess.DEVNULL,
+                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        return subprocess.Popen(argv, preexec_fn=_before_exec(cgroup, set_rlimits),
+                                **options), cgroup
+    except subprocess.SubprocessError:
+        if cgroup is None:
+            raise
+        cgroup.remove()     # nothing joined it
+        return subprocess.Popen(argv, preexec_fn=_before_exec(None, set_rlimits),
+                                **options), None
+
+
+def _before_exec(cgroup, set_rlimits: bool):
+    """What the child does before it execs bwrap (or the shell): enter the cgroup, and
+    set the resource limits itself where prlimit is missing."""
+    steps = ([cgroup.joiner()] if cgroup is not None else []) + \
+            ([limits.set_rlimits(False)] if set_rlimits else [])
+    if not steps:
+        return None
+
+    def run():
+        for step in steps:
+            step()
+    return run
 
 
 def _kill_group(pid: int) -> None:

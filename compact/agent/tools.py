@@ -26,8 +26,11 @@ like an Anthropic key, before the text enters the messages. edit_file, like
 read_file, refuses a file over MAX_FILE_BYTES or one that is not a regular file.
 `compact` has no handler: the agent loop answers it, as the article's harness does.
 
+A command that runs into one of the sandbox's limits (`limits.py`: processes,
+memory, CPU time, file size, /tmp) ends with one line that names it.
+
 Left out: hiding files outside the workspace from bash (they stay readable,
-read-only, in the sandbox), and any limit on a sandboxed command's CPU or memory.
+read-only, in the sandbox), and a quota on the workspace's disk.
 """
 
 import errno
@@ -38,7 +41,7 @@ import stat
 from pathlib import Path
 
 from ..formats import COMPACT_TOOL_ACK
-from . import model, sandbox
+from . import limits, model, sandbox
 
 # Large enough that experiment 2's JSON (over 200,000 characters) arrives whole
 # and step 1 of the pipeline, not the tool, decides what stays in context.
@@ -153,7 +156,7 @@ def bash(workspace, command: str, confirm=None) -> str:
     # The compactor's folders, when they are real folders: read-only to the command.
     frozen = [root / name for name in PROTECTED if os.path.isdir(root / name)
               and not os.path.islink(root / name)]
-    output, cut, timed_out = sandbox.run_command(
+    output, cut, timed_out, limit = sandbox.run_command(
         root, command, TIMEOUT, max_bytes=MAX_OUTPUT, hidden=secret_files(workspace),
         read_only=frozen)
     if timed_out:
@@ -161,6 +164,8 @@ def bash(workspace, command: str, confirm=None) -> str:
     output = output.strip()
     if cut:
         output += f"\n[output cut: {cut} more bytes]"
+    if limit:
+        output = (output + "\n" if output else "") + limits.note(limit)
     return output or "(no output)"
 
 
@@ -196,7 +201,7 @@ def regular_only(path: str, mode: int) -> None:
 
 def key_configured() -> bool:
     """Whether this process holds a key a plain command could read (environment or .env)."""
-    found = {**model.read_env_file(model.course_env_file()), **os.environ}
+    found = {**model.read_env_file(model.course_env_file(), private=False), **os.environ}
     return any(found.get(name) for name in SECRET_NAMES)
 
 
@@ -387,7 +392,8 @@ def _maskable(path: Path) -> bool:
 def secret_values(workspace) -> set:
     """Every ANTHROPIC_* value (bar the base URL) of the environment and of those files."""
     sources = [dict(os.environ)]
-    sources += [model.read_env_file(path) for path in secret_files(workspace)]
+    # Read whatever their permissions: a refused file's key must still be redacted.
+    sources += [model.read_env_file(path, private=False) for path in secret_files(workspace)]
     return {value for source in sources for name, value in source.items()
             if "ANTHROPIC_" in name and name != "ANTHROPIC_BASE_URL" and value
             and len(value) >= 8}

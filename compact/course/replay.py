@@ -40,7 +40,7 @@ from pathlib import Path
 from ..bench.cost import readable_outputs
 from ..compactor import ContextCompactor
 from ..config import CompactionConfig
-from ..display.text import fixed_width, plural
+from ..display.text import fixed_width, plural, print_shown, shown
 from ..formats import COMPACT_TOOL_ACK, OMITTED, kind_of_user_text
 from ..importers import CANNED, FORMATS
 from ..messages import estimate_chars, text_of, to_plain, tool_results, user_text
@@ -190,7 +190,7 @@ class Replay:
         return [r.step for r in self.records if r.fired]
 
     def table(self) -> str:
-        return format_table(self.records)
+        return shown(format_table(self.records))    # file names come from the data
 
 
 def replay(history, profile: str = "default", step: str | None = None,
@@ -503,19 +503,20 @@ def main(argv=None) -> int:
                 raise UsageError(f"--chart {args.chart}: {problem}")
         result = replay(load_history(args.history, args.format), profile=args.profile, step=args.step,
                         overrides=overrides)
-        print(f"{result.history['name']}: {result.history['title']}")
+        # The name, title, request and file names come from the file: shown, never obeyed.
+        print_shown(f"{result.history['name']}: {result.history['title']}")
         request = result.history["active_request"]
-        shown = request if len(request) <= 70 else request[:67] + "..."
-        print(f"profile {result.profile}, step {result.step}, active request: {shown}")
+        cut = request if len(request) <= 70 else request[:67] + "..."
+        print_shown(f"profile {result.profile}, step {result.step}, active request: {cut}")
         print()
-        print(result.table())
+        print_shown(result.table())
         for line in result.echo:
-            print(line)
+            print_shown(line)
         if args.chart:
             _save_chart(result, args.chart)
-            print(f"chart saved to {args.chart}")
+            print_shown(f"chart saved to {args.chart}")
     except (UsageError, HistoryError, ValueError, OSError) as error:
-        print(f"replay: error: {one_line(error)}", file=sys.stderr)
+        print_shown(f"replay: error: {one_line(error)}", file=sys.stderr)
         return 2
     return 0
 

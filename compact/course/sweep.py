@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 
 from ..bench import cost
 from ..config import CompactionConfig
-from ..display.text import fixed_width, plural
+from ..display.text import fixed_width, plural, print_shown, shown
 from ..messages import text_of, tool_results
 from ..offline.model.extractive import extractive_summary
 from ..offline.tokens import estimate_text_tokens
@@ -351,9 +351,9 @@ def main(argv=None) -> int:
         if args.chart:
             from .sweep_chart import save_sweep_chart
             save_sweep_chart(result, args.chart)
-            print(f"chart saved to {args.chart}")
+            print_shown(f"chart saved to {args.chart}")
     except (UsageError, ValueError, OSError) as error:
-        print(f"sweep: error: {one_line(error)}", file=sys.stderr)
+        print_shown(f"sweep: error: {one_line(error)}", file=sys.stderr)
         return 2
     return 0
 
@@ -379,4 +379,4 @@ def describe(result: Sweep) -> str:
         misses = plural(best.misses, "miss", "misses")
         lines.append(f"best (*): {best.profile} profile, {chosen}: cost {best.cost:,} "
                      f"({best.cost / base['cost']:.2f} of no compaction), {misses}")
-    return "\n".join(lines)
+    return shown("\n".join(lines))     # the history's name comes from the file
