@@ -33,7 +33,7 @@ from ..bench.benchmark import DESIGN_TABLE
 from ..bench.probe_walk import forgotten, session_messages, walk
 from ..bench.sessions import KINDS as SESSION_KINDS
 from ..bench.sessions import make_session
-from ..display.text import fixed_width
+from ..display.text import fixed_width, shown
 from ..importers import FORMATS, SessionFileError
 from ..probes import KINDS, SCORES, STATUSES, count_by_kind, make_probes
 from .histories import CANNED, HistoryError, list_histories, load_history
@@ -50,9 +50,10 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-def shown(text: str, limit: int = 70) -> str:
-    """Text from a session as one printable line: control characters made visible."""
-    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in " ".join(text.split()))
+def one_line(text: str, limit: int = 70) -> str:
+    """Text from a session as one printable line: control characters made visible
+    (`compact.display.text.shown`), whitespace runs made one space, cut at `limit`."""
+    text = shown(" ".join(str(text).split()))
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
@@ -141,7 +142,7 @@ def _session(args) -> tuple[list, str, str]:
         raise UsageError("give a FILE (a canned history's name or a path) or --bench KIND")
     history = load_history(args.history, args.format)
     return history["messages"], history["active_request"], \
-        f"{shown(history.get('name', args.history), 40)}: {shown(history.get('title', ''))}"
+        f"{one_line(history.get('name', args.history), 40)}: {one_line(history.get('title', ''))}"
 
 
 def _timed(messages, request, designs, every_call: bool, runs: dict) -> tuple[float, float]:
@@ -184,7 +185,7 @@ def main(argv=None) -> int:
                 runs = probe_designs(messages, request, args.designs, asker, not args.end)
         _report(runs, messages, request, args)
     except (UsageError, HistoryError, SessionFileError, ValueError, OSError) as error:
-        print(f"probe: error: {' '.join(str(error).split()) or type(error).__name__}", file=sys.stderr)
+        print(f"probe: error: {one_line(error, 10_000) or type(error).__name__}", file=sys.stderr)
         return 2
     return 0
 
