@@ -32,7 +32,7 @@ from compact.config import CompactionConfig
 from compact.course.exercises import CHECKERS, WRITES_CODE
 from compact.course.pipeline_picture import drawn_texts, pipeline_picture, pipeline_steps
 
-from .helpers import check_recap, load_builder
+from .helpers import ARTICLE_STEPS, check_recap, load_builder
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
@@ -197,8 +197,7 @@ def test_the_pipeline_picture_names_each_step_its_trigger_and_what_it_leaves():
     seed = CompactionConfig.seed()
     texts = drawn_texts(pipeline_picture())
     steps = pipeline_steps()
-    assert [step["name"] for step in steps] == ["tool_result_budget", "snip_compact",
-                                                "micro_compact", "compact_history"]
+    assert [step["name"] for step in steps] == ARTICLE_STEPS
     for step in steps:
         assert f"{step['number']}. {step['name']}" in texts
         for key in ("trigger", "context", "disk"):

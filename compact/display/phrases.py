@@ -396,13 +396,13 @@ PHRASES = {
         "中文提示词前后没有空格：在句子的任何位置找 '不要'。"),
     # the exercises' feedback (compact/course/exercises/): what a checker says of a mistake
     # -- budget.py
-    "budget: return one whole number a limit": ("return one whole number (a limit), or None.",
+    "budget: not a whole number": ("return one whole number (a limit), or None.",
                                                 "返回一个整数（阈值），或者 None。"),
-    "budget: 30 000 is the article's own": ("30,000 is the article's own limit, not the answer for "
+    "budget: the article's own limit": ("30,000 is the article's own limit, not the answer for "
                                             "this batch: work it out from the sizes.",
                                             "30,000 是文章自己的阈值，不是这一批的答案："
                                             "要从这些大小算出来。"),
-    "budget: even with large_limit step 1 cannot": ("even with large_limit = {floor:,d} step 1 cannot "
+    "budget: no limit works": ("even with large_limit = {floor:,d} step 1 cannot "
                                                     "bring this batch under {batch_limit:,d}: answer "
                                                     "None.",
                                                     "即使 large_limit = {floor:,d}，"
@@ -424,7 +424,7 @@ PHRASES = {
                                               "用你的阈值，第一步之后还剩 {left:,d} 个字符，仍超过 "
                                               "{batch_limit:,d}：转存的结果仍占 2,000 个字符的预览，"
                                               "每转存一个省下的比它的大小少。"),
-    "budget: a larger limit works too step": ("a larger limit works too ({expected:,d}): step 1 goes "
+    "budget: a larger limit works too": ("a larger limit works too ({expected:,d}): step 1 goes "
                                               "largest first and stops as soon as the batch fits, so "
                                               "only the results it needs must be longer than the limit.",
                                               "更大的阈值也行（{expected:,d}）：第一步从最大的开始，"
@@ -438,11 +438,11 @@ PHRASES = {
                                          "of previous changed, nothing is read.",
                                          "API 只读取一个完整的先前请求：previous 中任何一条消息变了，"
                                          "就什么也读不到。"),
-    "cost: measure with ensure_ascii false a chinese": ("measure with ensure_ascii=False: a Chinese "
+    "cost: ensure_ascii": ("measure with ensure_ascii=False: a Chinese "
                                                         "character is one character, not six.",
                                                         "用 ensure_ascii=False 来量："
                                                         "一个汉字是一个字符，不是六个。"),
-    "cost: count tokens not characters estimate_text_tokens": ("count tokens, not characters: "
+    "cost: count tokens": ("count tokens, not characters: "
                                                                "estimate_text_tokens of each message's "
                                                                "JSON.",
                                                                "数 token，不是字符：对每条消息的 JSON "
@@ -475,18 +475,18 @@ PHRASES = {
     # -- order.py
     "order: return a list of tool_use ids": ("return a list of tool_use ids.",
                                              "返回一个 tool_use id 的列表。"),
-    "order: is not lost a transcript holds": ("{extra_0} is not lost: a transcript holds the list as "
+    "order: not lost, in a transcript": ("{extra_0} is not lost: a transcript holds the list as "
                                               "it was, look for the original in every transcript's "
                                               "tool results too.",
                                               "{extra_0} 没有丢失：transcript（完整记录）"
                                               "保存着原来的列表，也要在每个 transcript "
                                               "的工具结果里找原文。"),
-    "order: is not lost its marker's path": ("{extra_0} is not lost: its marker's path (the 'Full "
+    "order: not lost, its marker's path": ("{extra_0} is not lost: its marker's path (the 'Full "
                                              "output: ' line, or the placeholder's 'saved at') names a "
                                              "saved file holding the original.",
                                              "{extra_0} 没有丢失：它的标记里的路径（'Full output: ' "
                                              "行，或占位符的 'saved at'）指向一个保存着原文的文件。"),
-    "order: is still readable compare whole texts": ("{extra_0} is still readable: compare whole "
+    "order: still readable": ("{extra_0} is still readable: compare whole "
                                                      "texts, not only whether the id is there.",
                                                      "{extra_0} 仍然读得到：要比较完整的文本，"
                                                      "而不只是看 id 在不在。"),
@@ -496,7 +496,7 @@ PHRASES = {
                                         "一个结果丢失，是指它的 id 对应的所有可读文本都不等于原文："
                                         "预览或 '[Earlier tool result omitted.]' 都不是原文。"),
     # -- own.py
-    "own: read the sweep's table a row": ("read the sweep's table: a row marked '*' is one answer; any "
+    "own: hint": ("read the sweep's table: a row marked '*' is one answer; any "
                                           "row that fits, loses nothing, stays within the budget and "
                                           "misses no more than it passes.",
                                           "读扫描的表格：标着 '*' 的那一行就是一个答案；"
@@ -512,20 +512,20 @@ PHRASES = {
                                         "profile 只能是 'seed' 或 'default'"),
     "own: fits the window": ("fits the window",
                              "放得进窗口"),
-    "own: peak tokens window": ("peak {row_peak_tokens:,} tokens > window {window:,}",
+    "own: over the window": ("peak {row_peak_tokens:,} tokens > window {window:,}",
                                 "峰值 {row_peak_tokens:,} 个 token > 窗口 {window:,}"),
     "own: loses no tool output": ("loses no tool output",
                                   "不丢失工具输出"),
-    "own: outputs lost the seed profile's step": ("{row_lost} outputs lost: the seed profile's step 3 "
+    "own: outputs lost": ("{row_lost} outputs lost: the seed profile's step 3 "
                                                   "keeps no copy",
                                                   "丢失 {row_lost} 个输出：seed 配置的第三步不保存副本"),
     "own: within the budget": ("within the budget",
                                "不超预算"),
-    "own: cost budget": ("cost {row_cost:,} > budget {budget:,}",
+    "own: over the budget": ("cost {row_cost:,} > budget {budget:,}",
                          "成本 {row_cost:,} > 预算 {budget:,}"),
-    "own: misses no more than the best": ("misses no more than the best row",
+    "own: misses no more than the best row": ("misses no more than the best row",
                                           "缺失不比最佳行多"),
-    "own: misses the best row within": ("{row_misses} misses; the best row within the budget has "
+    "own: misses more than the best row": ("{row_misses} misses; the best row within the budget has "
                                         "{best_misses}",
                                         "缺失 {row_misses} 次；预算内最佳行是 {best_misses} 次"),
     # -- profiles.py
@@ -570,7 +570,7 @@ PHRASES = {
     "reactive: never start below 0": ("never start below 0.",
                                       "绝不从小于 0 的位置开始。"),
     # -- server_edits.py
-    "server_edits: lower the clearing trigger well under": ("lower the clearing trigger well under the "
+    "server_edits: hint": ("lower the clearing trigger well under the "
                                                             "default, and set clear_at_least so that "
                                                             "each clearing takes a large run; "
                                                             "compaction loses what it summarizes.",
@@ -579,7 +579,7 @@ PHRASES = {
                                                             "压缩会丢掉它摘要掉的内容。"),
     "server_edits: cost at most": ("cost at most {budget_cost:,d}",
                                    "成本不超过 {budget_cost:,d}"),
-    "server_edits: cache broken at most times": ("cache broken at most {budget_breaks} times",
+    "server_edits: cache broken at most": ("cache broken at most {budget_breaks} times",
                                                  "缓存最多失效 {budget_breaks} 次"),
     "server_edits: no tool output lost for good": ("no tool output lost for good",
                                                    "没有工具输出被永久丢失"),
@@ -625,7 +625,7 @@ PHRASES = {
         "不超过 {min_chars} 个字符的结果不动：换成占位符也短不了多少。"),
     "summary: return a count of results": ("return a count of results (an int), or None.",
                                            "返回结果的个数（int），或者 None。"),
-    "summary: the newest stay whole and results": ("the newest {keep} stay whole and results of at "
+    "summary: no answer exists": ("the newest {keep} stay whole and results of at "
                                                    "most {min_chars} characters stay: even shrinking "
                                                    "every other one leaves the total over the target, "
                                                    "so answer None.",

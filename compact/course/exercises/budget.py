@@ -97,11 +97,11 @@ def all_cases() -> list:
 def _diagnose(args, expected, got):
     sizes, batch_limit = args
     if got is not None and (not isinstance(got, int) or isinstance(got, bool)):
-        return phrase("budget: return one whole number a limit")
+        return phrase("budget: not a whole number")
     if got == article_limit():
-        return phrase("budget: 30 000 is the article's own")
+        return phrase("budget: the article's own limit")
     if expected is None:
-        return phrase("budget: even with large_limit step 1 cannot", floor=FLOOR, batch_limit=batch_limit)
+        return phrase("budget: no limit works", floor=FLOOR, batch_limit=batch_limit)
     if got is None:
         return phrase("budget: a limit exists with step 1", expected=expected)
     if got == expected + 1 and got in sizes:
@@ -110,7 +110,7 @@ def _diagnose(args, expected, got):
         left = _total_after(sizes, batch_limit, got, root) if got >= 1 else None
     if got > expected:
         return phrase("budget: with your limit step 1 leaves", left=left, batch_limit=batch_limit)
-    return phrase("budget: a larger limit works too step", expected=expected)
+    return phrase("budget: a larger limit works too", expected=expected)
 
 
 def article_limit() -> int:

@@ -73,10 +73,10 @@ def _diagnose(args, expected, got):
     if abs(got - _trap(previous, current, _tokens, partial=True)) < 1e-6:
         return phrase("cost: the api reads only a whole")
     if abs(got - _trap(previous, current, lambda ms: _tokens(ms, ensure_ascii=True))) < 1e-6:
-        return phrase("cost: measure with ensure_ascii false a chinese")
+        return phrase("cost: ensure_ascii")
     if abs(got - _trap(previous, current, lambda ms: [len(json.dumps(m, ensure_ascii=False))
                                                         for m in ms])) < 1e-6:
-        return phrase("cost: count tokens not characters estimate_text_tokens")
+        return phrase("cost: count tokens")
     return phrase("cost: read previous's tokens only when current")
 
 

@@ -80,11 +80,11 @@ def _diagnose(args, expected, got):
         return phrase("order: return a list of tool_use ids")
     extra = [i for i in got if i not in expected]
     if extra and transcripts:
-        return phrase("order: is not lost a transcript holds", extra_0=extra[0])
+        return phrase("order: not lost, in a transcript", extra_0=extra[0])
     if extra and saved:
-        return phrase("order: is not lost its marker's path", extra_0=extra[0])
+        return phrase("order: not lost, its marker's path", extra_0=extra[0])
     if extra:
-        return phrase("order: is still readable compare whole texts", extra_0=extra[0])
+        return phrase("order: still readable", extra_0=extra[0])
     return phrase("order: a result is lost when no")
 
 

@@ -23,7 +23,7 @@ ONE_LIMIT = " or ".join(LIMITS)
 
 
 def _hint() -> str:
-    return phrase("own: read the sweep's table a row")
+    return phrase("own: hint")
 
 
 def _problem(choice) -> str | None:
@@ -63,15 +63,15 @@ def check_settings(choice, result: Sweep, budget: float | None = None) -> CheckR
     window, best = result.window_tokens, best_row(result.rows, result.window_tokens, budget)
     rows = [
         (phrase("own: fits the window"), row.fits(window),
-         phrase("own: peak tokens window", row_peak_tokens=row.peak_tokens, window=window)),
+         phrase("own: over the window", row_peak_tokens=row.peak_tokens, window=window)),
         (phrase("own: loses no tool output"), row.lost == 0,
-         phrase("own: outputs lost the seed profile's step", row_lost=row.lost)),
+         phrase("own: outputs lost", row_lost=row.lost)),
         (phrase("own: within the budget"), budget is None or row.cost <= budget,
-         phrase("own: cost budget", row_cost=row.cost, budget=budget)
+         phrase("own: over the budget", row_cost=row.cost, budget=budget)
          if budget is not None else ""),
-        (phrase("own: misses no more than the best"),
+        (phrase("own: misses no more than the best row"),
          best is not None and row.misses <= best.misses,
-         phrase("own: misses the best row within", row_misses=row.misses,
+         phrase("own: misses more than the best row", row_misses=row.misses,
                 best_misses=best.misses if best else '-')),
     ]
     return report(name, rows, hint)

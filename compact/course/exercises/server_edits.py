@@ -28,7 +28,7 @@ BUDGET_KEEP = 3
 
 
 def _hint() -> str:
-    return phrase("server_edits: lower the clearing trigger well under")
+    return phrase("server_edits: hint")
 
 
 def budget_lines(figures: dict, edits: list) -> list:
@@ -37,7 +37,7 @@ def budget_lines(figures: dict, edits: list) -> list:
     return [
         (phrase("server_edits: cost at most", budget_cost=BUDGET_COST),
          figures["cost"] <= BUDGET_COST, f"cost {figures['cost']:,d}"),
-        (phrase("server_edits: cache broken at most times", budget_breaks=BUDGET_BREAKS),
+        (phrase("server_edits: cache broken at most", budget_breaks=BUDGET_BREAKS),
          figures["breaks"] <= BUDGET_BREAKS, f"{figures['breaks']} breaks"),
         (phrase("server_edits: no tool output lost for good"),
          figures["lost"] == 0, f"{figures['lost']} of {figures['outputs']} lost"),

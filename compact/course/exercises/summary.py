@@ -95,7 +95,7 @@ def _diagnose(args, expected, got):
         if got == _walk(sizes, target, **changed) != expected:
             return phrase(key, placeholder=PLACEHOLDER, keep=KEEP, min_chars=MIN_CHARS)
     if expected is None:
-        return phrase("summary: the newest stay whole and results", keep=KEEP, min_chars=MIN_CHARS)
+        return phrase("summary: no answer exists", keep=KEEP, min_chars=MIN_CHARS)
     return None
 
 
