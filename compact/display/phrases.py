@@ -379,19 +379,19 @@ PHRASES = {
                          "shows {tool} on {path}",
                          "上下文、它提到的文件和摘要里都看不到对 {path} 的 {tool} 调用"),
     # -- forgets.py (12)
-    "forgets: return a list of sentences": (
+    "forgets: not a list": (
         "return a list of sentences (strings), in the order of the text.",
         "返回一个句子（字符串）的列表，按文字里的顺序。"),
-    "forgets: cut each line into sentences": (
+    "forgets: whole lines": (
         "cut each line into sentences: keep the sentence that holds the cue, not its whole line.",
         "把每一行切成句子：保留含有提示词的那一句，而不是整行。"),
-    "forgets: find the cue words whatever their case": (
+    "forgets: case": (
         "find the cue words whatever their case: 'Do not' and 'DON'T' are instructions too.",
         "不论大小写都要找到提示词：'Do not' 和 'DON'T' 也是指示。"),
-    "forgets: a cue word must be a whole word": (
+    "forgets: inside a word": (
         "a cue word must be a whole word: 'only' is not in 'commonly'.",
         "英文提示词必须是完整的词：'commonly' 里并没有 'only'。"),
-    "forgets: chinese cues have no spaces around them": (
+    "forgets: Chinese cues": (
         "Chinese cues have no spaces around them: look for '不要' anywhere in a sentence.",
         "中文提示词前后没有空格：在句子的任何位置找 '不要'。"),
     # the exercises' feedback (compact/course/exercises/): what a checker says of a mistake

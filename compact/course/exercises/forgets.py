@@ -59,17 +59,17 @@ def _sentences(text: str) -> list:
 def _diagnose(args, expected, got):
     (text,) = args
     if not isinstance(got, list):
-        return phrase("forgets: return a list of sentences")
+        return phrase("forgets: not a list")
     if got and got == [ln.strip() for ln in text.splitlines() if ln.strip() and any(
             ln.strip() in e or e in ln.strip() for e in expected)]:
-        return phrase("forgets: cut each line into sentences")
+        return phrase("forgets: whole lines")
     lower_only = [s for s in _sentences(text) if any(c in s for c in CONSTRAINT_EN + CONSTRAINT_ZH)]
     if got == lower_only and got != expected:
-        return phrase("forgets: find the cue words whatever their case")
+        return phrase("forgets: case")
     if len(got) > len(expected) and set(expected) <= set(got):
-        return phrase("forgets: a cue word must be a whole word")
+        return phrase("forgets: inside a word")
     if len(got) < len(expected) and any(not s.isascii() for s in set(expected) - set(got)):
-        return phrase("forgets: chinese cues have no spaces around them")
+        return phrase("forgets: Chinese cues")
     return None
 
 
