@@ -37,6 +37,7 @@ a request goes through them:
     tokens.py                 the token estimate both sides use, and the window
     model/reply.py            choosing the task and writing the response: `respond`
     model/view.py             reading a request: the request, each call, what is left of its result, the tools
+    model/probe_reply.py      a probe question (compact.probes): quoted, re-read, or from a summary
     model/route.py            choosing the plan: an experiment of the article, or the general policy
     model/experiments/        the article's scripted experiments and the compact tool
     model/kinds.py            the general policy: the one table of question kinds, `plan_question`
