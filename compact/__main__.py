@@ -9,6 +9,7 @@
     bench         the long-session benchmark: the article's designs and the API's own
     bench-server  requests per second of the offline model through the SDK
     bench-prepare ms per prepare call against one json.dumps of the list
+    probe         what each design forgets of a session: probes in context, on disk, summary only, gone
 
 Ctrl-C ends any of them with one line, `interrupted`, and exit status 130
 (each command cleans up as its stack unwinds: scratch folders, the offline model).
@@ -51,6 +52,7 @@ COMMANDS = {
     "bench": "compact.bench.cli:main",
     "bench-server": "compact.bench.server_rate:main",
     "bench-prepare": "compact.bench.prepare_bench:main",
+    "probe": "compact.course.probe:main",
 }
 
 

@@ -21,6 +21,7 @@ from compact.course.exercises import solutions as right
 from compact.course.exercises.snip import simulate
 from compact.messages import text_of
 from compact.offline.tokens import estimate_text_tokens
+from compact.probes import CONSTRAINT_EN, CONSTRAINT_ZH, readable_units
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -216,6 +217,22 @@ def cache_cost_characters(previous, current):
     return 0.1 * read + 1.25 * (sum(sizes) - read)
 
 
+def instructions_case_sensitive(text):
+    """The cue words as written: "Do not" and "DON'T" are missed."""
+    return [s for s in readable_units(text, "sentence") if any(c in s for c in CONSTRAINT_EN + CONSTRAINT_ZH)]
+
+
+def instructions_whole_lines(text):
+    """Whole lines that hold an instruction, not the sentence."""
+    return [ln.strip() for ln in text.splitlines() if ln.strip() and right.instructions(ln)]
+
+
+def instructions_inside_words(text):
+    """A cue found inside a word: "commonly" holds "only"."""
+    return [s for s in readable_units(text, "sentence")
+            if any(c in s.lower() for c in CONSTRAINT_EN + CONSTRAINT_ZH)]
+
+
 FUNCTION_CHECKS = [
     (ex.check_largest_large_limit, right.largest_large_limit,
      [lla_the_articles_number, lla_preview_as_zero, lla_the_size_itself]),
@@ -236,6 +253,8 @@ FUNCTION_CHECKS = [
     (ex.check_fresh_from, right.fresh_from, [fresh_from_first_reply, fresh_from_the_reply]),
     (ex.check_cache_cost, right.cache_cost,
      [cache_cost_no_cache, cache_cost_leading_matches, cache_cost_characters]),
+    (ex.check_instructions, right.instructions,
+     [instructions_case_sensitive, instructions_whole_lines, instructions_inside_words]),
 ]
 # The five exercises the learner designs: each wrong answer's hint() names its mistake.
 # (check, wrong answer, words its hint must say)

@@ -23,7 +23,7 @@ import pytest
 
 from compact.bench import classroom
 
-NOTEBOOK = "12_live_agent.ipynb"
+NOTEBOOK = "13_live_agent.ipynb"
 REASON = classroom.why_not_here()
 NEEDS_A_HUB = pytest.mark.skipif(bool(REASON), reason=f"the hub test {REASON}")
 

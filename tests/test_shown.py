@@ -144,3 +144,11 @@ def test_an_error_that_quotes_data_is_shown(hostile_workspace, capsys, monkeypat
     assert main_run([HOSTILE, "--workspace", str(hostile_workspace), "--offline"]) == 1
     captured = capsys.readouterr()
     clean(captured.out + captured.err)
+
+
+def test_probe_shows_a_hostile_history(hostile_history, capsys):
+    from compact.course.probe import main as probe_main
+    assert probe_main([str(hostile_history), "--no-ask", "--end", "--designs", "seed", "default"]) == 0
+    out = capsys.readouterr().out
+    clean(out)
+    assert "\\x1b]52;c;" in out

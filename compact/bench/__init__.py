@@ -12,6 +12,8 @@
     prepare_bench.py ms per prepare call against one json.dumps of the list (`bench-prepare`)
     classroom.py   local students on deploy/hub/'s JupyterHub, measured (scripts/bench_classroom.py)
     classroom_kernels.py notebooks run through each student's kernel websocket, and memory
+    probe_walk.py  a history through a design call by call, every probe (compact.probes) located
+    probe_ask.py   each probe asked through the SDK with read_file, and scored
 
 The benchmark uses the pipeline, the offline model's token estimate, the
 agent's client and compact.display (palette, table, chart words); the

@@ -20,7 +20,9 @@ Summaries come from `compact.offline.model.extractive.extractive_summary` (no mo
 counted as a summary call whose input and output are booked by `compact.bench.cost`,
 which also defines what a request is billed (tokens in, cache writes and reads, tokens
 out), the lost outputs and the misses (a call whose needed earlier output,
-`Turn.refers_to`, is not whole in the request sent).
+`Turn.refers_to`, is not whole in the request sent). Probed runs add the forgotten:
+the probes of the session (`compact.probes`) that nothing the design sends for the
+next turn, no file it names and no summary keeps (`compact.probe_status`).
 
 Timing: `prepare` (or the design's equivalent) is timed per call with
 time.perf_counter. growth = (median ms per call at the longer session / at the
@@ -52,10 +54,12 @@ from ..display.palette import BLUE, GREY, PURPLE, VERMILLION
 from ..messages import estimate_chars
 from ..offline.model.extractive import extractive_summary
 from ..offline.tokens import DEFAULT_WINDOW
+from ..probe_status import Locator
+from ..probes import make_probes
 from ..store import seeded_ids
 from ..summary import summary_input
 from . import cost, server_designs
-from .sessions import KINDS, make_session
+from .sessions import KINDS, make_session, session_messages
 
 TURNS = (120, 400)
 SEEDS = 8
@@ -145,12 +149,15 @@ def _drive(session, step, ledger: cost.CostLedger, window: int) -> dict:
 
 
 def run_session(session, design: str, *, limits: dict | None = None,
-                summarize=extractive_summary, root=None, window: int = DEFAULT_WINDOW) -> dict:
+                summarize=extractive_summary, root=None, window: int = DEFAULT_WINDOW,
+                probes=None) -> dict:
     """One design over one session: a row of figures (see format_table).
 
     `limits` overrides CompactionConfig fields (tests use tiny ones);
     `summarize(messages) -> str` stands in for the summary model; `window` is the
-    model's, in tokens: a request over it counts as refused.
+    model's, in tokens: a request over it counts as refused. `probes`
+    (`compact.probes.make_probes` of the session) adds `forgotten`: the probes gone
+    from what the design sends for the turn after the last (`compact.probe_status`).
     """
     config = _config(design, limits)
     ledger = cost.CostLedger()
@@ -162,12 +169,15 @@ def run_session(session, design: str, *, limits: dict | None = None,
 
     with tempfile.TemporaryDirectory(prefix="compact-bench-", dir=root) as folder:
         compactor = ContextCompactor(folder, summarizer, config, new_id=seeded_ids())
-        run = _drive(session, _step(design, compactor), ledger, window)
+        step = _step(design, compactor)
+        run = _drive(session, step, ledger, window)
         originals = session.outputs()
         lost = cost.lost_outputs(originals, run["final"], compactor.store)
         files = len(compactor.store.written)
+        gone = None if probes is None else _forgotten(session, step, run["final"], probes, compactor)
     timed = design != "none"
     return {
+        **({} if gone is None else {"forgotten": gone, "probes": len(probes)}),
         "session": session.kind, "turns": len(session.turns), "design": design,
         "model_calls": len(session.turns) + ledger.summary_calls,
         "summary_calls": ledger.summary_calls, "refused": run["refused"],
@@ -182,6 +192,13 @@ def run_session(session, design: str, *, limits: dict | None = None,
         "prepare_ms": run["timings"] if timed else [], "request_chars": run["sizes"],
         "limit": config.context_char_limit,
     }
+
+
+def _forgotten(session, step, final: list, probes: list, compactor) -> int:
+    """Probes gone from the request the design makes of the whole session (not billed)."""
+    sent = step(final, session_messages(session)[1])
+    seen = sent.seen if isinstance(sent, server_designs.Call) else sent
+    return Locator(probes, compactor.store).statuses(seen).count("gone")
 
 
 def add_growth(rows: list[dict]) -> list[dict]:
@@ -201,9 +218,10 @@ def add_growth(rows: list[dict]) -> list[dict]:
 
 
 def run_bench(turns=TURNS, sessions=KINDS, designs=DESIGNS, seed: int = 0,
-              limits: dict | None = None, root=None, seeds=None) -> list[dict]:
+              limits: dict | None = None, root=None, seeds=None, probe_seeds=()) -> list[dict]:
     """Every design over every session at every length, for `seed` (or each of `seeds`):
-    one row each; the runs' scratch folders go in `root` (default: the temporary folder)."""
+    one row each; the runs' scratch folders go in `root` (default: the temporary folder).
+    The runs of the seeds in `probe_seeds` are probed too (`forgotten`)."""
     rows = []
     for number in (seed,) if seeds is None else seeds:
         for kind in sessions:
@@ -211,8 +229,9 @@ def run_bench(turns=TURNS, sessions=KINDS, designs=DESIGNS, seed: int = 0,
             for count in sorted(turns):
                 # The first `count` turns: the same text as make_session(kind, count, number).
                 session = replace(longest, turns=longest.turns[:count])
+                probes = make_probes(*session_messages(session)) if number in probe_seeds else None
                 for design in designs:
-                    row = run_session(session, design, limits=limits, root=root)
+                    row = run_session(session, design, limits=limits, root=root, probes=probes)
                     rows.append({**row, "seed": number})
     return add_growth(rows)
 

@@ -268,3 +268,12 @@ def make_session(kind: str, turns: int, seed: int = 0) -> Session:
         outputs.extend(block["tool_use_id"] for block in turn.user["content"]
                        if isinstance(turn.user["content"], list))
     return Session(kind, {"role": "user", "content": request}, request, tuple(made))
+
+
+def session_messages(session: Session) -> tuple[list, str]:
+    """A session as one history: (its messages, the request of its last turn)."""
+    messages, request = [session.opening], session.request
+    for turn in session.turns:
+        messages += [turn.assistant, turn.user]
+        request = turn.request or request
+    return messages, request

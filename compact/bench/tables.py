@@ -50,6 +50,7 @@ COLUMNS = (  # header, width, how to show a row
     ("read", 4, lambda r: f"{r['cache_read'] / max(r['tokens_in'], 1):.0%}"),
     ("out ktok", 8, lambda r: f"{r['tokens_out'] / 1000:,.0f}"),
     ("cost k", 7, lambda r: f"{r['cost'] / 1000:,.0f}"),
+    ("forgot", 7, lambda r: f"{r['forgotten']}/{r['probes']}" if "forgotten" in r else "-"),
     ("max kch", 7, lambda r: f"{r['largest'] / 1000:.1f}"),
     ("max ktok", 8, lambda r: f"{r['largest_tokens'] / 1000:.1f}"),
     ("lost", 7, lambda r: f"{r['lost']}/{r['outputs']}"),
@@ -66,7 +67,10 @@ window ({window:,d} tokens); in ktok: thousands of input tokens sent (requests +
 input); read: the share of them read from the prompt cache; out ktok: thousands of output
 tokens (replies + summaries); cost k: thousands of base input tokens' price (input {input:g},
 cache write {write:g}, cache read {read:g}, output {output:g} each); max kch / max ktok: largest
-request, thousands of characters / tokens; lost: tool outputs not readable verbatim from
+request, thousands of characters / tokens; forgot: probes (compact.probes: a line of an
+output, a file touched, the request, a stated step or decision, a user's instruction) that
+nothing sent for the next turn, no file it names and no summary keeps / all probes (- when
+not probed); lost: tool outputs not readable verbatim from
 context or disk / all outputs; missed: calls whose needed earlier output was not whole in
 the request sent / calls that needed one; files: files written;
 med/max ms: prepare time per call; growth: per-call time ratio / new-content ratio between
@@ -86,8 +90,12 @@ def legend() -> str:
 
 
 TIMING_COLUMNS = ("med ms", "max ms", "growth")
-# The columns that are the same on every machine: what a notebook can store.
-STABLE_COLUMNS = tuple(name for name, _, _ in COLUMNS if name not in TIMING_COLUMNS)
+# Filled when the rows were probed (run_bench's probe_seeds): the loss beside the cost.
+PROBE_COLUMNS = ("forgot",)
+# The columns that are the same on every machine: what a notebook can store. A page
+# that probes its runs adds PROBE_COLUMNS (notebook 09 does not, yet).
+STABLE_COLUMNS = tuple(name for name, _, _ in COLUMNS
+                       if name not in TIMING_COLUMNS and name not in PROBE_COLUMNS)
 
 
 def _columns(names) -> list:
@@ -104,7 +112,7 @@ def format_table(rows: list[dict], columns=None) -> str:
     """A fixed-width table, one line per row, a blank line between (session, turns) groups.
 
     `columns` names the columns to show, in order (headers of COLUMNS, e.g.
-    STABLE_COLUMNS); None shows them all.
+    STABLE_COLUMNS); None shows them all ("-" in a probe column for a row not probed).
     """
     return _table(rows, _columns(columns))
 

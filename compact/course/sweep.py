@@ -26,10 +26,14 @@ crossed with the other thresholds. What a row measures, per session:
   model's replies are the recorded ones, so this counts where a compactor would
   have left the model without what it went on to use; a measure of this course,
   not of the API;
-- peak_tokens: the largest request, by the offline model's token estimate.
+- peak_tokens: the largest request, by the offline model's token estimate;
+- forgot (the command, or `probe=True`): probes of the session (`compact.probes`)
+  gone from the last request: not in it, in no file it names, in no summary.
 A row fits a window when its peak is at most the window. The best row: of the
-rows that fit, lose nothing and cost at most the budget (if one is set), the
-fewest misses, then the lowest cost, then the first in the grid's order.
+rows that fit, lose nothing and cost at most the budget (if one is set), and,
+probed, forget no more probes than the default profile at its default settings
+(the command says so), the fewest misses, then the lowest cost, then the first
+in the grid's order.
 
 Left out: a live model (replies are the recorded ones, so no setting changes
 what the model did next), reactive_compact (a row that does not fit shows
@@ -48,6 +52,8 @@ from ..display.text import fixed_width, plural, print_shown, shown
 from ..messages import text_of, tool_results
 from ..offline.model.extractive import extractive_summary
 from ..offline.tokens import estimate_text_tokens
+from ..probe_status import Locator
+from ..probes import make_probes
 from ..store import Store
 from ..summary import summary_input
 from .histories import load_history
@@ -63,6 +69,8 @@ GRID = {
     "snip_target_messages": (20, 30, 40),
 }
 LIMITS = {"context_char_limit": "ch", "context_token_limit": "tok"}
+# The default profile's own settings of the grid's axes: the row a probed sweep ranks against.
+DEFAULT_SETTINGS = ("context_char_limit", "keep_recent_results", "snip_target_messages")
 SHORT = {"keep_recent_results": "keep", "snip_target_messages": "snip to"}
 WINDOW_TOKENS = 32_000
 NAME = re.compile(r"\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]{2,}\b")
@@ -85,6 +93,7 @@ class SweepRow:
     summaries: int
     peak_tokens: int
     calls: int
+    forgotten: int | None = None   # probes gone at the end (compact.probes), when probed
 
     def fits(self, window_tokens: int) -> bool:
         return self.peak_tokens <= window_tokens
@@ -97,20 +106,33 @@ class Sweep:
     rows: list
     baseline: dict = field(default_factory=dict)    # the session with no compaction
     budget: float | None = None
+    reference: "SweepRow | None" = None            # probed: the default profile at its defaults
+
+    @property
+    def most_forgotten(self) -> int | None:
+        """Probed: the most a row may forget to be ranked (the default's count)."""
+        return None if self.reference is None else self.reference.forgotten
 
     @property
     def best(self) -> "SweepRow | None":
-        return best_row(self.rows, self.window_tokens, self.budget)
+        return best_row(self.rows, self.window_tokens, self.budget, self.most_forgotten)
 
     def table(self) -> str:
-        return format_table(self.rows, self.window_tokens, self.budget)
+        return format_table(self.rows, self.window_tokens, self.budget, self.most_forgotten)
 
 
-def best_row(rows: list, window_tokens: int, budget: float | None = None) -> "SweepRow | None":
-    """Fits the window, loses nothing, within budget; then fewest misses, lowest cost, first."""
+def best_row(rows: list, window_tokens: int, budget: float | None = None,
+             most_forgotten: int | None = None) -> "SweepRow | None":
+    """Fits the window, loses nothing, within budget (and, probed, forgets no more than
+    `most_forgotten`); then fewest misses, lowest cost, first."""
     fitting = [r for r in rows if r.fits(window_tokens) and r.lost == 0
-               and (budget is None or r.cost <= budget)]
+               and (budget is None or r.cost <= budget) and ranked(r, most_forgotten)]
     return min(fitting, key=lambda r: (r.misses, r.cost), default=None)
+
+
+def ranked(row: "SweepRow", most_forgotten: int | None) -> bool:
+    """Whether a row takes part in the ranking: unprobed, or forgets no more than allowed."""
+    return most_forgotten is None or row.forgotten is None or row.forgotten <= most_forgotten
 
 
 # -- what a reply used ----------------------------------------------------------------
@@ -143,8 +165,9 @@ def _request_tokens(texts: list) -> int:
 
 # -- one row ------------------------------------------------------------------------
 
-def run_row(history: dict, profile: str, settings: dict) -> SweepRow:
-    """One replay of `history` with `settings` in `profile`, measured as the docstring says."""
+def run_row(history: dict, profile: str, settings: dict, probes=None) -> SweepRow:
+    """One replay of `history` with `settings` in `profile`, measured as the docstring says;
+    with `probes`, also the probes gone from the last request (`compact.probe_status`)."""
     ledger = cost.CostLedger()
     limit = CompactionConfig.named(profile, **settings).summary_input_char_limit
     needed = needs(history["messages"])
@@ -170,9 +193,11 @@ def run_row(history: dict, profile: str, settings: dict) -> SweepRow:
     originals = {b["tool_use_id"]: text_of(b.get("content", ""))
                  for m in history["messages"] for b in tool_results(m)}
     lost = cost.lost_outputs(originals, state["sent"], Store(run.root))
+    forgotten = None if probes is None else \
+        Locator(probes, Store(run.root)).statuses(state["sent"]).count("gone")
     return SweepRow(profile=profile, settings=dict(settings), cost=round(ledger.cost),
                     lost=len(lost), misses=state["misses"], summaries=ledger.summary_calls,
-                    peak_tokens=state["peak"], calls=len(run.points))
+                    peak_tokens=state["peak"], calls=len(run.points), forgotten=forgotten)
 
 
 def _settings(grid: dict) -> list:
@@ -200,17 +225,27 @@ def _baseline(history: dict) -> dict:
 
 
 def sweep(history, grid: dict | None = None, profiles=PROFILES, window_tokens: int = WINDOW_TOKENS,
-          budget: float | None = None, progress=None) -> Sweep:
-    """Every setting of `grid` in every profile; `progress(done, total)` after each row."""
+          budget: float | None = None, progress=None, probe: bool = False) -> Sweep:
+    """Every setting of `grid` in every profile; `progress(done, total)` after each row.
+
+    `probe`: each row also counts the probes it forgets (`compact.probes`), and only the
+    rows that forget no more than the default profile at its default settings are ranked.
+    """
     history = load_history(history)
     runs = [(profile, settings) for profile in profiles for settings in _settings(grid or GRID)]
+    probes = make_probes(history["messages"], history["active_request"]) if probe else None
     rows = []
     for done, (profile, settings) in enumerate(runs, start=1):
-        rows.append(run_row(history, profile, settings))
+        rows.append(run_row(history, profile, settings, probes))
         if progress:
             progress(done, len(runs))
+    reference = None
+    if probe:
+        defaults = {name: getattr(CompactionConfig(), name) for name in DEFAULT_SETTINGS}
+        reference = next((r for r in rows if r.profile == "default" and r.settings == defaults), None) \
+            or run_row(history, "default", defaults, probes)
     return Sweep(history=history, window_tokens=window_tokens, rows=rows, baseline=_baseline(history),
-                 budget=budget)
+                 budget=budget, reference=reference)
 
 
 def progress_bar(stream=None, width: int = 30):
@@ -228,19 +263,23 @@ def progress_bar(stream=None, width: int = 30):
 
 # -- the table ----------------------------------------------------------------------
 
-def format_table(rows: list, window_tokens: int, budget: float | None = None) -> str:
-    """One line a row; the best marked with '*', rows over the window with '!'."""
-    best = best_row(rows, window_tokens, budget)
+def format_table(rows: list, window_tokens: int, budget: float | None = None,
+                 most_forgotten: int | None = None) -> str:
+    """One line a row; the best marked with '*', rows over the window with '!', and
+    (probed) rows that forget more than the default with '-': they are not ranked."""
+    best = best_row(rows, window_tokens, budget, most_forgotten)
     axes = [a for a in (rows[0].settings if rows else {}) if a not in LIMITS]
-    header = ("", "profile", "limit", *(SHORT.get(a, a) for a in axes), "cost", "lost", "misses",
-              "summaries", "peak tokens")
-    widths = (2, 9, 12, *(9 for _ in axes), 10, 6, 8, 11, 0)
+    probed = any(row.forgotten is not None for row in rows)
+    header = ("", "profile", "limit", *(SHORT.get(a, a) for a in axes), "cost",
+              *(("forgot",) if probed else ()), "lost", "misses", "summaries", "peak tokens")
+    widths = (2, 9, 12, *(9 for _ in axes), 10, *((8,) if probed else ()), 6, 8, 11, 0)
     lines = [header]
     for row in rows:
-        mark = "*" if row is best else ("!" if not row.fits(window_tokens) else "")
+        mark = "*" if row is best else ("!" if not row.fits(window_tokens)
+                                        else "-" if not ranked(row, most_forgotten) else "")
         lines.append((mark, row.profile, limit_of(row.settings), *(f"{row.settings[a]:,}" for a in axes),
-                      f"{row.cost:,}", str(row.lost), str(row.misses), str(row.summaries),
-                      f"{row.peak_tokens:,}"))
+                      f"{row.cost:,}", *((str(row.forgotten),) if probed else ()), str(row.lost),
+                      str(row.misses), str(row.summaries), f"{row.peak_tokens:,}"))
     return "\n".join(fixed_width(lines, widths))
 
 
@@ -307,7 +346,7 @@ def main(argv=None) -> int:
                 raise UsageError(f"--chart {args.chart}: {problem}")
         history = load_history(args.history, args.format)
         result = sweep(history, grid, window_tokens=args.window, budget=args.budget,
-                       progress=None if args.no_progress else progress_bar())
+                       progress=None if args.no_progress else progress_bar(), probe=True)
         print(describe(result))
         if args.chart:
             from .sweep_chart import save_sweep_chart
@@ -326,6 +365,11 @@ def describe(result: Sweep) -> str:
              f"window {result.window_tokens:,} tokens",
              f"no compaction: cost {base['cost']:,}, peak {base['peak_tokens']:,} tokens", "",
              result.table(), ""]
+    if result.reference is not None:
+        left_out = sum(1 for row in result.rows if not ranked(row, result.most_forgotten))
+        lines.append(f"forgot: probes gone at the end (compact.probes); ranked: only the rows that "
+                     f"forget no more than the default profile at its defaults "
+                     f"({result.most_forgotten}); {plural(left_out, 'row')} left out (-)")
     if best is None:
         within = " within the budget" if result.budget is not None else ""
         lines.append(f"no row fits the window{within} and loses nothing: widen the grid, "

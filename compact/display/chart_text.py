@@ -114,6 +114,9 @@ CHART_TEXT = {
         "tokens read": "input tokens the model reads",
         "cache share": "share a prompt cache reads again",
         "server trigger": "trigger ({value:,d} tokens)",
+        # course.forgets_chart (notebook 12)
+        "forgets title": "{session} session, {turns} turns: the bill against what each design forgets",
+        "forgotten label": "probes gone at the end (of {probes}): in no request, file or summary",
     },
     "zh": {
         "before the step": "这一步之前",
@@ -204,6 +207,8 @@ CHART_TEXT = {
         "tokens read": "模型读到的输入 token 数",
         "cache share": "提示缓存可以再次读取的比例",
         "server trigger": "触发阈值（{value:,d} 个 token）",
+        "forgets title": "{session} 会话，{turns} 轮：每种设计的账单与它遗忘的内容",
+        "forgotten label": "结束时消失的探针（共 {probes} 个）：请求、文件和摘要里都没有",
     },
 }
 

@@ -404,6 +404,42 @@ PHRASES = {
                            "还没有运行过检查：先运行一个检查单元格。"),
     "check missing extra": ("missing {missing}, not expected {extra}",
                             "缺少 {missing}，多出 {extra}"),
+    # the offline model's answers to probes (compact/offline/model/probe_reply.py)
+    "probe reading": ("Re-reading {path}, which this context names.",
+                      "重新读取上下文里提到的 {path}。"),
+    "probe quote": ("From {where}: {text}",
+                    "出自{where}：{text}"),
+    "probe yes": ("Yes: {where} shows {tool} on {path}.",
+                  "是：{where}里有对 {path} 的 {tool} 调用。"),
+    "probe in context": ("this context",
+                         "当前上下文"),
+    "probe in file": ("the file {path}",
+                      "文件 {path}"),
+    "probe in summary": ("the summary in this context (a summary's words, not the original)",
+                         "上下文里的摘要（摘要的文字，不是原文）"),
+    "why probe none": ("nothing in this context, in the files it names or in its summaries starts with {cue}",
+                       "上下文、它提到的文件和摘要里都没有以 {cue} 开头的内容"),
+    "why probe many": ("{n} different texts start with {cue}",
+                       "有 {n} 段不同的文字以 {cue} 开头"),
+    "why probe no use": ("nothing in this context, in the files it names or in its summaries "
+                         "shows {tool} on {path}",
+                         "上下文、它提到的文件和摘要里都看不到对 {path} 的 {tool} 调用"),
+    # -- forgets.py (12)
+    "forgets: not a list": (
+        "return a list of sentences (strings), in the order of the text.",
+        "返回一个句子（字符串）的列表，按文字里的顺序。"),
+    "forgets: whole lines": (
+        "cut each line into sentences: keep the sentence that holds the cue, not its whole line.",
+        "把每一行切成句子：保留含有提示词的那一句，而不是整行。"),
+    "forgets: case": (
+        "find the cue words whatever their case: 'Do not' and 'DON'T' are instructions too.",
+        "不论大小写都要找到提示词：'Do not' 和 'DON'T' 也是指示。"),
+    "forgets: inside a word": (
+        "a cue word must be a whole word: 'only' is not in 'commonly'.",
+        "英文提示词必须是完整的词：'commonly' 里并没有 'only'。"),
+    "forgets: Chinese cues": (
+        "Chinese cues have no spaces around them: look for '不要' anywhere in a sentence.",
+        "中文提示词前后没有空格：在句子的任何位置找 '不要'。"),
     # the exercises' feedback (compact/course/exercises/): what a checker says of a mistake
     # -- budget.py
     "budget: not a whole number": ("return one whole number (a limit), or None.",

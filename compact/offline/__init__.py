@@ -40,6 +40,7 @@ a request goes through them:
     model/reply.py            choosing the task and writing the response: `respond`
     model/view.py             reading a request: the request, each call, what is left of its result; a Plan
     model/tools.py            which offered tool does each job the model knows, read from its schema
+    model/probe_reply.py      a probe question (compact.probes): quoted, re-read, or from a summary
     model/route.py            choosing the plan: an experiment of the article, or the general policy
     model/experiments/        the article's scripted experiments and the compact tool
     model/kinds.py            the general policy: the one table of question kinds, `plan_question`

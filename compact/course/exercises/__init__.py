@@ -21,6 +21,7 @@ from .budget import check_largest_large_limit
 from .catalogue import CHECKERS, WRITES_CODE
 from .check import CheckResult
 from .cost import check_cache_cost
+from .forgets import check_instructions
 from .hints import hint
 from .live import check_summary_calls
 from .micro import check_older_result, check_placeholders

@@ -81,6 +81,16 @@ CASES_ZH = {
     "an old result shrunk: nothing is read": "旧结果被缩短：什么也读不到",
     "the first message changed": "第一条消息变了",
     "Chinese text, one appended": "中文文本，追加一条",
+    # 12 instructions
+    "one instruction after a request": "请求之后的一条指示",
+    "capitals and a contraction": "大写和缩写",
+    "a cue inside a word is no cue": "词中的提示不算提示",
+    "only, as a word": "作为完整词的 only",
+    "must at the end": "结尾处的 must",
+    "Chinese: no spaces": "中文：没有空格",
+    "Chinese and English on one line": "同一行里的中文和英文",
+    "no instruction at all": "完全没有指示",
+    "lines of their own": "各占一行",
 }
 
 RANDOM_ZH = (
@@ -96,6 +106,7 @@ RANDOM_ZH = (
     (re.compile(r"random history (\d+) \((\d+) messages, max (\d+)\)"),
      r"随机历史 \1（\2 条消息，max \3）"),
     (re.compile(r"random history (\d+)"), r"随机历史 \1"),
+    (re.compile(r"random text (\d+)"), r"随机文字 \1"),
     (re.compile(r"random list (\d+), limit ([\d,]+)"), r"随机列表 \1，阈值 \2"),
     (re.compile(r"random persisted result (\d+)"), r"随机的转存结果 \1"),
     (re.compile(r"random whole result (\d+)"), r"随机的完整结果 \1"),

@@ -1,4 +1,4 @@
-"""12 · the live agent run: predict the summary calls of the offline compare-code run.
+"""13 · the live agent run: predict the summary calls of the offline compare-code run.
 
 The reference runs the task for real, with the offline model (a deterministic
 program, not a language model) on a scratch copy of the sample workspace, and
@@ -27,7 +27,7 @@ def summary_calls_in_live_run(profile: str = "seed") -> dict:
     return {"summary_calls": calls}
 
 
-@exercise("12")
+@exercise("13")
 def check_summary_calls(answer) -> CheckResult:
     """predict how many summaries the seed profile asks for in the live run."""
     return check_prediction(

@@ -7,6 +7,7 @@ drifted from the article fails there.
 """
 
 import json
+import re
 
 from ... import formats
 from ...messages import text_of
@@ -146,3 +147,16 @@ def cache_cost(previous, current):
 EDITS_FOR_BUDGET = [{"type": "clear_tool_uses_20250919",
                      "trigger": {"type": "input_tokens", "value": 20_000},
                      "clear_at_least": {"type": "input_tokens", "value": 5_000}}]
+
+
+# -- 12 --------------------------------------------------------------------------------
+
+def instructions(text):
+    from compact.probes import CONSTRAINT_EN, CONSTRAINT_ZH, readable_units
+    kept = []
+    for sentence in readable_units(text, "sentence"):
+        lower = sentence.lower()
+        if any(re.search(r"(?<![a-z])" + re.escape(cue) + r"(?![a-z])", lower) for cue in CONSTRAINT_EN) \
+                or any(cue in sentence for cue in CONSTRAINT_ZH):
+            kept.append(sentence)
+    return kept

@@ -3,6 +3,8 @@
 A summary request (system prompt SUMMARY_SYSTEM) gets the extractive summary;
 any other becomes a plan (route.py), and the plan the reply: its text, then its
 calls in the offered tools' names (tools.py). Ids are digests of the request.
+A probe question (compact.probes) about the context itself comes first
+(probe_reply.py).
 
 Left out: sampling, `max_tokens` cut-offs and streaming.
 """
@@ -14,6 +16,7 @@ from ... import formats
 from ...display.lang import language_of
 from ...display.phrases import say
 from ..tokens import estimate_text_tokens, estimate_tokens, prompt_text
+from .probe_reply import plan_probe
 from .route import choose_plan
 from .summary_reply import summarize
 from .tools import Tools
@@ -44,7 +47,9 @@ def respond(request: dict) -> dict:
         content, stop = [{"type": "text", "text": summarize(request)}], "end_turn"
     else:
         view = read_view(request["messages"], Tools(request))
-        content, stop = content_of(choose_plan(view), view.tools, language_of(view.request), key)
+        # A probe question (compact.probes) first: it asks about the context itself.
+        plan = plan_probe(request["messages"], view) or choose_plan(view)
+        content, stop = content_of(plan, view.tools, language_of(view.request), key)
     return {
         "id": "msg_" + key[:24], "type": "message", "role": "assistant",
         "model": request.get("model", MODEL_NAME), "content": content,

@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 12 · The live agent run
+# # 13 · The live agent run
 #
 # Everything so far replayed canned histories. Now the agent of the article runs for
 # real (sections 9 and 13): `compact.agent.loop.Agent`, with its six tools, `prepare` before

@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 12 · 实时运行 agent
+# # 13 · 实时运行 agent
 #
 # 到目前为止，我们重放的都是预制历史。现在，文章的 agent 真正运行起来（第九节和第十三节）：
 # `compact.agent.loop.Agent`，带 6 个工具，每次模型调用前运行 `prepare`，遇到拒绝做一次补救压
