@@ -52,7 +52,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from ..model.reply import MODEL_NAME, respond
 from ..tokens import DEFAULT_WINDOW, estimate_tokens
 from .context_management import managed_answer
-from .usage import PromptCache
+from .usage import CacheControlError, PromptCache, check_breakpoints
 
 HOST = "127.0.0.1"
 MAX_BODY = 32 * 1024 * 1024
@@ -298,6 +298,10 @@ def plain_answer(endpoint: str, body, window: int, cache: PromptCache | None = N
     if endpoint == "count_tokens":
         return 200, {"input_tokens": estimate_tokens(body)}
     check_window(body, window)
+    try:
+        check_breakpoints(body)
+    except CacheControlError as error:
+        raise RequestError(str(error)) from None
     reply = respond(body)
     reply["usage"] = (cache or PromptCache()).usage(body, reply["content"])
     return 200, reply
