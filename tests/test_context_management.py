@@ -99,33 +99,39 @@ def test_keep_spares_the_newest_tool_uses(model):
         assert all(text.startswith("<toolu_") for text in seen[10 - keep:])
 
 
-def test_an_input_token_trigger_clears_oldest_first_until_the_prompt_is_under_it(model):
+def test_past_the_trigger_every_use_but_the_newest_keep_is_cleared(model):
+    # keep is "Number of tool uses to retain in the conversation" (the SDK's docstring):
+    # however little the prompt is over the trigger, every older use goes.
     _, client = model
     messages = history(10)
     whole = estimate_tokens({"model": MODEL, "messages": messages})
-    trigger = whole - 5000   # about two and a half results too many
-    uses, tokens = cleared(clearing(client, messages, trigger={"type": "input_tokens", "value": trigger}))
-    assert uses == 3 and whole - tokens <= trigger
-    assert results_seen(messages, {"trigger": {"type": "input_tokens", "value": trigger}})[:4] == \
-        [context_edits.CLEARED_RESULT] * 3 + [body("toolu_03", 8000)]
+    trigger = {"type": "input_tokens", "value": whole - 500}   # a quarter of one result too many
+    uses, tokens = cleared(clearing(client, messages, trigger=trigger))
+    assert uses == 7 and whole - tokens < trigger["value"] - 10_000
+    assert results_seen(messages, {"trigger": trigger})[6:8] == \
+        [context_edits.CLEARED_RESULT, body("toolu_07", 8000)]
+    at = {"type": "input_tokens", "value": whole}   # at the trigger, not over it: nothing
+    assert clearing(client, messages, trigger=at).context_management.applied_edits == []
 
 
 def test_a_tool_uses_trigger_counts_tool_uses(model):
     _, client = model
     uses, _ = cleared(clearing(client, history(8), trigger={"type": "tool_uses", "value": 5}))
-    assert uses == 3
+    assert uses == 8 - 3
     response = clearing(client, history(5), trigger={"type": "tool_uses", "value": 5})
     assert response.context_management.applied_edits == []
 
 
-def test_clear_at_least_clears_in_runs_or_not_at_all(model):
+def test_clear_at_least_is_a_gate_all_or_nothing(model):
+    # "Context will only be modified if at least this many tokens can be removed."
     _, client = model
     messages = history(10)
     low = {"type": "input_tokens", "value": 1}
-    run_of_two = {"type": "input_tokens", "value": 3500}   # one result frees about 2,000
-    uses, _ = cleared(clearing(client, messages, trigger=low, clear_at_least=run_of_two))
-    assert uses == 6   # 7 clearable uses (keep 3), in runs of two
-    too_much = {"type": "input_tokens", "value": 10**6}
+    uses, freed = cleared(clearing(client, messages, trigger=low))
+    assert uses == 7
+    enough = {"type": "input_tokens", "value": freed - 50}
+    assert cleared(clearing(client, messages, trigger=low, clear_at_least=enough))[0] == 7
+    too_much = {"type": "input_tokens", "value": freed + 50}
     response = clearing(client, messages, trigger=low, clear_at_least=too_much)
     assert response.context_management.applied_edits == []
 
@@ -163,18 +169,17 @@ def test_clearing_leaves_the_request_as_sent_whole():
     assert applied["cleared_tool_uses"] == 5 and view != messages and messages == before
 
 
-def test_a_longer_history_clears_the_same_runs_first(model):
-    """Runs depend only on the results before them: the cleared prefix only grows, so a
-    prompt cache keeps reading it between two runs."""
-    edit = {"trigger": {"type": "input_tokens", "value": 12_000},
-            "clear_at_least": {"type": "input_tokens", "value": 6000}}
+def test_past_the_trigger_each_new_turn_clears_one_more_use(model):
+    """The cleared results before the newly cleared one stay as they were; the one that
+    changed sits 3 tool uses back (keep 3)."""
+    edit = {"trigger": {"type": "input_tokens", "value": 12_000}}
     seen = [results_seen(history(turns), edit) for turns in range(6, 16)]
+    counts = [s.count(context_edits.CLEARED_RESULT) for s in seen]
+    assert counts == [max(0, n - 3) if estimate_tokens({"messages": history(n)}) > 12_000 else 0
+                      for n in range(6, 16)]
     for shorter, longer in zip(seen, seen[1:]):
         gone = shorter.count(context_edits.CLEARED_RESULT)
         assert longer[:gone] == shorter[:gone]
-    changes = sum(a.count(context_edits.CLEARED_RESULT) != b.count(context_edits.CLEARED_RESULT)
-                  for a, b in zip(seen, seen[1:]))
-    assert 0 < changes < len(seen) - 1
 
 
 def test_count_tokens_reports_the_original_count(model):
