@@ -64,7 +64,7 @@ def test_a_compaction_the_replay_makes_is_a_block_the_server_reads(history):
     call = step(history[:40], "request")
     (message,) = call.kept
     assert message["content"][0]["type"] == "compaction"
-    assert call.summary[1] == message["content"][0]["content"] and call.summary[0].startswith("[{")
+    assert call.summary[1] == message["content"][0]["content"] and call.summary[0] == sc.COMPACTION_PROMPT
     assert sc.adopt(call.kept, sd.SECRET) == call.seen
 
 

@@ -32,7 +32,7 @@ tool changes, streaming, threads.
 import hashlib
 from dataclasses import dataclass, field
 
-from ..tokens import estimate_text_tokens, estimate_tokens
+from ..tokens import estimate_tokens
 from . import context_edits
 from . import server_compaction as sc
 
@@ -232,10 +232,7 @@ def _compaction(messages: list, view: dict, secret: bytes) -> tuple[dict, dict]:
     """The block summarizing `messages`, and its `usage.iterations` entry."""
     summary = sc.state_summary(messages)
     block = sc.make_block(summary, messages, estimate_tokens(view), secret)
-    usage = {"type": "compaction", "input_tokens": estimate_tokens(sc.summary_request(messages)),
-             "output_tokens": estimate_text_tokens(summary),
-             "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
-    return block, usage
+    return block, sc.compaction_usage(summary)
 
 
 def _block_only(inner: dict, block: dict, iterations: list) -> dict:
