@@ -46,7 +46,7 @@ COMMANDS = {
     "serve": "compact.offline.api.server:main_serve",
     "replay": "compact.course.replay:main",
     "sweep": "compact.course.sweep:main",
-    "bench": "compact.bench.benchmark:main",
+    "bench": "compact.bench.cli:main",
     "bench-server": "compact.bench.server_rate:main",
     "bench-prepare": "compact.bench.prepare_bench:main",
 }

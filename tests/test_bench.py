@@ -9,8 +9,9 @@ from matplotlib.figure import Figure
 
 from compact import formats
 from compact.bench import benchmark as bench
-from compact.bench import cost, prices
+from compact.bench import chart, cli, cost, prices, stats, tables
 from compact.bench.sessions import KINDS, Session, Turn, make_session
+from compact.course.claims import default_claims
 from compact.display.text import fixed_width, plural
 from compact.messages import validate_messages
 from compact.offline.api.usage import LOOKBACK, PromptCache
@@ -224,14 +225,31 @@ def test_references_are_recency_biased_and_seeded():
         t.refers_to for t in session.turns]
 
 
-def test_the_default_meets_issue_20s_acceptance_on_two_seeds():
+def test_the_default_beats_the_seed_profile_across_two_seeds():
+    # The targets are asserted here, on the figures; the bench only prints them.
     rows = bench.run_bench(turns=(120,), sessions=KINDS, designs=("summary", "seed", "default"),
                            seeds=range(2))
-    lines = bench.acceptance(rows)
+    summary = {r["session"]: r for r in stats.across_seeds(rows) if r["design"] == "default"}
+    for kind in ("tool-heavy", "chinese"):
+        row = summary[kind]
+        assert row["ratio_mean"] <= 0.5 and row["ratio_worst"] <= 0.6, kind
+        assert row["lost_worst"] == 0 and row["summaries_worst"] <= 1, kind
+        assert row["misses_le_seed"], kind
+    chat = {(r["seed"], r["design"]): r["cost"] for r in rows if r["session"] == "chat-heavy"}
+    assert all(chat[n, "default"] <= chat[n, "summary"] for n in range(2))
+    assert "x seed mean" in tables.format_seeds(stats.across_seeds(rows))
+    # Notebook 09 prints the same claims, one line a session, each ending in yes or NO.
+    lines = default_claims(rows)
     assert len(lines) == len(KINDS) and all("NO" not in line for line in lines), lines
-    summary = {r["session"]: r for r in bench.across_seeds(rows) if r["design"] == "default"}
-    assert summary["tool-heavy"]["ratio_worst"] <= 0.6 and summary["chinese"]["ratio_mean"] <= 0.5
-    assert "x seed mean" in bench.format_seeds(bench.across_seeds(rows))
+
+
+def test_a_claim_that_fails_reads_no():
+    rows = [{"session": "tool-heavy", "turns": 120, "seed": 0, "design": design, "cost": cost_,
+             "misses": 0, "lost": lost, "summary_calls": 0} for design, cost_, lost in
+            (("seed", 100.0, 3), ("default", 70.0, 0))]
+    [line] = default_claims(rows)
+    assert "mean 0.70 <= 0.5 (NO)" in line and "worst 0.70 <= 0.6 (NO)" in line
+    assert "lost 0 (yes)" in line
 
 
 def test_lost_outputs_omitted_saved_transcript_and_forged(tmp_path):
@@ -327,22 +345,23 @@ def test_tool_heavy_120_turns_meets_the_acceptance_claims():
 
 def test_quick_command_prints_the_table_and_writes_the_chart(tmp_path, capsys):
     chart = tmp_path / "bench.png"
-    assert bench.main(["--quick", "--sessions", "tool-heavy", "--chart", str(chart)]) == 0
+    assert cli.main(["--quick", "--sessions", "tool-heavy", "--chart", str(chart)]) == 0
     out = capsys.readouterr().out
     rows = [line.split() for line in out.splitlines()
-            if line.startswith("tool-heavy") and len(line.split()) == len(bench.COLUMNS)
+            if line.startswith("tool-heavy") and len(line.split()) == len(tables.COLUMNS)
             and line.split()[2] in bench.DESIGNS]
     assert [(r[1], r[2]) for r in rows] == [
         (str(t), d) for t in bench.QUICK_TURNS for d in bench.DESIGNS]
-    assert "default cost x seed mean" in out and "lost 0 (yes)" in out
+    assert "mean and worst of each design" in out and "x seed mean" in out
+    assert "(yes)" not in out and "(NO)" not in out   # figures only: the tests assert
     assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_chart_and_table_name_every_design():
     rows = bench.run_bench(turns=(8, 16), sessions=("chat-heavy",))
-    table = bench.format_table(rows)
+    table = tables.format_table(rows)
     assert len(table.splitlines()) == 2 + 8 + 1  # header, rule, 8 rows, one blank
-    fig = bench.bench_chart(rows)
+    fig = chart.bench_chart(rows)
     assert isinstance(fig, Figure)
     labels = [t.get_text() for t in fig.legends[0].get_texts()]
     assert labels == list(bench.DESIGNS)
@@ -357,21 +376,21 @@ def test_chart_and_table_name_every_design():
 
 def test_table_shows_the_columns_asked_for_in_their_order():
     rows = bench.run_bench(turns=(6,), sessions=("tool-heavy",), designs=("seed", "default"))
-    table = bench.format_table(rows, columns=("design", "lost", "files"))
+    table = tables.format_table(rows, columns=("design", "lost", "files"))
     lines = table.splitlines()
     assert lines[0].split() == ["design", "lost", "files"]
     assert [line.split() for line in lines[2:]] == [
         [r["design"], f"{r['lost']}/{r['outputs']}", str(r["files"])] for r in rows]
-    stable = bench.format_table(rows, columns=bench.STABLE_COLUMNS)
+    stable = tables.format_table(rows, columns=tables.STABLE_COLUMNS)
     assert "ms" not in stable and "growth" not in stable and "cost k" in stable
-    assert bench.format_table(rows) == bench.format_table(rows, [c[0] for c in bench.COLUMNS])
+    assert tables.format_table(rows) == tables.format_table(rows, [c[0] for c in tables.COLUMNS])
     with pytest.raises(ValueError, match="unknown column 'speed'"):
-        bench.format_table(rows, columns=("design", "speed"))
+        tables.format_table(rows, columns=("design", "speed"))
 
 
 def test_chart_without_timings_draws_the_request_sizes_instead():
     rows = bench.run_bench(turns=(8, 16), sessions=("tool-heavy", "chat-heavy"))
-    fig = bench.bench_chart(rows, timings=False)
+    fig = chart.bench_chart(rows, timings=False)
     panel = fig.axes[3]
     assert "Request size" in panel.get_title() and panel.get_ylabel() == "characters sent"
     first = [r for r in rows if r["session"] == "tool-heavy" and r["turns"] == 16]
@@ -381,7 +400,7 @@ def test_chart_without_timings_draws_the_request_sizes_instead():
         r["design"]: r["request_chars"] for r in first if r["design"] != "none"}
     assert "none" not in lines
     assert lines["CONTEXT_CHAR_LIMIT (50,000)"] == [50_000, 50_000]
-    timed = bench.bench_chart(rows)
+    timed = chart.bench_chart(rows)
     assert "milliseconds" in timed.axes[3].get_ylabel()
 
 

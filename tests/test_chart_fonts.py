@@ -22,7 +22,7 @@ import matplotlib
 import pytest
 from matplotlib.figure import Figure
 
-from compact.bench import benchmark
+from compact.bench import benchmark, chart
 from compact.course import charts
 from compact.course.pipeline_picture import pipeline_picture
 from compact.course.replay import replay, timeline
@@ -57,8 +57,8 @@ def draw_all() -> list[Figure]:
         lambda: [charts.message_map(run.before, run.after)],
         lambda: [pipeline_picture()],
         lambda: list(explore("five_reads", "seed", keep_recent_results=1)),
-        lambda: [benchmark.bench_chart(rows, timings=False)],
-        lambda: [benchmark.bench_chart(rows, timings=True)],
+        lambda: [chart.bench_chart(rows, timings=False)],
+        lambda: [chart.bench_chart(rows, timings=True)],
     ]
     figures = []
     for draw in draws:

@@ -14,7 +14,8 @@ import pytest
 from matplotlib.figure import Figure
 
 from compact.__main__ import main as compact_main
-from compact.bench import benchmark
+from compact.bench import chart as bench_chart
+from compact.bench import cli as bench_cli
 from compact.course import replay as replay_module
 from compact.offline.api.server import main_serve
 
@@ -74,7 +75,7 @@ def test_ctrl_c_in_any_command_is_one_line_and_status_130(monkeypatch, capsys):
 def forbid_work(monkeypatch):
     def work(*args, **kwargs):
         raise AssertionError("the benchmark ran before its output path was checked")
-    monkeypatch.setattr(benchmark, "run_bench", work)
+    monkeypatch.setattr(bench_cli, "run_bench", work)
 
 
 @pytest.mark.parametrize("chart, problem", [
@@ -86,7 +87,7 @@ def test_bench_checks_the_chart_path_before_any_work(tmp_path, monkeypatch, caps
     (tmp_path / "file.txt").write_text("x")
     forbid_work(monkeypatch)
     with pytest.raises(SystemExit) as ended:
-        benchmark.main(["--quick", "--chart", chart.format(tmp=tmp_path)])
+        bench_cli.main(["--quick", "--chart", chart.format(tmp=tmp_path)])
     assert ended.value.code == 2
     err = capsys.readouterr().err
     assert "--chart" in err and problem in err
@@ -98,7 +99,7 @@ def test_bench_refuses_a_chart_in_a_folder_it_cannot_write(tmp_path, monkeypatch
     locked.mkdir(mode=0o500)
     forbid_work(monkeypatch)
     with pytest.raises(SystemExit):
-        benchmark.main(["--quick", "--chart", str(locked / "x.png")])
+        bench_cli.main(["--quick", "--chart", str(locked / "x.png")])
     assert "cannot be written" in capsys.readouterr().err
 
 
@@ -121,14 +122,14 @@ def test_a_chart_interrupted_while_saving_leaves_no_file(tmp_path, monkeypatch):
         raise KeyboardInterrupt
     monkeypatch.setattr(Figure, "savefig", half_then_interrupt)
     with pytest.raises(KeyboardInterrupt):
-        benchmark.save_chart(Figure(figsize=(2, 2)), target)
+        bench_chart.save_chart(Figure(figsize=(2, 2)), target)
     assert [p.name for p in tmp_path.iterdir()] == ["chart.png"]
     assert target.read_bytes() == b"the chart of the last run"
 
 
 def test_a_saved_chart_is_a_whole_png(tmp_path):
     target = tmp_path / "chart.png"
-    benchmark.save_chart(Figure(figsize=(2, 2)), target, dpi=50)
+    bench_chart.save_chart(Figure(figsize=(2, 2)), target, dpi=50)
     assert target.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
     assert target.read_bytes().endswith(b"IEND\xaeB`\x82")
     assert [p.name for p in tmp_path.iterdir()] == ["chart.png"]
@@ -136,7 +137,7 @@ def test_a_saved_chart_is_a_whole_png(tmp_path):
 
 def test_replay_saves_its_chart_through_the_atomic_save(tmp_path, monkeypatch, capsys):
     saved = []
-    monkeypatch.setattr(benchmark, "save_chart", lambda figure, path, **kw: saved.append(path))
+    monkeypatch.setattr(bench_chart, "save_chart", lambda figure, path, **kw: saved.append(path))
     assert replay_module.main(["five_reads", "--chart", str(tmp_path / "r.png")]) == 0
     assert saved == [str(tmp_path / "r.png")]
 
@@ -162,7 +163,7 @@ def test_serve_checks_its_numbers(argv, named, capsys):
 def test_bench_checks_its_numbers(argv, named, capsys, monkeypatch):
     forbid_work(monkeypatch)
     with pytest.raises(SystemExit) as ended:
-        benchmark.main(argv)
+        bench_cli.main(argv)
     assert ended.value.code == 2
     assert f"argument {named}" in capsys.readouterr().err
 

@@ -9,6 +9,7 @@ the reference edits and fails the traps its hint names.
 import pytest
 
 from compact.bench import benchmark as bench
+from compact.bench import cli
 from compact.bench import server_designs as sd
 from compact.bench.sessions import make_session
 from compact.course.exercises import check_edits_for_budget
@@ -121,7 +122,7 @@ def test_no_answer_is_not_attempted(capsys):
 # -- the benchmark's rows ----------------------------------------------------------------
 
 def test_python_m_compact_bench_prints_every_design(capsys):
-    assert bench.main(["--quick", "--sessions", "chat-heavy"]) == 0
+    assert cli.main(["--quick", "--sessions", "chat-heavy"]) == 0
     shown = [line.split()[2] for line in capsys.readouterr().out.splitlines()
              if line.startswith("chat-heavy") and line.split()[2] in bench.DESIGN_TABLE]
     # The first seed's table, then the table across seeds: every design in both.

@@ -2,7 +2,11 @@
 
     sessions.py    long generated sessions, deterministic from a seed
     cost.py        what each request is billed in tokens (input, cache, output), and the outputs lost
-    benchmark.py   the designs table over those sessions, as a table and a chart (`bench`)
+    benchmark.py   the driver: the designs table replayed over those sessions, one row of figures a run
+    stats.py       each design's mean and worst across seeds
+    tables.py      the rows as fixed-width tables, with their legends
+    chart.py       the rows as a chart, and a PNG written whole (also for `replay` and `sweep`)
+    cli.py         `python -m compact bench`: the tables, and the chart if asked
     server_designs.py the API's own context management as designs, and a call-by-call replay
     server_rate.py requests per second of the offline model through the SDK (`bench-server`)
     prepare_bench.py ms per prepare call against one json.dumps of the list (`bench-prepare`)

@@ -7,6 +7,7 @@
     charts.py      matplotlib figures of what the steps did
     widgets.py     sliders and a profile switch over the charts
     pipeline_picture.py   the four steps drawn: triggers, what stays in context, what goes to disk
+    claims.py      what notebook 09 claims of the default, checked on the benchmark's rows
     exercises/     the check-yourself checkers, one module a notebook (check.py: diffs and hints)
 
 The course uses the pipeline, the importers (other agents' session files),

@@ -481,13 +481,13 @@ def parse_overrides(pairs) -> dict:
 
 
 def _save_chart(result: Replay, path: str) -> None:
-    from ..bench import benchmark
+    from ..bench.chart import save_chart
     from . import charts
     figure = charts.before_after(result.records, limit=result.config.context_char_limit,
                                  title=f"{result.history['name']}: {result.step} "
                                        f"({result.profile} profile)")
     try:
-        benchmark.save_chart(figure, path, dpi=120)
+        save_chart(figure, path, dpi=120)
     finally:
         charts.close(figure)
 
@@ -498,7 +498,7 @@ def main(argv=None) -> int:
         args = _parser().parse_args(argv)
         overrides = parse_overrides(args.overrides)
         if args.chart:
-            from ..bench.benchmark import chart_path_problem
+            from ..bench.chart import chart_path_problem
             if problem := chart_path_problem(args.chart):
                 raise UsageError(f"--chart {args.chart}: {problem}")
         result = replay(load_history(args.history, args.format), profile=args.profile, step=args.step,

@@ -302,7 +302,7 @@ def main(argv=None) -> int:
             raise UsageError("--budget must be a positive cost")
         grid = parse_grid(args.grid)
         if args.chart:
-            from ..bench.benchmark import chart_path_problem
+            from ..bench.chart import chart_path_problem
             if problem := chart_path_problem(args.chart):
                 raise UsageError(f"--chart {args.chart}: {problem}")
         history = load_history(args.history, args.format)

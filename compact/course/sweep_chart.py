@@ -17,7 +17,8 @@ Left out: anything interactive, and timing.
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 
-from ..bench.benchmark import COLOURS, save_chart
+from ..bench.benchmark import COLOURS
+from ..bench.chart import save_chart
 from ..display.chart_text import words
 from ..display.fonts import use_cjk_fallback
 from ..display.palette import BLACK, GREY

@@ -81,7 +81,7 @@ CHART_TEXT = {
         # widgets
         "explorer timeline": "{name}: context size at each model call ({profile} profile)",
         "explorer steps": "{name}: one prepare over the whole history ({profile} profile)",
-        # bench.benchmark.bench_chart
+        # bench.chart.bench_chart
         "bench title": "{count} designs over simulated sessions of {turns} turns",
         "session": "session",
         "cost title": "What the API bills: input, cache and output (lower is better)",

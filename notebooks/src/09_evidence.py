@@ -43,7 +43,8 @@
 # %%
 # %matplotlib inline
 from compact.bench import benchmark as bench
-from compact.bench import cost
+from compact.bench import chart, cost, stats, tables
+from compact.course.claims import default_claims
 from compact.offline.tokens import DEFAULT_WINDOW
 from compact.course.exercises import check_cache_cost
 
@@ -63,21 +64,22 @@ for model, (base, write, read, output) in cost.PUBLISHED.items():
 # %% [markdown]
 # ## The table
 #
-# Every figure here is deterministic: the same on every machine. `bench.format_table`
-# prints the rows of one seed; `bench.STABLE_COLUMNS` leaves out the timing columns.
-# Then `bench.format_seeds` gives each design's mean and worst over the 8 seeds, and
-# `bench.acceptance` checks the default against what issue 20 asked of it.
+# Every figure here is deterministic: the same on every machine. `tables.format_table`
+# prints the rows of one seed; `tables.STABLE_COLUMNS` leaves out the timing columns.
+# Then `tables.format_seeds` gives each design's mean and worst over the 8 seeds
+# (`stats.across_seeds`), and `default_claims` checks what this page claims of the
+# default, one line a session, each ending in yes or NO.
 
 # %%
 at_120 = [r for r in first if r["turns"] == 120]
 print(f"seed {SEEDS[0]}:")
-print(bench.format_table(at_120, columns=bench.STABLE_COLUMNS))
+print(tables.format_table(at_120, columns=tables.STABLE_COLUMNS))
 print()
 every_120 = [r for r in rows if r["turns"] == 120]
 print(f"over {len(SEEDS)} seeds, 120 turns: mean and worst of each design")
-print(bench.format_seeds(bench.across_seeds(every_120)))
+print(tables.format_seeds(stats.across_seeds(every_120)))
 print()
-print("\n".join(bench.acceptance(every_120)))
+print("\n".join(default_claims(every_120)))
 
 # %%
 OTHERS = ("summary", "seed", "default")
@@ -140,7 +142,7 @@ for design in ("summary", "default"):
 # the seed profile's, the mean over the seeds as a bar and the worst as a tick.
 
 # %%
-bench.bench_chart(rows, timings=False)
+chart.bench_chart(rows, timings=False)
 
 # %% [markdown]
 # ## Timings

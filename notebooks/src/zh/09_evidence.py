@@ -36,9 +36,10 @@
 # %% [markdown]
 # ## 表格
 #
-# 这里的每个数字都是确定的：在任何机器上都一样。`bench.format_table` 打印一个随机种子的各行；
-# `bench.STABLE_COLUMNS` 去掉了计时列。接着 `bench.format_seeds` 给出每种设计在
-# 8 个随机种子上的平均值和最差值，`bench.acceptance` 按 issue 20 的要求检查默认配置。
+# 这里的每个数字都是确定的：在任何机器上都一样。`tables.format_table` 打印一个随机种子的各行；
+# `tables.STABLE_COLUMNS` 去掉了计时列。接着 `tables.format_seeds` 给出每种设计在
+# 8 个随机种子上的平均值和最差值（`stats.across_seeds`），`default_claims` 逐条检查本页对
+# 默认配置的说法，每个会话一行，每行以 yes 或 NO 结尾。
 
 # %% [markdown]
 # 怎么读（120 轮；上面的单元格打印种子 0 的每一项比较，再前面的表格是 8 个种子的平均值和最差值）：

@@ -1,0 +1,41 @@
+"""The benchmark's statistics across seeds: each design's mean and worst over the seeds.
+
+One session kind at one length is a different session for every seed; a design's
+figures on one seed can be luck. `across_seeds` folds the driver's rows
+(`compact.bench.benchmark.run_bench` with several seeds) into one row per
+(session, turns, design), and sets each design's cost beside the seed profile's
+on the very same session.
+
+Left out: confidence intervals and significance tests (eight seeds are read as
+mean and worst, nothing finer), and any verdict: the tests assert, this only counts.
+"""
+
+import statistics
+
+
+def across_seeds(rows: list[dict]) -> list[dict]:
+    """One row per (session, turns, design): mean and worst over the seeds of cost, of
+    cost / the seed profile's on the same session, and of misses; the most lost and
+    summaries of any seed; and whether it missed no more than the seed profile on
+    every seed."""
+    by_run = {(r["session"], r["turns"], r["seed"], r["design"]): r for r in rows}
+    out = []
+    for key in dict.fromkeys((r["session"], r["turns"], r["design"]) for r in rows):
+        session, turns, design = key
+        mine = [r for r in rows if (r["session"], r["turns"], r["design"]) == key]
+        seeds = [by_run.get((session, turns, r["seed"], "seed")) for r in mine]
+        ratios = [r["cost"] / s["cost"] for r, s in zip(mine, seeds) if s and s["cost"]]
+        out.append({
+            "session": session, "turns": turns, "design": design, "seeds": len(mine),
+            "cost_mean": statistics.mean(r["cost"] for r in mine),
+            "cost_worst": max(r["cost"] for r in mine),
+            "ratio_mean": statistics.mean(ratios) if ratios else None,
+            "ratio_worst": max(ratios) if ratios else None,
+            "misses_mean": statistics.mean(r["misses"] for r in mine),
+            "misses_worst": max(r["misses"] for r in mine),
+            "misses_le_seed": all(s is not None and r["misses"] <= s["misses"] for r, s in zip(mine, seeds)),
+            "lost_worst": max(r["lost"] for r in mine),
+            "summaries_worst": max(r["summary_calls"] for r in mine),
+        })
+    return out
+
