@@ -3,8 +3,9 @@ MODEL_ID, one line saying which, and never the key."""
 
 import pytest
 
-from compact.agent.model import OFFLINE_KEY, choose_model, settings
+from compact.agent.model import choose_model, settings
 from compact.offline import MODEL_NAME
+from compact.offline.api.server import key_for
 
 SECRET = "sk-ant-test-0123456789-secret"
 pytestmark = pytest.mark.usefixtures("no_network")  # nothing but loopback (conftest.py)
@@ -37,7 +38,9 @@ def test_without_a_key_the_offline_model_runs_on_loopback(said):
 def test_a_key_and_a_model_are_both_needed_for_the_real_api(environ, said):
     with choose_model(environ=environ, env_file=False, echo=said.append) as choice:
         assert choice.offline and choice.client.base_url.host == "127.0.0.1"
-        assert choice.client.api_key == OFFLINE_KEY
+        # The offline server's own key, made when it started (issue 29), and never said.
+        assert choice.client.api_key == key_for(choice.server.base_url)
+        assert choice.client.api_key not in " ".join(said)
     assert SECRET not in said[0]
 
 
@@ -63,7 +66,7 @@ def test_the_base_url_is_honoured(said):
 def test_offline_wins_over_a_configured_key(said):
     with choose_model(offline=True, environ={"ANTHROPIC_API_KEY": SECRET, "MODEL_ID": "m"},
                       env_file=False, echo=said.append) as choice:
-        assert choice.offline and choice.client.api_key == OFFLINE_KEY
+        assert choice.offline and choice.client.api_key == key_for(choice.server.base_url)
 
 
 def test_a_dotenv_file_is_read_and_the_environment_wins(tmp_path):

@@ -1,17 +1,19 @@
-"""The offline model's HTTP layer against a client that misbehaves (issue 19):
-a body is framed by one all-digit Content-Length only, a Transfer-Encoding is
-refused and the connection closed (no hidden request behind a chunk), a quiet
-connection is closed after the idle timeout, connections and body bytes at once
-are bounded, and every refusal is in the API's error shape."""
+"""The offline model's HTTP layer against a client that misbehaves (issues 19 and 29):
+a body is framed by one all-digit Content-Length only (aiohttp's parser refuses
+the rest, listed below), a Transfer-Encoding is refused and the connection
+closed (no hidden request behind a chunk), a quiet connection is closed after
+the idle timeout, connections and body bytes at once are bounded, and every
+refusal is in the API's error shape."""
 
 import json
 import socket
 import time
+from collections import deque
 
 import pytest
 
 from compact.offline.api import server
-from compact.offline.api.server import start_offline_server
+from compact.offline.api.server import key_for, start_offline_server
 
 pytestmark = pytest.mark.usefixtures("no_network")  # nothing but loopback (conftest.py)
 
@@ -46,20 +48,29 @@ def responses(raw: bytes) -> list[tuple[int, dict, dict]]:
     return found
 
 
-def post(headers: str, body: bytes = b"") -> bytes:
-    return (f"POST /v1/messages HTTP/1.1\r\nHost: x\r\nx-api-key: k\r\n"
+KEY = {}   # the key of the server under test, set by the fixtures
+
+
+def post(headers: str, body: bytes = b"", host: str = "Host: x\r\n") -> bytes:
+    return (f"POST /v1/messages HTTP/1.1\r\n{host}x-api-key: {KEY['key']}\r\n"
             f"content-type: application/json\r\n{headers}\r\n").encode() + body
+
+
+def started(**options):
+    handle = start_offline_server(**options)
+    KEY["key"] = key_for(handle.base_url)
+    return handle
 
 
 @pytest.fixture
 def offline():
-    with start_offline_server() as handle:
+    with started() as handle:
         yield handle
 
 
 def test_a_chunked_body_is_refused_and_its_chunk_never_runs_as_a_request(offline):
-    hidden = (b"POST /v1/messages/count_tokens HTTP/1.1\r\nHost: x\r\nx-api-key: k\r\n"
-              b"content-length: 2\r\n\r\n{}")
+    hidden = (b"POST /v1/messages/count_tokens HTTP/1.1\r\nHost: x\r\nx-api-key: "
+              + KEY["key"].encode() + b"\r\ncontent-length: 2\r\n\r\n{}")
     chunk = f"{len(hidden):x}\r\n".encode() + hidden + b"\r\n0\r\n\r\n"
     got = responses(exchange(offline.port, post("Transfer-Encoding: chunked\r\n", chunk)))
     assert len(got) == 1, got              # one answer: the chunk was not read as a request
@@ -71,75 +82,102 @@ def test_a_chunked_body_is_refused_and_its_chunk_never_runs_as_a_request(offline
     assert [r["path"] for r in offline.requests] == ["/v1/messages"]
 
 
+def refused_by_the_parser(got, said: str) -> None:
+    """One 400 in the API's shape, the connection closed, naming what aiohttp's parser refused."""
+    assert len(got) == 1, got
+    status, headers, payload = got[0]
+    assert status == 400 and headers["connection"] == "close"
+    assert payload["error"]["type"] == "invalid_request_error"
+    assert payload["error"]["message"] == f"The HTTP request was refused by the server's parser: {said}"
+
+
+# What aiohttp's parser (llhttp) refuses before a handler runs, each a 400 with the connection closed.
 def test_transfer_encoding_with_a_content_length_is_refused_too(offline):
     got = responses(exchange(offline.port, post(f"Transfer-Encoding: chunked\r\nContent-Length: "
                                                 f"{len(GOOD)}\r\n", GOOD)))
-    assert [status for status, _, _ in got] == [411]
+    refused_by_the_parser(got, "Content-Length can't be present with Transfer-Encoding")
 
 
-@pytest.mark.parametrize("value", ["1_0", "+10", '" 10"', "0x10", "10.0", "-1", "١٠", "9" * 13])
+@pytest.mark.parametrize("value", ["1_0", "+10", '" 10"', "0x10", "10.0", "-1", "١٠"])
 def test_a_content_length_that_is_not_all_digits_is_refused(offline, value):
     got = responses(exchange(offline.port, post(f"Content-Length: {value}\r\n", b"{}" + b" " * 8)))
-    assert len(got) == 1
-    status, headers, payload = got[0]
-    assert status == 400 and headers["connection"] == "close"
-    assert payload["error"] == {"type": "invalid_request_error",
-                                "message": "Content-Length must be a number"}
+    refused_by_the_parser(got, "Invalid character in Content-Length")
+    assert offline.requests == deque()     # no handler ran
+
+
+def test_a_content_length_of_thirteen_digits_is_too_large(offline):
+    got = responses(exchange(offline.port, post(f"Content-Length: {'9' * 13}\r\n", b"{}")))
+    assert [(s, h["connection"], p["error"]["type"]) for s, h, p in got] == [
+        (413, "close", "request_too_large")]
 
 
 def test_two_content_lengths_are_refused_whatever_they_say(offline):
     for first, second in ((len(GOOD), len(GOOD)), (2, len(GOOD)), (len(GOOD), 2)):
         got = responses(exchange(offline.port, post(f"Content-Length: {first}\r\n"
                                                     f"Content-Length: {second}\r\n", GOOD)))
-        assert [(s, p["error"]["message"]) for s, _, p in got] == [
-            (400, "Content-Length must be sent once, got 2 of them")]
+        refused_by_the_parser(got, "Duplicate Content-Length")
+
+
+@pytest.mark.parametrize("header, said", [
+    ("Transfer-Encoding: chunked, gzip", "Invalid `Transfer-Encoding` header value"),
+    ("Content-Length : 7", "Invalid header field char"),
+    ("X-Nothing: 1", "Missing 'Host' header in request."),
+    (f"Content-Length: {len(GOOD)}\r\n 1", "Unexpected whitespace after header value")])
+def test_other_framings_a_proxy_might_read_differently_are_refused(offline, header, said):
+    host = "" if header.startswith("X-Nothing") else "Host: x\r\n"
+    got = responses(exchange(offline.port, post(f"{header}\r\n", GOOD, host)))
+    refused_by_the_parser(got, said)
 
 
 def test_a_good_request_on_the_same_connection_still_works(offline):
     one = post(f"Content-Length: {len(GOOD)}\r\n", GOOD)
     got = responses(exchange(offline.port, one + one
-                             + b"POST /v1/messages HTTP/1.1\r\nconnection: close\r\nx-api-key: k\r\n"
-                               b"content-length: " + str(len(GOOD)).encode() + b"\r\n\r\n" + GOOD))
+                             + b"POST /v1/messages HTTP/1.1\r\nhost: x\r\nconnection: close\r\nx-api-key: "
+                             + KEY["key"].encode() + b"\r\ncontent-length: "
+                             + str(len(GOOD)).encode() + b"\r\n\r\n" + GOOD))
     assert [status for status, _, _ in got] == [200, 200, 200]
 
 
-def test_every_connection_has_an_idle_timeout():
-    # socketserver's default is None: a connection may then wait forever, holding its thread.
-    assert server._Handler.timeout == server.IDLE_TIMEOUT and 0 < server.IDLE_TIMEOUT <= 60
+def test_every_connection_has_an_idle_timeout(offline):
+    # aiohttp's default keep-alive is an hour: a connection could wait that long.
+    assert offline._web._kwargs["keepalive_timeout"] == server.IDLE_TIMEOUT
+    assert 0 < server.IDLE_TIMEOUT <= 60
 
 
-def test_a_quiet_connection_is_closed_after_the_idle_timeout(offline, monkeypatch, capfd):
-    monkeypatch.setattr(server._Handler, "timeout", 0.5)
-    started = time.monotonic()
+def test_a_quiet_connection_is_closed_after_the_idle_timeout(monkeypatch, capfd):
+    monkeypatch.setattr(server, "IDLE_TIMEOUT", 0.5)
+    offline = started()
+    begun = time.monotonic()
     # Headers promise 100 bytes; only 10 come. The server closes, answering nothing.
     half = exchange(offline.port, post("Content-Length: 100\r\n", b"{" * 10), wait=10)
-    assert time.monotonic() - started < 8
+    assert time.monotonic() - begun < 8
     got = responses(half)
     said = [(status, payload["error"]["type"]) for status, _, payload in got]
     assert said in ([], [(408, "timeout_error")])
     # A connection that sends nothing at all is closed too.
-    started = time.monotonic()
+    begun = time.monotonic()
     assert exchange(offline.port, b"", wait=10) == b""
-    assert time.monotonic() - started < 8
+    assert time.monotonic() - begun < 8
     # And the server still answers, and has said nothing on stderr (no traceback).
     assert responses(exchange(offline.port, post(f"Content-Length: {len(GOOD)}\r\n"
                                                  f"connection: close\r\n", GOOD)))[0][0] == 200
+    offline.stop()
     assert capfd.readouterr().err == ""
 
 
 def test_connections_past_the_limit_get_an_overloaded_error(monkeypatch):
     monkeypatch.setattr(server, "MAX_CONNECTIONS", 3)
-    with start_offline_server() as offline:
+    with started() as offline:
         idle = [socket.create_connection(("127.0.0.1", offline.port), timeout=5) for _ in range(3)]
         try:
-            time.sleep(0.3)     # the three are accepted and hold their threads
+            time.sleep(0.3)     # the three are accepted and held open
             got = responses(exchange(offline.port, post(f"Content-Length: {len(GOOD)}\r\n", GOOD)))
             assert [(status, headers["connection"], payload["error"]["type"])
                     for status, headers, payload in got] == [(529, "close", "overloaded_error")]
         finally:
             for sock in idle:
                 sock.close()
-        time.sleep(0.3)         # their threads end, their slots come back
+        time.sleep(0.3)         # they close, their slots come back
         got = responses(exchange(offline.port, post(f"Content-Length: {len(GOOD)}\r\n"
                                                     f"connection: close\r\n", GOOD)))
         assert [status for status, _, _ in got] == [200]
@@ -147,7 +185,7 @@ def test_connections_past_the_limit_get_an_overloaded_error(monkeypatch):
 
 def test_bodies_past_the_total_cap_get_an_overloaded_error(monkeypatch):
     monkeypatch.setattr(server, "MAX_BODIES_AT_ONCE", 1000)
-    with start_offline_server() as offline:
+    with started() as offline:
         # One connection holds 900 bytes of the budget while its body trickles in.
         holder = socket.create_connection(("127.0.0.1", offline.port), timeout=5)
         try:

@@ -22,8 +22,7 @@ import pytest
 from compact.agent.model import offline_client
 from compact.bench import server_rate
 from compact.offline import MODEL_NAME
-from compact.offline.api import server
-from compact.offline.api.server import start_offline_server
+from compact.offline.api.server import key_for, start_offline_server
 
 pytestmark = pytest.mark.usefixtures("no_network")  # nothing but loopback (conftest.py)
 
@@ -58,15 +57,11 @@ def test_fifty_concurrent_sdk_clients_of_ten_requests_get_no_connection_error(of
     assert [r["status"] for r in offline.requests].count(200) == clients * per_client
 
 
-def test_the_backlog_holds_a_classroom_of_connections_while_none_is_accepted(monkeypatch):
+def test_the_backlog_holds_a_classroom_of_connections_while_none_is_accepted():
     release = threading.Event()
-
-    def held(request, client_address):
-        release.wait(30)   # the accepting thread stops here: connections queue in the kernel
-        return True
-
     with start_offline_server() as handle:
-        monkeypatch.setattr(handle._httpd, "verify_request", held)
+        # The event loop stops here: connections queue in the kernel, none is accepted.
+        handle._loop.call_soon_threadsafe(release.wait, 30)
         # With socketserver's backlog of 5, the seventh connect here timed out.
         sockets = [socket.create_connection(("127.0.0.1", handle.port), timeout=5)
                    for _ in range(150)]
@@ -91,14 +86,12 @@ def server_stderr():
         sys.stderr = real
 
 
-def handler_threads() -> list:
-    return [t for t in threading.enumerate() if "process_request_thread" in t.name]
 
 
 def test_clients_that_hang_up_mid_request_or_mid_reply_leave_stderr_quiet(offline):
     long_text = "a long request " * 15_000
     body = json.dumps({**HELLO, "messages": [{"role": "user", "content": long_text}]})
-    head = (f"POST /v1/messages HTTP/1.1\r\nhost: x\r\nx-api-key: k\r\n"
+    head = (f"POST /v1/messages HTTP/1.1\r\nhost: x\r\nx-api-key: {key_for(offline.base_url)}\r\n"
             f"content-type: application/json\r\ncontent-length: {len(body)}\r\n\r\n")
     reset_on_close = struct.pack("ii", 1, 0)   # SO_LINGER on, 0 s: close sends an RST
     with server_stderr() as captured:
@@ -110,41 +103,45 @@ def test_clients_that_hang_up_mid_request_or_mid_reply_leave_stderr_quiet(offlin
             sock.sendall(head.encode() + body.encode()[: len(body) // 2 if n % 2 else None])
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, reset_on_close)
             sock.close()
-        for _ in range(600):   # at most 30 s: every handler thread has ended
-            if not handler_threads():
+        for _ in range(600):   # at most 30 s: every connection has closed
+            if not offline.connections:
                 break
             time.sleep(0.05)
-        assert not handler_threads()
+        assert offline.connections == 0
         # The server still answers.
         with offline_client(offline.base_url, max_retries=0) as sdk:
             assert sdk.messages.create(**HELLO).type == "message"
     assert captured.getvalue() == ""
 
 
-def test_a_handler_error_that_is_not_a_hang_up_is_still_reported():
+def test_a_bug_of_ours_is_a_500_in_the_api_shape_and_stderr_stays_quiet(monkeypatch):
+    from compact.offline.api import answer as path
+
+    def broken(request):
+        raise ValueError("a bug of ours " + "x" * 10_000)
+
+    monkeypatch.setattr(path, "respond", broken)
     with start_offline_server() as handle, server_stderr() as captured:
-        try:
-            raise ValueError("a bug of ours")
-        except ValueError:
-            handle._httpd.handle_error(None, ("127.0.0.1", 1))
-        try:
-            raise BrokenPipeError(32, "Broken pipe")
-        except BrokenPipeError:
-            handle._httpd.handle_error(None, ("127.0.0.1", 2))
-    text = captured.getvalue()
-    assert "ValueError: a bug of ours" in text and "BrokenPipe" not in text
+        response, data = raw(handle, "POST", "/v1/messages", body=json.dumps(HELLO).encode())
+        entry = handle.requests[-1]
+    assert response.status == 500
+    message = json.loads(data)["error"]["message"]
+    assert message.startswith("offline model failed: ValueError: a bug of ours") and len(message) <= 300
+    assert (entry["status"], entry["error"]) == (500, "api_error") and len(entry["message"]) <= 303
+    assert captured.getvalue() == ""
 
 
 def raw(offline, method, path, body=None, headers=None):
     connection = http.client.HTTPConnection("127.0.0.1", offline.port, timeout=10)
-    connection.request(method, path, body=body, headers={"x-api-key": "k", **(headers or {})})
+    connection.request(method, path, body=body,
+                       headers={"x-api-key": key_for(offline.base_url), **(headers or {})})
     response = connection.getresponse()
     data = response.read()
     connection.close()
     return response, data
 
 
-@pytest.mark.parametrize("method", ["GET", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "BREW"])
+@pytest.mark.parametrize("method", ["GET", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE"])
 @pytest.mark.parametrize("path", ["/v1/messages", "/v1/messages/count_tokens/", "/v1/models"])
 def test_other_methods_get_a_4xx_json_error_in_the_api_shape(offline, method, path):
     response, data = raw(offline, method, path, body=b"{}")
@@ -161,6 +158,13 @@ def test_other_methods_get_a_4xx_json_error_in_the_api_shape(offline, method, pa
             "message": f"Method not allowed: {method} {path.rstrip('/')}; use POST"}}
 
 
+def test_a_method_aiohttp_does_not_know_is_refused_by_its_parser(offline):
+    response, data = raw(offline, "BREW", "/v1/messages", body=b"{}")
+    assert (response.status, response.getheader("connection")) == (400, "close")
+    assert json.loads(data)["error"] == {"type": "invalid_request_error", "message": "The HTTP request "
+                                         "was refused by the server's parser: Invalid method encountered"}
+
+
 def test_head_gets_the_405_headers_and_no_body(offline):
     response, data = raw(offline, "HEAD", "/v1/messages")
     assert response.status == 405 and data == b""
@@ -169,11 +173,12 @@ def test_head_gets_the_405_headers_and_no_body(offline):
 
 def test_after_a_refused_method_the_same_connection_answers_a_post(offline):
     connection = http.client.HTTPConnection("127.0.0.1", offline.port, timeout=10)
-    connection.request("PUT", "/v1/messages", body=b'{"a": 1}', headers={"x-api-key": "k"})
+    key = key_for(offline.base_url)
+    connection.request("PUT", "/v1/messages", body=b'{"a": 1}', headers={"x-api-key": key})
     first = connection.getresponse()
     assert first.status == 405 and first.read()
     connection.request("POST", "/v1/messages", body=json.dumps(HELLO).encode(),
-                       headers={"x-api-key": "k", "content-type": "application/json"})
+                       headers={"x-api-key": key, "content-type": "application/json"})
     second = connection.getresponse()
     assert second.status == 200 and json.loads(second.read())["type"] == "message"
     connection.close()
@@ -184,38 +189,26 @@ def test_a_malformed_request_line_gets_json_not_html(offline):
         sock.sendall(b"NONSENSE\r\n\r\n")
         reply = sock.makefile("rb").read()
     head, _, body = reply.partition(b"\r\n\r\n")
-    assert head.startswith(b"HTTP/1.1 400 ") and b"connection: close" in head.lower()
+    # aiohttp answers a request line it cannot read in HTTP/1.0.
+    assert head.startswith(b"HTTP/1.0 400 ") and b"connection: close" in head.lower()
     assert json.loads(body)["error"]["type"] == "invalid_request_error"
     assert b"<html" not in reply.lower()
 
 
-class CountingSocket:
-    """Stands in for the connection's socket and counts what is sent on it."""
-
-    def __init__(self, sock, sends):
-        self._sock, self._sends = sock, sends
-
-    def sendall(self, data, *args):
-        self._sends.append(bytes(data))
-        return self._sock.sendall(data, *args)
-
-    def __getattr__(self, name):
-        return getattr(self._sock, name)
-
-
 @pytest.fixture
 def sends(monkeypatch):
-    """Each send on the server's side of every connection, and TCP_NODELAY as set."""
+    """Each write on the server's side of every connection, and TCP_NODELAY as set."""
     seen = {"sends": [], "nodelay": []}
-    original = server._Handler.setup
+    from asyncio.selector_events import _SelectorSocketTransport as transport
+    original = transport.write
 
-    def setup(handler):
-        original(handler)
-        seen["nodelay"].append(handler.connection.getsockopt(socket.IPPROTO_TCP,
-                                                             socket.TCP_NODELAY))
-        handler.wfile._sock = CountingSocket(handler.wfile._sock, seen["sends"])
+    def write(self, data):
+        sock = self.get_extra_info("socket")
+        seen["nodelay"].append(sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+        seen["sends"].append(bytes(data))
+        return original(self, data)
 
-    monkeypatch.setattr(server._Handler, "setup", setup)
+    monkeypatch.setattr(transport, "write", write)
     return seen
 
 
@@ -227,7 +220,7 @@ def test_one_reply_is_one_write_on_a_socket_with_tcp_nodelay(offline, sends, met
     response, data = raw(offline, method, path, body=json.dumps(HELLO).encode(),
                          headers={"content-type": "application/json"})
     assert response.status == status
-    assert sends["nodelay"] == [1]
+    assert sends["nodelay"] == [1]     # asyncio sets TCP_NODELAY on every TCP connection
     assert len(sends["sends"]) == 1
     head, _, body = sends["sends"][0].partition(b"\r\n\r\n")
     assert head.startswith(f"HTTP/1.1 {status} ".encode()) and body == data

@@ -31,12 +31,12 @@ import anthropic
 from dotenv import dotenv_values
 
 from ..offline import MODEL_NAME
-from ..offline.api.server import OfflineServer, start_offline_server
+from ..offline.api.server import OfflineServer, key_for, start_offline_server
 from ..offline.tokens import DEFAULT_WINDOW
 
 KEY, MODEL, BASE_URL = "ANTHROPIC_API_KEY", "MODEL_ID", "ANTHROPIC_BASE_URL"
 REAL_API = "https://api.anthropic.com"
-OFFLINE_KEY = "offline-no-key"  # a placeholder: the offline model checks no key
+OFFLINE_KEY = "offline-no-key"  # sent to an offline server of another process, whose key we lack
 ENV_FILE_VARIABLE = "COMPACT_ENV_FILE"
 MAX_ENV_BYTES = 64 * 1024   # a settings file is a few lines; more is not one of ours
 _said = set()               # the .env problems already reported, one line each
@@ -140,8 +140,9 @@ def shown_url(url: str) -> str:
 def offline_client(base_url: str, max_retries: int = 2) -> anthropic.Anthropic:
     # The loopback address is mounted without a proxy, whatever HTTP(S)_PROXY
     # says, so the offline model is reached directly and nothing leaves the host.
+    # The key is the one the server at base_url made when it started in this process.
     http = anthropic.DefaultHttpxClient(mounts={"all://127.0.0.1": None})
-    return anthropic.Anthropic(api_key=OFFLINE_KEY, base_url=base_url,
+    return anthropic.Anthropic(api_key=key_for(base_url) or OFFLINE_KEY, base_url=base_url,
                                max_retries=max_retries, http_client=http)
 
 

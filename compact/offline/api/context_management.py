@@ -1,22 +1,22 @@
-"""The API's own context management on the offline server: one request through its edits.
+"""The API's own context management on the offline server: what a request asks, and each piece.
 
-`server.py` hands every parsed request to `managed_answer`. A request that asks
-for nothing (no `context_management`, no `compaction`, no `compaction` block in
-`messages`) goes straight to the server's plain answer. Otherwise, as the pinned
-SDK's types define it (`anthropic.types.beta`):
-1. the betas are checked: each edit and the `compaction` parameter needs its own
-   (`EDITS`, `ON_DEMAND_BETA`), named in `betas=[...]` (the `anthropic-beta` header);
-2. a `compaction` block sent back first in `messages` is verified and read as the
-   summary it holds (`server_compaction.adopt`);
-3. `count_tokens` counts the prompt after the clearing edits and reports
+The server's one path (`answer.py`) calls these in order, and nothing here calls
+back into the server. As the pinned SDK's types define it (`anthropic.types.beta`):
+1. `read_asked`: what the request asks, checked: each edit and the `compaction`
+   parameter needs its own beta (`EDITS`, `ON_DEMAND_BETA`), named in
+   `betas=[...]` (the `anthropic-beta` header); at most MAX_EDITS edits;
+2. `request_read`: a `compaction` block sent back first in `messages` is verified
+   and read as the summary it holds (`server_compaction.adopt`);
+3. `counted`: `count_tokens` counts the prompt after the clearing edits and reports
    `context_management.original_input_tokens` (compaction is not run to count);
-4. `compaction={"type": "summarize"}` summarizes now and answers with the block
-   alone, `stop_reason` "compaction";
-5. otherwise the edits run in the order sent: `clear_tool_uses_20250919` clears
+4. `compact_now`: `compaction={"type": "summarize"}` summarizes now and answers with
+   the block alone, `stop_reason` "compaction";
+5. `run_edits`: the edits in the order sent: `clear_tool_uses_20250919` clears
    (`context_edits`), `compact_20260112` compacts once the prompt reaches its
-   trigger; the model answers the edited prompt; the reply carries
+   trigger; the model answers the edited prompt, and `with_edits` adds
    `context_management.applied_edits`, and after a compaction the block first
-   and `usage.iterations` (the compaction's tokens apart from the top-level usage).
+   and `usage.iterations` (the compaction's tokens apart from the top-level usage);
+   `paused` is the block alone when the compaction pauses.
 A refusal is HTTP 400 in the API's error shape; a compaction refusal also carries
 `error.details.error_code`, from which the SDK raises its own class
 (`anthropic.CompactionSignatureInvalidError`, ...).
@@ -24,6 +24,11 @@ A refusal is HTTP 400 in the API's error shape; a compaction refusal also carrie
 A request with `thread` (the SDK's server-held conversations) is refused with
 `thread_unsupported_request`, the code on which the SDK's tool runner goes on
 without a thread, sending the whole history each turn.
+
+MAX_EDITS is ours: neither the API's docs nor the SDK's types give a number of
+edits per request; three is one of each kind the types know (two clearings and
+a compaction), and it bounds a request's work (issue 29 measured 26-34 s of CPU
+for one request of 10,000 clearing edits).
 
 Left out: `clear_thinking_20251015` (refused with a message that says so), inline
 tool changes, streaming, threads.
@@ -37,6 +42,7 @@ from . import context_edits
 from . import server_compaction as sc
 
 NOT_PLAYED = {"clear_thinking_20251015": "the offline model does not think"}
+MAX_EDITS = 3   # ours: the API documents no number (see above)
 USAGE_FIELDS = ("input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
 
 
@@ -95,6 +101,9 @@ def read_edits(config, betas: set) -> list:
     edits = config.get("edits", [])
     if not isinstance(edits, list):
         raise ManagementError("context_management.edits: Input should be a valid list")
+    if len(edits) > MAX_EDITS:
+        raise ManagementError(f"context_management.edits: at most {MAX_EDITS} edits in one request "
+                              f"(the offline server's limit), got {len(edits)}")
     read = []
     for i, edit in enumerate(edits):
         where = f"context_management.edits.{i}"
@@ -155,38 +164,44 @@ def refuse_thread(body: dict) -> None:
                               "send the whole conversation without `thread`", "thread_unsupported_request")
 
 
-def managed_answer(endpoint: str, body, beta_header: str, secret: bytes, plain) -> tuple[int, dict]:
-    """(HTTP status, payload). `plain(endpoint, body)` is the server's own answer to a
-    request (it raises the server's RequestError for what the API refuses)."""
+@dataclass(frozen=True)
+class Asked:
+    """What a request asks of the API's context management, read and checked."""
+    edits: list                     # ClearToolUses and Compact, in the order sent
+    on_demand: Compact | None       # the `compaction` parameter
+    managed: bool                   # `context_management` was sent (count_tokens then reports it)
+
+
+def read_asked(body, beta_header: str) -> Asked | None:
+    """None when the request asks nothing of context management, else what it asks;
+    ManagementError for what the API refuses (a thread, a missing beta, a bad edit)."""
     if not asks_for_management(body):
-        return plain(endpoint, body)
-    try:
-        refuse_thread(body)
-        betas = {b.strip() for b in (beta_header or "").split(",") if b.strip()}
-        edits = read_edits(body.get("context_management"), betas)
-        on_demand = read_compaction(body.get("compaction"), betas)
-        if on_demand and body.get("context_management") is not None:
-            raise ManagementError("compaction: cannot be combined with context_management")
-        inner = {k: v for k, v in body.items() if k not in ("context_management", "compaction")}
-        if sc.has_blocks(body.get("messages")):
-            if not betas & {sc.BETA, sc.ON_DEMAND_BETA}:
-                raise ManagementError(f"messages: a compaction block needs the beta {sc.BETA!r} or "
-                                      f"{sc.ON_DEMAND_BETA!r}")
-            inner["messages"] = sc.adopt(body["messages"], secret)
-        if on_demand and inner.get("messages") == []:
-            raise sc.CompactionError("messages: nothing to summarize or adopt (only compaction blocks "
-                                     "with null content)", "compaction_nothing_to_summarize")
-        if on_demand and sc.ends_unfinished(inner.get("messages")):
-            raise sc.CompactionError("messages: the conversation ends on an assistant turn whose tool "
-                                     "calls have no results; send them first", "compaction_incomplete_turn")
-        plain("count_tokens", inner)   # the API's rules first: shapes and pairs
-        if endpoint == "count_tokens":
-            return _count(inner, edits, body.get("context_management") is not None, plain)
-        if on_demand:
-            return _compact_now(inner, secret)
-        return _reply(inner, edits, secret, plain)
-    except (ManagementError, sc.CompactionError, context_edits.EditError) as error:
-        return 400, error_payload(str(error), getattr(error, "code", None))
+        return None
+    refuse_thread(body)
+    betas = {b.strip() for b in (beta_header or "").split(",") if b.strip()}
+    edits = read_edits(body.get("context_management"), betas)
+    on_demand = read_compaction(body.get("compaction"), betas)
+    if on_demand and body.get("context_management") is not None:
+        raise ManagementError("compaction: cannot be combined with context_management")
+    if sc.has_blocks(body.get("messages")) and not betas & {sc.BETA, sc.ON_DEMAND_BETA}:
+        raise ManagementError(f"messages: a compaction block needs the beta {sc.BETA!r} or "
+                              f"{sc.ON_DEMAND_BETA!r}")
+    return Asked(edits, on_demand, body.get("context_management") is not None)
+
+
+def request_read(body: dict, asked: Asked, secret: bytes) -> dict:
+    """The request as the model reads it: the management fields gone, a compaction block
+    sent back adopted as the summary it holds (`server_compaction.adopt`)."""
+    request = {k: v for k, v in body.items() if k not in ("context_management", "compaction")}
+    if sc.has_blocks(body.get("messages")):
+        request["messages"] = sc.adopt(body["messages"], secret)
+    if asked.on_demand and request.get("messages") == []:
+        raise sc.CompactionError("messages: nothing to summarize or adopt (only compaction blocks "
+                                 "with null content)", "compaction_nothing_to_summarize")
+    if asked.on_demand and sc.ends_unfinished(request.get("messages")):
+        raise sc.CompactionError("messages: the conversation ends on an assistant turn whose tool "
+                                 "calls have no results; send them first", "compaction_incomplete_turn")
+    return request
 
 
 @dataclass
@@ -219,13 +234,14 @@ def run_edits(request: dict, edits: list, secret: bytes, compact: bool = True) -
     return done
 
 
-def _count(inner: dict, edits: list, managed: bool, plain) -> tuple[int, dict]:
-    original = estimate_tokens(inner)
-    edited = run_edits(inner, edits, b"", compact=False)
-    status, payload = plain("count_tokens", {**inner, "messages": edited.messages})
-    if managed:
-        payload = {**payload, "context_management": {"original_input_tokens": original}}
-    return status, payload
+def counted(request: dict, asked: Asked) -> dict:
+    """`count_tokens` of a managed request: the prompt after the clearing edits (compaction is
+    not run to count), and with `context_management`, the count before them."""
+    edited = run_edits(request, asked.edits, b"", compact=False)
+    payload = {"input_tokens": estimate_tokens({**request, "messages": edited.messages})}
+    if asked.managed:
+        payload["context_management"] = {"original_input_tokens": estimate_tokens(request)}
+    return payload
 
 
 def _compaction(messages: list, view: dict, secret: bytes) -> tuple[dict, dict]:
@@ -235,30 +251,34 @@ def _compaction(messages: list, view: dict, secret: bytes) -> tuple[dict, dict]:
     return block, sc.compaction_usage(summary)
 
 
-def _block_only(inner: dict, block: dict, iterations: list) -> dict:
+def block_only(request: dict, block: dict, iterations: list) -> dict:
     """A reply that is the block alone: nothing sampled, so the top-level usage is zero."""
     key = hashlib.sha256(block["signature"].encode()).hexdigest()
     return {"id": "msg_" + key[:24], "type": "message", "role": "assistant",
-            "model": inner.get("model"), "content": [block], "stop_reason": "compaction",
+            "model": request.get("model"), "content": [block], "stop_reason": "compaction",
             "stop_sequence": None,
             "usage": {"input_tokens": 0, "output_tokens": 0, "cache_creation_input_tokens": 0,
                       "cache_read_input_tokens": 0, "iterations": iterations}}
 
 
-def _compact_now(inner: dict, secret: bytes) -> tuple[int, dict]:
-    block, usage = _compaction(inner["messages"], inner, secret)
-    return 200, _block_only(inner, block, [usage])
+def compact_now(request: dict, secret: bytes) -> dict:
+    """The on-demand `compaction`: the block alone, summarizing the whole request."""
+    block, usage = _compaction(request["messages"], request, secret)
+    return block_only(request, block, [usage])
 
 
-def _reply(inner: dict, edits: list, secret: bytes, plain) -> tuple[int, dict]:
-    edited = run_edits(inner, edits, secret)
-    managed = {"context_management": {"applied_edits": edited.applied}}
-    if edited.paused:
-        return 200, {**_block_only(inner, edited.block, edited.iterations), **managed}
-    status, reply = plain("messages", {**inner, "messages": edited.messages})
+def paused(request: dict, edited: Edited) -> dict:
+    """`pause_after_compaction`: the block alone, and the edits that acted."""
+    return {**block_only(request, edited.block, edited.iterations),
+            "context_management": {"applied_edits": edited.applied}}
+
+
+def with_edits(reply: dict, edited: Edited) -> dict:
+    """The model's reply to the edited prompt, as the API returns it: after a compaction the
+    block first and `usage.iterations`; always `context_management.applied_edits`."""
     if edited.block is not None:
         used = reply["usage"]
         message = {"type": "message", **{k: used.get(k) or 0 for k in USAGE_FIELDS}}
         reply = {**reply, "content": [edited.block, *reply["content"]],
                  "usage": {**used, "iterations": [*edited.iterations, message]}}
-    return status, {**reply, **managed}
+    return {**reply, "context_management": {"applied_edits": edited.applied}}

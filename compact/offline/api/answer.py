@@ -1,0 +1,65 @@
+"""One request through the offline server, on one straight path, with no HTTP in it.
+
+    parse -> what it asks of context management -> the request the model reads
+          -> the API's rules, once -> the context edits -> the window -> the model
+          -> compaction and usage added -> the answer
+
+`answer(endpoint, raw, ...)` is that path written out: each step is a call into
+the module that owns it (`rules`, `context_management`, the model's `respond`,
+`usage`), and none of them calls back. A request that asks nothing of context
+management (no `context_management`, no `compaction`, no compaction block) reads
+as it was sent.
+
+Every refusal is the API's error shape, with the API's status; a bug of ours is
+a 500 `api_error` whose message is cut to MAX_ERROR_CHARS, never an unanswered
+request.
+
+Left out: HTTP (server.py), streaming.
+"""
+
+from ..model.reply import respond
+from ..tokens import estimate_tokens
+from . import context_edits
+from . import context_management as cm
+from . import server_compaction as sc
+from .rules import TOO_DEEP, RequestError, check_pairs, check_shape, check_window, error_body, parse_body
+from .usage import CacheControlError, PromptCache, check_breakpoints
+
+MAX_ERROR_CHARS = 300   # of a bug's message in a 500: enough to name it, never a body's worth
+REFUSED = (cm.ManagementError, sc.CompactionError, context_edits.EditError, CacheControlError)
+
+
+def answer(endpoint: str, raw: bytes, window: int, cache: PromptCache | None = None,
+           betas: str = "", secret: bytes = b"") -> tuple[int, dict]:
+    """(HTTP status, JSON payload) for one request body to `endpoint` ("messages" or
+    "count_tokens"). `betas` is the anthropic-beta header, `secret` the key of this
+    server's compaction signatures."""
+    try:
+        body = parse_body(raw)
+        asked = cm.read_asked(body, betas)
+        request = cm.request_read(body, asked, secret) if asked else body
+        check_shape(request, endpoint)
+        check_pairs(request["messages"])
+        check_breakpoints(request)
+        if endpoint == "count_tokens":
+            return 200, cm.counted(request, asked) if asked else {"input_tokens": estimate_tokens(request)}
+        if asked and asked.on_demand:
+            return 200, cm.compact_now(request, secret)
+        edited = cm.run_edits(request, asked.edits if asked else [], secret)
+        if edited.paused:
+            return 200, cm.paused(request, edited)
+        prompt = {**request, "messages": edited.messages}
+        check_window(prompt, window)
+        reply = respond(prompt)
+        reply["usage"] = (cache or PromptCache()).usage(prompt, reply["content"])
+        return 200, cm.with_edits(reply, edited) if asked else reply
+    except RequestError as error:
+        return error.status, error_body(error.kind, str(error))
+    except REFUSED as error:
+        return 400, cm.error_payload(str(error), getattr(error, "code", None))
+    except RecursionError:
+        # Only a body nested this deep gets here: the input's fault, not ours.
+        return 400, error_body("invalid_request_error", TOO_DEEP)
+    except Exception as error:  # noqa: BLE001 - answered in the API's shape, see above
+        text = f"offline model failed: {type(error).__name__}: {error}"
+        return 500, error_body("api_error", text[:MAX_ERROR_CHARS])
