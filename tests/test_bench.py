@@ -433,3 +433,41 @@ def test_bench_prepare_times_every_design_in_every_case():
     assert sum(line.split()[1] == "growth" for line in table.splitlines()[2:]) == 3
     listed = prepare_bench.make_list(100, 40_000)
     assert len(listed) == 99 and abs(len(json.dumps(listed, ensure_ascii=False)) - 40_000) < 4_000
+
+
+def test_the_servers_usage_over_a_bench_session_is_the_bench_bill(monkeypatch):
+    """One bill: every request of a bench session, sent to the offline server through the
+    SDK at its time on the session's clock, gets the very counts the bench booked.
+    (Output tokens aside: the bench books the session's canned reply, the server writes its own.)"""
+    from compact.offline import MODEL_NAME
+
+    from .helpers import offline_model
+
+    booked = []
+    real = cost.CostLedger.add_request
+
+    def recording(self, texts, reply=None, at=None):
+        usage = real(self, texts, reply, at)
+        booked.append((list(texts), self.now, usage))
+        return usage
+
+    monkeypatch.setattr(cost.CostLedger, "add_request", recording)
+    session = make_session("chat-heavy", 40, 3)
+    row = bench.run_session(session, "default", limits={"context_char_limit": 20_000})
+    booked = booked[0::2]   # the bill with pauses (a second ledger books them without)
+    assert row["summary_calls"] + row["files"] > 0 and len(booked) == 40
+    gaps = [b[1] - a[1] for a, b in zip(booked, booked[1:])]
+    assert max(gaps) > 300    # at least one pause past the cache's lifetime
+    fields = cost.FIELDS[:3]
+    with offline_model() as (server, client):
+        clock = [0.0]
+        server.prompt_cache.clock = lambda: clock[0]
+        for texts, at, usage in booked:
+            clock[0] = at
+            got = client.messages.create(model=MODEL_NAME, max_tokens=50,
+                                         messages=[json.loads(t) for t in texts],
+                                         cache_control={"type": "ephemeral"}).usage
+            assert [getattr(got, f) for f in fields] == [usage[f] for f in fields]
+            assert got.cache_creation.ephemeral_5m_input_tokens == usage["cache_creation_input_tokens"]
+    totals = {f: sum(u[f] for _, _, u in booked) for f in fields}
+    assert row["cache_read"] == totals["cache_read_input_tokens"] > 0

@@ -43,7 +43,7 @@ from pathlib import Path
 
 from .. import formats
 from ..messages import text_of, tool_results
-from ..offline.api.usage import Prompt, PromptCache, block_text, message_blocks, minimum_for
+from ..offline.api.usage import TTL_SECONDS, Prompt, PromptCache, block_text, message_blocks, minimum_for
 from ..offline.tokens import estimate_text_tokens
 from ..store import TRANSCRIPTS
 from .prices import DEFAULT_MODEL, price, rates
@@ -179,6 +179,11 @@ class CostLedger:
         self.largest = 0          # characters of the largest request
         self.largest_tokens = 0   # its tokens
         self._pieces = _Pieces()
+
+    def cold(self, at: float) -> bool:
+        """Whether the entries of the last request have expired by `at` (it left them
+        alive for one lifetime): a request now reads nothing."""
+        return self.requests > 0 and at - self.now > TTL_SECONDS[self.ttl]
 
     def tokens(self, text: str) -> int:
         """The estimate of one message's JSON, computed once per text."""
