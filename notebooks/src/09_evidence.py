@@ -19,13 +19,17 @@
 #
 # The figures that matter over a long session are not only the characters in context:
 #
-# - **what the API bills**, in tokens: each request is sent as the agent sends it, with
-#   a prompt-cache breakpoint at its end. When it starts with the whole previous request,
-#   those tokens are read from the cache (0.1 of the base input price each); every other
-#   input token is written to the cache (1.25); each reply's tokens are output (5). A
-#   summary call is billed too: its input (never cached) and its output. A step that
-#   rewrites an old message means the next request no longer starts with the previous
-#   one, and all of it is written again;
+# - **what the API bills**, in units of Claude Sonnet 5's base input price (the first
+#   cell prints its prices, their source and the date they were read): each request is
+#   sent as the agent sends it, with a prompt-cache breakpoint at its end, at its time on
+#   the session's clock (tools, the model's writing, the user's pauses, now and then a
+#   long one). The offline server's prompt cache bills it, by the API's rules
+#   (`compact.offline.api.usage`): the tokens an earlier request wrote, if the new one
+#   starts with them and the entry is alive (5 minutes from its last use), are read at
+#   0.1; every other input token is written at 1.25; each reply's tokens are output at 5.
+#   A summary call is billed too: its input (never cached) and its output. A step that
+#   rewrites an old message, or a pause of over 5 minutes, means the next request reads
+#   nothing, and all of it is written again;
 # - **tool outputs lost**: outputs that can no longer be read verbatim, from the
 #   context, a saved file or a transcript;
 # - **summary calls**: each one is an extra model call, and each summary drops detail;
@@ -43,7 +47,7 @@
 # %%
 # %matplotlib inline
 from compact.bench import benchmark as bench
-from compact.bench import chart, cost, stats, tables
+from compact.bench import chart, cost, prices, stats, tables
 from compact.course.claims import default_claims
 from compact.offline.tokens import DEFAULT_WINDOW
 from compact.course.exercises import check_cache_cost
@@ -54,12 +58,15 @@ first = [r for r in rows if r["seed"] == SEEDS[0]]
 print(f"{len(rows)} runs: {len(SEEDS)} seeds x {len(bench.KINDS)} sessions x 2 lengths x "
       f"{len(bench.DESIGNS)} designs")
 print(f"refused: a request over {DEFAULT_WINDOW:,d} tokens, the offline model's window")
-print(f"rates, in base input tokens: input {cost.INPUT_RATE:g}, cache write {cost.CACHE_WRITE_RATE:g}, "
-      f"cache read {cost.CACHE_READ_RATE:g}, output {cost.OUTPUT_RATE:g}")
-print(f"their source, US dollars per million tokens, from {cost.PRICES_SOURCE}:")
-for model, (base, write, read, output) in cost.PUBLISHED.items():
-    print(f"  {model}: input {base:.2f}, 5-minute cache write {write:.2f}, cache read {read:.2f}, "
-          f"output {output:.2f}")
+row = prices.price(prices.DEFAULT_MODEL)
+print(f"priced as {row.name}, in base input tokens: input {cost.INPUT_RATE:g}, cache write "
+      f"{cost.CACHE_WRITE_RATE:g} (1 hour: {cost.RATES['cache_write_1h']:g}), cache read "
+      f"{cost.CACHE_READ_RATE:g}, output {cost.OUTPUT_RATE:g}")
+print(f"the table (compact.bench.prices), US dollars per million tokens, read {prices.CHECKED}:")
+for model, row in prices.PRICES.items():
+    print(f"  {row.name}: input {row.input:.2f}, cache write 5 min {row.write_5m:.2f}, 1 hour "
+          f"{row.write_1h:.2f}, cache read {row.read:.2f}, output {row.output:.2f}")
+    print(f"    from {row.source}")
 
 # %% [markdown]
 # ## The table
