@@ -171,9 +171,11 @@ chart.bench_chart(rows, timings=False)
 #
 # **Context editing, `clear_tool_uses_20250919`** (beta header
 # `context-management-2025-06-27`). When the input passes a trigger (by default 100,000
-# input tokens), the API clears the oldest tool results and leaves a placeholder, keeping
-# the newest few tool uses (`keep`, by default 3). `clear_at_least` makes it act only if it
-# can remove at least that many tokens, because every clearing breaks the cached prefix;
+# input tokens), the API keeps the newest few tool uses (`keep`, by default 3) and
+# clears the results of the older ones, leaving a placeholder. `clear_at_least` makes it
+# act only if it can remove at least that many tokens, because every clearing breaks the
+# cached prefix (past the trigger, each new tool use moves the cleared boundary: the
+# offline server's reading of the SDK's docstrings, notebook 10);
 # `exclude_tools` names tools whose results are never cleared; `clear_tool_inputs` also
 # clears the calls' inputs. It is step 3 with the default profile's fixes: it acts only
 # over a trigger, and cuts deep enough to be worth the cache write. And nothing is lost:
@@ -183,8 +185,9 @@ chart.bench_chart(rows, timings=False)
 # **Server-side compaction, `compact_20260112`** (beta header `compact-2026-01-12`).
 # When the input passes a trigger (by default 150,000 input tokens), the API summarizes
 # the older context and returns a `compaction` block; you send that block back in the
-# following requests in place of what it summarized. It is step 4, done by the model that
-# is answering, with optional `instructions` for the summary. Unlike `compact_history` it
+# following requests in place of what it summarized. It is step 4 on the server's side,
+# with optional `instructions` for the summary (the offline server's summary is its own
+# deterministic one, not a model's). Unlike `compact_history` it
 # writes no transcript: keeping the full history, if you need it, is your job.
 #
 # | | this course's default profile | `clear_tool_uses_20250919` | `compact_20260112` |
@@ -193,7 +196,7 @@ chart.bench_chart(rows, timings=False)
 # | trigger | 50,000 characters | 100,000 tokens | 150,000 tokens |
 # | old tool results | archived to a transcript (a marker with the path), or saved to disk with a placeholder | placeholder; your list keeps them | summarized |
 # | keeps | the newest 3 results, and every unanswered one | the newest 3 tool uses | the summary + what follows |
-# | cache | acts rarely, cuts to a target, one break per compaction | `clear_at_least` | one break per compaction |
+# | cache | acts rarely, cuts to a target, one break per compaction | past the trigger, a break at each new tool use; `clear_at_least` delays the first | one break per compaction |
 # | huge fresh result | persisted with a preview | cleared only once old enough | summarized |
 #
 # The benchmark's lesson carries over: what you remove, and how often you rewrite the
