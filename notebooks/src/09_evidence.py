@@ -119,7 +119,10 @@ for design in ("summary", "default"):
 #   (`refused`), and never on seed 0's chat-heavy one. Had the API taken them all, they
 #   would cost the most on those two sessions, although almost all their input is read
 #   from the cache (`read`): every call sends the whole list again. On seed 0's
-#   chat-heavy session it even costs less than the seed profile, but not on every seed;
+#   chat-heavy session it costs about as much as the seed profile (the cell prints the
+#   ratio); over the seeds, more (`x seed`). The user's pauses cost it most: in the
+#   table over the seeds, the gap between `cost k mean` and `no pauses mean` is largest
+#   on its rows, since a long list written again after each long pause is dear;
 # - **summary** keeps every request small and loses nothing verbatim (the transcripts
 #   hold it), but calls the summarizer again and again (`summ`). Each summary is billed,
 #   its input uncached and its output at the output rate, and the list after it starts
@@ -133,7 +136,7 @@ for design in ("summary", "default"):
 #   sessions: it changes old messages rarely, so most of its input is read from the
 #   cache (`x seed`: its cost over the seed profile's, mean and worst over the seeds);
 # - **output is billed at five times input**: on chat-heavy, with long answers, it is
-#   more than half of the summary and default designs' cost (the "output's share"
+#   about half of the summary and default designs' cost (the "output's share"
 #   lines);
 # - **characters are not tokens** (`max kch`, `max ktok`): in the summary and default
 #   rows, the Chinese session's largest request has about as many characters as the
