@@ -44,7 +44,7 @@ from ..config import CompactionConfig
 from ..formats import AGENT_SYSTEM_RULE
 from ..messages import text_of, to_plain, tool_uses
 from ..offline.tokens import DEFAULT_WINDOW
-from ..reactive import is_prompt_too_long
+from ..reactive import hit_the_window, is_prompt_too_long
 from . import tasks
 from .model import choose_model
 from .tools import TOOLS, run_tool
@@ -144,6 +144,13 @@ class Agent:
                 retries += 1
                 self.reactive_compactions += 1
                 self.echo("[reactive compact]")
+                self.messages[:] = self.compactor.reactive_compact(self.messages, request)
+                continue
+            if hit_the_window(response) and retries < self.config.max_reactive_retries:
+                # The reply was cut where the window ended: not an answer. Compact, ask again.
+                retries += 1
+                self.reactive_compactions += 1
+                self.echo("[reactive compact: the reply hit the window]")
                 self.messages[:] = self.compactor.reactive_compact(self.messages, request)
                 continue
             retries = 0

@@ -63,7 +63,7 @@ print(f"priced as {row.name}, in base input tokens: input {cost.INPUT_RATE:g}, c
       f"{cost.CACHE_WRITE_RATE:g} (1 hour: {cost.RATES['cache_write_1h']:g}), cache read "
       f"{cost.CACHE_READ_RATE:g}, output {cost.OUTPUT_RATE:g}")
 print(f"the table (compact.bench.prices), US dollars per million tokens, read {prices.CHECKED}:")
-for model, row in prices.PRICES.items():
+for row in prices.PRICES.values():
     print(f"  {row.name}: input {row.input:.2f}, cache write 5 min {row.write_5m:.2f}, 1 hour "
           f"{row.write_1h:.2f}, cache read {row.read:.2f}, output {row.output:.2f}")
     print(f"    from {row.source}")

@@ -24,6 +24,7 @@ from . import context_management as cm
 from . import server_compaction as sc
 from .rules import TOO_DEEP, RequestError, check_pairs, check_shape, check_window, error_body, parse_body
 from .usage import CacheControlError, PromptCache, check_breakpoints
+from .window import stop_at_window
 
 MAX_ERROR_CHARS = 300   # of a bug's message in a 500: enough to name it, never a body's worth
 REFUSED = (cm.ManagementError, sc.CompactionError, context_edits.EditError, CacheControlError)
@@ -49,8 +50,8 @@ def answer(endpoint: str, raw: bytes, window: int, cache: PromptCache | None = N
         if edited.paused:
             return 200, cm.paused(request, edited)
         prompt = {**request, "messages": edited.messages}
-        check_window(prompt, window)
-        reply = respond(prompt)
+        tokens = check_window(prompt, window)
+        reply = stop_at_window(respond(prompt), tokens, window)
         reply["usage"] = (cache or PromptCache()).usage(prompt, reply["content"])
         return 200, cm.with_edits(reply, edited) if asked else reply
     except RequestError as error:
