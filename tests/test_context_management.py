@@ -79,6 +79,52 @@ def results_seen(messages, edit) -> list[str]:
             for b in m["content"] if b["type"] == "tool_result"]
 
 
+# -- clear_thinking_20251015 ---------------------------------------------------------------
+
+THINK = {"type": "enabled", "budget_tokens": 2000}
+
+
+def thinking_turns(client, turns: int) -> list:
+    """A conversation of `turns` answered turns, each answer sent back as the server gave it."""
+    messages = [user("What is the title of s01_agent_loop/README.md?")]
+    for n in range(turns):
+        reply = create(client, messages, [CLEAR], thinking=THINK)
+        answer = [b.model_dump(exclude_none=True) for b in reply.content]
+        messages += [{"role": "assistant", "content": answer}, user(f"And again, turn {n + 2}?")]
+    return messages
+
+
+def test_with_thinking_on_the_reply_starts_with_a_signed_thinking_block(model):
+    _, client = model
+    reply = create(client, [user("Hello?")], [CLEAR], thinking=THINK)
+    first = reply.content[0]
+    assert first.type == "thinking" and first.signature and "does not think" in first.thinking
+    assert reply.content[1].type != "thinking"
+    plain = create(client, [user("Hello?")], [CLEAR])
+    assert all(b.type != "thinking" for b in plain.content)
+
+
+@pytest.mark.parametrize("keep, cleared_turns", [
+    (None, 3), ({"type": "thinking_turns", "value": 2}, 2), ({"type": "thinking_turns", "value": 0}, 4),
+    ("all", 0), ({"type": "all"}, 0)])
+def test_clear_thinking_keeps_the_newest_turns_thinking(model, keep, cleared_turns):
+    _, client = model
+    messages = thinking_turns(client, 4)
+    edit = {"type": "clear_thinking_20251015", **({} if keep is None else {"keep": keep})}
+    reply = create(client, messages, [CLEAR], thinking=THINK, context_management={"edits": [edit]})
+    applied = reply.context_management.applied_edits
+    if not cleared_turns:
+        assert applied == []
+        return
+    (done,) = applied
+    assert (done.type, done.cleared_thinking_turns) == ("clear_thinking_20251015", cleared_turns)
+    assert done.cleared_input_tokens > 0
+    counted = client.beta.messages.count_tokens(model=MODEL, messages=messages, betas=[CLEAR], thinking=THINK,
+                                                context_management={"edits": [edit]})
+    original = counted.context_management.original_input_tokens
+    assert original - counted.input_tokens == done.cleared_input_tokens
+
+
 # -- clear_tool_uses_20250919 ---------------------------------------------------------------
 
 def test_below_the_default_trigger_nothing_is_cleared(model):
@@ -382,8 +428,9 @@ REFUSALS = [
      "needs the beta 'compact-2026-09-04'"),
     ("unknown edit", [CLEAR], {"context_management": {"edits": [{"type": "clear_everything"}]}},
      "unknown context management edit 'clear_everything'"),
-    ("not played", [CLEAR], {"context_management": {"edits": [{"type": "clear_thinking_20251015"}]}},
-     "does not play"),
+    ("clear_thinking without thinking", [CLEAR],
+     {"context_management": {"edits": [{"type": "clear_thinking_20251015"}]}},
+     "`clear_thinking_20251015` strategy requires `thinking` to be enabled or adaptive"),
     ("low trigger", [COMPACT], {"context_management": {"edits": [
         {"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": 49_999}}]}},
      "at least 50000 input tokens, got 49999"),

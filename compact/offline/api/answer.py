@@ -23,6 +23,7 @@ from . import context_edits
 from . import context_management as cm
 from . import server_compaction as sc
 from .rules import TOO_DEEP, RequestError, check_pairs, check_shape, check_window, error_body, parse_body
+from .thinking import with_thinking
 from .usage import CacheControlError, PromptCache, check_breakpoints
 from .window import stop_at_window
 
@@ -51,7 +52,7 @@ def answer(endpoint: str, raw: bytes, window: int, cache: PromptCache | None = N
             return 200, cm.paused(request, edited)
         prompt = {**request, "messages": edited.messages}
         tokens = check_window(prompt, window)
-        reply = stop_at_window(respond(prompt), tokens, window)
+        reply = stop_at_window(with_thinking(respond(prompt), prompt, secret), tokens, window)
         reply["usage"] = (cache or PromptCache()).usage(prompt, reply["content"])
         return 200, cm.with_edits(reply, edited) if asked else reply
     except RequestError as error:
