@@ -471,3 +471,25 @@ def test_the_servers_usage_over_a_bench_session_is_the_bench_bill(monkeypatch):
             assert got.cache_creation.ephemeral_5m_input_tokens == usage["cache_creation_input_tokens"]
     totals = {f: sum(u[f] for _, _, u in booked) for f in fields}
     assert row["cache_read"] == totals["cache_read_input_tokens"] > 0
+
+
+def test_every_price_the_course_prints_is_the_tables():
+    """Notebook 09 prints the table's rows (both editions); no page writes a dollar figure
+    of its own that the table does not have."""
+    import re
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    table = {f"{v:.2f}" for row in prices.PRICES.values()
+             for v in (row.input, row.write_5m, row.write_1h, row.read, row.output)}
+    for name in ("09_evidence.ipynb", "zh/09_evidence.ipynb"):
+        cells = json.loads((root / "notebooks" / name).read_text())["cells"]
+        printed = "".join("".join(o.get("text", "")) for c in cells if c["cell_type"] == "code"
+                          for o in c.get("outputs", []))
+        for row in prices.PRICES.values():
+            line = (f"{row.name}: input {row.input:.2f}, cache write 5 min {row.write_5m:.2f}, "
+                    f"1 hour {row.write_1h:.2f}, cache read {row.read:.2f}, output {row.output:.2f}")
+            assert line in printed and row.source in printed, (name, row.name)
+    pages = [*root.glob("notebooks/src/**/*.py"), *root.glob("docs/*.md"), root / "README.md"]
+    for page in pages:
+        for figure in re.findall(r"\$\s?(\d+(?:\.\d+)?)\b", page.read_text(encoding="utf-8")):
+            assert f"{float(figure):.2f}" in table, (page.name, figure)

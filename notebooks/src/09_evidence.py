@@ -19,8 +19,9 @@
 #
 # The figures that matter over a long session are not only the characters in context:
 #
-# - **what the API bills**, in units of Claude Sonnet 5's base input price (the first
-#   cell prints its prices, their source and the date they were read): each request is
+# - **what the API would bill** (as the offline server models it), in units of Claude
+#   Sonnet 5's base input price (the first cell prints its prices, their source and the
+#   date they were read): each request is
 #   sent as the agent sends it, with a prompt-cache breakpoint at its end, at its time on
 #   the session's clock (tools, the model's writing, the user's pauses, now and then a
 #   long one). The offline server's prompt cache bills it, by the API's rules
