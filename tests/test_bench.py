@@ -493,3 +493,27 @@ def test_every_price_the_course_prints_is_the_tables():
     for page in pages:
         for figure in re.findall(r"\$\s?(\d+(?:\.\d+)?)\b", page.read_text(encoding="utf-8")):
             assert f"{float(figure):.2f}" in table, (page.name, figure)
+
+
+def test_the_sessions_clock_has_tools_the_model_and_the_users_pauses():
+    from compact.bench.sessions import call_times
+    long = make_session("chat-heavy", 400, 0)
+    times, calm = call_times(long), call_times(long, pauses=False)
+    assert times == call_times(long) and times[:120] == call_times(replace(long, turns=long.turns[:120]))
+    assert times[0] == 0 and all(b > a for a, b in zip(times, times[1:]))
+    gaps = [b - a for a, b in zip(times, times[1:])]
+    assert sum(g > 300 for g in gaps) >= 3 and max(gaps) > 3600   # now and then a long pause
+    assert max(b - a for a, b in zip(calm, calm[1:])) < 300 and calm[-1] < times[-1]
+
+
+def test_the_bench_prints_costs_with_and_without_pauses_and_the_switchs_effect(capsys):
+    assert cli.main(["--quick", "--sessions", "chat-heavy", "--designs", "default", "default+cold",
+                     "--seeds", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "no pauses" in out and "x default mean" in out and "default+cold" in out
+    rows = bench.run_bench(turns=(60,), sessions=("chat-heavy",), designs=("default", "default+cold"),
+                           seeds=range(2))
+    cold = [r for r in rows if r["design"] == "default+cold"]
+    assert all(r["cost"] >= r["cost_no_pauses"] * 0.5 for r in rows) and any(r["cold_calls"] for r in cold)
+    [mine] = [r for r in stats.across_seeds(rows) if r["design"] == "default+cold"]
+    assert mine["default_mean"] < 1 and mine["default_worst"] <= 1   # the switch's effect, over seeds
