@@ -16,12 +16,20 @@ shape (a text that is a number, 500 nested lists) is a MessageFormatError, never
 a TypeError, ValueError of the encoder or RecursionError; so is an active request
 that is not a text.
 
-Left out: the API's other rules (alternating roles, non-empty text, field
-types of every block kind); the offline model checks those (server.py).
+One validator for two users: the pipeline and the offline server
+(`compact.offline.api.rules`) check roles, block shapes and pairs with the same
+code (`check_message`, `check_pairs`), one table of problems with each side's
+text (PROBLEMS). Where the API's rules differ from what the pipeline needs (the
+API merges consecutive messages of one role into a turn, wants a result for
+every tool_use, names its block types, checks every field), the difference is a
+named field of `Rules`.
+
+Left out: the request's other fields (model, system, tools: the server's rules).
 """
 
 import json
 import math
+from dataclasses import dataclass
 
 ROLES = ("user", "assistant")
 # Levels of dicts and lists from the message list down. Real messages need a
@@ -201,10 +209,7 @@ def validate_messages(messages, changed=None) -> None:
     indexes = range(len(messages)) if changed is None else changed
     for i in indexes:
         _check_shape(i, messages[i])
-    if changed is not None:
-        indexes = sorted({j for i in changed for j in (i - 1, i, i + 1) if 0 <= j < len(messages)})
-    for i in indexes:
-        _check_pairs(messages, i, messages[i])
+    check_pairs(messages, PIPELINE, changed)
     _check_unique_ids(messages)   # ids are global: one pass over the blocks, whatever changed
 
 
@@ -266,84 +271,204 @@ def _check_values(where: str, value, depth: int) -> None:
 
 
 def _check_shape(i, message):
+    """The pipeline's check of one message: values JSON can hold (the server gets them from its
+    JSON parser), then the shared rules."""
+    if isinstance(message, dict):
+        # Values first: the checks below read them, and depth 1 is the message itself.
+        content = message.get("content")
+        _check_values(f"messages[{i}]", {k: v for k, v in message.items() if k != "content"}, 1)
+        if isinstance(content, list):
+            for j, block in enumerate(content):
+                _check_values(_block_place(i, j, block), block, 3)
+        else:
+            _check_values(f"messages[{i}].content", content, 2)
+    check_message(i, message, PIPELINE)
+
+
+# -- one validator, two users ------------------------------------------------------------
+#
+# The pipeline (validate_messages) and the offline server (compact.offline.api.rules)
+# check a message list with the code below: one walk, one table of problems. Where the
+# API's rules differ from what the pipeline needs, the difference is a named field of
+# `Rules`; each problem has the pipeline's text and the API's own (SPEC 5.1).
+
+@dataclass(frozen=True)
+class Rules:
+    """How one user of the shared validator reads a message list."""
+    wording: int                  # the column of PROBLEMS: 0 the pipeline's texts, 1 the API's
+    error: type                   # the exception raised with the text
+    turns: bool                   # consecutive messages of one role are one turn (the API merges them)
+    open_last: bool               # a final assistant turn may still wait for its results
+    block_types: tuple | None     # the block types accepted (None: any named type)
+    inner_types: tuple | None     # the same, inside a tool_result's content
+    inner_text: bool              # a text block inside a tool_result holds a string (the steps read it)
+    every_field: bool             # every field of a block (the API), or those the steps read
+    nonempty: tuple               # fields that may not be an empty string
+    nonempty_content: bool        # no empty content but a final assistant message's (the API)
+
+
+PIPELINE = Rules(wording=0, error=MessageFormatError, turns=False, open_last=True, block_types=None,
+                 inner_types=None, inner_text=True, every_field=False, nonempty=("id", "tool_use_id"),
+                 nonempty_content=False)
+
+_NEXT = "Each `tool_result` block must have a corresponding `tool_use` block in the previous message."
+_AFTER = "Each `tool_use` block must have a corresponding `tool_result` block in the next message."
+PROBLEMS = {   # problem: (the pipeline's text, the API's text)
+    "message": ("{at} must be a dict, got {got}", "{at}: Input should be a valid dictionary"),
+    "no_role": ("{at} has no role", "{at}.role: Field required"),
+    "role": ("{at} has role {role!r}; expected 'user' or 'assistant'",
+             "{at}.role: Input should be 'user' or 'assistant'"),
+    "no_content": ("{at}.content must be a string or a list of blocks, got NoneType",
+                   "{at}.content: Field required"),
+    "content": ("{at}.content must be a string or a list of blocks, got {got}",
+                "{at}.content: Input should be a valid string or list"),
+    "empty_content": ("", "{at}: all messages must have non-empty content except for the optional "
+                          "final assistant message"),
+    "block": ("{at} must be a dict with a 'type'", "{at}: Input should be a valid dictionary"),
+    "block_type": ("{at} must be a dict with a 'type'",
+                   "{at}.type: Input should be one of {types}; got {kind!r}"),
+    "use_role": ("{at} is a tool_use in a {role} message",
+                 "{at}: tool_use blocks may only appear in assistant messages"),
+    "result_role": ("{at} is a tool_result in a {role} message",
+                    "{at}: tool_result blocks may only appear in user messages"),
+    "field_missing": ("{at} {phrase}", "{at}.{field}: Field required"),
+    "field_type": ("{at} {phrase}", "{at}.{field}: Input should be a valid {type_name}"),
+    "field_empty": ("{at} {phrase}", "{at}.{field}: {field} content blocks must be non-empty"),
+    "result_content": ("{at} (tool_use_id {id!r}) has content of type {got}; expected a string or a "
+                       "list of blocks", "{at}.content: Input should be a valid string or list"),
+    "inner_block": ("{at} (tool_use_id {id!r}) must be a dict with a 'type'",
+                    "{at}: Input should be a text, image or document block"),
+    "inner_text": ("{at} (tool_use_id {id!r}) is a text block without a string 'text'", ""),
+    "orphan": ("{at}: tool_result for id {id!r} has no tool_use with that id in {before}",
+               "{at}: unexpected `tool_use_id` found in `tool_result` blocks: {id}. " + _NEXT),
+    "unanswered": ("{at}: tool_use ids {id_list} have no tool_result in {after}",
+                   "{at}: `tool_use` ids were found without `tool_result` blocks immediately after: "
+                   "{ids}. " + _AFTER),
+}
+# The fields a block's checks read: (field, type, the type's name, the steps read it,
+# the pipeline's words when it is missing, mistyped or empty).
+FIELDS = {
+    "tool_use": (("id", str, "string", True, "is a tool_use without an id"),
+                 ("name", str, "string", False, "is a tool_use without a name"),
+                 ("input", dict, "dictionary", False, "is a tool_use without an input")),
+    "tool_result": (("tool_use_id", str, "string", True, "is a tool_result without a tool_use_id"),),
+    "text": (("text", str, "string", True, "is a text block without a string 'text'"),),
+}
+ROLE_OF = {"tool_use": ("assistant", "use_role"), "tool_result": ("user", "result_role")}
+
+
+def _fail(rules: Rules, problem: str, **facts):
+    raise rules.error(PROBLEMS[problem][rules.wording].format(**facts))
+
+
+def place(rules: Rules, i: int, *keys) -> str:
+    """`messages[1].content[0]` in the pipeline's texts, `messages.1.content.0` in the API's."""
+    if rules.wording:
+        return ".".join(["messages", str(i), *map(str, keys)])
+    return f"messages[{i}]" + "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in keys)
+
+
+def check_message(i: int, message, rules: Rules, last: bool = False) -> None:
+    """One message's shape: a dict, its role, its content, each block."""
+    at = place(rules, i)
     if not isinstance(message, dict):
-        raise MessageFormatError(f"messages[{i}] must be a dict, got {type(message).__name__}")
-    # Values first: the checks below read them, and depth 1 is the message itself.
-    content = message.get("content")
-    _check_values(f"messages[{i}]", {k: v for k, v in message.items() if k != "content"}, 1)
-    if isinstance(content, list):
-        for j, block in enumerate(content):
-            _check_values(_block_place(i, j, block), block, 3)
-    else:
-        _check_values(f"messages[{i}].content", content, 2)
-    role = message.get("role")
-    if role is None:
-        raise MessageFormatError(f"messages[{i}] has no role")
+        _fail(rules, "message", at=at, got=type(message).__name__)
+    if "role" not in message:
+        _fail(rules, "no_role", at=at)
+    role = message["role"]
     if role not in ROLES:
-        raise MessageFormatError(f"messages[{i}] has role {role!r}; expected 'user' or 'assistant'")
-    content = message.get("content")
-    if isinstance(content, str):
-        return
-    if not isinstance(content, list):
-        raise MessageFormatError(
-            f"messages[{i}].content must be a string or a list of blocks, "
-            f"got {type(content).__name__}")
-    for j, block in enumerate(content):
-        _check_block(f"messages[{i}].content[{j}]", role, block)
+        _fail(rules, "role", at=at, role=role)
+    if "content" not in message:
+        _fail(rules, "no_content", at=at)
+    content = message["content"]
+    if not isinstance(content, (str, list)):
+        _fail(rules, "content", at=at, got=type(content).__name__)
+    if rules.nonempty_content and not content and not (last and role == "assistant"):
+        _fail(rules, "empty_content", at=at)
+    for j, block in enumerate(content if isinstance(content, list) else []):
+        _check_block(rules, place(rules, i, "content", j), (i, "content", j), role, block)
 
 
-def _check_block(where: str, role: str, block) -> None:
-    if not isinstance(block, dict) or not isinstance(block.get("type"), str):
-        raise MessageFormatError(f"{where} must be a dict with a 'type'")
-    kind = block["type"]
-    if kind == "tool_use":
-        if role != "assistant":
-            raise MessageFormatError(f"{where} is a tool_use in a {role} message")
-        if not isinstance(block.get("id"), str) or not block["id"]:
-            raise MessageFormatError(f"{where} is a tool_use without an id")
-    elif kind == "tool_result":
-        if role != "user":
-            raise MessageFormatError(f"{where} is a tool_result in a {role} message")
-        if not isinstance(block.get("tool_use_id"), str) or not block["tool_use_id"]:
-            raise MessageFormatError(f"{where} is a tool_result without a tool_use_id")
-        inner = block.get("content", "")
-        if not isinstance(inner, (str, list)):
-            raise MessageFormatError(
-                f"{where} (tool_use_id {block['tool_use_id']!r}) has content of type "
-                f"{type(inner).__name__}; expected a string or a list of blocks")
-        if isinstance(inner, list):
-            for k, item in enumerate(inner):
-                # The steps read these blocks' text: a number there would be a TypeError.
-                _check_inner_block(f"{where}.content[{k}] (tool_use_id {block['tool_use_id']!r})", item)
-    elif kind == "text" and not isinstance(block.get("text"), str):
-        raise MessageFormatError(f"{where} is a text block without a string 'text'")
+def _check_block(rules: Rules, at: str, keys: tuple, role: str, block) -> None:
+    if not isinstance(block, dict):
+        _fail(rules, "block", at=at)
+    kind = block.get("type")
+    if not isinstance(kind, str) or (rules.block_types and kind not in rules.block_types):
+        _fail(rules, "block_type", at=at, kind=kind,
+              types=", ".join(repr(t) for t in rules.block_types or ()))
+    if kind in ROLE_OF and role != ROLE_OF[kind][0]:
+        _fail(rules, ROLE_OF[kind][1], at=at, role=role)
+    for field, kind_of, type_name, read, phrase in FIELDS.get(kind, ()):
+        if not (read or rules.every_field):
+            continue
+        facts = {"at": at, "field": field, "type_name": type_name, "phrase": phrase}
+        if field not in block:
+            _fail(rules, "field_missing", **facts)
+        if not isinstance(block[field], kind_of):
+            _fail(rules, "field_type", **facts)
+        if field in rules.nonempty and not block[field]:
+            _fail(rules, "field_empty", **facts)
+    if kind == "tool_result":
+        _check_result_content(rules, keys, block)
 
 
-def _check_inner_block(where: str, block) -> None:
-    """A block inside a tool_result's content: a dict with a type; text blocks hold a string."""
-    if not isinstance(block, dict) or not isinstance(block.get("type"), str):
-        raise MessageFormatError(f"{where} must be a dict with a 'type'")
-    if block["type"] == "text" and not isinstance(block.get("text"), str):
-        raise MessageFormatError(f"{where} is a text block without a string 'text'")
+def _check_result_content(rules: Rules, keys: tuple, block: dict) -> None:
+    """A tool_result's content: a string or a list of blocks, each of a kind the rules take."""
+    inner, tool_id = block.get("content", ""), block["tool_use_id"]
+    if not isinstance(inner, (str, list)):
+        _fail(rules, "result_content", at=place(rules, *keys), id=tool_id, got=type(inner).__name__)
+    for k, part in enumerate(inner if isinstance(inner, list) else []):
+        at = place(rules, *keys, "content", k)
+        kind = part.get("type") if isinstance(part, dict) else None
+        if not isinstance(kind, str) or (rules.inner_types and kind not in rules.inner_types):
+            _fail(rules, "inner_block", at=at, id=tool_id)
+        # The steps read these blocks' text: a number there would be a TypeError.
+        if rules.inner_text and kind == "text" and not isinstance(part.get("text"), str):
+            _fail(rules, "inner_text", at=at, id=tool_id)
 
 
-def _check_pairs(messages, i, message):
-    # Shapes are checked first, for every message: here every block is a dict
-    # with a type, and every id is a non-empty string.
-    results = tool_results(message)
-    if results:
-        asked = {b["id"] for b in tool_uses(messages[i - 1])} if i > 0 else set()
-        where = f"messages[{i - 1}]" if i > 0 else "a message before it (there is none)"
-        for j, block in enumerate(message["content"]):
-            if block.get("type") == "tool_result" and block["tool_use_id"] not in asked:
-                raise MessageFormatError(
-                    f"messages[{i}].content[{j}]: tool_result for id {block['tool_use_id']!r} "
-                    f"has no tool_use with that id in {where}")
-    uses = tool_uses(message)
-    if uses and i + 1 < len(messages):
-        answered = {b["tool_use_id"] for b in tool_results(messages[i + 1])}
-        missing = [b["id"] for b in uses if b["id"] not in answered]
+def _turns(messages, rules: Rules, changed=None) -> list[tuple[list, list, list]]:
+    """(previous turn, turn, next turn) as lists of indexes. The API's turn is a run of
+    messages of one role; the pipeline's is one message (only those around `changed`)."""
+    if rules.turns:
+        runs = []
+        for i, message in enumerate(messages):
+            if runs and messages[runs[-1][-1]]["role"] == message["role"]:
+                runs[-1].append(i)
+            else:
+                runs.append([i])
+        return [(runs[t - 1] if t else [], run, runs[t + 1] if t + 1 < len(runs) else [])
+                for t, run in enumerate(runs)]
+    n = len(messages)
+    indexes = range(n) if changed is None else \
+        sorted({j for i in changed for j in (i - 1, i, i + 1) if 0 <= j < n})
+    return [([i - 1] if i else [], [i], [i + 1] if i + 1 < n else []) for i in indexes]
+
+
+def _of_kind(messages, indexes: list, kind: str) -> list:
+    """(message index, block index, block) of one kind, over a turn."""
+    return [(i, j, b) for i in indexes for j, b in enumerate(blocks(messages[i]))
+            if isinstance(b, dict) and b.get("type") == kind]
+
+
+def check_pairs(messages, rules: Rules, changed=None) -> None:
+    """The API's pairing rule: every tool_result answers a tool_use of the turn before it, and
+    every tool_use has its tool_result in the turn right after (but a final assistant turn's
+    when `rules.open_last`). Shapes are checked first: every block is a dict with a type,
+    every id a string."""
+    for previous, turn, following in _turns(messages, rules, changed):
+        asked = {b["id"] for _, _, b in _of_kind(messages, previous, "tool_use")}
+        before = place(rules, previous[-1]) if previous else "a message before it (there is none)"
+        for i, j, block in _of_kind(messages, turn, "tool_result"):
+            if block["tool_use_id"] not in asked:
+                _fail(rules, "orphan", at=place(rules, i, "content", j), id=block["tool_use_id"],
+                      before=before)
+        uses = _of_kind(messages, turn, "tool_use")
+        if not uses or (rules.open_last and not following):
+            continue
+        answered = {b["tool_use_id"] for _, _, b in _of_kind(messages, following, "tool_result")}
+        missing = [(i, b["id"]) for i, _, b in uses if b["id"] not in answered]
         if missing:
-            raise MessageFormatError(
-                f"messages[{i}]: tool_use ids {missing} have no tool_result "
-                f"in messages[{i + 1}]")
+            after = place(rules, following[0]) if following else "the next message (there is none)"
+            _fail(rules, "unanswered", at=place(rules, missing[0][0]), after=after,
+                  id_list=[m[1] for m in missing], ids=", ".join(m[1] for m in missing))

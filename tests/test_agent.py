@@ -368,9 +368,10 @@ def test_python_m_compact_serve_answers_any_client(tmp_path):
     process = subprocess.Popen([sys.executable, "-m", "compact", "serve", "--port", "0"],
                                cwd=tmp_path, env=env, stdout=subprocess.PIPE, text=True)
     try:
-        first = process.stdout.readline()
+        first, second = process.stdout.readline(), process.stdout.readline()
         base_url = re.search(r"http://127\.0\.0\.1:\d+", first).group()
-        client = anthropic.Anthropic(api_key="any", base_url=base_url, max_retries=0)
+        key = Path(re.search(r"Its key is in (\S+) ", second).group(1)).read_text()   # issue 29
+        client = anthropic.Anthropic(api_key=key, base_url=base_url, max_retries=0)
         count = client.messages.count_tokens(model=MODEL_NAME,
                                              messages=[{"role": "user", "content": "abcd"}])
         client.close()

@@ -21,7 +21,7 @@ import pytest
 from compact.agent import model
 from compact.agent.loop import main_run
 from compact.agent.model import course_env_file, read_env_file, settings
-from compact.offline.api.server import start_offline_server
+from compact.offline.api.server import key_for, start_offline_server
 
 ROOT = Path(__file__).resolve().parents[1]
 FAKE_KEY = "sk-ant-api03-plantedtest0123456789abcdef"
@@ -123,16 +123,17 @@ def test_env_file_on_the_command_line_is_the_settings_file(tmp_path, capsys):
     workspace = tmp_path / "workspace"
     workspace.mkdir()
     (workspace / "notes.md").write_text("# Notes\n")
-    with start_offline_server() as stand_in:     # plays the real API here
+    with start_offline_server() as stand_in:     # plays the real API here, with its own key
+        key = key_for(stand_in.base_url)
         env_file = tmp_path / "live.env"
-        env_file.write_text(f"ANTHROPIC_API_KEY={FAKE_KEY}\nMODEL_ID=offline-s08\n"
+        env_file.write_text(f"ANTHROPIC_API_KEY={key}\nMODEL_ID=offline-s08\n"
                             f"ANTHROPIC_BASE_URL={stand_in.base_url}\n")
         status = main_run(["--env-file", str(env_file), "--workspace", str(workspace), "titles"])
         out = capsys.readouterr().out
         assert status == 0 and stand_in.requests, out
     assert out.splitlines()[0] == (f"Model: offline-s08 through the Anthropic API at "
                                    f"{stand_in.base_url} (key from ANTHROPIC_API_KEY).")
-    assert FAKE_KEY not in out
+    assert key not in out
 
 
 @pytest.mark.parametrize("url, shown", [

@@ -4,7 +4,14 @@ error shapes and texts, the token estimate, faults and retries, bad input."""
 import http.client
 import json
 import math
+import os
+import re
+import signal
+import stat
+import subprocess
 import sys
+import threading
+from pathlib import Path
 
 import anthropic
 import pytest
@@ -591,3 +598,95 @@ def test_the_outline_of_a_cut_json_text():
     assert outline["nested"] == {"y": ["k", "l"]}
     whole = json_outline(text[:-8] + "}]}")
     assert whole["complete"] and whole["record"] == [("x", "string"), ("y", "list")]
+
+
+# -- one validator of a message list, for the pipeline and the server ---------------------------
+
+def verdicts(messages) -> tuple:
+    """(the pipeline's error or None, the server's error or None) for one list."""
+    from compact import messages as shared
+    found = []
+    for check in (shared.validate_messages,
+                  lambda m: (rules.check_shape({**GOOD, "messages": m}, "messages"), rules.check_pairs(m))):
+        try:
+            check(messages)
+            found.append(None)
+        except (shared.MessageFormatError, rules.RequestError) as error:
+            found.append(str(error))
+    return tuple(found)
+
+
+def test_the_pipeline_and_the_server_refuse_the_same_lists_in_their_own_words():
+    t1 = {"type": "tool_use", "id": "t1", "name": "bash", "input": {}}
+    done = {"type": "tool_result", "tool_use_id": "t1", "content": "ok"}
+    assert verdicts([{"role": "user", "content": [{**done, "tool_use_id": "t9"}]}]) == (
+        "messages[0].content[0]: tool_result for id 't9' has no tool_use with that id in a message "
+        "before it (there is none)",
+        "messages.0.content.0: unexpected `tool_use_id` found in `tool_result` blocks: t9. Each "
+        "`tool_result` block must have a corresponding `tool_use` block in the previous message.")
+    assert verdicts([{"role": "user", "content": [t1]}]) == (
+        "messages[0].content[0] is a tool_use in a user message",
+        "messages.0.content.0: tool_use blocks may only appear in assistant messages")
+    assert verdicts([{"role": "system", "content": "x"}]) == (
+        "messages[0] has role 'system'; expected 'user' or 'assistant'",
+        "messages.0.role: Input should be 'user' or 'assistant'")
+    assert verdicts([{"role": "user", "content": "go"}, {"role": "assistant", "content": [t1]},
+                     {"role": "user", "content": [done]}]) == (None, None)
+
+
+def test_where_the_api_differs_it_is_a_named_rule():
+    from compact.messages import PIPELINE
+    t1 = {"type": "tool_use", "id": "t1", "name": "bash", "input": {}}
+    done = {"type": "tool_result", "tool_use_id": "t1", "content": "ok"}
+    go = {"role": "user", "content": "go"}
+    differ = {  # rule: (a list, which side refuses it)
+        "turns": ([go, {"role": "assistant", "content": [t1]}, {"role": "user", "content": "wait"},
+                   {"role": "user", "content": [done]}], "pipeline"),
+        "open_last": ([go, {"role": "assistant", "content": [t1]}], "server"),
+        "nonempty": ([{"role": "user", "content": [{"type": "text", "text": ""}]}], "server"),
+        "block_types": ([{"role": "user", "content": [{"type": "bogus"}]}], "server"),
+        "every_field": ([go, {"role": "assistant", "content": [{**t1, "input": []}]},
+                         {"role": "user", "content": [done]}], "server"),
+        "nonempty_content": ([go, {"role": "assistant", "content": []}, go], "server"),
+    }
+    for rule, (messages, refuses) in differ.items():
+        assert getattr(PIPELINE, rule) != getattr(rules.API, rule), rule
+        pipeline, server = verdicts(messages)
+        refused = (pipeline is not None, server is not None)
+        assert refused == (refuses == "pipeline", refuses == "server"), rule
+
+
+# -- python -m compact serve: the key in a file only its user can read ----------------------------
+
+def test_serve_keeps_its_key_in_a_private_file_and_never_prints_it(tmp_path):
+    root = Path(__file__).resolve().parents[1]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
+    env.update(PYTHONPATH=str(root), TMPDIR=str(tmp_path))
+    child = subprocess.Popen([sys.executable, "-m", "compact", "serve", "--port", "0"], cwd=tmp_path,
+                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    guard = threading.Timer(60, child.kill)   # a child that never says four lines cannot hang the test
+    guard.start()
+    try:
+        lines = [child.stdout.readline() for _ in range(4)]
+        assert lines[-1] == "Ctrl-C stops it.\n", lines
+        url = re.search(r"listening on (http://127\.0\.0\.1:\d+)", lines[0])[1]
+        path = Path(re.search(r"Its key is in (\S+) ", lines[1])[1])
+        assert path.parent.parent == tmp_path
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+        assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+        key = path.read_text()
+        assert len(key) >= 40 and key not in "".join(lines)
+        assert f"ANTHROPIC_API_KEY=$(cat {path})" in lines[2]
+        for sent, status in ((key, 200), ("offline-no-key", 401)):
+            with anthropic.Anthropic(api_key=sent, base_url=url, max_retries=0) as sdk:
+                try:
+                    got = create(sdk, [{"role": "user", "content": "hello"}]).type and 200
+                except anthropic.AuthenticationError:
+                    got = 401
+            assert got == status
+    finally:
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=30)
+        guard.cancel()
+    assert child.returncode == 0 and out == "stopped\n" and "Traceback" not in err
+    assert not path.parent.exists()

@@ -244,10 +244,12 @@ def test_the_benchmark_counts_calls_and_failures(capsys):
         handle.add_faults(429, 529)
         faulty = server_rate.sequential(handle.base_url, 3)
     assert faulty.failures == {"RateLimitError": 1, "OverloadedError": 1}
-    assert server_rate.main(["--requests", "3", "--clients", "2", "--per-client", "2"]) == 0
+    assert server_rate.main(["--requests", "3", "--clients", "2", "--per-client", "2",
+                             "--rounds", "1"]) == 0
     out = capsys.readouterr().out
     assert "sequential, 1 client" in out and "concurrent, 2 clients" in out
-    assert out.count("requests/s") == 2 and "failed: none" in out
+    assert out.count("requests/s") == 4 and out.count("failed: none") == 4
+    assert out.count("x the echo's time per call") == 2 and "the answer alone, no HTTP" in out
 
 
 def test_python_m_compact_bench_server_prints_both_rates(tmp_path):
@@ -255,11 +257,14 @@ def test_python_m_compact_bench_server_prints_both_rates(tmp_path):
     env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
     env["PYTHONPATH"] = str(root)
     done = subprocess.run([sys.executable, "-m", "compact", "bench-server", "--requests", "20",
-                           "--clients", "5", "--per-client", "4"], cwd=tmp_path, env=env,
+                           "--clients", "5", "--per-client", "4", "--rounds", "1"], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    rates = re.findall(r"^(sequential, 1 client|concurrent, 5 clients) +(\d+) calls in .*"
+    rates = re.findall(r"^  (sequential, 1 client|concurrent, 5 clients) +(\d+) calls in .*"
                        r" ([\d.]+) requests/s, .*failed: none$", done.stdout, re.MULTILINE)
+    # The offline model's two runs, then the echo's two, on the same library.
     assert [(label, calls) for label, calls, _ in rates] == [("sequential, 1 client", "20"),
-                                                             ("concurrent, 5 clients", "20")]
+                                                             ("concurrent, 5 clients", "20")] * 2
     assert all(float(rate) > 0 for _, _, rate in rates) and done.stderr == ""
+    times = re.findall(r"the offline model takes ([\d.]+)x the echo's time per call", done.stdout)
+    assert len(times) == 2 and all(float(t) > 0 for t in times)

@@ -32,7 +32,9 @@ the request rules, context management, usage); `model/` is the model. The
 model never imports the API (tests/test_layout.py). The modules, in the order
 a request goes through them:
 
-    api/server.py             a local HTTP server speaking the Messages API, its rules and errors
+    api/server.py             a local HTTP server speaking the Messages API (aiohttp)
+    api/answer.py             one request's path: the API's rules, its context edits, the model, usage
+    api/rules.py              the Messages API's request rules and its error texts
     api/context_management.py the API's context edits and server compaction, around the model
     tokens.py                 the token estimate both sides use, and the window
     model/reply.py            choosing the task and writing the response: `respond`

@@ -43,6 +43,7 @@ import os
 import resource
 import secrets
 import shutil
+import signal
 import sys
 import tempfile
 import threading
@@ -64,6 +65,7 @@ MAX_BODIES_AT_ONCE = 4 * MAX_BODY   # bytes of all the bodies being read or answ
 MAX_CONNECTIONS = 4096    # open at once, idle ones included; each costs a socket, no thread
 IDLE_TIMEOUT = 30.0       # seconds a connection may wait on its client
 BACKLOG = 1024            # connections the kernel queues before the loop accepts them
+INLINE_BODY = 16 * 1024   # bytes of body answered on the event loop itself (see _handle)
 LOG_SIZE = 1000           # entries kept in `requests`, newest last
 LOG_MESSAGE_CHARS = 300   # of an error's message in the log
 ENDPOINTS = {"/v1/messages": "messages", "/v1/messages/count_tokens": "count_tokens"}
@@ -218,19 +220,27 @@ class OfflineServer:
             raw = await self._read_body(request, size)
         except _Refused as refused:
             self.log(path, refused.status, refused.kind, str(refused))
-            return _json(refused.status, error_body(refused.kind, str(refused)), close=refused.close)
+            return _json(refused.status, error_body(refused.kind, str(refused)), self._id(),
+                         close=refused.close)
         try:
             fault = self.next_fault() if endpoint == "messages" else None
             if fault:
                 return self._fault(path, fault)
-            status, payload = await self._loop.run_in_executor(
-                None, answer, endpoint, raw, self.window, self.prompt_cache,
-                request.headers.get("anthropic-beta", ""), self.secret)
+            asked = (endpoint, raw, self.window, self.prompt_cache,
+                     request.headers.get("anthropic-beta", ""), self.secret)
+            # A small body is answered on the loop: its answer takes well under a millisecond,
+            # less than a hop to a worker thread; a larger one in a worker, never stalling the rest.
+            status, payload = answer(*asked) if size <= INLINE_BODY else \
+                await self._loop.run_in_executor(None, answer, *asked)
         finally:
             self._body_bytes -= size
         error = payload.get("error", {}) if status != 200 else {}
         self.log(path, status, error.get("type"), error.get("message"))
-        return _json(status, payload, {"request-id": f"req_offline_{self.served}"})
+        return _json(status, payload, self._id())
+
+    def _id(self) -> dict:
+        """The request-id header: this request's number, as logged."""
+        return {"request-id": f"req_offline_{self.served}"}
 
     def _check_post(self, request: web.BaseRequest, endpoint: str | None) -> None:
         if "transfer-encoding" in request.headers:
@@ -279,12 +289,13 @@ class OfflineServer:
         else:
             status, kind, message = 404, "not_found_error", f"Not found: {request.method} {request.raw_path}"
         self.log(path, status, kind, message)
-        return _json(status, error_body(kind, message), {"allow": "POST"} if status == 405 else None)
+        return _json(status, error_body(kind, message), {**self._id(), "allow": "POST"} if status == 405
+                     else self._id())
 
     def _fault(self, path: str, status: int) -> web.Response:
         kind, message = FAULTS[status]
         self.log(path, status, kind)
-        headers = {"x-should-retry": "true"}
+        headers = {**self._id(), "x-should-retry": "true"}
         if self.retry_after_ms is not None:
             headers["retry-after-ms"] = str(self.retry_after_ms)
         return _json(status, error_body(kind, message), headers)
@@ -313,9 +324,12 @@ class _Protocol(RequestHandler):
     Content-Lengths, ...) are JSON in the API's shape, and nothing goes to stderr."""
 
     def handle_error(self, request, status=500, exc=None, message=None):
-        said = (message or getattr(exc, "message", "") or "").split("\n", 1)[0].rstrip(":")
-        kind = "request_too_large" if status in (413, 414, 431) else "invalid_request_error"
-        text = f"The HTTP request was refused by the server's parser: {said or status}"
+        if status >= 500:   # an exception out of the handler: a bug of ours, named, never its text
+            kind, text = "api_error", f"offline server failed: {type(exc).__name__}"
+        else:
+            said = (message or getattr(exc, "message", "") or "").split("\n", 1)[0].rstrip(":")
+            kind = "request_too_large" if status in (413, 414, 431) else "invalid_request_error"
+            text = f"The HTTP request was refused by the server's parser: {said or status}"
         return _json(status, error_body(kind, text[:LOG_MESSAGE_CHARS]), {"connection": "close"},
                      close=True)
 
@@ -396,6 +410,7 @@ def main_serve(argv=None) -> int:
     print(f"Its key is in {key} (yours alone; a new one each start). Point a client at it:")
     print(f"  ANTHROPIC_BASE_URL={server.base_url} ANTHROPIC_API_KEY=$(cat {key}) MODEL_ID={MODEL_NAME}")
     print("Ctrl-C stops it.", flush=True)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)   # `kill` too removes the key
     try:
         threading.Event().wait()
     except KeyboardInterrupt:

@@ -131,7 +131,8 @@ def block_meta(block: dict) -> dict:
 def verify(block: dict, secret: bytes, where: str) -> None:
     """CompactionError unless this server signed the block as it stands."""
     record, _, mac = str(block.get("signature") or "").partition(".")
-    good = hmac.compare_digest(mac, _mac(secret, record, block.get("encrypted_content")))
+    # Bytes: compare_digest raises TypeError on a str that is not ASCII (issue 29: a 500).
+    good = hmac.compare_digest(mac.encode(), _mac(secret, record, block.get("encrypted_content")).encode())
     try:
         digests = json.loads(base64.urlsafe_b64decode(record)) if good else None
     except ValueError:
