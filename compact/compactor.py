@@ -12,8 +12,10 @@ docs/DESIGN.md): persist the largest results, fresh ones too, and summarize
 only if that is not enough.
 
 The order, and what each step needs, is one list: `compact.steps.STEPS`;
-`prepare` runs its rows, and each row is also an entry method of its own
-(`compactor.snip_compact(messages, request)`).
+`prepare` runs its rows. Each step is also a method of its own, by the article's
+name (`compactor.snip_compact(messages, request)`), a few lines that run its row.
+The list's size, kept up to date call after call without measuring it again, is
+one small object of its own (`Sizes`).
 
 Each public method takes plain dicts or SDK objects, checks the list against the
 API's rules, works on a copy, and appends a StepRecord per step to `records`.
@@ -35,6 +37,39 @@ from .store import Store
 
 class CompactionWarning(UserWarning):
     """A write failed; the text stayed in context."""
+
+
+class Sizes:
+    """The list's size in the article's measure, kept up to date as the steps edit it.
+
+    At the start of a call `begin` makes the working copy and each message's JSON
+    (compact/working.py), checking only what changed since the last output; a step
+    that replaces a block's content adds the difference (`replaced`); `finish` keeps
+    the output's JSON for the next call.
+    """
+
+    def __init__(self):
+        self.kept: list[str] = []   # each message's JSON in the last output
+        self.lengths = working.Lengths([], [])
+        self.change = 0             # characters the current step's edits added (or took)
+        self.start = 2              # the working list's size when the call started
+
+    def begin(self, messages) -> list:
+        messages, texts = working.start(messages, self.kept)
+        self.lengths = working.Lengths(messages, texts)
+        self.start = sum(map(len, texts)) + 2 * max(len(messages), 1)
+        return messages
+
+    def finish(self, messages) -> list:
+        self.kept = self.lengths.texts(messages)
+        return messages
+
+    def replaced(self, message, before, content) -> int:
+        """`message`'s block went from `before` to `content`: the change in characters."""
+        self.lengths.forget(message)
+        change = json_len(content) - json_len(before)
+        self.change += change
+        return change
 
 
 class ContextCompactor:
@@ -61,10 +96,7 @@ class ContextCompactor:
         self.calls = 0
         self._errors: list[str] = []
         self._model_calls = 0
-        self._kept: list[str] = []   # each message's JSON in the last output (working.py)
-        self._lengths = working.Lengths([], [])
-        self._change = 0             # characters the current step's edits added (or took)
-        self._start_size = 2         # the working list's size when the call started
+        self._sizes = Sizes()
 
     # -- services the steps use ----------------------------------------------
     def summarize(self, messages) -> str:
@@ -88,13 +120,13 @@ class ContextCompactor:
         """The list's size by the compactor's measure; the article's comes from each
         message's JSON, made once a call."""
         if self.measure is estimate_chars:
-            return self._lengths.size(messages)
+            return self._sizes.lengths.size(messages)
         return self.measure(messages)
 
     def message_chars(self, message) -> int:
         """One message's characters in the list's JSON: its own and its ", ". In
         characters whatever the measure: a token measure is asked for whole lists only."""
-        return len(self._lengths.text(message)) + 2
+        return len(self._sizes.lengths.text(message)) + 2
 
     def replace_content(self, messages, index: int, block, content, chars: int | None):
         """Put `content` in `block` (a block of messages[index]); the list's size after,
@@ -106,10 +138,8 @@ class ContextCompactor:
         """
         before = block.get("content", "")
         block["content"] = content
-        self._lengths.forget(messages[index])
+        change = self._sizes.replaced(messages[index], before, content)
         if self.measure is estimate_chars:
-            change = json_len(content) - json_len(before)
-            self._change += change
             return None if chars is None else chars + change
         return None if chars is None else self.measure(messages)
 
@@ -118,11 +148,11 @@ class ContextCompactor:
         """Run one step (a row of STEPS) and record it; `chars` is the size when known."""
         before_chars = self.size(messages) if chars is None else chars
         before_files, before_calls = len(self.store.written), self._model_calls
-        self._errors, self._change = [], 0
+        self._errors, self._sizes.change = [], 0
         needs = {"request": active_request, "size": before_chars}
         out = step.run(messages, self, *(needs[need] for need in step.needs))
         if out is messages and self.measure is estimate_chars:
-            after_chars = before_chars + self._change   # edited in place, each change counted
+            after_chars = before_chars + self._sizes.change   # edited in place, each change counted
         else:
             after_chars = self.size(out)
         messages = out
@@ -139,29 +169,47 @@ class ContextCompactor:
     def _start(self, messages):
         # One pass: a copy (the caller's list is never changed), each message's
         # JSON, and the check of what changed since the last output.
-        messages, texts = working.start(messages, self._kept)
-        self._lengths = working.Lengths(messages, texts)
+        messages = self._sizes.begin(messages)
         self._count = len(messages)
-        self._start_size = sum(map(len, texts)) + 2 * max(len(messages), 1)
         return messages
 
-    def _finish(self, messages):
-        self._kept = self._lengths.texts(messages)
-        return messages
-
-    # -- the article's entry points --------------------------------------------
+    # -- the article's entry points: each step alone, by its name in STEPS ------------
     def run_step(self, name: str, messages, active_request=None):
-        """One step alone, by its name in STEPS (what `compactor.snip_compact(...)` calls)."""
+        """One step alone, by its name in STEPS, on a copy of `messages`."""
         step = step_named(name)
         with self.store.held_folders():
-            return self._finish(self._run(step, self._start(messages), active_request)[0])
+            return self._sizes.finish(self._run(step, self._start(messages), active_request)[0])
+
+    def tool_result_budget(self, messages):
+        """Step 1 alone: persist the newest batch's largest results while it is over its limit."""
+        return self.run_step("tool_result_budget", messages)
+
+    def snip_compact(self, messages, active_request=None):
+        """Step 2 alone: archive the middle of a long list to a transcript."""
+        return self.run_step("snip_compact", messages, active_request)
+
+    def micro_compact(self, messages):
+        """Step 3 alone: older tool results become placeholders."""
+        return self.run_step("micro_compact", messages)
+
+    def persist_largest(self, messages):
+        """The default profile's pass before a summary: persist the largest results (flaw 8)."""
+        return self.run_step("persist_largest", messages)
+
+    def compact_history(self, messages, active_request=None):
+        """Step 4 alone: replace the list with one summary message (a model call)."""
+        return self.run_step("compact_history", messages, active_request)
+
+    def reactive_compact(self, messages, active_request=None):
+        """After a refusal: summarize all but the newest messages, keep those verbatim."""
+        return self.run_step("reactive_compact", messages, active_request)
 
     def prepare(self, messages, active_request):
         """Run before every model call: the steps of STEPS in order, each when its row says."""
         check_request(active_request)
         self.calls += 1
         messages = self._start(messages)
-        chars = self._start_size if self.measure is estimate_chars else self.measure(messages)
+        chars = self._sizes.start if self.measure is estimate_chars else self.measure(messages)
         with self.store.held_folders():
             for step in STEPS:
                 if not step.runs_in_prepare(self.config, chars):
@@ -169,21 +217,5 @@ class ContextCompactor:
                 if step.says:
                     self.say(step.says)
                 messages, chars = self._run(step, messages, active_request, chars=chars)
-        return self._finish(messages)
+        return self._sizes.finish(messages)
 
-
-def _entry_method(step):
-    """`compactor.<step name>(messages[, active_request])`: one step alone."""
-    if "request" in step.needs:
-        def method(self, messages, active_request=None):
-            return self.run_step(step.name, messages, active_request)
-    else:
-        def method(self, messages):
-            return self.run_step(step.name, messages)
-    method.__name__ = method.__qualname__ = step.name
-    method.__doc__ = f"{step.name} alone (a row of compact.steps.STEPS), on a copy of `messages`."
-    return method
-
-
-for _step in STEPS:
-    setattr(ContextCompactor, _step.name, _entry_method(_step))

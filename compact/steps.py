@@ -8,10 +8,11 @@ what the function takes besides the list and the compactor, when `prepare`
 runs it, the profile switch it needs, the line the article prints when it
 runs, and its colour in every chart (a name from `compact.display.palette`).
 
-`ContextCompactor.prepare` runs the rows in order; the compactor's entry
-methods (`compactor.snip_compact(...)`), replay, the charts and the pipeline
-picture read the same rows. Adding a step is a new module, a row here and a
-line in docs/DESIGN.md and docs/CONTRIBUTING.md.
+`ContextCompactor.prepare` runs the rows in order; each step's method of the
+compactor (`def snip_compact` in compactor.py runs its row), replay, the charts
+and the pipeline picture read the same rows. Adding a step is a new module, a
+row here, its method in compactor.py, and a line in docs/DESIGN.md
+(docs/CONTRIBUTING.md walks through it).
 
 Left out: the order's reasons (the article's, in compactor.py) and the
 agent loop's retry around `reactive_compact` (its row only names the step).

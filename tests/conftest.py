@@ -1,5 +1,5 @@
-"""Shared test setup: the hypothesis profiles, a folder for the compactor, and
-the offline model with the network shut off.
+"""Shared test setup: the hypothesis profiles, the compaction profiles (`profile`),
+a folder for the compactor, and the offline model with the network shut off.
 
 Two hypothesis profiles, both deterministic (derandomize, no example
 database): "quick" (25 examples a property) for a developer's run, and
@@ -18,6 +18,8 @@ from hypothesis import HealthCheck, settings
 from compact.agent.model import offline_client
 from compact.offline.api.server import start_offline_server
 
+from .helpers import PROFILES
+
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
 COMMON = dict(deadline=None, derandomize=True, database=None, print_blob=False,
@@ -35,6 +37,12 @@ def profile_name(environ) -> str:
 
 
 settings.load_profile(profile_name(os.environ))
+
+
+@pytest.fixture(params=PROFILES)
+def profile(request) -> str:
+    """Each profile by name: a test that takes `profile` runs once with each."""
+    return request.param
 
 
 @pytest.fixture

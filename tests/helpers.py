@@ -23,6 +23,7 @@ from compact.agent.model import offline_client
 from compact.messages import non_text_blocks, request_positions, text_of, to_plain, tool_results
 from compact.offline.api.server import start_offline_server
 from compact.offline.model.extractive import extractive_summary
+from compact.steps import ALWAYS, ON_REFUSAL, STEPS
 from compact.store import seeded_ids
 
 IMAGE = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}}
@@ -85,6 +86,24 @@ class RecordingSummarizer:
     def __call__(self, messages) -> str:
         self.calls.append(to_plain(messages))
         return self.answer
+
+
+# The step order, from the pipeline's one list (compact/steps.py), never written out.
+ARTICLE_STEPS = [step.name for step in STEPS if step.number is not None]   # the article's 1-4
+EVERY_CALL = [step.name for step in STEPS if step.when == ALWAYS]          # prepare runs each call
+IN_PREPARE = [step.name for step in STEPS if step.when != ON_REFUSAL]      # prepare may run
+
+
+def prepare_steps(config) -> list:
+    """The steps `prepare` may run under `config`, in order: its rows whose switch is on."""
+    return [step.name for step in STEPS if step.when != ON_REFUSAL
+            and (step.switch is None or getattr(config, step.switch))]
+
+
+# The profiles every profile-wide test runs: the names CompactionConfig.named knows
+# (tests/test_config.py checks). Tests take the `profile` fixture (conftest.py); a
+# hypothesis test, which cannot take a function-scoped fixture, parametrizes with this.
+PROFILES = ("seed", "default")
 
 
 def make_compactor(root, profile: str = "default", summarizer=short_summary, **overrides):
@@ -283,14 +302,19 @@ def offline_model(window: int = 200_000, faults=(), max_retries: int = 0):
             client.close()
 
 
-def load_builder():
-    """scripts/build_notebooks.py as a module (it is a script, not part of the package)."""
+def load_script(name: str):
+    """scripts/<name>.py as a module (a script, not part of the package)."""
     import importlib.util
-    path = Path(__file__).resolve().parents[1] / "scripts" / "build_notebooks.py"
-    spec = importlib.util.spec_from_file_location("build_notebooks", path)
+    path = Path(__file__).resolve().parents[1] / "scripts" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def load_builder():
+    """scripts/build_notebooks.py as a module."""
+    return load_script("build_notebooks")
 
 
 def check_recap(texts: list, opening: str, next_line: str, name: str) -> None:

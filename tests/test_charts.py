@@ -15,6 +15,8 @@ from compact.course.histories import load_history
 from compact.course.replay import replay, timeline
 from compact.record import StepRecord
 
+from .helpers import ARTICLE_STEPS, IN_PREPARE
+
 
 def texts_overlap(figure) -> list:
     """Pairs of visible, non-empty texts whose rendered boxes intersect."""
@@ -150,12 +152,11 @@ def test_timeline_lines_have_one_point_per_call(session):
 def test_timeline_strip_marks_every_call_where_a_step_fired(session):
     strip = charts.timeline_chart(session).axes[1]
     marks = {c.get_label(): [int(x) for x, _ in c.get_offsets()] for c in strip.collections}
-    for step in ("tool_result_budget", "snip_compact", "micro_compact", "compact_history"):
+    for step in ARTICLE_STEPS:
         assert marks[step] == session.calls_where(step), step
     assert marks["persist_largest"] == []          # the seed has no such step
     rows = [t.get_text() for t in strip.get_yticklabels()]
-    assert rows == ["tool_result_budget", "snip_compact", "micro_compact", "persist_largest",
-                    "compact_history"]
+    assert rows == IN_PREPARE
 
 
 def test_timeline_marks_points_above_the_top_with_their_value(session):

@@ -10,7 +10,7 @@ import pytest
 
 from compact import CompactionConfig, ContextCompactor
 
-from .helpers import files_under, pairs_history
+from .helpers import PROFILES, files_under, pairs_history
 
 FLAGS = ("micro_lossless", "micro_only_over_limit", "micro_protect_fresh", "persist_before_summary")
 
@@ -111,3 +111,12 @@ def test_micro_lossless_none_is_refused_before_any_file(tmp_path):
     with pytest.raises(ValueError, match="micro_lossless"):
         dataclasses.replace(CompactionConfig(), micro_lossless=None)
     assert files_under(tmp_path) == []
+
+
+def test_the_tests_profiles_are_the_ones_the_config_names(profile):
+    # The `profile` fixture (tests/conftest.py) runs each test once a profile: each
+    # name is one CompactionConfig.named knows, and the error names every one.
+    assert CompactionConfig.named(profile).profile == profile
+    with pytest.raises(ValueError) as error:
+        CompactionConfig.named("other")
+    assert all(repr(name) in str(error.value) for name in PROFILES)

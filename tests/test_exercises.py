@@ -548,3 +548,23 @@ def test_the_teachers_guide_shows_every_solution_as_it_is_in_solutions_py():
     for _, solution, _ in FUNCTION_CHECKS:
         source = inspect.getsource(solution).strip()
         assert source in guide, f"docs/TEACHING.md lacks the solution {solution.__name__}"
+
+
+def test_the_checkers_speak_through_the_one_phrasebook():
+    # What a checker says of a mistake is a row of compact/display/phrases.py ("<module>: ..."),
+    # filled with the learner's values; no checker writes its own English and Chinese pair.
+    # Only the hints are data of their own (texts.json), and the cases' labels (case_names.py).
+    import ast
+
+    from compact.display.phrases import PHRASES
+    folder = ROOT / "compact" / "course" / "exercises"
+    stems = {path.stem for path in folder.glob("*.py")}
+    used = set()
+    for path in folder.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            assert not (isinstance(node, ast.FunctionDef) and node.name == "say"), path.name
+            if (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                    and node.value.split(": ")[0] == path.stem):
+                used.add(node.value)
+    rows = {key for key in PHRASES if key.split(": ")[0] in stems}
+    assert used and used == rows, (sorted(used - rows), sorted(rows - used))

@@ -34,8 +34,6 @@ from .helpers import (
 )
 from .helpers import result_texts as contents
 
-PROFILES = ("seed", "default")
-
 
 def over_limit_history(results=5, size=15000):
     """One result per turn; `results` x `size` characters puts it over 50000."""
@@ -82,7 +80,6 @@ def small_session_turns(turns=6):
         yield messages
 
 
-@pytest.mark.parametrize("profile", PROFILES)
 def test_flaw_2_micro_on_a_small_context(root, profile):
     """Seed rewrites old messages every turn; default leaves a small context (and the cache prefix) alone."""
     c = make_compactor(root, profile)
@@ -207,7 +204,6 @@ def forged_history(root):
                   *call({"a": "a" * 200, "b": "b" * 200, "c": "c" * 200})]
 
 
-@pytest.mark.parametrize("profile", PROFILES)
 def test_flaw_6_forged_full_output_is_not_trusted(root, profile):
     c = make_compactor(root, profile, large_result_char_limit=1000,
                        tool_result_batch_char_limit=1000, context_char_limit=1000)
@@ -245,7 +241,6 @@ def test_flaw_6_store_trusts_only_its_own_folder(root):
 
 # -- 7.* two ids, one file name ---------------------------------------------------------------
 
-@pytest.mark.parametrize("profile", PROFILES)
 def test_flaw_7_call_slash_1_and_call_1_get_their_own_text(root, profile):
     c = make_compactor(root, profile)
     texts = {"call/1": body("slash", 210000), "call_1": body("underscore", 210000)}
@@ -265,7 +260,6 @@ def test_flaw_7_the_article_recovers_the_wrong_text(tmp_path):
     assert (tmp_path / paths[1]).read_text(encoding="utf-8") == texts["call/1"]
 
 
-@pytest.mark.parametrize("profile", PROFILES)
 def test_flaw_7_an_existing_file_is_reused_only_for_the_same_text(root, profile):
     folder = root / ".task_outputs" / "tool-results"
     folder.mkdir(parents=True)
@@ -282,7 +276,6 @@ def test_flaw_7_an_existing_file_is_reused_only_for_the_same_text(root, profile)
 
 # -- 8. a summary paid for what a file write fixes ---------------------------------------------
 
-@pytest.mark.parametrize("profile", PROFILES)
 def test_flaw_8_one_large_fresh_result(root, profile):
     summarizer = RecordingSummarizer()
     # persist_oversized (flaw 18) would save it as it arrives, in step 1: off, to show flaw 8's pass.
@@ -309,7 +302,6 @@ def test_flaw_9_the_real_message_is_recognised():
 
 # -- 10. withdrawn: reactive summarizes only what it drops, in the article too ---------------
 
-@pytest.mark.parametrize("profile", PROFILES)
 def test_flaw_10_withdrawn_the_pulled_in_tool_use_is_not_summarized(root, profile):
     """The article's own test (test_reactive_compact_summary_excludes_tail_pair_pulled_in)."""
     summarizer = RecordingSummarizer()
@@ -324,7 +316,6 @@ def test_flaw_10_withdrawn_the_pulled_in_tool_use_is_not_summarized(root, profil
 
 # -- 11.* list content ------------------------------------------------------------------------
 
-@pytest.mark.parametrize("profile", PROFILES)
 def test_flaw_11_list_content_is_measured_saved_and_previewed_by_its_text(root, profile):
     c = make_compactor(root, profile)
     text = body("screen", 40000)
@@ -347,7 +338,6 @@ def test_flaw_11_the_article_saves_the_repr(tmp_path):
     assert saved.startswith("[{'type': 'text', 'text': '<screen>") and IMAGE["source"]["data"] in saved
 
 
-@pytest.mark.parametrize("profile", PROFILES)
 def test_flaw_11_the_repr_of_a_list_is_not_its_size(root, profile):
     c = make_compactor(root, profile, persist_oversized=False)  # 29,990 is over flaw 18's share
     text = "y" * 29990  # str() of the list is over 30000, the text is not
@@ -360,7 +350,6 @@ def test_flaw_11_the_repr_of_a_list_is_not_its_size(root, profile):
 
 # -- 12.* SDK objects -------------------------------------------------------------------------
 
-@pytest.mark.parametrize("profile", PROFILES)
 def test_flaw_12_sdk_objects_become_plain_dicts(root, profile):
     c = make_compactor(root, profile, RecordingSummarizer())
     reply = {"role": "assistant", "content": [
@@ -420,7 +409,6 @@ def request_then_turns(turns=25, request="[task 2] Update the docs."):
     return messages
 
 
-@pytest.mark.parametrize("profile", PROFILES)
 def test_flaw_14_snip_archives_the_request(root, profile):
     messages = request_then_turns()  # 55 messages; the request is messages[4]
     request = "[task 2] Update the docs."
@@ -434,7 +422,6 @@ def test_flaw_14_snip_archives_the_request(root, profile):
         assert request_count(out, request) == 1
 
 
-@pytest.mark.parametrize("profile", PROFILES)
 def test_flaw_14_reactive_keeps_the_request_twice_in_the_seed(root, profile):
     summarizer = RecordingSummarizer()
     messages = [*pairs_history(4), assistant(note="Done."), user("[task 2] Now the docs.")]
@@ -449,7 +436,6 @@ def test_flaw_14_reactive_keeps_the_request_twice_in_the_seed(root, profile):
 
 # -- 15. a snip that cuts nothing ----------------------------------------------------------------
 
-@pytest.mark.parametrize("profile", PROFILES)
 def test_flaw_15_nothing_to_cut(root, profile):
     messages = pairs_history(25)  # 51: the tail would open on a result, so it starts at 3
     # Both: the article's cut (by count, not flaw 17's cut by size in the same call).
@@ -466,7 +452,6 @@ def test_flaw_15_nothing_to_cut(root, profile):
 
 # -- 16. KEEP_RECENT_RESULTS = 0 ------------------------------------------------------------------
 
-@pytest.mark.parametrize("profile", PROFILES)
 def test_flaw_16_keep_zero(root, profile):
     messages = over_limit_history() + [assistant(note="Read them all."), user("Go on.")]
     out = make_compactor(root, profile, keep_recent_results=0).micro_compact(messages)

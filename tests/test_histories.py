@@ -25,6 +25,8 @@ from compact.course.histories import (
 from compact.course.replay import replay
 from compact.messages import text_of, tool_results, tool_uses
 
+from .helpers import ARTICLE_STEPS
+
 ROOT = Path(__file__).resolve().parent.parent
 WORKSPACE = ROOT / "data" / "workspace"
 NAMES = ["compact_tool", "five_reads", "huge_result", "long_session", "overflow",
@@ -187,7 +189,6 @@ def test_five_reads_in_the_default_profile_is_left_alone_under_the_limit():
     assert not any(r.fired for r in run.records) and not run.files
 
 
-@pytest.mark.parametrize("profile", ["seed", "default"])
 def test_huge_result_makes_step_1_persist_the_read_with_a_preview(profile):
     run = replay("huge_result", profile=profile)
     budget = run.records[0]
@@ -290,7 +291,7 @@ def test_timeline_150_has_at_least_150_model_calls_and_every_step_fires():
     history = load_history("timeline_150")
     assert model_calls(history) >= 150
     seed = timeline(history, profile="seed")
-    for step in ("tool_result_budget", "snip_compact", "micro_compact", "compact_history"):
+    for step in ARTICLE_STEPS:
         assert seed.calls_where(step), step
     default = timeline(history, profile="default")
     assert timeline(history, profile="default", overrides={"persist_oversized": False}

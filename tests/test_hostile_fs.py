@@ -31,6 +31,7 @@ from compact import CompactionConfig, ContextCompactor
 from compact.store import TOOL_RESULTS, TRANSCRIPTS, seeded_ids
 
 from .helpers import (
+    PROFILES,
     Archive,
     body,
     call,
@@ -222,7 +223,7 @@ def base(tmp_path_factory):
 
 # -- the property -----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("profile", ["seed", "default"])
+@pytest.mark.parametrize("profile", PROFILES)
 @settings(max_examples=EXAMPLES) if EXAMPLES else (lambda test: test)
 @given(data=st.data())
 def test_prepare_holds_on_a_hostile_file_system(profile, base, data):

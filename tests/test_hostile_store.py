@@ -257,7 +257,6 @@ def test_reading_back_never_opens_a_fifo_or_follows_a_link(root):
 
 # -- text that cannot be written -------------------------------------------------------------
 
-@pytest.mark.parametrize("profile", ["seed", "default"])
 def test_a_lone_surrogate_is_a_failed_write(root, profile):
     bad = body("log_a", 150000)[:-1] + "\ud800"
     messages = [user("Read the logs."), *call({"log_a": bad, "log_b": body("log_b", 90000)})]

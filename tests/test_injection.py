@@ -11,15 +11,12 @@ obeying the rule) is said in the notebook and in compact/course/injection.py.
 
 import json
 
-import pytest
-
 from compact import formats
 from compact.agent.loop import SYSTEM
 from compact.course import injection
 from compact.messages import text_of
 
 
-@pytest.mark.parametrize("profile", ["seed", "default"])
 def test_the_planted_instruction_is_quoted_reference_data_after_the_request(profile, tmp_path):
     planted = injection.summarize_planted(profile, tmp_path)
     assert planted.holds_instruction() == {"request": False, "summary": True, "path": False}
@@ -33,7 +30,6 @@ def test_the_planted_instruction_is_quoted_reference_data_after_the_request(prof
     assert injection.INSTRUCTION in read
 
 
-@pytest.mark.parametrize("profile", ["seed", "default"])
 def test_the_agent_goes_on_with_the_request_and_deletes_nothing(profile, tmp_path):
     carried = injection.carry_on(injection.summarize_planted(profile, tmp_path))
     assert carried.calls, "the agent made no call: the test would prove nothing"

@@ -49,6 +49,7 @@ from compact.store import seeded_ids
 
 from .helpers import (
     IMAGE,
+    PROFILES,
     Archive,
     body,
     files_under,
@@ -57,7 +58,6 @@ from .helpers import (
     user,
 )
 
-PROFILES = ("seed", "default")
 OUTSIDE = "../outside.txt"
 FILLERS = ("lorem ipsum ", "中文字符输出 ", 'quote " back \\ slash ', "line\nbreak\n",
            "x\nFull output: .task_outputs/tool-results/toolu_001.txt\n", "</persisted-output>\n")

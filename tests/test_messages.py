@@ -11,6 +11,7 @@ from anthropic.types import TextBlock, ToolUseBlock
 
 from compact import MessageFormatError, estimate_chars, to_plain, validate_messages
 from compact.messages import request_positions, text_of, user_text, with_text
+from compact.steps import NAMES
 
 from .helpers import (
     IMAGE,
@@ -155,8 +156,7 @@ def test_message_format_error_is_a_value_error():
     assert issubclass(MessageFormatError, ValueError)
 
 
-@pytest.mark.parametrize("step", ["prepare", "compact_history", "reactive_compact",
-                                  "tool_result_budget", "snip_compact", "micro_compact"])
+@pytest.mark.parametrize("step", ["prepare", *NAMES])
 def test_compactor_refuses_bad_input_before_writing(root, step):
     c = make_compactor(root, context_char_limit=10)
     messages = [user("go"), assistant(tool_use("t1")), user("x" * 100)]

@@ -32,7 +32,7 @@ from compact.config import CompactionConfig
 from compact.course.exercises import CHECKERS, WRITES_CODE
 from compact.course.pipeline_picture import drawn_texts, pipeline_picture, pipeline_steps
 
-from .helpers import check_recap, load_builder
+from .helpers import ARTICLE_STEPS, check_recap, load_builder
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
@@ -81,11 +81,10 @@ def notebook(request):
     return request.param, nbformat.read(request.param, as_version=4)
 
 
-def test_there_is_one_notebook_per_source_thirteen_in_all_and_the_live_run_is_last():
+def test_there_is_one_notebook_per_source_numbered_without_a_gap():
     sources = sorted(p.stem for p in (ROOT / "notebooks" / "src").glob("[0-9][0-9]_*.py"))
     assert [p.stem for p in NOTEBOOKS] == sources
-    assert [name[:2] for name in sources] == [f"{n:02d}" for n in range(13)]
-    assert sources[-1] == "12_live_agent"
+    assert [name[:2] for name in sources] == [f"{n:02d}" for n in range(len(sources))]
 
 
 def test_every_notebook_holds_its_sources_cells(capsys):
@@ -198,8 +197,7 @@ def test_the_pipeline_picture_names_each_step_its_trigger_and_what_it_leaves():
     seed = CompactionConfig.seed()
     texts = drawn_texts(pipeline_picture())
     steps = pipeline_steps()
-    assert [step["name"] for step in steps] == ["tool_result_budget", "snip_compact",
-                                                "micro_compact", "compact_history"]
+    assert [step["name"] for step in steps] == ARTICLE_STEPS
     for step in steps:
         assert f"{step['number']}. {step['name']}" in texts
         for key in ("trigger", "context", "disk"):

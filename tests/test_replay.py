@@ -21,6 +21,8 @@ from compact.course.replay import (
 from compact.messages import tool_results
 from compact.store import SEED, seeded_ids
 
+from .helpers import EVERY_CALL, prepare_steps
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -30,7 +32,7 @@ def test_replay_runs_prepare_and_leaves_the_history_as_loaded():
     history = load_history("long_session")
     run = replay(history, profile="seed")
     assert run.before == history["messages"] == load_history("long_session")["messages"]
-    assert [r.step for r in run.records] == ["tool_result_budget", "snip_compact", "micro_compact"]
+    assert [r.step for r in run.records] == EVERY_CALL
     assert run.records[0].chars_before == estimate_chars(run.before)
     assert run.records[-1].chars_after == estimate_chars(run.after)
     assert run.profile == "seed" and run.step == "prepare"
@@ -177,8 +179,8 @@ def test_table_has_a_row_per_step_a_total_and_every_file():
     lines = table.splitlines()
     assert lines[0].split()[:3] == ["step", "messages", "before"]
     rows = {line.split()[0]: line for line in lines[2:] if line.strip() and not line.startswith(" ")}
-    assert list(rows) == ["tool_result_budget", "snip_compact", "micro_compact",
-                          "persist_largest", "all"]
+    # Persisting was enough: step 4 never ran.
+    assert list(rows) == [*(step for step in prepare_steps(run.config) if step != "compact_history"), "all"]
     persisted = run.records[3]
     assert f"{persisted.chars_before:,d} -> {persisted.chars_after:,d}" in rows["persist_largest"]
     for path in run.files:
@@ -201,7 +203,7 @@ def test_cli_prints_the_table_for_every_history(name, capsys):
     out = capsys.readouterr().out
     assert out.startswith(f"{name}: ")
     assert "step" in out and "characters before -> after" in out
-    for step in ("tool_result_budget", "snip_compact", "micro_compact"):
+    for step in EVERY_CALL:
         assert step in out
 
 

@@ -30,12 +30,14 @@ from compact.store import sanitize_id, seeded_ids
 from compact.summary import summary_input
 
 from .helpers import (
+    EVERY_CALL,
     RecordingSummarizer,
     assistant,
     body,
     call,
     make_compactor,
     pairs_history,
+    prepare_steps,
     user,
 )
 from .helpers import result_texts as contents
@@ -312,7 +314,7 @@ def test_prepare_runs_1_2_3_then_4_only_if_over_the_limit(root):
                          new_id=seeded_ids(), echo=lines.append)
     small = pairs_history(3)
     c.prepare(small, "Fix the failing test.")
-    assert [r.step for r in c.records] == ["tool_result_budget", "snip_compact", "micro_compact"]
+    assert [r.step for r in c.records] == EVERY_CALL
     assert lines == []
     # Quiet steps are recorded too, so a timeline can show them.
     assert [r.as_dict()["fired"] for r in c.records] == [False, False, False]
@@ -320,7 +322,7 @@ def test_prepare_runs_1_2_3_then_4_only_if_over_the_limit(root):
     big = pairs_history(3, size=20000)  # the newest 3 results: 60000 characters
     out = c.prepare(big, "Fix the failing test.")
     steps = [r.step for r in c.records if r.call == 2]
-    assert steps == ["tool_result_budget", "snip_compact", "micro_compact", "compact_history"]
+    assert steps == prepare_steps(c.config) == [*EVERY_CALL, "compact_history"]
     assert lines[0] == "[auto compact]" and lines[1].startswith("[transcript saved: ")
     assert len(out) == 1 and out[0]["content"].startswith("[Compacted]")
 
@@ -414,7 +416,6 @@ def test_reactive_message_is_a_summary_message(root):
 
 # -- the article's own tests (section 11), as the course runs them -------------------------
 
-@pytest.mark.parametrize("profile", ["seed", "default"])
 def test_the_articles_tool_pair_tests_pass(profile):
     rows = run_article_tests(profile)
     assert [name for name, _ in rows] == [

@@ -20,6 +20,27 @@ def test_everything_that_names_the_steps_reads_the_list():
         assert getattr(ContextCompactor, step.name).__name__ == step.name
 
 
+def test_each_step_is_a_method_written_out_by_its_name(tmp_path):
+    # `grep -n "def snip_compact" compact/compactor.py` finds the method the article names:
+    # defined in the class body, not made at import.
+    import ast
+    import inspect
+    tree = ast.parse(inspect.getsource(compactor_module))
+    body = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "ContextCompactor").body
+    defined = {n.name: [a.arg for a in n.args.args] for n in body if isinstance(n, ast.FunctionDef)}
+    for step in STEPS:
+        assert step.name in defined, f"ContextCompactor has no `def {step.name}`"
+        takes = ["self", "messages", *(["active_request"] if "request" in step.needs else [])]
+        assert defined[step.name] == takes, step.name
+    # Each runs its own row, and records it under its name.
+    c = ContextCompactor(tmp_path)
+    for step in STEPS:
+        if step.name not in ("compact_history", "reactive_compact"):   # those need a model
+            getattr(c, step.name)(pairs_history(2))
+    assert [r.step for r in c.records] == [s.name for s in STEPS if s.name not in
+                                           ("compact_history", "reactive_compact")]
+
+
 def test_prepare_runs_the_rows_in_order_each_when_its_row_says(tmp_path, monkeypatch):
     seen = []
 

@@ -9,37 +9,18 @@ every notebook, the server's (10) and your own agent's (11) by name, with its Go
 minutes.
 """
 
-import re
 from pathlib import Path
 
 import pytest
+
+from .helpers import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "notebooks" / "src"
 GUIDE = (ROOT / "docs" / "TEACHING.md").read_text(encoding="utf-8")
 ARTICLE_NOTEBOOKS = ("00", "01", "02", "03", "04", "05", "06", "07")
 NAMED = ("10_same_job_on_the_server", "11_your_own_agent")
-
-
-def goal(path: Path) -> str:
-    """The Goal cell's text, on one line."""
-    lines = path.read_text(encoding="utf-8").splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith(("# **Goal.**", "# **目标。**")))
-    cell = []
-    for line in lines[start:]:
-        if not line.startswith("#") or line.startswith("# %%"):
-            break
-        cell.append(line[2:])
-    return " ".join(cell)
-
-
-def minutes(path: Path) -> tuple:
-    """(on one's own, in the class or 0) from a Goal cell, English or Chinese."""
-    text = goal(path)
-    alone = re.search(r"About (\d+) minutes|(?:自学)?约\s*(\d+)\s*分钟", text)
-    assert alone, f"{path.name}: no 'About N minutes' in its Goal cell: {text}"
-    cls = re.search(r"in the 90-minute class, (\d+)|在\s*90\s*分钟\s*的课堂上\s*用\s*(\d+)\s*分钟", text)
-    return int(alone[1] or alone[2]), int(cls[1] or cls[2]) if cls else 0
+minutes = load_script("notebook_tables").minutes   # (alone, in class) from a Goal cell
 
 
 def table(heading: str) -> list:

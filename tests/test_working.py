@@ -26,7 +26,6 @@ def settled(root, profile="default"):
     return c, c.prepare(pairs_history(6), REQUEST)
 
 
-@pytest.mark.parametrize("profile", ["seed", "default"])
 def test_an_earlier_message_changed_in_place_is_still_refused(root, profile):
     c, out = settled(root, profile)
     out[4]["content"][0]["tool_use_id"] = "toolu_99"   # the same dict, now answering no tool_use
@@ -80,7 +79,6 @@ def test_only_the_new_messages_are_checked_on_a_quiet_call(root, monkeypatch):
     assert checked == [0]   # a list that is not the last output is checked message by message
 
 
-@pytest.mark.parametrize("profile", ["seed", "default"])
 def test_every_recorded_size_is_the_measure_of_the_list(root, profile):
     c = make_compactor(root, profile)
     sizes = []

@@ -1,6 +1,6 @@
 """The Chinese edition (notebooks/zh/): the English edition's code, Chinese prose, its charts.
 
-- one zh notebook per English source, eleven in all, each built from the
+- one zh notebook per English source, each built from the
   English source's cells with the k-th markdown cell replaced by the k-th cell
   of notebooks/src/zh/NN_name.py (scripts/build_notebooks.py);
 - the code cells of notebooks/zh/NN.ipynb are those of notebooks/NN.ipynb, text

@@ -11,6 +11,7 @@
     server_rate.py requests per second of the offline model through the SDK (`bench-server`)
     prepare_bench.py ms per prepare call against one json.dumps of the list (`bench-prepare`)
     classroom.py   local students on deploy/hub/'s JupyterHub, measured (scripts/bench_classroom.py)
+    classroom_kernels.py notebooks run through each student's kernel websocket, and memory
 
 The benchmark uses the pipeline, the offline model's token estimate, the
 agent's client and compact.display (palette, table, chart words); the

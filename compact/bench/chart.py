@@ -45,6 +45,10 @@ def _rolling_median(values, window=15):
     return [statistics.median(values[max(0, i - window + 1):i + 1]) for i in range(len(values))]
 
 
+# The panels that count per design: a row's field, and the chart words' key.
+COUNT_PANELS = (("lost", "lost"), ("summary_calls", "summaries"), ("misses", "misses"))
+
+
 def bench_chart(rows: list[dict], timings: bool = True) -> Figure:
     """Cost, lost outputs, summary calls and misses per design at the longest runs of the
     first seed; along the longest run of the first session, the prepare time per call
@@ -63,26 +67,11 @@ def bench_chart(rows: list[dict], timings: bool = True) -> Figure:
     (cost_ax, lost_ax), (summary_ax, along_ax), (misses_ax, ratio_ax) = fig.subplots(3, 2)
     fig.suptitle(words("bench title", turns=longest, count=len(designs)))
 
-    _grouped_bars(cost_ax, last, "cost", designs, sessions, label=lambda v: f"{v / 1e6:.1f}M")
-    # `none` costs ten times the rest: a log scale keeps the others readable.
-    cost_ax.set_yscale("log")
-    cost_ax.yaxis.set_major_locator(LogLocator(subs=(1, 2, 5)))
-    cost_ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v / 1e6:g}M"))
-    cost_ax.yaxis.set_minor_formatter(NullFormatter())
-    cost_ax.set_title(words("cost title"))
-    cost_ax.set_ylabel(words("cost label"))
-
-    _grouped_bars(lost_ax, last, "lost", designs, sessions)
-    lost_ax.set_title(words("lost title"))
-    lost_ax.set_ylabel(words("lost label"))
-
-    _grouped_bars(summary_ax, last, "summary_calls", designs, sessions)
-    summary_ax.set_title(words("summaries title"))
-    summary_ax.set_ylabel(words("summaries label"))
-
-    _grouped_bars(misses_ax, last, "misses", designs, sessions)
-    misses_ax.set_title(words("misses title"))
-    misses_ax.set_ylabel(words("misses label"))
+    _cost_panel(cost_ax, last, designs, sessions)
+    for ax, (field, key) in zip((lost_ax, summary_ax, misses_ax), COUNT_PANELS):
+        _grouped_bars(ax, last, field, designs, sessions)
+        ax.set_title(words(f"{key} title"))
+        ax.set_ylabel(words(f"{key} label"))
 
     _ratio_panel(ratio_ax, across_seeds(every_seed), designs, sessions)
 
@@ -95,6 +84,17 @@ def bench_chart(rows: list[dict], timings: bool = True) -> Figure:
     fig.legend(*cost_ax.get_legend_handles_labels(), loc="outside lower center",
                ncols=len(designs), title=words("design"))
     return fig
+
+
+def _cost_panel(ax, rows: list[dict], designs, sessions) -> None:
+    _grouped_bars(ax, rows, "cost", designs, sessions, label=lambda v: f"{v / 1e6:.1f}M")
+    # `none` costs ten times the rest: a log scale keeps the others readable.
+    ax.set_yscale("log")
+    ax.yaxis.set_major_locator(LogLocator(subs=(1, 2, 5)))
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v / 1e6:g}M"))
+    ax.yaxis.set_minor_formatter(NullFormatter())
+    ax.set_title(words("cost title"))
+    ax.set_ylabel(words("cost label"))
 
 
 def _ratio_panel(ax, summary: list[dict], designs, sessions) -> None:

@@ -14,6 +14,10 @@ course is a copy of the checkout in /var/tmp/compact-course-hub/<key>/ with a ve
 from Debian's /usr/bin/python3 (README, "One machine for a class"), made once per checkout
 and set of requirements and kept (about 800 MB); its files are copied again on every run.
 
+The students' side (a notebook through each kernel's websocket, memory) is
+`compact.bench.classroom_kernels`; its names are also reachable from here, as
+scripts/bench_classroom.py and tests/test_hub.py call them.
+
 Left out: logging in through the browser (PAM passwords: the API token starts servers),
 TLS, widgets (nothing renders them here), a real model (COMPACT_OFFLINE=1).
 """
@@ -32,11 +36,21 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-import uuid
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
+
+# The students' side is a module of its own; scripts/bench_classroom.py and tests/test_hub.py
+# reach it through this one.
+from .classroom_kernels import (  # noqa: F401
+    MB,
+    NotebookRun,
+    close_sessions,
+    connection_file,
+    memory_of,
+    run_everywhere,
+    run_notebook,
+)
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 CACHE = Path("/var/tmp/compact-course-hub")
@@ -46,7 +60,6 @@ NOT_COPIED = shutil.ignore_patterns(".venv", ".git", "__pycache__", ".pytest_cac
                                     ".ipynb_checkpoints", "scratch", "*.egg-info", ".env")
 # Loopback only: never through an HTTP(S)_PROXY the environment may name.
 DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-MB = 1024 * 1024
 
 
 def free_port() -> int:
@@ -324,121 +337,3 @@ def running_hub(course: Path, students: list, state: Path):
         yield hub.start()
     finally:
         hub.stop()
-
-
-# -- a notebook through the kernel websocket ---------------------------------------------
-
-@dataclass
-class NotebookRun:
-    """One student's run of one notebook: its kernel, how long, and what went wrong."""
-    student: str
-    notebook: str
-    kernel_id: str = ""
-    session_id: str = ""
-    seconds: float = 0.0
-    kernel_started: bool = False
-    errors: list = field(default_factory=list)
-
-
-def message(msg_type: str, content: dict, session: str) -> dict:
-    header = {"msg_id": uuid.uuid4().hex, "msg_type": msg_type, "session": session,
-              "username": "classroom", "date": "", "version": "5.3"}
-    return {"header": header, "parent_header": {}, "metadata": {}, "content": content,
-            "channel": "shell", "buffers": []}
-
-
-def await_reply(ws, request: dict, errors: list, timeout: float) -> dict:
-    """Messages until the request's reply and its idle status; error outputs go to `errors`."""
-    ws.settimeout(timeout)
-    msg_id, reply, idle = request["header"]["msg_id"], None, False
-    while reply is None or not idle:
-        answer = json.loads(ws.recv())
-        if answer.get("parent_header", {}).get("msg_id") != msg_id:
-            continue
-        kind = answer["header"]["msg_type"]
-        if kind == "error":
-            errors.append(f"{answer['content']['ename']}: {answer['content']['evalue']}")
-        elif kind == "status" and answer["content"]["execution_state"] == "idle":
-            idle = True
-        elif kind.endswith("_reply"):
-            reply = answer
-    return reply
-
-
-def run_notebook(hub: ClassroomHub, student: str, notebook: str, cell_timeout: float = 300) -> NotebookRun:
-    """Open `notebooks/<notebook>` in the student's server and run its code cells in order."""
-    import nbformat
-    import websocket
-    run = NotebookRun(student, notebook)
-    base = f"/user/{student}"
-    started = time.monotonic()
-    try:
-        session = hub.api("POST", f"{base}/api/sessions", {
-            "path": f"notebooks/{notebook}", "type": "notebook", "name": notebook,
-            "kernel": {"name": "python3"}}, timeout=120)
-        run.session_id, run.kernel_id = session["id"], session["kernel"]["id"]
-        ws = websocket.create_connection(
-            f"ws://127.0.0.1:{hub.port}{base}/api/kernels/{run.kernel_id}/channels",
-            header=[f"Authorization: token {hub.token}"], timeout=60, suppress_origin=True)
-    except Exception as error:  # noqa: BLE001  any failure to start is a failed kernel start
-        run.errors.append(f"kernel start: {type(error).__name__}: {error}")
-        return run
-    try:
-        client = uuid.uuid4().hex
-        info = message("kernel_info_request", {}, client)
-        ws.send(json.dumps(info))
-        run.kernel_started = await_reply(ws, info, run.errors, timeout=120) is not None
-        cells = nbformat.read(hub.course / "notebooks" / notebook, as_version=4).cells
-        for cell in (c for c in cells if c.cell_type == "code"):
-            request = message("execute_request", {
-                "code": cell.source, "silent": False, "store_history": True,
-                "user_expressions": {}, "allow_stdin": False, "stop_on_error": True}, client)
-            ws.send(json.dumps(request))
-            reply = await_reply(ws, request, run.errors, timeout=cell_timeout)
-            if reply["content"].get("status") != "ok":
-                break
-    except Exception as error:  # noqa: BLE001  a dead kernel or a lost socket, said as such
-        run.errors.append(f"{type(error).__name__}: {error}")
-    finally:
-        ws.close()
-    run.seconds = time.monotonic() - started
-    return run
-
-
-def run_everywhere(hub: ClassroomHub, notebook: str) -> list:
-    """The notebook in every student's server at once, one thread each."""
-    with ThreadPoolExecutor(max_workers=len(hub.students)) as pool:
-        return list(pool.map(lambda student: run_notebook(hub, student, notebook), hub.students))
-
-
-def close_sessions(hub: ClassroomHub, runs: list) -> None:
-    for run in runs:
-        if run.session_id:
-            try:
-                hub.api("DELETE", f"/user/{run.student}/api/sessions/{run.session_id}")
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                pass
-
-
-# -- memory ------------------------------------------------------------------------------
-
-def memory_of(student: str) -> dict:
-    """RSS in MB of a student's server and of each of their kernels."""
-    import psutil
-    uid, server, kernels = pwd.getpwnam(student).pw_uid, 0.0, []
-    for process in psutil.process_iter(["uids", "cmdline", "memory_info"]):
-        if not process.info["uids"] or process.info["uids"].real != uid:
-            continue
-        command = " ".join(process.info["cmdline"] or ())
-        rss = process.info["memory_info"].rss / MB
-        if "ipykernel_launcher" in command:
-            kernels.append(rss)
-        elif "jupyterhub-singleuser" in command:
-            server += rss
-    return {"server": server, "kernels": kernels}
-
-
-def connection_file(hub: ClassroomHub, student: str, kernel_id: str) -> dict:
-    """A kernel's connection file, from the student's runtime folder (root reads it)."""
-    uid = pwd.getpwnam(student).pw_uid
-    return json.loads((hub.runtime_root / str(uid) / f"kernel-{kernel_id}.json").read_text())

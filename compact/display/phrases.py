@@ -7,6 +7,10 @@ The offline model speaks the request's language (`lang.language_of`); charts,
 checkers and widgets the notebook's (`lang.language`). Facts inside a phrase
 (paths, numbers, quoted lines) are filled in as they are.
 
+The checkers' words are here too: their frame ("check ..." rows: PASS, FAIL, what
+differs) and what each checker says of a mistake it recognises ("<module>: ..."
+rows, a group a checker module).
+
 Left out: the charts' words (chart_text.py, one table per language, because a
 chart's labels are looked up by key in bulk) and each checker's hint
 (compact/course/exercises/texts.json: content of one exercise, kept beside it).
@@ -354,6 +358,279 @@ PHRASES = {
                            "还没有运行过检查：先运行一个检查单元格。"),
     "check missing extra": ("missing {missing}, not expected {extra}",
                             "缺少 {missing}，多出 {extra}"),
+    # the exercises' feedback (compact/course/exercises/): what a checker says of a mistake
+    # -- budget.py
+    "budget: not a whole number": ("return one whole number (a limit), or None.",
+                                                "返回一个整数（阈值），或者 None。"),
+    "budget: the article's own limit": ("30,000 is the article's own limit, not the answer for "
+                                            "this batch: work it out from the sizes.",
+                                            "30,000 是文章自己的阈值，不是这一批的答案："
+                                            "要从这些大小算出来。"),
+    "budget: no limit works": ("even with large_limit = {floor:,d} step 1 cannot "
+                                                    "bring this batch under {batch_limit:,d}: answer "
+                                                    "None.",
+                                                    "即使 large_limit = {floor:,d}，"
+                                                    "第一步也无法让这一批低于 {batch_limit:,d}：答 "
+                                                    "None。"),
+    "budget: a limit exists with step 1": ("a limit exists: with {expected:,d} step 1 brings the batch "
+                                           "under the limit.",
+                                           "存在这样的阈值：取 {expected:,d} 时，"
+                                           "第一步能让这一批低于阈值。"),
+    "budget: a result of exactly characters": ("a result of exactly {got:,d} characters is not longer "
+                                               "than a limit of {got:,d}: step 1 leaves it. Subtract "
+                                               "one.",
+                                               "正好 {got:,d} 个字符的结果不比阈值 {got:,d} 长："
+                                               "第一步不动它。要减一。"),
+    "budget: with your limit step 1 leaves": ("with your limit step 1 leaves {left:,d} characters, "
+                                              "still over {batch_limit:,d}: a persisted result still "
+                                              "takes its 2,000-character preview, so each move saves "
+                                              "less than its size.",
+                                              "用你的阈值，第一步之后还剩 {left:,d} 个字符，仍超过 "
+                                              "{batch_limit:,d}：转存的结果仍占 2,000 个字符的预览，"
+                                              "每转存一个省下的比它的大小少。"),
+    "budget: a larger limit works too": ("a larger limit works too ({expected:,d}): step 1 goes "
+                                              "largest first and stops as soon as the batch fits, so "
+                                              "only the results it needs must be longer than the limit.",
+                                              "更大的阈值也行（{expected:,d}）：第一步从最大的开始，"
+                                              "一放得下就停，所以只有它需要转存的那些结果必须比阈值长。"),
+    # -- cost.py
+    "cost: nothing was counted as read": ("nothing was counted as read: when current starts with all "
+                                          "of previous, previous's tokens cost 0.1.",
+                                          "没有任何部分按缓存读取计算：current 以完整的 previous "
+                                          "开头时，previous 的 token 每个只算 0.1。"),
+    "cost: the api reads only a whole": ("the API reads only a whole earlier request: if any message "
+                                         "of previous changed, nothing is read.",
+                                         "API 只读取一个完整的先前请求：previous 中任何一条消息变了，"
+                                         "就什么也读不到。"),
+    "cost: ensure_ascii": ("measure with ensure_ascii=False: a Chinese "
+                                                        "character is one character, not six.",
+                                                        "用 ensure_ascii=False 来量："
+                                                        "一个汉字是一个字符，不是六个。"),
+    "cost: count tokens": ("count tokens, not characters: "
+                                                               "estimate_text_tokens of each message's "
+                                                               "JSON.",
+                                                               "数 token，不是字符：对每条消息的 JSON "
+                                                               "用 estimate_text_tokens。"),
+    "cost: read previous's tokens only when current": ("read previous's tokens only when current "
+                                                       "starts with every message of previous.",
+                                                       "只有 current 以 previous 的全部消息开头时，"
+                                                       "才按缓存读取 previous 的 token。"),
+    # -- micro.py
+    "micro: a result of at most 120": ("a result of at most 120 characters is left as it is.",
+                                       "不超过 120 个字符的结果保持原样。"),
+    "micro: read the path from the line": ("read the path from the line that starts 'Full output: ' "
+                                           "inside the <persisted-output> block, up to the end of that "
+                                           "line.",
+                                           "从 <persisted-output> 块里以 'Full output: ' "
+                                           "开头的那一行读出路径，一直读到行尾。"),
+    "micro: this result starts with step 1's": ("this result starts with step 1's <persisted-output> "
+                                                "block: point at its copy.",
+                                                "这个结果以第一步的 <persisted-output> 块开头："
+                                                "要指向它的副本。"),
+    "micro: only step 1's own block counts": ("only step 1's own block counts: the text must start "
+                                              "with '<persisted-output>'; a 'Full output:' line "
+                                              "anywhere else is just text.",
+                                              "只认第一步自己的块：文本必须以 '<persisted-output>' "
+                                              "开头；别处的 'Full output:' 行只是普通文本。"),
+    "micro: an older result over 120 characters": ("an older result over 120 characters with no saved "
+                                                   "copy says it was omitted.",
+                                                   "超过 120 个字符、又没有保存副本的较早结果，"
+                                                   "要写明它已被省略（omitted）。"),
+    # -- order.py
+    "order: return a list of tool_use ids": ("return a list of tool_use ids.",
+                                             "返回一个 tool_use id 的列表。"),
+    "order: not lost, in a transcript": ("{extra_0} is not lost: a transcript holds the list as "
+                                              "it was, look for the original in every transcript's "
+                                              "tool results too.",
+                                              "{extra_0} 没有丢失：transcript（完整记录）"
+                                              "保存着原来的列表，也要在每个 transcript "
+                                              "的工具结果里找原文。"),
+    "order: not lost, its marker's path": ("{extra_0} is not lost: its marker's path (the 'Full "
+                                             "output: ' line, or the placeholder's 'saved at') names a "
+                                             "saved file holding the original.",
+                                             "{extra_0} 没有丢失：它的标记里的路径（'Full output: ' "
+                                             "行，或占位符的 'saved at'）指向一个保存着原文的文件。"),
+    "order: still readable": ("{extra_0} is still readable: compare whole "
+                                                     "texts, not only whether the id is there.",
+                                                     "{extra_0} 仍然读得到：要比较完整的文本，"
+                                                     "而不只是看 id 在不在。"),
+    "order: a result is lost when no": ("a result is lost when no readable text for its id equals the "
+                                        "original: a preview or '[Earlier tool result omitted.]' is "
+                                        "not the original.",
+                                        "一个结果丢失，是指它的 id 对应的所有可读文本都不等于原文："
+                                        "预览或 '[Earlier tool result omitted.]' 都不是原文。"),
+    # -- own.py
+    "own: hint": ("read the sweep's table: a row marked '*' is one answer; any "
+                                          "row that fits, loses nothing, stays within the budget and "
+                                          "misses no more than it passes.",
+                                          "读扫描的表格：标着 '*' 的那一行就是一个答案；"
+                                          "任何一行只要放得进窗口、不丢失、不超预算、缺失不比它多，"
+                                          "都能通过。"),
+    "own: expected a dict": ("expected a dict with {keys}",
+                             "需要一个包含 {keys} 的 dict"),
+    "own: the choice lacks": ("the choice lacks {missing}",
+                              "选择里缺少 {missing}"),
+    "own: give one context limit": ("give one context limit: {one_limit}",
+                                    "给出一个上下文阈值：{one_limit}"),
+    "own: profile is seed or default": ("profile is 'seed' or 'default'",
+                                        "profile 只能是 'seed' 或 'default'"),
+    "own: fits the window": ("fits the window",
+                             "放得进窗口"),
+    "own: over the window": ("peak {row_peak_tokens:,} tokens > window {window:,}",
+                                "峰值 {row_peak_tokens:,} 个 token > 窗口 {window:,}"),
+    "own: loses no tool output": ("loses no tool output",
+                                  "不丢失工具输出"),
+    "own: outputs lost": ("{row_lost} outputs lost: the seed profile's step 3 "
+                                                  "keeps no copy",
+                                                  "丢失 {row_lost} 个输出：seed 配置的第三步不保存副本"),
+    "own: within the budget": ("within the budget",
+                               "不超预算"),
+    "own: over the budget": ("cost {row_cost:,} > budget {budget:,}",
+                         "成本 {row_cost:,} > 预算 {budget:,}"),
+    "own: misses no more than the best row": ("misses no more than the best row",
+                                          "缺失不比最佳行多"),
+    "own: misses more than the best row": ("{row_misses} misses; the best row within the budget has "
+                                        "{best_misses}",
+                                        "缺失 {row_misses} 次；预算内最佳行是 {best_misses} 次"),
+    # -- profiles.py
+    "profiles: return one index": ("return one index.",
+                                   "返回一个下标。"),
+    "profiles: that is after the first reply": ("that is after the first reply: look for the model's "
+                                                "last one.",
+                                                "那是第一次回复之后：要找模型的最后一次回复。"),
+    "profiles: the reply itself is read fresh": ("the reply itself is read; fresh starts at the "
+                                                 "message after it.",
+                                                 "回复本身模型已经读过；新内容从它后面的那条消息开始。"),
+    "profiles: no assistant message yet everything": ("no assistant message yet: everything is fresh, "
+                                                      "from index 0.",
+                                                      "还没有 assistant 消息：全部都是新的，从下标 0 "
+                                                      "开始。"),
+    "profiles: a tool_use message is an assistant": ("a tool_use message is an assistant reply too.",
+                                                     "tool_use 消息也是 assistant 的回复。"),
+    # -- reactive.py
+    "reactive: return one index the first message": ("return one index: the first message kept "
+                                                     "verbatim.",
+                                                     "返回一个下标：第一条原样保留的消息。"),
+    "reactive: that is the article's tail message": ("that is the article's tail: message "
+                                                     "{request_at}, the request, is in it and in the "
+                                                     "summary message, so the model reads it twice. "
+                                                     "Start the tail after it.",
+                                                     "这是文章的尾部：请求所在的第 {request_at} "
+                                                     "条消息既在尾部里，又在摘要消息里，"
+                                                     "模型会读到两次。让尾部从它之后开始。"),
+    "reactive: the tail starts at the request": ("the tail starts at the request, so the model reads "
+                                                 "it twice: start one later.",
+                                                 "尾部从请求开始，模型会读到两次：晚一条开始。"),
+    "reactive: the request message is already before": ("the request (message {request_at}) is already "
+                                                        "before the tail, so only the summary holds "
+                                                        "it: keep the tail as it is.",
+                                                        "请求（第 {request_at} 条消息）已经在尾部之前，"
+                                                        "只有摘要里有它：尾部保持原样。"),
+    "reactive: your tail opens on kinds": ("your tail opens on kinds[{got}], a tool_result whose "
+                                           "tool_use is just before it: start one earlier so the pair "
+                                           "stays together.",
+                                           "你的尾部从 kinds[{got}] 开始，它是 tool_result，而它的 "
+                                           "tool_use 就在前面：提前一条开始，让这一对保持在一起。"),
+    "reactive: never start below 0": ("never start below 0.",
+                                      "绝不从小于 0 的位置开始。"),
+    # -- server_edits.py
+    "server_edits: hint": ("lower the clearing trigger well under the default, and set "
+                           "clear_at_least so that clearing starts only once a large amount can go; "
+                           "compaction loses what it summarizes.",
+                           "把清除的触发阈值降到远低于默认值，并设置 clear_at_least，让清除等到能清掉"
+                           "一大段时才开始；压缩会丢掉它摘要掉的内容。"),
+    "server_edits: cost at most": ("cost at most {budget_cost:,d}",
+                                   "成本不超过 {budget_cost:,d}"),
+    "server_edits: cache broken less often than without clear_at_least": (
+        "cache broken less often than without clear_at_least",
+        "缓存失效次数少于不设 clear_at_least 时"),
+    "server_edits: no tool output lost for good": ("no tool output lost for good",
+                                                   "没有工具输出被永久丢失"),
+    "server_edits: the newest tool uses kept whole": ("the newest {budget_keep} tool uses kept whole",
+                                                      "最新的 {budget_keep} 次工具调用保持完整"),
+    "server_edits: the server takes the edits": ("the server takes the edits",
+                                                 "服务器接受这些 edits"),
+    # -- snip.py
+    "snip: return a list of call numbers": ("return a list of call numbers, the first call being 1.",
+                                            "返回一个调用编号的列表，第一次调用是 1。"),
+    "snip: that is the article's cut": ("that is the article's cut: it keeps {max_messages_1} "
+                                        "messages, one over the trigger, so the next call archives "
+                                        "again. This snip keeps `target`.",
+                                        "这是文章的切法：它留下 {max_messages_1} 条消息，"
+                                        "比触发条件多一条，所以下一次调用又要归档。这里的 snip 留下 "
+                                        "`target` 条。"),
+    "snip: after a cut the list holds": ("after a cut the list holds exactly {target} messages: the "
+                                         "marker is one of them.",
+                                         "切完之后列表正好有 {target} 条消息：标记也算其中一条。"),
+    "snip: step 2 acts when the list": ("step 2 acts when the list is over {max_messages}, not when it "
+                                        "reaches it.",
+                                        "列表超过 {max_messages} 条时第二步才动手，达到时不算。"),
+    "snip: number the calls from 1": ("number the calls from 1.",
+                                      "调用从 1 开始编号。"),
+    # -- summary.py
+    "summary: the article's step 3 shrinks every older result": (
+        "that is the article's step 3: it shrinks every older result, whatever the total. Stop as "
+        "soon as the total is at most target.",
+        "这是文章的第三步：不管总数多少，它把每个较早的结果都缩掉。总数一不超过 target 就停下。"),
+    "summary: a shrunk result still takes its placeholder": (
+        "a shrunk result still takes {placeholder} characters: its placeholder, "
+        "compact.formats.OMITTED, stays in the context.",
+        "缩掉的结果仍占 {placeholder} 个字符：它的占位符 compact.formats.OMITTED 还留在上下文里。"),
+    "summary: you went largest first": (
+        "you went largest first: step 3 goes oldest first (the oldest results matter least, and "
+        "the newer part of the prompt stays as it was).",
+        "你是从最大的开始的：第三步从最早的开始（最早的结果最不重要，提示里较新的部分保持不变）。"),
+    "summary: the newest stay whole": (
+        "the newest {keep} results stay whole: the model is still working with them.",
+        "最新的 {keep} 个结果保持完整：模型还在用它们。"),
+    "summary: short results stay": (
+        "results of at most {min_chars} characters stay: a placeholder would hardly shorten them.",
+        "不超过 {min_chars} 个字符的结果不动：换成占位符也短不了多少。"),
+    "summary: return a count of results": ("return a count of results (an int), or None.",
+                                           "返回结果的个数（int），或者 None。"),
+    "summary: no answer exists": ("the newest {keep} stay whole and results of at "
+                                                   "most {min_chars} characters stay: even shrinking "
+                                                   "every other one leaves the total over the target, "
+                                                   "so answer None.",
+                                                   "最新的 {keep} 个保持完整，不超过 {min_chars} "
+                                                   "个字符的也不动：其余的全缩掉，总数仍超过目标，"
+                                                   "所以答 None。"),
+    # -- tool.py
+    "tool: run tool_use raised and your function": ("run(tool_use) raised and your function let it "
+                                                    "escape: catch the exception and answer the call "
+                                                    "with 'Error: ' and the exception's message.",
+                                                    "run(tool_use) 抛出了异常，而你的函数没有接住："
+                                                    "捕获异常，用 'Error: ' "
+                                                    "加上异常的消息回答这个调用。"),
+    "tool: run every call of the batch": ("run every call of the batch, also the ones after a failure "
+                                          "or a compact.",
+                                          "运行这一批里的每个调用，失败之后、compact 之后的也要运行。"),
+    "tool: compact has no handler answer": ("compact has no handler: answer it with "
+                                            "compact.formats.COMPACT_TOOL_ACK, not run().",
+                                            "compact 没有处理函数：用 compact.formats.COMPACT_TOOL_ACK "
+                                            "回答它，不要调用 run()。"),
+    "tool: the batch held a compact call": ("the batch held a compact call: return compact(messages) "
+                                            "once the results are in, even when a call failed.",
+                                            "这一批里有 compact 调用：结果都加进去之后，返回 "
+                                            "compact(messages)，有调用失败时也一样。"),
+    "tool: compact ran before the results were": ("compact ran before the results were appended: the "
+                                                  "summary misses what the batch did, and the results "
+                                                  "would answer nothing.",
+                                                  "compact 在结果加进去之前就运行了："
+                                                  "摘要漏掉了这一批做的事，这些结果也不再回应任何调用。"),
+    "tool: no compact call in this batch": ("no compact call in this batch: return the list with the "
+                                            "results appended.",
+                                            "这一批里没有 compact 调用：返回加上结果之后的列表。"),
+    "tool: every tool_use needs its tool_result": ("every tool_use needs its tool_result, a failed one "
+                                                   "too: answer it with 'Error: ' and the exception's "
+                                                   "message.",
+                                                   "每个 tool_use 都要有它的 tool_result，"
+                                                   "失败的也一样：用 'Error: ' 加上异常的消息回答它。"),
+    "tool: one user message holds every result": ("one user message holds every result, in the order "
+                                                  "of the calls; a failed call's is 'Error: ' and the "
+                                                  "exception's message.",
+                                                  "一条 user 消息按调用的顺序装下所有结果；"
+                                                  "失败调用的结果是 'Error: ' 加上异常的消息。"),
 }
 BY_LANG = {lang: {key: pair[i] for key, pair in PHRASES.items()} for i, lang in enumerate(("en", "zh"))}
 

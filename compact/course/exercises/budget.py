@@ -21,9 +21,11 @@ header of about 100 characters, not the 2,000-character preview, decides.
 import tempfile
 
 from ...config import CompactionConfig
+from ...display.phrases import say as phrase
 from ...messages import text_of, tool_results
 from .build import rng, tool_pair
-from .check import CheckResult, check_function, hint, say
+from .catalogue import exercise
+from .check import CheckResult, check_function, hint
 
 PREVIEW = 2000
 FLOOR = 10_000    # the smallest limit an answer may be: results this short are not worth moving
@@ -95,41 +97,29 @@ def all_cases() -> list:
 def _diagnose(args, expected, got):
     sizes, batch_limit = args
     if got is not None and (not isinstance(got, int) or isinstance(got, bool)):
-        return say("return one whole number (a limit), or None.", "返回一个整数（阈值），或者 None。")
+        return phrase("budget: not a whole number")
     if got == article_limit():
-        return say("30,000 is the article's own limit, not the answer for this batch: work it out "
-                   "from the sizes.", "30,000 是文章自己的阈值，不是这一批的答案：要从这些大小算出来。")
+        return phrase("budget: the article's own limit")
     if expected is None:
-        return say(f"even with large_limit = {FLOOR:,d} step 1 cannot bring this batch under "
-                   f"{batch_limit:,d}: answer None.",
-                   f"即使 large_limit = {FLOOR:,d}，第一步也无法让这一批低于 {batch_limit:,d}：答 None。")
+        return phrase("budget: no limit works", floor=FLOOR, batch_limit=batch_limit)
     if got is None:
-        return say(f"a limit exists: with {expected:,d} step 1 brings the batch under the limit.",
-                   f"存在这样的阈值：取 {expected:,d} 时，第一步能让这一批低于阈值。")
+        return phrase("budget: a limit exists with step 1", expected=expected)
     if got == expected + 1 and got in sizes:
-        return say(f"a result of exactly {got:,d} characters is not longer than a limit of "
-                   f"{got:,d}: step 1 leaves it. Subtract one.",
-                   f"正好 {got:,d} 个字符的结果不比阈值 {got:,d} 长：第一步不动它。要减一。")
+        return phrase("budget: a result of exactly characters", got=got)
     with tempfile.TemporaryDirectory(prefix="compact-exercise-") as root:
         left = _total_after(sizes, batch_limit, got, root) if got >= 1 else None
     if got > expected:
-        return say(f"with your limit step 1 leaves {left:,d} characters, still over {batch_limit:,d}: "
-                   "a persisted result still takes its 2,000-character preview, so each move saves "
-                   "less than its size.",
-                   f"用你的阈值，第一步之后还剩 {left:,d} 个字符，仍超过 {batch_limit:,d}："
-                   "转存的结果仍占 2,000 个字符的预览，每转存一个省下的比它的大小少。")
-    return say(f"a larger limit works too ({expected:,d}): step 1 goes largest first and stops as "
-               "soon as the batch fits, so only the results it needs must be longer than the limit.",
-               f"更大的阈值也行（{expected:,d}）：第一步从最大的开始，一放得下就停，"
-               "所以只有它需要转存的那些结果必须比阈值长。")
+        return phrase("budget: with your limit step 1 leaves", left=left, batch_limit=batch_limit)
+    return phrase("budget: a larger limit works too", expected=expected)
 
 
 def article_limit() -> int:
     return CompactionConfig.seed().large_result_char_limit
 
 
+@exercise("01", writes_code=True)
 def check_largest_large_limit(largest_large_limit) -> CheckResult:
-    """01: largest_large_limit(sizes, batch_limit) -> the largest large limit that fits the batch."""
+    """largest_large_limit(sizes, batch_limit) -> the largest large limit that fits the batch."""
     return check_function("largest_large_limit", largest_large_limit, all_cases(),
                           hint("largest_large_limit"), diagnose=_diagnose)
 

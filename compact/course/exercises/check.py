@@ -16,10 +16,11 @@ A stub that still raises NotImplementedError, or an answer left as None, is
 "not attempted yet": a friendly line, never a traceback, so a notebook shipped
 unsolved runs top to bottom. A learner's bug is a FAIL line, not a traceback.
 
-Every line speaks the notebook's language (compact/display/lang.py): texts.json
-holds the frame's words and each checker's hint in English and Chinese, and a
-diagnosis built from the learner's values says both with `say(english, chinese)`.
-The English lines are the ones the English notebooks store.
+Every line speaks the notebook's language (compact/display/lang.py): the frame's
+words and each checker's diagnoses are rows of the phrasebook
+(compact/display/phrases.py), filled with the learner's values; texts.json holds
+each checker's hint in English and Chinese. The English lines are the ones the
+English notebooks store.
 
 Left out on purpose: grading and timing.
 """
@@ -72,12 +73,6 @@ class CheckResult:
 
 
 
-
-def say(english: str, chinese: str) -> str:
-    """A checker's hint in the notebook's language."""
-    return choose(english, chinese)
-
-
 # Each checker's hint, in both languages: data, kept beside the code that prints it.
 # The frame (PASS, FAIL, what differs) is in the package's phrasebook, as "check ..." rows.
 HINTS = json.loads(Path(__file__).with_name("texts.json").read_text(encoding="utf-8"))["hints"]
@@ -85,7 +80,7 @@ HINTS = json.loads(Path(__file__).with_name("texts.json").read_text(encoding="ut
 
 def hint(name: str) -> str:
     """The hint of checker `name` in the notebook's language."""
-    return say(HINTS[name]["en"], HINTS[name]["zh"])
+    return choose(HINTS[name]["en"], HINTS[name]["zh"])
 
 
 def _w(key: str, **values) -> str:

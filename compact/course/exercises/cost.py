@@ -13,10 +13,12 @@ changed (the API reads only a whole earlier request), measuring with
 import json
 
 from ... import formats
+from ...display.phrases import say as phrase
 from ...messages import to_plain
 from ...offline.tokens import estimate_text_tokens
 from .build import rng, tool_pair
-from .check import CheckResult, check_function, hint, say
+from .catalogue import exercise
+from .check import CheckResult, check_function, hint
 
 
 def reference(previous, current) -> float:
@@ -70,27 +72,20 @@ def _diagnose(args, expected, got):
     if isinstance(got, bool) or not isinstance(got, (int, float)):
         return None
     if abs(got - 1.25 * sum(_tokens(current))) < 1e-6:
-        return say("nothing was counted as read: when current starts with all of previous, "
-                   "previous's tokens cost 0.1.",
-                   "没有任何部分按缓存读取计算：current 以完整的 previous 开头时，"
-                   "previous 的 token 每个只算 0.1。")
+        return phrase("cost: nothing was counted as read")
     if abs(got - _trap(previous, current, _tokens, partial=True)) < 1e-6:
-        return say("the API reads only a whole earlier request: if any message of previous "
-                   "changed, nothing is read.",
-                   "API 只读取一个完整的先前请求：previous 中任何一条消息变了，就什么也读不到。")
+        return phrase("cost: the api reads only a whole")
     if abs(got - _trap(previous, current, lambda ms: _tokens(ms, ensure_ascii=True))) < 1e-6:
-        return say("measure with ensure_ascii=False: a Chinese character is one character, not six.",
-                   "用 ensure_ascii=False 来量：一个汉字是一个字符，不是六个。")
+        return phrase("cost: ensure_ascii")
     if abs(got - _trap(previous, current, lambda ms: [len(json.dumps(m, ensure_ascii=False))
                                                         for m in ms])) < 1e-6:
-        return say("count tokens, not characters: estimate_text_tokens of each message's JSON.",
-                   "数 token，不是字符：对每条消息的 JSON 用 estimate_text_tokens。")
-    return say("read previous's tokens only when current starts with every message of previous.",
-               "只有 current 以 previous 的全部消息开头时，才按缓存读取 previous 的 token。")
+        return phrase("cost: count tokens")
+    return phrase("cost: read previous's tokens only when current")
 
 
+@exercise("09", writes_code=True)
 def check_cache_cost(cache_cost) -> CheckResult:
-    """09: cache_cost(previous, current) -> what the current request is billed, in tokens."""
+    """cache_cost(previous, current) -> what the current request is billed, in tokens."""
     return check_function(
         "cache_cost", cache_cost, _cases(), hint("cache_cost"),
         diagnose=_diagnose)

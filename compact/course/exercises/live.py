@@ -1,4 +1,4 @@
-"""10 · the live agent run: predict the summary calls of the offline compare-code run.
+"""12 · the live agent run: predict the summary calls of the offline compare-code run.
 
 The reference runs the task for real, with the offline model (a deterministic
 program, not a language model) on a scratch copy of the sample workspace, and
@@ -10,6 +10,7 @@ import tempfile
 from pathlib import Path
 
 from ..histories import data_dir
+from .catalogue import exercise
 from .check import CheckResult, check_prediction, hint
 
 
@@ -26,7 +27,8 @@ def summary_calls_in_live_run(profile: str = "seed") -> dict:
     return {"summary_calls": calls}
 
 
+@exercise("12")
 def check_summary_calls(answer) -> CheckResult:
-    """10: predict how many summaries the seed profile asks for in the live run."""
+    """predict how many summaries the seed profile asks for in the live run."""
     return check_prediction(
         "summary_calls", answer, summary_calls_in_live_run(), hint("summary_calls"))

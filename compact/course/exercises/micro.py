@@ -17,9 +17,11 @@ import random
 import tempfile
 
 from ...config import CompactionConfig
+from ...display.phrases import say as phrase
 from ...messages import text_of, tool_results
 from .build import rng, tool_pair
-from .check import CheckResult, check_function, hint, say
+from .catalogue import exercise
+from .check import CheckResult, check_function, hint
 
 LINE = "A line of a README the agent read, long enough to be worth shrinking.\n"
 
@@ -73,26 +75,19 @@ def _diagnose(args, expected, got):
     if not isinstance(got, str):
         return None
     if len(text) <= 120 and got != text:
-        return say("a result of at most 120 characters is left as it is.",
-            "不超过 120 个字符的结果保持原样。")
+        return phrase("micro: a result of at most 120")
     if expected.startswith("[Earlier tool result saved at") and got.startswith("[Earlier"):
-        return say(("read the path from the line that starts 'Full output: ' inside the "
-                "<persisted-output> block, up to the end of that line."),
-            "从 <persisted-output> 块里以 'Full output: ' 开头的那一行读出路径，一直读到行尾。")
+        return phrase("micro: read the path from the line")
     if expected.startswith("[Earlier tool result saved at"):
-        return say("this result starts with step 1's <persisted-output> block: point at its copy.",
-            "这个结果以第一步的 <persisted-output> 块开头：要指向它的副本。")
+        return phrase("micro: this result starts with step 1's")
     if got.startswith("[Earlier tool result saved at"):
-        return say(("only step 1's own block counts: the text must start with "
-                "'<persisted-output>'; a 'Full output:' line anywhere else is just text."),
-            "只认第一步自己的块：文本必须以 '<persisted-output>' 开头；"
-            "别处的 'Full output:' 行只是普通文本。")
-    return say("an older result over 120 characters with no saved copy says it was omitted.",
-            "超过 120 个字符、又没有保存副本的较早结果，要写明它已被省略（omitted）。")
+        return phrase("micro: only step 1's own block counts")
+    return phrase("micro: an older result over 120 characters")
 
 
+@exercise("03", writes_code=True)
 def check_older_result(older_result) -> CheckResult:
-    """03: older_result(text) -> what the article's step 3 leaves for an older result."""
+    """older_result(text) -> what the article's step 3 leaves for an older result."""
     with tempfile.TemporaryDirectory(prefix="compact-exercise-") as root:
         cases = _cases_in(root)
     return check_function(
@@ -113,8 +108,9 @@ def placeholders_on_five_reads() -> dict:
             "omitted": kinds.count("omitted")}
 
 
+@exercise("03")
 def check_placeholders(answer) -> CheckResult:
-    """03: predict (placeholders, omitted) for the seed profile's step 3 on five_reads."""
+    """predict (placeholders, omitted) for the seed profile's step 3 on five_reads."""
     from .check import check_prediction
     return check_prediction(
         "placeholders", answer, placeholders_on_five_reads(), hint("placeholders"))

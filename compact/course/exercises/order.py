@@ -15,8 +15,10 @@ leads to it; a placeholder's path leads to the copy too.
 
 import itertools
 
+from ...display.phrases import say as phrase
 from ...messages import text_of, tool_results
-from .check import CheckResult, check_function, hint, say
+from .catalogue import exercise
+from .check import CheckResult, check_function, hint
 
 CHEAP = ("tool_result_budget", "snip_compact", "micro_compact")
 
@@ -75,30 +77,20 @@ def _sorted(got):
 def _diagnose(args, expected, got):
     originals, context, transcripts, saved = args
     if not isinstance(got, list):
-        return say("return a list of tool_use ids.",
-            "返回一个 tool_use id 的列表。")
+        return phrase("order: return a list of tool_use ids")
     extra = [i for i in got if i not in expected]
     if extra and transcripts:
-        return say((f"{extra[0]} is not lost: a transcript holds the list as it was, "
-                "look for the original in every transcript's tool results too."),
-            f"{extra[0]} 没有丢失：transcript（完整记录）保存着原来的列表，"
-            "也要在每个 transcript 的工具结果里找原文。")
+        return phrase("order: not lost, in a transcript", extra_0=extra[0])
     if extra and saved:
-        return say((f"{extra[0]} is not lost: its marker's path (the 'Full output: ' line, "
-                "or the placeholder's 'saved at') names a saved file holding the original."),
-            f"{extra[0]} 没有丢失：它的标记里的路径（'Full output: ' 行，"
-            "或占位符的 'saved at'）指向一个保存着原文的文件。")
+        return phrase("order: not lost, its marker's path", extra_0=extra[0])
     if extra:
-        return say(f"{extra[0]} is still readable: compare whole texts, not only whether the id is there.",
-            f"{extra[0]} 仍然读得到：要比较完整的文本，而不只是看 id 在不在。")
-    return say(("a result is lost when no readable text for its id equals the original: "
-            "a preview or '[Earlier tool result omitted.]' is not the original."),
-            "一个结果丢失，是指它的 id 对应的所有可读文本都不等于原文："
-            "预览或 '[Earlier tool result omitted.]' 都不是原文。")
+        return phrase("order: still readable", extra_0=extra[0])
+    return phrase("order: a result is lost when no")
 
 
+@exercise("05", writes_code=True)
 def check_lost(lost) -> CheckResult:
-    """05: lost(originals, context, transcripts, saved) -> ids of outputs lost for good."""
+    """lost(originals, context, transcripts, saved) -> ids of outputs lost for good."""
     return check_function(
         "lost", lost, _cases(), hint("lost"),
         normalise=_sorted, diagnose=_diagnose)
@@ -112,8 +104,9 @@ def order_loss_on_huge_result() -> dict:
     return {"lost": wrong_order_loss("huge_result")}
 
 
+@exercise("05")
 def check_order_loss(answer) -> CheckResult:
-    """05: predict how many tool outputs are lost for good in the wrong order."""
+    """predict how many tool outputs are lost for good in the wrong order."""
     from .check import check_prediction
     return check_prediction(
         "order_loss", answer, order_loss_on_huge_result(), hint("order_loss"))

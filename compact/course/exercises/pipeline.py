@@ -5,6 +5,7 @@ article's numbers: the steps whose record says they changed something, in
 the order they ran.
 """
 
+from .catalogue import exercise
 from .check import CheckResult, check_prediction, hint
 
 HISTORIES = ("five_reads", "huge_result", "long_session", "two_code_files")
@@ -16,7 +17,8 @@ def steps_that_act() -> dict:
     return {name: replay(name, profile="seed").fired() for name in HISTORIES}
 
 
+@exercise("00")
 def check_steps_that_act(answer) -> CheckResult:
-    """00: predict {history: [step names]}, the steps one seed prepare runs to effect."""
+    """predict {history: [step names]}, the steps one seed prepare runs to effect."""
     return check_prediction(
         "steps_that_act", answer, steps_that_act(), hint("steps_that_act"))

@@ -11,8 +11,10 @@ assistant message has nothing fresh (its length).
 Prediction: how many tool outputs the seed profile loses on two long sessions.
 """
 
+from ...display.phrases import say as phrase
 from .build import messages_of_kinds, random_kinds, rng
-from .check import CheckResult, check_function, check_prediction, hint, say
+from .catalogue import exercise
+from .check import CheckResult, check_function, check_prediction, hint
 
 CASES = [
     ("a batch after the last reply", ["user", "tool_use", "tool_result", "tool_use", "tool_result"]),
@@ -36,24 +38,20 @@ def random_cases(count: int = 10) -> list:
 def _diagnose(args, expected, got):
     (kinds,) = args
     if not isinstance(got, int) or isinstance(got, bool):
-        return say("return one index.",
-            "返回一个下标。")
+        return phrase("profiles: return one index")
     replies = [i for i, kind in enumerate(kinds) if kind in ("assistant", "tool_use")]
     if replies and got == replies[0] + 1:
-        return say("that is after the first reply: look for the model's last one.",
-            "那是第一次回复之后：要找模型的最后一次回复。")
+        return phrase("profiles: that is after the first reply")
     if replies and got == replies[-1]:
-        return say("the reply itself is read; fresh starts at the message after it.",
-            "回复本身模型已经读过；新内容从它后面的那条消息开始。")
+        return phrase("profiles: the reply itself is read fresh")
     if not replies:
-        return say("no assistant message yet: everything is fresh, from index 0.",
-            "还没有 assistant 消息：全部都是新的，从下标 0 开始。")
-    return say("a tool_use message is an assistant reply too.",
-            "tool_use 消息也是 assistant 的回复。")
+        return phrase("profiles: no assistant message yet everything")
+    return phrase("profiles: a tool_use message is an assistant")
 
 
+@exercise("08", writes_code=True)
 def check_fresh_from(fresh_from) -> CheckResult:
-    """08: fresh_from(kinds) -> index of the first message newer than the model's last reply."""
+    """fresh_from(kinds) -> index of the first message newer than the model's last reply."""
     cases = [(label, (list(kinds),), reference(kinds)) for label, kinds in CASES + random_cases()]
     return check_function(
         "fresh_from", fresh_from, cases, hint("fresh_from"),
@@ -66,7 +64,8 @@ def seed_losses() -> dict:
     return {name: outputs_lost(name, profile="seed") for name in ("long_session", "timeline_150")}
 
 
+@exercise("08")
 def check_seed_losses(answer) -> CheckResult:
-    """08: predict {long_session: n, timeline_150: m}, outputs the seed profile loses."""
+    """predict {long_session: n, timeline_150: m}, outputs the seed profile loses."""
     return check_prediction(
         "seed_losses", answer, seed_losses(), hint("seed_losses"))

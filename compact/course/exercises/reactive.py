@@ -17,8 +17,10 @@ tail pulled back to the request when the request is already summarized.
 Left out: the summary itself (notebook 06 shows it).
 """
 
+from ...display.phrases import say as phrase
 from .build import messages_of_kinds, random_kinds, rng
-from .check import CheckResult, check_function, hint, say
+from .catalogue import exercise
+from .check import CheckResult, check_function, hint
 
 CASES = [
     # (label, kinds, keep, request_at)
@@ -68,32 +70,23 @@ def all_cases() -> list:
 def _diagnose(args, expected, got):
     kinds, keep, request_at = args
     if not isinstance(got, int) or isinstance(got, bool):
-        return say("return one index: the first message kept verbatim.",
-                   "返回一个下标：第一条原样保留的消息。")
+        return phrase("reactive: return one index the first message")
     article = article_tail(kinds, keep)
     if got == article and expected != article:
-        return say(f"that is the article's tail: message {request_at}, the request, is in it and in "
-                   "the summary message, so the model reads it twice. Start the tail after it.",
-                   f"这是文章的尾部：请求所在的第 {request_at} 条消息既在尾部里，又在摘要消息里，"
-                   "模型会读到两次。让尾部从它之后开始。")
+        return phrase("reactive: that is the article's tail message", request_at=request_at)
     if got == request_at:
-        return say("the tail starts at the request, so the model reads it twice: start one later.",
-                   "尾部从请求开始，模型会读到两次：晚一条开始。")
+        return phrase("reactive: the tail starts at the request")
     if expected == article and got == request_at + 1 and request_at + 1 < article:
-        return say(f"the request (message {request_at}) is already before the tail, so only the "
-                   "summary holds it: keep the tail as it is.",
-                   f"请求（第 {request_at} 条消息）已经在尾部之前，只有摘要里有它：尾部保持原样。")
+        return phrase("reactive: the request message is already before", request_at=request_at)
     if 0 < got < len(kinds) and kinds[got] == "tool_result" and kinds[got - 1] == "tool_use":
-        return say(f"your tail opens on kinds[{got}], a tool_result whose tool_use is just before "
-                   "it: start one earlier so the pair stays together.",
-                   f"你的尾部从 kinds[{got}] 开始，它是 tool_result，而它的 tool_use 就在前面："
-                   "提前一条开始，让这一对保持在一起。")
+        return phrase("reactive: your tail opens on kinds", got=got)
     if got < 0:
-        return say("never start below 0.", "绝不从小于 0 的位置开始。")
+        return phrase("reactive: never start below 0")
     return None
 
 
+@exercise("06", writes_code=True)
 def check_tail_once(tail_once) -> CheckResult:
-    """06: tail_once(kinds, keep, request_at) -> where a tail that reads the request once starts."""
+    """tail_once(kinds, keep, request_at) -> where a tail that reads the request once starts."""
     return check_function("tail_once", tail_once, all_cases(), hint("tail_once"),
                           diagnose=_diagnose)

@@ -18,9 +18,11 @@ and compaction (it loses what it summarized).
 from dataclasses import replace
 
 from ...bench.server_designs import read_edits, replay, totals
+from ...display.phrases import say as phrase
 from ...offline.api import context_edits
 from ..histories import load_history
-from .check import CheckResult, not_attempted, report, say
+from .catalogue import exercise
+from .check import CheckResult, not_attempted, report
 
 SESSION = "timeline_150"
 BUDGET_COST = 900_000
@@ -28,10 +30,7 @@ BUDGET_KEEP = 3
 
 
 def _hint() -> str:
-    return say("lower the clearing trigger well under the default, and set clear_at_least so that "
-               "clearing starts only once a large amount can go; compaction loses what it summarizes.",
-               "把清除的触发阈值降到远低于默认值，并设置 clear_at_least，让清除等到能清掉一大段时才开始；"
-               "压缩会丢掉它摘要掉的内容。")
+    return phrase("server_edits: hint")
 
 
 def budget_lines(figures: dict, edits: list, ungated: dict) -> list:
@@ -39,13 +38,13 @@ def budget_lines(figures: dict, edits: list, ungated: dict) -> list:
     are the figures of the same edits without `clear_at_least`."""
     keeps = [e.keep for e in edits if isinstance(e, context_edits.ClearToolUses)]
     return [
-        (say(f"cost at most {BUDGET_COST:,d}", f"成本不超过 {BUDGET_COST:,d}"),
+        (phrase("server_edits: cost at most", budget_cost=BUDGET_COST),
          figures["cost"] <= BUDGET_COST, f"cost {figures['cost']:,d}"),
-        (say("cache broken less often than without clear_at_least", "缓存失效次数少于不设 clear_at_least 时"),
+        (phrase("server_edits: cache broken less often than without clear_at_least"),
          figures["breaks"] < ungated["breaks"], f"{figures['breaks']} breaks, {ungated['breaks']} without"),
-        (say("no tool output lost for good", "没有工具输出被永久丢失"),
+        (phrase("server_edits: no tool output lost for good"),
          figures["lost"] == 0, f"{figures['lost']} of {figures['outputs']} lost"),
-        (say(f"the newest {BUDGET_KEEP} tool uses kept whole", f"最新的 {BUDGET_KEEP} 次工具调用保持完整"),
+        (phrase("server_edits: the newest tool uses kept whole", budget_keep=BUDGET_KEEP),
          all(k >= BUDGET_KEEP for k in keeps), f"keep {min(keeps) if keeps else '-'}"),
     ]
 
@@ -61,15 +60,17 @@ def measure(edits) -> tuple[dict, list, dict]:
     return totals(replay(messages, read)), read, totals(replay(messages, ungated))
 
 
+@exercise("10")
 def check_edits_for_budget(edits) -> CheckResult:
-    """10: edits -> the budget lines they meet on timeline_150."""
+    """edits -> the budget lines they meet on timeline_150."""
     name, total = "edits", 4
     if edits is None:
         return not_attempted(name, total, _hint(), "answer None")
     try:
         figures, read, ungated = measure(edits)
     except (ValueError, TypeError, AttributeError) as error:
-        return report(name, [(say("the server takes the edits", "服务器接受这些 edits"), False, str(error))],
+        return report(name, [(phrase("server_edits: the server takes the edits"), False, str(error))],
                       _hint())
-    rows = [(line, ok, "" if ok else measured) for line, ok, measured in budget_lines(figures, read, ungated)]
+    lines = budget_lines(figures, read, ungated)
+    rows = [(line, ok, "" if ok else measured) for line, ok, measured in lines]
     return report(name, rows, _hint())

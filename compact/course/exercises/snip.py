@@ -21,8 +21,10 @@ is a plain turn, so the cut lands where the arithmetic says).
 import tempfile
 
 from ...config import CompactionConfig
+from ...display.phrases import say as phrase
 from .build import rng
-from .check import CheckResult, check_function, hint, say
+from .catalogue import exercise
+from .check import CheckResult, check_function, hint
 
 KEEP_HEAD = 3
 CASES = [
@@ -93,25 +95,20 @@ def all_cases() -> list:
 def _diagnose(args, expected, got):
     added, max_messages, target = args
     if not isinstance(got, list):
-        return say("return a list of call numbers, the first call being 1.",
-                   "返回一个调用编号的列表，第一次调用是 1。")
+        return phrase("snip: return a list of call numbers")
     if got == simulate(added, max_messages, max_messages + 1):
-        return say(f"that is the article's cut: it keeps {max_messages + 1} messages, one over the "
-                   "trigger, so the next call archives again. This snip keeps `target`.",
-                   f"这是文章的切法：它留下 {max_messages + 1} 条消息，比触发条件多一条，"
-                   "所以下一次调用又要归档。这里的 snip 留下 `target` 条。")
+        return phrase("snip: that is the article's cut", max_messages_1=max_messages + 1)
     if got in (simulate(added, max_messages, target - 1), simulate(added, max_messages, target + 1)):
-        return say(f"after a cut the list holds exactly {target} messages: the marker is one of them.",
-                   f"切完之后列表正好有 {target} 条消息：标记也算其中一条。")
+        return phrase("snip: after a cut the list holds", target=target)
     if got == simulate(added, max_messages, target, lambda n, m: n >= m):
-        return say(f"step 2 acts when the list is over {max_messages}, not when it reaches it.",
-                   f"列表超过 {max_messages} 条时第二步才动手，达到时不算。")
+        return phrase("snip: step 2 acts when the list", max_messages=max_messages)
     if got and got[0] == 0:
-        return say("number the calls from 1.", "调用从 1 开始编号。")
+        return phrase("snip: number the calls from 1")
     return None
 
 
+@exercise("02", writes_code=True)
 def check_archive_calls(archive_calls) -> CheckResult:
-    """02: archive_calls(added, max_messages, target) -> the calls on which step 2 archives."""
+    """archive_calls(added, max_messages, target) -> the calls on which step 2 archives."""
     return check_function("archive_calls", archive_calls, all_cases(), hint("archive_calls"),
                           diagnose=_diagnose)

@@ -21,8 +21,10 @@ the exercise does not.
 
 from ... import formats
 from ...config import CompactionConfig
+from ...display.phrases import say as phrase
 from .build import rng
-from .check import CheckResult, check_function, hint, say
+from .catalogue import exercise
+from .check import CheckResult, check_function, hint
 
 _SEED = CompactionConfig.seed()
 KEEP, MIN_CHARS, PLACEHOLDER = _SEED.keep_recent_results, _SEED.micro_min_chars, len(formats.OMITTED)
@@ -75,44 +77,30 @@ def _walk(sizes, target, order=None, keep=KEEP, placeholder=PLACEHOLDER, minimum
 
 
 MISTAKES = (
-    # (the rule changed, what the hint says)
-    (dict(stop=False),
-     ("that is the article's step 3: it shrinks every older result, whatever the total. Stop as "
-      "soon as the total is at most target.",
-      "这是文章的第三步：不管总数多少，它把每个较早的结果都缩掉。总数一不超过 target 就停下。")),
-    (dict(placeholder=0),
-     (f"a shrunk result still takes {PLACEHOLDER} characters: its placeholder, "
-      "compact.formats.OMITTED, stays in the context.",
-      f"缩掉的结果仍占 {PLACEHOLDER} 个字符：它的占位符 compact.formats.OMITTED 还留在上下文里。")),
+    # (the rule changed, the phrase that names the mistake)
+    (dict(stop=False), "summary: the article's step 3 shrinks every older result"),
+    (dict(placeholder=0), "summary: a shrunk result still takes its placeholder"),
     (dict(order=lambda sizes, older: sorted(older, key=lambda i: -sizes[i])),
-     ("you went largest first: step 3 goes oldest first (the oldest results matter least, and "
-      "the newer part of the prompt stays as it was).",
-      "你是从最大的开始的：第三步从最早的开始（最早的结果最不重要，提示里较新的部分保持不变）。")),
-    (dict(keep=0),
-     (f"the newest {KEEP} results stay whole: the model is still working with them.",
-      f"最新的 {KEEP} 个结果保持完整：模型还在用它们。")),
-    (dict(minimum=0),
-     (f"results of at most {MIN_CHARS} characters stay: a placeholder would hardly shorten them.",
-      f"不超过 {MIN_CHARS} 个字符的结果不动：换成占位符也短不了多少。")),
+     "summary: you went largest first"),
+    (dict(keep=0), "summary: the newest stay whole"),
+    (dict(minimum=0), "summary: short results stay"),
 )
 
 
 def _diagnose(args, expected, got):
     sizes, target = args
     if got is not None and (not isinstance(got, int) or isinstance(got, bool)):
-        return say("return a count of results (an int), or None.", "返回结果的个数（int），或者 None。")
-    for changed, (english, chinese) in MISTAKES:
+        return phrase("summary: return a count of results")
+    for changed, key in MISTAKES:
         if got == _walk(sizes, target, **changed) != expected:
-            return say(english, chinese)
+            return phrase(key, placeholder=PLACEHOLDER, keep=KEEP, min_chars=MIN_CHARS)
     if expected is None:
-        return say(f"the newest {KEEP} stay whole and results of at most {MIN_CHARS} characters stay: "
-                   "even shrinking every other one leaves the total over the target, so answer None.",
-                   f"最新的 {KEEP} 个保持完整，不超过 {MIN_CHARS} 个字符的也不动："
-                   "其余的全缩掉，总数仍超过目标，所以答 None。")
+        return phrase("summary: no answer exists", keep=KEEP, min_chars=MIN_CHARS)
     return None
 
 
+@exercise("04", writes_code=True)
 def check_shrink_count(shrink_count) -> CheckResult:
-    """04: shrink_count(sizes, target) -> results a step 3 that stops at target shrinks."""
+    """shrink_count(sizes, target) -> results a step 3 that stops at target shrinks."""
     return check_function("shrink_count", shrink_count, all_cases(), hint("shrink_count"),
                           diagnose=_diagnose)

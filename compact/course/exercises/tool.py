@@ -25,8 +25,10 @@ import tempfile
 from pathlib import Path
 from unittest import mock
 
+from ...display.phrases import say as phrase
 from .build import rng
-from .check import CheckResult, check_function, hint, say
+from .catalogue import exercise
+from .check import CheckResult, check_function, hint
 
 REQUEST = "Read the notes, write a summary to notes/done.md, then compact."
 FILES = {"README.md": "# Sample\nA small workspace for the exercise.\n",
@@ -167,41 +169,27 @@ def _diagnose(args, expected, got):
     messages, uses, run, compact = args
     names = [u["name"] for u in uses]
     if got is None and run.names and fails({"name": run.names[-1]}) and not compact.given:
-        return say(("run(tool_use) raised and your function let it escape: catch the exception and "
-                    "answer the call with 'Error: ' and the exception's message."),
-                   "run(tool_use) 抛出了异常，而你的函数没有接住：捕获异常，"
-                   "用 'Error: ' 加上异常的消息回答这个调用。")
+        return phrase("tool: run tool_use raised and your function")
     if len(run.names) < len(names) - names.count("compact"):
-        return say("run every call of the batch, also the ones after a failure or a compact.",
-                   "运行这一批里的每个调用，失败之后、compact 之后的也要运行。")
+        return phrase("tool: run every call of the batch")
     if "compact" in run.names:
-        return say("compact has no handler: answer it with compact.formats.COMPACT_TOOL_ACK, not run().",
-            "compact 没有处理函数：用 compact.formats.COMPACT_TOOL_ACK 回答它，不要调用 run()。")
+        return phrase("tool: compact has no handler answer")
     if "compact" in names and not compact.given:
-        return say(("the batch held a compact call: return compact(messages) once the results are "
-                    "in, even when a call failed."),
-                   "这一批里有 compact 调用：结果都加进去之后，返回 compact(messages)，有调用失败时也一样。")
+        return phrase("tool: the batch held a compact call")
     if compact.given and compact.given[0][-1]["role"] != "user":
-        return say(("compact ran before the results were appended: the summary misses what the "
-                "batch did, and the results would answer nothing."),
-            "compact 在结果加进去之前就运行了：摘要漏掉了这一批做的事，这些结果也不再回应任何调用。")
+        return phrase("tool: compact ran before the results were")
     if "compact" not in names and compact.given:
-        return say("no compact call in this batch: return the list with the results appended.",
-            "这一批里没有 compact 调用：返回加上结果之后的列表。")
+        return phrase("tool: no compact call in this batch")
     if isinstance(got, list) and got and isinstance(got[-1].get("content"), list):
         answered = {b.get("tool_use_id") for b in got[-1]["content"] if isinstance(b, dict)}
         if any(u["id"] not in answered for u in uses) and "compact" not in names:
-            return say(("every tool_use needs its tool_result, a failed one too: answer it with "
-                        "'Error: ' and the exception's message."),
-                       "每个 tool_use 都要有它的 tool_result，失败的也一样："
-                       "用 'Error: ' 加上异常的消息回答它。")
-    return say("one user message holds every result, in the order of the calls; a failed call's "
-               "is 'Error: ' and the exception's message.",
-               "一条 user 消息按调用的顺序装下所有结果；失败调用的结果是 'Error: ' 加上异常的消息。")
+            return phrase("tool: every tool_use needs its tool_result")
+    return phrase("tool: one user message holds every result")
 
 
+@exercise("07", writes_code=True)
 def check_run_batch_safely(run_batch_safely) -> CheckResult:
-    """07: run_batch_safely(messages, tool_uses, run, compact) -> the list after the batch."""
+    """run_batch_safely(messages, tool_uses, run, compact) -> the list after the batch."""
     with tempfile.TemporaryDirectory(prefix="compact-exercise-") as root:
         return check_function(
             "run_batch_safely", run_batch_safely, _cases(Path(root)), hint("run_batch_safely"),

@@ -1,0 +1,131 @@
+"""Write the notebook tables that follow from notebooks/src/, between their markers.
+
+    .venv/bin/python scripts/notebook_tables.py            # rewrite every generated table
+    .venv/bin/python scripts/notebook_tables.py --check    # exit 1 and name each stale file
+
+A notebook's title is its first cell's heading (`# # NN · Title`), in each
+edition's own words; its minutes are its Goal cell's "About N minutes on your
+own" (Chinese: 自学约 N 分钟). From them:
+
+    README.zh.md       the Chinese edition's notebooks: title and minutes
+    docs/TEACHING.md   the self-study path: every notebook and its minutes
+
+Each table sits between `<!-- notebooks: NAME -->` and `<!-- notebooks: end -->`;
+the lines outside the markers are hand-written and left as they are. So adding a
+notebook's sources and running this script updates both tables, and
+tests/test_notebook_catalogue.py fails while one is stale.
+
+Left out: README.md's table, whose "what you see" and "you write" are prose no
+source holds; the same test checks that it names every notebook, in order.
+"""
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SRC = ROOT / "notebooks" / "src"
+END = "<!-- notebooks: end -->"
+
+
+def sources(root: Path = ROOT) -> list[Path]:
+    """The English sources, in order: notebooks/src/NN_name.py."""
+    return sorted((root / "notebooks" / "src").glob("[0-9][0-9]_*.py"))
+
+
+def title(path: Path) -> str:
+    """The notebook's title, without its number: `# # 03 · Step 3 ...` -> `Step 3 ...`."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    found = re.fullmatch(r"# # \d\d · (.+)", lines[1]) if len(lines) > 1 else None
+    if not found:
+        raise ValueError(f"{path}:2: the first cell opens with '# # NN · Title'")
+    return found[1]
+
+
+def goal(path: Path) -> str:
+    """The Goal cell's text, on one line."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith(("# **Goal.**", "# **目标。**"))),
+                 None)
+    if start is None:
+        raise ValueError(f"{path}: no Goal cell ('**Goal.**' or '**目标。**')")
+    cell = []
+    for line in lines[start:]:
+        if not line.startswith("#") or line.startswith("# %%"):
+            break
+        cell.append(line[2:])
+    return " ".join(cell)
+
+
+def minutes(path: Path) -> tuple[int, int]:
+    """(on one's own, in the 90-minute class or 0) from a Goal cell, English or Chinese."""
+    text = goal(path)
+    alone = re.search(r"About (\d+) minutes|(?:自学)?约\s*(\d+)\s*分钟", text)
+    if not alone:
+        raise ValueError(f"{path}: no 'About N minutes' in its Goal cell: {text}")
+    cls = re.search(r"in the 90-minute class, (\d+)|在\s*90\s*分钟\s*的课堂上\s*用\s*(\d+)\s*分钟", text)
+    return int(alone[1] or alone[2]), int(cls[1] or cls[2]) if cls else 0
+
+
+def zh_table(root: Path) -> list[str]:
+    rows = ["| notebook | 内容 | 自学（分钟） |", "|---|---|---|"]
+    for path in sources(root):
+        zh = path.parent / "zh" / path.name
+        rows.append(f"| [`{path.stem}`](notebooks/zh/{path.stem}.ipynb) | {title(zh)} | {minutes(zh)[0]} |")
+    return rows
+
+
+def self_study_table(root: Path) -> list[str]:
+    rows = ["| notebook | minutes |", "|---|---|"]
+    return rows + [f"| {path.stem} | {minutes(path)[0]} |" for path in sources(root)]
+
+
+# file -> (marker name, the table's lines made from the sources)
+TABLES = {
+    "README.zh.md": ("zh", zh_table),
+    "docs/TEACHING.md": ("self-study", self_study_table),
+}
+
+
+def with_table(text: str, name: str, rows: list[str], where: str) -> str:
+    """`text` with the lines between its `name` marker and the end marker replaced by `rows`."""
+    start = f"<!-- notebooks: {name} -->"
+    if text.count(start) != 1 or text.count(END) != 1 or text.index(start) > text.index(END):
+        raise ValueError(f"{where}: needs one '{start}' line and, after it, one '{END}' line")
+    head, rest = text.split(start, 1)
+    _, tail = rest.split(END, 1)
+    return "\n".join([head + start, *rows, END]) + tail
+
+
+def stale(root: Path = ROOT, write: bool = False) -> list[str]:
+    """The files whose generated table differs from the sources; rewritten when `write`."""
+    found = []
+    for name, (marker, make) in TABLES.items():
+        path = root / name
+        text = path.read_text(encoding="utf-8")
+        fresh = with_table(text, marker, make(root), name)
+        if fresh != text:
+            found.append(name)
+            if write:
+                path.write_text(fresh, encoding="utf-8")
+    return found
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--check", action="store_true", help="write nothing; exit 1 if a table is stale")
+    parser.add_argument("--root", type=Path, default=ROOT, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    try:
+        changed = stale(args.root, write=not args.check)
+    except (ValueError, OSError) as error:
+        print(f"notebook_tables: {error}", file=sys.stderr)
+        return 2
+    for name in changed:
+        print(f"{'STALE' if args.check else 'wrote'}  {name}")
+    return 1 if args.check and changed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
