@@ -517,3 +517,16 @@ def test_the_bench_prints_costs_with_and_without_pauses_and_the_switchs_effect(c
     assert all(r["cost"] >= r["cost_no_pauses"] * 0.5 for r in rows) and any(r["cold_calls"] for r in cold)
     [mine] = [r for r in stats.across_seeds(rows) if r["design"] == "default+cold"]
     assert mine["default_mean"] < 1 and mine["default_worst"] <= 1   # the switch's effect, over seeds
+
+
+def test_the_cache_aware_switch_stays_off_it_saves_money_but_misses_more():
+    """The rule (issue 31): default only if it wins on cost at no more misses. On chat-heavy
+    sessions (8 seeds, 120 turns) it costs less on every seed, and misses more on average."""
+    from compact.config import CompactionConfig
+    rows = bench.run_bench(turns=(120,), sessions=("chat-heavy",), designs=("default", "default+cold"),
+                           seeds=range(8))
+    by = {(r["seed"], r["design"]): r for r in rows}
+    pairs = [(by[s, "default"], by[s, "default+cold"]) for s in range(8)]
+    assert all(cold["cost"] < plain["cost"] for plain, cold in pairs)
+    assert sum(c["misses"] for _, c in pairs) > sum(p["misses"] for p, _ in pairs)
+    assert CompactionConfig().compact_when_cold is False
