@@ -2,8 +2,8 @@
 
 Two features of the real API end in the same block (`anthropic.types.beta.BetaCompactionBlock`):
 - `compact_20260112` (beta `compact-2026-01-12`), an edit in `context_management`:
-  once the prompt reaches its `trigger` (input tokens, default 150,000, at least
-  50,000 as the API's docs say), the server summarizes the conversation and the
+  once the prompt reaches its `trigger` (input tokens, default 150,000; the offline
+  server takes no less than MIN_TRIGGER), the server summarizes the conversation and the
   model answers from the summary; the reply starts with the block, and with
   `pause_after_compaction` it is the block alone, `stop_reason` "compaction";
 - `compaction={"type": "summarize"}` (beta `compact-2026-09-04`): compact now,
@@ -51,7 +51,9 @@ EDIT_TYPE = "compact_20260112"
 BETA = "compact-2026-01-12"
 ON_DEMAND_BETA = "compact-2026-09-04"
 DEFAULT_TRIGGER = 150_000
-MIN_TRIGGER = 50_000      # "Must be at least 50,000 tokens" (the API's compaction docs)
+# Ours: the SDK's types name only the default; 50,000 is the minimum the course read in the
+# API's compaction docs and could not find again (issue 31), so the notebooks call it ours.
+MIN_TRIGGER = 50_000
 COMPACTION_PROMPT = formats.SUMMARY_SYSTEM   # what the compaction's usage counts as its input
 NO_TRANSCRIPT = "none: the server keeps no transcript; the client holds the full history"
 
