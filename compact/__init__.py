@@ -12,13 +12,13 @@ measure=TokenMeasure(client, model))`.
 from .compactor import CompactionWarning, ContextCompactor
 from .config import CompactionConfig
 from .messages import MessageFormatError, estimate_chars, to_plain, validate_messages
-from .reactive import is_prompt_too_long
+from .reactive import hit_the_window, is_prompt_too_long
 from .record import StepRecord
 from .store import Store, StoreError
 from .tokens import TokenMeasure
 
 __all__ = [
     "CompactionConfig", "CompactionWarning", "ContextCompactor", "MessageFormatError",
-    "StepRecord", "Store", "StoreError", "TokenMeasure", "estimate_chars", "is_prompt_too_long",
-    "to_plain", "validate_messages",
+    "StepRecord", "Store", "StoreError", "TokenMeasure", "estimate_chars", "hit_the_window",
+    "is_prompt_too_long", "to_plain", "validate_messages",
 ]

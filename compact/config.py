@@ -20,7 +20,7 @@ Left out: any number the article does not have, but for the default's fixes
 and the token limit; the seed profile stays the article's characters.
 """
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 
 POSITIVE = ("context_char_limit", "tool_result_batch_char_limit", "large_result_char_limit",
             "summary_input_char_limit", "snip_max_messages", "snip_keep_head", "preview_chars")
@@ -91,6 +91,11 @@ class CompactionConfig:
     # by step 1 as it arrives (a preview stays), whatever its batch's total.
     persist_oversized: bool = True
     oversized_fraction: float = 0.4
+    # Issue 31, the cache-aware switch: when the prompt cache has expired anyway
+    # (the session sat idle longer than the cache lives), a rewrite breaks nothing
+    # that is still paid for: compact then, down to the target, whatever the size
+    # (`when_cold`). Off: the benchmark measures it (docs/AFTER_THE_ARTICLE.md).
+    compact_when_cold: bool = False
     # Tokens instead of characters: the context limit in tokens of the compactor's
     # token measure. None: the article's characters (context_char_limit).
     context_token_limit: int | None = None
@@ -140,6 +145,13 @@ class CompactionConfig:
         if not _plain_number(fraction, (int, float)) or not 0 < fraction <= 1:
             raise ValueError(f"fraction must be in (0, 1], got {fraction!r}")
         return cls.named(profile, context_token_limit=int(window_tokens * fraction), **overrides)
+
+    def when_cold(self) -> "CompactionConfig":
+        """The numbers for a call on a cold cache: the target is the limit, and stays the
+        target (the steps that act over the limit act over the target, down to it)."""
+        if self.context_token_limit is None:
+            return replace(self, context_char_limit=max(1, self.target_chars), target_fraction=1.0)
+        return replace(self, context_token_limit=max(1, self.target_size), target_fraction=1.0)
 
     @property
     def unit(self) -> str:

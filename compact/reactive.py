@@ -20,6 +20,11 @@ summary message and in the tail; the default moves the cut past that message
 so it is read once (flaw 14). Both profiles recognise the refusal by the
 SDK's error type and all three spellings (flaw 9).
 
+The same holds for a reply the window cut short (`hit_the_window`: `stop_reason`
+"model_context_window_exceeded", in the pinned SDK's `StopReason`): the API took
+the prompt, but the reply did not fit after it. The reply is not final; the
+agent loop and the recipe drop it, compact as for a refusal, and ask again.
+
 Left out: the retry itself and its counter (the agent loop owns them).
 """
 
@@ -28,6 +33,14 @@ from .messages import has_tool_use, is_tool_result, request_positions
 from .summary import summary_message_for
 
 TOO_LONG_SPELLINGS = ("prompt is too long", "prompt_too_long", "too many tokens")
+WINDOW_EXCEEDED = "model_context_window_exceeded"
+
+
+def hit_the_window(response) -> bool:
+    """True for a reply cut short because the context window was full (an SDK Message or a dict)."""
+    if isinstance(response, dict):
+        return response.get("stop_reason") == WINDOW_EXCEEDED
+    return getattr(response, "stop_reason", None) == WINDOW_EXCEEDED
 
 
 def is_prompt_too_long(error: BaseException) -> bool:

@@ -6,7 +6,9 @@ Four lines of `compact` make an ordinary tool loop compact its own context
 (docs/RECIPE.md explains each one):
 1. `prepare(messages, request)` before every model call;
 2. `reactive_compact(messages, request)` once when the API still answers
-   "prompt is too long", then the same call again;
+   "prompt is too long", or its reply stops at the window (`stop_reason`
+   "model_context_window_exceeded": a cut reply, not an answer), then the
+   same call again;
 3. the `compact` tool: run the WHOLE batch, append every result, and only
    then `compact_history`, so no tool_use loses its result;
 4. the current request passed to each of them, so that what the user asked
@@ -29,7 +31,7 @@ import sys
 
 import anthropic
 
-from compact import CompactionConfig, ContextCompactor, is_prompt_too_long
+from compact import CompactionConfig, ContextCompactor, hit_the_window, is_prompt_too_long
 from compact.agent.tools import TOOLS, run_tool
 
 SYSTEM = "You are a coding agent. Use the tools to read files; answer from what you read."
@@ -49,6 +51,12 @@ def ask(client, model: str, compactor: ContextCompactor, messages: list, request
         except anthropic.APIStatusError as error:
             if refused or not is_prompt_too_long(error):
                 raise                           # a second refusal in a row is the caller's
+            refused = True
+            messages[:] = compactor.reactive_compact(messages, request)         # 2
+            continue
+        if hit_the_window(response):            # the reply was cut at the window: not final
+            if refused:
+                raise RuntimeError("the reply hit the window again after reactive_compact")
             refused = True
             messages[:] = compactor.reactive_compact(messages, request)         # 2
             continue

@@ -9,13 +9,13 @@ from matplotlib.figure import Figure
 
 from compact import formats
 from compact.bench import benchmark as bench
-from compact.bench import chart, cli, cost, stats, tables
+from compact.bench import chart, cli, cost, prices, stats, tables
 from compact.bench.sessions import KINDS, Session, Turn, make_session
 from compact.course.claims import default_claims
 from compact.display.text import fixed_width, plural
 from compact.messages import validate_messages
-from compact.offline.api.usage import LOOKBACK
-from compact.offline.tokens import estimate_text_tokens
+from compact.offline.api.usage import LOOKBACK, PromptCache
+from compact.offline.tokens import estimate_text_tokens, estimate_tokens
 from compact.store import Store
 
 # {"role": "user", "content": "hi"} is 33 characters of JSON:
@@ -38,46 +38,91 @@ def test_hand_counted_json_lengths():
     assert [estimate_text_tokens(json.dumps(m)) for m in (OPENING, OK, SAY)] == [9, 9, 47]
 
 
-A, B, C = "a" * 4000, "b" * 400, "c" * 40   # 1000, 100 and 10 tokens
+A = {"role": "user", "content": "a" * 4000}          # about 1,000 tokens
+B = {"role": "assistant", "content": "b" * 400}      # about 100
+C = {"role": "user", "content": "c" * 40}            # about 10
+J = cost.message_json
 
 
-def test_a_request_reads_the_whole_previous_request_or_nothing():
-    first = cost.request_usage([], [A, B])
-    assert first == {"input_tokens": 0, "cache_creation_input_tokens": 1100,
-                     "cache_read_input_tokens": 0, "output_tokens": 0}
-    # The previous request whole, then one more message: read 1100, write 10.
-    grown = cost.request_usage([A, B], [A, B, C])
-    assert (grown["cache_read_input_tokens"], grown["cache_creation_input_tokens"]) == (1100, 10)
-    # A message of the previous request changed: the API finds no entry, all is written,
+def sent(*messages, **extra) -> dict:
+    return {"model": "claude-sonnet-5", "messages": list(messages),
+            "cache_control": {"type": "ephemeral"}, **extra}
+
+
+def test_the_bill_is_the_offline_servers_usage():
+    # The same requests, at the same times, through the server's PromptCache: the same counts.
+    server, ledger = PromptCache(), cost.CostLedger()
+    for at, messages in ((0, [A, B]), (10, [A, B, C]), (20, [A, {**B, "content": "B" * 400}, C]),
+                         (30, [A, B, C, B, C]), (400, [A, B, C, B, C, B, C])):
+        mine = ledger.add_request([J(m) for m in messages], at=at)
+        theirs = server.usage(sent(*messages), [], now=at)
+        assert mine == {**theirs, "output_tokens": 0}, at   # "[]" is one token of output
+
+
+def test_a_request_reads_the_previous_request_or_nothing():
+    first = cost.request_usage([], [J(A), J(B)])
+    total = first["input_tokens"] + first["cache_creation_input_tokens"]
+    assert first["cache_read_input_tokens"] == 0 and first["cache_creation_input_tokens"] > 1100
+    assert first["input_tokens"] < 10            # the JSON around the blocks, if any
+    # The previous request whole, then one more message: it is read, the new one written.
+    grown = cost.request_usage([J(A), J(B)], [J(A), J(B), J(C)])
+    assert grown["cache_read_input_tokens"] == first["cache_creation_input_tokens"]
+    assert 10 < grown["cache_creation_input_tokens"] < 20
+    # A message of the previous request changed: no entry is found, all is written,
     # although the first message is the same (a breakpoint sits only at each request's end).
-    broken = cost.request_usage([A, B, C], [A, "B" * 400, C])
-    assert (broken["cache_read_input_tokens"], broken["cache_creation_input_tokens"]) == (0, 1110)
-    # Under MIN_CACHEABLE (1024) tokens nothing is cached: plain input.
-    assert cost.request_usage([A], [A])["input_tokens"] == 1000 < cost.MIN_CACHEABLE
-    assert cost.request_cost([], [A, B]) == pytest.approx(1.25 * 1100)
-    assert cost.request_cost([A, B], [A, B, C]) == pytest.approx(0.1 * 1100 + 1.25 * 10)
+    broken = cost.request_usage([J(A), J(B), J(C)], [J(A), J({**B, "content": "B" * 400}), J(C)])
+    assert broken["cache_read_input_tokens"] == 0
+    assert broken["cache_creation_input_tokens"] == grown["cache_creation_input_tokens"] \
+        + grown["cache_read_input_tokens"]
+    # Under the model's minimum (1,024 tokens for Claude Sonnet 5) nothing is cached.
+    alone = cost.request_usage([J(B)], [J(B)])
+    assert alone["cache_creation_input_tokens"] == alone["cache_read_input_tokens"] == 0
+    assert cost.request_cost([], [J(A), J(B)]) == pytest.approx(
+        1.25 * first["cache_creation_input_tokens"] + first["input_tokens"])
+    assert total == estimate_tokens({"messages": [A, B]})   # what count_tokens answers
 
 
-def test_the_ledger_books_requests_replies_and_summaries():
+def test_the_ledger_books_requests_replies_summaries_and_time():
     ledger = cost.CostLedger()
-    ledger.add_request([A, B], reply=C)
-    ledger.add_request([A, B, C], reply=C)
-    summary = ledger.add_summary(B, C)   # 100 tokens in, never cached; 10 out
+    one = ledger.add_request([J(A), J(B)], reply=J(C), at=0)
+    two = ledger.add_request([J(A), J(B), J(C)], reply=J(C), at=60)
+    assert two["cache_read_input_tokens"] == one["cache_creation_input_tokens"]
+    # Six minutes untouched: the entry is gone, the whole request written again.
+    cold = ledger.add_request([J(A), J(B), J(C), J(C)], at=60 + 360)
+    assert cold["cache_read_input_tokens"] == 0
+    summary = ledger.add_summary("b" * 400, "c" * 40)   # 100 tokens in, never cached; 10 out
     assert summary == {"input_tokens": 100, "cache_creation_input_tokens": 0,
                        "cache_read_input_tokens": 0, "output_tokens": 10}
-    assert ledger.total == {"input_tokens": 100, "cache_creation_input_tokens": 1110,
-                            "cache_read_input_tokens": 1100, "output_tokens": 30}
-    assert ledger.cost == pytest.approx(1.0 * 100 + 1.25 * 1110 + 0.1 * 1100 + 5.0 * 30)
-    assert ledger.input_tokens_sent == 100 + 1110 + 1100
-    assert ledger.summary_calls == 1 and ledger.largest_tokens == 1110
+    total = ledger.total
+    assert total["output_tokens"] == 2 * ledger.tokens(J(C)) + 10
+    assert total["cache_creation_input_tokens"] == sum(u["cache_creation_input_tokens"]
+                                                       for u in (one, two, cold))
+    assert ledger.cost == pytest.approx(cost.priced(total))
+    assert ledger.input_tokens_sent == sum(total[f] for f in cost.FIELDS[:3])
+    assert ledger.summary_calls == 1 and ledger.model == "claude-sonnet-5"
 
 
-def test_the_rates_are_the_published_prices_ratios():
-    for model, (base, write, read, output) in cost.PUBLISHED.items():
-        assert (write / base, read / base, output / base) == pytest.approx(
-            (cost.CACHE_WRITE_RATE, cost.CACHE_READ_RATE, cost.OUTPUT_RATE)), model
+def test_one_hour_writes_are_billed_at_their_own_price():
+    five, hour = cost.CostLedger(), cost.CostLedger(ttl="1h")
+    for ledger in (five, hour):
+        ledger.add_request([J(A), J(B)])
+    assert hour.total["cache_creation"]["ephemeral_1h_input_tokens"] \
+        == five.total["cache_creation_input_tokens"] > 0
+    written = five.total["cache_creation_input_tokens"]
+    assert hour.cost - five.cost == pytest.approx((2.0 - 1.25) * written)
+
+
+def test_the_rates_are_the_table_prices_ratios():
+    for model, row in prices.PRICES.items():
+        rates = prices.rates(model)
+        assert (rates["cache_write_5m"], rates["cache_write_1h"], rates["cache_read_input_tokens"],
+                rates["output_tokens"]) == pytest.approx((1.25, 2.0, 0.1, 5.0)), model
+        assert row.source.startswith("https://platform.claude.com/docs/")
     assert cost.INPUT_RATE == 1.0
     assert cost.priced({"output_tokens": 2}) == 10.0
+    assert cost.dollars({"input_tokens": 1_000_000}) == prices.PRICES["claude-sonnet-5"].input == 2.0
+    with pytest.raises(ValueError, match="no price for model"):
+        cost.CostLedger("gpt-4")
 
 
 def test_a_turn_adds_fewer_blocks_than_the_apis_lookback():
@@ -92,15 +137,16 @@ def test_a_turn_adds_fewer_blocks_than_the_apis_lookback():
 
 def test_no_compaction_counts_refused_calls_and_cost():
     # Requests, characters: [o] = 33 + 2 = 35; [o, a, u] = 33 + 186 + 33 + 6 = 258;
-    # then + 186 + 33 + 4 each: 481, 704. Tokens: 9; 9 + 47 + 9 = 65; then + 56: 121, 177.
+    # then + 186 + 33 + 4 each: 481, 704. Tokens, as count_tokens counts the request
+    # (the list inside '["", [], ' and ']', 10 more characters): ceil(45 / 4) = 12, 67, 123, 179.
     row = bench.run_session(chat_session(4), "none", window=120)
     assert row["request_chars"] == [35, 258, 481, 704]
-    assert row["refused"] == 2   # 121 and 177 tokens > 120
-    assert row["largest"] == 704 and row["largest_tokens"] == 177
+    assert row["refused"] == 2   # 123 and 179 tokens > 120
+    assert row["largest"] == 704 and row["largest_tokens"] == 179
     # Under 1024 tokens nothing is cached: plain input, and each reply SAY is 47 out.
-    assert row["tokens_in"] == 9 + 65 + 121 + 177 and row["cache_read"] == 0
+    assert row["tokens_in"] == 12 + 67 + 123 + 179 and row["cache_read"] == 0
     assert row["tokens_out"] == 4 * 47
-    assert row["cost"] == pytest.approx(372 + 5 * 188, abs=0.05)
+    assert row["cost"] == pytest.approx(381 + 5 * 188, abs=0.05)
     assert row["model_calls"] == 4 and row["summary_calls"] == 0
     assert row["median_ms"] is None and row["growth"] is None
 
@@ -119,9 +165,10 @@ def test_summary_only_counts_each_summary_call_its_input_and_output():
     assert row["request_chars"] == [35, 258, 205, 428, 205, 428]
     assert row["summary_calls"] == 2
     assert row["model_calls"] == 6 + 2
-    # Requests in tokens: 9, 65, 51, 51 + 56, 51, 107. A summary's input is the JSON
-    # of the list it replaced (481 and 651 characters: 121 and 163 tokens), its output "S".
-    assert row["tokens_in"] == (9 + 65 + 51 + 107 + 51 + 107) + (121 + 163)
+    # Requests in tokens (characters + 10, over 4): 12, 67, 54, 110, 54, 110. A summary's
+    # input is the JSON of the list it replaced (481 and 651 characters: 121 and 163
+    # tokens), its output "S".
+    assert row["tokens_in"] == (12 + 67 + 54 + 110 + 54 + 110) + (121 + 163)
     assert row["tokens_out"] == 6 * 47 + 2 * 1
     assert row["cost"] == pytest.approx(row["tokens_in"] + 5 * row["tokens_out"], abs=0.05)
     assert row["lost"] == 0 and row["files"] == 2  # two transcripts
@@ -244,10 +291,9 @@ def test_token_estimate_tells_chinese_from_english():
     assert estimate_text_tokens("abcde") == 2
     assert estimate_text_tokens("上下文") == 3
     assert estimate_text_tokens("ab上") == 2
-    # The ledger's largest request, the sum of its messages' estimates.
-    ledger = cost.CostLedger()
-    ledger.add_request(["abcd", "上下文"])
-    assert ledger.largest_tokens == 1 + 3
+    # The ledger's tokens of one message: the estimate of its JSON.
+    assert cost.CostLedger().tokens(cost.message_json({"role": "user", "content": "上下文"})) \
+        == estimate_text_tokens('{"role": "user", "content": ""}') + 3
 
 
 def test_growth_is_time_ratio_over_new_content_ratio():
@@ -387,3 +433,100 @@ def test_bench_prepare_times_every_design_in_every_case():
     assert sum(line.split()[1] == "growth" for line in table.splitlines()[2:]) == 3
     listed = prepare_bench.make_list(100, 40_000)
     assert len(listed) == 99 and abs(len(json.dumps(listed, ensure_ascii=False)) - 40_000) < 4_000
+
+
+def test_the_servers_usage_over_a_bench_session_is_the_bench_bill(monkeypatch):
+    """One bill: every request of a bench session, sent to the offline server through the
+    SDK at its time on the session's clock, gets the very counts the bench booked.
+    (Output tokens aside: the bench books the session's canned reply, the server writes its own.)"""
+    from compact.offline import MODEL_NAME
+
+    from .helpers import offline_model
+
+    booked = []
+    real = cost.CostLedger.add_request
+
+    def recording(self, texts, reply=None, at=None):
+        usage = real(self, texts, reply, at)
+        booked.append((list(texts), self.now, usage))
+        return usage
+
+    monkeypatch.setattr(cost.CostLedger, "add_request", recording)
+    session = make_session("chat-heavy", 40, 3)
+    row = bench.run_session(session, "default", limits={"context_char_limit": 20_000})
+    booked = booked[0::2]   # the bill with pauses (a second ledger books them without)
+    assert row["summary_calls"] + row["files"] > 0 and len(booked) == 40
+    gaps = [b[1] - a[1] for a, b in zip(booked, booked[1:])]
+    assert max(gaps) > 300    # at least one pause past the cache's lifetime
+    fields = cost.FIELDS[:3]
+    with offline_model() as (server, client):
+        clock = [0.0]
+        server.prompt_cache.clock = lambda: clock[0]
+        for texts, at, usage in booked:
+            clock[0] = at
+            got = client.messages.create(model=MODEL_NAME, max_tokens=50,
+                                         messages=[json.loads(t) for t in texts],
+                                         cache_control={"type": "ephemeral"}).usage
+            assert [getattr(got, f) for f in fields] == [usage[f] for f in fields]
+            assert got.cache_creation.ephemeral_5m_input_tokens == usage["cache_creation_input_tokens"]
+    totals = {f: sum(u[f] for _, _, u in booked) for f in fields}
+    assert row["cache_read"] == totals["cache_read_input_tokens"] > 0
+
+
+def test_every_price_the_course_prints_is_the_tables():
+    """Notebook 09 prints the table's rows (both editions); no page writes a dollar figure
+    of its own that the table does not have."""
+    import re
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    table = {f"{v:.2f}" for row in prices.PRICES.values()
+             for v in (row.input, row.write_5m, row.write_1h, row.read, row.output)}
+    for name in ("09_evidence.ipynb", "zh/09_evidence.ipynb"):
+        cells = json.loads((root / "notebooks" / name).read_text())["cells"]
+        printed = "".join("".join(o.get("text", "")) for c in cells if c["cell_type"] == "code"
+                          for o in c.get("outputs", []))
+        for row in prices.PRICES.values():
+            line = (f"{row.name}: input {row.input:.2f}, cache write 5 min {row.write_5m:.2f}, "
+                    f"1 hour {row.write_1h:.2f}, cache read {row.read:.2f}, output {row.output:.2f}")
+            assert line in printed and row.source in printed, (name, row.name)
+    pages = [*root.glob("notebooks/src/**/*.py"), *root.glob("docs/*.md"), root / "README.md"]
+    for page in pages:
+        for figure in re.findall(r"\$\s?(\d+(?:\.\d+)?)\b", page.read_text(encoding="utf-8")):
+            assert f"{float(figure):.2f}" in table, (page.name, figure)
+
+
+def test_the_sessions_clock_has_tools_the_model_and_the_users_pauses():
+    from compact.bench.sessions import call_times
+    long = make_session("chat-heavy", 400, 0)
+    times, calm = call_times(long), call_times(long, pauses=False)
+    assert times == call_times(long) and times[:120] == call_times(replace(long, turns=long.turns[:120]))
+    assert times[0] == 0 and all(b > a for a, b in zip(times, times[1:]))
+    gaps = [b - a for a, b in zip(times, times[1:])]
+    assert sum(g > 300 for g in gaps) >= 3 and max(gaps) > 3600   # now and then a long pause
+    assert max(b - a for a, b in zip(calm, calm[1:])) < 300 and calm[-1] < times[-1]
+
+
+def test_the_bench_prints_costs_with_and_without_pauses_and_the_switchs_effect(capsys):
+    assert cli.main(["--quick", "--sessions", "chat-heavy", "--designs", "default", "default+cold",
+                     "--seeds", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "no pauses" in out and "x default mean" in out and "default+cold" in out
+    rows = bench.run_bench(turns=(60,), sessions=("chat-heavy",), designs=("default", "default+cold"),
+                           seeds=range(2))
+    cold = [r for r in rows if r["design"] == "default+cold"]
+    assert all(r["cost"] >= r["cost_no_pauses"] * 0.5 for r in rows) and any(r["cold_calls"] for r in cold)
+    [mine] = [r for r in stats.across_seeds(rows) if r["design"] == "default+cold"]
+    assert mine["default_mean"] < 1 and mine["default_worst"] <= 1   # the switch's effect, over seeds
+
+
+def test_the_cache_aware_switch_stays_off_it_saves_money_but_misses_more():
+    """The rule (issue 31): default only if it wins on cost at no more misses. On chat-heavy
+    sessions (8 seeds, 120 turns) it costs less on every seed, and misses more on average."""
+    from compact.config import CompactionConfig
+    rows = bench.run_bench(turns=(120,), sessions=("chat-heavy",), designs=("default", "default+cold"),
+                           seeds=range(8))
+    by = {(r["seed"], r["design"]): r for r in rows}
+    pairs = [(by[s, "default"], by[s, "default+cold"]) for s in range(8)]
+    assert all(cold["cost"] < plain["cost"] for plain, cold in pairs)
+    assert sum(c["misses"] for _, c in pairs) > sum(p["misses"] for p, _ in pairs)
+    assert CompactionConfig().compact_when_cold is False

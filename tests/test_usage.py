@@ -2,13 +2,15 @@
 
 The three input counts add up to `count_tokens`; a breakpoint writes its prefix
 once and the next request reads it; a prefix under the minimum, or more than 20
-blocks back from every breakpoint, is never read; `python -m compact run` prints
-one usage line per model call.
+blocks back from every breakpoint, is never read; a fifth breakpoint is refused;
+1-hour writes are reported as such; an entry lives 5 minutes from its last use;
+`python -m compact run` prints one usage line per model call.
 """
 
 import shutil
 from pathlib import Path
 
+import anthropic
 import pytest
 
 from compact import CompactionConfig
@@ -16,7 +18,14 @@ from compact.agent import tasks
 from compact.agent.loop import Agent, main_run
 from compact.agent.usage import FIELDS, total, usage_line, usage_of
 from compact.offline import MODEL_NAME
-from compact.offline.api.usage import LOOKBACK, MIN_CACHEABLE, PromptCache, request_blocks
+from compact.offline.api.usage import (
+    LOOKBACK,
+    MIN_CACHEABLE,
+    MINIMUM_TOKENS,
+    PromptCache,
+    minimum_for,
+    request_blocks,
+)
 from compact.store import seeded_ids
 
 from .helpers import offline_model
@@ -94,6 +103,93 @@ def test_short_prefixes_and_far_ones_are_not_read():
     far = {"messages": turns(12), **auto}
     assert len(request_blocks(far)) - len(request_blocks({"messages": turns(1)})) > LOOKBACK
     assert cache.usage(far, [])["cache_read_input_tokens"] == 0
+
+
+AUTO = {"cache_control": {"type": "ephemeral"}}
+
+
+class Clock:
+    """The server's clock in a test: seconds, moved by hand."""
+
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self):
+        return self.now
+
+
+def test_under_the_models_minimum_nothing_is_cached_through_the_sdk():
+    short = turns(1, "A short opening.")
+    with offline_model() as (_, client):
+        for _ in range(2):
+            usage = create(client, short, **AUTO).usage
+            assert usage.cache_creation_input_tokens == usage.cache_read_input_tokens == 0
+    # The minimum depends on the model: a dated id takes its family's row.
+    assert minimum_for("claude-opus-4-5-20251101") == MINIMUM_TOKENS["claude-opus-4-5"] == 4096
+    assert minimum_for("claude-opus-5") == 512
+    assert minimum_for("offline-s08") == MIN_CACHEABLE == 1024
+    cache = PromptCache()
+    request = {"messages": turns(1, "word " * 1000), **AUTO}   # ~1,260 tokens
+    assert cache.usage({**request, "model": "claude-opus-4-5"}, [])["cache_creation_input_tokens"] == 0
+    assert cache.usage({**request, "model": "claude-sonnet-5"}, [])["cache_creation_input_tokens"] > 0
+
+
+def blocks(n: int) -> list:
+    """One user message of n text blocks, the first long enough to cache."""
+    return [{"role": "user", "content": [{"type": "text", "text": LONG if k == 0 else f"block {k}"}
+                                         for k in range(n)]}]
+
+
+@pytest.mark.parametrize("back, reads", [(25, False), (10, True)])
+def test_an_entry_is_found_only_within_20_blocks_of_the_breakpoint(back, reads):
+    with offline_model() as (_, client):
+        first = create(client, blocks(5), **AUTO).usage
+        later = create(client, blocks(5 + back), **AUTO).usage
+    assert first.cache_creation_input_tokens > MIN_CACHEABLE
+    assert (later.cache_read_input_tokens == first.cache_creation_input_tokens) is reads
+    assert (later.cache_read_input_tokens == 0) is not reads
+
+
+def test_a_fifth_breakpoint_is_refused_in_the_apis_words():
+    marked = [{"type": "text", "text": f"part {k}", "cache_control": {"type": "ephemeral"}}
+              for k in range(5)]
+    with offline_model() as (_, client):
+        create(client, [{"role": "user", "content": marked[:4]}])   # four: accepted
+        with pytest.raises(anthropic.BadRequestError) as refused:
+            create(client, [{"role": "user", "content": marked}])
+        # The request's own cache_control is one more breakpoint (here on a fresh block).
+        with pytest.raises(anthropic.BadRequestError):
+            create(client, [{"role": "user", "content": [*marked[:4], {"type": "text", "text": "x"}]}],
+                   **AUTO)
+    assert refused.value.status_code == 400
+    assert refused.value.body["error"]["message"] == \
+        "A maximum of 4 blocks with cache_control may be provided. Found 5."
+
+
+def test_one_hour_writes_are_reported_as_such():
+    with offline_model() as (_, client):
+        usage = create(client, turns(1), cache_control={"type": "ephemeral", "ttl": "1h"}).usage
+    assert usage.cache_creation.ephemeral_1h_input_tokens == usage.cache_creation_input_tokens > 0
+    assert usage.cache_creation.ephemeral_5m_input_tokens == 0
+
+
+def test_an_entry_read_within_5_minutes_lives_on_and_one_left_6_minutes_is_gone():
+    clock = Clock()
+    with offline_model() as (server, client):
+        server.prompt_cache.clock = clock
+        written = create(client, turns(1), **AUTO).usage.cache_creation_input_tokens
+        for _ in range(3):            # read every 4 minutes: 12 minutes after the write, alive
+            clock.now += 4 * 60
+            assert create(client, turns(1), **AUTO).usage.cache_read_input_tokens == written
+        clock.now += 6 * 60           # left alone 6 minutes: gone, written again
+        cold = create(client, turns(1), **AUTO).usage
+        assert (cold.cache_read_input_tokens, cold.cache_creation_input_tokens) == (0, written)
+        # A 1-hour entry outlives the same pause.
+        hour = {"cache_control": {"type": "ephemeral", "ttl": "1h"}}
+        long = turns(2)
+        create(client, long, **hour)
+        clock.now += 50 * 60
+        assert create(client, long, **hour).usage.cache_read_input_tokens > 0
 
 
 def test_usage_of_reads_an_sdk_message_or_a_dict():

@@ -55,7 +55,7 @@ from ..display.text import print_shown, shown
 from ..formats import AGENT_SYSTEM_RULE
 from ..messages import text_of, to_plain, tool_uses
 from ..offline.tokens import DEFAULT_WINDOW
-from ..reactive import is_prompt_too_long
+from ..reactive import hit_the_window, is_prompt_too_long
 from . import tasks
 from .model import choose_model
 from .tools import TOOLS, run_tool
@@ -164,6 +164,13 @@ class Agent:
                 # A retry no smaller than the refused list is refused again: raise instead.
                 self.messages[:] = reactive.smaller_or_raise(
                     error, self.messages, self.compactor.reactive_compact(self.messages, request))
+                continue
+            if hit_the_window(response) and retries < self.config.max_reactive_retries:
+                # The reply was cut where the window ended: not an answer. Compact, ask again.
+                retries += 1
+                self.reactive_compactions += 1
+                self.echo("[reactive compact: the reply hit the window]")
+                self.messages[:] = self.compactor.reactive_compact(self.messages, request)
                 continue
             retries = 0
             self.usage.append(usage_of(response))

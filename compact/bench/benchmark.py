@@ -10,6 +10,10 @@ context before every model call; the request "sent" is the prepared context:
 - summary: compact_history whenever the list is over CONTEXT_CHAR_LIMIT;
 - seed: `prepare` with `CompactionConfig.seed()`, the article as written;
 - default: `prepare` with `CompactionConfig()`, the flaws fixed;
+- default+cold: the default with the cache-aware switch on
+  (`CompactionConfig.compact_when_cold`): on a call whose prompt cache has
+  expired (the session's clock, `compact.bench.sessions.call_times`), the
+  pipeline runs with `config.when_cold()`, down to the target;
 - server-clear, server-compact, default+server-compact: the API's own context
   management as the offline server plays it, with the API's defaults
   (`compact.bench.server_designs`): the client keeps one list and the model reads
@@ -23,6 +27,12 @@ out), the lost outputs and the misses (a call whose needed earlier output,
 `Turn.refers_to`, is not whole in the request sent). Probed runs add the forgotten:
 the probes of the session (`compact.probes`) that nothing the design sends for the
 next turn, no file it names and no summary keeps (`compact.probe_status`).
+
+Time: each request is booked at its time on the session's clock (tools, the
+model, the user's pauses, now and then a long one), so a cache entry left
+alone past its lifetime is gone; `cost` is that bill, `cost_no_pauses` the
+bill of the very same requests with the user's pauses left out (the designs do
+not look at the clock, but for default+cold).
 
 Timing: `prepare` (or the design's equivalent) is timed per call with
 time.perf_counter. growth = (median ms per call at the longer session / at the
@@ -50,7 +60,7 @@ from dataclasses import replace
 
 from ..compactor import ContextCompactor
 from ..config import CompactionConfig
-from ..display.palette import BLUE, GREY, PURPLE, VERMILLION
+from ..display.palette import BLUE, GREY, PURPLE, VERMILLION, YELLOW
 from ..messages import estimate_chars
 from ..offline.model.extractive import extractive_summary
 from ..offline.tokens import DEFAULT_WINDOW
@@ -59,7 +69,7 @@ from ..probes import make_probes
 from ..store import seeded_ids
 from ..summary import summary_input
 from . import cost, server_designs
-from .sessions import KINDS, make_session, session_messages
+from .sessions import KINDS, call_times, make_session, session_messages
 
 TURNS = (120, 400)
 SEEDS = 8
@@ -92,6 +102,7 @@ DESIGN_TABLE = {
     "summary": (_summary_only, PURPLE),
     "seed": (_prepare, VERMILLION),
     "default": (_prepare, BLUE),
+    "default+cold": (_prepare, YELLOW),
     "server-clear": (server_designs.bench_step("server-clear"), server_designs.COLOURS["server-clear"]),
     "server-compact": (server_designs.bench_step("server-compact"), server_designs.COLOURS["server-compact"]),
     "default+server-compact": (server_designs.bench_step("default+server-compact"),
@@ -105,6 +116,8 @@ COLOURS = {name: colour for name, (_, colour) in DESIGN_TABLE.items()}
 def _config(design: str, limits: dict | None) -> CompactionConfig:
     if design not in DESIGN_TABLE:
         raise ValueError(f"unknown design {design!r}: use one of {', '.join(DESIGN_TABLE)}")
+    if design == "default+cold":
+        return CompactionConfig(**{"compact_when_cold": True, **(limits or {})})
     return CompactionConfig.named("seed" if design == "seed" else "default", **(limits or {}))
 
 
@@ -113,21 +126,32 @@ def _step(design: str, compactor: ContextCompactor):
     return DESIGN_TABLE[design][0](compactor)
 
 
-def _drive(session, step, ledger: cost.CostLedger, window: int) -> dict:
-    """Replay the session; the final context and the per-call figures."""
+def _drive(session, step, ledgers: list, window: int, compactor=None) -> dict:
+    """Replay the session; the final context and the per-call figures. `ledgers` are
+    (ledger, call times) pairs booking the same requests; the first one's clock decides
+    a cold call when the compactor's config has `compact_when_cold`."""
+    ledger = ledgers[0][0]
     context, active = [session.opening], session.request
     texts = [cost.message_json(session.opening)]
     new = len(texts[0])
     timings, news, sizes, refused, misses, originals = [], [], [], 0, 0, session.outputs()
-    for turn in session.turns:
+    warm = compactor.config if compactor is not None else None
+    colds = 0
+    for number, turn in enumerate(session.turns):
+        cold = warm is not None and warm.compact_when_cold and ledger.cold(ledgers[0][1][number])
+        if cold:
+            compactor.config, colds = warm.when_cold(), colds + 1
         start = time.perf_counter()
         sent = kept = step(context, active)
         timings.append((time.perf_counter() - start) * 1000)
+        if cold:
+            compactor.config = warm
         if isinstance(sent, server_designs.Call):
             # A server design: the client keeps one list, the model reads another.
             call, kept, sent = sent, sent.kept, sent.seen
             if call.summary:
-                ledger.add_summary(*call.summary)
+                for book, _ in ledgers:
+                    book.add_summary(*call.summary)
         if turn.refers_to is not None:
             misses += not cost.in_context(sent, turn.refers_to, originals[turn.refers_to])
         if sent is not context:
@@ -135,7 +159,7 @@ def _drive(session, step, ledger: cost.CostLedger, window: int) -> dict:
             # an unchanged list (design none) reuses what it had.
             texts = [cost.message_json(m) for m in sent]
         added = [cost.message_json(turn.assistant), cost.message_json(turn.user)]
-        usage = ledger.add_request(texts, reply=added[0])
+        usage = [book.add_request(texts, reply=added[0], at=times[number]) for book, times in ledgers][0]
         sizes.append(cost.request_size(texts))
         # The window counts tokens: every input token of the request, cached or not.
         refused += usage["input_tokens"] + usage["cache_creation_input_tokens"] \
@@ -145,7 +169,7 @@ def _drive(session, step, ledger: cost.CostLedger, window: int) -> dict:
         context, texts = [*kept, turn.assistant, turn.user], [*texts, *added]
         active = turn.request or active
     return {"final": context, "timings": timings, "news": news, "sizes": sizes,
-            "refused": refused, "misses": misses}
+            "refused": refused, "misses": misses, "cold_calls": colds}
 
 
 def run_session(session, design: str, *, limits: dict | None = None,
@@ -160,17 +184,19 @@ def run_session(session, design: str, *, limits: dict | None = None,
     from what the design sends for the turn after the last (`compact.probe_status`).
     """
     config = _config(design, limits)
-    ledger = cost.CostLedger()
+    ledger, calm = cost.CostLedger(), cost.CostLedger()
 
     def summarizer(messages):
         text = summarize(messages)
-        ledger.add_summary(summary_input(messages, config.summary_input_char_limit), text)
+        for book in (ledger, calm):
+            book.add_summary(summary_input(messages, config.summary_input_char_limit), text)
         return text
 
     with tempfile.TemporaryDirectory(prefix="compact-bench-", dir=root) as folder:
         compactor = ContextCompactor(folder, summarizer, config, new_id=seeded_ids())
         step = _step(design, compactor)
-        run = _drive(session, step, ledger, window)
+        books = [(ledger, call_times(session)), (calm, call_times(session, pauses=False))]
+        run = _drive(session, step, books, window, compactor)
         originals = session.outputs()
         lost = cost.lost_outputs(originals, run["final"], compactor.store)
         files = len(compactor.store.written)
@@ -183,6 +209,7 @@ def run_session(session, design: str, *, limits: dict | None = None,
         "summary_calls": ledger.summary_calls, "refused": run["refused"],
         "tokens_in": ledger.input_tokens_sent, "tokens_out": ledger.total["output_tokens"],
         "cache_read": ledger.total["cache_read_input_tokens"], "cost": round(ledger.cost, 1),
+        "cost_no_pauses": round(calm.cost, 1), "cold_calls": run["cold_calls"], "priced_as": ledger.model,
         "largest": ledger.largest, "largest_tokens": ledger.largest_tokens,
         "outputs": len(originals), "lost": len(lost), "lost_ids": lost, "files": files,
         "misses": run["misses"], "references": sum(t.refers_to is not None for t in session.turns),

@@ -1,5 +1,5 @@
-"""The benchmark's bookkeeping: what each request is billed, in tokens, and
-which tool outputs a design lost.
+"""The benchmark's bookkeeping: what each request is billed, and which tool
+outputs a design lost.
 
 The article counts only characters in context; over a long session two other
 things decide whether a design is good: what the requests cost once a prompt
@@ -7,28 +7,23 @@ cache is in play (flaw 2 in docs/DESIGN.md: rewriting old messages breaks the
 cached prefix), and whether a tool output can still be read after the compactor
 shrank it (flaw 1: `[Earlier tool result omitted.]` has no copy anywhere).
 
-What a request is billed, exactly (the four counts of the API's `usage`):
-- tokens are the offline model's estimate (`compact.offline.tokens`) of each
-  message's JSON; a request's tokens are the sum over its messages (the system
-  prompt, the tools and the JSON between messages are left out);
-- each request is sent as the agent sends it, with the API's top-level
-  `cache_control`: one breakpoint at its end. The API's rule for that case:
-  when the previous request is a prefix of this one (every message of it
-  unchanged, in order), its tokens are read from the cache
-  (`cache_read_input_tokens`) and the rest is written (`cache_creation_...`);
-  otherwise the whole request is written. A request under MIN_CACHEABLE
-  tokens is neither read nor written: plain `input_tokens`. The API finds an
-  entry only within 20 blocks of the breakpoint (`compact.offline.api.usage.LOOKBACK`);
-  a turn of the benchmark's sessions adds fewer (tests/test_bench.py checks);
-- the reply is `output_tokens`: the estimate of the assistant message's JSON;
-- a summary call is one more request: its input (`summary_input`) is plain
-  input, never cached, its output the summary's text.
-`priced(usage)` is the only place the formula is written: each count times
-its rate, in units of one base input token. The rates are the published
-per-model prices' ratios (PUBLISHED, from PRICES_SOURCE): cache writes 1.25x
-the base input price (the 5-minute cache), cache reads 0.1x, output 5x.
-Left out on purpose: cache expiry (a session's calls are seconds apart), the
-1-hour cache, and the limit on breakpoints.
+What a request is billed: the four counts of the API's `usage`, computed by the
+offline server's own prompt cache (`compact.offline.api.usage.PromptCache`, the
+API's rules: breakpoints, the 20-block lookback, the model's minimum, entries
+that live 5 minutes or an hour from their last use). The ledger sends each
+request as the agent does, messages only, with the API's top-level
+`cache_control` (one breakpoint on its last block, `ttl` the ledger's), at the
+time the session's clock gives (`add_request(..., at=seconds)`); the same
+request sent to the offline server through the SDK gets the same `usage`
+(tests/test_bench.py checks). Tokens are the offline estimate
+(`compact.offline.tokens`). The reply is `output_tokens`: the estimate of the
+assistant message's JSON. A summary call is one more request: its input
+(`summary_input`) is plain input, never cached, its output the summary's text.
+
+`priced(usage, model)` is the only place the formula is written: each count
+times its rate, in units of one base input token, from the model's row of
+`compact.bench.prices` (5-minute and 1-hour writes at their own prices); the
+ledger names the model it prices (`CostLedger.model`) and gives dollars too.
 
 Misses: on a call where the model needs an earlier output
 (`compact.bench.sessions`), a miss when that output's text is not whole in the
@@ -38,6 +33,9 @@ goes back to read it.
 Lost outputs: a tool output is lost when its original text cannot be read
 verbatim from the final context, from a file the store saved (reached through
 one of our own markers), or from any transcript under the compactor's root.
+
+Left out: the system prompt and tools (the sessions have none), and prices
+other than the table's.
 """
 
 import json
@@ -45,20 +43,19 @@ from pathlib import Path
 
 from .. import formats
 from ..messages import text_of, tool_results
-from ..offline.api.usage import MIN_CACHEABLE
+from ..offline.api.usage import TTL_SECONDS, Prompt, PromptCache, block_text, message_blocks, minimum_for
 from ..offline.tokens import estimate_text_tokens
 from ..store import TRANSCRIPTS
+from .prices import DEFAULT_MODEL, price, rates
 
 FIELDS = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens",
           "output_tokens")
-# US dollars per million tokens: base input, 5-minute cache writes, cache hits, output.
-PRICES_SOURCE = "https://platform.claude.com/docs/en/about-claude/pricing"  # its "Model pricing" table
-PUBLISHED = {
-    "Claude Opus 4.5": (5.00, 6.25, 0.50, 25.00),
-    "Claude Sonnet 5": (2.00, 2.50, 0.20, 10.00),
-}
-INPUT_RATE, CACHE_WRITE_RATE, CACHE_READ_RATE, OUTPUT_RATE = 1.0, 1.25, 0.1, 5.0
-RATES = dict(zip(FIELDS, (INPUT_RATE, CACHE_WRITE_RATE, CACHE_READ_RATE, OUTPUT_RATE)))
+RATES = rates(DEFAULT_MODEL)
+INPUT_RATE, CACHE_WRITE_RATE, CACHE_READ_RATE, OUTPUT_RATE = (
+    RATES["input_tokens"], RATES["cache_write_5m"], RATES["cache_read_input_tokens"],
+    RATES["output_tokens"])
+# Around the messages, the JSON the estimate reads: '["", [], [' ... ']]' and ', ' between.
+_OPEN, _CLOSE, _BETWEEN = len('["", [], ['), len("]]"), len(", ")
 
 
 def message_json(message) -> str:
@@ -72,7 +69,7 @@ def request_size(texts) -> int:
 
 def cached_prefix(previous, texts) -> int:
     """Characters of the leading whole messages identical to the previous request
-    (notebook 08's prefix share; the API's cache reads only a whole earlier request).
+    (notebook 08's prefix share).
 
     One pass, stopping at the first difference: O(size of the request).
     """
@@ -84,57 +81,121 @@ def cached_prefix(previous, texts) -> int:
     return cached
 
 
-def priced(usage: dict) -> float:
-    """The cost formula, the only place it is written: each count of `usage` at its rate."""
-    return sum(RATES[name] * usage.get(name, 0) for name in FIELDS)
+def written_1h(usage: dict) -> int:
+    return (usage.get("cache_creation") or {}).get("ephemeral_1h_input_tokens", 0)
 
 
-def request_usage(previous, texts, tokens_of=estimate_text_tokens, output_tokens: int = 0,
-                  minimum: int = MIN_CACHEABLE) -> dict:
-    """The usage of the request `texts` (each message's JSON) sent right after `previous`."""
-    total = sum(map(tokens_of, texts))
-    before = sum(map(tokens_of, previous))
-    kept = bool(previous) and texts[:len(previous)] == list(previous)
-    read = before if kept and before >= minimum else 0
-    written = total - read if total >= minimum else 0
-    return {"input_tokens": total - read - written, "cache_creation_input_tokens": written,
-            "cache_read_input_tokens": read, "output_tokens": output_tokens}
+def priced(usage: dict, model: str = DEFAULT_MODEL) -> float:
+    """The cost formula, the only place it is written: each count of `usage` at its
+    rate, in base input tokens of `model`."""
+    rate = rates(model)
+    hour = written_1h(usage)
+    return (rate["input_tokens"] * usage.get("input_tokens", 0)
+            + rate["cache_write_5m"] * (usage.get("cache_creation_input_tokens", 0) - hour)
+            + rate["cache_write_1h"] * hour
+            + rate["cache_read_input_tokens"] * usage.get("cache_read_input_tokens", 0)
+            + rate["output_tokens"] * usage.get("output_tokens", 0))
 
 
-def request_cost(previous, texts, minimum: int = MIN_CACHEABLE) -> float:
+def dollars(usage: dict, model: str = DEFAULT_MODEL) -> float:
+    """The same bill in US dollars, at the table's price for `model`."""
+    return priced(usage, model) * price(model).input / 1_000_000
+
+
+def _ascii(text: str) -> int:
+    return len(text.encode("ascii", "ignore"))
+
+
+class _Pieces:
+    """What the cache needs of each message's JSON, computed once per text."""
+
+    def __init__(self):
+        self._known: dict[str, tuple] = {}
+
+    def __call__(self, text: str) -> tuple:
+        known = self._known.get(text)
+        if known is None:
+            texts = [block_text(b) for b in message_blocks(json.loads(text))]
+            ascii_chars = _ascii(text)
+            known = self._known[text] = (texts, [estimate_text_tokens(t) for t in texts],
+                                         ascii_chars, len(text) - ascii_chars)
+        return known
+
+    def prompt(self, texts: list[str], ttl: str) -> Prompt:
+        """The request `{"messages": [...], "cache_control": {...}}` as the cache sees it."""
+        blocks, tokens, ascii_chars, other = [], [], _OPEN + _CLOSE + _BETWEEN * max(len(texts) - 1, 0), 0
+        for text in texts:
+            parts, counts, a, n = self(text)
+            blocks += parts
+            tokens += counts
+            ascii_chars, other = ascii_chars + a, other + n
+        total = -(-ascii_chars // 4) + other
+        return Prompt(blocks, tokens, [(len(blocks) - 1, ttl)] if blocks else [], total)
+
+
+def request_usage(previous, texts, output_tokens: int = 0, model: str = DEFAULT_MODEL) -> dict:
+    """The usage of the request `texts` (each message's JSON) sent right after `previous`
+    (a fresh cache, both at the same time)."""
+    ledger = CostLedger(model)
+    if previous:
+        ledger.add_request(list(previous))
+    usage = ledger.add_request(list(texts))
+    return {**usage, "output_tokens": output_tokens}
+
+
+def request_cost(previous, texts, model: str = DEFAULT_MODEL) -> float:
     """What the request `texts` costs right after `previous`, its reply left out."""
-    return priced(request_usage(previous, texts, minimum=minimum))
+    return priced(request_usage(previous, texts, model=model), model)
 
 
 def _add(total: dict, usage: dict) -> None:
     for name in FIELDS:
         total[name] += usage[name]
+    total["cache_creation"]["ephemeral_1h_input_tokens"] += written_1h(usage)
+
+
+def _zero() -> dict:
+    return {**dict.fromkeys(FIELDS, 0), "cache_creation": {"ephemeral_1h_input_tokens": 0}}
 
 
 class CostLedger:
-    """Running totals for one session under one design."""
+    """Running totals for one session under one design, priced as `model`.
 
-    def __init__(self):
+    `ttl` is the lifetime of the breakpoint each request carries ("5m" or "1h");
+    `add_request(..., at=t)` sends a request at t seconds on the session's clock
+    (without `at`, at the time of the previous request: no time passes).
+    """
+
+    def __init__(self, model: str = DEFAULT_MODEL, ttl: str = "5m"):
+        price(model)
+        self.model, self.ttl, self.now = model, ttl, 0.0
+        self.cache = PromptCache(clock=lambda: self.now)
+        self.minimum = minimum_for(model)
         self.previous: list[str] = []
         self.requests = 0
-        self.usage = dict.fromkeys(FIELDS, 0)          # the session's requests
-        self.summary_usage = dict.fromkeys(FIELDS, 0)  # its summary calls
+        self.usage = _zero()          # the session's requests
+        self.summary_usage = _zero()  # its summary calls
         self.summary_calls = 0
         self.largest = 0          # characters of the largest request
         self.largest_tokens = 0   # its tokens
-        self._tokens: dict[str, int] = {}
+        self._pieces = _Pieces()
+
+    def cold(self, at: float) -> bool:
+        """Whether the entries of the last request have expired by `at` (it left them
+        alive for one lifetime): a request now reads nothing."""
+        return self.requests > 0 and at - self.now > TTL_SECONDS[self.ttl]
 
     def tokens(self, text: str) -> int:
         """The estimate of one message's JSON, computed once per text."""
-        known = self._tokens.get(text)
-        if known is None:
-            known = self._tokens[text] = estimate_text_tokens(text)
-        return known
+        _, _, ascii_chars, other = self._pieces(text)
+        return -(-ascii_chars // 4) + other
 
-    def add_request(self, texts: list[str], reply: str | None = None) -> dict:
+    def add_request(self, texts: list[str], reply: str | None = None, at: float | None = None) -> dict:
         """Book one model request (the JSON of each message) and its reply's JSON; its usage."""
-        usage = request_usage(self.previous, texts, self.tokens,
-                              self.tokens(reply) if reply else 0)
+        if at is not None:
+            self.now = at
+        usage = self.cache.input_usage(self._pieces.prompt(texts, self.ttl), self.minimum, self.now)
+        usage["output_tokens"] = estimate_text_tokens(reply) if reply else 0
         _add(self.usage, usage)
         self.requests += 1
         size = request_size(texts)
@@ -155,12 +216,20 @@ class CostLedger:
 
     @property
     def total(self) -> dict:
-        """The four counts over requests and summary calls."""
-        return {name: self.usage[name] + self.summary_usage[name] for name in FIELDS}
+        """The four counts over requests and summary calls (and the 1-hour writes)."""
+        both = {name: self.usage[name] + self.summary_usage[name] for name in FIELDS}
+        hour = written_1h(self.usage) + written_1h(self.summary_usage)
+        return {**both, "cache_creation": {"ephemeral_1h_input_tokens": hour,
+                                           "ephemeral_5m_input_tokens":
+                                               both["cache_creation_input_tokens"] - hour}}
 
     @property
     def cost(self) -> float:
-        return priced(self.total)
+        return priced(self.total, self.model)
+
+    @property
+    def dollars(self) -> float:
+        return dollars(self.total, self.model)
 
     @property
     def input_tokens_sent(self) -> int:

@@ -84,8 +84,8 @@ def server_step(edits: list, secret: bytes = SECRET):
         summary = None
         if edited.block is not None:
             kept = [{"role": "assistant", "content": [edited.block]}]
-            summary = (sc.summary_request(edited.summarized)["messages"][0]["content"],
-                       edited.block["content"])
+            # Booked as the server reports it (`usage.iterations`): its instructions in.
+            summary = (sc.COMPACTION_PROMPT, edited.block["content"])
         cleared = edited.applied[-1] if edited.applied else None
         return Call(kept, edited.messages, summary=summary, cleared=cleared)
     return step

@@ -21,10 +21,22 @@ seeded): the benchmark counts a miss when that text is not in what was sent. Lef
 dependence of the model's reply on what the compactor kept (the replies are
 canned), and real file contents (the text is synthetic, made of short
 sentences and code lines written for this module).
+
+The clock (`call_times`): when each call is sent, in seconds from the first,
+drawn from a random stream of its own (the text never changes with it). After
+a call, the model writes its reply (MODEL_SECONDS plus SECONDS_PER_TOKEN a
+token of it); then either the tools run (TOOL_SECONDS each) or, when the turn
+ends with a request the user typed, the user pauses: USER_PAUSE seconds as a
+rule, and now and then a long pause (LONG_PAUSES: a coffee past the 5-minute
+cache lifetime, a meeting past the hour). The figures are ours, of a plausible
+order, not measured; `pauses=False` leaves the user's pauses out.
 """
 
+import json
 import random
 from dataclasses import dataclass, replace
+
+from ..offline.tokens import estimate_text_tokens
 
 KINDS = ("tool-heavy", "chat-heavy", "chinese")
 
@@ -277,3 +289,41 @@ def session_messages(session: Session) -> tuple[list, str]:
         messages += [turn.assistant, turn.user]
         request = turn.request or request
     return messages, request
+
+
+# -- the clock ------------------------------------------------------------------
+
+MODEL_SECONDS = 2.0          # before the first token of a reply
+SECONDS_PER_TOKEN = 1 / 60   # then about 60 tokens a second
+TOOL_SECONDS = (0.5, 20.0)   # one tool's run, uniform
+USER_PAUSE = (5.0, 120.0)    # reading the answer and typing the next request, uniform
+# (chance, shortest, longest seconds): a long pause now and then, drawn in this order.
+LONG_PAUSES = ((0.02, 65 * 60.0, 180 * 60.0), (0.08, 6 * 60.0, 40 * 60.0))
+
+
+def _user_pause(rng) -> float:
+    for chance, low, high in LONG_PAUSES:
+        if rng.random() < chance:
+            return rng.uniform(low, high)
+    return rng.uniform(*USER_PAUSE)
+
+
+def call_times(session: Session, pauses: bool = True) -> list[float]:
+    """The time of each model call of `session`, in seconds from the first (see above).
+
+    The same session always gets the same clock, and a session of N turns the
+    first N times of a longer one; `pauses=False`: the same tools and model, no user.
+    """
+    rng = random.Random(f"{session.kind}:{session.request}:clock")
+    times, now = [], 0.0
+    for turn in session.turns:
+        times.append(now)
+        reply = estimate_text_tokens(json.dumps(turn.assistant, ensure_ascii=False))
+        now += MODEL_SECONDS + reply * SECONDS_PER_TOKEN
+        if turn.request is not None:
+            pause = _user_pause(rng)
+            now += pause if pauses else 0.0
+        else:
+            uses = sum(1 for block in turn.assistant["content"] if block.get("type") == "tool_use")
+            now += sum(rng.uniform(*TOOL_SECONDS) for _ in range(uses))
+    return times

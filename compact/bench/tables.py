@@ -13,8 +13,8 @@ Left out: any other format (CSV, markdown); the rows are plain dicts for that.
 from ..display.text import fixed_width
 from ..offline.tokens import DEFAULT_WINDOW
 from . import cost
+from .prices import DEFAULT_MODEL, price
 
-# The columns that name a run, first in both tables: header, width, how to show a row.
 # The columns that name a run, first in both tables: header, width, how to show a row.
 KEY_COLUMNS = (
     ("session", 10, lambda r: r["session"]),
@@ -29,6 +29,10 @@ SEED_COLUMNS = (  # header, width, how to show an across-seeds row
     ("worst", 7, lambda r: f"{r['cost_worst'] / 1000:,.0f}"),
     ("x seed mean", 11, lambda r: "-" if r["ratio_mean"] is None else f"{r['ratio_mean']:.2f}"),
     ("worst", 5, lambda r: "-" if r["ratio_worst"] is None else f"{r['ratio_worst']:.2f}"),
+    ("no pauses mean", 14, lambda r: f"{r['calm_mean'] / 1000:,.0f}"),
+    ("worst", 5, lambda r: f"{r['calm_worst'] / 1000:,.0f}"),
+    ("x default mean", 14, lambda r: "-" if r["default_mean"] is None else f"{r['default_mean']:.3f}"),
+    ("worst", 5, lambda r: "-" if r["default_worst"] is None else f"{r['default_worst']:.3f}"),
     ("misses mean", 11, lambda r: f"{r['misses_mean']:.1f}"),
     ("worst", 5, lambda r: r["misses_worst"]),
     ("lost max", 8, lambda r: r["lost_worst"]),
@@ -50,6 +54,8 @@ COLUMNS = (  # header, width, how to show a row
     ("read", 4, lambda r: f"{r['cache_read'] / max(r['tokens_in'], 1):.0%}"),
     ("out ktok", 8, lambda r: f"{r['tokens_out'] / 1000:,.0f}"),
     ("cost k", 7, lambda r: f"{r['cost'] / 1000:,.0f}"),
+    ("no pauses", 9, lambda r: f"{r['cost_no_pauses'] / 1000:,.0f}"),
+    ("cold", 4, lambda r: r["cold_calls"]),
     ("forgot", 7, lambda r: f"{r['forgotten']}/{r['probes']}" if "forgotten" in r else "-"),
     ("max kch", 7, lambda r: f"{r['largest'] / 1000:.1f}"),
     ("max ktok", 8, lambda r: f"{r['largest_tokens'] / 1000:.1f}"),
@@ -65,8 +71,11 @@ LEGEND = """\
 calls: model calls (turns + summaries); summ: summary calls; refused: requests over the
 window ({window:,d} tokens); in ktok: thousands of input tokens sent (requests + summary
 input); read: the share of them read from the prompt cache; out ktok: thousands of output
-tokens (replies + summaries); cost k: thousands of base input tokens' price (input {input:g},
-cache write {write:g}, cache read {read:g}, output {output:g} each); max kch / max ktok: largest
+tokens (replies + summaries); cost k: thousands of base input tokens' price of {model} (input
+{input:g}, cache write {write:g}, 1-hour write {hour:g}, cache read {read:g}, output {output:g} each),
+requests sent at their time on the session's clock (the user's pauses in: a cache entry
+left over 5 minutes is gone); no pauses: the same requests without the user's pauses;
+cold: calls on an expired cache that the cache-aware switch compacted; max kch / max ktok: largest
 request, thousands of characters / tokens; forgot: probes (compact.probes: a line of an
 output, a file touched, the request, a stated step or decision, a user's instruction) that
 nothing sent for the next turn, no file it names and no summary keeps / all probes (- when
@@ -79,13 +88,16 @@ the shortest and this length (about 1: no quadratic loop)."""
 
 SEED_LEGEND = """\
 cost k mean / worst: the bill over the seeds (as cost k above), in thousands; x seed: that
-cost over the seed profile's on the same session (mean, worst); misses: calls whose needed
+cost over the seed profile's on the same session (mean, worst); no pauses: the bill of the
+same requests without the user's pauses; x default: cost over the default's on the same
+session (for default+cold, the cache-aware switch's effect); misses: calls whose needed
 earlier output was not whole in the request sent; lost max / summ max: the most of any seed."""
 
 
 def legend() -> str:
     """LEGEND with the window and the rates filled in."""
-    return LEGEND.format(window=DEFAULT_WINDOW, input=cost.INPUT_RATE, write=cost.CACHE_WRITE_RATE,
+    return LEGEND.format(window=DEFAULT_WINDOW, model=price(DEFAULT_MODEL).name, input=cost.INPUT_RATE,
+                         write=cost.CACHE_WRITE_RATE, hour=cost.RATES["cache_write_1h"],
                          read=cost.CACHE_READ_RATE, output=cost.OUTPUT_RATE)
 
 

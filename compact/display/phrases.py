@@ -616,17 +616,16 @@ PHRASES = {
     "reactive: never start below 0": ("never start below 0.",
                                       "绝不从小于 0 的位置开始。"),
     # -- server_edits.py
-    "server_edits: hint": ("lower the clearing trigger well under the "
-                                                            "default, and set clear_at_least so that "
-                                                            "each clearing takes a large run; "
-                                                            "compaction loses what it summarizes.",
-                                                            "把清除的触发阈值降到远低于默认值，并设置 "
-                                                            "clear_at_least，让每次清除都清掉一大段；"
-                                                            "压缩会丢掉它摘要掉的内容。"),
+    "server_edits: hint": ("lower the clearing trigger well under the default, and set "
+                           "clear_at_least so that clearing starts only once a large amount can go; "
+                           "compaction loses what it summarizes.",
+                           "把清除的触发阈值降到远低于默认值，并设置 clear_at_least，让清除等到能清掉"
+                           "一大段时才开始；压缩会丢掉它摘要掉的内容。"),
     "server_edits: cost at most": ("cost at most {budget_cost:,d}",
                                    "成本不超过 {budget_cost:,d}"),
-    "server_edits: cache broken at most": ("cache broken at most {budget_breaks} times",
-                                                 "缓存最多失效 {budget_breaks} 次"),
+    "server_edits: cache broken less often than without clear_at_least": (
+        "cache broken less often than without clear_at_least",
+        "缓存失效次数少于不设 clear_at_least 时"),
     "server_edits: no tool output lost for good": ("no tool output lost for good",
                                                    "没有工具输出被永久丢失"),
     "server_edits: the newest tool uses kept whole": ("the newest {budget_keep} tool uses kept whole",

@@ -28,6 +28,7 @@
 import json
 import os
 import re
+import statistics
 
 from compact import CompactionConfig, TokenMeasure, estimate_chars
 from compact.agent.model import choose_model
@@ -179,25 +180,26 @@ for name, sample in texts.items():
 #
 # Every threshold of the article is characters; in tokens it depends on the text. Each
 # threshold below is converted with each text's own ratio, then shown as a share of a
-# 200,000-token window and of a 32,000-token one. Over 100% the threshold is past the
-# window: the API would refuse the request before the pipeline acted.
+# 200,000-token window, of a 1,000,000-token one (windows of 1M tokens exist: Claude
+# Sonnet 5's, by its model page) and of a 32,000-token one. Over 100% the threshold is
+# past the window: the API would refuse the request before the pipeline acted.
 
 # %%
 thresholds = {"CONTEXT_CHAR_LIMIT": config.context_char_limit,
               "SUMMARY_INPUT_CHAR_LIMIT": config.summary_input_char_limit,
               "TOOL_RESULT_BATCH_CHAR_LIMIT": config.tool_result_batch_char_limit}
-windows = (200_000, 32_000)
-print(f"{'threshold':<38}{'text':<14}{'~tokens':>9}" + "".join(f"{f'of {w:,d}':>11}" for w in windows))
+windows = (200_000, 1_000_000, 32_000)
+print(f"{'threshold':<38}{'text':<14}{'~tokens':>9}" + "".join(f"{f'of {w:,d}':>13}" for w in windows))
 for label, chars in thresholds.items():
     for name in ("English prose", "Chinese"):
         tokens_at = chars / per_token[name]
-        shares = "".join(f"{tokens_at / w:>11.0%}" for w in windows)
+        shares = "".join(f"{tokens_at / w:>13.0%}" for w in windows)
         print(f"{label + f' {chars:,d}':<38}{name:<14}{tokens_at:>9,.0f}{shares}")
 
 # %% [markdown]
 # The API's own context management counts input tokens: by default it clears old tool
-# results from 100,000 and compacts from 150,000, 0.5 and 0.75 of a 200,000-token
-# window. `CompactionConfig.for_window(window, fraction)` states the pipeline's limit
+# results from 100,000 and compacts from 150,000: 0.5 and 0.75 of a 200,000-token
+# window, a tenth and less than a sixth of a 1,000,000-token one (the cell prints each). `CompactionConfig.for_window(window, fraction)` states the pipeline's limit
 # the same way, in tokens; the compactor then needs a token measure
 # (`ContextCompactor(measure=TokenMeasure(client, model))`), and refuses a limit in one
 # unit with a measure in the other. `CompactionConfig.seed()` itself stays the article's
@@ -270,18 +272,25 @@ print(f"characters sent over the whole session: {sum(grown):,d} without compacti
 #
 # The offline model's window is 200,000 tokens by default (`DEFAULT_WINDOW`); a real
 # model's window is on its page of the API's documentation. This session never reaches
-# 200,000 tokens in 158 calls, but it only ever grows. At its own average pace, when
-# would it get there?
+# 200,000 tokens in 158 calls, but it only ever grows. When would it get there? That
+# depends on the pace one assumes: the average call's growth includes a few large jumps
+# (the largest is printed), the median call's does not. The cell prints both, so the
+# answer is a range, not one call.
 
 # %%
 chars_per_token = grown[-1] / tokens[-1]
 window_chars = DEFAULT_WINDOW * chars_per_token
-per_call = tokens[-1] / len(tokens)
-refused_at = len(tokens) + int((DEFAULT_WINDOW - tokens[-1]) // per_call) + 1
+steps = [b - a for a, b in zip([0, *tokens], tokens)]
+paces = {"average": tokens[-1] / len(tokens), "median": statistics.median(steps)}
+at_pace = {name: len(tokens) + int((DEFAULT_WINDOW - tokens[-1]) // pace) + 1
+           for name, pace in paces.items()}
+refused_at = at_pace["average"]
 print(f"window: {DEFAULT_WINDOW:,d} tokens, about {window_chars:,.0f} characters of this "
       f"session ({chars_per_token:.1f} characters a token)")
-print(f"growth: about {per_call:,.0f} tokens a call on average")
-print(f"at that pace the API answers 'prompt is too long' from about call {refused_at}")
+print(f"growth per call: {paces['average']:,.0f} tokens on average, {paces['median']:,.0f} "
+      f"for the median call; the largest jump {max(steps):,d} tokens")
+for name, call in at_pace.items():
+    print(f"at the {name} pace the API answers 'prompt is too long' from about call {call:,d}")
 
 # %% [markdown]
 # ## Characters before and after: the whole session

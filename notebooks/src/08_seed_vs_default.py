@@ -172,11 +172,12 @@ for profile, overrides in (("seed", {}), ("default", {"persist_oversized": False
 # - **calls resending the previous request**, whole, as the start of the new one, and
 #   the **cached share** of a request: the characters of its leading messages identical
 #   to the previous request, averaged over the calls;
-# - the **cache-adjusted cost** of the requests sent, in tokens, as
-#   `compact.bench.cost` bills them: when a request starts with the whole previous one,
-#   those tokens are read from the cache at 0.1 each; every other token is written at
-#   1.25 (Anthropic's prompt cache with a breakpoint at each request's end; notebook 09
-#   explains it);
+# - the **cache-adjusted cost** of the requests sent, in base input tokens, as
+#   `compact.bench.cost` bills them with the offline server's prompt cache (the API's
+#   rules, notebook 09): a breakpoint at each request's end; what an earlier request
+#   wrote is read at 0.1 a token when the new one starts with it, every other token is
+#   written at 1.25 (Claude Sonnet 5's prices). This replay sends every call at once,
+#   so nothing expires; notebook 09 adds time;
 # - **tool outputs lost** for good.
 
 # %%

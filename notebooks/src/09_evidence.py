@@ -19,13 +19,18 @@
 #
 # The figures that matter over a long session are not only the characters in context:
 #
-# - **what the API bills**, in tokens: each request is sent as the agent sends it, with
-#   a prompt-cache breakpoint at its end. When it starts with the whole previous request,
-#   those tokens are read from the cache (0.1 of the base input price each); every other
-#   input token is written to the cache (1.25); each reply's tokens are output (5). A
-#   summary call is billed too: its input (never cached) and its output. A step that
-#   rewrites an old message means the next request no longer starts with the previous
-#   one, and all of it is written again;
+# - **what the API would bill** (as the offline server models it), in units of Claude
+#   Sonnet 5's base input price (the first cell prints its prices, their source and the
+#   date they were read): each request is
+#   sent as the agent sends it, with a prompt-cache breakpoint at its end, at its time on
+#   the session's clock (tools, the model's writing, the user's pauses, now and then a
+#   long one). The offline server's prompt cache bills it, by the API's rules
+#   (`compact.offline.api.usage`): the tokens an earlier request wrote, if the new one
+#   starts with them and the entry is alive (5 minutes from its last use), are read at
+#   0.1; every other input token is written at 1.25; each reply's tokens are output at 5.
+#   A summary call is billed too: its input (never cached) and its output. A step that
+#   rewrites an old message, or a pause of over 5 minutes, means the next request reads
+#   nothing, and all of it is written again;
 # - **tool outputs lost**: outputs that can no longer be read verbatim, from the
 #   context, a saved file or a transcript;
 # - **summary calls**: each one is an extra model call, and each summary drops detail;
@@ -43,7 +48,7 @@
 # %%
 # %matplotlib inline
 from compact.bench import benchmark as bench
-from compact.bench import chart, cost, stats, tables
+from compact.bench import chart, cost, prices, stats, tables
 from compact.course.claims import default_claims
 from compact.offline.tokens import DEFAULT_WINDOW
 from compact.course.exercises import check_cache_cost
@@ -54,12 +59,15 @@ first = [r for r in rows if r["seed"] == SEEDS[0]]
 print(f"{len(rows)} runs: {len(SEEDS)} seeds x {len(bench.KINDS)} sessions x 2 lengths x "
       f"{len(bench.DESIGNS)} designs")
 print(f"refused: a request over {DEFAULT_WINDOW:,d} tokens, the offline model's window")
-print(f"rates, in base input tokens: input {cost.INPUT_RATE:g}, cache write {cost.CACHE_WRITE_RATE:g}, "
-      f"cache read {cost.CACHE_READ_RATE:g}, output {cost.OUTPUT_RATE:g}")
-print(f"their source, US dollars per million tokens, from {cost.PRICES_SOURCE}:")
-for model, (base, write, read, output) in cost.PUBLISHED.items():
-    print(f"  {model}: input {base:.2f}, 5-minute cache write {write:.2f}, cache read {read:.2f}, "
-          f"output {output:.2f}")
+row = prices.price(prices.DEFAULT_MODEL)
+print(f"priced as {row.name}, in base input tokens: input {cost.INPUT_RATE:g}, cache write "
+      f"{cost.CACHE_WRITE_RATE:g} (1 hour: {cost.RATES['cache_write_1h']:g}), cache read "
+      f"{cost.CACHE_READ_RATE:g}, output {cost.OUTPUT_RATE:g}")
+print(f"the table (compact.bench.prices), US dollars per million tokens, read {prices.CHECKED}:")
+for row in prices.PRICES.values():
+    print(f"  {row.name}: input {row.input:.2f}, cache write 5 min {row.write_5m:.2f}, 1 hour "
+          f"{row.write_1h:.2f}, cache read {row.read:.2f}, output {row.output:.2f}")
+    print(f"    from {row.source}")
 
 # %% [markdown]
 # ## The table
@@ -112,7 +120,10 @@ for design in ("summary", "default"):
 #   (`refused`), and never on seed 0's chat-heavy one. Had the API taken them all, they
 #   would cost the most on those two sessions, although almost all their input is read
 #   from the cache (`read`): every call sends the whole list again. On seed 0's
-#   chat-heavy session it even costs less than the seed profile, but not on every seed;
+#   chat-heavy session it costs about as much as the seed profile (the cell prints the
+#   ratio); over the seeds, more (`x seed`). The user's pauses cost it most: in the
+#   table over the seeds, the gap between `cost k mean` and `no pauses mean` is largest
+#   on its rows, since a long list written again after each long pause is dear;
 # - **summary** keeps every request small and loses nothing verbatim (the transcripts
 #   hold it), but calls the summarizer again and again (`summ`). Each summary is billed,
 #   its input uncached and its output at the output rate, and the list after it starts
@@ -126,7 +137,7 @@ for design in ("summary", "default"):
 #   sessions: it changes old messages rarely, so most of its input is read from the
 #   cache (`x seed`: its cost over the seed profile's, mean and worst over the seeds);
 # - **output is billed at five times input**: on chat-heavy, with long answers, it is
-#   more than half of the summary and default designs' cost (the "output's share"
+#   about half of the summary and default designs' cost (the "output's share"
 #   lines);
 # - **characters are not tokens** (`max kch`, `max ktok`): in the summary and default
 #   rows, the Chinese session's largest request has about as many characters as the
@@ -164,9 +175,11 @@ chart.bench_chart(rows, timings=False)
 #
 # **Context editing, `clear_tool_uses_20250919`** (beta header
 # `context-management-2025-06-27`). When the input passes a trigger (by default 100,000
-# input tokens), the API clears the oldest tool results and leaves a placeholder, keeping
-# the newest few tool uses (`keep`, by default 3). `clear_at_least` makes it act only if it
-# can remove at least that many tokens, because every clearing breaks the cached prefix;
+# input tokens), the API keeps the newest few tool uses (`keep`, by default 3) and
+# clears the results of the older ones, leaving a placeholder. `clear_at_least` makes it
+# act only if it can remove at least that many tokens, because every clearing breaks the
+# cached prefix (past the trigger, each new tool use moves the cleared boundary: the
+# offline server's reading of the SDK's docstrings, notebook 10);
 # `exclude_tools` names tools whose results are never cleared; `clear_tool_inputs` also
 # clears the calls' inputs. It is step 3 with the default profile's fixes: it acts only
 # over a trigger, and cuts deep enough to be worth the cache write. And nothing is lost:
@@ -176,8 +189,9 @@ chart.bench_chart(rows, timings=False)
 # **Server-side compaction, `compact_20260112`** (beta header `compact-2026-01-12`).
 # When the input passes a trigger (by default 150,000 input tokens), the API summarizes
 # the older context and returns a `compaction` block; you send that block back in the
-# following requests in place of what it summarized. It is step 4, done by the model that
-# is answering, with optional `instructions` for the summary. Unlike `compact_history` it
+# following requests in place of what it summarized. It is step 4 on the server's side,
+# with optional `instructions` for the summary (the offline server's summary is its own
+# deterministic one, not a model's). Unlike `compact_history` it
 # writes no transcript: keeping the full history, if you need it, is your job.
 #
 # | | this course's default profile | `clear_tool_uses_20250919` | `compact_20260112` |
@@ -186,7 +200,7 @@ chart.bench_chart(rows, timings=False)
 # | trigger | 50,000 characters | 100,000 tokens | 150,000 tokens |
 # | old tool results | archived to a transcript (a marker with the path), or saved to disk with a placeholder | placeholder; your list keeps them | summarized |
 # | keeps | the newest 3 results, and every unanswered one | the newest 3 tool uses | the summary + what follows |
-# | cache | acts rarely, cuts to a target, one break per compaction | `clear_at_least` | one break per compaction |
+# | cache | acts rarely, cuts to a target, one break per compaction | past the trigger, a break at each new tool use; `clear_at_least` delays the first | one break per compaction |
 # | huge fresh result | persisted with a preview | cleared only once old enough | summarized |
 #
 # The benchmark's lesson carries over: what you remove, and how often you rewrite the

@@ -145,8 +145,10 @@ display(sweep_chart(swept))
 # %% [markdown]
 # Read it with the checks below. The seed profile's step 3 keeps no copy of what it
 # removes, so its rows lose outputs; the default's rows lose none. In the default
-# profile, in either unit, the lowest limit costs least and misses most, and the largest
-# limit in characters does not fit a window this small.
+# profile, in either unit, the lowest limit has the cheapest row and the most misses; but
+# the ranges of cost can overlap (the last lines print where they do), so a lower limit
+# is not cheaper whatever the other knobs are set to. The largest limit in characters
+# does not fit a window this small.
 
 # %%
 seed_rows = [r for r in swept.rows if r.profile == "seed"]
@@ -161,6 +163,11 @@ for limit, rows in by_limit.items():
           f"{max(r.cost for r in rows):>9,}, misses {min(r.misses for r in rows)} to "
           f"{max(r.misses for r in rows)}, fits {WINDOW:,} tokens: "
           f"{all(r.fits(WINDOW) for r in rows)}")
+limits = list(by_limit)
+for low, high in zip(limits, limits[1:]):
+    if low.split()[-1] == high.split()[-1]:   # the same unit
+        overlap = max(r.cost for r in by_limit[low]) >= min(r.cost for r in by_limit[high])
+        print(f"cost ranges of {low.strip()} and {high.strip()} overlap: {overlap}")
 
 # %% [markdown]
 # ## The chosen settings

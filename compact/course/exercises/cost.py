@@ -1,8 +1,10 @@
 """09 · what a request is billed with a prompt cache, in tokens.
 
-The learner writes `cache_cost(previous, current)`; the reference is the
-benchmark's own `compact.bench.cost.request_cost`, without the minimum length
-(the cases are small). The traps: no cache at all (every token written),
+The learner writes `cache_cost(previous, current)`; the reference is the API's
+rule for two requests in a row, each with one breakpoint at its end, simplified:
+tokens are each message's JSON (the bill, `compact.bench.cost`, counts blocks and
+the JSON around them), with no minimum length (the cases are small), no 20-block
+lookback and no expiry (the two requests are seconds apart). The traps: no cache at all (every token written),
 reading the leading messages that match although a message of `previous`
 changed (the API reads only a whole earlier request), measuring with
 `ensure_ascii=True` on Chinese text, and counting characters instead of tokens.
@@ -20,9 +22,10 @@ from .check import CheckResult, check_function, hint
 
 
 def reference(previous, current) -> float:
-    from ...bench.cost import message_json, request_cost
-    return request_cost([message_json(to_plain(m)) for m in previous],
-                        [message_json(to_plain(m)) for m in current], minimum=0)
+    previous, current = [to_plain(m) for m in previous], [to_plain(m) for m in current]
+    tokens = _tokens(current)
+    read = len(previous) if previous and current[:len(previous)] == previous else 0
+    return 0.1 * sum(tokens[:read]) + 1.25 * sum(tokens[read:])
 
 
 def _cases() -> list:

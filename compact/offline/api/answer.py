@@ -23,10 +23,12 @@ from . import context_edits
 from . import context_management as cm
 from . import server_compaction as sc
 from .rules import TOO_DEEP, RequestError, check_pairs, check_shape, check_window, error_body, parse_body
-from .usage import PromptCache
+from .thinking import with_thinking
+from .usage import CacheControlError, PromptCache, check_breakpoints
+from .window import stop_at_window
 
 MAX_ERROR_CHARS = 300   # of a bug's message in a 500: enough to name it, never a body's worth
-REFUSED = (cm.ManagementError, sc.CompactionError, context_edits.EditError)
+REFUSED = (cm.ManagementError, sc.CompactionError, context_edits.EditError, CacheControlError)
 
 
 def answer(endpoint: str, raw: bytes, window: int, cache: PromptCache | None = None,
@@ -40,6 +42,7 @@ def answer(endpoint: str, raw: bytes, window: int, cache: PromptCache | None = N
         request = cm.request_read(body, asked, secret) if asked else body
         check_shape(request, endpoint)
         check_pairs(request["messages"])
+        check_breakpoints(request)
         if endpoint == "count_tokens":
             return 200, cm.counted(request, asked) if asked else {"input_tokens": estimate_tokens(request)}
         if asked and asked.on_demand:
@@ -48,8 +51,8 @@ def answer(endpoint: str, raw: bytes, window: int, cache: PromptCache | None = N
         if edited.paused:
             return 200, cm.paused(request, edited)
         prompt = {**request, "messages": edited.messages}
-        check_window(prompt, window)
-        reply = respond(prompt)
+        tokens = check_window(prompt, window)
+        reply = stop_at_window(with_thinking(respond(prompt), prompt, secret), tokens, window)
         reply["usage"] = (cache or PromptCache()).usage(prompt, reply["content"])
         return 200, cm.with_edits(reply, edited) if asked else reply
     except RequestError as error:

@@ -7,22 +7,22 @@ does the same to the offline model's prompt, with the SDK's knobs
 (`anthropic.types.beta.BetaClearToolUses20250919EditParam`):
 - `trigger`: `{"type": "input_tokens" | "tool_uses", "value": N}`, default 100,000
   input tokens. Clearing starts once the prompt exceeds it (the docs' word).
-- `keep`: `{"type": "tool_uses", "value": N}`, default 3: the newest N tool uses
-  of the whole conversation are never cleared.
-- `clear_at_least`: `{"type": "input_tokens", "value": N}`: clear only runs of at
-  least N tokens, so that each loss of the cached prefix is worth it.
-- `exclude_tools`: tool names never cleared.
+- `keep`: `{"type": "tool_uses", "value": N}`, default 3: "Number of tool uses
+  to retain in the conversation" (the SDK's docstring): the newest N stay whole,
+  every older one is cleared, oldest first;
+- `clear_at_least`: `{"type": "input_tokens", "value": N}`: a gate. "Context will
+  only be modified if at least this many tokens can be removed": when clearing
+  every older use would remove fewer, nothing is cleared;
+- `exclude_tools`: tool names never cleared;
 - `clear_tool_inputs`: also clear the tool_use's `input` (true: every cleared use;
   a list: the uses of those tools).
 It reports `{"type", "cleared_tool_uses", "cleared_input_tokens"}`, the shape of
 `BetaClearToolUses20250919EditResponse`.
 
-The offline model's choices, where the API's docs say nothing (docs/AFTER_THE_ARTICLE.md):
-- how far clearing goes: oldest first, in runs of at least `clear_at_least`
-  tokens (one tool use a run without it), until the prompt is back at or under
-  the trigger. A run's bounds depend only on the results before it, so a longer
-  history clears the same runs plus newer ones: between two runs the prompt's
-  prefix stays the same and a prompt cache can keep reading it;
+The offline server's choices, where the API's docs say nothing (docs/AFTER_THE_ARTICLE.md):
+- the trigger is compared with the prompt as sent (tokens, or its tool uses);
+- a tool use whose result is still to come, or whose clearing frees nothing
+  (already the placeholder), is neither cleared nor counted;
 - the text left in place of a result: `CLEARED_RESULT`; a cleared input is `{}`;
 - tokens: the offline estimate (`compact.offline.tokens`), not the API's tokenizer.
 
@@ -136,19 +136,11 @@ def _clears_input(edit: ClearToolUses, name) -> bool:
     return edit.clear_inputs is True or (isinstance(edit.clear_inputs, tuple) and name in edit.clear_inputs)
 
 
-def _runs(uses: list[_Use], edit: ClearToolUses) -> list[list[_Use]]:
-    """The runs clearing may take, oldest first, each freeing at least clear_at_least."""
+def _older(uses: list[_Use], edit: ClearToolUses) -> list[_Use]:
+    """Every tool use but the newest `keep`, oldest first, that clearing can take."""
     newest = len(uses) - edit.keep
-    open_uses = [u for k, u in enumerate(uses) if k < newest and u.name not in edit.exclude_tools
-                 and u.result is not None]
-    runs, run, freed = [], [], 0
-    for use in open_uses:
-        run.append(use)
-        freed += use.tokens
-        if freed >= max(edit.clear_at_least, 1):
-            runs.append(run)
-            run, freed = [], 0
-    return runs
+    return [u for k, u in enumerate(uses) if k < newest and u.name not in edit.exclude_tools
+            and u.result is not None and u.tokens > 0]
 
 
 def clear_tool_uses(request: dict, edit: ClearToolUses) -> tuple[list, dict | None]:
@@ -157,13 +149,8 @@ def clear_tool_uses(request: dict, edit: ClearToolUses) -> tuple[list, dict | No
     uses = _uses(messages, edit)
     before = estimate_tokens(request)
     measure = before if edit.trigger_type == "input_tokens" else len(uses)
-    taken = []
-    for run in _runs(uses, edit):
-        if measure <= edit.trigger:
-            break
-        taken += run
-        measure -= sum(u.tokens for u in run) if edit.trigger_type == "input_tokens" else len(run)
-    if not taken:
+    taken = _older(uses, edit) if measure > edit.trigger else []
+    if not taken or sum(u.tokens for u in taken) < edit.clear_at_least:
         return messages, None
     cleared = _cleared(messages, taken, edit)
     after = estimate_tokens({**request, "messages": cleared})

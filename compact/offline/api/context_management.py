@@ -30,18 +30,19 @@ edits per request; three is one of each kind the types know (two clearings and
 a compaction), and it bounds a request's work (issue 29 measured 26-34 s of CPU
 for one request of 10,000 clearing edits).
 
-Left out: `clear_thinking_20251015` (refused with a message that says so), inline
-tool changes, streaming, threads.
+`clear_thinking_20251015` (`thinking.py`) clears the thinking of older assistant
+turns; it needs `thinking` on in the request, else the API's 400.
+
+Left out: inline tool changes, streaming, threads.
 """
 
 import hashlib
 from dataclasses import dataclass, field
 
-from ..tokens import estimate_text_tokens, estimate_tokens
-from . import context_edits
+from ..tokens import estimate_tokens
+from . import context_edits, thinking
 from . import server_compaction as sc
 
-NOT_PLAYED = {"clear_thinking_20251015": "the offline model does not think"}
 MAX_EDITS = 3   # ours: the API documents no number (see above)
 USAGE_FIELDS = ("input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
 
@@ -89,6 +90,7 @@ def read_compact(where: str, edit: dict) -> Compact:
 EDITS = {
     context_edits.EDIT_TYPE: (context_edits.BETA, context_edits.read_edit),
     sc.EDIT_TYPE: (sc.BETA, read_compact),
+    thinking.EDIT_TYPE: (context_edits.BETA, thinking.read_edit),
 }
 
 
@@ -108,9 +110,6 @@ def read_edits(config, betas: set) -> list:
     for i, edit in enumerate(edits):
         where = f"context_management.edits.{i}"
         kind = edit.get("type") if isinstance(edit, dict) else None
-        if kind in NOT_PLAYED:
-            raise ManagementError(f"{where}.type: {kind} is an edit of the real API that the offline "
-                                  f"server does not play ({NOT_PLAYED[kind]})")
         if kind not in EDITS:
             raise ManagementError(f"{where}.type: unknown context management edit {kind!r}; "
                                   f"use one of {', '.join(repr(k) for k in EDITS)}")
@@ -181,6 +180,8 @@ def read_asked(body, beta_header: str) -> Asked | None:
     betas = {b.strip() for b in (beta_header or "").split(",") if b.strip()}
     edits = read_edits(body.get("context_management"), betas)
     on_demand = read_compaction(body.get("compaction"), betas)
+    if any(isinstance(e, thinking.ClearThinking) for e in edits) and not thinking.thinking_on(body):
+        raise ManagementError(thinking.NEEDS_THINKING)
     if on_demand and body.get("context_management") is not None:
         raise ManagementError("compaction: cannot be combined with context_management")
     if sc.has_blocks(body.get("messages")) and not betas & {sc.BETA, sc.ON_DEMAND_BETA}:
@@ -224,6 +225,9 @@ def run_edits(request: dict, edits: list, secret: bytes, compact: bool = True) -
         if isinstance(edit, context_edits.ClearToolUses):
             done.messages, applied = context_edits.clear_tool_uses(view, edit)
             done.applied += [applied] if applied else []
+        elif isinstance(edit, thinking.ClearThinking):
+            done.messages, applied = thinking.clear_thinking(view, edit)
+            done.applied += [applied] if applied else []
         elif compact and estimate_tokens(view) >= edit.trigger:
             done.block, usage = _compaction(done.messages, view, secret)
             done.summarized, done.iterations = done.messages, [*done.iterations, usage]
@@ -248,10 +252,7 @@ def _compaction(messages: list, view: dict, secret: bytes) -> tuple[dict, dict]:
     """The block summarizing `messages`, and its `usage.iterations` entry."""
     summary = sc.state_summary(messages)
     block = sc.make_block(summary, messages, estimate_tokens(view), secret)
-    usage = {"type": "compaction", "input_tokens": estimate_tokens(sc.summary_request(messages)),
-             "output_tokens": estimate_text_tokens(summary),
-             "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
-    return block, usage
+    return block, sc.compaction_usage(summary)
 
 
 def block_only(request: dict, block: dict, iterations: list) -> dict:
