@@ -22,7 +22,6 @@ import json
 import os
 import pwd
 import stat
-import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -34,13 +33,14 @@ CHILD_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
 
 async def copy_as_student(course: Path, account: pwd.struct_passwd, timeout: float = 120) -> str:
     """Run student_copy.py as the student; its one line, or RuntimeError with its output."""
+    # The course venv's interpreter: every student can run it (README), whatever runs the hub.
     child = await asyncio.create_subprocess_exec(
-        sys.executable, "-I", str(COPY_SCRIPT), str(course), account.pw_dir,
+        str(course / ".venv" / "bin" / "python"), "-I", str(COPY_SCRIPT), str(course), account.pw_dir,
         user=account.pw_uid, group=account.pw_gid, extra_groups=[], cwd="/", env=CHILD_ENV,
         stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
     try:
         output, _ = await asyncio.wait_for(child.communicate(), timeout)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         child.kill()
         raise RuntimeError(f"copying the course for {account.pw_name} took over {timeout:.0f} s") from None
     text = output.decode(errors="replace").strip()
@@ -50,20 +50,22 @@ async def copy_as_student(course: Path, account: pwd.struct_passwd, timeout: flo
     return text
 
 
-def check_root_folder(folder: Path) -> None:
-    """`folder` must be a real folder of root's that only root may write to."""
-    info = os.lstat(folder)
-    if not stat.S_ISDIR(info.st_mode) or info.st_uid != 0 or info.st_mode & 0o022:
+def check_root_folder(fd: int, folder: Path) -> None:
+    """The folder open at `fd` must be root's and writable by root alone."""
+    info = os.fstat(fd)
+    if info.st_uid != 0 or info.st_mode & 0o022:
         raise RuntimeError(f"{folder} must be a folder of root's that only root may write to "
                            f"(mode {stat.filemode(info.st_mode)}, owner uid {info.st_uid})")
 
 
 def socket_folder(root: Path, account: pwd.struct_passwd) -> Path:
-    """ROOT/<uid>, 700 and the student's: made and handed over through one descriptor."""
-    root.mkdir(mode=0o755, parents=True, exist_ok=True)
-    check_root_folder(root)
+    """ROOT/<uid>, 700 and the student's: made and handed over through descriptors opened
+    once, without following a link."""
+    root.mkdir(parents=True, exist_ok=True)
     parent = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
     try:
+        check_root_folder(parent, root)
+        os.fchmod(parent, 0o755)   # the hub's umask is 077: students must cross it
         name = str(account.pw_uid)
         try:
             os.mkdir(name, 0o700, dir_fd=parent)

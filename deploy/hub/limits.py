@@ -1,16 +1,28 @@
 """Memory and process limits for each student's server and kernels, with what the machine offers.
 
 Each student's server (and so every kernel and terminal it starts) runs in a control group
-of its own below the hub's: `<the hub's group>/course-students/<student>`, with a memory
-limit (the kernel's OOM killer stops that student's biggest process, their kernel, and
-nobody else's) and a limit on processes and threads. The server joins it between fork and
-exec, before it becomes the student (LimitedSpawner).
+of its own, with a memory limit (the kernel's OOM killer stops that student's biggest
+process, their kernel, and nobody else's) and a limit on processes and threads.
 
-| the machine                         | what is used                                                 |
-|-------------------------------------|--------------------------------------------------------------|
-| cgroup v2 (Debian 12 with systemd)  | memory.max, memory.swap.max=0, pids.max; the unit delegates the hub's group (Delegate=yes); the hub's own processes move to `<group>/hub` first, as v2 wants processes only in leaves |
-| cgroup v1 (older hosts, some containers) | memory.limit_in_bytes (+ memsw when swap is counted), pids.max |
-| neither writable                    | rlimits on the server and each kernel: RLIMIT_AS (memory, per process) and RLIMIT_NPROC (for the student's uid) |
+What the machine offers, in the order tried (`mode()`):
+
+- systemd (Debian 12): right after the start the hub hands the server's pid to systemd
+  (StartTransientUnit, as `systemd-run --scope` does): a scope `course-<student>-<pid>.scope`
+  in the student's own slice `user-<uid>.slice`, with MemoryMax and TasksMax;
+  user-slice.conf limits the whole slice, SSH logins included.
+- cgroup v2 without systemd (containers): `<the hub's group>/course-students/<student>`
+  with memory.max, memory.swap.max=0 and pids.max; the hub's own processes move to
+  `<the hub's group>/hub` first, as v2 wants processes only in leaves. The server joins
+  its group between fork and exec, before it becomes the student.
+- cgroup v1 without systemd: the same folders under the memory and pids hierarchies
+  (memory.limit_in_bytes, + memsw where swap is counted, pids.max), joined the same way.
+- none writable: rlimits on the server and each kernel, RLIMIT_AS (memory, each
+  process) and RLIMIT_NPROC (the student's uid).
+
+The server is always started as the student by JupyterHub's own switch; a failure to set
+a limit is logged and leaves the server running without it, never with more rights.
+tests/test_hub.py runs the cgroup paths (here: v1); the systemd path needs a machine that
+boots systemd (README).
 
 COURSE_MEMORY_LIMIT (bytes, or with K/M/G; default 2G) and COURSE_TASKS_LIMIT (default 512)
 set the figures. SSH logins are outside the hub: deploy/hub/user-slice.conf limits those.
@@ -18,8 +30,11 @@ Left out: CPU shares (2 cores shared fairly by the kernel's scheduler do well en
 class, README) and disk quotas (README: they belong to the file system).
 """
 
+import asyncio
 import os
+import pwd
 import resource
+import shutil
 from pathlib import Path
 
 from jupyterhub.spawner import LocalProcessSpawner
@@ -46,17 +61,21 @@ def tasks_limit() -> int:
 
 
 def own_groups() -> dict:
-    """This process's control groups: {controller or '' for v2: path}."""
+    """The hub's control groups: {controller, or '' for v2: path}; a v2 path left at its leaf."""
     groups = {}
     for line in Path("/proc/self/cgroup").read_text().splitlines():
         _, controllers, path = line.split(":", 2)
         for name in controllers.split(",") if controllers else [""]:
             groups[name] = path
+    if groups.get("", "").endswith("/hub"):   # moved there by _leave_the_hub_in_a_leaf
+        groups[""] = groups[""][: -len("/hub")] or "/"
     return groups
 
 
 def mode() -> str:
-    """'cgroup2', 'cgroup1' or 'rlimit': what this machine lets the hub use."""
+    """'systemd', 'cgroup2', 'cgroup1' or 'rlimit': what this machine lets the hub use."""
+    if Path("/run/systemd/system").is_dir() and shutil.which("busctl"):
+        return "systemd"
     if "memory" in _read(CGROUP / "cgroup.controllers").split() and os.access(CGROUP, os.W_OK):
         return "cgroup2"
     if all(os.access(CGROUP / name, os.W_OK) for name in ("memory", "pids")):
@@ -76,7 +95,7 @@ def _write(path: Path, text: str) -> None:
 
 
 def student_folders(name: str) -> list:
-    """The student's control group folders, made and set; [] where there are none."""
+    """The student's control group folders, made and set; [] where there are none (systemd, rlimit)."""
     groups, how = own_groups(), mode()
     if how == "cgroup2":
         top = _leave_the_hub_in_a_leaf(CGROUP / groups[""].lstrip("/"))
@@ -129,12 +148,15 @@ def remove_student(name: str) -> None:
 def student_folders_made(name: str) -> list:
     groups = own_groups()
     found = [CGROUP / groups.get("", "/").lstrip("/") / GROUP_NAME / name]
-    found += [CGROUP / c / groups[c].lstrip("/") / GROUP_NAME / name for c in ("memory", "pids") if c in groups]
+    for controller in ("memory", "pids"):
+        if controller in groups:
+            found.append(CGROUP / controller / groups[controller].lstrip("/") / GROUP_NAME / name)
     return [f for f in found if f.is_dir() and f != CGROUP]
 
 
 def joiner(name: str):
     """A function for the child between fork and exec: join the student's groups, or set rlimits."""
+    how = mode()
     folders = student_folders(name)
     procs = [str(folder / "cgroup.procs") for folder in folders]
     memory, tasks = memory_limit(), tasks_limit()
@@ -147,15 +169,39 @@ def joiner(name: str):
                 os.write(fd, pid)
             finally:
                 os.close(fd)
-        if not procs:
+        if not procs and how == "rlimit":
             resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
             resource.setrlimit(resource.RLIMIT_NPROC, (tasks, tasks))
 
     return join
 
 
+async def into_systemd_scope(name: str, pid: int) -> None:
+    """systemd: move the server into course-<name>.scope in the student's slice, with limits."""
+    uid = pwd.getpwnam(name).pw_uid
+    command = ["busctl", "call", "org.freedesktop.systemd1", "/org/freedesktop/systemd1",
+               "org.freedesktop.systemd1.Manager", "StartTransientUnit", "ssa(sv)a(sa(sv))",
+               f"course-{name}-{pid}.scope", "fail", "5", "PIDs", "au", "1", str(pid),
+               "Slice", "s", f"user-{uid}.slice", "MemoryMax", "t", str(memory_limit()),
+               "MemorySwapMax", "t", "0", "TasksMax", "t", str(tasks_limit()), "0"]
+    child = await asyncio.create_subprocess_exec(*command, stdout=asyncio.subprocess.PIPE,
+                                                 stderr=asyncio.subprocess.STDOUT)
+    output, _ = await child.communicate()
+    if child.returncode != 0:
+        raise RuntimeError(f"busctl StartTransientUnit: {output.decode(errors='replace').strip()}")
+
+
 class LimitedSpawner(LocalProcessSpawner):
-    """LocalProcessSpawner whose server starts inside the student's limits (see above)."""
+    """LocalProcessSpawner whose server runs inside the student's limits (see above)."""
+
+    async def start(self):
+        address = await super().start()
+        if mode() == "systemd":
+            try:
+                await into_systemd_scope(self.user.name, self.pid)
+            except (OSError, RuntimeError) as error:
+                self.log.warning("%s runs without limits: %s", self.user.name, error)
+        return address
 
     def make_preexec_fn(self, name):
         become_the_student = super().make_preexec_fn(name)

@@ -69,7 +69,8 @@ def make(args) -> int:
 
 
 def spend(args) -> int:
-    budgets = {entry["student"]: entry["budget"] for entry in read(args.proxy_file, {"keys": {}})["keys"].values()}
+    entries = read(args.proxy_file, {"keys": {}})["keys"].values()
+    budgets = {entry["student"]: entry["budget"] for entry in entries}
     spent = read(args.spend_file, {})
     print(f"{'student':<20} {'spend $':>10} {'budget $':>10}")
     for student in sorted(budgets):
