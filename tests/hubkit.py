@@ -211,7 +211,7 @@ class DeployedHub:
 
     def log_tail(self, lines: int = 40) -> str:
         try:
-            text = (self.state / "jupyterhub.out").read_text(errors="replace")
+            text = (self.state / "jupyterhub.log").read_text(errors="replace")
         except OSError:
             return "(no log)"
         return "\n".join(text.splitlines()[-lines:])

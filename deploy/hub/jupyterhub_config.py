@@ -14,7 +14,8 @@ notebook 00; before it starts, the student's own copy of notebooks/ and docs/ (w
 the teacher's notes), made as the student (home.py, student_copy.py); kernels over IPC
 in a 700 socket folder of each student's; their class key for the proxy when the teacher
 made one (deploy/proxy/); the news prompt off; idle kernels and servers stopped.
-The hub's database, cookie secret and log live in the state folder (700, made so by the
+The hub's database, cookie secret and log (jupyterhub.service and start-hub.sh send it
+there) live in the state folder (700, made so by the
 README), and a restart of the hub leaves every student's server and kernel running.
 
 Left out: TLS, anything past one machine (Zero to JupyterHub, on Kubernetes: README).
@@ -64,11 +65,6 @@ c.ConfigurableHTTPProxy.pid_file = str(STATE / "jupyterhub-proxy.pid")
 # The state folder: the database lists every user, their activity and token hashes.
 c.JupyterHub.db_url = f"sqlite:///{STATE / 'jupyterhub.sqlite'}"
 c.JupyterHub.cookie_secret_file = str(STATE / "jupyterhub_cookie_secret")
-c.JupyterHub.logging_config = {
-    "handlers": {"file": {"class": "logging.FileHandler", "level": "INFO",
-                          "filename": str(STATE / "jupyterhub.log"), "formatter": "console"}},
-    "loggers": {"JupyterHub": {"handlers": ["console", "file"], "level": "INFO"}},
-}
 # A hub restart (an upgrade, a crash) keeps every student's server and kernel running:
 # the hub finds them again from its database.
 c.JupyterHub.cleanup_servers = False

@@ -2,7 +2,8 @@
 # The hub without systemd (a container, a machine booted otherwise), as root:
 #   setsid deploy/hub/start-hub.sh &           leaves it running when your SSH session ends
 # It runs in the state folder (COURSE_HUB_STATE, default /srv/jupyterhub, 700: README), with
-# the same settings as jupyterhub.service; the hub's log goes to jupyterhub.log there.
+# the same settings as jupyterhub.service; the log of the hub and of every student's server
+# goes to jupyterhub.log there.
 # Stop it with `kill $(cat /srv/jupyterhub/jupyterhub.pid)`: the students' servers and
 # kernels go on running (cleanup_servers = False) and the next start finds them again.
 set -euo pipefail
@@ -12,4 +13,4 @@ state=${COURSE_HUB_STATE:-/srv/jupyterhub}
 umask 077
 cd "$state"
 echo $$ > jupyterhub.pid
-exec "$course/.venv/bin/jupyterhub" -f "$here/jupyterhub_config.py" >> "$state/jupyterhub.out" 2>&1
+exec "$course/.venv/bin/jupyterhub" -f "$here/jupyterhub_config.py" >> "$state/jupyterhub.log" 2>&1
