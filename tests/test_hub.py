@@ -252,26 +252,59 @@ def test_kernels_use_unix_sockets_and_the_log_is_quiet(lesson):
 # -- the race: a student's links against the hook ---------------------------------------
 
 RACER = r"""
-import os, random, signal, sys, time
-home, victim = sys.argv[1], sys.argv[2]
-stopping, swaps = [], 0
+import os, signal, sys
+home, course, victim = sys.argv[1:4]
+stopping, swaps, baits, taken = [], 0, 0, {}
 signal.signal(signal.SIGTERM, lambda *_: stopping.append(1))
 print("ready", flush=True)
 while not stopping:
+    # 1. The hook's copy folder (.notebooks-*, .docs-*) is swapped for a link to a folder
+    #    of the student's, so the copy is made in there, where the student can watch it.
     for name in os.listdir(home):
-        if name.startswith((".notebooks-", ".docs-")) and not name.endswith("~"):
-            path = os.path.join(home, name)
+        path = os.path.join(home, name)
+        if name.startswith((".notebooks-", ".docs-")) and name[-1] not in "~w" and path not in taken:
             try:
+                if os.path.islink(path) or os.lstat(path).st_nlink != 2:
+                    continue   # a link of ours, or the copy has begun: too late for this one
+                baits += 1
+                bait = os.path.join(home, f"bait-{baits}")
+                os.mkdir(bait)
                 os.rename(path, path + "~")
-                os.symlink(victim, path)
+                os.symlink(bait, path + ".new")
+                os.rename(path + ".new", path)
                 swaps += 1
-                time.sleep(random.random() / 1000)
-                os.unlink(path)
-                os.rename(path + "~", path)
+                taken[path] = [bait, name[1:].split("-")[0], False]
             except OSError:
                 pass
+    # 2. The copy is complete when its top folder gets the source's time (copytree's last
+    #    step); then the folder becomes a link to root's files, and is replaced by a new
+    #    link, in one step, again and again, while the hook hands the copy over.
+    for path, entry in list(taken.items()):
+        bait, kind, swapped = entry
+        if not os.path.lexists(path + "~"):
+            del taken[path]   # the round is over: the test cleaned up
+            continue
+        top = os.path.join(bait, kind)
+        try:
+            if not swapped:
+                source = os.stat(os.path.join(course, kind)).st_mtime_ns
+                if os.path.islink(top) or os.stat(top).st_mtime_ns != source:
+                    continue
+                os.rename(top, top + "~")
+                entry[2] = True
+            os.symlink(victim, top + ".new")
+            os.rename(top + ".new", top)
+            swaps += 1
+        except OSError:
+            pass
 print(swaps, flush=True)
 """
+
+
+def root_files_taken(places, uid: int) -> set:
+    """The names of the victim's files that are now the student's, wherever they went."""
+    return {p.name for place in places if place.exists() for p in place.rglob("root-only-*")
+            if p.lstat().st_uid == uid}
 
 
 def load_hook(course: Path, runtime_root: Path):
@@ -298,21 +331,17 @@ def test_the_hook_never_follows_a_students_links(course):
     for n in range(files):
         (victim / "notebooks" / f"root-only-{n:04d}").write_text("root's")
     hook = load_hook(course, folder / "run")
+    taken, done, failed = set(), 0, 0
     with hubkit.class_of(course, 1, prefix="ccr") as (_, passwords):
         student = next(iter(passwords))
-        racer = subprocess.Popen([str(hubkit.SYSTEM_PYTHON), "-c", RACER, str(home(student)), str(victim)],
+        uid, own = pwd.getpwnam(student).pw_uid, home(student)
+        racer = subprocess.Popen([str(hubkit.SYSTEM_PYTHON), "-c", RACER, str(own), str(course),
+                                  str(victim / "notebooks")],
                                  user=student, group=student, extra_groups=[], cwd="/",
                                  stdout=subprocess.PIPE, text=True)
         assert racer.stdout.readline().strip() == "ready"
-        done = failed = 0
         try:
             for _ in range(rounds):
-                for name in ("notebooks", "docs"):
-                    target = home(student) / name
-                    if target.is_symlink():
-                        target.unlink()
-                    elif target.exists():
-                        subprocess.run(["rm", "-rf", "--one-file-system", str(target)], check=True)
                 spawner = SimpleNamespace(user=SimpleNamespace(name=student), environment={},
                                           log=SimpleNamespace(info=lambda *a: None))
                 try:
@@ -322,15 +351,19 @@ def test_the_hook_never_follows_a_students_links(course):
                     done += 1
                 except Exception:  # noqa: BLE001  a copy the student broke fails; what counts is below
                     failed += 1
+                taken |= root_files_taken([victim, own], uid)
+                # The next round starts from a home without the copy, as after `rm -rf ~/notebooks`.
+                for entry in own.iterdir():
+                    if entry.name.startswith((".notebooks-", ".docs-", "notebooks", "docs", "bait-")):
+                        subprocess.run(["rm", "-rf", "--one-file-system", str(entry)], check=True)
         finally:
             racer.send_signal(signal.SIGTERM)
             swaps = int(racer.communicate(timeout=60)[0].split()[-1])
-        changed = [p for p in victim.rglob("*") if p.lstat().st_uid != 0]
         hubkit.say(f"race: {rounds} hook runs ({done} done, {failed} failed), {swaps} swaps, "
-                   f"{len(changed)} of {files} root files outside the home now the student's")
+                   f"{len(taken)} of {files} root files outside the home made the student's")
         subprocess.run(["rm", "-rf", str(folder)])
     assert swaps >= 1000
-    assert changed == []
+    assert taken == set()
 
 
 # -- the config itself, read without starting anything (any user) ------------------------
