@@ -225,6 +225,9 @@ class DeployedHub:
                               data={"username": name, "password": password, "_xsrf": xsrf})
         if answer.status_code != 302:
             raise RuntimeError(f"{name} could not log in: {answer.status_code}\n{self.log_tail()}")
+        # The hub gives a logged-in browser a new _xsrf cookie, tied to its login.
+        session.get(f"{self.base_url}/hub/home", timeout=30).raise_for_status()
+        xsrf = [cookie.value for cookie in session.cookies if cookie.name == "_xsrf"][-1]
         answer = session.post(f"{self.base_url}/hub/api/users/{name}/tokens", timeout=30,
                               headers={"X-XSRFToken": xsrf}, json={"note": "hub test", "expires_in": 7200})
         answer.raise_for_status()

@@ -252,20 +252,30 @@ def test_kernels_use_unix_sockets_and_the_log_is_quiet(lesson):
 # -- the race: a student's links against the hook ---------------------------------------
 
 RACER = r"""
-import os, signal, sys
+import ctypes, os, select, signal, struct, sys
 home, course, victim = sys.argv[1:4]
 stopping, swaps, baits, taken = [], 0, 0, {}
 signal.signal(signal.SIGTERM, lambda *_: stopping.append(1))
+libc = ctypes.CDLL(None, use_errno=True)
+events = libc.inotify_init1(os.O_NONBLOCK)
+libc.inotify_add_watch(events, home.encode(), 0x100)   # IN_CREATE: woken as a folder appears
 print("ready", flush=True)
 while not stopping:
-    # 1. The hook's copy folder (.notebooks-*, .docs-*) is swapped for a link to a folder
-    #    of the student's, so the copy is made in there, where the student can watch it.
-    for name in os.listdir(home):
-        path = os.path.join(home, name)
-        if name.startswith((".notebooks-", ".docs-")) and name[-1] not in "~w" and path not in taken:
+    # 1. The hook's copy folder (.notebooks-*, .docs-*), as soon as it appears, is swapped
+    #    for a link to a folder of the student's: the copy is made in there, in sight.
+    if select.select([events], [], [], 0 if taken else 0.05)[0]:
+        data, at, names = os.read(events, 65536), 0, []
+        while at < len(data):
+            size = struct.unpack_from("iIII", data, at)[3]
+            names.append(data[at + 16:at + 16 + size].rstrip(b"\0").decode())
+            at += 16 + size
+        for name in names:
+            path = os.path.join(home, name)
+            if not name.startswith((".notebooks-", ".docs-")) or name[-1] in "~w" or path in taken:
+                continue
             try:
                 if os.path.islink(path) or os.lstat(path).st_nlink != 2:
-                    continue   # a link of ours, or the copy has begun: too late for this one
+                    continue   # the copy has begun in it: too late for this one
                 baits += 1
                 bait = os.path.join(home, f"bait-{baits}")
                 os.mkdir(bait)
@@ -273,31 +283,40 @@ while not stopping:
                 os.symlink(bait, path + ".new")
                 os.rename(path + ".new", path)
                 swaps += 1
-                taken[path] = [bait, name[1:].split("-")[0], False]
+                kind = name[1:].split("-")[0]
+                taken[path] = [bait, kind, os.stat(os.path.join(course, kind)).st_mtime_ns]
             except OSError:
                 pass
     # 2. The copy is complete when its top folder gets the source's time (copytree's last
-    #    step); then the folder becomes a link to root's files, and is replaced by a new
-    #    link, in one step, again and again, while the hook hands the copy over.
+    #    step); then the folder becomes a link to root's files, and that link is replaced
+    #    by a new one, in one step, again and again, while the hook hands the copy over.
     for path, entry in list(taken.items()):
-        bait, kind, swapped = entry
-        if not os.path.lexists(path + "~"):
-            del taken[path]   # the round is over: the test cleaned up
-            continue
+        bait, kind, source = entry
         top = os.path.join(bait, kind)
         try:
-            if not swapped:
-                source = os.stat(os.path.join(course, kind)).st_mtime_ns
-                if os.path.islink(top) or os.stat(top).st_mtime_ns != source:
-                    continue
-                os.rename(top, top + "~")
-                entry[2] = True
+            if source is not None:
+                # Watched closely: two system calls between seeing it done and the swap.
+                spins = 0
+                while os.stat(top).st_mtime_ns != source:
+                    spins += 1
+                    if spins % 512 == 0 and (stopping or not os.path.lexists(path + "~")):
+                        break
+                else:
+                    os.rename(top, top + "~")
+                    os.symlink(victim, top)
+                    entry[2] = None
+                    swaps += 1
+                continue
+            if not os.path.lexists(path + "~"):
+                del taken[path]   # the round is over: the test cleaned up
+                continue
             os.symlink(victim, top + ".new")
             os.rename(top + ".new", top)
             swaps += 1
         except OSError:
-            pass
-print(swaps, flush=True)
+            if not os.path.lexists(path + "~"):
+                del taken[path]
+print(swaps, baits, flush=True)
 """
 
 
@@ -355,11 +374,12 @@ def test_the_hook_never_follows_a_students_links(course):
                 # The next round starts from a home without the copy, as after `rm -rf ~/notebooks`.
                 for entry in own.iterdir():
                     if entry.name.startswith((".notebooks-", ".docs-", "notebooks", "docs", "bait-")):
-                        subprocess.run(["rm", "-rf", "--one-file-system", str(entry)], check=True)
+                        subprocess.run(["rm", "-rf", "--one-file-system", str(entry)], capture_output=True)
         finally:
             racer.send_signal(signal.SIGTERM)
-            swaps = int(racer.communicate(timeout=60)[0].split()[-1])
-        hubkit.say(f"race: {rounds} hook runs ({done} done, {failed} failed), {swaps} swaps, "
+            swaps, baits = map(int, racer.communicate(timeout=60)[0].split()[-2:])
+        hubkit.say(f"race: {rounds} hook runs ({done} done, {failed} failed), {baits} copy folders "
+                   f"taken, {swaps} swaps, "
                    f"{len(taken)} of {files} root files outside the home made the student's")
         subprocess.run(["rm", "-rf", str(folder)])
     assert swaps >= 1000
