@@ -59,6 +59,7 @@ def lesson(course):
     """Everything the class did (see the module's docstring), as facts to assert on."""
     facts = SimpleNamespace()
     folder = Path(tempfile.mkdtemp(prefix="cchub-"))
+    folder.chmod(0o711)   # the proxy's user crosses it to its own state folder
     state = folder / "state"
     # README: the state folder is made 700 by its own command.
     subprocess.run(["install", "-d", "-m", "700", str(state)], check=True)
@@ -253,8 +254,8 @@ def test_kernels_use_unix_sockets_and_the_log_is_quiet(lesson):
 
 RACER = r"""
 import ctypes, os, select, signal, struct, sys
-home, course, victim = sys.argv[1:4]
-stopping, swaps, baits, taken = [], 0, 0, {}
+home, victim = sys.argv[1:3]
+stopping, swaps, baits, taken, me = [], 0, 0, {}, os.getuid()
 signal.signal(signal.SIGTERM, lambda *_: stopping.append(1))
 libc = ctypes.CDLL(None, use_errno=True)
 events = libc.inotify_init1(os.O_NONBLOCK)
@@ -283,28 +284,29 @@ while not stopping:
                 os.symlink(bait, path + ".new")
                 os.rename(path + ".new", path)
                 swaps += 1
-                kind = name[1:].split("-")[0]
-                taken[path] = [bait, kind, os.stat(os.path.join(course, kind)).st_mtime_ns]
+                taken[path] = [bait, name[1:].split("-")[0], False]
             except OSError:
                 pass
-    # 2. The copy is complete when its top folder gets the source's time (copytree's last
-    #    step); then the folder becomes a link to root's files, and that link is replaced
-    #    by a new one, in one step, again and again, while the hook hands the copy over.
+    # 2. The hook hands a copy over from the bottom up: when a file of its deepest folder
+    #    becomes the student's, the folders above are next, and their entries are looked
+    #    up by name again. Then the copy's top folder becomes a link to root's files, and
+    #    that link is replaced by a new one, in one step, again and again.
     for path, entry in list(taken.items()):
-        bait, kind, source = entry
+        bait, kind, swapped = entry
         top = os.path.join(bait, kind)
         try:
-            if source is not None:
-                # Watched closely: two system calls between seeing it done and the swap.
+            if not swapped:
+                deepest = os.path.join(top, "src", "zh") if kind == "notebooks" else top
+                first = os.path.join(deepest, sorted(os.listdir(deepest))[0])
                 spins = 0
-                while os.stat(top).st_mtime_ns != source:
+                while os.lstat(first).st_uid != me:
                     spins += 1
                     if spins % 512 == 0 and (stopping or not os.path.lexists(path + "~")):
                         break
                 else:
                     os.rename(top, top + "~")
                     os.symlink(victim, top)
-                    entry[2] = None
+                    entry[2] = True
                     swaps += 1
                 continue
             if not os.path.lexists(path + "~"):
@@ -313,17 +315,17 @@ while not stopping:
             os.symlink(victim, top + ".new")
             os.rename(top + ".new", top)
             swaps += 1
-        except OSError:
+        except (OSError, IndexError):
             if not os.path.lexists(path + "~"):
                 del taken[path]
 print(swaps, baits, flush=True)
 """
 
 
-def root_files_taken(places, uid: int) -> set:
-    """The names of the victim's files that are now the student's, wherever they went."""
-    return {p.name for place in places if place.exists() for p in place.rglob("root-only-*")
-            if p.lstat().st_uid == uid}
+def root_files_taken(places, inodes: set, uid: int) -> set:
+    """The victim's files (by inode) that are now the student's, wherever they went."""
+    return {p.lstat().st_ino for place in places if place.exists() for p in place.rglob("*")
+            if p.lstat().st_ino in inodes and p.lstat().st_uid == uid}
 
 
 def load_hook(course: Path, runtime_root: Path):
@@ -347,14 +349,18 @@ def test_the_hook_never_follows_a_students_links(course):
     folder = Path(tempfile.mkdtemp(prefix="ccrace-"))
     victim = folder / "victim"   # root's files outside any home, as /etc is
     (victim / "notebooks").mkdir(parents=True)
-    for n in range(files):
-        (victim / "notebooks" / f"root-only-{n:04d}").write_text("root's")
+    names = [f"root-only-{n:04d}" for n in range(files)]
+    # ... some with the names of the copy's own files, as a real target would have
+    names += [p.name for p in (course / "notebooks").iterdir() if p.is_file() and not p.is_symlink()]
+    for name in names:
+        (victim / "notebooks" / name).write_text("root's")
+    inodes = {p.lstat().st_ino for p in victim.rglob("*")}
     hook = load_hook(course, folder / "run")
     taken, done, failed = set(), 0, 0
     with hubkit.class_of(course, 1, prefix="ccr") as (_, passwords):
         student = next(iter(passwords))
         uid, own = pwd.getpwnam(student).pw_uid, home(student)
-        racer = subprocess.Popen([str(hubkit.SYSTEM_PYTHON), "-c", RACER, str(own), str(course),
+        racer = subprocess.Popen([str(hubkit.SYSTEM_PYTHON), "-c", RACER, str(own),
                                   str(victim / "notebooks")],
                                  user=student, group=student, extra_groups=[], cwd="/",
                                  stdout=subprocess.PIPE, text=True)
@@ -370,7 +376,7 @@ def test_the_hook_never_follows_a_students_links(course):
                     done += 1
                 except Exception:  # noqa: BLE001  a copy the student broke fails; what counts is below
                     failed += 1
-                taken |= root_files_taken([victim, own], uid)
+                taken |= root_files_taken([victim, own], inodes, uid)
                 # The next round starts from a home without the copy, as after `rm -rf ~/notebooks`.
                 for entry in own.iterdir():
                     if entry.name.startswith((".notebooks-", ".docs-", "notebooks", "docs", "bait-")):
@@ -380,7 +386,7 @@ def test_the_hook_never_follows_a_students_links(course):
             swaps, baits = map(int, racer.communicate(timeout=60)[0].split()[-2:])
         hubkit.say(f"race: {rounds} hook runs ({done} done, {failed} failed), {baits} copy folders "
                    f"taken, {swaps} swaps, "
-                   f"{len(taken)} of {files} root files outside the home made the student's")
+                   f"{len(taken)} of {len(names)} root files outside the home made the student's")
         subprocess.run(["rm", "-rf", str(folder)])
     assert swaps >= 1000
     assert taken == set()
