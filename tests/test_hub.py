@@ -287,19 +287,19 @@ while not stopping:
                 taken[path] = [bait, name[1:].split("-")[0], False]
             except OSError:
                 pass
-    # 2. The hook hands a copy over from the bottom up: when a file of its deepest folder
-    #    becomes the student's, the folders above are next, and their entries are looked
-    #    up by name again. Then the copy's top folder becomes a link to root's files, and
-    #    that link is replaced by a new one, in one step, again and again.
+    # 2. The hook hands a copy over from the bottom up: when a folder just below the top
+    #    becomes the student's, the top's other entries are next, each looked up by its
+    #    path again. Then the top folder becomes a link to root's files, and that link is
+    #    replaced by a new one, in one step, again and again.
     for path, entry in list(taken.items()):
         bait, kind, swapped = entry
         top = os.path.join(bait, kind)
         try:
             if not swapped:
-                deepest = os.path.join(top, "src", "zh") if kind == "notebooks" else top
-                first = os.path.join(deepest, sorted(os.listdir(deepest))[0])
+                folders = [os.path.join(top, n) for n in os.listdir(top)]
+                folders = [f for f in folders if os.path.isdir(f) and not os.path.islink(f)]
                 spins = 0
-                while os.lstat(first).st_uid != me:
+                while not any(os.lstat(f).st_uid == me for f in folders):
                     spins += 1
                     if spins % 512 == 0 and (stopping or not os.path.lexists(path + "~")):
                         break
@@ -350,10 +350,15 @@ def test_the_hook_never_follows_a_students_links(course):
     victim = folder / "victim"   # root's files outside any home, as /etc is
     (victim / "notebooks").mkdir(parents=True)
     names = [f"root-only-{n:04d}" for n in range(files)]
-    # ... some with the names of the copy's own files, as a real target would have
-    names += [p.name for p in (course / "notebooks").iterdir() if p.is_file() and not p.is_symlink()]
     for name in names:
         (victim / "notebooks" / name).write_text("root's")
+    # ... and entries with the names of the copy's own, as a real target may have
+    for entry in (course / "notebooks").iterdir():
+        names.append(entry.name)
+        if entry.is_dir() and not entry.is_symlink():
+            (victim / "notebooks" / entry.name).mkdir()
+        else:
+            (victim / "notebooks" / entry.name).write_text("root's")
     inodes = {p.lstat().st_ino for p in victim.rglob("*")}
     hook = load_hook(course, folder / "run")
     taken, done, failed = set(), 0, 0
