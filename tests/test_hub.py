@@ -255,70 +255,78 @@ def test_kernels_use_unix_sockets_and_the_log_is_quiet(lesson):
 RACER = r"""
 import ctypes, os, select, signal, struct, sys
 home, victim = sys.argv[1:3]
-stopping, swaps, baits, taken, me = [], 0, 0, {}, os.getuid()
+stopping, swaps, baits, me = [], 0, 0, os.getuid()
 signal.signal(signal.SIGTERM, lambda *_: stopping.append(1))
 libc = ctypes.CDLL(None, use_errno=True)
 events = libc.inotify_init1(os.O_NONBLOCK)
 libc.inotify_add_watch(events, home.encode(), 0x100)   # IN_CREATE: woken as a folder appears
-print("ready", flush=True)
-while not stopping:
-    # 1. The hook's copy folder (.notebooks-*, .docs-*), as soon as it appears, is swapped
-    #    for a link to a folder of the student's: the copy is made in there, in sight.
-    if select.select([events], [], [], 0 if taken else 0.05)[0]:
-        data, at, names = os.read(events, 65536), 0, []
-        while at < len(data):
-            size = struct.unpack_from("iIII", data, at)[3]
-            names.append(data[at + 16:at + 16 + size].rstrip(b"\0").decode())
-            at += 16 + size
-        for name in names:
-            path = os.path.join(home, name)
-            if not name.startswith((".notebooks-", ".docs-")) or name[-1] in "~w" or path in taken:
-                continue
-            try:
-                if os.path.islink(path) or os.lstat(path).st_nlink != 2:
-                    continue   # the copy has begun in it: too late for this one
-                baits += 1
-                bait = os.path.join(home, f"bait-{baits}")
-                os.mkdir(bait)
-                os.rename(path, path + "~")
-                os.symlink(bait, path + ".new")
-                os.rename(path + ".new", path)
-                swaps += 1
-                taken[path] = [bait, name[1:].split("-")[0], False]
-            except OSError:
-                pass
-    # 2. The hook hands a copy over from the bottom up: when a folder just below the top
-    #    becomes the student's, the top's other entries are next, each looked up by its
-    #    path again. Then the top folder becomes a link to root's files, and that link is
-    #    replaced by a new one, in one step, again and again.
-    for path, entry in list(taken.items()):
-        bait, kind, swapped = entry
-        top = os.path.join(bait, kind)
+counts_in, counts_out = os.pipe()
+
+
+def follow(path, top):
+    # 2. (a child of the racer's, one a copy) The hook hands the copy over from the bottom
+    #    up: when a folder just below the top becomes the student's, the top's other
+    #    entries are next, each looked up by its path again. Then the top becomes a link to
+    #    root's files, and that link is replaced by a new one, in one step, again and again.
+    swaps, spins, folders = 0, 0, []
+    while os.path.lexists(path + "~"):
+        spins += 1
         try:
-            if not swapped:
-                folders = [os.path.join(top, n) for n in os.listdir(top)]
-                folders = [f for f in folders if os.path.isdir(f) and not os.path.islink(f)]
-                spins = 0
-                while not any(os.lstat(f).st_uid == me for f in folders):
-                    spins += 1
-                    if spins % 512 == 0 and (stopping or not os.path.lexists(path + "~")):
-                        break
-                else:
+            if not swaps:
+                if spins % 64 == 1:   # the copy may still be growing: look again
+                    folders = [os.path.join(top, n) for n in os.listdir(top)]
+                    folders = [f for f in folders if os.path.isdir(f) and not os.path.islink(f)]
+                if any(os.lstat(f).st_uid == me for f in folders):
                     os.rename(top, top + "~")
                     os.symlink(victim, top)
-                    entry[2] = True
                     swaps += 1
-                continue
-            if not os.path.lexists(path + "~"):
-                del taken[path]   # the round is over: the test cleaned up
                 continue
             os.symlink(victim, top + ".new")
             os.rename(top + ".new", top)
             swaps += 1
-        except (OSError, IndexError):
-            if not os.path.lexists(path + "~"):
-                del taken[path]
-print(swaps, baits, flush=True)
+        except OSError:
+            pass
+    os.write(counts_out, f"{swaps} ".encode())
+    os._exit(0)
+
+
+print("ready", flush=True)
+while not stopping:
+    # 1. The hook's copy folder (.notebooks-*, .docs-*), as soon as it appears, is swapped
+    #    for a link to a folder of the student's: the copy is made in there, in sight.
+    if not select.select([events], [], [], 0.05)[0]:
+        continue
+    data, at, names = os.read(events, 65536), 0, []
+    while at < len(data):
+        size = struct.unpack_from("iIII", data, at)[3]
+        names.append(data[at + 16:at + 16 + size].rstrip(b"\0").decode())
+        at += 16 + size
+    for name in names:
+        path = os.path.join(home, name)
+        if not name.startswith((".notebooks-", ".docs-")) or name[-1] in "~w":
+            continue
+        try:
+            if os.path.islink(path) or os.lstat(path).st_nlink != 2:
+                continue   # the copy has begun in it: too late for this one
+            baits += 1
+            bait = os.path.join(home, f"bait-{baits}")
+            os.mkdir(bait)
+            os.rename(path, path + "~")
+            os.symlink(bait, path + ".new")
+            os.rename(path + ".new", path)
+            swaps += 1
+        except OSError:
+            continue
+        if os.fork() == 0:
+            follow(path, os.path.join(bait, name[1:].split("-")[0]))
+os.close(counts_out)
+for _ in range(baits):
+    try:
+        os.wait()
+    except ChildProcessError:
+        break
+counts = os.read(counts_in, 1 << 20).split()
+print(swaps + sum(map(int, counts)), baits, flush=True)
 """
 
 
