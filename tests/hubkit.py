@@ -86,6 +86,15 @@ def students_course():
             shutil.rmtree(folder, ignore_errors=True)
 
 
+@contextmanager
+def removed(folder: Path):
+    """Remove `folder` at the end, whatever happens."""
+    try:
+        yield folder
+    finally:
+        subprocess.run(["rm", "-rf", "--one-file-system", str(folder)], capture_output=True)
+
+
 # -- students ----------------------------------------------------------------------------
 
 @contextmanager
@@ -249,7 +258,11 @@ class Student:
 
     def spawn(self, timeout: float = 240) -> float:
         started = time.monotonic()
-        self.api("POST", f"/hub/api/users/{self.name}/server", timeout=timeout)
+        try:
+            self.api("POST", f"/hub/api/users/{self.name}/server", timeout=timeout)
+        except OSError as error:   # requests' errors are OSErrors: the hub's log says why
+            raise RuntimeError(f"{self.name}'s server did not start: {error}\n"
+                               f"{self.hub.log_tail()}") from None
         while time.monotonic() < started + timeout:
             if self.ready():
                 return time.monotonic() - started
