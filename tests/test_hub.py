@@ -334,9 +334,19 @@ print(swaps + sum(map(int, counts)), baits, flush=True)
 
 
 def root_files_taken(places, inodes: set, uid: int) -> set:
-    """The victim's files (by inode) that are now the student's, wherever they went."""
-    return {p.lstat().st_ino for place in places if place.exists() for p in place.rglob("*")
-            if p.lstat().st_ino in inodes and p.lstat().st_uid == uid}
+    """The victim's files (by inode) that are now the student's, wherever they went; the
+    racer's links come and go meanwhile (os.walk passes over what vanished)."""
+    found = set()
+    for place in places:
+        for folder, folders, files in os.walk(place):
+            for name in folders + files:
+                try:
+                    info = os.lstat(os.path.join(folder, name))
+                except FileNotFoundError:
+                    continue
+                if info.st_ino in inodes and info.st_uid == uid:
+                    found.add(info.st_ino)
+    return found
 
 
 def load_hook(course: Path, runtime_root: Path):
