@@ -11,9 +11,13 @@ Students 1 and 2 get a budget of $5, student 3 one of $0.0001. Then, in order:
 2. the hub is stopped and started again: student 1's server and kernel live on;
 3. student 3's kernel takes more memory than the limit: it is stopped, student 1's is not.
 
-The tests assert on what that left (modes, the docs links, the spend, who can read what),
-and the race test runs the hook against a student swapping folders for links. The whole
-file takes 4-6 minutes here, most of it the students' venv (made and removed each run).
+The tests assert on what that left (modes, the docs links, the spend, who can read what).
+The race test runs the deployed hook 40 times against a student's process that swaps the
+hook's copy folder for a link to a folder of theirs, watches the copy, and swaps its top
+for a link to root's files as the hook hands it over (thousands of swaps in all): no
+file of root's may change owner. The hook before this one (copy as root, then chown)
+gave 13 to 18 of 3019 away on each of two tries. The whole file takes 4-7 minutes here,
+most of it the students' venv (made and removed each run); it prints its time.
 Not root, no configurable-http-proxy or no LiteLLM in /opt/course-proxy: skipped, with the
 reason; the checks of the config's own settings, at the end, run anywhere.
 """
