@@ -139,10 +139,11 @@ def _leave_the_hub_in_a_leaf(own: Path) -> Path:
 def remove_student(name: str) -> None:
     """Remove the student's (empty) control groups: for tests and for removed students."""
     for folder in student_folders_made(name):
-        try:
-            folder.rmdir()
-        except OSError:
-            pass
+        for empty in (folder, folder.parent):   # course-students too, once no student is left
+            try:
+                empty.rmdir()
+            except OSError:
+                pass
 
 
 def student_folders_made(name: str) -> list:
