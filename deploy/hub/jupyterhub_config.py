@@ -92,8 +92,5 @@ c.Spawner.args = [
     "--MappingKernelManager.cull_idle_timeout=1800",
     "--MappingKernelManager.cull_interval=300",
     "--ServerApp.shutdown_no_activity_timeout=3600",
-    # The kernel websocket pings every 30 s; tornado's default timeout (90 s) is longer and
-    # it says so on every connection.
-    "--ServerApp.websocket_ping_timeout=30",
 ]
 c.Spawner.pre_spawn_hook = make_hook(COURSE, RUNTIME_ROOT, CLASS_KEYS)
