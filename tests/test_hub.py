@@ -241,7 +241,7 @@ def test_a_student_over_the_memory_limit_is_stopped_and_nobody_else(lesson):
 
 
 @NEEDS_A_HUB
-def test_kernels_use_unix_sockets_and_the_log_is_quiet(lesson):
+def test_kernels_use_unix_sockets_in_a_private_folder_and_no_config_option_is_unknown(lesson):
     hub = lesson.hub
     for run in lesson.runs:
         connection = classroom.connection_file(hub, run.student, run.kernel_id)
