@@ -9,7 +9,8 @@ missing=()
 command -v chromium >/dev/null || missing+=(chromium)
 command -v bwrap >/dev/null || missing+=(bubblewrap)
 # The hub test (tests/test_hub.py, root only) needs Node for its proxy and Debian's python3-venv
-# for the students' venv.
+# for the students' venv and LiteLLM's. With NodeSource's nodejs (npm included), apt's npm
+# conflicts: Node is installed only when there is no npm at all.
 if [ "$(id -u)" = 0 ]; then
   command -v configurable-http-proxy >/dev/null || command -v npm >/dev/null || missing+=(nodejs npm)
   /usr/bin/python3 -c "import ensurepip" 2>/dev/null || missing+=(python3-venv)
@@ -24,6 +25,17 @@ fi
 # configurable-http-proxy 5.1.0: the last release that runs on Debian 12's Node 18.
 if [ "$(id -u)" = 0 ] && ! command -v configurable-http-proxy >/dev/null; then
   npm install --global --silent configurable-http-proxy@5.1.0
+fi
+# The hub test's class proxy: LiteLLM in a venv of its own (README, "Live runs for a class"),
+# every package pinned by deploy/proxy/requirements.txt; installed again when that changes.
+if [ "$(id -u)" = 0 ]; then
+  proxy=/opt/course-proxy
+  want=$(sha256sum deploy/proxy/requirements.txt | cut -d' ' -f1)
+  if [ "$(cat "$proxy/.requirements.sha" 2>/dev/null)" != "$want" ]; then
+    [ -x "$proxy/bin/python" ] || /usr/bin/python3 -m venv "$proxy"
+    "$proxy/bin/pip" install --quiet --disable-pip-version-check -r deploy/proxy/requirements.txt
+    echo "$want" > "$proxy/.requirements.sha"
+  fi
 fi
 # Tests never use a key from .env: the live notebook runs against the offline model.
 export COMPACT_OFFLINE=1

@@ -1,124 +1,424 @@
-"""The course's JupyterHub (deploy/hub/jupyterhub_config.py) with three real local students.
+"""The course's JupyterHub as deployed (deploy/hub/) with a class of three real local students.
 
-As root, the test makes three local users (`useradd -m`, removed at the end whatever
-happens), starts the hub of deploy/hub/ on free loopback ports (compact/bench/classroom.py:
-the same config, a wrapper changes only ports, state folders and who may log in), starts
-the three servers at once and runs the live notebook in each through the kernel websocket.
-Then: every cell ran with no error, every kernel listens on Unix sockets (IPC), each home
-is 700 with the student's own copy of the notebooks, and one student, running as
-themselves, can neither read another's notebooks nor connect to another's kernel.
+As root (tests/hubkit.py builds each piece the README's way and removes it at the end):
+the students come from add-students.sh in a group of their own, the hub is start-hub.sh
+with the deployed jupyterhub_config.py (only its environment variables set: ports, state
+folder, group), each student logs in with their password through the hub's form, and
+LiteLLM's proxy (deploy/proxy/) runs as its own user with the offline model as upstream.
+Students 1 and 2 get a budget of $5, student 3 one of $0.0001. Then, in order:
 
-Not root, or no configurable-http-proxy: those are skipped, with the reason; the checks of
-the config's own settings, at the end, run anywhere. The first run makes
-the students' venv from Debian's python3 (about a minute; kept in /var/tmp).
+1. every server starts at once and notebook 13 (the live run) runs live in each, through the proxy;
+2. the hub is stopped and started again: student 1's server and kernel live on;
+3. student 3's kernel takes more memory than the limit: it is stopped, student 1's is not.
+
+The tests assert on what that left (modes, the docs links, the spend, who can read what).
+The race test runs the deployed hook 40 times against a student's process that swaps the
+hook's copy folder for a link to a folder of theirs, watches the copy, and swaps its top
+for a link to root's files as the hook hands it over (thousands of swaps in all): no
+file of root's may change owner. The hook before this one (copy as root, then chown)
+gave 13 to 18 of 3019 away on each of two tries. The whole file takes 4-7 minutes here,
+most of it the students' venv (made and removed each run); it prints its time.
+Not root, no configurable-http-proxy or no LiteLLM in /opt/course-proxy: skipped, with the
+reason; the checks of the config's own settings, at the end, run anywhere.
 """
 
-import json
+import asyncio
 import os
+import pwd
+import re
+import signal
 import stat
 import subprocess
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from types import SimpleNamespace
 
+import psutil
 import pytest
 
 from compact.bench import classroom
+from tests import hubkit
 
 NOTEBOOK = "13_live_agent.ipynb"
-REASON = classroom.why_not_here()
+REASON = hubkit.why_not_here()
 NEEDS_A_HUB = pytest.mark.skipif(bool(REASON), reason=f"the hub test {REASON}")
-
-# Run as a student: try to open a path, or to connect to a kernel's shell socket.
-PROBE = r"""
-import json, socket, sys
-what, target = sys.argv[1], json.loads(sys.argv[2])
-try:
-    if what == "read":
-        open(target).read(1)
-    elif target["transport"] == "ipc":
-        socket.socket(socket.AF_UNIX).connect(f"{target['ip']}-{target['shell_port']}")
-    else:
-        socket.create_connection((target["ip"], target["shell_port"]), timeout=5)
-    print("allowed")
-except OSError as error:
-    print(type(error).__name__)
-"""
+MEMORY_LIMIT = "1500M"
+HOG = "x = bytearray(3 * 1024 ** 3)"   # 3 GB, touched: over the limit whatever else runs
 
 
 @pytest.fixture(scope="module")
-def classroom_run():
-    course = classroom.students_course()
-    with classroom.state_folder() as state, classroom.local_students(3) as students:
-        made = {s: stat.S_IMODE(home(s).stat().st_mode) for s in students}  # before the hub's hook
-        with classroom.running_hub(course, students, state) as hub:
-            hub.spawn_all()
-            runs = classroom.run_everywhere(hub, NOTEBOOK)
-            try:
-                yield hub, runs, made
-            finally:
-                classroom.close_sessions(hub, runs)
+def course():
+    if REASON:
+        pytest.skip(REASON)
+    started = time.monotonic()
+    with hubkit.students_course() as built:
+        yield built
+    hubkit.say(f"the hub test took {time.monotonic() - started:.0f} s in all")
 
 
-def as_student(student: str, what: str, target) -> str:
-    done = subprocess.run([str(classroom.SYSTEM_PYTHON), "-c", PROBE, what, json.dumps(target)],
-                          user=student, group=student, extra_groups=[], cwd="/",
-                          capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    return done.stdout.strip()
+@pytest.fixture(scope="module")
+def lesson(course):
+    """Everything the class did (see the module's docstring), as facts to assert on."""
+    facts = SimpleNamespace()
+    folder = Path(tempfile.mkdtemp(prefix="cchub-"))
+    folder.chmod(0o711)   # the proxy's user crosses it to its own state folder
+    state = folder / "state"
+    # README: the state folder is made 700 by its own command.
+    subprocess.run(["install", "-d", "-m", "700", str(state)], check=True)
+    proxy = hubkit.ClassProxy(course, folder)
+    with hubkit.class_of(course, 3) as (group, passwords):
+        students = list(passwords)
+        hub = hubkit.DeployedHub(course, state, group,
+                                 extra_env={"COURSE_MEMORY_LIMIT": MEMORY_LIMIT})
+        try:
+            proxy.start()
+            facts.homes_before = {s: stat.S_IMODE(home(s).stat().st_mode) for s in students}
+            proxy.wait()
+            proxy.keys(state / "class-keys.json", students[:2], 5)
+            proxy.keys(state / "class-keys.json", students[2:], 0.0001)
+            hub.start()
+            views = [hub.login(name, passwords[name]) for name in students]
+            with ThreadPoolExecutor(len(views)) as pool:
+                facts.ready = list(pool.map(lambda v: v.spawn(), views))
+                started = time.monotonic()
+                facts.runs = list(pool.map(lambda v: classroom.run_notebook(v, v.name, NOTEBOOK), views))
+            facts.run_seconds = time.monotonic() - started
+            hubkit.say(f"servers ready in {max(facts.ready):.0f} s; notebook 13 in all three: "
+                       f"{facts.run_seconds:.0f} s")
+            facts.hub, facts.proxy, facts.views, facts.students = hub, proxy, views, students
+            facts.spend = proxy.class_keys("spend")
+            facts.kernel_env = {v.name: kernel_environ(v) for v in views}
+            facts.restart = restart_the_hub(hub, views[0], facts.runs[0].kernel_id)
+            facts.memory = over_the_limit(views[2], views[0], facts.runs[0].kernel_id)
+            facts.log = (state / "jupyterhub.log").read_text(errors="replace")
+            facts.state = state
+            yield facts
+        finally:
+            hub.close(students)
+            proxy.stop()
+            subprocess.run(["rm", "-rf", str(folder)])
 
 
 def home(student: str) -> Path:
-    return Path(os.path.expanduser(f"~{student}"))
+    return Path(pwd.getpwnam(student).pw_dir)
+
+
+def kernel_environ(view) -> str:
+    """The environment of the student's kernels, read as root from /proc."""
+    uid = pwd.getpwnam(view.name).pw_uid
+    return "\n".join(Path(f"/proc/{pid}/environ").read_bytes().decode(errors="replace")
+                     for pid in pids_of(uid, "ipykernel_launcher"))
+
+
+def pids_of(uid: int, command: str) -> list:
+    return [p.pid for p in psutil.process_iter(["uids", "cmdline"])
+            if p.info["uids"] and p.info["uids"].real == uid and command in " ".join(p.info["cmdline"] or ())]
+
+
+def server_pid(student: str):
+    pids = pids_of(pwd.getpwnam(student).pw_uid, "jupyterhub-singleuser")
+    return pids[0] if pids else None
+
+
+def restart_the_hub(hub, view, kernel_id: str) -> dict:
+    """Stop the hub, look, start it again, look: the student's server and kernel, before and after."""
+    pid = server_pid(view.name)
+    hub.stop()
+    alive_while_down = pid is not None and psutil.pid_exists(pid)
+    hub.start()
+    deadline = time.monotonic() + 60
+    while not view.ready() and time.monotonic() < deadline:
+        time.sleep(0.5)
+    output, errors = view.execute(kernel_id, "print(6 * 7)")
+    return {"pid": pid, "alive_while_down": alive_while_down, "same_pid": server_pid(view.name) == pid,
+            "ready": view.ready(), "kernel_listed": kernel_id in view.kernels(), "output": output,
+            "errors": errors}
+
+
+def over_the_limit(hog_view, other_view, other_kernel: str) -> dict:
+    """A kernel of the hog's takes 3 GB; then the other student's kernel is asked 6 * 7."""
+    kernel = hog_view.new_kernel()
+    pid_text, _ = hog_view.execute(kernel, "import os; print(os.getpid())")
+    try:
+        _, errors = hog_view.execute(kernel, HOG, timeout=120)
+        outcome = f"ran: {errors}"
+    except (ConnectionError, OSError) as error:
+        outcome = f"stopped ({error})"
+    time.sleep(1)
+    output, _ = other_view.execute(other_kernel, "print(6 * 7)")
+    return {"outcome": outcome, "hog_alive": psutil.pid_exists(int(pid_text)),
+            "server_alive": server_pid(hog_view.name) is not None, "other": output}
+
+
+# -- the acceptance list -----------------------------------------------------------------
+
+@NEEDS_A_HUB
+def test_live_runs_go_through_the_proxy_and_an_over_budget_student_gets_a_clear_error(lesson):
+    first, second, third = lesson.runs
+    for run in (first, second):
+        assert run.kernel_started and run.errors == [], \
+            f"{run.student}: {run.errors}\n{lesson.proxy.log_tail()}"
+    # The budget is LiteLLM's check: its words reach the notebook, as an error of the SDK.
+    assert third.kernel_started
+    assert len(third.errors) == 1 and "Budget has been exceeded" in third.errors[0], third.errors
+    # The spend shows, per student, in the teacher's table.
+    rows = {line.split()[0]: line.split()[1:] for line in lesson.spend.splitlines()[1:]}
+    for student in lesson.students[:2]:
+        assert float(rows[student][0]) > 0 and rows[student][1] == "5.00", lesson.spend
+    assert float(rows[lesson.students[2]][0]) > 0.0001, lesson.spend
 
 
 @NEEDS_A_HUB
-def test_the_live_notebook_runs_in_every_students_server(classroom_run):
-    hub, runs, _ = classroom_run
-    assert [r.student for r in runs] == hub.students
-    for run in runs:
-        assert run.kernel_started, f"{run.student}: {run.errors}\n{hub.log_tail()}"
-        assert run.errors == [], f"{run.student}: {run.errors}"
+def test_a_students_kernel_has_their_class_key_and_never_the_teachers(lesson):
+    for view in lesson.views:
+        env = lesson.kernel_env[view.name]
+        assert f"ANTHROPIC_BASE_URL={lesson.proxy.base_url}" in env
+        assert re.search(r"ANTHROPIC_API_KEY=sk-class-\S+", env)
+        assert lesson.proxy.upstream_key not in env
+    proxy_pid = lesson.proxy.process.pid
+    assert psutil.Process(proxy_pid).username() == lesson.proxy.user
+    assert lesson.proxy.upstream_key.encode() in Path(f"/proc/{proxy_pid}/environ").read_bytes()
+    for student in lesson.students:
+        assert hubkit.can_read(student, f"/proc/{proxy_pid}/environ") == "PermissionError"
+        assert hubkit.can_read(student, lesson.proxy.env_file) == "PermissionError"
+        assert hubkit.can_read(student, lesson.state / "class-keys.json") == "PermissionError"
+        assert hubkit.can_read(student, lesson.proxy.state / "keys.json") == "PermissionError"
 
 
 @NEEDS_A_HUB
-def test_kernels_use_unix_sockets_in_a_private_folder(classroom_run):
-    hub, runs, _ = classroom_run
-    for run in runs:
-        connection = classroom.connection_file(hub, run.student, run.kernel_id)
-        assert connection["transport"] == "ipc", f"{run.student}'s kernel: {connection['transport']}"
-        folder = Path(connection["ip"]).parent
-        # Jupyter adds the sticky bit (01700): what counts is that only the owner gets in.
-        assert folder.stat().st_mode & 0o777 == 0o700
-        assert folder.stat().st_uid == pwd_uid(run.student)
-    assert "over TCP" not in (hub.state / "jupyterhub.log").read_text(errors="replace")
-
-
-@NEEDS_A_HUB
-def test_every_student_has_a_private_home_with_the_notebooks(classroom_run):
-    hub, _, made = classroom_run
-    # useradd -m made them open to all (Debian 12's default); the hub's hook closed them.
-    assert set(made.values()) == {0o755}
-    for student in hub.students:
+def test_homes_state_folder_and_database_are_private(lesson):
+    # add-students.sh: 700 from useradd, before any login.
+    assert set(lesson.homes_before.values()) == {0o700}
+    for student in lesson.students:
         assert stat.S_IMODE(home(student).stat().st_mode) == 0o700
-        copy = home(student) / "notebooks" / NOTEBOOK
-        assert copy.stat().st_uid == pwd_uid(student)
-        assert as_student(student, "read", str(copy)) == "allowed"
+    assert stat.S_IMODE(lesson.state.stat().st_mode) == 0o700
+    for name in ("jupyterhub.sqlite", "jupyterhub_cookie_secret", "jupyterhub.log", "class-keys.json"):
+        assert stat.S_IMODE((lesson.state / name).stat().st_mode) == 0o600, name
+    first, second = lesson.students[:2]
+    assert hubkit.can_read(first, home(second) / "notebooks" / NOTEBOOK) == "PermissionError"
+    assert hubkit.can_read(first, home(first) / "notebooks" / NOTEBOOK) == "allowed"
 
 
 @NEEDS_A_HUB
-def test_a_student_can_neither_read_another_home_nor_reach_another_kernel(classroom_run):
-    hub, runs, _ = classroom_run
-    first, second = runs[0], runs[1]
-    other_notebook = home(second.student) / "notebooks" / NOTEBOOK
-    assert as_student(first.student, "read", str(other_notebook)) == "PermissionError"
-    other_kernel = classroom.connection_file(hub, second.student, second.kernel_id)
-    assert as_student(first.student, "connect", other_kernel) == "PermissionError"
-    # The probe can connect: the kernel's owner reaches their own kernel.
-    assert as_student(second.student, "connect", other_kernel) == "allowed"
+def test_the_teachers_notes_and_env_are_out_of_students_reach(lesson, course):
+    student = lesson.students[0]
+    assert hubkit.can_read(student, course / "docs" / "TEACHING.md") == "PermissionError"
+    assert hubkit.can_read(student, course / ".env") == "PermissionError"
+    assert hubkit.can_read(student, course / "docs" / "DESIGN.md") == "allowed"
+    for each in lesson.students:
+        assert not (home(each) / "docs" / "TEACHING.md").exists()
+        assert (home(each) / "docs" / "DESIGN.md").is_file()
 
 
-def pwd_uid(student: str) -> int:
-    import pwd
-    return pwd.getpwnam(student).pw_uid
+@NEEDS_A_HUB
+def test_every_docs_link_in_a_students_copy_opens(lesson):
+    copy = home(lesson.students[0]) / "notebooks"
+    links = 0
+    for notebook in sorted(copy.glob("*.ipynb")) + sorted(copy.glob("zh/*.ipynb")):
+        for target in re.findall(r"\]\((\.\.[^)#\s]*\.md)", notebook.read_text()):
+            links += 1
+            assert (notebook.parent / target).resolve().is_file(), f"{notebook.name}: {target}"
+            assert (notebook.parent / target).resolve().is_relative_to(home(lesson.students[0]))
+    assert (copy / "docs" / "DESIGN.md").is_file()   # notebooks/docs -> ../docs
+    assert links >= 20
+
+
+@NEEDS_A_HUB
+def test_a_hub_restart_leaves_a_students_server_and_kernel_running(lesson):
+    restart = lesson.restart
+    assert restart["pid"] and restart["alive_while_down"] and restart["same_pid"], restart
+    assert restart["ready"] and restart["kernel_listed"], restart
+    assert restart["output"] == "42" and restart["errors"] == [], restart
+
+
+@NEEDS_A_HUB
+def test_a_student_over_the_memory_limit_is_stopped_and_nobody_else(lesson):
+    memory = lesson.memory
+    assert memory["outcome"].startswith("stopped") and not memory["hog_alive"], memory
+    assert memory["other"] == "42", memory
+
+
+@NEEDS_A_HUB
+def test_kernels_use_unix_sockets_in_a_private_folder_and_no_config_option_is_unknown(lesson):
+    hub = lesson.hub
+    for run in lesson.runs:
+        connection = classroom.connection_file(hub, run.student, run.kernel_id)
+        assert connection["transport"] == "ipc"
+        folder = Path(connection["ip"]).parent
+        assert folder.stat().st_mode & 0o777 == 0o700
+        assert folder.stat().st_uid == pwd.getpwnam(run.student).pw_uid
+    assert "over TCP" not in lesson.log
+    assert not re.search(r"\[W .*(Config option|deprecated)", lesson.log), \
+        [line for line in lesson.log.splitlines() if line.startswith("[W")]
+
+
+# -- the race: a student's links against the hook ---------------------------------------
+
+RACER = r"""
+import ctypes, os, select, signal, struct, sys
+home, victim = sys.argv[1:3]
+stopping, swaps, baits, me, children = [], 0, 0, os.getuid(), []
+signal.signal(signal.SIGTERM, lambda *_: stopping.append(1))
+libc = ctypes.CDLL(None, use_errno=True)
+events = libc.inotify_init1(os.O_NONBLOCK)
+libc.inotify_add_watch(events, home.encode(), 0x100)   # IN_CREATE: woken as a folder appears
+counts_in, counts_out = os.pipe()
+
+
+def follow(path, top):
+    # 2. (a child of the racer's, one a copy) The hook hands the copy over from the bottom
+    #    up: when a folder just below the top becomes the student's, the top's other
+    #    entries are next, each looked up by its path again. Then the top becomes a link to
+    #    root's files, and that link is replaced by a new one, in one step, again and again.
+    swaps, spins, folders = 0, 0, []
+    while os.path.lexists(path + "~") and not stopping:
+        spins += 1
+        try:
+            if not swaps:
+                if spins % 64 == 1:   # the copy may still be growing: look again
+                    folders = [os.path.join(top, n) for n in os.listdir(top)]
+                    folders = [f for f in folders if os.path.isdir(f) and not os.path.islink(f)]
+                if any(os.lstat(f).st_uid == me for f in folders):
+                    os.rename(top, top + "~")
+                    os.symlink(victim, top)
+                    swaps += 1
+                continue
+            os.symlink(victim, top + ".new")
+            os.rename(top + ".new", top)
+            swaps += 1
+        except OSError:
+            pass
+    os.write(counts_out, f"{swaps} ".encode())
+    os._exit(0)
+
+
+print("ready", flush=True)
+while not stopping:
+    # 1. The hook's copy folder (.notebooks-*, .docs-*), as soon as it appears, is swapped
+    #    for a link to a folder of the student's: the copy is made in there, in sight.
+    if not select.select([events], [], [], 0.05)[0]:
+        continue
+    data, at, names = os.read(events, 65536), 0, []
+    while at < len(data):
+        size = struct.unpack_from("iIII", data, at)[3]
+        names.append(data[at + 16:at + 16 + size].rstrip(b"\0").decode())
+        at += 16 + size
+    for name in names:
+        path = os.path.join(home, name)
+        if not name.startswith((".notebooks-", ".docs-")) or name[-1] in "~w":
+            continue
+        try:
+            if os.path.islink(path) or os.lstat(path).st_nlink != 2:
+                continue   # the copy has begun in it: too late for this one
+            baits += 1
+            bait = os.path.join(home, f"bait-{baits}")
+            os.mkdir(bait)
+            os.rename(path, path + "~")
+            os.symlink(bait, path + ".new")
+            os.rename(path + ".new", path)
+            swaps += 1
+        except OSError:
+            continue
+        child = os.fork()
+        if child == 0:
+            follow(path, os.path.join(bait, name[1:].split("-")[0]))
+        children.append(child)
+os.close(counts_out)
+for child in children:
+    try:
+        os.kill(child, signal.SIGTERM)
+        os.waitpid(child, 0)
+    except OSError:
+        pass
+counts = os.read(counts_in, 1 << 20).split()
+print(swaps + sum(map(int, counts)), baits, flush=True)
+"""
+
+
+def root_files_taken(places, inodes: set, uid: int) -> set:
+    """The victim's files (by inode) that are now the student's, wherever they went; the
+    racer's links come and go meanwhile (os.walk passes over what vanished)."""
+    found = set()
+    for place in places:
+        for folder, folders, files in os.walk(place):
+            for name in folders + files:
+                try:
+                    info = os.lstat(os.path.join(folder, name))
+                except FileNotFoundError:
+                    continue
+                if info.st_ino in inodes and info.st_uid == uid:
+                    found.add(info.st_ino)
+    return found
+
+
+def load_hook(course: Path, runtime_root: Path):
+    """The pre_spawn_hook of the students' course's deployed config (its umask left as it was)."""
+    from traitlets.config.loader import PyFileConfigLoader
+    path = course / classroom.HUB_CONFIG
+    os.environ.update(COURSE_DIR=str(course), COURSE_RUNTIME_ROOT=str(runtime_root),
+                      COURSE_CLASS_KEYS=str(runtime_root / "no-keys.json"))
+    umask = os.umask(0o022)
+    try:
+        return PyFileConfigLoader(path.name, str(path.parent)).load_config().Spawner.pre_spawn_hook
+    finally:
+        os.umask(umask)
+        for name in ("COURSE_DIR", "COURSE_RUNTIME_ROOT", "COURSE_CLASS_KEYS"):
+            os.environ.pop(name, None)
+
+
+@NEEDS_A_HUB
+def test_the_hook_never_follows_a_students_links(course):
+    rounds, files = 40, 3000
+    folder = Path(tempfile.mkdtemp(prefix="ccrace-"))
+    victim = folder / "victim"   # root's files outside any home, as /etc is
+    (victim / "notebooks").mkdir(parents=True)
+    names = [f"root-only-{n:04d}" for n in range(files)]
+    for name in names:
+        (victim / "notebooks" / name).write_text("root's")
+    # ... and entries with the names of the copy's own, as a real target may have
+    for entry in (course / "notebooks").iterdir():
+        names.append(entry.name)
+        if entry.is_dir() and not entry.is_symlink():
+            (victim / "notebooks" / entry.name).mkdir()
+        else:
+            (victim / "notebooks" / entry.name).write_text("root's")
+    inodes = {p.lstat().st_ino for p in victim.rglob("*")}
+    hook = load_hook(course, folder / "run")
+    taken, done, failed = set(), 0, 0
+    with hubkit.removed(folder), hubkit.class_of(course, 1, prefix="ccr") as (_, passwords):
+        student = next(iter(passwords))
+        uid, own = pwd.getpwnam(student).pw_uid, home(student)
+        racer = subprocess.Popen([str(hubkit.SYSTEM_PYTHON), "-c", RACER, str(own),
+                                  str(victim / "notebooks")],
+                                 user=student, group=student, extra_groups=[], cwd="/",
+                                 stdout=subprocess.PIPE, text=True)
+        assert racer.stdout.readline().strip() == "ready"
+        try:
+            for _ in range(rounds):
+                spawner = SimpleNamespace(user=SimpleNamespace(name=student), environment={},
+                                          log=SimpleNamespace(info=lambda *a: None))
+                try:
+                    result = hook(spawner)
+                    if asyncio.iscoroutine(result):
+                        asyncio.run(result)
+                    done += 1
+                except Exception:  # noqa: BLE001  a copy the student broke fails; what counts is below
+                    failed += 1
+                taken |= root_files_taken([victim, own], inodes, uid)
+                # The next round starts from a home without the copy, as after `rm -rf ~/notebooks`.
+                for entry in own.iterdir():
+                    if entry.name.startswith((".notebooks-", ".docs-", "notebooks", "docs", "bait-")):
+                        subprocess.run(["rm", "-rf", "--one-file-system", str(entry)], capture_output=True)
+        finally:
+            racer.send_signal(signal.SIGTERM)
+            swaps, baits = map(int, racer.communicate(timeout=60)[0].split()[-2:])
+        hubkit.say(f"race: {rounds} hook runs ({done} done, {failed} failed), {baits} copy folders "
+                   f"taken, {swaps} swaps, "
+                   f"{len(taken)} of {len(names)} root files outside the home made the student's")
+    assert swaps >= 1000
+    assert taken == set()
 
 
 # -- the config itself, read without starting anything (any user) ------------------------
@@ -126,7 +426,11 @@ def pwd_uid(student: str) -> int:
 def hub_config():
     from traitlets.config.loader import PyFileConfigLoader
     path = classroom.ROOT / classroom.HUB_CONFIG
-    return PyFileConfigLoader(path.name, str(path.parent)).load_config()
+    umask = os.umask(0o022)
+    try:
+        return PyFileConfigLoader(path.name, str(path.parent)).load_config()
+    finally:
+        os.umask(umask)
 
 
 def test_the_config_serves_loopback_with_the_venvs_server_on_notebook_00():
@@ -136,6 +440,13 @@ def test_the_config_serves_loopback_with_the_venvs_server_on_notebook_00():
     assert config.Spawner.default_url == "/lab/tree/notebooks/00_why_compaction.ipynb"
     assert (classroom.ROOT / "notebooks" / "00_why_compaction.ipynb").is_file()
     assert callable(config.Spawner.pre_spawn_hook)
+
+
+def test_the_config_keeps_servers_across_a_restart_and_its_state_in_one_folder():
+    config = hub_config()
+    assert config.JupyterHub.cleanup_servers is False
+    assert config.JupyterHub.db_url == "sqlite:////srv/jupyterhub/jupyterhub.sqlite"
+    assert config.JupyterHub.cookie_secret_file == "/srv/jupyterhub/jupyterhub_cookie_secret"
 
 
 def test_the_config_starts_kernels_over_ipc_with_no_news_and_an_idle_culler():

@@ -236,7 +236,7 @@ class ClassroomHub:
             api_port=free_port(), pid_file=str(self.state / "proxy.pid"), state=str(self.state),
             students=self.students))
         env = {**os.environ, "CLASSROOM_TOKEN": self.token, "COURSE_DIR": str(self.course),
-               "COURSE_RUNTIME_ROOT": str(self.runtime_root)}
+               "COURSE_RUNTIME_ROOT": str(self.runtime_root), "COURSE_HUB_STATE": str(self.state)}
         env.pop("ANTHROPIC_API_KEY", None)
         with open(self.state / "jupyterhub.log", "wb") as log:
             self.process = subprocess.Popen(

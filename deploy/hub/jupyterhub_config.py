@@ -1,49 +1,79 @@
 """JupyterHub for one class on one machine: the course's notebooks for every student.
 
-Run as root from the course's clone (README, "One machine for a class"):
+Run as root from the hub's state folder (README, "One machine for a class"; jupyterhub.service
+or start-hub.sh start it so):
 
-    .venv/bin/jupyterhub -f deploy/hub/jupyterhub_config.py
+    /opt/course/.venv/bin/jupyterhub -f /opt/course/deploy/hub/jupyterhub_config.py
 
 What it sets up: the hub on 127.0.0.1 behind configurable-http-proxy (put a TLS front
-such as nginx or caddy before it to serve a room), local users who log in with their
-password (PAM) and belong to the group COURSE_GROUP (default `students`), one
-LocalProcessSpawner server per student running the course venv's jupyterhub-singleuser,
-JupyterLab opened on notebook 00, a copy of notebooks/ made in the student's home before
-their first server starts, homes at 700, kernels over IPC, the news prompt off, and idle
-kernels and servers stopped. Left out: TLS, a key for the live model (README, "A key for
-the whole class"), anything past one machine (Zero to JupyterHub, on Kubernetes).
+such as nginx or caddy before it to serve a room); local users who log in with their
+password (PAM) and belong to the group COURSE_GROUP (default `students`), and the teacher
+admins of COURSE_ADMINS; one server a student, the course venv's jupyterhub-singleuser,
+started as the student inside their memory and process limits (limits.py), opened on
+notebook 00; before it starts, the student's own copy of notebooks/ and docs/ (without
+the teacher's notes), made as the student (home.py, student_copy.py); kernels over IPC
+in a 700 socket folder of each student's; their class key for the proxy when the teacher
+made one (deploy/proxy/); the news prompt off; idle kernels and servers stopped.
+The hub's database, cookie secret and log (jupyterhub.service and start-hub.sh send it
+there) live in the state folder (700, made so by the
+README), and a restart of the hub leaves every student's server and kernel running.
+
+Left out: TLS, anything past one machine (Zero to JupyterHub, on Kubernetes: README).
 
 Environment, all optional: COURSE_DIR (the clone; default: the one holding this file),
-COURSE_HUB_PORT (8000), COURSE_GROUP, COURSE_ADMINS (user names, separated by spaces),
-COURSE_RUNTIME_ROOT (/run/course-kernels). tests/test_hub.py loads this file and changes
-only ports, state folders and who may log in.
+COURSE_HUB_STATE (/srv/jupyterhub), COURSE_HUB_PORT (8000), COURSE_HUB_API_PORT (8081),
+COURSE_PROXY_API_PORT (8001), COURSE_GROUP, COURSE_ADMINS (user names, separated by
+spaces), COURSE_RUNTIME_ROOT (/run/course-kernels), COURSE_CLASS_KEYS (the state folder's
+class-keys.json), COURSE_MEMORY_LIMIT and COURSE_TASKS_LIMIT (limits.py).
+tests/test_hub.py runs this file as it is, with these variables.
 """
 
 import os
-import pwd
 import shutil
-import tempfile
+import sys
 from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))   # home.py and limits.py, beside this file
+
+from home import make_hook  # noqa: E402
+from limits import LimitedSpawner  # noqa: E402
 
 c = get_config()  # noqa: F821  (JupyterHub defines get_config when it loads this file)
 
-COURSE = Path(os.environ.get("COURSE_DIR") or Path(__file__).resolve().parents[2])
+# Whatever starts the hub: its database, secret, log and pid file are root's alone (600),
+# and so is anything a student's server makes, unless the student says otherwise.
+os.umask(0o077)
+
+COURSE = Path(os.environ.get("COURSE_DIR") or HERE.parents[1])
 VENV = COURSE / ".venv"
+STATE = Path(os.environ.get("COURSE_HUB_STATE", "/srv/jupyterhub"))
 # A root-owned folder of 700 folders, one a student, for the kernels' Unix sockets: a
 # socket path may be at most 107 bytes, too few for ~/.local/share/jupyter/runtime/kernel-<uuid>-ipc-1
 # under a long user name.
 RUNTIME_ROOT = Path(os.environ.get("COURSE_RUNTIME_ROOT", "/run/course-kernels"))
+CLASS_KEYS = Path(os.environ.get("COURSE_CLASS_KEYS", str(STATE / "class-keys.json")))
 
 c.JupyterHub.ip = "127.0.0.1"
 c.JupyterHub.port = int(os.environ.get("COURSE_HUB_PORT", "8000"))
 c.JupyterHub.hub_ip = "127.0.0.1"
+c.JupyterHub.hub_port = int(os.environ.get("COURSE_HUB_API_PORT", "8081"))
+c.ConfigurableHTTPProxy.api_url = f"http://127.0.0.1:{os.environ.get('COURSE_PROXY_API_PORT', '8001')}"
 c.ConfigurableHTTPProxy.command = [shutil.which("configurable-http-proxy") or "configurable-http-proxy"]
+c.ConfigurableHTTPProxy.pid_file = str(STATE / "jupyterhub-proxy.pid")
+
+# The state folder: the database lists every user, their activity and token hashes.
+c.JupyterHub.db_url = f"sqlite:///{STATE / 'jupyterhub.sqlite'}"
+c.JupyterHub.cookie_secret_file = str(STATE / "jupyterhub_cookie_secret")
+# A hub restart (an upgrade, a crash) keeps every student's server and kernel running:
+# the hub finds them again from its database.
+c.JupyterHub.cleanup_servers = False
 
 c.JupyterHub.authenticator_class = "pam"
-c.PAMAuthenticator.allowed_groups = {os.environ.get("COURSE_GROUP", "students")}
+c.Authenticator.allowed_groups = {os.environ.get("COURSE_GROUP", "students")}
 c.Authenticator.admin_users = set(os.environ.get("COURSE_ADMINS", "").split())
 
-c.JupyterHub.spawner_class = "jupyterhub.spawner.LocalProcessSpawner"
+c.JupyterHub.spawner_class = LimitedSpawner
 c.Spawner.cmd = [str(VENV / "bin" / "jupyterhub-singleuser")]
 c.Spawner.notebook_dir = "~"
 c.Spawner.default_url = "/lab/tree/notebooks/00_why_compaction.ipynb"
@@ -63,38 +93,4 @@ c.Spawner.args = [
     "--MappingKernelManager.cull_interval=300",
     "--ServerApp.shutdown_no_activity_timeout=3600",
 ]
-
-
-def hand_over(path: Path, uid: int, gid: int) -> None:
-    """chown a tree to a student, the top last, never following a link."""
-    for folder, folders, files in os.walk(path, topdown=False):
-        for name in folders + files:
-            os.chown(Path(folder, name), uid, gid, follow_symlinks=False)
-    os.chown(path, uid, gid, follow_symlinks=False)
-
-
-def prepare_home(spawner) -> None:
-    """Before a student's server starts: a private home, their own notebooks, a socket folder."""
-    account = pwd.getpwnam(spawner.user.name)
-    home = Path(account.pw_dir)
-    # useradd -m makes homes 755: every student (and the agent's sandbox) would read the others'.
-    home.chmod(0o700)
-    target = home / "notebooks"
-    if not os.path.lexists(target):
-        # Copied into a root-only folder first, handed over, then renamed into place in one step.
-        staging = Path(tempfile.mkdtemp(prefix=".notebooks-", dir=home))
-        shutil.copytree(COURSE / "notebooks", staging / "notebooks", symlinks=True,
-                        ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
-        hand_over(staging / "notebooks", account.pw_uid, account.pw_gid)
-        os.rename(staging / "notebooks", target)
-        staging.rmdir()
-    RUNTIME_ROOT.mkdir(mode=0o755, parents=True, exist_ok=True)
-    runtime = RUNTIME_ROOT / str(account.pw_uid)
-    runtime.mkdir(mode=0o700, exist_ok=True)
-    os.chown(runtime, account.pw_uid, account.pw_gid, follow_symlinks=False)
-    runtime.chmod(0o700)
-    # A new dict: this spawner's own, whatever its configured one is shared with.
-    spawner.environment = {**spawner.environment, "JUPYTER_RUNTIME_DIR": str(runtime)}
-
-
-c.Spawner.pre_spawn_hook = prepare_home
+c.Spawner.pre_spawn_hook = make_hook(COURSE, RUNTIME_ROOT, CLASS_KEYS)
