@@ -305,14 +305,10 @@ def main_run(argv=None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     with contextlib.ExitStack() as stack:
-        choice = stack.enter_context(_start(args))
-        workspace = _workspace(args, stack)
-        if workspace is None:
-            return 2
+        choice, agent = _agent(args, stack, show_usage=True)
+        if agent is None:
+            return choice
         try:
-            agent = Agent(workspace, choice.client, choice.model, show_usage=True,
-                          config=CompactionConfig.named(args.profile), max_turns=args.max_turns,
-                          echo=print_shown)
             answer = agent.ask(request)
         except (anthropic.APIError, AgentError, ValueError) as error:
             print(f"error: {shown(str(error))}", file=sys.stderr)
@@ -320,6 +316,21 @@ def main_run(argv=None) -> int:
         print()
         print(shown(answer))
     return 0
+
+
+def _agent(args, stack, **options):
+    """(the model choice, the Agent) for a command, or (its exit status, None) after saying why."""
+    choice = stack.enter_context(_start(args))
+    workspace = _workspace(args, stack)
+    if workspace is None:
+        return 2, None
+    try:
+        return choice, Agent(workspace, choice.client, choice.model, echo=print_shown,
+                             config=CompactionConfig.named(args.profile),
+                             max_turns=args.max_turns, **options)
+    except ValueError as error:
+        print(f"error: {shown(str(error))}", file=sys.stderr)
+        return 1, None
 
 
 def _workspace(args, stack):
@@ -346,17 +357,9 @@ def main_agent(argv=None) -> int:
                      "The article's REPL: each line is the active request; q quits.")
     args = parser.parse_args(argv)
     with contextlib.ExitStack() as stack:
-        choice = stack.enter_context(_start(args))
-        workspace = _workspace(args, stack)
-        if workspace is None:
-            return 2
-        try:
-            agent = Agent(workspace, choice.client, choice.model, confirm=ask_person,
-                          config=CompactionConfig.named(args.profile), max_turns=args.max_turns,
-                          echo=print_shown)
-        except ValueError as error:
-            print(f"error: {shown(str(error))}", file=sys.stderr)
-            return 1
+        choice, agent = _agent(args, stack, confirm=ask_person)
+        if agent is None:
+            return choice
         print(banner(choice.offline), flush=True)
         while True:
             try:

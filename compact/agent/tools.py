@@ -177,12 +177,7 @@ FILE_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"),
 def read_file(workspace, path: str, limit: int | None = None) -> str:
     target = safe_path(workspace, path)
     refuse_secrets(path, target)
-    regular_only(path, os.stat(target).st_mode)
-    # O_NONBLOCK: should a FIFO be swapped in after the check, opening it does not
-    # wait for a writer, and the kind is checked again on what was opened.
-    with os.fdopen(os.open(target, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW), "rb") as file:
-        regular_only(path, os.fstat(file.fileno()).st_mode)
-        data = file.read(MAX_FILE_BYTES + 1)
+    data = read_regular(path, target)
     cut = len(data) > MAX_FILE_BYTES
     # Cut, the last character may be split: only then are bad bytes replaced.
     lines = data[:MAX_FILE_BYTES].decode("utf-8", "replace" if cut else "strict").splitlines()
@@ -191,6 +186,16 @@ def read_file(workspace, path: str, limit: int | None = None) -> str:
     elif cut:
         lines.append(f"... (file cut at {MAX_FILE_BYTES} bytes)")
     return "\n".join(lines)[:MAX_OUTPUT]
+
+
+def read_regular(path: str, target) -> bytes:
+    """Up to MAX_FILE_BYTES + 1 bytes of a regular file, never a FIFO, device or link."""
+    regular_only(path, os.stat(target).st_mode)
+    # O_NONBLOCK: should a FIFO be swapped in after the check, opening it does not
+    # wait for a writer, and the kind is checked again on what was opened.
+    with os.fdopen(os.open(target, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW), "rb") as file:
+        regular_only(path, os.fstat(file.fileno()).st_mode)
+        return file.read(MAX_FILE_BYTES + 1)
 
 
 def regular_only(path: str, mode: int) -> None:
@@ -220,10 +225,7 @@ def edit_file(workspace, path: str, old_text: str, new_text: str) -> str:
         raise ToolError("old_text must be a non-empty text and new_text a text")
     target = writable_path(workspace, path)
     refuse_secrets(path, target)
-    regular_only(path, os.stat(target).st_mode)
-    with os.fdopen(os.open(target, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW), "rb") as file:
-        regular_only(path, os.fstat(file.fileno()).st_mode)
-        data = file.read(MAX_FILE_BYTES + 1)
+    data = read_regular(path, target)
     if len(data) > MAX_FILE_BYTES:
         raise ToolError(f"{path} is over {MAX_FILE_BYTES} bytes; edit_file edits smaller files")
     text = data.decode("utf-8")
