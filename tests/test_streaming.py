@@ -155,3 +155,34 @@ def test_a_client_that_hangs_up_while_a_long_stream_is_written_leaves_the_server
             with client.messages.stream(**{**request, "max_tokens": 9}) as stream:
                 assert stream.get_final_message().content[0].text == "short"
         assert [r["status"] for r in server.requests] == [200] * 4
+
+
+# -- the reply kinds the offline model writes only on request: thinking, a cut at the window --
+
+THINK = {"type": "enabled", "budget_tokens": 2000}
+
+
+def test_a_streamed_reply_with_thinking_accumulates_into_the_non_streamed_one(model):
+    _, client = model
+    request = {"model": MODEL_NAME, "max_tokens": 3000, "messages": QUESTION, "thinking": THINK}
+    whole = client.messages.create(**request)
+    with client.messages.stream(**request) as events:
+        deltas = {event.delta.type for event in events if event.type == "content_block_delta"}
+        streamed = events.get_final_message()
+    assert whole.content[0].type == "thinking" and whole.content[0].signature
+    assert {"thinking_delta", "signature_delta", "text_delta"} <= deltas
+    assert dumped(streamed) == dumped(whole)
+
+
+def test_a_streamed_reply_cut_at_the_window_accumulates_into_the_non_streamed_one():
+    from tests.test_window_exceeded import QUESTION as ASKED
+    from tests.test_window_exceeded import history, tight
+    messages = [*history(), {"role": "user", "content": ASKED}]
+    request = {"model": MODEL_NAME, "max_tokens": 1000, "messages": messages}
+    with offline_model() as (server, client):
+        tight(client, server, messages)
+        whole = client.messages.create(**request)
+        with client.messages.stream(**request) as events:
+            streamed = events.get_final_message()
+    assert whole.stop_reason == "model_context_window_exceeded"
+    assert dumped(streamed) == dumped(whole)
