@@ -19,19 +19,16 @@ from .view import Plan, View, read_view
 MAX_READS = 8
 
 
-def _read_files(view: View) -> tuple[dict, dict]:
-    """(path -> Readable, call description -> saved paths) of the files re-read in this
-    request; the second from the transcripts among them, whose calls it reads."""
-    read, saved = {}, {}
+def _read_files(view: View) -> tuple[dict, list]:
+    """(path -> Readable) of the files re-read in this request, and the calls of the
+    transcripts among them (each read as the JSON lines it is)."""
+    read, inner = {}, []
     for call in view.calls:
         if call.name == "read_file" and call.path and call.kind == "whole" and not call.failed:
-            messages = whole_messages(call.text)   # a transcript is read as the JSON lines it is
+            messages = whole_messages(call.text)
             read[call.path] = read_request(messages) if messages else Readable(texts=[call.text])
-            for inner in read_view(messages or []).calls:
-                if inner.saved:
-                    described = describe_use({"name": inner.name, "input": inner.input})
-                    saved.setdefault(described, []).append(inner.saved)
-    return read, saved
+            inner += read_view(messages).calls
+    return read, inner
 
 
 def _from_summary(summaries, unit: str, cue: str) -> set:
@@ -67,17 +64,17 @@ def _reads_since_question(messages) -> int:
     return sum(1 for m in messages[asked_at:] for use in tool_uses(m) if use.get("name") == "read_file")
 
 
-def _next_file(messages, view: View, here: Readable, read: dict, saved: dict,
+def _next_file(messages, view: View, here: Readable, read: dict, inner: list,
                call: str = "") -> str | None:
-    """The next file to re-read: a saved copy of the call the question names (from this
-    context or a transcript read), else the newest transcript not read yet. Another
-    call's saved output cannot hold the answer, so it is never read."""
+    """The next file to re-read: a saved copy of the call the question names (in this
+    context, then in the transcripts read), else the newest transcript not read yet.
+    Another call's saved output cannot hold the answer, so it is never read."""
     named = list(here.files) + [p for r in read.values() for p in r.files]
     asked = {c.path for c in view.calls if c.name == "read_file"}
     if _reads_since_question(messages) >= MAX_READS or "read_file" not in view.offered:
         return None
-    own = [c.saved for c in view.calls if c.saved and call and describe_use(
-        {"name": c.name, "input": c.input}) == call] + (saved.get(call, []) if call else [])
+    own = [c.saved for c in view.calls + inner
+           if c.saved and call and describe_use({"name": c.name, "input": c.input}) == call]
     transcripts = [p for p in reversed(named) if p.startswith(TRANSCRIPTS + "/")]
     return next((p for p in [*own, *transcripts] if p not in asked), None)
 
@@ -97,7 +94,7 @@ def plan_probe(messages, view: View) -> Plan | None:
     unit, cue, tool = asked
     lang = language_of(view.request)
     here = read_request(messages)
-    read, saved = _read_files(view)
+    read, inner = _read_files(view)
     shown = json.dumps(cue, ensure_ascii=False)
     places = [(say("probe in context", lang), here)] + \
         [(say("probe in file", lang, path=path), r) for path, r in read.items()]
@@ -110,7 +107,7 @@ def plan_probe(messages, view: View) -> Plan | None:
             plan = _quote({u for u in readable.units(unit) if u.startswith(cue)}, where, lang, shown)
             if plan:
                 return plan
-    path = _next_file(messages, view, here, read, saved, tool if unit == "line" else "")
+    path = _next_file(messages, view, here, read, inner, tool if unit == "line" else "")
     if path:
         return Plan(say("probe reading", lang, path=path), [("read_file", {"path": path})])
     summaries = here.summaries + [s for r in read.values() for s in r.summaries]
