@@ -8,15 +8,21 @@ Four lines of `compact` make an ordinary tool loop compact its own context
 2. `reactive_compact(messages, request)` once when the API still answers
    "prompt is too long", or its reply stops at the window (`stop_reason`
    "model_context_window_exceeded": a cut reply, not an answer), then the
-   same call again;
+   same call again; on a refusal, `smaller_or_raise` first checks that the
+   retry is smaller than what was refused (at a tiny window a summary can
+   outgrow the head it replaces, and the same call would only be refused
+   again), and raises the refusal, saying so, when it is not;
 3. the `compact` tool: run the WHOLE batch, append every result, and only
    then `compact_history`, so no tool_use loses its result;
 4. the current request passed to each of them, so that what the user asked
    for this turn is never summarized away.
 Everything else is the loop you already have. The tools here are the
-course's (compact.agent.tools) because the offline model knows them; put
-your own in TOOLS and run_tool. tests/test_recipe.py runs this file against
-the offline model, so the recipe cannot go stale.
+course's (compact.agent.tools), only because they come ready to run; put your
+own in TOOLS and run_tool. The offline model uses any tools by what their
+`input_schema` and `description` say they do (a file reader, a shell, a file
+search; docs/RECIPE.md, "Your own tools and the offline model").
+tests/test_recipe.py runs this file against the offline model, so the recipe
+cannot go stale.
 
 A streamed loop (`messages.stream()`) needs nothing more: the SDK's final
 message is what `create` returns (`ask(..., stream=True)`).
@@ -33,6 +39,7 @@ import anthropic
 
 from compact import CompactionConfig, ContextCompactor, hit_the_window, is_prompt_too_long
 from compact.agent.tools import TOOLS, run_tool
+from compact.reactive import smaller_or_raise
 
 SYSTEM = "You are a coding agent. Use the tools to read files; answer from what you read."
 
@@ -52,7 +59,9 @@ def ask(client, model: str, compactor: ContextCompactor, messages: list, request
             if refused or not is_prompt_too_long(error):
                 raise                           # a second refusal in a row is the caller's
             refused = True
-            messages[:] = compactor.reactive_compact(messages, request)         # 2
+            # A retry no smaller than the refused list is refused again: raise instead.
+            messages[:] = smaller_or_raise(error, messages,
+                                           compactor.reactive_compact(messages, request))  # 2
             continue
         if hit_the_window(response):            # the reply was cut at the window: not final
             if refused:

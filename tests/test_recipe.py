@@ -7,6 +7,7 @@ to each. The file is loaded as it is, so the recipe cannot go stale.
 """
 
 import importlib.util
+import re
 import shutil
 from pathlib import Path
 
@@ -14,7 +15,7 @@ import pytest
 
 from compact import CompactionConfig, formats, validate_messages
 from compact.agent import tasks
-from compact.messages import tool_results, tool_uses
+from compact.messages import estimate_chars, tool_results, tool_uses
 from compact.offline import MODEL_NAME
 from compact.store import seeded_ids
 from tests.helpers import offline_model
@@ -60,6 +61,26 @@ def test_a_second_refusal_in_a_row_is_raised(tmp_path):
     import anthropic
     with pytest.raises(anthropic.BadRequestError, match="prompt is too long"):
         run(lessons_workspace(tmp_path), tasks.TITLES, window=3000)
+
+
+def test_at_a_tiny_window_a_retry_that_would_grow_is_not_sent(tmp_path):
+    # The summary of a short head outgrows the head: the recipe raises the refusal, saying
+    # why, instead of sending a larger list the API could only refuse again.
+    import anthropic
+    loop, workspace = recipe(), lessons_workspace(tmp_path)
+    with offline_model(window=3000) as (server, client):
+        compactor = loop.make_compactor(workspace, client, MODEL_NAME, CompactionConfig(), seeded_ids())
+        messages = []
+        with pytest.raises(anthropic.BadRequestError) as caught:
+            loop.ask(client, MODEL_NAME, compactor, messages, tasks.TITLES, workspace)
+        statuses = [r["status"] for r in server.requests]
+    found = re.match(r"reactive_compact would send ([\d,]+) characters, not fewer than the ([\d,]+) "
+                     r"the API refused, so it did not retry\. The refusal: .*prompt is too long",
+                     caught.value.message)
+    assert found, caught.value.message
+    sent, refused = (int(n.replace(",", "")) for n in found.groups())
+    assert sent >= refused == estimate_chars(messages)   # the refused list is kept, nothing lost
+    assert statuses.count(400) == 1 and statuses[-2:] == [400, 200]   # the summary call, no retry
 
 
 def test_the_compact_tool_compacts_after_the_whole_batch(tmp_path):

@@ -1,8 +1,7 @@
-"""The general policy's answers, one function per kind: its lines, quoted from the lines
-found with file and line, or none, which `cannot` turns into "I can't tell" and why.
+"""The general policy's answers, one function per kind: lines quoted with file and line,
+or none, which `cannot` turns into "I can't tell" and why.
 
-Left out: anything not in the lines (no knowledge of Python, pytest or pip
-beyond the line patterns in kinds.py), and more than MAX_QUOTES quoted lines.
+Left out: anything not in the lines, and more than MAX_QUOTES quoted lines.
 """
 
 import re

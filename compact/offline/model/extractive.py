@@ -1,12 +1,9 @@
-"""A deterministic, extractive state summary of messages, section by section after
-`compact.formats.SUMMARY_SYSTEM` (goal, files and facts, decisions, done,
-pending), headed in the goal's language: the offline model's summary, and
-what replays use without any model.
+"""The extractive state summary of messages (docs/DESIGN.md, "Summaries"): the offline
+model's summary, and what replays use without any model.
 
-Left out: ranking, rewording, the user's constraints (it cannot tell them from
-requests), anything a model would infer, and the facts of a call to a tool not named like
-the course's (a summary request carries no tool list); past `max_chars` the summary
-keeps its first quarter and its last three quarters.
+Left out: ranking, rewording, the user's constraints, anything a model would infer, and
+the facts of a call to a tool not named like the course's (a summary request carries no
+tool list); past `max_chars` it keeps its first quarter and its last three quarters.
 """
 
 from ... import formats

@@ -1,8 +1,6 @@
-"""The key facts of a file's text, in one line: what a summary keeps of a file it read.
+"""The key facts of a file's text in one line: what a summary keeps of a file it read.
 
-Left out: meaning. These are facts copied or counted from the text (a title,
-top-level names, JSON fields, a first line), never inferred; a line is cut at
-MAX_LINE characters.
+Left out: meaning; facts are copied or counted, never inferred, and cut at MAX_LINE.
 """
 
 import json

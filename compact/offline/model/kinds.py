@@ -1,13 +1,7 @@
-"""The general policy: the one table of question kinds, and `plan_question`.
+"""The general policy: KINDS, the one table of question kinds (the first row that fits
+wins; docs/CONTRIBUTING.md adds one), and `plan_question`.
 
-Each row of KINDS: cues (English, Chinese), what the question must name, a
-lookup (lookup.py) and an answer (answers.py); the first row that fits wins,
-the last takes any question and says it cannot tell. To add a kind: a row, its
-answer, its phrases (compact/display/phrases.py), a question in
-tests/test_offline_truth.py.
-
-Left out: grammar (a question is cue words and names), and questions that
-need two kinds at once.
+Left out: grammar (a question is cue words and names), and questions that need two kinds.
 """
 
 import re

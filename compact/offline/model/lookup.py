@@ -1,12 +1,7 @@
 """Looking a question up with the offered tools: `InFiles`, `Grep` and `Glob`, each
 returning the `Evidence` found in the request, or the calls it still needs.
 
-A read held only as a preview or a placeholder is never taken for the whole
-text: its saved copy is searched or read first, so `Evidence.whole` says when
-a negative may be stated.
-
-Left out: remembering across requests, and a second search with other words
-when one finds nothing.
+Left out: remembering across requests, and a second search with other words.
 """
 
 import re

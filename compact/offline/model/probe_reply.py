@@ -1,19 +1,5 @@
-"""The offline model's answer to a probe question (`compact.probes`): quoted, re-read, or "I can't tell".
-
-A probe asks for the whole line or sentence that starts with a cue, or whether a
-tool was called on a path. The model looks, in this order:
-1. in the request as it reads it (`compact.probe_status.read_request`: whole
-   results, previews but their last line, the text of the user and the assistant,
-   the request a marker carries), and in the files it has re-read in this request;
-2. in a file our markers name that it has not read yet: it asks for `read_file` on
-   it (a saved copy of the call the question names first, then the newest transcript;
-   another call's saved output cannot hold the answer), and looks again when the
-   result comes back (a transcript is read as the JSON lines it is);
-3. in a summary: a line of it that holds the cue, unless the line was cut ("...");
-4. else it says it cannot tell, and why.
-It answers only with a text that starts with the cue in what it read, and only
-when exactly one such text is there, so it is never wrong: the cue was chosen so
-that, in the session, every text starting with it is the right one.
+"""The offline model's answer to a probe question (`compact.probes`): quoted, re-read, or
+"I can't tell"; docs/DESIGN.md gives the order it looks in and why it is never wrong.
 
 Left out: the workspace's own files (it follows only our markers' names), tools other
 than read_file, and more than MAX_READS re-reads for one question.
@@ -27,42 +13,22 @@ from ...messages import text_of, tool_uses
 from ...probe_status import Readable, read_request
 from ...probes import describe_use, read_question, sentences
 from ...store import TRANSCRIPTS
+from .summary_reply import whole_messages
 from .view import Plan, View, read_view
 
 MAX_READS = 8
 
 
-def _transcript(text: str) -> list | None:
-    """The messages of a transcript's text (JSON lines), or None when it is not one."""
-    messages = []
-    for line in text.splitlines():
-        try:
-            value = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(value, dict) and value.get("role") in ("user", "assistant"):
-            messages.append(value)
-    return messages or None
-
-
-def _read_files(view: View) -> tuple[dict, dict]:
-    """(path -> Readable, call description -> saved paths) of the files re-read in this
-    request; the second from the transcripts among them, whose calls it reads."""
-    read, saved = {}, {}
+def _read_files(view: View) -> tuple[dict, list]:
+    """(path -> Readable) of the files re-read in this request, and the calls of the
+    transcripts among them (each read as the JSON lines it is)."""
+    read, inner = {}, []
     for call in view.calls:
-        if call.name == "read_file" and call.path and call.kind == "whole" \
-                and not call.text.startswith("Error: "):
-            messages = _transcript(call.text)
+        if call.name == "read_file" and call.path and call.kind == "whole" and not call.failed:
+            messages = whole_messages(call.text)
             read[call.path] = read_request(messages) if messages else Readable(texts=[call.text])
-            for inner in read_view(messages or []).calls:
-                if inner.saved:
-                    described = describe_use({"name": inner.name, "input": inner.input})
-                    saved.setdefault(described, []).append(inner.saved)
-    return read, saved
-
-
-def _starting(readable: Readable, unit: str, cue: str) -> set:
-    return {u for u in readable.units(unit) if u.startswith(cue)}
+            inner += read_view(messages).calls
+    return read, inner
 
 
 def _from_summary(summaries, unit: str, cue: str) -> set:
@@ -98,19 +64,26 @@ def _reads_since_question(messages) -> int:
     return sum(1 for m in messages[asked_at:] for use in tool_uses(m) if use.get("name") == "read_file")
 
 
-def _next_file(messages, view: View, here: Readable, read: dict, saved: dict,
+def _next_file(messages, view: View, here: Readable, read: dict, inner: list,
                call: str = "") -> str | None:
-    """The next file to re-read: a saved copy of the call the question names (from this
-    context or a transcript read), else the newest transcript not read yet. Another
-    call's saved output cannot hold the answer, so it is never read."""
+    """The next file to re-read: a saved copy of the call the question names (in this
+    context, then in the transcripts read), else the newest transcript not read yet.
+    Another call's saved output cannot hold the answer, so it is never read."""
     named = list(here.files) + [p for r in read.values() for p in r.files]
     asked = {c.path for c in view.calls if c.name == "read_file"}
     if _reads_since_question(messages) >= MAX_READS or "read_file" not in view.offered:
         return None
-    own = [c.saved for c in view.calls if c.saved and call and describe_use(
-        {"name": c.name, "input": c.input}) == call] + (saved.get(call, []) if call else [])
+    own = [c.saved for c in view.calls + inner
+           if c.saved and call and describe_use({"name": c.name, "input": c.input}) == call]
     transcripts = [p for p in reversed(named) if p.startswith(TRANSCRIPTS + "/")]
     return next((p for p in [*own, *transcripts] if p not in asked), None)
+
+
+def _quote(found: set, where: str, lang: str, shown: str) -> Plan | None:
+    """The one text found, quoted; "I can't tell" when there are more; None when none."""
+    if len(found) > 1:
+        return Plan(say("cannot", lang, why=say("why probe many", lang, n=len(found), cue=shown)))
+    return Plan(say("probe quote", lang, where=where, text=next(iter(found)))) if found else None
 
 
 def plan_probe(messages, view: View) -> Plan | None:
@@ -121,7 +94,7 @@ def plan_probe(messages, view: View) -> Plan | None:
     unit, cue, tool = asked
     lang = language_of(view.request)
     here = read_request(messages)
-    read, saved = _read_files(view)
+    read, inner = _read_files(view)
     shown = json.dumps(cue, ensure_ascii=False)
     places = [(say("probe in context", lang), here)] + \
         [(say("probe in file", lang, path=path), r) for path, r in read.items()]
@@ -131,12 +104,10 @@ def plan_probe(messages, view: View) -> Plan | None:
                 return Plan(say("probe yes", lang, where=where, tool=tool, path=cue))
     else:
         for where, readable in places:
-            found = _starting(readable, unit, cue)
-            if len(found) == 1:
-                return Plan(say("probe quote", lang, where=where, text=found.pop()))
-            if len(found) > 1:
-                return Plan(say("cannot", lang, why=say("why probe many", lang, n=len(found), cue=shown)))
-    path = _next_file(messages, view, here, read, saved, tool if unit == "line" else "")
+            plan = _quote({u for u in readable.units(unit) if u.startswith(cue)}, where, lang, shown)
+            if plan:
+                return plan
+    path = _next_file(messages, view, here, read, inner, tool if unit == "line" else "")
     if path:
         return Plan(say("probe reading", lang, path=path), [("read_file", {"path": path})])
     summaries = here.summaries + [s for r in read.values() for s in r.summaries]
@@ -146,10 +117,6 @@ def plan_probe(messages, view: View) -> Plan | None:
             return Plan(say("probe yes", lang, where=say("probe in summary", lang), tool=tool, path=cue)
                         + f" ({line})")
         return Plan(say("cannot", lang, why=say("why probe no use", lang, tool=tool, path=cue)))
-    found = _from_summary(summaries, unit, cue)
-    if len(found) == 1:
-        return Plan(say("probe quote", lang, where=say("probe in summary", lang), text=found.pop()))
-    if len(found) > 1:
-        return Plan(say("cannot", lang, why=say("why probe many", lang, n=len(found), cue=shown)))
-    return Plan(say("cannot", lang, why=say("why probe none", lang, cue=shown)))
+    return _quote(_from_summary(summaries, unit, cue), say("probe in summary", lang), lang, shown) \
+        or Plan(say("cannot", lang, why=say("why probe none", lang, cue=shown)))
 

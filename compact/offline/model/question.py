@@ -1,8 +1,6 @@
-"""Reading a question about the workspace: `parse(request) -> Question`, its language,
-the paths, folder, names (identifiers, quoted words) and content words in it.
+"""Reading a question about the workspace: `parse(request) -> Question`.
 
-Left out: grammar. A question is a bag of cue words and names; word order
-matters only to find the name next to "folder" / 文件夹.
+Left out: grammar; word order matters only to find the name next to "folder" / 文件夹.
 """
 
 import re

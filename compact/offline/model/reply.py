@@ -1,10 +1,5 @@
-"""The offline model's reply to one request: `respond(request) -> response`.
-
-A summary request (system prompt SUMMARY_SYSTEM) gets the extractive summary;
-any other becomes a plan (route.py), and the plan the reply: its text, then its
-calls in the offered tools' names (tools.py). Ids are digests of the request.
-A probe question (compact.probes) about the context itself comes first
-(probe_reply.py).
+"""The offline model's reply to one request: `respond(request) -> response`
+(docs/DESIGN.md walks through the modules it calls).
 
 Left out: sampling, `max_tokens` cut-offs and streaming.
 """

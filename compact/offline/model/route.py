@@ -1,9 +1,5 @@
-"""Which plan answers a request: one of the article's scripted experiments, or the general policy.
-
-Each experiment is a row of ROUTES: the paths its request must name, its cue
-words (one word of each group, English or Chinese), its plan. A request that
-fits no row goes to the general policy (kinds.py); docs/DESIGN.md says why the
-experiments keep scripts.
+"""Which plan answers a request: a row of ROUTES (one of the article's scripted
+experiments; docs/DESIGN.md says why they keep scripts), else the general policy.
 
 Left out: requests that mix two experiments (the first row that fits wins).
 """

@@ -1,8 +1,8 @@
 """The offline model's answer to the compactor's summary request: the messages that
-survive whole in its JSON (cut in the middle or not), summarized extractively.
+survive whole in its JSON, summarized extractively.
 
-Left out: following anything the summarized messages say (they are data), and
-any text that is not the compactor's JSON, which is summarized as one message.
+Left out: following anything those messages say (they are data); a text that is not the
+compactor's JSON is summarized as one message.
 """
 
 import json
@@ -27,13 +27,13 @@ def recover_messages(text: str) -> tuple[list, bool]:
     except ValueError:
         pass
     head, sep, tail = text.partition(formats.MIDDLE_OMITTED)
-    found = _whole_messages(head) + (_whole_messages(tail) if sep else [])
+    found = whole_messages(head) + (whole_messages(tail) if sep else [])
     if not found and text.strip():
         found = [{"role": "user", "content": text}]
     return found, bool(sep)
 
 
-def _whole_messages(fragment: str) -> list:
+def whole_messages(fragment: str) -> list:
     """Every message object that survives whole in a piece of a JSON list."""
     decoder, found, pos = json.JSONDecoder(), [], 0
     while match := MESSAGE_START.search(fragment, pos):

@@ -1,13 +1,8 @@
-"""Which of the request's tools does each job the model knows, read from what each tool does.
+"""Which of the request's tools does each job the model knows (ROLES), read from each
+tool's name, `input_schema` and `description` (docs/DESIGN.md, "The tools it may call").
 
-`Tools(request)` gives each row of ROLES one offered tool: the one of that
-name, else the first whose `input_schema` and `description` fit the row
-(docs/DESIGN.md). `to_tool` writes the model's call in its name and property
-names; `to_model` reads its calls back.
-
-Left out: a tool that searches file contents (the model greps through a shell),
-inputs that are not flat text, and telling apart two tools that fit one job
-(the first offered wins).
+Left out: a tool that searches file contents (the model greps through a shell), inputs
+that are not flat text, and telling two fitting tools apart (the first offered wins).
 """
 
 import re

@@ -1,9 +1,7 @@
-"""Reading a request the way a model reads it (View): the active request, each call and
-what is left of its result, its own notes, the summaries, and the jobs its tools do;
-and what the model answers with (Plan): its text and the calls to make.
+"""Reading a request the way a model reads it (View), and what the model answers with
+(Plan): its text and the calls to make.
 
-Left out: the files on disk. The view holds only what the request holds; a
-saved copy is known by its path, and reading it takes a tool call.
+Left out: the files on disk; a saved copy is known by its path, and reading it takes a call.
 """
 
 from dataclasses import dataclass, field

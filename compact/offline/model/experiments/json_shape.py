@@ -21,8 +21,9 @@ PEEK_CHARS = 8000
 JSON_TYPES = {'"': "string", "{": "object", "[": "list", "t": "boolean", "f": "boolean",
               "n": "null"}
 VALUE_START = re.compile(r"\s*(\S?)")
-# A whole string literal; an escaped character may be any, a newline too. No match: the text is cut.
-STRING_RE = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+# A whole string literal (an escaped character may be any, a newline too), else a quote
+# alone, else a character of JSON's structure; numbers and literals are skipped.
+TOKEN_RE = re.compile(r'"(?:[^"\\]|\\.)*"|["{}\[\]:,]', re.DOTALL)
 
 
 @dataclass
@@ -39,25 +40,21 @@ class Frame:
 def json_outline(text: str) -> dict:
     """The shape of a JSON text, even a cut one: top-level fields and the first record (the
     first object inside a list), with the fields of its nested lists of objects."""
-    stack, root, record, key, i = [], None, None, None, 0
-    while i < len(text):
-        char = text[i]
-        top = stack[-1] if stack else None
-        if char == '"':
-            string = STRING_RE.match(text, i)
-            if string is None:
-                break
+    stack, root, record, key = [], None, None, None
+    for token in TOKEN_RE.finditer(text):
+        char, top = token[0], stack[-1] if stack else None
+        if char == '"':   # a quote that opens no whole string: the text is cut inside one
+            break
+        if char[0] == '"':
             if top and top.kind == "{" and top.expect_key:
                 try:
-                    key = json.loads(string[0])
+                    key = json.loads(char)
                 except ValueError:   # an escape JSON does not know: keep the literal's inside
-                    key = string[0][1:-1]
+                    key = char[1:-1]
                 top.keys.append(key)
                 top.expect_key = False
-            i = string.end()
-            continue
-        if char == ":" and top and top.kind == "{":
-            top.types[key] = JSON_TYPES.get(VALUE_START.match(text, i + 1)[1], "number")
+        elif char == ":" and top and top.kind == "{":
+            top.types[key] = JSON_TYPES.get(VALUE_START.match(text, token.end())[1], "number")
         elif char in "{[":
             frame = Frame(char, key=key if top and top.kind == "{" else None)
             if top is None:
@@ -71,7 +68,6 @@ def json_outline(text: str) -> dict:
             stack.pop().complete = True
         elif char == "," and top and top.kind == "{":
             top.expect_key = True
-        i += 1
     outline = {"root": {"{": "object", "[": "list"}.get(root.kind) if root else None,
                "top": [], "record_in": None, "record": [], "complete": False, "nested": {}}
     if root and root.kind == "{":
