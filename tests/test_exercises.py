@@ -587,3 +587,25 @@ def test_the_checkers_speak_through_the_one_phrasebook():
                 used.add(node.value)
     rows = {key for key in PHRASES if key.split(": ")[0] in stems}
     assert used and used == rows, (sorted(used - rows), sorted(rows - used))
+
+
+def test_the_articles_tail_fails_the_case_whose_request_is_in_the_tail(capsys):
+    """The case named "the request is in the tail" once had its request before the tail,
+    so the article's listing passed it; a request inside the article's tail is read twice."""
+    result = ex.check_tail_once(tail_like_the_article)
+    rows = {case: ok for case, ok, _ in result.rows}
+    assert rows["the request is in the tail"] is False
+    assert rows["the request is just before the tail"] is True
+
+
+def test_every_fail_line_says_why_even_past_the_ones_shown_in_full(capsys):
+    """A fourth failing case once printed `FAIL two_code_files` and nothing else."""
+    ex.check_steps_that_act({name: ["snip_compact"] for name in
+                             ("five_reads", "huge_result", "long_session", "two_code_files")})
+    ex.check_tail_once(lambda kinds, keep, request_at: 0)
+    lines = capsys.readouterr().out.splitlines()
+    fails = [i for i, line in enumerate(lines) if line.strip().startswith("FAIL")]
+    assert len(fails) > machinery.SHOWN_FAILS * 2
+    for i in fails:
+        reason = lines[i + 1] if i + 1 < len(lines) else ""
+        assert reason.startswith("      ") and reason.strip(), lines[i]

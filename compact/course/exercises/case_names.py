@@ -58,6 +58,7 @@ CASES_ZH = {
     # 06 tail_once
     "the request is older than the tail": "请求比尾部更早",
     "the request is in the tail": "请求在尾部里",
+    "the request is just before the tail": "请求紧挨在尾部之前",
     "the request is the newest message": "请求是最新的消息",
     "the cut would open on a tool_result": "切点会以 tool_result 开头",
     "shorter than keep": "比 keep 短",
