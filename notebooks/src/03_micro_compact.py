@@ -37,7 +37,7 @@ from IPython.display import display
 import compact
 from compact import CompactionConfig
 from compact.course.charts import before_after, message_map
-from compact.course.exercises import check_older_result, check_placeholders
+from compact.course.exercises import check_older_result, check_placeholders, hint
 from compact.course.histories import load_history
 from compact.messages import text_of, tool_results, tool_uses
 from compact.course.replay import replay
@@ -74,6 +74,11 @@ for number, block in enumerate(results):
 prediction = None  # (placeholders, omitted), e.g. (4, 1)
 
 result = check_placeholders(prediction)
+
+# %%
+open_hint = False  # set it to True and run this cell: the hint for your last check
+if open_hint:
+    hint()
 
 # %% [markdown]
 # ## Run step 3 (seed profile)
@@ -195,6 +200,11 @@ def older_result(text: str) -> str:
 
 result = check_older_result(older_result)
 
+# %%
+open_hint = False  # set it to True and run this cell: the hint for your last check
+if open_hint:
+    hint()
+
 # %% [markdown]
 # **Recap.**
 # - Step 3 keeps the newest 3 results and any result of at most 120 characters; every
@@ -204,3 +214,20 @@ result = check_older_result(older_result)
 #   all, which is the article's flaw 1.
 #
 # **Next:** notebook 04, step 4 `compact_history`: the one step that pays for a model call.
+
+# %% [markdown]
+# **References.**
+# - The article (learn-claude-code s08, in Chinese), section 五、第三步：micro_compact;
+#   [docs/ARTICLE_MAP.md](../docs/ARTICLE_MAP.md) maps its sections to the code.
+# - The upstream code:
+#   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py
+#   (the chapter's README:
+#   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.md).
+# - API docs, Context editing (`clear_tool_uses`, which keeps the newest tool uses):
+#   https://platform.claude.com/docs/en/build-with-claude/context-editing
+#
+# **For discussion.**
+# 1. KEEP_RECENT_RESULTS is 3. What would you choose for an agent that reads ten files
+#    before it edits one, and why?
+# 2. Should a harness ever replace an output with `omitted` when no copy of it exists? What
+#    would you do instead?

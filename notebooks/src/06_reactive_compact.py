@@ -370,6 +370,25 @@ if open_hint:
 #
 # **Next:** notebook 07, the `compact` tool: the model asks for a summary itself.
 
+# %% [markdown]
+# **References.**
+# - The article (learn-claude-code s08, in Chinese), section 八、API 拒绝后的补救：reactive_compact;
+#   [docs/ARTICLE_MAP.md](../docs/ARTICLE_MAP.md) maps its sections to the code.
+# - The upstream code:
+#   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py
+#   (the chapter's README:
+#   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.md).
+# - API docs, Errors (`invalid_request_error`, the request that is too long):
+#   https://platform.claude.com/docs/en/api/errors
+# - API docs, Context windows:
+#   https://platform.claude.com/docs/en/build-with-claude/context-windows
+#
+# **For discussion.**
+# 1. One retry, then give up. When would a second retry be worth its cost, and when would it
+#    only hide a bug in the pipeline?
+# 2. When the agent gives up, what should it tell the user, and what should it save so the
+#    work is not lost?
+
 # %%
 server.stop()
 loop_server.stop()

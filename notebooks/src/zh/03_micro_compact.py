@@ -104,3 +104,13 @@
 #   缺陷 1。
 #
 # **下一步：** notebook 04，第四步 `compact_history`：唯一需要付出一次模型调用的步骤。
+
+# %% [markdown]
+# **参考资料。**
+# - 文章（learn-claude-code s08）的「五、第三步：micro_compact」一节；[docs/ARTICLE_MAP.md](../../docs/ARTICLE_MAP.md) 把文章各节对应到代码。
+# - 上游代码：https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py（本章的 README：https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.zh.md）。
+# - API 文档，上下文编辑（Context editing：`clear_tool_uses` 保留最新的几次工具调用）：https://platform.claude.com/docs/en/build-with-claude/context-editing
+#
+# **课堂讨论。**
+# 1. KEEP_RECENT_RESULTS 是 3。对一个先读十个文件、再改其中一个的 agent，你会取多少？为什么？
+# 2. 在没有任何副本时，harness 应该把一条输出换成 `omitted` 吗？你会怎么做？

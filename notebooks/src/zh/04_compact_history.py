@@ -26,8 +26,8 @@
 
 # %% [markdown]
 # **目标。** 你将了解：第四步何时运行；它留下的那条三段式消息的确切文本；transcript（完整记录）
-# 保存了什么；摘要器自己的输入怎样截断；这条消息怎样对待历史里出现的指令。然后你要设计一个到目
-# 标就停的第三步，让第四步少运行几次。自学约 30 分钟；在 90 分钟的课堂上用 15 分钟（docs/TEACHING.md）。
+# 保存了什么；摘要器自己的输入怎样截断；这条消息怎样对待历史里出现的指令。然后你要推算出：摘
+# 要器对哪些消息一个字符都看不到。自学约 30 分钟；在 90 分钟的课堂上用 15 分钟（docs/TEACHING.md）。
 
 # %% [markdown]
 # ## 为什么第一步到第三步在这里帮不上忙
@@ -114,17 +114,19 @@
 # 它现在只存在于磁盘上。
 
 # %% [markdown]
-# ## 自测：到目标就停的第三步
+# ## 自测：摘要器看不到的消息
 #
-# 第四步要调用一次模型；只要前三步之后上下文仍超过阈值，它就会运行。文章的第三步每次调用都把所
-# 有较早的结果缩掉，不管需不需要。请设计另一种：从最早的结果开始缩，总数一不超过目标就停下。写
-# 出 `shrink_count(sizes, target)`：`sizes` 是上下文中各条工具结果的长度，从最早到最新（其他内
-# 容不计）；返回你的第三步缩掉几个结果；如果把能缩的全缩掉，总数仍超过 `target`，就返回 `None`。
-# 第三步自己的规则照旧：最新的 3 个保持完整，不超过 120 个字符的结果不动，缩掉的结果变成
-# `compact.formats.OMITTED`。
+# 摘要只能保留它的输入里有的东西。超过 `SUMMARY_INPUT_CHAR_LIMIT` 时，第四步会截断这份输入（见上面
+# 「摘要器收到什么」一节）：从 JSON 开头取预算的四分之一，从结尾取另外四分之三。写出
+# `unseen(sizes, limit)`：`sizes` 是各条消息的 JSON 大小（`len(json.dumps(message,
+# ensure_ascii=False))`），从最早到最新；返回摘要器一个字符都看不到的那些消息的下标，从最早的开始。
+# 输入是整个列表的 `json.dumps`，所以写代码之前，先在纸上算出每条消息从哪里开始；被切点穿过的
+# 消息算是看到了一部分。
 #
-# 检查器的答案遵循包在修正文章缺陷之后使用的停止规则（`compact/micro.py`，见 notebook 08），只
-# 按 `sizes` 计数，覆盖预设上下文和十个随机上下文（固定随机种子）。`hint()` 会说出它认出的错误。
+# 先预测一个例子：三十条各 4,000 个字符的消息，用文章的上限 80,000。摘要器有几条完全看不到？
+#
+# 检查器按这些大小构造出真实的消息，对它们运行包里的 `summary_input`，再读出标记的位置；覆盖预设
+# 用例和十个随机列表（固定随机种子）。失败的用例会打印它的输入和两个答案；`hint()` 会说出它认出的错误。
 
 # %% [markdown]
 # **小结。**
@@ -135,3 +137,15 @@
 # - 摘要器收到的是消息的 JSON；超过 80,000 个字符时，截成开头的四分之一加上结尾的其余部分。
 #
 # **下一步：** notebook 05：四个步骤为什么按这个顺序运行，顺序错了又会丢失什么。
+
+# %% [markdown]
+# **参考资料。**
+# - 文章（learn-claude-code s08）的「六、第四步：compact_history」一节；[docs/ARTICLE_MAP.md](../../docs/ARTICLE_MAP.md) 把文章各节对应到代码。
+# - 上游代码：https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py（本章的 README：https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.zh.md）。
+# - API 文档，压缩（Compaction：API 自己对长上下文做的摘要）：https://platform.claude.com/docs/en/build-with-claude/compaction
+# - Claude Code 的文档，压缩之后它会重新附上什么：https://code.claude.com/docs/en/context-window
+# - Packer 等，*MemGPT: Towards LLMs as Operating Systems*，2023：https://arxiv.org/abs/2310.08560
+#
+# **课堂讨论。**
+# 1. 对你的任务，摘要必须保留什么：请求、用户的约束、改过的文件、下一步？其中哪些你会在摘要之后逐字重新附上，而不是信任摘要（上面 Claude Code 的文档页列出了它会重新附上的内容）？
+# 2. 第四步要付一次模型调用的钱。什么时候摘要值这个价？什么时候丢掉旧消息就够了？

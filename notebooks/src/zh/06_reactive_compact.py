@@ -157,3 +157,14 @@
 #   本例就是这样：一条刚到的结果本身就太长。
 #
 # **下一步：** notebook 07，`compact` 工具：由模型自己请求摘要。
+
+# %% [markdown]
+# **参考资料。**
+# - 文章（learn-claude-code s08）的「八、API 拒绝后的补救：reactive_compact」一节；[docs/ARTICLE_MAP.md](../../docs/ARTICLE_MAP.md) 把文章各节对应到代码。
+# - 上游代码：https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py（本章的 README：https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.zh.md）。
+# - API 文档，错误（Errors：`invalid_request_error`，请求过长）：https://platform.claude.com/docs/en/api/errors
+# - API 文档，上下文窗口（Context windows）：https://platform.claude.com/docs/en/build-with-claude/context-windows
+#
+# **课堂讨论。**
+# 1. 重试一次，然后放弃。什么时候第二次重试值得它的成本？什么时候它只会掩盖管线里的一个 bug？
+# 2. agent 放弃时，它应该告诉用户什么？又该保存什么，才不至于丢掉已做的工作？
