@@ -81,8 +81,8 @@
 # - `saved`：`{path: text}`，第一步（或修正后的第三步）保存的文件。
 #
 # 一条结果算作可以读回，条件是：在上下文或某个 transcript 中，有一个带着它的 id 的
-# `tool_result` 恰好保存着原文；或者这样的结果是我们自己的标记之一（`<persisted-output>` 或
-# `[Earlier tool result saved at ...]`），而标记里的路径指向一个保存着原文的文件（用
+# `tool_result` 恰好保存着原始输出；或者这样的结果是我们自己的标记之一（`<persisted-output>` 或
+# `[Earlier tool result saved at ...]`），而标记里的路径指向一个保存着原始输出的文件（用
 # `compact.formats.persisted_path` 和 `saved_path` 读回路径）。一条结果的 content 可能是由
 # 多个块组成的列表：用 `compact.messages.text_of` 取出它的文本。
 #
