@@ -80,7 +80,7 @@ print()
 print(run.table())
 
 # %% [markdown]
-# ## The exact text left behind
+# ## What is left, and where the rest went
 #
 # Five messages became one. This is the whole context now:
 
@@ -96,9 +96,7 @@ print(f"\n{len(compacted):,d} characters")
 print(AGENT_SYSTEM_RULE)
 
 # %% [markdown]
-# ## Where the full text went
-#
-# The transcript holds the list exactly as it was before the summary, both files
+# The rest went to the transcript, which holds the list exactly as it was before the summary, both files
 # included. The summary kept a few facts about each (its line count, the names it
 # defines): the model must read a file again (or the transcript) for any other detail.
 
@@ -254,9 +252,7 @@ planted_root.cleanup()
 #   confirmation before a destructive command (README, Safety), not the summary.
 
 # %% [markdown]
-# ## Characters before and after
-#
-# Steps 1-3 change nothing; step 4 takes the context far under the limit, at the price
+# In characters: steps 1-3 change nothing; step 4 takes the context far under the limit, at the price
 # of one model call, and of the code itself, which is now only on disk.
 
 # %%
