@@ -180,18 +180,20 @@ for keep in (3, 1, 0):
 # ## Check yourself: write step 3's core
 #
 # Write `older_result(text)`: what step 3 leaves in place of a result that is **not**
-# among the newest 3. A result of at most 120 characters stays as it is. A
-# longer one becomes a one-line placeholder: if it is step 1's `<persisted-output>`
-# block, read the path back from its `Full output: ` line and point at that copy
-# (`[Earlier tool result saved at <path>]`); otherwise it is `compact.formats.OMITTED`.
+# among the newest 3. Your specification is what you have seen, not a recipe: the
+# threshold printed at the top, the placeholders step 3 left above (`omitted` on
+# `five_reads`, a saved copy's path on `huge_result`), and step 1's `<persisted-output>`
+# block from notebook 01
+# (`compact.formats` holds its format and `OMITTED`). There is no table linking the two
+# steps: the text itself is the link. Before you code, decide from those examples how
+# your function knows that a text is step 1's block, and where in it the path is.
 #
-# There is no table linking the two steps: the text itself is the link. One trap: a file
-# the agent read can *contain* a `Full output: ` line without being one of step 1's
-# blocks. The article's step 3 trusts such a line too (flaw 6 in
+# Decide with care: a file the agent read can *contain* a `Full output: ` line without
+# being one of step 1's blocks. The article's step 3 trusts such a line too (flaw 6 in
 # [docs/DESIGN.md](../docs/DESIGN.md)); the package does not, in either profile, and the
-# checker grades the package's reading: only a text that starts with the block counts.
-# The checker lets the package's step 1 save real files in a scratch
-# folder, runs the package's step 3 on each text, and compares.
+# checker grades the package's reading. The checker lets the package's step 1 save real
+# files in a scratch folder, runs the package's step 3 on each text, and compares; a
+# failing case shows its input and both answers, and `hint()` opens the rule.
 
 # %%
 def older_result(text: str) -> str:
