@@ -79,29 +79,33 @@ def older_result_shrinks_short_ones(text):
     return right.older_result(text + " " * 200) if len(text) <= 120 else right.older_result(text)
 
 
-def shrink_like_the_article(sizes, target):
-    """The article's step 3: every older result over 120 characters, whatever the total."""
-    return sum(1 for size in sizes[:-3] if size > 120)
+def unseen_in_halves(sizes, limit):
+    """Cuts the budget in halves, not a quarter from the start."""
+    return _unseen_with(sizes, limit, head=limit // 2)
 
 
-def shrink_placeholder_as_zero(sizes, target):
-    total, shrunk = sum(sizes), 0
-    for size in sizes[:-3] if len(sizes) > 3 else []:
-        if total <= target:
-            break
-        if size > 120:
-            total -= size
-            shrunk += 1
-    return shrunk if total <= target else None
+def unseen_without_separators(sizes, limit):
+    """Lays the messages end to end, forgetting '[', ', ' and ']'."""
+    return _unseen_with(sizes, limit, separator=0, bracket=0)
 
 
-def shrink_largest_first(sizes, target):
-    older = sizes[:-3] if len(sizes) > 3 else []
-    return right.shrink_count(sorted(older, reverse=True) + sizes[len(older):], target)
+def unseen_partly_counted(sizes, limit):
+    """Counts a message the cut passes through as unseen."""
+    return _unseen_with(sizes, limit, partly=True)
 
 
-def shrink_the_newest_too(sizes, target):
-    return right.shrink_count(sizes + [0, 0, 0], target)
+def _unseen_with(sizes, limit, head=None, separator=2, bracket=1, partly=False):
+    total = sum(sizes) + separator * (len(sizes) - 1) + 2 * bracket
+    if total <= limit:
+        return []
+    head = limit // 4 if head is None else head
+    hidden_to, out, start = total - (limit - head), [], bracket
+    for index, size in enumerate(sizes):
+        end = start + size
+        if (start < hidden_to and end > head) if partly else (start >= head and end <= hidden_to):
+            out.append(index)
+        start = end + separator
+    return out
 
 
 def lost_context_only(originals, context, transcripts, saved):
@@ -240,9 +244,8 @@ FUNCTION_CHECKS = [
      [archive_the_articles_cut, archive_without_the_marker, archive_on_reaching]),
     (ex.check_older_result, right.older_result,
      [older_result_trusts_any_line, older_result_always_omitted, older_result_shrinks_short_ones]),
-    (ex.check_shrink_count, right.shrink_count,
-     [shrink_like_the_article, shrink_placeholder_as_zero, shrink_largest_first,
-      shrink_the_newest_too]),
+    (ex.check_unseen, right.unseen,
+     [unseen_in_halves, unseen_without_separators, unseen_partly_counted]),
     (ex.check_lost, right.lost, [lost_context_only, lost_no_paths]),
     (ex.check_tail_once, right.tail_once,
      [tail_like_the_article, tail_from_the_request, tail_always_after_the_request,
@@ -265,10 +268,9 @@ NAMED_MISTAKES = [
     (ex.check_archive_calls, archive_the_articles_cut, "that is the article's cut"),
     (ex.check_archive_calls, archive_without_the_marker, "the marker is one of them"),
     (ex.check_archive_calls, archive_on_reaching, "not when it reaches it"),
-    (ex.check_shrink_count, shrink_like_the_article, "that is the article's step 3"),
-    (ex.check_shrink_count, shrink_placeholder_as_zero, "its placeholder"),
-    (ex.check_shrink_count, shrink_largest_first, "you went largest first"),
-    (ex.check_shrink_count, shrink_the_newest_too, "the newest 3 results stay whole"),
+    (ex.check_unseen, unseen_in_halves, "a quarter of the limit from the start"),
+    (ex.check_unseen, unseen_without_separators, "', ' between two messages"),
+    (ex.check_unseen, unseen_partly_counted, "is partly sent"),
     (ex.check_tail_once, tail_like_the_article, "that is the article's tail"),
     (ex.check_tail_once, tail_from_the_request, "the tail starts at the request"),
     (ex.check_tail_once, tail_always_after_the_request, "already before the tail"),
@@ -373,10 +375,9 @@ def test_a_forged_full_output_line_is_not_a_saved_copy():
                                     "a log that starts with a Full output: line"]
 
 
-def test_a_step_3_that_stops_needs_fewer_placeholders_than_the_articles():
-    result = ex.check_shrink_count(shrink_like_the_article)
-    assert "already at the target: shrink none" in failed_cases(result)
-    assert "the article's numbers: a long session" in failed_cases(result)
+def test_a_message_the_cut_passes_through_is_seen_and_the_separators_move_the_cut():
+    assert "one huge message in the middle" in failed_cases(ex.check_unseen(unseen_partly_counted))
+    assert failed_cases(ex.check_unseen(unseen_without_separators)) == ["the separators decide"]
 
 
 def test_a_tool_that_raises_is_answered_and_the_batch_goes_on():
@@ -587,3 +588,25 @@ def test_the_checkers_speak_through_the_one_phrasebook():
                 used.add(node.value)
     rows = {key for key in PHRASES if key.split(": ")[0] in stems}
     assert used and used == rows, (sorted(used - rows), sorted(rows - used))
+
+
+def test_the_articles_tail_fails_the_case_whose_request_is_in_the_tail(capsys):
+    """The case named "the request is in the tail" once had its request before the tail,
+    so the article's listing passed it; a request inside the article's tail is read twice."""
+    result = ex.check_tail_once(tail_like_the_article)
+    rows = {case: ok for case, ok, _ in result.rows}
+    assert rows["the request is in the tail"] is False
+    assert rows["the request is just before the tail"] is True
+
+
+def test_every_fail_line_says_why_even_past_the_ones_shown_in_full(capsys):
+    """A fourth failing case once printed `FAIL two_code_files` and nothing else."""
+    ex.check_steps_that_act({name: ["snip_compact"] for name in
+                             ("five_reads", "huge_result", "long_session", "two_code_files")})
+    ex.check_tail_once(lambda kinds, keep, request_at: 0)
+    lines = capsys.readouterr().out.splitlines()
+    fails = [i for i, line in enumerate(lines) if line.strip().startswith("FAIL")]
+    assert len(fails) > machinery.SHOWN_FAILS * 2
+    for i in fails:
+        reason = lines[i + 1] if i + 1 < len(lines) else ""
+        assert reason.startswith("      ") and reason.strip(), lines[i]

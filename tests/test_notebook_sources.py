@@ -40,7 +40,7 @@ IGNORE = "nbval-ignore-output"
 ABSOLUTE = re.compile(r"(/tmp/|/work/|/home/|/private/var/|/var/folders/)")
 # Where moving a threshold teaches something new: step 1's trigger, step 3's two
 # numbers, a limit in characters against a window in tokens, and the two profiles.
-EXPLORERS = ("01", "03", "06", "08")
+EXPLORERS = ("01", "03", "08")  # 06 teaches the refusal and the retry; its explorer went
 STEPS_NOTEBOOKS = ("01", "02", "03", "04", "06", "07")
 
 

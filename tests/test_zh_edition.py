@@ -161,7 +161,7 @@ def test_the_name_filter_picks_an_edition():
 
 
 # The course's shape, as tests/test_notebook_sources.py checks it in English.
-EXPLORERS = ("01", "03", "06", "08")
+EXPLORERS = ("01", "03", "08")
 
 
 def test_the_zh_notebook_opens_with_its_goal_and_length(pair):

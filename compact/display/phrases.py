@@ -650,33 +650,24 @@ PHRASES = {
     "snip: number the calls from 1": ("number the calls from 1.",
                                       "调用从 1 开始编号。"),
     # -- summary.py
-    "summary: the article's step 3 shrinks every older result": (
-        "that is the article's step 3: it shrinks every older result, whatever the total. Stop as "
-        "soon as the total is at most target.",
-        "这是文章的第三步：不管总数多少，它把每个较早的结果都缩掉。总数一不超过 target 就停下。"),
-    "summary: a shrunk result still takes its placeholder": (
-        "a shrunk result still takes {placeholder} characters: its placeholder, "
-        "compact.formats.OMITTED, stays in the context.",
-        "缩掉的结果仍占 {placeholder} 个字符：它的占位符 compact.formats.OMITTED 还留在上下文里。"),
-    "summary: you went largest first": (
-        "you went largest first: step 3 goes oldest first (the oldest results matter least, and "
-        "the newer part of the prompt stays as it was).",
-        "你是从最大的开始的：第三步从最早的开始（最早的结果最不重要，提示里较新的部分保持不变）。"),
-    "summary: the newest stay whole": (
-        "the newest {keep} results stay whole: the model is still working with them.",
-        "最新的 {keep} 个结果保持完整：模型还在用它们。"),
-    "summary: short results stay": (
-        "results of at most {min_chars} characters stay: a placeholder would hardly shorten them.",
-        "不超过 {min_chars} 个字符的结果不动：换成占位符也短不了多少。"),
-    "summary: return a count of results": ("return a count of results (an int), or None.",
-                                           "返回结果的个数（int），或者 None。"),
-    "summary: no answer exists": ("the newest {keep} stay whole and results of at "
-                                                   "most {min_chars} characters stay: even shrinking "
-                                                   "every other one leaves the total over the target, "
-                                                   "so answer None.",
-                                                   "最新的 {keep} 个保持完整，不超过 {min_chars} "
-                                                   "个字符的也不动：其余的全缩掉，总数仍超过目标，"
-                                                   "所以答 None。"),
+    "summary: a quarter from the start": (
+        "the summarizer keeps a quarter of the limit from the start and the other three quarters "
+        "from the end (limit // 4 first).",
+        "摘要器从开头保留上限的四分之一，从结尾保留另外四分之三（先取 limit // 4）。"),
+    "summary: count the brackets and separators": (
+        "the input is json.dumps of the list: '[' first, ', ' between two messages, ']' last; "
+        "each moves the messages after it.",
+        "输入是整个列表的 json.dumps：开头一个 '['，两条消息之间一个 ', '，结尾一个 ']'；"
+        "它们都会把后面的消息往后推。"),
+    "summary: a message cut in two is partly seen": (
+        "a message the cut passes through is partly sent: list only those of which not one "
+        "character is sent.",
+        "被切点穿过的消息有一部分被发送了：只列出一个字符都没有发送的消息。"),
+    "summary: return a list of indexes": ("return a list of message indexes (ints), oldest first.",
+                                         "返回消息下标（int）的列表，从最早的开始。"),
+    "summary: under the limit all is sent": (
+        "at most {limit:,d} characters, the JSON is sent whole: no message is unseen.",
+        "不超过 {limit:,d} 个字符时，JSON 整个发送：没有看不到的消息。"),
     # -- tool.py
     "tool: run tool_use raised and your function": ("run(tool_use) raised and your function let it "
                                                     "escape: catch the exception and answer the call "

@@ -35,7 +35,7 @@ from compact.agent.model import choose_model
 from compact.bench.sessions import make_session
 from compact.tokens import API_CLEARING_TRIGGER, API_COMPACTION_TRIGGER, compare_with_whole
 from compact.course.charts import growth_chart
-from compact.course.exercises import check_steps_that_act
+from compact.course.exercises import check_steps_that_act, hint
 from compact.course.histories import list_histories, load_history
 from compact.messages import tool_results
 from compact.offline import estimate_text_tokens
@@ -170,6 +170,24 @@ for name, sample in texts.items():
     counted = choice.client.messages.count_tokens(model=choice.model, messages=sample).input_tokens
     per_token[name] = chars / counted
     print(f"{name:<14}{len(sample):>9}{chars:>12,d}{counted:>9,d}{per_token[name]:>13.2f}")
+
+# %% [markdown]
+# ### Tokenizers differ by model
+#
+# Each model family has its own tokenizer, so one text is a different number of tokens on
+# different models, and only the model's own `count_tokens` knows its number. A harness
+# without that call estimates. Here is one text, the Chinese session above, under two
+# common estimates; both are estimates, neither is any real model's count.
+
+# %%
+one_text = json.dumps(texts["Chinese"], ensure_ascii=False)
+estimates = {"offline rule: ceil(ASCII / 4) + other characters": estimate_text_tokens(one_text),
+             "rule of thumb: characters / 4": -(-len(one_text) // 4)}
+print(f"the Chinese session: {len(one_text):,d} characters of JSON")
+for rule, count in estimates.items():
+    print(f"  {rule:<52}{count:>8,d} tokens (an estimate)")
+print(f"the larger estimate is {max(estimates.values()) / min(estimates.values()):.1f} times "
+      f"the smaller")
 
 # %% [markdown]
 # The offline estimate cannot tell prose from code or JSON: any ASCII text is four
@@ -341,6 +359,11 @@ prediction = None  # e.g. {"five_reads": ["snip_compact"], "huge_result": [...],
 
 result = check_steps_that_act(prediction)
 
+# %%
+open_hint = False  # set it to True and run this cell: the hint for your last check
+if open_hint:
+    hint()
+
 # %% [markdown]
 # **Recap.**
 # - The article measures a context as the characters of its JSON, `ensure_ascii=False`;
@@ -351,6 +374,29 @@ result = check_steps_that_act(prediction)
 #   list to a transcript, old results to one line, and a summary only if still too big.
 #
 # **Next:** notebook 01, step 1 `tool_result_budget`: a huge result goes to disk.
+
+# %% [markdown]
+# **References.**
+# - The article (learn-claude-code s08, in Chinese), sections 一、先理解上下文 and
+#   二、为什么先整理工具结果;
+#   [docs/ARTICLE_MAP.md](../docs/ARTICLE_MAP.md) maps its sections to the code.
+# - The upstream code:
+#   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py
+#   (the chapter's README:
+#   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.md).
+# - API docs, Context windows:
+#   https://platform.claude.com/docs/en/build-with-claude/context-windows
+# - API docs, Token counting:
+#   https://platform.claude.com/docs/en/build-with-claude/token-counting
+# - Liu et al., *Lost in the Middle: How Language Models Use Long Contexts*, TACL 2024:
+#   https://arxiv.org/abs/2307.03172
+#
+# **For discussion.**
+# 1. Your agent runs on a model with a 1,000,000-token window. Does it still need
+#    compaction? Name two costs that grow with the context besides the refusal (the cells
+#    above print one).
+# 2. The article measures characters, the API counts tokens. Which would you measure in your
+#    own harness before every call, and what does each cost you?
 
 # %%
 choice.close()

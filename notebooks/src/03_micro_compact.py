@@ -37,7 +37,7 @@ from IPython.display import display
 import compact
 from compact import CompactionConfig
 from compact.course.charts import before_after, message_map
-from compact.course.exercises import check_older_result, check_placeholders
+from compact.course.exercises import check_older_result, check_placeholders, hint
 from compact.course.histories import load_history
 from compact.messages import text_of, tool_results, tool_uses
 from compact.course.replay import replay
@@ -74,6 +74,11 @@ for number, block in enumerate(results):
 prediction = None  # (placeholders, omitted), e.g. (4, 1)
 
 result = check_placeholders(prediction)
+
+# %%
+open_hint = False  # set it to True and run this cell: the hint for your last check
+if open_hint:
+    hint()
 
 # %% [markdown]
 # ## Run step 3 (seed profile)
@@ -175,18 +180,20 @@ for keep in (3, 1, 0):
 # ## Check yourself: write step 3's core
 #
 # Write `older_result(text)`: what step 3 leaves in place of a result that is **not**
-# among the newest 3. A result of at most 120 characters stays as it is. A
-# longer one becomes a one-line placeholder: if it is step 1's `<persisted-output>`
-# block, read the path back from its `Full output: ` line and point at that copy
-# (`[Earlier tool result saved at <path>]`); otherwise it is `compact.formats.OMITTED`.
+# among the newest 3. Your specification is what you have seen, not a recipe: the
+# threshold printed at the top, the placeholders step 3 left above (`omitted` on
+# `five_reads`, a saved copy's path on `huge_result`), and step 1's `<persisted-output>`
+# block from notebook 01
+# (`compact.formats` holds its format and `OMITTED`). There is no table linking the two
+# steps: the text itself is the link. Before you code, decide from those examples how
+# your function knows that a text is step 1's block, and where in it the path is.
 #
-# There is no table linking the two steps: the text itself is the link. One trap: a file
-# the agent read can *contain* a `Full output: ` line without being one of step 1's
-# blocks. The article's step 3 trusts such a line too (flaw 6 in
+# Decide with care: a file the agent read can *contain* a `Full output: ` line without
+# being one of step 1's blocks. The article's step 3 trusts such a line too (flaw 6 in
 # [docs/DESIGN.md](../docs/DESIGN.md)); the package does not, in either profile, and the
-# checker grades the package's reading: only a text that starts with the block counts.
-# The checker lets the package's step 1 save real files in a scratch
-# folder, runs the package's step 3 on each text, and compares.
+# checker grades the package's reading. The checker lets the package's step 1 save real
+# files in a scratch folder, runs the package's step 3 on each text, and compares; a
+# failing case shows its input and both answers, and `hint()` opens the rule.
 
 # %%
 def older_result(text: str) -> str:
@@ -194,6 +201,11 @@ def older_result(text: str) -> str:
 
 
 result = check_older_result(older_result)
+
+# %%
+open_hint = False  # set it to True and run this cell: the hint for your last check
+if open_hint:
+    hint()
 
 # %% [markdown]
 # **Recap.**
@@ -204,3 +216,20 @@ result = check_older_result(older_result)
 #   all, which is the article's flaw 1.
 #
 # **Next:** notebook 04, step 4 `compact_history`: the one step that pays for a model call.
+
+# %% [markdown]
+# **References.**
+# - The article (learn-claude-code s08, in Chinese), section 五、第三步：micro_compact;
+#   [docs/ARTICLE_MAP.md](../docs/ARTICLE_MAP.md) maps its sections to the code.
+# - The upstream code:
+#   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py
+#   (the chapter's README:
+#   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.md).
+# - API docs, Context editing (`clear_tool_uses`, which keeps the newest tool uses):
+#   https://platform.claude.com/docs/en/build-with-claude/context-editing
+#
+# **For discussion.**
+# 1. KEEP_RECENT_RESULTS is 3. What would you choose for an agent that reads ten files
+#    before it edits one, and why?
+# 2. Should a harness ever replace an output with `omitted` when no copy of it exists? What
+#    would you do instead?

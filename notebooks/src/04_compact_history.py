@@ -32,15 +32,15 @@
 # %% [markdown]
 # **Goal.** You will learn when step 4 runs, the exact three-part message it leaves, what
 # the transcript keeps, how the summarizer's own input is cut, and what the message does
-# with instructions found in the history; then you will design a step 3 that stops at a
-# target, so that step 4 runs less. About 30 minutes on your own; in the 90-minute
+# with instructions found in the history; then you will work out which messages the
+# summarizer never sees a character of. About 30 minutes on your own; in the 90-minute
 # class, 15 (docs/TEACHING.md).
 
 # %%
 # %matplotlib inline
 from compact import CompactionConfig, estimate_chars
 from compact.course.charts import before_after
-from compact.course.exercises import check_shrink_count, hint
+from compact.course.exercises import check_unseen, hint
 from compact.formats import AGENT_SYSTEM_RULE, MIDDLE_OMITTED, SUMMARY_SYSTEM
 from compact.course.histories import load_history
 from compact.course.injection import INSTRUCTION, PROFILES, carry_on, summarize_planted
@@ -80,7 +80,7 @@ print()
 print(run.table())
 
 # %% [markdown]
-# ## The exact text left behind
+# ## What is left, and where the rest went
 #
 # Five messages became one. This is the whole context now:
 
@@ -96,9 +96,7 @@ print(f"\n{len(compacted):,d} characters")
 print(AGENT_SYSTEM_RULE)
 
 # %% [markdown]
-# ## Where the full text went
-#
-# The transcript holds the list exactly as it was before the summary, both files
+# The rest went to the transcript, which holds the list exactly as it was before the summary, both files
 # included. The summary kept a few facts about each (its line count, the names it
 # defines): the model must read a file again (or the transcript) for any other detail.
 
@@ -254,9 +252,7 @@ planted_root.cleanup()
 #   confirmation before a destructive command (README, Safety), not the summary.
 
 # %% [markdown]
-# ## Characters before and after
-#
-# Steps 1-3 change nothing; step 4 takes the context far under the limit, at the price
+# In characters: steps 1-3 change nothing; step 4 takes the context far under the limit, at the price
 # of one model call, and of the code itself, which is now only on disk.
 
 # %%
@@ -264,27 +260,31 @@ before_after(run.records, limit=seed.context_char_limit,
              title="two_code_files: prepare, seed profile")
 
 # %% [markdown]
-# ## Check yourself: a step 3 that stops at a target
+# ## Check yourself: what the summarizer never sees
 #
-# Step 4 costs a model call, and it runs whenever steps 1-3 leave the context over the
-# limit. The article's step 3 shrinks every older result on every call, needed or not.
-# Design the other kind: a step 3 that goes oldest first and stops as soon as the total
-# is at most a target. Write `shrink_count(sizes, target)`: `sizes` are the lengths of
-# the context's tool results, oldest first (count nothing else); return how many results
-# your step 3 shrinks, or `None` when shrinking every result it may still leaves the
-# total over `target`. Step 3's own rules hold: the newest 3 stay whole, results of at
-# most 120 characters stay, and a shrunk result becomes `compact.formats.OMITTED`.
+# A summary can only keep what its input holds. Above `SUMMARY_INPUT_CHAR_LIMIT` step 4
+# cuts that input (the section "What the summarizer is sent" above): a quarter of the
+# budget from the start of the JSON, the other three quarters from its end. Write
+# `unseen(sizes, limit)`: `sizes` are the messages' JSON sizes
+# (`len(json.dumps(message, ensure_ascii=False))`), oldest first; return the indexes of
+# the messages of which the summarizer sees not one character, oldest first. The input is
+# `json.dumps` of the whole list, so before you code, work out on paper where each
+# message starts; a message the cut passes through is partly seen.
 #
-# The checker's answer follows the stopping rule the package uses once the article's
-# flaws are fixed (`compact/micro.py`, notebook 08), counted on `sizes` alone, on canned
-# and ten random contexts (seeded). `hint()` names the mistake it recognised.
+# Predict one case first: thirty messages of 4,000 characters each, with the article's
+# limit of 80,000. How many of them does the summarizer never see?
+#
+# The checker builds messages of exactly those sizes, runs the package's `summary_input`
+# on them and reads where its marker sits, on canned cases and ten random lists (seeded).
+# A failing case prints its input and both answers; `hint()` names the mistake it
+# recognised.
 
 # %%
-def shrink_count(sizes, target):
+def unseen(sizes, limit):
     raise NotImplementedError  # your code here
 
 
-result = check_shrink_count(shrink_count)
+result = check_unseen(unseen)
 
 # %%
 open_hint = False  # set it to True and run this cell: the hint for your last check
@@ -302,3 +302,25 @@ if open_hint:
 #
 # **Next:** notebook 05, why the four steps run in this order, and what the wrong order
 # loses.
+
+# %% [markdown]
+# **References.**
+# - The article (learn-claude-code s08, in Chinese), section 六、第四步：compact_history;
+#   [docs/ARTICLE_MAP.md](../docs/ARTICLE_MAP.md) maps its sections to the code.
+# - The upstream code:
+#   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py
+#   (the chapter's README:
+#   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.md).
+# - API docs, Compaction (the API's own summary of a long context):
+#   https://platform.claude.com/docs/en/build-with-claude/compaction
+# - Claude Code's docs, what it re-attaches after a compaction:
+#   https://code.claude.com/docs/en/context-window
+# - Packer et al., *MemGPT: Towards LLMs as Operating Systems*, 2023:
+#   https://arxiv.org/abs/2310.08560
+#
+# **For discussion.**
+# 1. What must a summary keep for your task: the request, the user's constraints, the files
+#    touched, the next step? Which of these would you re-attach word for word after the
+#    summary instead of trusting it (Claude Code's page above lists what it re-attaches)?
+# 2. Step 4 pays for a model call. When is a summary worth its price, and when is dropping
+#    old messages enough?

@@ -32,7 +32,7 @@ from IPython.display import display
 from compact import CompactionConfig
 from compact.course.charts import before_after
 from compact.bench.cost import lost_outputs
-from compact.course.exercises import check_lost, check_order_loss
+from compact.course.exercises import check_lost, check_order_loss, hint
 from compact.course.histories import load_history
 from compact.messages import text_of, tool_results, tool_uses
 from compact.course.replay import format_table, make_compactor, run_step
@@ -68,6 +68,11 @@ for number, block in enumerate(results):
 prediction = None  # a number
 
 result = check_order_loss(prediction)
+
+# %%
+open_hint = False  # set it to True and run this cell: the hint for your last check
+if open_hint:
+    hint()
 
 # %% [markdown]
 # ## The article's order, and the wrong one
@@ -177,6 +182,11 @@ def lost(originals, context, transcripts, saved) -> list:
 
 result = check_lost(lost)
 
+# %%
+open_hint = False  # set it to True and run this cell: the hint for your last check
+if open_hint:
+    hint()
+
 # %% [markdown]
 # **Recap.**
 # - Step 1 must run before step 3: then the huge result is on disk before step 3 turns it
@@ -187,3 +197,20 @@ result = check_lost(lost)
 #   and never shrinks a result the model has not read.
 #
 # **Next:** notebook 06, `reactive_compact`: when the API refuses anyway.
+
+# %% [markdown]
+# **References.**
+# - The article (learn-claude-code s08, in Chinese), section 七、为什么顺序必须固定;
+#   [docs/ARTICLE_MAP.md](../docs/ARTICLE_MAP.md) maps its sections to the code.
+# - The upstream code:
+#   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py
+#   (the chapter's README:
+#   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.md).
+# - API docs, Context editing:
+#   https://platform.claude.com/docs/en/build-with-claude/context-editing
+#
+# **For discussion.**
+# 1. A chart of sizes shows both orders shrinking the context; only the count of lost
+#    outputs shows the difference. What check would catch a lost output in your own harness?
+# 2. Is there an order of the four steps that loses nothing but costs more? What would you
+#    trade?

@@ -38,7 +38,6 @@ import tempfile
 from pathlib import Path
 
 import anthropic
-from IPython.display import display
 
 import compact
 from compact import CompactionConfig, TokenMeasure, estimate_chars, is_prompt_too_long
@@ -54,7 +53,6 @@ from compact.course.replay import make_compactor, seeded_ids
 from compact.offline.api.server import start_offline_server
 from compact.offline.tokens import DEFAULT_WINDOW
 from compact.agent.tools import TOOLS
-from compact.course.widgets import explore, threshold_explorer
 
 # %% [markdown]
 # ## The history: under the character limit, over the window
@@ -202,11 +200,10 @@ for block in answer.content:
 # that is at most 80,000 tokens, safe in a 200,000-token window. In 8,000 tokens we cap
 # it at 20,000.
 #
-# And one switch: the default profile's step 1 saves any result over 40% of
-# `CONTEXT_CHAR_LIMIT` as it arrives (flaw 18 in docs/DESIGN.md). We turn that off
-# (`persist_oversized=False`), so step 1 acts only on a batch over 200,000 characters,
-# as in the article, and you can see what reactive compaction does about one large
-# fresh result.
+# And one setting, `persist_oversized=False`: step 1 then acts only on a batch over
+# 200,000 characters, as in the article, so you can see what reactive compaction does
+# about one large fresh result. (The default profile's other switches are notebook 08's
+# subject.)
 
 # %%
 workspace_copy = tempfile.TemporaryDirectory(prefix="reactive-ws-")
@@ -236,9 +233,8 @@ except anthropic.BadRequestError as error:
 #    verbatim: the retry is just as long, and this second refusal in a row is raised.
 #
 # Reactive compaction protects against a history that grew too long, not against one
-# fresh result that is too long on its own; that is step 1's job. With the switch
-# above back on, the default profile's step 1 saves this log as it arrives; a limit in
-# tokens sees it too: the section after the chart.
+# fresh result that is too long on its own; that is step 1's job. A limit in tokens
+# sees it: the section after the chart.
 
 # %%
 print(f"model calls: {agent.model_calls}, reactive compactions: {agent.reactive_compactions}")
@@ -300,36 +296,12 @@ for record in token_agent.compactor.records:
 print(f"count_tokens requests for the whole run: {measure.requests}")
 
 # %% [markdown]
-# No refusal this time. On the first call `snip_compact` archived the oldest messages to
-# a transcript, down to its target in tokens, in one call (flaw 17), before anything
-# was sent. On the second, step 1 saved the fresh log as it arrived (flaw 18) and left
-# its preview. The counts are the model's own, each message
-# asked once (a call and its results together): the last line is the whole run's cost
-# in `count_tokens` requests.
-
-# %% [markdown]
-# ## Move the thresholds
-#
-# The explorer replays `overflow` call by call (top chart) and through one `prepare`
-# (bottom chart) with the thresholds you choose; summaries come from the extractive
-# summarizer, no model.
-#
-# **Try this.** The explorer starts with the default profile, where nothing fires at the
-# article's numbers: 42,749 characters is under the limit. Drag `context_char_limit` down to 30,000, then
-# 15,000, and watch the bottom chart: the pipeline shrinks the history long before the
-# window is reached. With the article's measure that is the only lever it has, since it
-# never sees tokens: a limit in characters low enough for this mostly-English log costs
-# the model context it could have kept. The section above pulled the other lever, a
-# limit in the window's own unit.
-
-# %% tags=["nbval-ignore-output"]
-threshold_explorer(history)
-
-# %% [markdown]
-# The same replay with `context_char_limit` at 30,000, as the explorer draws it:
-
-# %%
-display(*explore(history, "default", context_char_limit=30_000))
+# No refusal this time: measured in the window's own unit, the pipeline acted before
+# anything was sent, and the records above say which step did it on which call. How the
+# default profile's steps reach their targets is notebook 08's subject; what matters
+# here is the unit. The counts are the model's own, each message asked once (a call and
+# its results together): the last line is the whole run's cost in `count_tokens`
+# requests.
 
 # %% [markdown]
 # ## Check yourself: a tail that reads the request once
@@ -342,6 +314,10 @@ display(*explore(history, "default", context_char_limit=30_000))
 # just before it); the request is the user message at `request_at`. Keep the newest
 # `keep` messages, never part a `tool_use` from its `tool_result`, and let the model read
 # the request once, in the summary message.
+#
+# Predict one case on paper first: `["user", "assistant", "user", "assistant", "user",
+# "tool_use", "tool_result", "assistant"]`, `keep=5`, the request at 4. Where does the
+# article's tail start, and where must yours?
 #
 # The checker builds real messages of those kinds and compares with the package's
 # `compact.reactive.tail_start` in the default profile, on canned and random histories.
@@ -369,6 +345,25 @@ if open_hint:
 #   here when one fresh result was too long on its own.
 #
 # **Next:** notebook 07, the `compact` tool: the model asks for a summary itself.
+
+# %% [markdown]
+# **References.**
+# - The article (learn-claude-code s08, in Chinese), section 八、API 拒绝后的补救：reactive_compact;
+#   [docs/ARTICLE_MAP.md](../docs/ARTICLE_MAP.md) maps its sections to the code.
+# - The upstream code:
+#   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py
+#   (the chapter's README:
+#   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.md).
+# - API docs, Errors (`invalid_request_error`, the request that is too long):
+#   https://platform.claude.com/docs/en/api/errors
+# - API docs, Context windows:
+#   https://platform.claude.com/docs/en/build-with-claude/context-windows
+#
+# **For discussion.**
+# 1. One retry, then give up. When would a second retry be worth its cost, and when would it
+#    only hide a bug in the pipeline?
+# 2. When the agent gives up, what should it tell the user, and what should it save so the
+#    work is not lost?
 
 # %%
 server.stop()

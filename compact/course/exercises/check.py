@@ -37,7 +37,8 @@ from ...display.phrases import PHRASES
 from ...display.phrases import say as phrase
 from .case_names import shown
 
-SHOWN_FAILS = 3      # failing cases explained in full; the others get one line
+SHOWN_FAILS = 3      # failing cases explained in full; the others get their first two lines
+BRIEF = 110          # characters of each of those lines
 CONTEXT = 40         # characters of context either side of a text difference
 SHORT = 70           # characters of a value shown whole
 INPUT = 160          # characters of one argument shown in a failing case's input
@@ -221,9 +222,10 @@ def report(name: str, rows: list, hint: str, hints=()) -> CheckResult:
     explained = 0
     for case, ok, detail in rows:
         line = f"  {_w('PASS') if ok else _w('FAIL')}  {shown(case).ljust(width)}".rstrip()
-        if not ok and detail and explained < SHOWN_FAILS:
+        if not ok and detail:
             explained += 1
-            line = f"{line}\n      {detail}"
+            shown_detail = detail if explained <= SHOWN_FAILS else _brief(detail)
+            line = f"{line}\n      {shown_detail}"
         print(line)
     passed = sum(1 for _, ok, _ in rows if ok)
     if passed == len(rows):
@@ -231,6 +233,15 @@ def report(name: str, rows: list, hint: str, hints=()) -> CheckResult:
     else:
         print(_w("some pass", passed=passed, n=len(rows)))
     return remember(CheckResult(name, passed, len(rows), True, rows, hint, list(hints)))
+
+
+def _brief(detail: str) -> str:
+    """A failing case past the first SHOWN_FAILS: its first two lines (the input, when the
+    case has one, and the start of the reason), each cut to BRIEF characters, so that no
+    FAIL line stands without its reason."""
+    lines = [line.strip() for line in detail.splitlines() if line.strip()][:2]
+    return "\n      ".join(line if len(line) <= BRIEF else line[: BRIEF - 3] + "..."
+                           for line in lines)
 
 
 def not_attempted(name: str, total: int, hint: str, what: str, **values) -> CheckResult:

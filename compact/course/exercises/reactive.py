@@ -25,8 +25,12 @@ from .check import CheckResult, check_function, hint
 CASES = [
     # (label, kinds, keep, request_at)
     ("the request is older than the tail", ["user", "assistant"] * 5, 5, 0),
-    ("the request is in the tail", ["user", "assistant", "user", "tool_use", "tool_result",
-                                    "tool_use", "tool_result", "assistant"], 5, 2),
+    ("the request is just before the tail", ["user", "assistant", "user", "tool_use",
+                                             "tool_result", "tool_use", "tool_result",
+                                             "assistant"], 5, 2),
+    # the article's tail starts at 3 and holds the request (4): it is read twice there
+    ("the request is in the tail", ["user", "assistant", "user", "assistant", "user",
+                                    "tool_use", "tool_result", "assistant"], 5, 4),
     ("the request is the newest message", ["user", "assistant", "user", "assistant", "user",
                                            "assistant", "user"], 5, 6),
     ("the cut would open on a tool_result",

@@ -64,15 +64,17 @@ def older_result(text):
 
 # -- 04 --------------------------------------------------------------------------------
 
-def shrink_count(sizes, target):
-    total, shrunk = sum(sizes), 0
-    for size in sizes[:-3] if len(sizes) > 3 else []:  # the newest 3 stay whole
-        if total <= target:
-            break
-        if size > 120:
-            total -= size - len(formats.OMITTED)
-            shrunk += 1
-    return shrunk if total <= target else None
+def unseen(sizes, limit):
+    total = sum(sizes) + 2 * (len(sizes) - 1) + 2  # '[', ', ' between, ']'
+    if total <= limit:
+        return []
+    hidden_from, hidden_to = limit // 4, total - (limit - limit // 4)
+    hidden, start = [], 1
+    for index, size in enumerate(sizes):
+        if start >= hidden_from and start + size <= hidden_to:
+            hidden.append(index)
+        start += size + 2
+    return hidden
 
 
 # -- 05 --------------------------------------------------------------------------------

@@ -1,23 +1,25 @@
-"""04 · before step 4 pays for a summary: a step 3 that stops at a target.
+"""04 · step 4's own input: which messages the summarizer never sees a character of.
 
-Step 4 costs a model call, and it runs whenever the context is still over the
-limit after steps 1-3. The article's step 3 shrinks every older result on
-every call, whether the context needs it or not. The learner writes
-`shrink_count(sizes, target)`: the sizes of a context's tool results, oldest
-first; a step 3 that goes oldest first and stops as soon as the total is at
-most `target`: how many results does it shrink (None when shrinking all it may
-still leaves the total over)? The article prints no such step.
+Step 4 sends the summarizer the JSON of the whole list; above
+`SUMMARY_INPUT_CHAR_LIMIT` (80,000) it keeps the first quarter of that budget
+and the last three quarters, with a marker between (compact/summary.py,
+`summary_input`). The learner writes `unseen(sizes, limit)`: given each
+message's JSON size, oldest first, the indexes of the messages of which not one
+character reaches the summarizer. The notebook prints one cut of one session;
+the answer for other sizes takes reasoning about where the list's brackets and
+separators put each message, and that a message cut in two is still partly seen.
 
-The rules of step 3 come from the package, not from this file: it keeps the
-newest `keep_recent_results` (3) whole, leaves results of at most
-`micro_min_chars` (120) alone, and a shrunk result becomes
-`compact.formats.OMITTED`. The stopping rule is the package's default profile
-(compact/micro.py: "stops once the size is at the target"); here the size is
-the sum of the results alone, so the answer is plain arithmetic over `sizes`.
+The reference builds real messages of exactly those JSON sizes, runs the
+package's `summary_input` on them and reads where its marker sits, so a change
+to the package's cut changes the expected answers. The diagnosis knows a cut
+in halves, a head of three quarters, JSON without its `[`, `, ` and `]`, and a
+message partly sent counted as unseen.
 
-Left out: the JSON around the results, which the package's measure counts and
-the exercise does not.
+Left out: what the summary then says about the unseen messages (notebook 04
+shows the summary beside what it replaced).
 """
+
+import json
 
 from ... import formats
 from ...config import CompactionConfig
@@ -26,81 +28,101 @@ from .build import rng
 from .catalogue import exercise
 from .check import CheckResult, check_function, hint
 
-_SEED = CompactionConfig.seed()
-KEEP, MIN_CHARS, PLACEHOLDER = _SEED.keep_recent_results, _SEED.micro_min_chars, len(formats.OMITTED)
+LIMIT = CompactionConfig.seed().summary_input_char_limit
+EMPTY = len(json.dumps({"role": "user", "content": ""}))  # the smallest message built here
 
 CASES = [
-    # (label, sizes oldest first, target)
-    ("already at the target: shrink none", [5_000, 5_000, 5_000, 5_000], 20_000),
-    ("one old result is enough", [30_000, 8_000, 2_000, 3_000, 4_000], 20_000),
-    ("oldest first, not largest first", [2_000, 40_000, 3_000, 1_000, 1_000, 1_000], 10_000),
-    ("short results are left alone", [100, 120, 9_000, 9_000, 500, 500, 500], 3_000),
-    ("the placeholder still counts", [5_000, 5_000, 100, 100, 100], 5_320),
-    ("the newest 3 stay whole: impossible", [1_000, 50_000, 50_000, 50_000], 60_000),
-    ("the article's numbers: a long session",
-     [4_000] * 20 + [200, 300, 200], 50_000),
+    # (label, JSON sizes oldest first, limit)
+    ("under the limit: all of it is sent", [1_000, 2_000, 3_000], LIMIT),
+    ("the article's limit, a long session of even messages", [4_000] * 30, LIMIT),
+    ("one huge message in the middle", [5_000, 5_000, 200_000, 5_000, 5_000], LIMIT),
+    ("the separators decide", [40, 57, 100, 100, 100, 100, 100, 100], 400),
+    ("a small limit, many short messages", [50] * 20, 300),
+    ("the newest message alone is over the limit", [2_000, 3_000, 4_000, 90_000], LIMIT),
 ]
 
 
-def reference(sizes, target):
-    """Results shrunk, oldest first, until the total is at most target; None if it never is."""
-    return _walk(sizes, target)
+def messages_of_sizes(sizes) -> list:
+    """Real messages whose JSON (ensure_ascii=False) is exactly each size."""
+    if any(size < EMPTY for size in sizes):
+        raise ValueError(f"every size is at least {EMPTY}, the JSON of an empty message")
+    return [{"role": "user", "content": "a" * (size - EMPTY)} for size in sizes]
+
+
+def reference(sizes, limit) -> list:
+    from ...summary import summary_input
+    messages = messages_of_sizes(sizes)
+    whole = json.dumps(messages, ensure_ascii=False)
+    sent = summary_input(messages, limit)
+    if sent == whole:
+        return []
+    head = sent.index(formats.MIDDLE_OMITTED)
+    tail = len(sent) - head - len(formats.MIDDLE_OMITTED)
+    return _hidden(sizes, head, len(whole) - tail, separator=2, bracket=1)
+
+
+def _hidden(sizes, hidden_from, hidden_to, *, separator, bracket, partly=False) -> list:
+    """Messages inside [hidden_from, hidden_to) (or touching it, with partly)."""
+    out, start = [], bracket
+    for index, size in enumerate(sizes):
+        end = start + size
+        inside = (start < hidden_to and end > hidden_from) if partly else (
+            start >= hidden_from and end <= hidden_to)
+        if inside:
+            out.append(index)
+        start = end + separator
+    return out
+
+
+def _variant(sizes, limit, *, head_share=0.25, separator=2, bracket=1, partly=False) -> list:
+    """The cut with one rule changed: the diagnosis's model of a mistake."""
+    total = sum(sizes) + separator * max(0, len(sizes) - 1) + 2 * bracket
+    if total <= limit:
+        return []
+    head = int(limit * head_share)
+    return _hidden(sizes, head, total - (limit - head), separator=separator, bracket=bracket,
+                   partly=partly)
+
+
+MISTAKES = (
+    # (the rule changed, the phrase that names the mistake)
+    (dict(head_share=0.5), "summary: a quarter from the start"),
+    (dict(head_share=0.75), "summary: a quarter from the start"),
+    (dict(separator=0, bracket=0), "summary: count the brackets and separators"),
+    (dict(partly=True), "summary: a message cut in two is partly seen"),
+)
 
 
 def random_cases(count: int = 10) -> list:
     draw, cases = rng(), []
     for n in range(count):
-        sizes = [draw.choice((draw.randint(20, 120), draw.randint(121, 3_000),
-                              draw.randint(3_000, 40_000))) for _ in range(draw.randint(3, 14))]
-        target = draw.randint(sum(sizes) // 2, sum(sizes))
-        cases.append((f"random context {n + 1} ({len(sizes)} results)", sizes, target))
+        sizes = [draw.choice((draw.randint(EMPTY, 400), draw.randint(400, 6_000),
+                              draw.randint(6_000, 40_000))) for _ in range(draw.randint(3, 30))]
+        total = sum(sizes) + 2 * (len(sizes) - 1) + 2
+        limit = draw.randint(max(EMPTY, total // 5), total + 1_000)
+        cases.append((f"random list {n + 1} ({len(sizes)} messages, limit {limit:,d})",
+                      sizes, limit))
     return cases
 
 
 def all_cases() -> list:
-    return [(label, (list(sizes), target), reference(sizes, target))
-            for label, sizes, target in CASES + random_cases()]
-
-
-def _walk(sizes, target, order=None, keep=KEEP, placeholder=PLACEHOLDER, minimum=MIN_CHARS,
-          stop=True):
-    """A step 3 with one rule changed: the diagnosis's model of a mistake."""
-    older = list(range(max(0, len(sizes) - keep)))
-    total, shrunk = sum(sizes), 0
-    for i in (order(sizes, older) if order else older):
-        if stop and total <= target:
-            break
-        if sizes[i] > minimum:
-            total -= sizes[i] - placeholder
-            shrunk += 1
-    return shrunk if total <= target or not stop else None
-
-
-MISTAKES = (
-    # (the rule changed, the phrase that names the mistake)
-    (dict(stop=False), "summary: the article's step 3 shrinks every older result"),
-    (dict(placeholder=0), "summary: a shrunk result still takes its placeholder"),
-    (dict(order=lambda sizes, older: sorted(older, key=lambda i: -sizes[i])),
-     "summary: you went largest first"),
-    (dict(keep=0), "summary: the newest stay whole"),
-    (dict(minimum=0), "summary: short results stay"),
-)
+    return [(label, (list(sizes), limit), reference(sizes, limit))
+            for label, sizes, limit in CASES + random_cases()]
 
 
 def _diagnose(args, expected, got):
-    sizes, target = args
-    if got is not None and (not isinstance(got, int) or isinstance(got, bool)):
-        return phrase("summary: return a count of results")
+    sizes, limit = args
+    if not isinstance(got, list) or not all(isinstance(i, int) for i in got):
+        return phrase("summary: return a list of indexes")
     for changed, key in MISTAKES:
-        if got == _walk(sizes, target, **changed) != expected:
-            return phrase(key, placeholder=PLACEHOLDER, keep=KEEP, min_chars=MIN_CHARS)
-    if expected is None:
-        return phrase("summary: no answer exists", keep=KEEP, min_chars=MIN_CHARS)
+        if got == _variant(sizes, limit, **changed) != expected:
+            return phrase(key)
+    if got and not expected and sum(sizes) + 2 * len(sizes) <= limit:
+        return phrase("summary: under the limit all is sent", limit=limit)
     return None
 
 
 @exercise("04", writes_code=True)
-def check_shrink_count(shrink_count) -> CheckResult:
-    """shrink_count(sizes, target) -> results a step 3 that stops at target shrinks."""
-    return check_function("shrink_count", shrink_count, all_cases(), hint("shrink_count"),
-                          diagnose=_diagnose)
+def check_unseen(unseen) -> CheckResult:
+    """unseen(sizes, limit) -> indexes of the messages the summarizer sees nothing of."""
+    return check_function("unseen", unseen, all_cases(), hint("unseen"), diagnose=_diagnose)

@@ -61,6 +61,13 @@
 # （`compact.bench.sessions`，12 轮，种子 0），其中的笔记、请求和文件内容都是中文。
 
 # %% [markdown]
+# ### 不同模型的分词器不同
+#
+# 每个模型家族都有自己的分词器，所以同一段文本在不同模型上是不同的 token 数，只有模型自己的
+# `count_tokens` 知道它的数。不调用它的 harness 只能估算。下面是同一段文本（上面的中文会话）
+# 在两种常见估算下的结果；两者都是估算，都不是任何真实模型的计数。
+
+# %% [markdown]
 # 离线估算分不出散文、代码和 JSON：任何 ASCII 文本都是四个字符一个 token。中文会话也不是
 # 一个字符一个 token：它的工具调用、路径和 JSON 都是 ASCII，所以结果落在两者之间。
 #
@@ -148,3 +155,15 @@
 #   transcript（完整记录）；把旧结果缩成一行；只有仍然太大时，才生成摘要。
 #
 # **下一步：** notebook 01，第一步 `tool_result_budget`：超大的结果转存到磁盘。
+
+# %% [markdown]
+# **参考资料。**
+# - 文章（learn-claude-code s08）的「一、先理解上下文」和「二、为什么先整理工具结果」两节；[docs/ARTICLE_MAP.md](../../docs/ARTICLE_MAP.md) 把文章各节对应到代码。
+# - 上游代码：https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py（本章的 README：https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.zh.md）。
+# - API 文档，上下文窗口（Context windows）：https://platform.claude.com/docs/en/build-with-claude/context-windows
+# - API 文档，token 计数（Token counting）：https://platform.claude.com/docs/en/build-with-claude/token-counting
+# - Liu 等，*Lost in the Middle: How Language Models Use Long Contexts*，TACL 2024：https://arxiv.org/abs/2307.03172
+#
+# **课堂讨论。**
+# 1. 你的 agent 用的模型窗口有 1,000,000 个 token，它还需要压缩吗？除了被拒绝，再说出两项随上下文增长的代价（上面的单元格打印了其中一项）。
+# 2. 文章测量字符，API 计数 token。在你自己的 harness 里，每次调用前你会测量哪一个？各自要付出什么？

@@ -98,3 +98,15 @@
 #   字符的预览。
 #
 # **下一步：** notebook 02，第二步 `snip_compact`：长列表的中间段归档到 transcript（完整记录）。
+
+# %% [markdown]
+# **参考资料。**
+# - 文章（learn-claude-code s08）的「三、第一步：tool_result_budget」一节；[docs/ARTICLE_MAP.md](../../docs/ARTICLE_MAP.md) 把文章各节对应到代码。
+# - 上游代码：https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py（本章的 README：https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.zh.md）。
+# - API 文档，工具使用概览（Tool use overview）：https://platform.claude.com/docs/en/agents-and-tools/tool-use/overview
+# - API 文档，上下文编辑（Context editing：在服务端清除旧的工具结果）：https://platform.claude.com/docs/en/build-with-claude/context-editing
+# - Packer 等，*MemGPT: Towards LLMs as Operating Systems*，2023：https://arxiv.org/abs/2310.08560
+#
+# **课堂讨论。**
+# 1. 你自己的 agent 的工具输出里，哪些可以低成本地重新获得（读一个文件），哪些不能（对不稳定服务跑的测试、会变化的网页）？两者都该用 30,000 字符的上限吗？
+# 2. 预览是开头 2,000 个字符。对测试日志来说，开头是该保留的部分吗？

@@ -83,3 +83,14 @@
 #   消息，所以每次调用都会再归档一次。
 #
 # **下一步：** notebook 03，第三步 `micro_compact`：旧结果缩成一行。
+
+# %% [markdown]
+# **参考资料。**
+# - 文章（learn-claude-code s08）的「四、第二步：snip_compact」一节；[docs/ARTICLE_MAP.md](../../docs/ARTICLE_MAP.md) 把文章各节对应到代码。
+# - 上游代码：https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py（本章的 README：https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.zh.md）。
+# - API 文档，压缩（Compaction）：https://platform.claude.com/docs/en/build-with-claude/compaction
+# - Liu 等，*Lost in the Middle: How Language Models Use Long Contexts*，TACL 2024：https://arxiv.org/abs/2307.03172
+#
+# **课堂讨论。**
+# 1. 第二步保留列表的开头和结尾，把中间段归档。你的会话中间有什么模型以后可能用到的内容？它怎么知道该去 transcript 里找？
+# 2. 一旦超过触发值，文章每次调用都会再归档一次。你会把触发值和切点放在哪里，让它很少归档？

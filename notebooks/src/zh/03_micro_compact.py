@@ -85,15 +85,16 @@
 # %% [markdown]
 # ## 自测：写出第三步的核心
 #
-# 写出 `older_result(text)`：对于**不在**最新 3 条之内的结果，文章的第三步会在原处留下什么。
-# 不超过 120 个字符的结果保持原样。更长的结果变成一行占位符：如果它是第一步的
-# `<persisted-output>` 块，就从它的 `Full output: ` 行读回路径，指向那份副本
-# （`[Earlier tool result saved at <path>]`）；否则就是 `compact.formats.OMITTED`。
+# 写出 `older_result(text)`：对于**不在**最新 3 条之内的结果，第三步会在原处留下什么。你的规格
+# 是你已经看到的东西，而不是一份做法：开头打印的阈值、上面第三步留下的占位符（在 `five_reads`
+# 上写着 omitted，在 `huge_result` 上指向保存下来的副本），以及 notebook 01 里第一步的 `<persisted-output>` 块（`compact.formats`
+# 里有它的格式和 `OMITTED`）。两个步骤之间没有映射表：文本本身就是纽带。写代码之前，先根据这些例子
+# 想清楚：你的函数怎样判断一段文本是第一步的块，路径又在块里的什么位置。
 #
-# 两个步骤之间没有映射表：文本本身就是纽带。有一个陷阱：Agent 读过的某个文件可能*包含*一行
-# `Full output: `，但它并不是第一步的块（[docs/DESIGN.md](../../docs/DESIGN.md) 中的缺陷 6）；
-# 只有以该块开头的文本才算数。检查器会让包的第一步在临时文件夹里保存真实的文件，对每段文本
-# 运行包的第三步，然后比较。
+# 要想仔细：Agent 读过的某个文件可能*包含*一行 `Full output: `，但它并不是第一步的块。文章的第三步
+# 也相信这样的行（[docs/DESIGN.md](../../docs/DESIGN.md) 中的缺陷 6）；本包在两种配置下都不信，检查器
+# 按本包的读法评分。检查器会让包的第一步在临时文件夹里保存真实的文件，对每段文本运行包的第三步，然后
+# 比较；失败的用例会显示它的输入和两个答案，`hint()` 会给出规则。
 
 # %% [markdown]
 # **小结。**
@@ -104,3 +105,13 @@
 #   缺陷 1。
 #
 # **下一步：** notebook 04，第四步 `compact_history`：唯一需要付出一次模型调用的步骤。
+
+# %% [markdown]
+# **参考资料。**
+# - 文章（learn-claude-code s08）的「五、第三步：micro_compact」一节；[docs/ARTICLE_MAP.md](../../docs/ARTICLE_MAP.md) 把文章各节对应到代码。
+# - 上游代码：https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py（本章的 README：https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.zh.md）。
+# - API 文档，上下文编辑（Context editing：`clear_tool_uses` 保留最新的几次工具调用）：https://platform.claude.com/docs/en/build-with-claude/context-editing
+#
+# **课堂讨论。**
+# 1. KEEP_RECENT_RESULTS 是 3。对一个先读十个文件、再改其中一个的 agent，你会取多少？为什么？
+# 2. 在没有任何副本时，harness 应该把一条输出换成 `omitted` 吗？你会怎么做？

@@ -81,8 +81,8 @@
 # - `saved`：`{path: text}`，第一步（或修正后的第三步）保存的文件。
 #
 # 一条结果算作可以读回，条件是：在上下文或某个 transcript 中，有一个带着它的 id 的
-# `tool_result` 恰好保存着原文；或者这样的结果是我们自己的标记之一（`<persisted-output>` 或
-# `[Earlier tool result saved at ...]`），而标记里的路径指向一个保存着原文的文件（用
+# `tool_result` 恰好保存着原始输出；或者这样的结果是我们自己的标记之一（`<persisted-output>` 或
+# `[Earlier tool result saved at ...]`），而标记里的路径指向一个保存着原始输出的文件（用
 # `compact.formats.persisted_path` 和 `saved_path` 读回路径）。一条结果的 content 可能是由
 # 多个块组成的列表：用 `compact.messages.text_of` 取出它的文本。
 #
@@ -98,3 +98,13 @@
 # - 默认配置修正了背后的两个缺陷：第三步先保存再收缩，而且从不收缩模型还没读过的结果。
 #
 # **下一步：** notebook 06，`reactive_compact`：当 API 仍然拒绝时。
+
+# %% [markdown]
+# **参考资料。**
+# - 文章（learn-claude-code s08）的「七、为什么顺序必须固定」一节；[docs/ARTICLE_MAP.md](../../docs/ARTICLE_MAP.md) 把文章各节对应到代码。
+# - 上游代码：https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py（本章的 README：https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.zh.md）。
+# - API 文档，上下文编辑（Context editing）：https://platform.claude.com/docs/en/build-with-claude/context-editing
+#
+# **课堂讨论。**
+# 1. 尺寸图上两种顺序都让上下文变小；只有丢失输出的计数能显示差别。在你自己的 harness 里，什么检查能发现一条丢失的输出？
+# 2. 有没有一种四步顺序什么都不丢、但成本更高？你会怎么取舍？

@@ -75,10 +75,8 @@
 # 限制在 `SUMMARY_INPUT_CHAR_LIMIT = 80,000` 个字符：按离线估算，一个字符最多算一个 token，也就是最多
 # 80,000 个 token，放进 200,000 token 的窗口是安全的。窗口只有 8,000 token 时，我们把它设为 20,000。
 #
-# 还有一个开关：默认配置的第一步会在结果一到达时，就把任何超过 `CONTEXT_CHAR_LIMIT` 40% 的结果转存（
-# [docs/DESIGN.md](../../docs/DESIGN.md) 中的缺陷 18）。我们把它关掉（`persist_oversized=False`），让
-# 第一步像文章里那样，只处理超过 200,000 个字符的批次；这样你就能看到，补救压缩对一条刚到的大结果能做
-# 些什么。
+# 还有一项设置：`persist_oversized=False`。这样第一步像文章里那样，只处理超过 200,000 个字符的批次，
+# 你就能看到补救压缩对一条刚到的大结果能做些什么。（默认配置的其他开关留到 notebook 08 再讲。）
 
 # %% [markdown]
 # 从上往下读这些输出：
@@ -91,8 +89,8 @@
 #    但这条大结果就在最近 5 条消息之中，而它们要逐字保留：
 #    重试的请求一样长。于是这连续的第二次拒绝被抛给了调用方。
 #
-# 补救压缩防的是历史越积越长，防不了一条刚到的结果本身就太长。那是第一步的职责。把上面的开关重新打开，
-# 默认配置的第一步就会在这份日志到达时把它转存；以 token 计的上限也能看到它：见图表之后的一节。
+# 补救压缩防的是历史越积越长，防不了一条刚到的结果本身就太长。那是第一步的职责。以 token 计的上限能看到
+# 它：见图表之后的一节。
 
 # %% [markdown]
 # 第 1 次调用就是上一节那次 `reactive_compact`，处理的是同一个列表，结果却是 2,621 个字符，而
@@ -114,37 +112,26 @@
 # 的模型、同样的窗口，换一个新的服务器。
 
 # %% [markdown]
-# 这一次没有拒绝。第一次调用时，在发送任何内容之前，`snip_compact` 就在一次调用中把最旧的消息归档到
-# transcript，按 token 一直降到它的目标值（缺陷 17）。第二次调用时，第一步在刚读到的日志到达时就把它转
-# 存（缺陷 18），只留下预览。这些计数都是模型自己的，每条消息只问一次（一次调用和它的结果算在一起）：
-# 最后一行就是整次运行在 `count_tokens` 请求上的开销。
-
-# %% [markdown]
-# ## 调整阈值
-#
-# 滑块按你选的阈值重放 `overflow`：上图逐次模型调用，下图是一次 `prepare`。摘要来自抽取式摘要
-# 器，不调用模型。
-#
-# **试一试。** 滑块一开始用默认配置（default）。按文章的数字，什么都不会触发：42,749 个字符低
-# 于阈值。把 `context_char_limit` 拖到 30,000，再拖到 15,000，看下图：管线远在到达窗口之前，就
-# 开始缩减历史。用文章的度量时，这是它唯一的手段，因为它看不到 token：字符阈值低到足以应付这份
-# 以英文为主的日志，模型就失去了本可以保留的上下文。上一节用的是另一个手段：以窗口自己的单位设
-# 定上限。
-
-# %% [markdown]
-# 同样的重放，`context_char_limit` 设为 30,000，也就是滑块画出的图：
+# 这一次没有拒绝：用窗口自己的单位测量，管线在发送任何内容之前就动手了；上面的记录写明了哪一步在哪次
+# 调用时动手。默认配置的各步怎样降到目标值，是 notebook 08 的内容；这里要紧的是单位。这些计数都是模型
+# 自己的，每条消息只问一次（一次调用和它的结果算在一起）：最后一行就是整次运行在 `count_tokens` 请求上
+# 的开销。
 
 # %% [markdown]
 # ## 自测：只读一次请求的尾部
 #
 # 文章正好保留最新的 5 条消息，而它的摘要消息里也带着请求：如果请求所在的那条消息就在这 5 条之
 # 中，模型会把请求读两遍。写出 `tail_once(kinds, keep, request_at)`：返回第一条原样保留的消息
-# 的下标。`kinds` 按类型列出各条消息：`"user"`、`"assistant"`、`"tool_use"`（含调用的assistant
-# 消息）或 `"tool_result"`（回应前一条调用的 user 消息）；请求是下标为`request_at` 的那条 user
-# 消息。保留最新的 `keep` 条消息，绝不把 `tool_use` 和它的`tool_result` 分开，并让模型只在摘要
+# 的下标。`kinds` 按类型列出各条消息：`"user"`、`"assistant"`、`"tool_use"`（含调用的 assistant
+# 消息）或 `"tool_result"`（回应前一条调用的 user 消息）；请求是下标为 `request_at` 的那条 user
+# 消息。保留最新的 `keep` 条消息，绝不把 `tool_use` 和它的 `tool_result` 分开，并让模型只在摘要
 # 消息里读一次请求。
 #
-# 检查器按这些类型构造真实的消息，在预设历史和随机历史上，和包的`compact.reactive.tail_start`
+# 先在纸上预测一个例子：`["user", "assistant", "user", "assistant", "user", "tool_use",
+# "tool_result", "assistant"]`，`keep=5`，请求在下标 4。文章的尾部从哪里开始？你的尾部又必须从哪里
+# 开始？
+#
+# 检查器按这些类型构造真实的消息，在预设历史和随机历史上，和包的 `compact.reactive.tail_start`
 # （默认配置）比较。`hint()` 会说出它认出的错误。
 
 # %% [markdown]
@@ -157,3 +144,14 @@
 #   本例就是这样：一条刚到的结果本身就太长。
 #
 # **下一步：** notebook 07，`compact` 工具：由模型自己请求摘要。
+
+# %% [markdown]
+# **参考资料。**
+# - 文章（learn-claude-code s08）的「八、API 拒绝后的补救：reactive_compact」一节；[docs/ARTICLE_MAP.md](../../docs/ARTICLE_MAP.md) 把文章各节对应到代码。
+# - 上游代码：https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py（本章的 README：https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.zh.md）。
+# - API 文档，错误（Errors：`invalid_request_error`，请求过长）：https://platform.claude.com/docs/en/api/errors
+# - API 文档，上下文窗口（Context windows）：https://platform.claude.com/docs/en/build-with-claude/context-windows
+#
+# **课堂讨论。**
+# 1. 重试一次，然后放弃。什么时候第二次重试值得它的成本？什么时候它只会掩盖管线里的一个 bug？
+# 2. agent 放弃时，它应该告诉用户什么？又该保存什么，才不至于丢掉已做的工作？
