@@ -234,4 +234,4 @@ result = check_cache_cost(cache_cost)
 #   server, counted in tokens.
 #
 # **Next:** notebook 10, the same job done on the server, by the API's own context
-# management; notebook 12 runs the article's agent live.
+# management; notebook 13 runs the article's agent live.

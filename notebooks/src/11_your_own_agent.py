@@ -230,4 +230,4 @@ result = check_settings(my_choice, swept, budget=BUDGET)
 # - Four lines wire the pipeline into any tool loop: `prepare`, `reactive_compact` on the
 #   refusal, `compact_history` after the whole batch, and the current request passed in.
 #
-# **Next:** notebook 12, the agent of the article, live.
+# **Next:** notebook 12, what each design forgets; then notebook 13, the agent of the article, live.

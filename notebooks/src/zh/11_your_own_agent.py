@@ -122,4 +122,4 @@
 # - 四行就能把管线接进任何工具循环：`prepare`、遇到拒绝时的 `reactive_compact`、
 #   整个批次之后的 `compact_history`，以及传入当前用户请求。
 #
-# **下一步：** notebook 12，文章的 agent 实时运行。
+# **下一步：** notebook 12，每种设计遗忘了什么；然后是 notebook 13，文章的 agent 实时运行。
