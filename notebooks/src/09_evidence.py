@@ -249,6 +249,10 @@ if open_hint:
 # - The API's context editing and server-side compaction are steps 3 and 4 done on the
 #   server, counted in tokens.
 #
+# **Next:** notebook 10, the same job done on the server, by the API's own context
+# management; notebook 13 runs the article's agent live.
+
+# %% [markdown]
 # **References.**
 # - The article, section 二 (why tool results are handled before any summary) and
 #   section 七 (why the order is fixed); its code:
@@ -264,6 +268,3 @@ if open_hint:
 #   would you expect to hold on your own agent's sessions, and which would you re-measure?
 # - The seed profile forgets probes and the summary design calls a model many times. If
 #   you could pay for only one of the two faults, which would you accept, and why?
-#
-# **Next:** notebook 10, the same job done on the server, by the API's own context
-# management; notebook 13 runs the article's agent live.

@@ -404,6 +404,9 @@ if open_hint:
 #   least but loses what it summarizes unless you keep it; clearing forgets most of
 #   the probes, since nothing the model can reach holds what it cleared.
 #
+# **Next:** notebook 11, your own agent's sessions through the same measures.
+
+# %% [markdown]
 # **References.**
 # - The article, sections 五 (step 3, `micro_compact`) and 六 (step 4, `compact_history`),
 #   whose server-side counterparts this page runs; the upstream code:
@@ -420,8 +423,6 @@ if open_hint:
 #   run, and what would you measure first on your own sessions to be sure?
 # - Clearing forgets most of the probes here, yet the API offers it. For which tools is
 #   a cleared result no loss at all?
-#
-# **Next:** notebook 11, your own agent's sessions through the same measures.
 
 # %%
 client.close()

@@ -247,6 +247,9 @@ if open_hint:
 # - Four lines wire the pipeline into any tool loop: `prepare`, `reactive_compact` on the
 #   refusal, `compact_history` after the whole batch, and the current request passed in.
 #
+# **Next:** notebook 12, what each design forgets; then notebook 13, the agent of the article, live.
+
+# %% [markdown]
 # **References.**
 # - The article, section 九 (the pipeline before every model call, in the agent loop),
 #   and its code: https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py
@@ -262,5 +265,3 @@ if open_hint:
 #   you sweep before you trusted its best row?
 # - Your agent works on a private repository. Which of the four kinds of probe would you add
 #   or weigh more, and why?
-#
-# **Next:** notebook 12, what each design forgets; then notebook 13, the agent of the article, live.

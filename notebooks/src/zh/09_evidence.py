@@ -141,6 +141,10 @@
 #   默认设计（default）什么也不丢、不遗忘，改写得少，在四种设计中成本最低。
 # - API 的上下文编辑和服务器端压缩，就是在服务器上、按 token 完成的第三步和第四步。
 #
+# **下一步：** notebook 10，同样的工作交给服务器端、由 API 自己的上下文管理来做；notebook 13
+# 让文章的 agent 实时运行。
+
+# %% [markdown]
 # **参考资料。**
 # - 原文第二节（为什么先整理工具结果，而不是直接让模型总结）和第七节（为什么顺序必须固定）；
 #   它的代码：https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py
@@ -155,6 +159,3 @@
 #   哪些你会重新测量？
 # - seed 配置会遗忘探针，summary 设计要多次调用模型。如果两种缺陷你只能接受一种，你选哪一种，
 #   为什么？
-#
-# **下一步：** notebook 10，同样的工作交给服务器端、由 API 自己的上下文管理来做；notebook 13
-# 让文章的 agent 实时运行。

@@ -127,6 +127,9 @@
 # - 四行就能把管线接进任何工具循环：`prepare`、遇到拒绝时的 `reactive_compact`、
 #   整个批次之后的 `compact_history`，以及传入当前用户请求。
 #
+# **下一步：** notebook 12，每种设计遗忘了什么；然后是 notebook 13，文章的 agent 实时运行。
+
+# %% [markdown]
 # **参考资料。**
 # - 原文第九节（在 agent 循环里，每次模型调用前都跑同一条管线），以及它的代码：
 #   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py
@@ -140,5 +143,3 @@
 # **讨论。**
 # - 扫描只在一个会话上排名。你要扫描自己的多少个会话、哪几类会话，才会信任它的最佳行？
 # - 你的 agent 在一个私有仓库上工作。四种探针里，你会增加或更看重哪一种，为什么？
-#
-# **下一步：** notebook 12，每种设计遗忘了什么；然后是 notebook 13，文章的 agent 实时运行。
