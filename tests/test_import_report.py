@@ -262,3 +262,22 @@ def test_every_warning_kind_is_said_in_both_languages(tmp_path, lang):
     assert kinds == {"half-written", "dangling parent", "off the parent chain", "subagent file",
                      "no parent chain"}
     assert len([line for line in said if line.startswith(("warning:", "警告："))]) == 5
+
+
+@pytest.mark.parametrize("command", ["replay", "sweep"])
+def test_replay_and_sweep_print_an_imports_notes_on_stderr(tmp_path, capsys, command):
+    # Issue 33: the commands that read a session file say what the import left out.
+    import importlib
+    main = importlib.import_module(f"compact.course.{command}").main
+    path = write_jsonl(tmp_path / "s.jsonl", slash_command_session())
+    extra = ["--no-progress", "--grid", "context_char_limit=50000"] if command == "sweep" else []
+    assert main([str(path), *extra]) == 0
+    out, err = capsys.readouterr()
+    assert f"{command}: left out: 1 meta caveat (line 1)" in err.splitlines()
+    assert "left out: 1 meta caveat" not in out
+
+
+def test_a_warning_from_the_file_is_printed_through_shown(capsys):
+    from compact.importers.report import print_notes
+    print_notes("sweep", {"import_notes": ["warning: line 2 \x1b[2J is odd"]})
+    assert capsys.readouterr().err == "sweep: warning: line 2 \\x1b[2J is odd\n"

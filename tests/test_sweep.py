@@ -260,3 +260,39 @@ def test_a_malformed_choice_gets_one_line(result, capsys, answer, words):
     from compact.course.exercises import check_settings
     checked = check_settings(answer, result)
     assert not checked.ok and words in capsys.readouterr().out
+
+
+# Issue 34, notebook 11: a window no row of the grid fits, so the answer is off the table.
+SMALL_WINDOW, SMALL_BUDGET = 4_000, 30_000
+
+
+@pytest.fixture(scope="module")
+def probed():
+    return sweep(SAMPLE, {"context_char_limit": (25_000, 50_000), "keep_recent_results": (1, 3)},
+                 window_tokens=WINDOW, probe=True)
+
+
+def test_no_row_of_the_grid_fits_the_small_window(probed):
+    assert not any(row.fits(SMALL_WINDOW) for row in probed.rows)
+    assert best_row(probed.rows, SMALL_WINDOW, SMALL_BUDGET, probed.most_forgotten) is None
+
+
+@pytest.mark.parametrize("picked, failing", [
+    (choice("default", 15_000, keep=1), []),                                # off the grid: passes
+    (choice("default", 25_000, keep=1), ["fits the window", "within the budget"]),  # the grid's lowest
+    (choice("seed", 15_000, keep=1), ["loses no tool output",
+                                      "forgets no more probes than the default profile",
+                                      "within the budget"]),
+    ({**{k: v for k, v in choice("default", 0, keep=1).items() if k != "context_char_limit"},
+      "context_token_limit": 3_000}, ["within the budget"]),              # lower, and dearer
+])
+def test_the_small_window_exercise_needs_a_setting_off_the_grid(probed, capsys, picked, failing):
+    from compact.course.exercises import check_settings
+    checked = check_settings(picked, probed, budget=SMALL_BUDGET, window=SMALL_WINDOW)
+    assert checked.total == 5
+    assert [case for case, ok, _ in checked.rows if not ok] == failing
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    for case in failing:      # every FAIL line says why, on the line below it
+        at = next(n for n, line in enumerate(lines) if line.strip() == f"FAIL  {case}")
+        assert lines[at + 1].startswith("      ") and lines[at + 1].strip()

@@ -43,6 +43,7 @@ from ..config import CompactionConfig
 from ..display.text import fixed_width, plural, print_shown, shown
 from ..formats import COMPACT_TOOL_ACK, OMITTED, kind_of_user_text
 from ..importers import CANNED, FORMATS
+from ..importers.report import print_notes
 from ..messages import estimate_chars, text_of, to_plain, tool_results, user_text
 from ..offline.model.extractive import extractive_summary
 from ..offline.tokens import estimate_text_tokens
@@ -501,8 +502,9 @@ def main(argv=None) -> int:
             from ..bench.chart import chart_path_problem
             if problem := chart_path_problem(args.chart):
                 raise UsageError(f"--chart {args.chart}: {problem}")
-        result = replay(load_history(args.history, args.format), profile=args.profile, step=args.step,
-                        overrides=overrides)
+        history = load_history(args.history, args.format)
+        print_notes("replay", history)       # what an import read and left out, on stderr
+        result = replay(history, profile=args.profile, step=args.step, overrides=overrides)
         # The name, title, request and file names come from the file: shown, never obeyed.
         print_shown(f"{result.history['name']}: {result.history['title']}")
         request = result.history["active_request"]

@@ -49,6 +49,7 @@ from dataclasses import dataclass, field
 from ..bench import cost
 from ..config import CompactionConfig
 from ..display.text import fixed_width, plural, print_shown, shown
+from ..importers.report import print_notes
 from ..messages import text_of, tool_results
 from ..offline.model.extractive import extractive_summary
 from ..offline.tokens import estimate_text_tokens
@@ -345,6 +346,7 @@ def main(argv=None) -> int:
             if problem := chart_path_problem(args.chart):
                 raise UsageError(f"--chart {args.chart}: {problem}")
         history = load_history(args.history, args.format)
+        print_notes("sweep", history)        # what an import read and left out, on stderr
         result = sweep(history, grid, window_tokens=args.window, budget=args.budget,
                        progress=None if args.no_progress else progress_bar(), probe=True)
         print(describe(result))

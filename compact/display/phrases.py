@@ -542,12 +542,13 @@ PHRASES = {
                                         "一个结果丢失，是指它的 id 对应的所有可读文本都不等于原文："
                                         "预览或 '[Earlier tool result omitted.]' 都不是原文。"),
     # -- own.py
-    "own: hint": ("read the sweep's table: a row marked '*' is one answer; any "
-                                          "row that fits, loses nothing, stays within the budget and "
-                                          "misses no more than it passes.",
-                                          "读扫描的表格：标着 '*' 的那一行就是一个答案；"
-                                          "任何一行只要放得进窗口、不丢失、不超预算、缺失不比它多，"
-                                          "都能通过。"),
+    "own: hint": ("the peak follows the context limit: in the sweep's table the lowest "
+                  "limits have the lowest peaks, and none is low enough. Go below the grid, in "
+                  "the profile whose rows lose and forget nothing; then mind the budget: a lower "
+                  "limit is not always cheaper, so replay two or three values and compare.",
+                  "峰值跟着上下文阈值走：在扫描的表格里，阈值最低的几行峰值也最低，但都不够低。"
+                  "往网格以下走，选那个各行都不丢失、不遗忘的配置；然后留意预算：阈值更低不一定"
+                  "更便宜，所以试两三个值比较一下。"),
     "own: expected a dict": ("expected a dict with {keys}",
                              "需要一个包含 {keys} 的 dict"),
     "own: the choice lacks": ("the choice lacks {missing}",
@@ -569,6 +570,14 @@ PHRASES = {
                                "不超预算"),
     "own: over the budget": ("cost {row_cost:,} > budget {budget:,}",
                          "成本 {row_cost:,} > 预算 {budget:,}"),
+    "own: forgets no more than the default": ("forgets no more probes than the default profile",
+                                              "遗忘的探针不比默认配置多"),
+    "own: forgets more than the default": ("{row_forgotten} probes forgotten; the default profile at its "
+                                           "defaults forgets {most}: what this choice drops has no copy",
+                                           "遗忘了 {row_forgotten} 个探针；默认配置在默认设置下遗忘 "
+                                           "{most} 个：这个选择丢掉的内容没有副本"),
+    "own: no row of the grid qualifies": ("misses: no row of the grid fits this window, so any count passes",
+                                          "未命中：网格中没有一行放得进这个窗口，所以多少次都算通过"),
     "own: misses no more than the best row": ("misses no more than the best row",
                                           "缺失不比最佳行多"),
     "own: misses more than the best row": ("{row_misses} misses; the best row within the budget has "

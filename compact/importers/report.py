@@ -81,6 +81,8 @@ class ImportReport:
 
 def print_notes(prog: str, history: dict, file=None) -> None:
     """An imported history's notes on stderr, one line each, named by the command
-    (a canned history has none: nothing is printed)."""
+    (a canned history has none: nothing is printed). A note quotes the file (a
+    record's kind), so it goes through `shown`: echoed, never obeyed."""
+    from ..display.text import shown
     for note in history.get("import_notes", []):
-        print(f"{prog}: {note}", file=file or sys.stderr)
+        print(shown(f"{prog}: {note}"), file=file or sys.stderr)

@@ -37,7 +37,12 @@
 # - **misses**: on about 3 calls in 10 the simulated model needs an earlier tool output
 #   again (the newest most often: the one k outputs back with weight 1/k); a miss is a
 #   call where that output's text was not whole in the request it was sent. It may
-#   still be on disk, for a model that goes back to read it.
+#   still be on disk, for a model that goes back to read it;
+# - **forgotten** (seed 0's runs, the `forgot` column): the session's probes (notebook
+#   12: a line of an output, a file touched, the request, a stated step or decision, a
+#   user's instruction) that nothing the design sends for the next turn, no file it
+#   names and no summary keeps. Where misses count what is not in the request, this
+#   counts what the model can no longer reach at all.
 
 # %% [markdown]
 # **Goal.** You will learn to read the benchmark's table and chart: what each design
@@ -51,10 +56,10 @@ from compact.bench import benchmark as bench
 from compact.bench import chart, cost, prices, stats, tables
 from compact.course.claims import default_claims
 from compact.offline.tokens import DEFAULT_WINDOW
-from compact.course.exercises import check_cache_cost
+from compact.course.exercises import check_cache_cost, hint
 
 SEEDS = range(8)
-rows = bench.run_bench(turns=(40, 120), seeds=SEEDS)
+rows = bench.run_bench(turns=(40, 120), seeds=SEEDS, probe_seeds=(SEEDS[0],))
 first = [r for r in rows if r["seed"] == SEEDS[0]]
 print(f"{len(rows)} runs: {len(SEEDS)} seeds x {len(bench.KINDS)} sessions x 2 lengths x "
       f"{len(bench.DESIGNS)} designs")
@@ -73,7 +78,8 @@ for row in prices.PRICES.values():
 # ## The table
 #
 # Every figure here is deterministic: the same on every machine. `tables.format_table`
-# prints the rows of one seed; `tables.STABLE_COLUMNS` leaves out the timing columns.
+# prints the rows of one seed; `tables.STABLE_COLUMNS` leaves out the timing columns, and
+# `tables.PROBE_COLUMNS` adds the forgotten beside the cost (seed 0 is probed).
 # Then `tables.format_seeds` gives each design's mean and worst over the 8 seeds
 # (`stats.across_seeds`), and `default_claims` checks what this page claims of the
 # default, one line a session, each ending in yes or NO.
@@ -81,7 +87,7 @@ for row in prices.PRICES.values():
 # %%
 at_120 = [r for r in first if r["turns"] == 120]
 print(f"seed {SEEDS[0]}:")
-print(tables.format_table(at_120, columns=tables.STABLE_COLUMNS))
+print(tables.format_table(at_120, columns=tables.STABLE_COLUMNS + tables.PROBE_COLUMNS))
 print()
 every_120 = [r for r in rows if r["turns"] == 120]
 print(f"over {len(SEEDS)} seeds, 120 turns: mean and worst of each design")
@@ -102,6 +108,8 @@ for kind in bench.KINDS:
                        for d in OTHERS)
     print(f"    output's share of the cost: {shares}")
     print("    missed: " + ", ".join(f"{d} {by[d]['misses']}" for d in ("none", *OTHERS)))
+    print("    forgot: " + ", ".join(f"{d} {by[d]['forgotten']}/{by[d]['probes']}"
+                                     for d in ("none", *OTHERS)))
 english = {r["design"]: r for r in at_120 if r["session"] == "tool-heavy"}
 chinese = {r["design"]: r for r in at_120 if r["session"] == "chinese"}
 for design in ("summary", "default"):
@@ -125,14 +133,17 @@ for design in ("summary", "default"):
 #   table over the seeds, the gap between `cost k mean` and `no pauses mean` is largest
 #   on its rows, since a long list written again after each long pause is dear;
 # - **summary** keeps every request small and loses nothing verbatim (the transcripts
-#   hold it), but calls the summarizer again and again (`summ`). Each summary is billed,
+#   hold it, so it forgets no probe: a marker names the file), but calls the summarizer
+#   again and again (`summ`). Each summary is billed,
 #   its input uncached and its output at the output rate, and the list after it starts
 #   anew, so the next request is written to the cache again;
-# - **seed** loses tool outputs for good (`lost`): the `omitted` placeholders of step 3.
+# - **seed** loses tool outputs for good (`lost`): the `omitted` placeholders of step 3;
+#   it is the one design that forgets probes (the `forgot` lines), since what step 3
+#   shrinks has no copy anywhere.
 #   Step 3 runs on every call and step 2 archives again and again, so its requests
 #   rarely start with the whole previous one: the lowest `read` share, and the dearest
 #   of the three designs that compact, though its requests are small;
-# - **default** loses nothing, pays for no summary in 120 turns, misses the fewest of
+# - **default** loses nothing, forgets no probe, pays for no summary in 120 turns, misses the fewest of
 #   the three designs that compact on average, and costs the least on all three
 #   sessions: it changes old messages rarely, so most of its input is read from the
 #   cache (`x seed`: its cost over the seed profile's, mean and worst over the seeds);
@@ -224,14 +235,36 @@ def cache_cost(previous, current) -> float:
 
 result = check_cache_cost(cache_cost)
 
+open_hint = False  # set it to True and run this cell again: the hint for your last check
+if open_hint:
+    hint()
+
 # %% [markdown]
 # **Recap.**
 # - With a prompt cache, what a request costs depends on whether it starts with the
 #   whole previous request, not only on its size; replies and summaries are billed too.
-# - The seed design loses tool outputs for good and rewrites old messages often; the
-#   default loses none, rewrites rarely, and costs the least of the four.
+# - The seed design loses tool outputs for good, forgets probes and rewrites old messages
+#   often; the default loses and forgets none, rewrites rarely, and costs the least of
+#   the four.
 # - The API's context editing and server-side compaction are steps 3 and 4 done on the
 #   server, counted in tokens.
 #
 # **Next:** notebook 10, the same job done on the server, by the API's own context
-# management; notebook 12 runs the article's agent live.
+# management; notebook 13 runs the article's agent live.
+
+# %% [markdown]
+# **References.**
+# - The article, section 二 (why tool results are handled before any summary) and
+#   section 七 (why the order is fixed); its code:
+#   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py
+# - Prompt caching (breakpoints, the 5-minute and 1-hour lifetimes, prices):
+#   https://platform.claude.com/docs/en/build-with-claude/prompt-caching
+# - Context editing: https://platform.claude.com/en/docs/build-with-claude/context-editing
+# - Lindenbauer et al., "The Complexity Trap" (2025), observation masking against LLM
+#   summaries on SWE-bench Verified: https://arxiv.org/abs/2508.21433
+#
+# **To discuss.**
+# - The benchmark's sessions are synthetic and its replies canned. Which of its verdicts
+#   would you expect to hold on your own agent's sessions, and which would you re-measure?
+# - The seed profile forgets probes and the summary design calls a model many times. If
+#   you could pay for only one of the two faults, which would you accept, and why?

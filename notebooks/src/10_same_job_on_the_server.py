@@ -42,7 +42,7 @@ import anthropic
 from compact.agent.model import offline_client
 from compact.bench.server_designs import ServerSettings, model_calls
 from compact.course import server_replay as sr
-from compact.course.exercises import check_edits_for_budget
+from compact.course.exercises import check_edits_for_budget, hint
 from compact.course.exercises import server_edits as budget
 from compact.course.histories import data_dir, load_history
 from compact.offline import MODEL_NAME
@@ -304,47 +304,74 @@ print("\n".join(replies[-1]["text"].splitlines()[-5:]))
 # converted with the session's own characters a token; the limit of 50,000 characters is
 # there too. Each row gives the cost with the user's pauses (the session's clock: a
 # cache entry left over 5 minutes is gone) and without, the largest request (`peak`),
-# the outputs lost for good, the summaries, and the misses (calls whose needed earlier
-# output was not whole in the request sent).
+# the outputs lost for good, the summaries, the misses (calls whose needed earlier
+# output was not whole in the request sent) and the **forgotten** (notebook 12's probes
+# of the session: a line of an output, a file touched, the request, a stated step or
+# decision, a user's instruction; forgotten when nothing the design sends for the next
+# turn, no file it names and no summary keeps it).
 
 # %%
 from compact.bench import benchmark as bench
+from compact.bench.probe_walk import session_messages
 from compact.bench.sessions import make_session
+from compact.probes import make_probes
 
 long_session = make_session("tool-heavy", 400, 0)
+probes = make_probes(*session_messages(long_session))
 plain = bench.run_session(long_session, "none")
 per_token = plain["largest"] / plain["largest_tokens"]
 triggers = {"server-clear": context_edits.DEFAULT_TRIGGER["value"], "server-compact": sc.DEFAULT_TRIGGER}
-fair = {"default, 50,000 chars": bench.run_session(long_session, "default")}
+fair = {"default, 50,000 chars": bench.run_session(long_session, "default", probes=probes)}
 for design, trigger in triggers.items():
     limit = round(trigger * per_token)
-    fair[f"default, {limit:,d} chars"] = bench.run_session(long_session, "default",
+    fair[f"default, {limit:,d} chars"] = bench.run_session(long_session, "default", probes=probes,
                                                           limits={"context_char_limit": limit})
-    fair[f"{design}, {trigger:,d} tokens"] = bench.run_session(long_session, design)
+    fair[f"{design}, {trigger:,d} tokens"] = bench.run_session(long_session, design, probes=probes)
 print(f"{per_token:.2f} characters a token in this session")
 print(f"{'design, trigger':34}{'cost k':>8}{'no pauses':>10}{'peak ktok':>10}{'lost':>6}{'summ':>5}"
-      f"{'missed':>8}")
+      f"{'missed':>8}{'forgot':>9}")
 for label, row in fair.items():
     print(f"{label:34}{row['cost'] / 1000:>8,.0f}{row['cost_no_pauses'] / 1000:>10,.0f}"
           f"{row['largest_tokens'] / 1000:>10.1f}{row['lost']:>6}{row['summary_calls']:>5}"
-          f"{row['misses']:>5}/{row['references']}")
+          f"{row['misses']:>5}/{row['references']}{row['forgotten']:>5}/{row['probes']}")
 print(f"cheapest: {min(fair, key=lambda k: fair[k]['cost'])}; fewest misses: "
-      f"{min(fair, key=lambda k: fair[k]['misses'])}")
+      f"{min(fair, key=lambda k: fair[k]['misses'])}; fewest forgotten: "
+      f"{min(fair, key=lambda k: fair[k]['forgotten'])}")
+for design in triggers:
+    same = next(label for label in fair if label.startswith(design))
+    peer = min((label for label in fair if label.startswith("default")),
+               key=lambda label: abs(fair[label]["largest_tokens"] - fair[same]["largest_tokens"]))
+    ratio = fair[peer]["cost"] / fair[same]["cost"]
+    print(f"nearest peak to {same}: {peer} ({fair[peer]['largest_tokens'] / 1000:.1f} against "
+          f"{fair[same]['largest_tokens'] / 1000:.1f} ktok): cost {ratio:.2f} x, "
+          f"forgot {fair[peer]['forgotten']} against {fair[same]['forgotten']}")
 
 # %% [markdown]
-# Read it row against row. At the same trigger, the default profile costs less than
-# either server design, and loses nothing. Server-side compaction misses fewest, but it
-# loses for good every output it summarized, unless you keep your own copy of the
-# history; its peak is the highest, since it acts only at 150,000 tokens. Server-side
-# clearing loses nothing and needs no code, but under the offline server's reading of
-# `keep` it rewrites the prompt on every call past its trigger, which makes it the
-# dearest here. At about the same peak (the `peak ktok` column), the default rows reach
-# higher than server-clear and still cost far less. So: the default profile wins on cost at every trigger tried; server-side
-# compaction wins on misses at the price of what it loses, and it is the API's
-# recommendation when you want the API to do the job; clearing wins when nothing may be
-# lost and you do not want to write a pipeline, if its cache cost is acceptable. Every
-# figure here is the offline server's and the benchmark's (synthetic sessions, canned
-# replies, the offline token estimate), not a measurement of the real API.
+# Read it row against row, the last two lines first: they set each server design beside
+# the default row whose peak is nearest to its own (the same peak), and the rows above set
+# it beside the default at its own trigger (the same trigger).
+#
+# - **Cost.** At the same trigger and at the nearest peak, the default profile costs less
+#   than either server design (the `x` in the last lines is its cost over theirs).
+# - **Forgotten.** The default rows forget no probe: what they take out of the prompt is
+#   on disk, named by a marker the model can follow. Server-side clearing keeps your own
+#   list whole (`lost` 0), yet the model is sent a placeholder for every cleared result
+#   and no file to read it back from, so most of the probes are gone from what it can
+#   reach; server-side compaction forgets fewer than clearing, since its summary keeps
+#   some of them, and loses for good every output it summarized unless you keep your own
+#   copy of the history.
+# - **Misses.** Server-side compaction misses fewest: the `fewest misses` line names it.
+#   A miss counts an output not whole in the request; the default's are on disk, one
+#   `read_file` away, which the forgotten column counts and the misses do not.
+#
+# So, when each design wins: the default profile wins on cost and on what it forgets, at
+# every trigger tried, if you write and run a pipeline on the client; server-side
+# compaction wins on misses, needs no pipeline, and is the API's recommendation when you
+# want the API to do the job, at the price of what its summary drops; clearing wins only
+# where the cleared results are not needed again (the model can run the tool again), and
+# its cache cost is the highest here. Every figure is the offline server's and the
+# benchmark's (synthetic sessions, canned replies, the offline token estimate, the
+# course's probes), not a measurement of the real API.
 #
 # ## Check yourself
 #
@@ -361,6 +388,10 @@ edits = None  # your edits here, e.g. [{"type": "clear_tool_uses_20250919", ...}
 
 result = check_edits_for_budget(edits)
 
+open_hint = False  # set it to True and run this cell again: the hint for your last check
+if open_hint:
+    hint()
+
 # %% [markdown]
 # **Recap.**
 # - The API can clear old tool results (`clear_tool_uses_20250919`) or summarize
@@ -370,9 +401,28 @@ result = check_edits_for_budget(edits)
 #   replaced and must go back.
 # - The API's docs make server-side compaction the primary strategy; on these sessions,
 #   at the same trigger, the course's default profile costs least, and compaction misses
-#   least but loses what it summarizes unless you keep it.
+#   least but loses what it summarizes unless you keep it; clearing forgets most of
+#   the probes, since nothing the model can reach holds what it cleared.
 #
 # **Next:** notebook 11, your own agent's sessions through the same measures.
+
+# %% [markdown]
+# **References.**
+# - The article, sections 五 (step 3, `micro_compact`) and 六 (step 4, `compact_history`),
+#   whose server-side counterparts this page runs; the upstream code:
+#   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py
+# - Context editing, with the vendor's advice that server-side compaction comes first:
+#   https://platform.claude.com/en/docs/build-with-claude/context-editing
+# - Prompt caching (breakpoints, lifetimes, prices):
+#   https://platform.claude.com/docs/en/build-with-claude/prompt-caching
+# - Factory Research, "Evaluating Context Compression for AI Agents" (the probes' four
+#   kinds): https://factory.ai/news/evaluating-compression
+#
+# **To discuss.**
+# - Your agent's users pause for lunch mid-session. Which design of the table would you
+#   run, and what would you measure first on your own sessions to be sure?
+# - Clearing forgets most of the probes here, yet the API offers it. For which tools is
+#   a cleared result no loss at all?
 
 # %%
 client.close()

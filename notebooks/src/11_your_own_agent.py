@@ -35,7 +35,7 @@ from IPython.display import display
 
 from compact import CompactionConfig
 from compact.course.charts import timeline_chart
-from compact.course.exercises import check_settings
+from compact.course.exercises import check_settings, hint
 from compact.course.histories import data_dir
 from compact.course.replay import replay, timeline
 from compact.course.sessions import open_session, records_in, sample_path
@@ -122,16 +122,21 @@ display(timeline_chart(calls, title=f"{history['name']}: the context at each mod
 #   or more) that only an earlier tool output held, when that name was nowhere in what the
 #   call was sent: not in a result, a preview or a summary. This is the course's own
 #   measure: your model would have had to read that output again;
-# - **peak tokens**: the largest request, by the offline model's estimate.
+# - **peak tokens**: the largest request, by the offline model's estimate;
+# - **forgot**: the session's probes (notebook 12: a line of an output, a file touched, the
+#   request, a stated step or decision, a user's instruction) that nothing the setting
+#   sends for the next turn, no file it names and no summary keeps.
 #
-# The best row (`*`) fits the window and loses nothing; of those, it has the fewest misses,
-# then the lowest cost. A `!` marks a row over the window.
+# The ranking keeps only the rows that forget no more than the default profile at its
+# defaults (the line under the table prints how many that is, and how many rows it leaves
+# out, marked `-`). Of those, the best row (`*`) fits the window and loses nothing, then has
+# the fewest misses, then the lowest cost. A `!` marks a row over the window.
 
 # %%
 WINDOW = 16_000
 GRID = {"context_char_limit": (25_000, 50_000, 100_000), "context_token_limit": (6_000, 12_000),
         "keep_recent_results": (1, 3, 6), "snip_target_messages": (20, 40)}
-swept = sweep(history, GRID, window_tokens=WINDOW)
+swept = sweep(history, GRID, window_tokens=WINDOW, probe=True)
 print(describe(swept))
 
 # %% [markdown]
@@ -144,7 +149,8 @@ display(sweep_chart(swept))
 
 # %% [markdown]
 # Read it with the checks below. The seed profile's step 3 keeps no copy of what it
-# removes, so its rows lose outputs; the default's rows lose none. In the default
+# removes, so its rows lose outputs and forget probes, and the ranking leaves them out;
+# the default's rows lose none and forget none. In the default
 # profile, in either unit, the lowest limit has the cheapest row and the most misses; but
 # the ranges of cost can overlap (the last lines print where they do), so a lower limit
 # is not cheaper whatever the other knobs are set to. The largest limit in characters
@@ -155,6 +161,8 @@ seed_rows = [r for r in swept.rows if r.profile == "seed"]
 default_rows = [r for r in swept.rows if r.profile == "default"]
 print(f"seed rows that lose outputs:    {sum(r.lost > 0 for r in seed_rows)} of {len(seed_rows)}")
 print(f"default rows that lose outputs: {sum(r.lost > 0 for r in default_rows)} of {len(default_rows)}")
+print(f"seed rows that forget probes:   {sum(r.forgotten > 0 for r in seed_rows)} of {len(seed_rows)}; "
+      f"default rows: {sum(r.forgotten > 0 for r in default_rows)} of {len(default_rows)}")
 by_limit = {}
 for row in default_rows:
     by_limit.setdefault(limit_of(row.settings), []).append(row)
@@ -204,30 +212,56 @@ start = recipe.index("def ask(")
 print(recipe[start:recipe.index("\n\n\n", start)])
 
 # %% [markdown]
-# ## Check yourself: settings for a budget
+# ## Check yourself: settings for a smaller model
 #
-# Your team can spend a cost of 45,000 on this session (in the sweep's units), and the
-# window is still 16,000 tokens. Choose a profile, one context limit (in characters or in
-# tokens) and the other two thresholds. The checker
-# replays your choice (any values, not only the grid's) and judges it against the sweep:
-# it must fit the window, lose nothing, stay within the budget, and miss no more than the
-# best row that does all that.
+# Your team moves this agent to a model whose window is 4,000 tokens, and can spend a cost
+# of 30,000 on this session (in the sweep's units). The cell prints how many rows of the
+# grid above fit that window: the answer is not in the table. Before you run anything,
+# predict which knob moves the peak, in which direction, and what that does to the cost.
+# Then choose a profile, one context limit (in characters or in tokens) and the other two
+# thresholds. The checker replays your choice (any values) and judges it: it must fit the
+# window, lose nothing, forget no more probes than the default profile at its defaults,
+# and stay within the budget.
 
 # %%
-BUDGET = 45_000
+SMALL_WINDOW, BUDGET = 4_000, 30_000
+print(f"rows of the grid that fit {SMALL_WINDOW:,} tokens: "
+      f"{sum(r.fits(SMALL_WINDOW) for r in swept.rows)} of {len(swept.rows)}")
 my_choice = None  # e.g. {"profile": "default", "context_char_limit": 50_000,
 #                         "keep_recent_results": 3, "snip_target_messages": 30}
 
-result = check_settings(my_choice, swept, budget=BUDGET)
+result = check_settings(my_choice, swept, budget=BUDGET, window=SMALL_WINDOW)
+
+open_hint = False  # set it to True and run this cell again: the hint for your last check
+if open_hint:
+    hint()
 
 # %% [markdown]
 # **Recap.**
 # - The importers read Claude Code, Messages API and OpenAI chat files, and name the line
 #   of anything they cannot convert; `python -m compact replay FILE` and `sweep FILE` take
 #   them all.
-# - A sweep over your own session shows what each setting costs, loses and misses for your
-#   window; the best row is a `CompactionConfig` to keep.
+# - A sweep over your own session shows what each setting costs, loses, forgets and misses
+#   for your window; it ranks only the rows that forget no more than the default, and the
+#   best row is a `CompactionConfig` to keep.
 # - Four lines wire the pipeline into any tool loop: `prepare`, `reactive_compact` on the
 #   refusal, `compact_history` after the whole batch, and the current request passed in.
 #
-# **Next:** notebook 12, the agent of the article, live.
+# **Next:** notebook 12, what each design forgets; then notebook 13, the agent of the article, live.
+
+# %% [markdown]
+# **References.**
+# - The article, section 九 (the pipeline before every model call, in the agent loop),
+#   and its code: https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py
+# - Token counting, for a limit in tokens measured by your own model:
+#   https://docs.anthropic.com/en/docs/build-with-claude/token-counting
+# - Prompt caching, which the sweep's cost column follows:
+#   https://platform.claude.com/docs/en/build-with-claude/prompt-caching
+# - Lindenbauer et al., "The Complexity Trap: Simple Observation Masking Is as Efficient as
+#   LLM Summarization for Agent Context Management" (2025): https://arxiv.org/abs/2508.21433
+#
+# **To discuss.**
+# - The sweep ranks on one session. How many of your own sessions, and of which kinds, would
+#   you sweep before you trusted its best row?
+# - Your agent works on a private repository. Which of the four kinds of probe would you add
+#   or weigh more, and why?

@@ -6,14 +6,20 @@ The learner writes a choice, `{"profile": ..., "context_char_limit": ...
 window and cost budget. The checker replays the history with that choice (the
 sweep's own row when the grid has it, the same replay otherwise) and judges it
 against the sweep's best row for the same window and budget
-(`compact.course.sweep.best_row`): it must fit the window, lose nothing, stay
-within the budget, and miss no more than the best row. Any setting that does
-all four passes, not only the best row's.
+(`compact.course.sweep.best_row`): it must fit the window, lose nothing, forget
+no more probes than the default profile at its defaults (when the sweep was
+probed), stay within the budget, and miss no more than the best row. Any setting
+that does all of it passes, not only the best row's.
+
+Notebook 11 asks for a window smaller than any row of its grid fits (`window`),
+so the answer is off the table: no best row there, and the misses case passes
+with that said.
 
 Left out: a grade for how close the cost is to the best; within the budget is enough.
 """
 
 from ...display.phrases import say as phrase
+from ...probes import make_probes
 from ..sweep import GRID, LIMITS, Sweep, best_row, run_row
 from .catalogue import exercise
 from .check import CheckResult, not_attempted, report
@@ -42,15 +48,23 @@ def _problem(choice) -> str | None:
 def _row(result: Sweep, choice: dict):
     settings = {key: choice[key] for key in GRID if key in choice}
     found = [r for r in result.rows if r.profile == choice["profile"] and r.settings == settings]
-    return found[0] if found else run_row(result.history, choice["profile"], settings)
+    if found:
+        return found[0]
+    history = result.history
+    probes = None if result.most_forgotten is None else \
+        make_probes(history["messages"], history["active_request"])
+    return run_row(history, choice["profile"], settings, probes=probes)
 
 
 @exercise("11")
-def check_settings(choice, result: Sweep, budget: float | None = None) -> CheckResult:
-    """a choice of settings for result.window_tokens and `budget`, judged against the sweep."""
+def check_settings(choice, result: Sweep, budget: float | None = None,
+                   window: int | None = None) -> CheckResult:
+    """a choice of settings for `window` (default result.window_tokens) and `budget`,
+    judged against the sweep."""
     name, hint = "settings", _hint()
+    probed = result.most_forgotten is not None
     if choice is None:
-        return not_attempted(name, 4, hint, "answer None")
+        return not_attempted(name, 5 if probed else 4, hint, "answer None")
     problem = _problem(choice)
     if problem:
         print(f"{name}: {problem}.")
@@ -60,17 +74,24 @@ def check_settings(choice, result: Sweep, budget: float | None = None) -> CheckR
     except ValueError as error:     # a threshold the config refuses, named by it
         print(f"{name}: {error}")
         return CheckResult(name, 0, 4, True, [])
-    window, best = result.window_tokens, best_row(result.rows, result.window_tokens, budget)
+    window = result.window_tokens if window is None else window
+    best = best_row(result.rows, window, budget, result.most_forgotten)
     rows = [
         (phrase("own: fits the window"), row.fits(window),
          phrase("own: over the window", row_peak_tokens=row.peak_tokens, window=window)),
         (phrase("own: loses no tool output"), row.lost == 0,
          phrase("own: outputs lost", row_lost=row.lost)),
+        *([(phrase("own: forgets no more than the default"),
+            row.forgotten <= result.most_forgotten,
+            phrase("own: forgets more than the default", row_forgotten=row.forgotten,
+                   most=result.most_forgotten))] if probed else []),
         (phrase("own: within the budget"), budget is None or row.cost <= budget,
          phrase("own: over the budget", row_cost=row.cost, budget=budget)
          if budget is not None else ""),
-        (phrase("own: misses no more than the best row"),
-         best is not None and row.misses <= best.misses,
+        # No row of the grid qualifies (the notebook's small window): nothing to beat.
+        (phrase("own: misses no more than the best row") if best is not None
+         else phrase("own: no row of the grid qualifies"),
+         best is None or row.misses <= best.misses,
          phrase("own: misses more than the best row", row_misses=row.misses,
                 best_misses=best.misses if best else '-')),
     ]
