@@ -14,6 +14,7 @@ import json
 import os
 import secrets
 import shutil
+import site
 import subprocess
 import sys
 from pathlib import Path
@@ -114,12 +115,30 @@ def student():
         subprocess.run(["userdel", "-r", name], capture_output=True)
 
 
+def interpreter_for(name: str) -> tuple[str, list]:
+    """A Python the user can run, and the paths that give it this venv's packages.
+
+    The venv's own interpreter may be a link into a folder only root may enter (a
+    pyenv under /root): then the system's python3 of the same minor version runs
+    with the venv's site-packages on its path."""
+    if subprocess.run(["runuser", "-u", name, "--", sys.executable, "-c", ""],
+                      capture_output=True).returncode == 0:
+        return sys.executable, []
+    system = shutil.which(f"python{sys.version_info.major}.{sys.version_info.minor}",
+                          path="/usr/bin:/usr/local/bin")
+    if system is None:
+        pytest.skip(f"{sys.executable} is out of {name}'s reach and there is no system Python "
+                    f"{sys.version_info.major}.{sys.version_info.minor}")
+    return system, site.getsitepackages()
+
+
 def test_as_an_unprivileged_user_with_other_processes_each_attack_ends_with_a_line(student):
     name, workspace = student
     commands = {attack: command for attack, (command, _) in ATTACKS.items()}
+    python, paths = interpreter_for(name)
     env = {"PATH": os.environ.get("PATH", os.defpath), "LANG": "C.UTF-8",
-           "HOME": str(workspace.parent), "PYTHONPATH": str(CHECKOUT)}
-    done = subprocess.run(["runuser", "-u", name, "--", sys.executable, "-c", SCRIPT,
+           "HOME": str(workspace.parent), "PYTHONPATH": os.pathsep.join([str(CHECKOUT), *paths])}
+    done = subprocess.run(["runuser", "-u", name, "--", python, "-c", SCRIPT,
                            str(workspace), json.dumps(commands), NEXT],
                           cwd=workspace, env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
