@@ -29,7 +29,7 @@ import uuid
 from contextlib import contextmanager
 from pathlib import Path
 
-from compact.bench import classroom
+from compact.bench import classroom, classroom_kernels
 
 ROOT = classroom.ROOT
 SYSTEM_PYTHON = classroom.SYSTEM_PYTHON
@@ -288,7 +288,7 @@ class Student:
             f"ws://127.0.0.1:{self.port}/user/{self.name}/api/kernels/{kernel_id}/channels",
             header=[f"Authorization: token {self.token}"], timeout=timeout, suppress_origin=True)
         try:
-            request = classroom.message("execute_request", {
+            request = classroom_kernels.message("execute_request", {
                 "code": code, "silent": False, "store_history": False, "user_expressions": {},
                 "allow_stdin": False, "stop_on_error": True}, uuid.uuid4().hex)
             ws.send(json.dumps(request))
