@@ -520,11 +520,27 @@ def test_summary_calls_in_the_live_run_are_read_from_the_records():
     assert seed >= 1 and default == 0
 
 
+def test_the_live_prediction_is_the_default_run_and_names_the_expected_mistakes(capsys):
+    # Notebook 13 asks about the run it does not show: experiment 3 under the default.
+    # Each code file is saved by step 1, and the agent searches each saved copy once.
+    assert ex.live.default_run() == {"files_saved": 2, "model_calls": 5}
+    capsys.readouterr()
+    result = ex.check_default_run({"files_saved": 0, "model_calls": 3})
+    out = capsys.readouterr().out
+    assert result.passed == 0 and "expected 2, got 0" in out and "expected 5, got 3" in out
+    ex.hint()
+    opened = capsys.readouterr().out
+    assert "over 40% of 50,000" in opened and "one more call per file" in opened
+    ex.check_default_run({"files_saved": 2, "model_calls": 4})
+    ex.hint()
+    assert "the seed run's count" in capsys.readouterr().out
+
+
 PREDICTIONS = [
     (ex.check_placeholders, ex.micro.placeholders_on_five_reads),
     (ex.check_order_loss, ex.order.order_loss_on_huge_result),
     (ex.check_seed_losses, ex.profiles.seed_losses),
-    (ex.check_summary_calls, ex.live.summary_calls_in_live_run),
+    (ex.check_default_run, ex.live.default_run),
 ]
 
 

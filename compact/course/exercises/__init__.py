@@ -23,7 +23,7 @@ from .check import CheckResult
 from .cost import check_cache_cost
 from .forgets import check_instructions
 from .hints import hint
-from .live import check_summary_calls
+from .live import check_default_run
 from .micro import check_older_result, check_placeholders
 from .order import check_lost, check_order_loss
 from .own import check_settings

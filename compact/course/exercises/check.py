@@ -299,8 +299,11 @@ def check_function(name, function, cases, hint, *, normalise=None, diagnose=None
     return report(name, rows, hint, hints)
 
 
-def check_prediction(name, answer, expected: dict, hint) -> CheckResult:
-    """expected: {label: value}; answer: one value, a tuple in that order, or a dict."""
+def check_prediction(name, answer, expected: dict, hint, *, diagnose=None) -> CheckResult:
+    """expected: {label: value}; answer: one value, a tuple in that order, or a dict.
+
+    `diagnose(label, expected, got)` may return a hint for the mistake it
+    recognises in one wrong value, opened by `hint()` like a function's."""
     labels = list(expected)
     if answer is None:
         return not_attempted(name, len(labels), hint, "prediction None")
@@ -325,4 +328,6 @@ def check_prediction(name, answer, expected: dict, hint) -> CheckResult:
              "" if same(expected[label], given[label])
              else difference(expected[label], given[label]))
             for label in labels]
-    return report(name, rows, hint)
+    hints = [(label, text) for label, ok, _ in rows if not ok and diagnose
+             for text in [diagnose(label, expected[label], given[label])] if text]
+    return report(name, rows, hint, hints)
