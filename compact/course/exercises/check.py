@@ -244,7 +244,23 @@ LAST: list = []  # the last check's result, for hint()
 
 def remember(result: CheckResult) -> CheckResult:
     LAST[:] = [result]
+    _hint_in_scope()
     return result
+
+
+def _hint_in_scope() -> None:
+    """Every verdict says "run hint()": in a notebook, make sure the name is there.
+
+    A notebook that imports only its checker would answer that advice with a
+    NameError; a name the learner gave to something else is left alone."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return
+    shell = get_ipython()
+    if shell is not None:
+        from .hints import hint
+        shell.user_ns.setdefault("hint", hint)
 
 
 # -- running the learner's answer ----------------------------------------------------
