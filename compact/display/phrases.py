@@ -596,20 +596,18 @@ PHRASES = {
                                            "回答）。没有摘要时，预览略去的内容 agent 到哪里去找？"
                                            "要找几个文件？"),
     # -- profiles.py
-    "profiles: return one index": ("return one index.",
-                                   "返回一个下标。"),
-    "profiles: that is after the first reply": ("that is after the first reply: look for the model's "
-                                                "last one.",
-                                                "那是第一次回复之后：要找模型的最后一次回复。"),
-    "profiles: the reply itself is read fresh": ("the reply itself is read; fresh starts at the "
-                                                 "message after it.",
-                                                 "回复本身模型已经读过；新内容从它后面的那条消息开始。"),
-    "profiles: no assistant message yet everything": ("no assistant message yet: everything is fresh, "
-                                                      "from index 0.",
-                                                      "还没有 assistant 消息：全部都是新的，从下标 0 "
-                                                      "开始。"),
-    "profiles: a tool_use message is an assistant": ("a tool_use message is an assistant reply too.",
-                                                     "tool_use 消息也是 assistant 的回复。"),
+    "profiles: return one count": ("return one count.", "返回一个数。"),
+    "profiles: the read ones count too": ("you counted every older result shrunk, read ones too: "
+                                          "only the last `fresh` results are unread.",
+                                          "你把所有被缩短的旧结果都算上了，包括已读的：只有最后 "
+                                          "`fresh` 个结果是未读的。"),
+    "profiles: the newest 3 by position": ("the newest 3 results stay whole by position, whatever "
+                                           "their size: a short one among them still takes a place.",
+                                           "最新的 3 个结果按位置保留，不看大小：其中短的那个也占一个"
+                                           "位置。"),
+    "profiles: 120 is left alone": ("a result of exactly 120 characters is left alone: step 3 "
+                                    "shrinks only results longer than 120.",
+                                    "正好 120 个字符的结果不动：第三步只缩短超过 120 个字符的结果。"),
     # -- reactive.py
     "reactive: return one index the first message": ("return one index: the first message kept "
                                                      "verbatim.",
