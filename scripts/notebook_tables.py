@@ -8,7 +8,9 @@ edition's own words; its minutes are its Goal cell's "About N minutes on your
 own" (Chinese: 自学约 N 分钟). From them:
 
     README.zh.md       the Chinese edition's notebooks: title and minutes
-    docs/TEACHING.md   the self-study path: every notebook and its minutes
+    docs/TEACHING.md   the self-study path: every notebook and its minutes;
+                       the walkthrough: each notebook's words, code cells and
+                       the minutes one reading of it takes in class
 
 Each table sits between `<!-- notebooks: NAME -->` and `<!-- notebooks: end -->`;
 the lines outside the markers are hand-written and left as they are. So adding a
@@ -81,17 +83,51 @@ def self_study_table(root: Path) -> list[str]:
     return rows + [f"| {path.stem} | {minutes(path)[0]} |" for path in sources(root)]
 
 
-# file -> (marker name, the table's lines made from the sources)
+WORDS_PER_MINUTE = 200      # reading prose aloud or along, at a teacher's pace
+SECONDS_PER_CELL = 30       # run a code cell and read what it prints
+
+
+def cells(path: Path) -> list[tuple[str, str]]:
+    """(kind, text) of each cell of a percent-format source: kind is 'markdown' or 'code'."""
+    found = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("# %%"):
+            found.append(["markdown" if "[markdown]" in line else "code", []])
+        elif found:
+            found[-1][1].append(line)
+    return [(kind, "\n".join(lines).strip()) for kind, lines in found]
+
+
+def walkthrough(path: Path) -> tuple[int, int, int]:
+    """(words of prose, code cells, minutes) for one reading of the notebook in class.
+
+    The minutes are words / WORDS_PER_MINUTE + code cells x SECONDS_PER_CELL,
+    rounded up: reading every cell once and running every code cell, with no
+    time for the class's own predictions, exercises or questions."""
+    parts = cells(path)
+    words = sum(len(text.split()) for kind, text in parts if kind == "markdown")
+    code = sum(1 for kind, _ in parts if kind == "code")
+    return words, code, -(-(words * 60 + code * SECONDS_PER_CELL * WORDS_PER_MINUTE)
+                          // (60 * WORDS_PER_MINUTE))
+
+
+def walkthrough_table(root: Path) -> list[str]:
+    rows = ["| notebook | words | code cells | one reading, minutes |", "|---|---|---|---|"]
+    return rows + [f"| {path.stem} | {words:,d} | {code} | {mins} |"
+                   for path in sources(root) for words, code, mins in [walkthrough(path)]]
+
+
+# file -> [(marker name, the table's lines made from the sources)]
 TABLES = {
-    "README.zh.md": ("zh", zh_table),
-    "docs/TEACHING.md": ("self-study", self_study_table),
+    "README.zh.md": [("zh", zh_table)],
+    "docs/TEACHING.md": [("self-study", self_study_table), ("walkthrough", walkthrough_table)],
 }
 
 
 def with_table(text: str, name: str, rows: list[str], where: str) -> str:
     """`text` with the lines between its `name` marker and the end marker replaced by `rows`."""
     start = f"<!-- notebooks: {name} -->"
-    if text.count(start) != 1 or text.count(END) != 1 or text.index(start) > text.index(END):
+    if text.count(start) != 1 or END not in text.split(start, 1)[1]:
         raise ValueError(f"{where}: needs one '{start}' line and, after it, one '{END}' line")
     head, rest = text.split(start, 1)
     _, tail = rest.split(END, 1)
@@ -101,10 +137,12 @@ def with_table(text: str, name: str, rows: list[str], where: str) -> str:
 def stale(root: Path = ROOT, write: bool = False) -> list[str]:
     """The files whose generated table differs from the sources; rewritten when `write`."""
     found = []
-    for name, (marker, make) in TABLES.items():
+    for name, tables in TABLES.items():
         path = root / name
         text = path.read_text(encoding="utf-8")
-        fresh = with_table(text, marker, make(root), name)
+        fresh = text
+        for marker, make in tables:
+            fresh = with_table(fresh, marker, make(root), name)
         if fresh != text:
             found.append(name)
             if write:

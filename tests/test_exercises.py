@@ -191,15 +191,20 @@ def run_batch_no_compact_after_a_failure(messages, tool_uses, run, compact):
     return compact(after) if asked and not failed else after
 
 
-def fresh_from_first_reply(kinds):
-    for i, kind in enumerate(kinds):
-        if kind in ("assistant", "tool_use"):
-            return i + 1
-    return 0
+def unread_counts_read_ones(sizes, fresh):
+    """Every older result shrunk, read ones too."""
+    return sum(1 for i in range(len(sizes) - 3) if sizes[i] > 120)
 
 
-def fresh_from_the_reply(kinds):
-    return max(0, right.fresh_from(kinds) - 1)
+def unread_newest_three_long(sizes, fresh):
+    """The newest 3 *long* results kept, not the newest 3."""
+    long_ones = [i for i, size in enumerate(sizes) if size > 120]
+    return sum(1 for i in long_ones[:-3] if i >= len(sizes) - fresh)
+
+
+def unread_shrinks_120(sizes, fresh):
+    """A result of exactly 120 characters shrunk too."""
+    return sum(1 for i in range(len(sizes) - 3) if i >= len(sizes) - fresh and sizes[i] >= 120)
 
 
 def cache_cost_no_cache(previous, current):
@@ -253,7 +258,8 @@ FUNCTION_CHECKS = [
     (ex.check_run_batch_safely, right.run_batch_safely,
      [run_batch_like_the_article, run_batch_stops_at_the_failure, run_batch_drops_the_failure,
       run_batch_no_compact_after_a_failure]),
-    (ex.check_fresh_from, right.fresh_from, [fresh_from_first_reply, fresh_from_the_reply]),
+    (ex.check_unread_shrunk, right.unread_shrunk,
+     [unread_counts_read_ones, unread_newest_three_long, unread_shrinks_120]),
     (ex.check_cache_cost, right.cache_cost,
      [cache_cost_no_cache, cache_cost_leading_matches, cache_cost_characters]),
     (ex.check_instructions, right.instructions,
@@ -275,6 +281,9 @@ NAMED_MISTAKES = [
     (ex.check_tail_once, tail_from_the_request, "the tail starts at the request"),
     (ex.check_tail_once, tail_always_after_the_request, "already before the tail"),
     (ex.check_tail_once, tail_parting_a_pair, "start one earlier so the pair stays together"),
+    (ex.check_unread_shrunk, unread_counts_read_ones, "read ones too"),
+    (ex.check_unread_shrunk, unread_newest_three_long, "by position"),
+    (ex.check_unread_shrunk, unread_shrinks_120, "exactly 120 characters is left alone"),
     (ex.check_run_batch_safely, run_batch_like_the_article, "let it escape"),
     (ex.check_run_batch_safely, run_batch_stops_at_the_failure, "run every call of the batch"),
     (ex.check_run_batch_safely, run_batch_drops_the_failure, "every tool_use needs its tool_result"),
@@ -521,11 +530,27 @@ def test_summary_calls_in_the_live_run_are_read_from_the_records():
     assert seed >= 1 and default == 0
 
 
+def test_the_live_prediction_is_the_default_run_and_names_the_expected_mistakes(capsys):
+    # Notebook 13 asks about the run it does not show: experiment 3 under the default.
+    # Each code file is saved by step 1, and the agent searches each saved copy once.
+    assert ex.live.default_run() == {"files_saved": 2, "model_calls": 5}
+    capsys.readouterr()
+    result = ex.check_default_run({"files_saved": 0, "model_calls": 3})
+    out = capsys.readouterr().out
+    assert result.passed == 0 and "expected 2, got 0" in out and "expected 5, got 3" in out
+    ex.hint()
+    opened = capsys.readouterr().out
+    assert "over 40% of 50,000" in opened and "one more call per file" in opened
+    ex.check_default_run({"files_saved": 2, "model_calls": 4})
+    ex.hint()
+    assert "the seed run's count" in capsys.readouterr().out
+
+
 PREDICTIONS = [
     (ex.check_placeholders, ex.micro.placeholders_on_five_reads),
     (ex.check_order_loss, ex.order.order_loss_on_huge_result),
     (ex.check_seed_losses, ex.profiles.seed_losses),
-    (ex.check_summary_calls, ex.live.summary_calls_in_live_run),
+    (ex.check_default_run, ex.live.default_run),
 ]
 
 

@@ -20,7 +20,8 @@ SRC = ROOT / "notebooks" / "src"
 GUIDE = (ROOT / "docs" / "TEACHING.md").read_text(encoding="utf-8")
 ARTICLE_NOTEBOOKS = ("00", "01", "02", "03", "04", "05", "06", "07")
 NAMED = ("10_same_job_on_the_server", "11_your_own_agent")
-minutes = load_script("notebook_tables").minutes   # (alone, in class) from a Goal cell
+tables = load_script("notebook_tables")
+minutes = tables.minutes   # (alone, in class) from a Goal cell
 
 
 def table(heading: str) -> list:
@@ -54,3 +55,27 @@ def test_the_self_study_path_lists_every_notebook_with_its_goal_minutes():
         assert rows.get(path.stem) == str(minutes(path)[0]), path.stem
     for name in NAMED:
         assert name in rows
+
+
+def test_the_150_minute_class_adds_up_and_gives_each_notebook_one_reading_at_least():
+    rows = table("## A 150-minute class")
+    assert sum(int(mins) for mins, _ in rows) == 150
+    given = {part[:2]: int(mins) for mins, part in rows if part[:2].isdigit()}
+    assert set(given) == set(ARTICLE_NOTEBOOKS)
+    reading = {p.name[:2]: tables.walkthrough(p)[2] for p in NOTEBOOKS}
+    short = {nb: (given[nb], reading[nb]) for nb in given if given[nb] < reading[nb]}
+    assert not short, f"(class minutes, one reading) of each notebook given less: {short}"
+    assert any("break" in part for _, part in rows)
+
+
+def test_the_90_minute_class_is_said_not_to_hold_one_reading_and_the_figure_is_the_tables():
+    reading = sum(tables.walkthrough(p)[2] for p in NOTEBOOKS if p.name[:2] in ARTICLE_NOTEBOOKS)
+    assert reading > 90
+    assert f"00-07 take {reading} minutes" in GUIDE
+
+
+def test_a_reading_is_words_at_200_a_minute_and_30_seconds_a_code_cell(tmp_path):
+    source = tmp_path / "99_x.py"
+    source.write_text("# %% [markdown]\n# " + "word " * 400 + "\n\n# %%\nx = 1\n\n# %%\ny = 2\n",
+                      encoding="utf-8")
+    assert tables.walkthrough(source) == (401, 2, 4)   # 401/200 + 2 x 0.5, rounded up

@@ -583,21 +583,40 @@ PHRASES = {
     "own: misses more than the best row": ("{row_misses} misses; the best row within the budget has "
                                         "{best_misses}",
                                         "缺失 {row_misses} 次；预算内最佳行是 {best_misses} 次"),
+    # -- live.py
+    "live: each read is over 40% of the limit": ("each code file is about 30,000 characters, over 40% "
+                                                 "of 50,000: step 1 saves each one as it arrives "
+                                                 "(flaw 18), so the default needs no summary.",
+                                                 "每个代码文件约 30,000 个字符，超过 50,000 的 40%："
+                                                 "第一步在每个结果到达时就把它转存（缺陷 18），所以"
+                                                 "默认配置不需要摘要。"),
+    "live: two reads and an answer": ("two reads and an answer would be 3 calls; but step 1 leaves "
+                                      "only a preview of each file, and the offline model searches "
+                                      "the saved copy before it quotes from a preview: one more "
+                                      "call per file.",
+                                      "两次读取加一次回答是 3 次调用；但第一步只给每个文件留下"
+                                      "预览，离线模型在引用预览之前会先搜索保存的副本：每个文件"
+                                      "多一次调用。"),
+    "live: that is the seed run's count": ("4 is the seed run's count (read, read, one search after "
+                                           "the summary, the answer). With no summary, where does "
+                                           "the agent look for what a preview leaves out, and for "
+                                           "how many files?",
+                                           "4 是原文配置那次运行的次数（读、读、摘要之后搜索一次、"
+                                           "回答）。没有摘要时，预览略去的内容 agent 到哪里去找？"
+                                           "要找几个文件？"),
     # -- profiles.py
-    "profiles: return one index": ("return one index.",
-                                   "返回一个下标。"),
-    "profiles: that is after the first reply": ("that is after the first reply: look for the model's "
-                                                "last one.",
-                                                "那是第一次回复之后：要找模型的最后一次回复。"),
-    "profiles: the reply itself is read fresh": ("the reply itself is read; fresh starts at the "
-                                                 "message after it.",
-                                                 "回复本身模型已经读过；新内容从它后面的那条消息开始。"),
-    "profiles: no assistant message yet everything": ("no assistant message yet: everything is fresh, "
-                                                      "from index 0.",
-                                                      "还没有 assistant 消息：全部都是新的，从下标 0 "
-                                                      "开始。"),
-    "profiles: a tool_use message is an assistant": ("a tool_use message is an assistant reply too.",
-                                                     "tool_use 消息也是 assistant 的回复。"),
+    "profiles: return one count": ("return one count.", "返回一个数。"),
+    "profiles: the read ones count too": ("you counted every older result shrunk, read ones too: "
+                                          "only the last `fresh` results are unread.",
+                                          "你把所有被缩短的旧结果都算上了，包括已读的：只有最后 "
+                                          "`fresh` 个结果是未读的。"),
+    "profiles: the newest 3 by position": ("the newest 3 results stay whole by position, whatever "
+                                           "their size: a short one among them still takes a place.",
+                                           "最新的 3 个结果按位置保留，不看大小：其中短的那个也占一个"
+                                           "位置。"),
+    "profiles: 120 is left alone": ("a result of exactly 120 characters is left alone: step 3 "
+                                    "shrinks only results longer than 120.",
+                                    "正好 120 个字符的结果不动：第三步只缩短超过 120 个字符的结果。"),
     # -- reactive.py
     "reactive: return one index the first message": ("return one index: the first message kept "
                                                      "verbatim.",

@@ -209,6 +209,21 @@ if open_hint:
 # **Next:** notebook 08, the article's design against the default profile: every flaw
 # and its fix.
 
+# %% [markdown]
+# **References.**
+# - The article, sections 9 (the agent loop) and 10 (the compact tool); the chapter's
+#   page upstream: https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.md
+# - The upstream code, its `compact` tool and the loop that runs a batch: https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py
+# - Tool use in the Messages API, every `tool_use` answered by a `tool_result`:
+#   https://platform.claude.com/docs/en/agents-and-tools/tool-use/overview
+#
+# **For discussion.**
+# - Who should decide when to compact: the model, through a tool, or the harness, by a
+#   threshold? What would you write in the tool's description to make the model use it
+#   well?
+# - A batch wrote a file and then asked for `compact`. What must the summary say about
+#   that write, so the model does not do it twice?
+
 # %%
 server.stop()
 workspace_copy.cleanup()

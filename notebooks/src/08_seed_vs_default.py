@@ -38,8 +38,8 @@
 
 # %% [markdown]
 # **Goal.** You will learn each flaw of the article's design next to the default
-# profile's fix, what the two cost and lose over a whole session, and you will write the
-# fix for flaw 3 yourself. About 35 minutes on your own; not part of the 90-minute class
+# profile's fix, what the two cost and lose over a whole session, and you will count
+# what flaw 3 costs on lists of your own. About 35 minutes on your own; not part of the 90-minute class
 # (docs/TEACHING.md).
 
 # %%
@@ -50,7 +50,7 @@ from compact import CompactionConfig
 from compact.course.article_tests import assert_no_orphan_tool_results, reactive_history, run_article_tests
 from compact.course.charts import message_map, timeline_chart
 from compact.bench.cost import CostLedger, message_json
-from compact.course.exercises import check_fresh_from, check_seed_losses
+from compact.course.exercises import check_seed_losses, check_unread_shrunk, hint
 from compact.course.histories import load_history
 from compact.course.prefix import PrefixCounter
 from compact.formats import OMITTED
@@ -111,17 +111,27 @@ for profile, overrides in (("seed", {}), ("default", {}),
 # is one index: results in messages after the model's last reply are fresh, and step 3
 # leaves them alone, however many there are.
 #
-# **Check yourself.** Write `fresh_from(kinds)`: the index of the first message newer
-# than the model's last reply. `kinds` lists the messages as `"user"`, `"assistant"`,
-# `"tool_use"` (an assistant message with a call) or `"tool_result"`. The checker compares
-# with the package's `compact.micro.fresh_from` on canned and random histories.
+# **Check yourself: what flaw 3 costs.** Write `unread_shrunk(sizes, fresh)`. `sizes`
+# are the lengths, in characters, of every tool result in the list, oldest first; the
+# last `fresh` of them arrived in one batch after the model's last reply, so the model
+# has not read them yet. Return how many of those unread results the seed profile's
+# step 3 turns into placeholders on this call. No sentence here gives the count: put
+# step 3's two rules from notebook 03 together with the line between read and unread.
+# The checker runs the package's own step 3 on real messages of those sizes, canned and
+# random; `hint()` names the mistake it recognises. (The default's answer is always 0:
+# that is the fix.)
 
 # %%
-def fresh_from(kinds) -> int:
+def unread_shrunk(sizes, fresh) -> int:
     raise NotImplementedError  # your code here
 
 
-result = check_fresh_from(fresh_from)
+result = check_unread_shrunk(unread_shrunk)
+
+# %%
+open_hint = False  # set it to True and run this cell: the hint for your last check
+if open_hint:
+    hint()
 
 # %% [markdown]
 # **Flaws 4 and 5.** On `long_session` (64 messages), step 2 archives the middle. The
@@ -329,3 +339,22 @@ for profile in ("seed", "default"):
 #   cost as much as how small the list is.
 #
 # **Next:** notebook 09, the benchmark: four designs over long generated sessions.
+
+# %% [markdown]
+# **References.**
+# - The article, sections 5 (micro_compact) and 7 (why the order is fixed); the chapter's
+#   page upstream: https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.md
+# - The upstream code: https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py; what it changed after the article, flaw by flaw:
+#   [docs/AFTER_THE_ARTICLE.md](../docs/AFTER_THE_ARTICLE.md); the flaws:
+#   [docs/DESIGN.md](../docs/DESIGN.md)
+# - The API's own step 3, clearing old tool results on the server (notebook 10):
+#   https://platform.claude.com/docs/en/build-with-claude/context-editing
+# - Prompt caching, which every rewrite of an old message breaks (flaw 17):
+#   https://platform.claude.com/docs/en/build-with-claude/prompt-caching
+#
+# **For discussion.**
+# - The seed's step 3 runs on every call; the default's only over the limit. For an
+#   agent you pay for by the cached token, which would you pick, and what would change
+#   your mind?
+# - Which of the flaws would you fix first in an agent of your own, and how would you
+#   know it had cost you something?

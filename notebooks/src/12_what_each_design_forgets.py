@@ -228,5 +228,22 @@ if open_hint:
 #
 # **Next:** notebook 13, the agent of the article, live.
 
+# %% [markdown]
+# **References.**
+# - The article, section 6 (the summary: facts only, the request kept apart) and its
+#   four core lessons; the chapter's page upstream: https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.md
+# - The upstream summarizer's prompt: https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py
+# - The API's compaction and its `instructions` for the summary:
+#   https://platform.claude.com/docs/en/build-with-claude/compaction
+# - Claude Code, what survives a compaction: https://code.claude.com/docs/en/context-window
+# - Lost in the Middle: how language models use long contexts (Liu et al., 2023), why
+#   "still in the context" is not "used": https://arxiv.org/abs/2307.03172
+#
+# **For discussion.**
+# - Which of a user's instructions would you keep out of the summary altogether, and
+#   where would you put them instead?
+# - A probe whose answer is "in a summary only": is that remembered? What would you
+#   measure to find out with a real model?
+
 # %%
 asker.close()

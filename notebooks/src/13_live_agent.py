@@ -49,8 +49,9 @@ import compact
 from compact import CompactionConfig, estimate_chars
 from compact.agent.loop import Agent
 from compact.course.charts import timeline_chart
-from compact.course.exercises import check_summary_calls
+from compact.course.exercises import check_default_run, hint
 from compact.agent.model import choose_model
+from compact.agent.reattach import reattach
 from compact.course.replay import call_points, seeded_ids
 from compact.agent.tasks import COMPARE_CODE, DOCS_JSON
 from compact.agent.usage import total as total_usage
@@ -86,14 +87,28 @@ else:
 # %% [markdown]
 # ## Predict first
 #
-# In experiment 3 the agent reads two code files of about 30,000 characters each, one
-# per model call. With the seed profile, how many summary calls (`[auto compact]`)
-# will the run make before the agent answers? Write your guess, then read on.
+# Below, experiment 3 runs with the seed profile: the agent reads two code files of
+# about 30,000 characters each, one per model call, and the seed pays for a summary.
+# This notebook never runs the same task under the **default** profile at the article's
+# 50,000 characters, until you do it in "Your turn". Predict that run:
+#
+# - `files_saved`: how many files step 1 writes to `.task_outputs/` (notebook 08's
+#   flaw 18 has the rule);
+# - `model_calls`: how many model calls the agent makes, its answer included (the first
+#   cell says what the offline model does when only a preview is left).
+#
+# The checker runs that task offline and compares; `hint()` names the mistake it
+# recognises.
 
 # %%
-prediction = None  # a number
+prediction = None  # e.g. {"files_saved": 1, "model_calls": 3}
 
-result = check_summary_calls(prediction)
+result = check_default_run(prediction)
+
+# %%
+open_hint = False  # set it to True and run this cell: the hint for your last check
+if open_hint:
+    hint()
 
 # %% [markdown]
 # ## A scratch workspace
@@ -146,6 +161,38 @@ for use in (u for m in after for u in tool_uses(m)):
     print(f"tool call after the summary: {use['name']} {use['input']}")
 
 # %% [markdown]
+# ## What a real agent gives back after a summary
+#
+# The summary kept the model's notes, not the files. Claude Code reads some things back
+# from disk after every compaction: its instructions (`CLAUDE.md`) and the files it read
+# or edited most recently, up to five, each under a size cap; a larger file comes back as
+# its path only (its documentation, "What survives compaction", in the References).
+# `compact.agent.reattach` builds that message for this agent, in characters: the files
+# of the `read_file`, `write_file` and `edit_file` calls in the transcript, newest first,
+# read again from the workspace. Our agent's instructions need no such step: they are its
+# system prompt, which `prepare` never touches. The agent here does not send the message;
+# the cell below builds it with two caps per file and measures it against the limit.
+
+# %%
+archived = [name for name in compare_run.compactor.store.written if name.startswith(".transcripts/")]
+transcript = compare_run.compactor.store.read_transcript(archived[0])
+context_now = estimate_chars(compare_run.messages)
+for cap in (20_000, 40_000):
+    message = reattach(workspace, transcript, max_chars_per_file=cap)
+    added = estimate_chars([message])
+    print(f"cap {cap:,d} characters per file: the message is {added:,d} characters; "
+          f"context {context_now:,d} -> {context_now + added:,d} "
+          f"(limit {compare_run.config.context_char_limit:,d})")
+    for line in message["content"].splitlines():
+        if line.startswith("<file path=") or " characters, over the " in line:
+            print("   ", line[:100])
+
+# %% [markdown]
+# With a cap under the files' size, both come back as paths, a few hundred characters,
+# and the agent reads again only what it needs. With a cap above it, both come back whole
+# and the context is over the limit again: the next call would summarize once more. That
+# is why a real agent caps each file and the number of files.
+#
 # ## Experiment 2: a huge JSON file, the default profile
 #
 # The same workspace, a new agent, the default profile: the read of `docs.json` is over
@@ -238,11 +285,13 @@ for name, agent in (("experiment 3, seed", compare_run), ("experiment 2, default
 # ## Your turn: change one thing, run it again
 #
 # The cell below runs experiment 3 once more, in a fresh copy of the workspace, with the
-# three settings at its top. **Try this.** Raise `my_limit` to 70,000 and run the cell:
-# does the summary call stay, and what does the last line say was written? Then set
-# `my_profile = "default"` at the article's 50,000: which step acts instead of the
-# summary (notebook 08, flaw 8)? Last, ask a question of your own about the workspace in
-# `my_question` (for example about `logs/test_run.log`) and read which steps fire.
+# three settings at its top. It starts its own model (offline unless you set a key) and
+# closes it at the end, so it runs again and again, before or after the cells above.
+# **Try this.** First set `my_profile = "default"` at the article's 50,000 and check your
+# prediction: count the files written and the model calls. Then raise `my_limit` to
+# 70,000 with the seed profile: does the summary call stay? Last, ask a question of your
+# own about the workspace in `my_question` (for example about `logs/test_run.log`), and
+# read the agent's answer and which steps fire.
 
 # %%
 my_profile = "seed"          # "seed" or "default"
@@ -252,15 +301,26 @@ my_question = COMPARE_CODE   # or a question of your own, as a string
 mine = tempfile.TemporaryDirectory(prefix="my-run-")
 my_workspace = Path(mine.name) / "workspace"
 shutil.copytree(sample, my_workspace, ignore=shutil.ignore_patterns(".transcripts", ".task_outputs"))
-my_run = Agent(my_workspace, choice.client, choice.model, echo=None, new_id=seeded_ids(seed=5),
-               config=CompactionConfig.named(my_profile, context_char_limit=my_limit))
-my_run.ask(my_question)
+my_choice = choose_model(offline=force_offline, echo=None)
+try:
+    my_run = Agent(my_workspace, my_choice.client, my_choice.model, echo=None,
+                   new_id=seeded_ids(seed=5),
+                   config=CompactionConfig.named(my_profile, context_char_limit=my_limit))
+    my_answer = my_run.ask(my_question)
+finally:
+    my_choice.close()
 records = my_run.compactor.records
 print(f"profile {my_profile}, context_char_limit {my_limit:,d}: model calls {my_run.model_calls}, "
       f"summary calls {sum(r.model_calls for r in records)}")
 print("steps that fired:", sorted({r.step for r in records if r.fired}) or "none")
 print("written:", [name.split("/")[0] for name in my_run.compactor.store.written] or "nothing")
+print(f"\nthe agent's answer:\n{my_answer}")
 mine.cleanup()
+
+# %%
+# The experiments' model and workspace; the cell above starts and closes its own.
+choice.close()
+scratch.cleanup()
 
 # %% [markdown]
 # **Recap.**
@@ -268,11 +328,27 @@ mine.cleanup()
 # - In experiment 3 the two code files pushed the context over the limit and cost a
 #   summary; in experiment 2 step 1 moved the huge JSON result to disk, with a preview.
 # - Everything taken out of the context is in `.transcripts/` or
-#   `.task_outputs/tool-results/` inside the workspace.
+#   `.task_outputs/tool-results/` inside the workspace; a summary keeps notes, not
+#   files, so a real agent reads its files back after it, under a cap per file.
 #
 # **Next:** the article's next chapter, s09, is about memory: what outlives a session.
 # For a class, docs/TEACHING.md has the paths through this course.
 
-# %%
-choice.close()
-scratch.cleanup()
+# %% [markdown]
+# **References.**
+# - The article, sections 9 (the agent loop) and 13 (the experiments): the chapter's own
+#   page, https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.md
+# - The upstream code: https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py
+# - Claude Code, what survives a compaction (files, instructions, plans):
+#   https://code.claude.com/docs/en/context-window
+# - The API's own compaction, a server-side feature (notebook 10):
+#   https://platform.claude.com/docs/en/build-with-claude/compaction
+# - MemGPT, a model that pages its own memory in and out of the context (Packer et al.,
+#   2023): https://arxiv.org/abs/2310.08560
+#
+# **For discussion.**
+# - Your agent has just summarized. Which files, notes or instructions would you give it
+#   back, in what order, and how many characters would you allow before you give paths
+#   instead?
+# - The agent decides itself to read a preview's saved copy again. When is that cheaper
+#   than keeping the file in the context, and when is it not?

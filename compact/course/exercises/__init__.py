@@ -23,12 +23,12 @@ from .check import CheckResult
 from .cost import check_cache_cost
 from .forgets import check_instructions
 from .hints import hint
-from .live import check_summary_calls
+from .live import check_default_run
 from .micro import check_older_result, check_placeholders
 from .order import check_lost, check_order_loss
 from .own import check_settings
 from .pipeline import check_steps_that_act
-from .profiles import check_fresh_from, check_seed_losses
+from .profiles import check_seed_losses, check_unread_shrunk
 from .reactive import check_tail_once
 from .server_edits import check_edits_for_budget
 from .snip import check_archive_calls

@@ -69,11 +69,13 @@ CASES_ZH = {
     "a write, a failure, then compact": "写入、失败，然后 compact",
     "compact first, then a failure": "先 compact，再失败",
     "two failures, a write between": "两次失败，中间一次写入",
-    # 08 fresh_from
-    "ends on an assistant reply": "以 assistant 回复结尾",
-    "no reply yet": "还没有回复",
-    "a new request after a reply": "回复之后的新请求",
-    "a batch after the last reply": "最后一次回复之后的一批结果",
+    # 08 unread_shrunk
+    "five unread reads": "五个未读的读取结果",
+    "three unread: the newest 3 stay": "三个未读：最新的 3 个保留",
+    "a short one among the newest 3": "最新的 3 个里有一个短的",
+    "exactly 120 characters, unread": "正好 120 个字符，未读",
+    "everything read already": "全都读过了",
+    "old reads shrink too, but were read": "旧的读取结果也被缩短，但已经读过",
     # 09 cache_cost
     "the first request, nothing cached": "第一次请求，没有缓存",
     "one message appended": "追加了一条消息",
@@ -109,6 +111,7 @@ RANDOM_ZH = (
     (re.compile(r"random history (\d+)"), r"随机历史 \1"),
     (re.compile(r"random text (\d+)"), r"随机文字 \1"),
     (re.compile(r"random list (\d+), limit ([\d,]+)"), r"随机列表 \1，阈值 \2"),
+    (re.compile(r"random list (\d+)"), r"随机列表 \1"),
     (re.compile(r"random persisted result (\d+)"), r"随机的转存结果 \1"),
     (re.compile(r"random whole result (\d+)"), r"随机的完整结果 \1"),
     (re.compile(r"random requests (\d+)"), r"随机请求 \1"),

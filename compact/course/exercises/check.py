@@ -255,7 +255,23 @@ LAST: list = []  # the last check's result, for hint()
 
 def remember(result: CheckResult) -> CheckResult:
     LAST[:] = [result]
+    _hint_in_scope()
     return result
+
+
+def _hint_in_scope() -> None:
+    """Every verdict says "run hint()": in a notebook, make sure the name is there.
+
+    A notebook that imports only its checker would answer that advice with a
+    NameError; a name the learner gave to something else is left alone."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return
+    shell = get_ipython()
+    if shell is not None:
+        from .hints import hint
+        shell.user_ns.setdefault("hint", hint)
 
 
 # -- running the learner's answer ----------------------------------------------------
@@ -310,8 +326,11 @@ def check_function(name, function, cases, hint, *, normalise=None, diagnose=None
     return report(name, rows, hint, hints)
 
 
-def check_prediction(name, answer, expected: dict, hint) -> CheckResult:
-    """expected: {label: value}; answer: one value, a tuple in that order, or a dict."""
+def check_prediction(name, answer, expected: dict, hint, *, diagnose=None) -> CheckResult:
+    """expected: {label: value}; answer: one value, a tuple in that order, or a dict.
+
+    `diagnose(label, expected, got)` may return a hint for the mistake it
+    recognises in one wrong value, opened by `hint()` like a function's."""
     labels = list(expected)
     if answer is None:
         return not_attempted(name, len(labels), hint, "prediction None")
@@ -336,4 +355,6 @@ def check_prediction(name, answer, expected: dict, hint) -> CheckResult:
              "" if same(expected[label], given[label])
              else difference(expected[label], given[label]))
             for label in labels]
-    return report(name, rows, hint)
+    hints = [(label, text) for label, ok, _ in rows if not ok and diagnose
+             for text in [diagnose(label, expected[label], given[label])] if text]
+    return report(name, rows, hint, hints)

@@ -1,61 +1,98 @@
 """08 · the article against the default profile.
 
-Code: `fresh_from(kinds)`, the fix for flaw 3. The default profile never
-shrinks a result the model has not read yet: one newer than the model's last
-reply. The learner returns the index of the first such message; the reference
-is the package's `compact.micro.fresh_from` on real messages of those kinds.
-The traps: the last reply is the *last* assistant message, not the first; a
-list with no assistant message is fresh from 0; a list ending on an
-assistant message has nothing fresh (its length).
+Code: `unread_shrunk(sizes, fresh)`, flaw 3 counted. `sizes` are the lengths
+of every tool result in the list, oldest first; the last `fresh` of them came
+in the batch after the model's last reply, so the model has not read them
+yet. The learner returns how many of those unread results the seed profile's
+step 3 turns into placeholders on this call. No sentence gives the count: it
+takes the two rules of step 3 together (the newest 3 results stay whole, by
+position, whatever their size; an older one is shrunk only when longer than
+120 characters) and the line between read and unread. The reference runs the
+package's own step 3 (seed profile) on real messages of those sizes and counts.
+The traps: counting every result shrunk, read ones too; keeping the newest 3
+*long* results instead of the newest 3; shrinking 120 characters exactly.
+The default profile shrinks none of them (flaw 3's fix), which the notebook
+shows beside the checker.
 
 Prediction: how many tool outputs the seed profile loses on two long sessions.
+
+Left out: the default's own count (always 0, nothing to compute).
 """
 
+import tempfile
+
+from ...config import CompactionConfig
 from ...display.phrases import say as phrase
-from .build import messages_of_kinds, random_kinds, rng
+from ...messages import text_of, tool_results
+from .build import rng, tool_pair
 from .catalogue import exercise
 from .check import CheckResult, check_function, check_prediction, hint
 
 CASES = [
-    ("a batch after the last reply", ["user", "tool_use", "tool_result", "tool_use", "tool_result"]),
-    ("ends on an assistant reply", ["user", "tool_use", "tool_result", "assistant"]),
-    ("no reply yet", ["user"]),
-    ("a new request after a reply", ["user", "assistant", "user"]),
+    ("five unread reads", ([5000, 8000, 8000, 8000, 8000, 8000], 5)),
+    ("three unread: the newest 3 stay", ([5000, 5000, 8000, 8000, 8000], 3)),
+    ("a short one among the newest 3", ([8000, 8000, 8000, 8000, 60], 5)),
+    ("exactly 120 characters, unread", ([120, 121, 8000, 8000, 8000], 5)),
+    ("everything read already", ([8000] * 6, 0)),
+    ("old reads shrink too, but were read", ([9000, 9000, 9000, 400, 400, 400, 400], 4)),
 ]
+SIZES = (60, 120, 121, 3_000, 30_000)
 
 
-def reference(kinds) -> int:
-    from ...micro import fresh_from
-    return fresh_from(messages_of_kinds(kinds))
+def messages_for(sizes, fresh: int) -> list:
+    """A request, one call per read result, then the unread ones in one batch."""
+    texts = [(f"toolu_{n:03d}", "x" * size) for n, size in enumerate(sizes)]
+    read, unread = texts[:len(texts) - fresh], texts[len(texts) - fresh:]
+    messages = [{"role": "user", "content": "Read the files."}]
+    for pair in read:
+        messages += tool_pair([pair])
+    if unread:
+        messages += tool_pair(unread)
+    return messages
+
+
+def reference(sizes, fresh) -> int:
+    from ...compactor import ContextCompactor
+    messages = messages_for(sizes, fresh)
+    unread = {f"toolu_{n:03d}" for n in range(len(sizes) - fresh, len(sizes))}
+    with tempfile.TemporaryDirectory(prefix="compact-exercise-") as root:
+        after = ContextCompactor(root, config=CompactionConfig.seed()).micro_compact(messages)
+        return sum(1 for m in after for b in tool_results(m)
+                   if b["tool_use_id"] in unread and text_of(b["content"]).startswith("[Earlier"))
 
 
 def random_cases(count: int = 10) -> list:
     draw = rng()
-    return [(f"random history {n + 1}", random_kinds(draw, draw.randint(1, 30)))
-            for n in range(count)]
+    cases = []
+    for n in range(count):
+        sizes = [draw.choice(SIZES) for _ in range(draw.randint(1, 9))]
+        cases.append((f"random list {n + 1}", (sizes, draw.randint(0, len(sizes)))))
+    return cases
 
 
 def _diagnose(args, expected, got):
-    (kinds,) = args
+    sizes, fresh = args
     if not isinstance(got, int) or isinstance(got, bool):
-        return phrase("profiles: return one index")
-    replies = [i for i, kind in enumerate(kinds) if kind in ("assistant", "tool_use")]
-    if replies and got == replies[0] + 1:
-        return phrase("profiles: that is after the first reply")
-    if replies and got == replies[-1]:
-        return phrase("profiles: the reply itself is read fresh")
-    if not replies:
-        return phrase("profiles: no assistant message yet everything")
-    return phrase("profiles: a tool_use message is an assistant")
+        return phrase("profiles: return one count")
+    older = range(max(0, len(sizes) - 3))
+    if got == sum(1 for i in older if sizes[i] > 120):
+        return phrase("profiles: the read ones count too")
+    long_ones = [i for i, size in enumerate(sizes) if size > 120]
+    newest_long = set(long_ones[-3:])
+    if got == sum(1 for i in long_ones[:-3] if i >= len(sizes) - fresh and i not in newest_long):
+        return phrase("profiles: the newest 3 by position")
+    if got == sum(1 for i in older if i >= len(sizes) - fresh and sizes[i] >= 120):
+        return phrase("profiles: 120 is left alone")
+    return None
 
 
 @exercise("08", writes_code=True)
-def check_fresh_from(fresh_from) -> CheckResult:
-    """fresh_from(kinds) -> index of the first message newer than the model's last reply."""
-    cases = [(label, (list(kinds),), reference(kinds)) for label, kinds in CASES + random_cases()]
-    return check_function(
-        "fresh_from", fresh_from, cases, hint("fresh_from"),
-        diagnose=_diagnose)
+def check_unread_shrunk(unread_shrunk) -> CheckResult:
+    """unread_shrunk(sizes, fresh) -> how many unread results the seed's step 3 shrinks."""
+    cases = [(label, (list(sizes), fresh), reference(sizes, fresh))
+             for label, (sizes, fresh) in CASES + random_cases()]
+    return check_function("unread_shrunk", unread_shrunk, cases, hint("unread_shrunk"),
+                          diagnose=_diagnose)
 
 
 def seed_losses() -> dict:

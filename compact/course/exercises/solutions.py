@@ -127,11 +127,9 @@ def run_batch_safely(messages, tool_uses, run, compact):
 
 # -- 08 --------------------------------------------------------------------------------
 
-def fresh_from(kinds):
-    for i in range(len(kinds) - 1, -1, -1):
-        if kinds[i] in ("assistant", "tool_use"):
-            return i + 1
-    return 0
+def unread_shrunk(sizes, fresh):
+    older = range(len(sizes) - 3)            # the newest 3 stay whole, by position
+    return sum(1 for i in older if i >= len(sizes) - fresh and sizes[i] > 120)
 
 
 # -- 09 --------------------------------------------------------------------------------

@@ -33,7 +33,7 @@
 
 # %% [markdown]
 # **目标。** 你将逐一认识文章设计的缺陷，以及默认配置对应的修正；看清两者在整个会话中各花费多
-# 少、丢失什么。你还会亲手写出缺陷 3 的修正。自学约 35 分钟；不在 90 分钟的课堂之内（docs/TEACHING.md）。
+# 少、丢失什么。你还会在自己给出的列表上，算出缺陷 3 的代价。自学约 35 分钟；不在 90 分钟的课堂之内（docs/TEACHING.md）。
 
 # %% [markdown]
 # ## 先预测
@@ -57,9 +57,12 @@
 # 配置的修正只是一个下标：模型最近一次回复之后的消息里的结果都算新结果，第三步不动它们，无论有
 # 多少条。
 #
-# **自测。** 写出 `fresh_from(kinds)`：返回比模型最近一次回复更新的第一条消息的下标。`kinds`
-# 描述每条消息的类型：`"user"`、`"assistant"`、`"tool_use"`（带调用的 assistant 消息）或
-# `"tool_result"`。检查器在预制历史和随机历史上，与本包的 `compact.micro.fresh_from` 比对。
+# **自测：缺陷 3 的代价。** 写出 `unread_shrunk(sizes, fresh)`。`sizes` 是列表中每个工具结果的
+# 长度（字符数），最早的在前；其中最后 `fresh` 个是在模型最近一次回复之后、同一批到达的，模型还
+# 没有读过。返回原文配置的第三步在这次调用中把其中几个未读结果换成占位符。这里没有哪句话直接给出
+# 这个数：要把 notebook 03 里第三步的两条规则，和“已读/未读”的分界放在一起想。检查器在这些大小的
+# 真实消息上运行本包自己的第三步，用预制和随机的例子比对；`hint()` 会指出它认出的错误。（默认配置
+# 的答案总是 0：这就是修正。）
 
 # %% [markdown]
 # **缺陷 4 和 5。** 在 `long_session`（64 条消息）上，第二步归档中间段。原文配置保留 3 + 47 +
@@ -159,3 +162,20 @@
 # - 一个设计删掉什么、多频繁地改写列表开头，和列表有多小一样，决定了它的成本。
 #
 # **下一步：** notebook 09，基准测试：在生成的长会话上比较四种设计。
+
+# %% [markdown]
+# **参考资料。**
+# - 文章第五节（micro_compact）和第七节（为什么顺序必须固定）；这一章在上游仓库中的页面：
+#   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.zh.md
+# - 上游代码：https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py；文章之后它逐个缺陷改了什么：
+#   [docs/AFTER_THE_ARTICLE.md](../../docs/AFTER_THE_ARTICLE.md)；缺陷列表：
+#   [docs/DESIGN.md](../../docs/DESIGN.md)
+# - API 自己的第三步，在服务器端清除旧的工具结果（notebook 10）：
+#   https://platform.claude.com/docs/en/build-with-claude/context-editing
+# - 提示缓存，改写任何一条旧消息都会让它失效（缺陷 17）：
+#   https://platform.claude.com/docs/en/build-with-claude/prompt-caching
+#
+# **讨论。**
+# - 原文配置的第三步每次调用都运行；默认配置只在超过阈值时运行。如果你的 agent 按缓存 token
+#   计费，你会选哪一种？什么会让你改变主意？
+# - 在你自己的 agent 里，你会先修哪个缺陷？你怎样知道它确实让你付出了代价？
