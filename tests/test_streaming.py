@@ -51,6 +51,18 @@ def dumped(message) -> dict:
     return found
 
 
+def hang_up(server, body: bytes, times: int) -> None:
+    """Ask for a stream `times` times and hang up with a reset once it has begun."""
+    for _ in range(times):
+        with socket.create_connection(("127.0.0.1", server.port)) as sock:
+            sock.sendall(b"POST /v1/messages HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n"
+                         b"x-api-key: " + key_for(server.base_url).encode() +
+                         b"\r\ncontent-length: %d\r\n\r\n" % len(body) + body)
+            assert sock.recv(64).startswith(b"HTTP/1.1 200")
+            # SO_LINGER with a zero timeout: close() sends a reset, as a client that dies does.
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+
+
 @pytest.mark.parametrize("kind", KINDS)
 def test_a_streamed_reply_accumulates_into_the_non_streamed_one(model, kind):
     _, client = model
@@ -91,13 +103,7 @@ def test_a_client_that_hangs_up_mid_stream_leaves_the_server_serving(model):
     server, client = model
     body = json.dumps({"model": MODEL_NAME, "max_tokens": 500, "stream": True,
                        "messages": history(3, size=200)}).encode()
-    for _ in range(5):
-        with socket.create_connection(("127.0.0.1", server.port)) as sock:
-            sock.sendall(b"POST /v1/messages HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n"
-                         b"x-api-key: " + key_for(server.base_url).encode() +
-                         b"\r\ncontent-length: %d\r\n\r\n" % len(body) + body)
-            assert sock.recv(64).startswith(b"HTTP/1.1 200")
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+    hang_up(server, body, times=5)
     with client.messages.stream(model=MODEL_NAME, max_tokens=500, messages=QUESTION) as events:
         assert events.get_final_message().stop_reason == "end_turn"
 
@@ -144,13 +150,7 @@ def test_a_client_that_hangs_up_while_a_long_stream_is_written_leaves_the_server
          "response": {"status": 200, "body": short}}]})
     with start_offline_server(cassette=cassette) as server:
         body = json.dumps({**request, "stream": True}).encode()
-        for _ in range(3):
-            with socket.create_connection(("127.0.0.1", server.port)) as sock:
-                sock.sendall(b"POST /v1/messages HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n"
-                             b"x-api-key: " + key_for(server.base_url).encode() +
-                             b"\r\ncontent-length: %d\r\n\r\n" % len(body) + body)
-                assert sock.recv(64).startswith(b"HTTP/1.1 200")
-                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+        hang_up(server, body, times=3)
         with offline_client(server.base_url, max_retries=0) as client:
             with client.messages.stream(**{**request, "max_tokens": 9}) as stream:
                 assert stream.get_final_message().content[0].text == "short"
