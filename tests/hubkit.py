@@ -15,6 +15,7 @@ Everything is built the README's way and removed at the end, whatever happens:
 Left out: systemd (the units are for machines that boot it), TLS.
 """
 
+import importlib.util
 import json
 import os
 import pwd
@@ -111,15 +112,20 @@ def class_of(course: Path, count: int, prefix: str = "ccs"):
         yield group, passwords
     finally:
         shutil.rmtree(listing.parent, ignore_errors=True)
-        sys.path.insert(0, str(course / "deploy" / "hub"))
-        try:
-            import limits
-            for name in passwords:
-                classroom.remove_student(name)
-                limits.remove_student(name)
-        finally:
-            sys.path.remove(str(course / "deploy" / "hub"))
+        limits = deployed_module(course, "limits")
+        for name in passwords:
+            classroom.remove_student(name)
+            limits.remove_student(name)
         subprocess.run(["groupdel", group], capture_output=True)
+
+
+def deployed_module(course: Path, name: str):
+    """A module of the deployed deploy/hub/, loaded from its file (the hub runs it, not the package)."""
+    path = course / "deploy" / "hub" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"deployed_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def as_student(student: str, code: str, *args: str, timeout: float = 60) -> str:
