@@ -108,3 +108,24 @@ def test_a_file_that_is_no_cassette_says_so(tmp_path):
     with pytest.raises(CassetteError, match=r"c\.json: not a cassette \(expected format "
                                             r"'compact-cassette/1' and a list of exchanges\)"):
         Cassette.load(path)
+
+
+def test_a_second_model_asked_not_to_record_leaves_the_first_ones_cassette_alone(tmp_path, monkeypatch):
+    # Notebook 13's "Your turn" starts a model of its own while COMPACT_RECORD names the
+    # experiments' cassette: it used to record too, writing over their exchanges.
+    from compact.agent.model import choose_model
+    cassette = tmp_path / "run.cassette.json"
+    monkeypatch.setenv("COMPACT_RECORD", str(cassette))
+    first = choose_model(offline=True, echo=None)
+    second = choose_model(offline=True, echo=None, record=False)
+    try:
+        assert first.recorder is not None and second.recorder is None
+        question = [{"role": "user", "content": "What is the title of s01_agent_loop/README.md?"}]
+        first.client.messages.create(model=first.model, max_tokens=100, messages=question)
+        second.client.messages.create(model=second.model, max_tokens=100, messages=[
+            {"role": "user", "content": "Something else entirely?"}])
+    finally:
+        first.close()
+        second.close()
+    held = Cassette.load(cassette).exchanges
+    assert len(held) == 1 and "s01_agent_loop" in json.dumps(held[0])

@@ -221,7 +221,7 @@ def test_line_lists_are_short():
 
 
 def test_the_notes_print_on_stderr_one_line_each(tmp_path, capsys):
-    from compact.importers.report import print_notes
+    from compact.display.import_report import print_notes
     print_notes("replay", load_session(write_jsonl(tmp_path / "s.jsonl", slash_command_session())))
     assert capsys.readouterr().err.splitlines() == [
         "replay: read 6 records: 2 user (isMeta), 2 user, 2 assistant",
@@ -278,6 +278,6 @@ def test_replay_and_sweep_print_an_imports_notes_on_stderr(tmp_path, capsys, com
 
 
 def test_a_warning_from_the_file_is_printed_through_shown(capsys):
-    from compact.importers.report import print_notes
+    from compact.display.import_report import print_notes
     print_notes("sweep", {"import_notes": ["warning: line 2 \x1b[2J is odd"]})
     assert capsys.readouterr().err == "sweep: warning: line 2 \\x1b[2J is odd\n"

@@ -209,3 +209,15 @@ def test_cpu_time_and_file_size_end_the_call_with_a_line(limit, value, command, 
     output, took = bounded(tools.run_tool, root, "bash", {"command": command}, limit=60)
     assert limits.note(reason) in output, output
     assert tools.run_tool(root, "bash", {"command": NEXT}) == "next call works"
+
+
+def test_a_fork_refused_at_the_cgroups_cap_is_named_even_when_the_watcher_never_saw_it(tmp_path):
+    # Under load a bomb can hit pids.max between two of the watcher's looks and die out,
+    # the shell exiting 0: the clean CI run at 644ba5d printed only "Cannot fork" lines.
+    (tmp_path / "pids.events").write_text("max 17\n")
+    (tmp_path / "pids.current").write_text("0\n")
+    group = limits.Cgroup([tmp_path], v2=False)
+    watcher = limits.Watcher(os.getpid(), lambda: None, group)
+    watcher.finish()
+    assert watcher.reason == "processes"
+    assert limits.reason_for(0, "Cannot fork\n", watcher.reason) == "processes"

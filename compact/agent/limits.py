@@ -226,6 +226,11 @@ class Cgroup:
     def tasks(self) -> int:
         return int(self._read("pids.current") or 0)
 
+    def hit_process_cap(self) -> bool:
+        """Whether a fork was refused at `pids.max` (v1 and v2 both count them in pids.events):
+        a bomb that hits the cap between two of the watcher's looks, then dies out."""
+        return bool(re.search(r"^max [1-9]", self._read("pids.events") or "", re.MULTILINE))
+
     def out_of_memory(self) -> bool:
         if self.v2:
             events = self._read("memory.events", self.folders[0])
@@ -302,3 +307,5 @@ class Watcher:
         self.thread.join()
         if self.reason is None and self.cgroup is not None and self.cgroup.out_of_memory():
             self.reason = "memory"
+        if self.reason is None and self.cgroup is not None and self.cgroup.hit_process_cap():
+            self.reason = "processes"

@@ -213,9 +213,10 @@ def choose_model(*, offline: bool = False, window: int = DEFAULT_WINDOW, faults=
     otherwise the offline model on 127.0.0.1; `echo` gets one line saying which.
     `cassette`: a recorded run (compact record) answered by the offline server, in
     the model's name it recorded. `record`: a cassette file every exchange is kept in
-    (default: the file COMPACT_RECORD names, if it is set)."""
+    (None: the file COMPACT_RECORD names, if it is set; False: none, so a second model
+    in the same run does not write over the first one's cassette)."""
     env = os.environ if environ is None else environ
-    record = record or env.get(RECORD)
+    record = env.get(RECORD) if record is None else record
     found = {} if offline or cassette else settings(environ, env_file)
     if cassette:
         choice = _replaying(cassette, max_retries)

@@ -40,10 +40,10 @@ from pathlib import Path
 from ..bench.cost import readable_outputs
 from ..compactor import ContextCompactor
 from ..config import CompactionConfig
+from ..display.import_report import print_notes
 from ..display.text import fixed_width, plural, print_shown, shown
 from ..formats import COMPACT_TOOL_ACK, OMITTED, kind_of_user_text
 from ..importers import CANNED, FORMATS
-from ..importers.report import print_notes
 from ..messages import estimate_chars, text_of, to_plain, tool_results, user_text
 from ..offline.model.extractive import extractive_summary
 from ..offline.tokens import estimate_text_tokens

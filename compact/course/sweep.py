@@ -48,8 +48,8 @@ from dataclasses import dataclass, field
 
 from ..bench import cost
 from ..config import CompactionConfig
+from ..display.import_report import print_notes
 from ..display.text import fixed_width, plural, print_shown, shown
-from ..importers.report import print_notes
 from ..messages import text_of, tool_results
 from ..offline.model.extractive import extractive_summary
 from ..offline.tokens import estimate_text_tokens

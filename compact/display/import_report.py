@@ -11,8 +11,11 @@ Left out: the warnings' free text (`history["import_notes"]`, English, for the
 terminal); here each warning is said again from its kind and its lines.
 """
 
+import sys
+
 from ..importers.report import line_list
 from .phrases import say
+from .text import shown
 
 
 def report_lines(report: dict, lang: str | None = None) -> list:
@@ -30,3 +33,11 @@ def report_lines(report: dict, lang: str | None = None) -> list:
     for warning in report["warnings"]:
         lines.append(say(f"import warn {warning['kind']}", lang, lines=line_list(warning["lines"])))
     return lines
+
+
+def print_notes(prog: str, history: dict, file=None) -> None:
+    """An imported history's notes on stderr, one line each, named by the command
+    (a canned history has none: nothing is printed). A note quotes the file (a
+    record's kind), so it goes through `shown`: echoed, never obeyed."""
+    for note in history.get("import_notes", []):
+        print(shown(f"{prog}: {note}"), file=file or sys.stderr)

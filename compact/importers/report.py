@@ -10,14 +10,13 @@ import's report, kept in the history as `import_report` and as plain `import_not
 Nothing an importer drops goes unsaid: every record it does not turn into a
 message is counted under a kind here, and the kinds that may surprise (a
 half-written line, records off the parent chain) are warnings too.
-`print_notes` puts the notes on stderr, for a command line.
+`compact.display.import_report.print_notes` puts the notes on stderr, for a command line.
 
 Left out: translating the notes (English, for a terminal; the notebooks say
 the same in their own language with compact/display/import_report.py).
 """
 
 import re
-import sys
 from collections import Counter
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
@@ -78,11 +77,3 @@ class ImportReport:
         notes += [f"warning: {what}" for _, _, what in self.warnings]
         return notes
 
-
-def print_notes(prog: str, history: dict, file=None) -> None:
-    """An imported history's notes on stderr, one line each, named by the command
-    (a canned history has none: nothing is printed). A note quotes the file (a
-    record's kind), so it goes through `shown`: echoed, never obeyed."""
-    from ..display.text import shown
-    for note in history.get("import_notes", []):
-        print(shown(f"{prog}: {note}"), file=file or sys.stderr)

@@ -301,7 +301,7 @@ my_question = COMPARE_CODE   # or a question of your own, as a string
 mine = tempfile.TemporaryDirectory(prefix="my-run-")
 my_workspace = Path(mine.name) / "workspace"
 shutil.copytree(sample, my_workspace, ignore=shutil.ignore_patterns(".transcripts", ".task_outputs"))
-my_choice = choose_model(offline=force_offline, echo=None)
+my_choice = choose_model(offline=force_offline, echo=None, record=False)  # not in a cassette
 try:
     my_run = Agent(my_workspace, my_choice.client, my_choice.model, echo=None,
                    new_id=seeded_ids(seed=5),
