@@ -18,6 +18,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
+from ..display.text import shown
 from .histories import data_dir, load_history
 
 SAMPLE_NAME = "claude_code_sample.jsonl"
@@ -40,8 +41,10 @@ def open_session(path=None, source_format: str = "auto") -> dict:
     """The history of `path` (any format `replay` reads), or of the sample when path is None
     or names no file (with one line that says so)."""
     if path is not None and not Path(path).expanduser().is_file():
-        print(f"No file at {path}: opening the sample instead. Set the path to one of your "
-              f"sessions (Claude Code keeps them under ~/.claude/projects/<project>/).")
+        # shown_path: never a whole path (a user's name is in it); shown: a typed path
+        # can hold characters a terminal would obey.
+        print(f"No file at {shown(shown_path(path))}: opening the sample instead. Set the path "
+              f"to one of your sessions (Claude Code keeps them under ~/.claude/projects/<project>/).")
         path = None
     chosen = sample_path() if path is None else Path(path).expanduser()
     history = load_history(chosen, source_format)
