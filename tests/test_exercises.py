@@ -332,6 +332,9 @@ def test_a_designed_exercise_names_the_mistake_in_its_hint(check, wrong, words, 
     opened = capsys.readouterr().out
     tied, general = opened.rsplit("\nhint: ", 1)
     assert words in tied, opened  # said for the mistake, not only in the general hint
+    # ... and no hint of the same exercise names a mistake this answer did not make
+    others = {w for c, _, w in NAMED_MISTAKES if c is check and w != words}
+    assert not [w for w in others if w in tied], opened
 
 
 @pytest.mark.parametrize("check, solution, wrongs", FUNCTION_CHECKS, ids=IDS)

@@ -59,13 +59,20 @@ class CheckResult:
         return self.attempted and self.passed == self.total
 
     def hint(self) -> str:
-        """The hints for this check, as `hint()` prints them: the mistakes first."""
-        seen, lines = set(), []
+        """The hints for this check, as `hint()` prints them: the mistake first.
+
+        One wrong answer can look like two mistakes on one case (30,000 is both the
+        article's limit and one more than 29,999), so the hint named on the most
+        failing cases is the one shown, with any that tie; once it is fixed, the next
+        check shows the next one."""
+        first, count = {}, {}
         for case, text in self.hints:
             kind = re.sub(r"\d[\d,]*", "#", text)  # one line per mistake, not per number
-            if kind not in seen:
-                seen.add(kind)
-                lines.append(_w("hint for", case=shown(case), hint=text))
+            first.setdefault(kind, (case, text))
+            count[kind] = count.get(kind, 0) + 1
+        most = max(count.values(), default=0)
+        lines = [_w("hint for", case=shown(case), hint=text)
+                 for kind, (case, text) in first.items() if count[kind] == most]
         return "\n".join([*lines, _w("hint general", hint=self.general)])
 
     def __repr__(self) -> str:
