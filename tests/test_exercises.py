@@ -638,3 +638,9 @@ def test_every_fail_line_says_why_even_past_the_ones_shown_in_full(capsys):
     for i in fails:
         reason = lines[i + 1] if i + 1 < len(lines) else ""
         assert reason.startswith("      ") and reason.strip(), lines[i]
+
+
+def test_a_check_of_one_case_says_case_not_cases(capsys):
+    ex.check_order_loss(0)
+    out = capsys.readouterr().out
+    assert "1 case\n" in out and "1 cases" not in out and "The case fails." in out

@@ -225,7 +225,8 @@ def report(name: str, rows: list, hint: str, hints=()) -> CheckResult:
 
     The hints are not printed: the verdict says how to open them (`hint()`)."""
     width = max(len(shown(case)) for case, _, _ in rows)
-    print(_w("cases", name=name, n=len(rows)))
+    one = "one " if len(rows) == 1 else ""   # "1 case", never "1 cases"
+    print(_w(f"{one}cases", name=name, n=len(rows)))
     explained = 0
     for case, ok, detail in rows:
         line = f"  {_w('PASS') if ok else _w('FAIL')}  {shown(case).ljust(width)}".rstrip()
@@ -236,9 +237,9 @@ def report(name: str, rows: list, hint: str, hints=()) -> CheckResult:
         print(line)
     passed = sum(1 for _, ok, _ in rows if ok)
     if passed == len(rows):
-        print(_w("all pass", n=len(rows)))
+        print(_w(f"{one}all pass", n=len(rows)))
     else:
-        print(_w("some pass", passed=passed, n=len(rows)))
+        print(_w(f"{one}some pass", passed=passed, n=len(rows)))
     return remember(CheckResult(name, passed, len(rows), True, rows, hint, list(hints)))
 
 
