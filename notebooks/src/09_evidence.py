@@ -258,11 +258,10 @@ if open_hint:
 # **Recap.**
 # - With a prompt cache, what a request costs depends on whether it starts with the
 #   whole previous request, not only on its size; replies and summaries are billed too.
-# - A compaction is paid for on the call right after it: that call cannot read the
-#   request the step changed, so it writes the new list again; each later call saves
-#   0.1 per token removed.
-#   A small cut takes many calls to pay back; after a long pause, when the cache is
-#   gone anyway, a cut without a summary pays from the first call.
+#   So a compaction is paid for on the call right after it, which cannot read the
+#   request the step changed, and each later call saves 0.1 per token removed: a small
+#   cut takes many calls to pay back, and after a long pause, when the cache is gone
+#   anyway, a cut without a summary pays from the first call.
 # - The seed design loses tool outputs for good, forgets probes and rewrites old messages
 #   often; the default loses and forgets none, rewrites rarely, and costs the least of
 #   the four.
