@@ -125,7 +125,10 @@ def shrink(listing, numbers) -> list:
 
 
 def archive(listing, newest: int) -> list:
-    """Step 2: the first 3 messages, the marker, the newest `newest`."""
+    """Step 2: the first 3 messages, the marker, the newest `newest` (one more when the
+    tail would open on a result: the cut never parts a call from its result)."""
+    if listing[-newest][0].startswith("result"):
+        newest += 1
     return [*listing[:3], ("marker", MARKER), *listing[-newest:]]
 
 
