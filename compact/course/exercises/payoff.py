@@ -22,9 +22,10 @@ the start; leaving out the summary call; a cold cache treated as warm; counting
 from the second call (the first one saves nothing); and "the list is smaller, so
 it pays at once".
 
-Left out: replies (the same in both futures), the 20-block lookback and the
-minimum cacheable length (every list here is over it, and each call adds 2
-blocks), and a second compaction later in the session.
+Left out: replies (the same in both futures) and a second compaction later in
+the session. The 20-block lookback and the minimum cacheable length are the
+reference cache's, but no case reaches them (every list is over the minimum, each
+call adds 2 blocks), so the learner's task leaves them out.
 """
 
 import math
