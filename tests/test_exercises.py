@@ -8,7 +8,6 @@ docs/TEACHING.md lists, the traps included (01: a persisted result counted as
 0 instead of its preview).
 """
 
-import json
 import re
 from pathlib import Path
 
@@ -20,7 +19,6 @@ from compact.course.exercises import check as machinery
 from compact.course.exercises import solutions as right
 from compact.course.exercises.snip import simulate
 from compact.messages import text_of
-from compact.offline.tokens import estimate_text_tokens
 from compact.probes import CONSTRAINT_EN, CONSTRAINT_ZH, readable_units
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -207,23 +205,29 @@ def unread_shrinks_120(sizes, fresh):
     return sum(1 for i in range(len(sizes) - 3) if i >= len(sizes) - fresh and sizes[i] >= 120)
 
 
-def cache_cost_no_cache(previous, current):
-    return 1.25 * sum(estimate_text_tokens(json.dumps(m, ensure_ascii=False)) for m in current)
+def pay_off_reads_the_unchanged_start(before, after, summary=None, cold=False):
+    """The call after the step reads the messages the step left unchanged at the start."""
+    from compact.course.exercises.payoff import calls, closed_form
+    return calls(*closed_form(before, after, summary, cold, shared=True))
 
 
-def cache_cost_leading_matches(previous, current):
-    """The character-era rule: the leading messages that match are read, whatever changed after."""
-    tokens = [estimate_text_tokens(json.dumps(m, ensure_ascii=False)) for m in current]
-    same = 0
-    while same < min(len(previous), len(current)) and previous[same] == current[same]:
-        same += 1
-    return 0.1 * sum(tokens[:same]) + 1.25 * sum(tokens[same:])
+def pay_off_without_the_summary_call(before, after, summary=None, cold=False):
+    return right.calls_to_pay_off(before, after, None, cold)
 
 
-def cache_cost_characters(previous, current):
-    sizes = [len(json.dumps(m, ensure_ascii=False)) for m in current]
-    read = sum(sizes[:len(previous)]) if previous and current[:len(previous)] == previous else 0
-    return 0.1 * read + 1.25 * (sum(sizes) - read)
+def pay_off_ignores_the_pause(before, after, summary=None, cold=False):
+    return right.calls_to_pay_off(before, after, summary, False)
+
+
+def pay_off_from_the_second_call(before, after, summary=None, cold=False):
+    """Counts the calls that save, not the call that pays the extra."""
+    answer = right.calls_to_pay_off(before, after, summary, cold)
+    return answer - 1 if answer and answer > 1 else answer
+
+
+def pay_off_at_once(before, after, summary=None, cold=False):
+    """A smaller list is cheaper from the first call: the cache left out."""
+    return 1 if sum(t for _, t in after) < sum(t for _, t in before) else None
 
 
 def instructions_case_sensitive(text):
@@ -260,12 +264,13 @@ FUNCTION_CHECKS = [
       run_batch_no_compact_after_a_failure]),
     (ex.check_unread_shrunk, right.unread_shrunk,
      [unread_counts_read_ones, unread_newest_three_long, unread_shrinks_120]),
-    (ex.check_cache_cost, right.cache_cost,
-     [cache_cost_no_cache, cache_cost_leading_matches, cache_cost_characters]),
+    (ex.check_calls_to_pay_off, right.calls_to_pay_off,
+     [pay_off_reads_the_unchanged_start, pay_off_without_the_summary_call, pay_off_ignores_the_pause,
+      pay_off_from_the_second_call, pay_off_at_once]),
     (ex.check_instructions, right.instructions,
      [instructions_case_sensitive, instructions_whole_lines, instructions_inside_words]),
 ]
-# The five exercises the learner designs: each wrong answer's hint() names its mistake.
+# The exercises the learner designs: each wrong answer's hint() names its mistake.
 # (check, wrong answer, words its hint must say)
 NAMED_MISTAKES = [
     (ex.check_largest_large_limit, lla_the_articles_number, "the article's own limit"),
@@ -288,6 +293,11 @@ NAMED_MISTAKES = [
     (ex.check_run_batch_safely, run_batch_stops_at_the_failure, "run every call of the batch"),
     (ex.check_run_batch_safely, run_batch_drops_the_failure, "every tool_use needs its tool_result"),
     (ex.check_run_batch_safely, run_batch_no_compact_after_a_failure, "even when a call failed"),
+    (ex.check_calls_to_pay_off, pay_off_reads_the_unchanged_start, "not even the messages before it"),
+    (ex.check_calls_to_pay_off, pay_off_without_the_summary_call, "summary call is billed too"),
+    (ex.check_calls_to_pay_off, pay_off_ignores_the_pause, "the cache has expired"),
+    (ex.check_calls_to_pay_off, pay_off_from_the_second_call, "as call 1"),
+    (ex.check_calls_to_pay_off, pay_off_at_once, "not cheaper at once"),
 ]
 IDS = [check.__name__ for check, _, _ in FUNCTION_CHECKS]
 WRONG = [(check, wrong) for check, _, wrongs in FUNCTION_CHECKS for wrong in wrongs]
@@ -616,6 +626,49 @@ def test_the_checkers_speak_through_the_one_phrasebook():
                 used.add(node.value)
     rows = {key for key in PHRASES if key.split(": ")[0] in stems}
     assert used and used == rows, (sorted(used - rows), sorted(rows - used))
+
+
+def test_the_pay_off_reference_replays_the_benchmarks_cache_and_agrees_with_the_closed_form():
+    """The reference plays both futures through PromptCache and the price table; the
+    solution reasons in closed form. They agree on every case, and the cases mix the steps."""
+    from compact.course.exercises import payoff
+    cases = payoff._cases()
+    assert len(cases) >= 16
+    for label, args, expected in cases:
+        assert expected == right.calls_to_pay_off(*args) == payoff.calls(*payoff.closed_form(*args)), label
+    answers = [expected for _, _, expected in cases]
+    assert None in answers and 1 in answers and max(a for a in answers if a) > 20
+
+
+def test_the_pay_off_figures_docs_teaching_names():
+    from compact.course.exercises import payoff
+    answers = {label: payoff.reference(*args) for label, args in payoff._canned()}
+    assert answers["step 3 shrinks one old result"] == 45
+    assert answers["step 2 keeps the first 3 and the newest 3"] == 6
+    assert answers["step 4, with its summary call"] == 8
+    assert answers["step 3 after a long pause"] == 1
+    assert answers["a rewrite that saves nothing"] is None
+    guide = (ROOT / "docs" / "TEACHING.md").read_text(encoding="utf-8")
+    assert "45 calls for step 3 shrinking one old result, 6 for step 2's archive, 8\nfor step 4" in guide
+
+
+def test_what_notebook_09s_recap_says_of_the_pay_off():
+    """The recap: a small cut takes many calls to pay back; after a long pause a cut with no
+    summary pays from the first call; the call after a rewrite reads nothing of it."""
+    from compact.course.exercises import payoff
+    canned = {label: (args, payoff.reference(*args)) for label, args in payoff._canned()}
+    one = canned["step 3 shrinks one old result"][1]
+    assert one > 5 * canned["step 2 keeps the first 3 and the newest 3"][1]
+    assert one > 5 * canned["step 4, with its summary call"][1]
+    every = [*payoff._canned(), *payoff.random_cases()]
+    for label, args in every:
+        before, after, summary, cold = args
+        if cold and summary is None and sum(t for _, t in after) < sum(t for _, t in before):
+            assert payoff.reference(*args) == 1, label
+    # The call right after the step reads nothing, though the step left the start alone.
+    before, after, _, _ = canned["step 3 shrinks the newest result it may"][0]
+    with_step = next(payoff._future(before, after, None, False))
+    assert with_step == 1.25 * (sum(t for _, t in after) + 500)
 
 
 def test_the_articles_tail_fails_the_case_whose_request_is_in_the_tail(capsys):

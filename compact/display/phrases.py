@@ -481,28 +481,48 @@ PHRASES = {
                                               "only the results it needs must be longer than the limit.",
                                               "更大的阈值也行（{expected:,d}）：第一步从最大的开始，"
                                               "一放得下就停，所以只有它需要转存的那些结果必须比阈值长。"),
-    # -- cost.py
-    "cost: nothing was counted as read": ("nothing was counted as read: when current starts with all "
-                                          "of previous, previous's tokens cost 0.1.",
-                                          "没有任何部分按缓存读取计算：current 以完整的 previous "
-                                          "开头时，previous 的 token 每个只算 0.1。"),
-    "cost: the api reads only a whole": ("the API reads only a whole earlier request: if any message "
-                                         "of previous changed, nothing is read.",
-                                         "API 只读取一个完整的先前请求：previous 中任何一条消息变了，"
-                                         "就什么也读不到。"),
-    "cost: ensure_ascii": ("measure with ensure_ascii=False: a Chinese "
-                                                        "character is one character, not six.",
-                                                        "用 ensure_ascii=False 来量："
-                                                        "一个汉字是一个字符，不是六个。"),
-    "cost: count tokens": ("count tokens, not characters: "
-                                                               "estimate_text_tokens of each message's "
-                                                               "JSON.",
-                                                               "数 token，不是字符：对每条消息的 JSON "
-                                                               "用 estimate_text_tokens。"),
-    "cost: read previous's tokens only when current": ("read previous's tokens only when current "
-                                                       "starts with every message of previous.",
-                                                       "只有 current 以 previous 的全部消息开头时，"
-                                                       "才按缓存读取 previous 的 token。"),
+    # -- payoff.py
+    "payoff: return a whole number of calls": ("return a whole number of calls (an int), or None when "
+                                               "the step never pays for itself.",
+                                               "返回调用次数（一个 int）；步骤永远回不了本时返回 None。"),
+    "payoff: saves nothing": ("this step leaves a list no shorter than before: every later call "
+                              "costs the same with it or without it, so the first call's extra "
+                              "cost is never paid back. Return None.",
+                              "这个步骤留下的列表并不比原来短：之后每次调用，有它没它花费一样，"
+                              "第一次调用多付的钱永远收不回来。返回 None。"),
+    "payoff: it always pays in the end": ("the list got shorter, so every call after the first "
+                                          "one saves 0.1 per token removed: in the end the step "
+                                          "pays for itself.",
+                                          "列表变短了，所以第一次之后的每次调用，每少一个 token "
+                                          "就省 0.1：这个步骤终究会回本。"),
+    "payoff: the unchanged start is not read": ("the cache holds whole earlier requests only: "
+                                                "once the step changed a message, the next call "
+                                                "reads nothing, not even the messages before it "
+                                                "that the step left unchanged. All of after is "
+                                                "written at 1.25.",
+                                                "缓存只保存完整的先前请求：步骤一旦改了某条消息，"
+                                                "下一次调用就什么也读不到，连步骤没动过的、排在它"
+                                                "前面的消息也读不到。after 全部按 1.25 写入。"),
+    "payoff: the summary call is billed": ("step 4's summary call is billed too: its input at 1 a "
+                                           "token (never cached) and its output at 5.",
+                                           "第四步的摘要调用同样计费：输入每个 token 按 1 计"
+                                           "（从不命中缓存），输出按 5 计。"),
+    "payoff: a cold cache": ("after a long pause the cache has expired: without the step, the "
+                             "first call writes all of before again at 1.25, so the step costs "
+                             "less than it seems.",
+                             "长停顿之后缓存已经过期：没有这个步骤，第一次调用也要把 before "
+                             "全部按 1.25 重新写入，所以这个步骤并不像看上去那么贵。"),
+    "payoff: the first call saves nothing": ("count the call right after the step as call 1: it "
+                                             "pays the extra, and each call from the second on "
+                                             "saves 0.1 per token removed.",
+                                             "把步骤之后的那次调用算作第 1 次：多付的钱在这次，"
+                                             "从第 2 次起，每次调用每少一个 token 省 0.1。"),
+    "payoff: the first call writes everything": ("a smaller list is not cheaper at once: the call "
+                                                 "right after the step writes all of after at 1.25, "
+                                                 "where without it that call reads before at 0.1.",
+                                                 "列表小了，并不马上就便宜：步骤之后的那次调用要把 "
+                                                 "after 全部按 1.25 写入，而没有这个步骤，这次调用"
+                                                 "按 0.1 读取 before。"),
     # -- micro.py
     "micro: a result of at most 120": ("a result of at most 120 characters is left as it is.",
                                        "不超过 120 个字符的结果保持原样。"),

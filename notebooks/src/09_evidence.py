@@ -47,8 +47,9 @@
 # %% [markdown]
 # **Goal.** You will learn to read the benchmark's table and chart: what each design
 # costs with a prompt cache, what it loses, how often it summarizes, and how the same
-# ideas look on the API's side; you will write the cache-adjusted cost yourself. About
-# 25 minutes on your own; not part of the 90-minute class (docs/TEACHING.md).
+# ideas look on the API's side; then you will work out how many calls a compaction
+# takes to pay for itself once a cache is in play. About 30 minutes on your own; not
+# part of the 90-minute class (docs/TEACHING.md).
 
 # %%
 # %matplotlib inline
@@ -56,7 +57,7 @@ from compact.bench import benchmark as bench
 from compact.bench import chart, cost, prices, stats, tables
 from compact.course.claims import default_claims
 from compact.offline.tokens import DEFAULT_WINDOW
-from compact.course.exercises import check_cache_cost, hint
+from compact.course.exercises import check_calls_to_pay_off, hint
 
 SEEDS = range(8)
 rows = bench.run_bench(turns=(40, 120), seeds=SEEDS, probe_seeds=(SEEDS[0],))
@@ -218,22 +219,36 @@ chart.bench_chart(rows, timings=False)
 # start of the list, decide the cost as much as how small the list is.
 
 # %% [markdown]
-# ## Check yourself
+# ## Check yourself: when does a compaction pay for itself?
 #
-# Write `cache_cost(previous, current)`: what the request `current` (a list of
-# messages) is billed, in base input tokens, when it is sent right after `previous`.
-# A message's tokens are `estimate_text_tokens(json.dumps(message, ensure_ascii=False))`
-# (from `compact.offline`). When `previous` is not empty and `current` starts with
-# every message of `previous`, in order, the tokens of `previous` are read from the
-# cache at 0.1 each; every other token of `current` is written at 1.25. Leave out the
-# reply and the minimum cacheable length.
+# A step that shrinks the list makes every later request smaller, but it also changes the
+# list the cache holds. Write `calls_to_pay_off(before, after, summary=None, cold=False)`:
+#
+# - `before`: the request just sent, its messages oldest first as `(name, tokens)` pairs;
+#   the cache holds it, and nothing else (the breakpoint at its end);
+# - `after`: the list a step leaves, in the same form; a pair with the same name is the
+#   same message, unchanged;
+# - `summary`: for step 4, its summary call as `(input tokens, output tokens)`; `None`
+#   for the other steps;
+# - `cold`: the next call comes after a pause longer than the cache lives.
+#
+# Then the session goes on the same way with the step or without it: every call adds a
+# reply and a user message (500 tokens in all) and is billed as this page bills one
+# (read 0.1, write 1.25, plain input 1, output 5; replies are the same both ways, leave
+# them out). Return how many calls, counting the one right after the step, it takes
+# until the session with the step has cost no more in all than the session without it,
+# or `None` if it never does. The API caches no prefix shorter than the model's minimum;
+# every list here is longer.
+#
+# Before you code: which pays back faster, step 3 shrinking one old 8,000-token result,
+# or step 4 replacing the whole list with a summary?
 
 # %%
-def cache_cost(previous, current) -> float:
+def calls_to_pay_off(before, after, summary=None, cold=False):
     raise NotImplementedError  # your code here
 
 
-result = check_cache_cost(cache_cost)
+result = check_calls_to_pay_off(calls_to_pay_off)
 
 open_hint = False  # set it to True and run this cell again: the hint for your last check
 if open_hint:
@@ -243,6 +258,10 @@ if open_hint:
 # **Recap.**
 # - With a prompt cache, what a request costs depends on whether it starts with the
 #   whole previous request, not only on its size; replies and summaries are billed too.
+#   So a compaction is paid for on the call right after it, which cannot read the
+#   request the step changed, and each later call saves 0.1 per token removed: a small
+#   cut takes many calls to pay back, and after a long pause, when the cache is gone
+#   anyway, a cut without a summary pays from the first call.
 # - The seed design loses tool outputs for good, forgets probes and rewrites old messages
 #   often; the default loses and forgets none, rewrites rarely, and costs the least of
 #   the four.

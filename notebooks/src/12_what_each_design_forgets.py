@@ -179,13 +179,19 @@ for name, detail, text in kept["decision"]["gone texts"]:
 rows = cost_and_forgotten("tool-heavy", 120)
 for row in rows:
     print(f"{row['design']:24} cost {row['cost'] / 1e6:5.2f}M  forgotten {row['forgotten']:3d} "
-          f"of {row['probes']}  requests over the window {row['refused']:3d}")
+          f"of {row['probes']}  requests over the window {row['refused']:3d}  "
+          f"summary calls {row['summary_calls']:2d}")
+# A server compaction is booked as a summary call, so none here means it never triggered.
+both = next(row for row in rows if row["design"] == "default+server-compact")
+print(f"default+server-compact: {both['summary_calls']} summary calls, the server's "
+      f"compactions and step 4's together")
 cost_forgotten_chart(rows)
 
 # %% [markdown]
 # Read the chart from the lower left: the cheapest design that forgets nothing. On this
 # session that is the default profile (and the default under server compaction, which
-# never triggers here). The seed profile costs more and forgets; server compaction
+# never triggers here: the cell prints 0 summary calls for it, the server's compactions
+# included). The seed profile costs more and forgets; server compaction
 # forgets what its summary dropped; clearing forgets the results it cleared, and at the
 # API's default trigger it costs the most of all. `none` forgets nothing and costs much
 # more, and past the model's window the API would refuse it (notebook 09).

@@ -20,13 +20,13 @@ every run, never written down.
 from .budget import check_largest_large_limit
 from .catalogue import CHECKERS, WRITES_CODE
 from .check import CheckResult
-from .cost import check_cache_cost
 from .forgets import check_instructions
 from .hints import hint
 from .live import check_default_run
 from .micro import check_older_result, check_placeholders
 from .order import check_lost, check_order_loss
 from .own import check_settings
+from .payoff import check_calls_to_pay_off
 from .pipeline import check_steps_that_act
 from .profiles import check_seed_losses, check_unread_shrunk
 from .reactive import check_tail_once

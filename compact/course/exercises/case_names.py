@@ -76,13 +76,17 @@ CASES_ZH = {
     "exactly 120 characters, unread": "正好 120 个字符，未读",
     "everything read already": "全都读过了",
     "old reads shrink too, but were read": "旧的读取结果也被缩短，但已经读过",
-    # 09 cache_cost
-    "the first request, nothing cached": "第一次请求，没有缓存",
-    "one message appended": "追加了一条消息",
-    "the same request again": "同样的请求再发一次",
-    "an old result shrunk: nothing is read": "旧结果被缩短：什么也读不到",
-    "the first message changed": "第一条消息变了",
-    "Chinese text, one appended": "中文文本，追加一条",
+    # 09 calls_to_pay_off
+    "step 3 shrinks one old result": "第三步缩短一条旧结果",
+    "step 3 shrinks every result but the newest 3": "第三步缩短除最新 3 条以外的所有结果",
+    "step 3 shrinks the newest result it may": "第三步缩短它能缩短的最新一条结果",
+    "step 2 keeps the first 3 and the newest 3": "第二步保留最前 3 条和最新 3 条",
+    "step 4, with its summary call": "第四步，连同它的摘要调用",
+    "step 4 on a short list": "短列表上的第四步",
+    "step 3 after a long pause": "长停顿之后的第三步",
+    "step 4 after a long pause": "长停顿之后的第四步",
+    "step 4 on a short list, after a long pause": "长停顿之后、短列表上的第四步",
+    "a rewrite that saves nothing": "什么也没省下的改写",
     # 12 instructions
     "one instruction after a request": "请求之后的一条指示",
     "capitals and a contraction": "大写和缩写",
@@ -114,7 +118,7 @@ RANDOM_ZH = (
     (re.compile(r"random list (\d+)"), r"随机列表 \1"),
     (re.compile(r"random persisted result (\d+)"), r"随机的转存结果 \1"),
     (re.compile(r"random whole result (\d+)"), r"随机的完整结果 \1"),
-    (re.compile(r"random requests (\d+)"), r"随机请求 \1"),
+    (re.compile(r"random step (\d+)"), r"随机步骤 \1"),
     (re.compile(r"huge_result, steps ([\d, ]+)"), r"huge_result，步骤 \1"),
 )
 

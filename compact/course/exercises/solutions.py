@@ -6,12 +6,11 @@ the tests run each one through its checker, so a checker whose reference
 drifted from the article fails there.
 """
 
-import json
+import math
 import re
 
 from ... import formats
 from ...messages import text_of
-from ...offline.tokens import estimate_text_tokens
 
 # -- 00: a prediction ----------------------------------------------------------------
 
@@ -134,12 +133,21 @@ def unread_shrunk(sizes, fresh):
 
 # -- 09 --------------------------------------------------------------------------------
 
-def cache_cost(previous, current):
-    tokens = [estimate_text_tokens(json.dumps(m, ensure_ascii=False)) for m in current]
-    if previous and current[:len(previous)] == previous:
-        read = sum(tokens[:len(previous)])
-        return 0.1 * read + 1.25 * (sum(tokens) - read)
-    return 1.25 * sum(tokens)
+def calls_to_pay_off(before, after, summary=None, cold=False):
+    old = sum(tokens for _, tokens in before)
+    new = sum(tokens for _, tokens in after)
+    # The call right after the step: with it, nothing is read (the cache holds whole
+    # requests, and the step changed this one) and all of `after` is written at 1.25;
+    # without it, `before` is read at 0.1, or written again when the cache is cold.
+    extra = 1.25 * new - (1.25 if cold else 0.1) * old
+    if summary is not None:
+        extra += summary[0] + 5 * summary[1]     # the summary call: input at 1, output at 5
+    if extra <= 0:
+        return 1
+    saving = 0.1 * (old - new)                   # every later call reads the shorter list
+    if saving <= 0:
+        return None
+    return 1 + math.ceil(extra / saving)
 
 
 # -- 10: a prediction: edits for the budget --------------------------------------------
