@@ -193,8 +193,10 @@ chart.bench_chart(rows, timings=False)
 # cached prefix (past the trigger, each new tool use moves the cleared boundary: the
 # offline server's reading of the SDK's docstrings, notebook 10);
 # `exclude_tools` names tools whose results are never cleared; `clear_tool_inputs` also
-# clears the calls' inputs. It is step 3 with the default profile's fixes: it acts only
-# over a trigger, and cuts deep enough to be worth the cache write. And nothing is lost:
+# clears the calls' inputs. It is step 3 acting only over a trigger, one of the default
+# profile's fixes; but it has no target, so past the trigger each new tool use clears one
+# more result, unless `clear_at_least` holds it back until a clearing is worth the cache
+# write. And nothing is lost:
 # the edit happens on the server, your own `messages` list stays whole. The price is that
 # you still send the whole list on every request.
 #
@@ -211,7 +213,7 @@ chart.bench_chart(rows, timings=False)
 # | unit | characters (deterministic) | input tokens | input tokens |
 # | trigger | 50,000 characters | 100,000 tokens | 150,000 tokens |
 # | old tool results | archived to a transcript (a marker with the path), or saved to disk with a placeholder | placeholder; your list keeps them | summarized |
-# | keeps | the newest 3 results, and every unanswered one | the newest 3 tool uses | the summary + what follows |
+# | keeps | the newest 3 results, and every one the model has not read yet | the newest 3 tool uses | the summary + what follows |
 # | cache | acts rarely, cuts to a target, one break per compaction | past the trigger, a break at each new tool use; `clear_at_least` delays the first | one break per compaction |
 # | huge fresh result | persisted with a preview | cleared only once old enough | summarized |
 #
@@ -278,7 +280,7 @@ if open_hint:
 #   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py
 # - Prompt caching (breakpoints, the 5-minute and 1-hour lifetimes, prices):
 #   https://platform.claude.com/docs/en/build-with-claude/prompt-caching
-# - Context editing: https://platform.claude.com/en/docs/build-with-claude/context-editing
+# - Context editing: https://platform.claude.com/docs/en/build-with-claude/context-editing
 # - Lindenbauer et al., "The Complexity Trap" (2025), observation masking against LLM
 #   summaries on SWE-bench Verified: https://arxiv.org/abs/2508.21433
 #

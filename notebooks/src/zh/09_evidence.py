@@ -102,8 +102,9 @@
 # 清除更早那些调用的结果，留下占位符。`clear_at_least` 让它只在至少能删掉这么多 token 时才动手，
 # 因为每次清除都会打断缓存的前缀（超过触发值之后，每来一次新的工具调用，清除的边界就移动一次：
 # 这是离线服务器对 SDK 文档字符串的理解，见 notebook 10）；`exclude_tools` 指定哪些工具的结果永不清除；
-# `clear_tool_inputs` 连调用的输入一起清除。它就是带上默认配置修正的第三步：只在超过触发值时动
-# 手，而且切得足够深，值得为此付出一次缓存写入。而且什么也不丢：编辑发生在服务器上，你自己的
+# `clear_tool_inputs` 连调用的输入一起清除。它就是只在超过触发值时才动手的第三步，这是默认配置的
+# 修正之一；但它没有目标值，所以超过触发值之后，每来一次新的工具调用就多清除一条结果，除非
+# `clear_at_least` 让它等到一次清除值得付出缓存写入时再动手。而且什么也不丢：编辑发生在服务器上，你自己的
 # `messages` 列表保持完整。代价是每次请求你仍要发送整个列表。
 #
 # **服务器端压缩，`compact_20260112`**（beta 请求头 `compact-2026-01-12`）。输入超过触发值（默
@@ -117,7 +118,7 @@
 # | 单位 | 字符（确定性） | 输入 token | 输入 token |
 # | 触发 | 50,000 个字符 | 100,000 token | 150,000 token |
 # | 旧的工具结果 | 归档到 transcript（标记带路径），或转存到磁盘，占位符带路径 | 占位符；你的列表仍保留它们 | 总结成摘要 |
-# | 保留 | 最近 3 条结果，以及每条模型尚未回应的结果 | 最近 3 次工具调用 | 摘要 + 其后的内容 |
+# | 保留 | 最近 3 条结果，以及每条模型还没读过的结果 | 最近 3 次工具调用 | 摘要 + 其后的内容 |
 # | 缓存 | 很少动手，切到目标值，每次压缩打断一次 | 超过触发值后，每次新的工具调用打断一次；`clear_at_least` 推迟第一次 | 每次压缩打断一次 |
 # | 新到的超大结果 | 转存，留一段预览 | 要等它足够旧才清除 | 总结成摘要 |
 #
@@ -162,7 +163,7 @@
 #   它的代码：https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py
 # - Prompt caching（断点、5 分钟和 1 小时的存活时间、价格）：
 #   https://platform.claude.com/docs/en/build-with-claude/prompt-caching
-# - 上下文编辑：https://platform.claude.com/en/docs/build-with-claude/context-editing
+# - 上下文编辑：https://platform.claude.com/docs/en/build-with-claude/context-editing
 # - Lindenbauer 等，“The Complexity Trap”（2025），在 SWE-bench Verified 上比较观察遮蔽与
 #   LLM 摘要：https://arxiv.org/abs/2508.21433
 #
