@@ -416,7 +416,7 @@ PHRASES = {
     "probe in file": ("the file {path}",
                       "文件 {path}"),
     "probe in summary": ("the summary in this context (a summary's words, not the original)",
-                         "上下文里的摘要（摘要的文字，不是原文）"),
+                         "上下文里的摘要（摘要的文字，不是原始文本）"),
     "why probe none": ("nothing in this context, in the files it names or in its summaries starts with {cue}",
                        "上下文、它提到的文件和摘要里都没有以 {cue} 开头的内容"),
     "why probe many": ("{n} different texts start with {cue}",
@@ -526,12 +526,12 @@ PHRASES = {
                                               "tool results too.",
                                               "{extra_0} 没有丢失：transcript（完整记录）"
                                               "保存着原来的列表，也要在每个 transcript "
-                                              "的工具结果里找原文。"),
+                                              "的工具结果里找原始输出。"),
     "order: not lost, its marker's path": ("{extra_0} is not lost: its marker's path (the 'Full "
                                              "output: ' line, or the placeholder's 'saved at') names a "
                                              "saved file holding the original.",
                                              "{extra_0} 没有丢失：它的标记里的路径（'Full output: ' "
-                                             "行，或占位符的 'saved at'）指向一个保存着原文的文件。"),
+                                             "行，或占位符的 'saved at'）指向一个保存着原始输出的文件。"),
     "order: still readable": ("{extra_0} is still readable: compare whole "
                                                      "texts, not only whether the id is there.",
                                                      "{extra_0} 仍然读得到：要比较完整的文本，"
@@ -539,8 +539,8 @@ PHRASES = {
     "order: a result is lost when no": ("a result is lost when no readable text for its id equals the "
                                         "original: a preview or '[Earlier tool result omitted.]' is "
                                         "not the original.",
-                                        "一个结果丢失，是指它的 id 对应的所有可读文本都不等于原文："
-                                        "预览或 '[Earlier tool result omitted.]' 都不是原文。"),
+                                        "一个结果丢失，是指它的 id 对应的所有可读文本都不等于原始输出："
+                                        "预览或 '[Earlier tool result omitted.]' 都不是原始输出。"),
     # -- own.py
     "own: hint": ("the peak follows the context limit: in the sweep's table the lowest "
                   "limits have the lowest peaks, and none is low enough. Go below the grid, in "
