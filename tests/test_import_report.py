@@ -264,6 +264,19 @@ def test_every_warning_kind_is_said_in_both_languages(tmp_path, lang):
     assert len([line for line in said if line.startswith(("warning:", "警告："))]) == 5
 
 
+def test_the_chinese_report_lists_its_kinds_with_the_chinese_comma(tmp_path):
+    # Issue 34: a Chinese sentence joins its items with 、, not the English ", ".
+    from compact.display.import_report import report_lines
+    report = load_session(write_jsonl(tmp_path / "s.jsonl", slash_command_session()))["import_report"]
+    report = {**report, "left_out_lines": {**report["left_out_lines"], "summary": [7]}}
+    assert report_lines(report, "zh")[:2] == [
+        "读了 6 条记录：2 user (isMeta)、2 user、2 assistant",
+        "略去：1 条 meta caveat（第 1 行）、1 条 summary（第 7 行）"]
+    assert report_lines(report, "en")[:2] == [
+        "read 6 records: 2 user (isMeta), 2 user, 2 assistant",
+        "left out: 1 meta caveat (line 1), 1 summary (line 7)"]
+
+
 @pytest.mark.parametrize("command", ["replay", "sweep"])
 def test_replay_and_sweep_print_an_imports_notes_on_stderr(tmp_path, capsys, command):
     # Issue 33: the commands that read a session file say what the import left out.

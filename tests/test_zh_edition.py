@@ -196,3 +196,30 @@ def test_jupytext_writes_each_zh_source_back_unchanged(source):
     import jupytext
     text = source.read_text(encoding="utf-8")
     assert jupytext.writes(jupytext.reads(text, fmt="py:percent"), fmt="py:percent") == text
+
+
+# One term each (issue 34, docs/GLOSSARY.md): what the Chinese edition never says, and what it
+# says instead.
+NOT_SAID = {
+    "笔记本": "notebook",
+    "自我检查": "自测",
+    "调用地": "逐次调用 (not the calque 一次模型调用一次模型调用地)",
+    "预制": "预先录制的 (a canned history)",
+    "重放": "回放 (replay)",
+    "**讨论。**": "**课堂讨论。**",
+    "未命中": "缺失 (a miss)",
+}
+ORIGINAL = re.compile(r"原文(?!配置)")  # 原文 is the article's own text; its profile is 原文配置
+# Notebook 09's prose is rewritten on another branch (issue 34 left it alone); what it still says.
+PENDING = {"09_evidence.py": {"预制", "**讨论。**", "未命中", "原文"}}
+ZH_TEXTS = [*ZH_SOURCES, ROOT / "README.zh.md", ROOT / "docs" / "GLOSSARY.md"]
+
+
+@pytest.mark.parametrize("path", ZH_TEXTS, ids=[p.name for p in ZH_TEXTS])
+def test_the_chinese_edition_keeps_one_term_each(path):
+    text = path.read_text(encoding="utf-8")
+    pending = PENDING.get(path.name, set())
+    said = {word: instead for word, instead in NOT_SAID.items() if word in text and word not in pending}
+    assert said == {}, f"{path.name}: say instead {said}"
+    if "原文" not in pending:
+        assert ORIGINAL.findall(text) == [], f"{path.name}: 原文 outside 原文配置"

@@ -45,7 +45,7 @@ CHINESE = {"titles": ["接下来读取 s05_todo_write/README.md。", "找到的�
            "compare-code": ["我之前读过 s09_memory/code.py，",
                             "s08_context_compact/code.py：793 行；上下文：",
                             "s09_memory/code.py：大纲；上下文：before_compaction_reminder；记忆：MemoryStore",
-                            "- s08_context_compact/code.py（793 行）：当前上下文靠 tool_result_budget"],
+                            "- s08_context_compact/code.py（793 行）——当前上下文：tool_result_budget"],
            "compact-tool": ["写入 notes/progress.md，", "笔记列出了 5 节课程："]}
 FACT_NOTES = ("Lessons found: ", ": title '", " lines; context: ", ": outline; context: ")
 
@@ -70,6 +70,8 @@ def test_the_notes_of_a_chinese_request_are_chinese(name, profile, tmp_path):
         assert any(line.startswith(expected) for line in notes), (expected, notes)
     if name == "compare-code":  # the summary's copy of the code note was read back
         assert any(line.startswith("- s08_") and line.endswith("（来自对话摘要。）") for line in notes), notes
+        # Issue 34: "none" reads as a sentence, not as "memory relies on: no function named for it".
+        assert any("；持久记忆：没有为此命名的函数或类。" in line for line in notes), notes
 
 
 @pytest.mark.parametrize("name,profile", sorted(RUNS))

@@ -20,11 +20,11 @@ from .text import shown
 
 def report_lines(report: dict, lang: str | None = None) -> list:
     read = report["read"]
-    kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(read.items(), key=lambda kv: -kv[1]))
+    kinds = say("and", lang).join(f"{n} {kind}" for kind, n in sorted(read.items(), key=lambda kv: -kv[1]))
     lines = [say("import read", lang, total=sum(read.values()), kinds=kinds)]
     left = report["left_out_lines"]
     if left:
-        lines.append(say("import left out", lang, kinds=", ".join(
+        lines.append(say("import left out", lang, kinds=say("and", lang).join(
             say("import lines", lang, count=len(at), kind=kind, lines=line_list(at),
                 s="s" if len(at) > 1 else "")
             for kind, at in left.items())))

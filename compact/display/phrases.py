@@ -97,7 +97,7 @@ PHRASES = {
                 "{call} 只显示了部分内容"),
     "why preview": ("only a preview of {call} is left in this context, and no tool offered here can "
                     "read its saved copy {saved}",
-                    "上下文里只剩 {call} 的预览，而这里提供的工具读不了它的保存副本 {saved}"),
+                    "上下文里只剩 {call} 的预览，而这里提供的工具读不了它保存的副本 {saved}"),
     # a job no offered tool does (compact/offline/model/tools.py reads what each tool does)
     "why no reader": ("this request offers no tool that reads a file or runs a shell command, to look "
                       "into {path}",
@@ -171,7 +171,7 @@ PHRASES = {
     "json whole": ("the whole file, as read in this context",
                    "这个上下文中读到的整个文件"),
     "json peek": ("the first {chars} characters of the saved copy {saved}",
-                  "保存副本 {saved} 的前 {chars} 个字符"),
+                  "保存的副本 {saved} 的前 {chars} 个字符"),
     "json preview": ("the persisted preview (full text: {saved})",
                      "转存后留下的预览（完整内容：{saved}）"),
     "json head": ("{path}: a JSON {root}",
@@ -210,7 +210,7 @@ PHRASES = {
                    "（{n} 行）"),
     "code facts": ("- {path}{size}: current context through {context}; persistent memory through {memory}. "
                    "(From {source}.)",
-                   "- {path}{size}：当前上下文靠 {context}；持久记忆靠 {memory}。（来自{source}。）"),
+                   "- {path}{size}——当前上下文：{context}；持久记忆：{memory}。（来自{source}。）"),
     "code nothing": ("nothing named for it",
                      "没有为此命名的函数或类"),
     "code read": ("the file as read in this context",
@@ -220,7 +220,7 @@ PHRASES = {
     "code summary": ("the conversation summary",
                      "对话摘要"),
     "code outline": ("an outline of its class and def lines, taken after its text left the context",
-                     "它的内容离开上下文之后取得的 class 和 def 行大纲"),
+                     "它的正文离开上下文之后提取的 class 和 def 行大纲"),
     "code in short": ("In short: {context_side} manages the current context, keeping the messages list "
                       "under the window within one session; ",
                       "简而言之：{context_side} 管理当前上下文，"
@@ -258,7 +258,7 @@ PHRASES = {
     "note peek": ("The result was saved to {saved}; what is left in context stops before the first record "
                   "ends, so I'll look at the first {chars} characters of the saved copy.",
                   "结果已转存到 {saved}；上下文里留下的部分在第一条记录结束之前就断了，"
-                  "所以我来看保存副本的前 {chars} 个字符。"),
+                  "所以我来看看保存的副本的前 {chars} 个字符。"),
     "note write compact": ("Writing {path}, then compacting in the same batch: this stage is done.",
                            "写入 {path}，并在同一批次里压缩：这一阶段已完成。"),
     "tool could not write": ("I could not write {path}: {written}",
@@ -302,7 +302,7 @@ PHRASES = {
     "title preview": ("from the persisted previews",
                       "来自转存后留下的预览"),
     "title saved copy": ("from the saved copies I re-read",
-                         "来自我重新读取的保存副本"),
+                         "来自我重新读取的已保存副本"),
     "title note": ("from my own notes (their results are no longer in context)",
                    "来自我自己的笔记（它们的结果已不在上下文中）"),
     "title summary": ("from the conversation summary",
@@ -422,7 +422,7 @@ PHRASES = {
     "probe in file": ("the file {path}",
                       "文件 {path}"),
     "probe in summary": ("the summary in this context (a summary's words, not the original)",
-                         "上下文里的摘要（摘要的文字，不是原文）"),
+                         "上下文里的摘要（摘要的文字，不是原始文本）"),
     "why probe none": ("nothing in this context, in the files it names or in its summaries starts with {cue}",
                        "上下文、它提到的文件和摘要里都没有以 {cue} 开头的内容"),
     "why probe many": ("{n} different texts start with {cue}",
@@ -552,12 +552,12 @@ PHRASES = {
                                               "tool results too.",
                                               "{extra_0} 没有丢失：transcript（完整记录）"
                                               "保存着原来的列表，也要在每个 transcript "
-                                              "的工具结果里找原文。"),
+                                              "的工具结果里找原始输出。"),
     "order: not lost, its marker's path": ("{extra_0} is not lost: its marker's path (the 'Full "
                                              "output: ' line, or the placeholder's 'saved at') names a "
                                              "saved file holding the original.",
                                              "{extra_0} 没有丢失：它的标记里的路径（'Full output: ' "
-                                             "行，或占位符的 'saved at'）指向一个保存着原文的文件。"),
+                                             "行，或占位符的 'saved at'）指向一个保存着原始输出的文件。"),
     "order: still readable": ("{extra_0} is still readable: compare whole "
                                                      "texts, not only whether the id is there.",
                                                      "{extra_0} 仍然读得到：要比较完整的文本，"
@@ -565,8 +565,8 @@ PHRASES = {
     "order: a result is lost when no": ("a result is lost when no readable text for its id equals the "
                                         "original: a preview or '[Earlier tool result omitted.]' is "
                                         "not the original.",
-                                        "一个结果丢失，是指它的 id 对应的所有可读文本都不等于原文："
-                                        "预览或 '[Earlier tool result omitted.]' 都不是原文。"),
+                                        "一个结果丢失，是指它的 id 对应的所有可读文本都不等于原始输出："
+                                        "预览或 '[Earlier tool result omitted.]' 都不是原始输出。"),
     # -- own.py
     "own: hint": ("the peak follows the context limit: in the sweep's table the lowest "
                   "limits have the lowest peaks, and none is low enough. Go below the grid, in "
@@ -589,9 +589,8 @@ PHRASES = {
                                 "峰值 {row_peak_tokens:,} 个 token > 窗口 {window:,}"),
     "own: loses no tool output": ("loses no tool output",
                                   "不丢失工具输出"),
-    "own: outputs lost": ("{row_lost} outputs lost: the seed profile's step 3 "
-                                                  "keeps no copy",
-                                                  "丢失 {row_lost} 个输出：seed 配置的第三步不保存副本"),
+    "own: outputs lost": ("{row_lost} outputs lost: the seed profile's step 3 keeps no copy",
+                          "丢失 {row_lost} 个输出：原文配置（seed）的第三步不保存副本"),
     "own: within the budget": ("within the budget",
                                "不超预算"),
     "own: over the budget": ("cost {row_cost:,} > budget {budget:,}",
@@ -603,7 +602,7 @@ PHRASES = {
                                            "遗忘了 {row_forgotten} 个探针；默认配置在默认设置下遗忘 "
                                            "{most} 个：这个选择丢掉的内容没有副本"),
     "own: no row of the grid qualifies": ("misses: no row of the grid fits this window, so any count passes",
-                                          "未命中：网格中没有一行放得进这个窗口，所以多少次都算通过"),
+                                          "缺失：网格中没有一行放得进这个窗口，所以多少次都算通过"),
     "own: misses no more than the best row": ("misses no more than the best row",
                                           "缺失不比最佳行多"),
     "own: misses more than the best row": ("{row_misses} misses; the best row within the budget has "

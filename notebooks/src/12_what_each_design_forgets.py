@@ -110,7 +110,7 @@ for step, run in steps.items():
 #
 # The article says of step 1's persisted output: 完整内容仍然可以从路径中取回 (the full
 # content can still be retrieved from the path). On `huge_result`, step 1 moves the
-# 200,000-character JSON to `.task_outputs/tool-results/` and leaves a 2,000-character
+# 288,000-character JSON to `.task_outputs/tool-results/` and leaves a 2,000-character
 # preview. Every probe of the history, its place after step 1, and the answer:
 
 # %%

@@ -42,7 +42,7 @@
 # 旁支记录和 meta 行被略去；`summary` 和 `file-history-snapshot` 是簿记，不是消息。
 # assistant 记录比模型回复多：Claude Code 每个内容块写一条记录，
 # 导入器把 `message.id` 相同的记录重新合成一条回复。
-# 当前用户请求是某个人最近一次输入的文本。
+# 当前用户请求是由人输入的最新一段文本。
 #
 # ## 对整个会话运行一次 `prepare`
 #
@@ -51,8 +51,8 @@
 # %% [markdown]
 # ## 逐次调用
 #
-# `timeline` 把会话一次模型调用一次模型调用地交给 `prepare`，
-# 就像你的 agent 当初运行管线时那样。回复是录下来的那些：
+# `timeline` 把会话按模型调用逐次交给 `prepare`：
+# 假如你的 agent 当初运行了这条管线，它也会这样做。回复是录下来的那些：
 # 压缩器改变不了模型接下来做了什么。
 
 # %% [markdown]
@@ -69,7 +69,7 @@
 # - **丢失（lost）**：任何地方都无法再逐字读到的工具输出；
 # - **缺失（misses）**：录下的回复用到了某个名字（`snake_case`，8 个字符以上），
 #   而这个名字只出现在更早的某个工具输出里，但那次调用发出的内容里哪儿都没有它
-#   （结果、预览、摘要里都没有），这样的模型调用次数。这是本课程自己的量度：你的模型本来得把那个输出再读一遍；
+#   （结果、预览、摘要里都没有），这样的模型调用次数。这是本课程自己的衡量标准：你的模型本来得把那个输出再读一遍；
 # - **峰值 token（peak tokens）**：最大的一次请求，按离线模型的估算；
 # - **遗忘（forgot）**：会话的探针（notebook 12：输出里的一行、动过的文件、请求、说过的下一步或
 #   决定、用户的指令）中，这组设置为下一轮发送的内容、它提到的文件和摘要都不保留的那些。
@@ -94,8 +94,8 @@
 # ## 选定的设置
 #
 # 最佳行的设置就是一个 `CompactionConfig`：把它交给你的压缩器。
-# 按 token 计的阈值需要一个 token 量度配合它，即 `compact.tokens.TokenMeasure(client, model)`，
-# 它去问你的模型自己的 `count_tokens`；阈值的单位和量度的单位不一致时，压缩器会拒绝。
+# 按 token 计的阈值需要一个 token 度量配合它，即 `compact.tokens.TokenMeasure(client, model)`，
+# 它去问你的模型自己的 `count_tokens`；阈值的单位和度量的单位不一致时，压缩器会拒绝。
 
 # %% [markdown]
 # ## 配方：你自己循环里的四行
@@ -104,7 +104,7 @@
 # 有一个测试让它对着离线模型运行。这就是它的四个位置：
 #
 # 1. 每次调用模型之前 `prepare(messages, request)`；
-# 2. API 仍然回答 "prompt is too long" 时，运行一次 `reactive_compact(messages, request)`
+# 2. API 仍然回答 `prompt is too long` 时，运行一次 `reactive_compact(messages, request)`
 #    （补救压缩），然后重发同一次调用；
 # 3. `compact` 工具：先执行整个批次，追加每一个结果，然后才 `compact_history`；
 # 4. 把当前用户请求传给它们每一个。
@@ -131,15 +131,15 @@
 
 # %% [markdown]
 # **参考资料。**
-# - 原文第九节（在 agent 循环里，每次模型调用前都跑同一条管线），以及它的代码：
+# - 文章第九节（在 agent 循环里，每次模型调用前都跑同一条管线），以及它的代码：
 #   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py
-# - Token 计数，用你自己的模型来量按 token 计的阈值：
+# - token 计数（Token counting），用你自己的模型来计量按 token 计的阈值：
 #   https://docs.anthropic.com/en/docs/build-with-claude/token-counting
-# - Prompt caching，扫描的成本一栏按它计算：
+# - 提示缓存（Prompt caching），扫描的成本一栏按它的规则计算：
 #   https://platform.claude.com/docs/en/build-with-claude/prompt-caching
 # - Lindenbauer 等，“The Complexity Trap: Simple Observation Masking Is as Efficient as LLM
 #   Summarization for Agent Context Management”（2025）：https://arxiv.org/abs/2508.21433
 #
-# **讨论。**
+# **课堂讨论。**
 # - 扫描只在一个会话上排名。你要扫描自己的多少个会话、哪几类会话，才会信任它的最佳行？
 # - 你的 agent 在一个私有仓库上工作。四种探针里，你会增加或更看重哪一种，为什么？

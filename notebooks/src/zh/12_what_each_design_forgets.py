@@ -12,7 +12,7 @@
 # - recall：某个工具输出中、其他输出都没有的一行，取靠近中间的；
 # - artifact：read_file、write_file 或 edit_file 调用过的每个路径；
 # - continuation：当前请求，以及 assistant 最后说出的下一步；
-# - decision：用户的指示（"do not"、"always"、"only"、"must"，以及中文的不要、总是、只、
+# - decision：用户的指示（“do not”、“always”、“only”、“must”，以及中文的不要、总是、只、
 #   必须等）和 assistant 说出的决定。
 #
 # 探针给出一行或一句话的开头（它的*提示*，cue），要求说出整行或整句；artifact 探针问某个工具
@@ -39,17 +39,17 @@
 # %% [markdown]
 # ## 四类探针，来自一个能读懂的会话
 #
-# `long_session` 是 notebook 02 的预制历史：为课程工作区写一份状态报告，共 64 条消息。它的第二
-# 条消息是用户的指示："Do not edit anything under web/. Keep the report under 300 words."
+# `long_session` 是 notebook 02 的预先录制的历史：为课程工作区写一份状态报告，共 64 条消息。
+# 它的第二条消息是用户的指示：“Do not edit anything under web/. Keep the report under 300 words.”
 
 # %% [markdown]
 # 每个提示都经过挑选：会话里凡是以它开头的行或句子，都是期望的那一个；模型无论找到哪一份副本，
-# 都是正确答案。artifact 探针写明工具和路径，期望的回答是 "yes"。
+# 都是正确答案。artifact 探针写明工具和路径，期望的回答是“yes”。
 
 # %% [markdown]
 # ## 文章的每一步，单独运行
 #
-# 每一步在原文配置（seed，即文章原样）下单独运行一次，用的是专门为它准备的预制历史。然后定位每个
+# 每一步在原文配置（seed，即文章原样）下单独运行一次，用的是专门为它准备的预先录制的历史。然后定位每个
 # 探针，并逐个提问。
 
 # %% [markdown]
@@ -61,7 +61,7 @@
 # %% [markdown]
 # ## 逐个探针检验文章对第一步的说法
 #
-# 文章说第一步转存的输出“完整内容仍然可以从路径中取回”。在 `huge_result` 上，第一步把 200,000
+# 文章说第一步转存的输出“完整内容仍然可以从路径中取回”。在 `huge_result` 上，第一步把 288,000
 # 字符的 JSON 移到 `.task_outputs/tool-results/`，只留下 2,000 字符的预览。下面是这段历史的
 # 每个探针、第一步之后它所在的位置，以及回答：
 
@@ -74,7 +74,7 @@
 #
 # 基准测试的设计（notebook 09）：`none`、`summary`（只有第四步）、`seed`、`default`，以及离线
 # 服务器模拟的 API 自带的上下文管理（notebook 10）：`server-clear`、`server-compact`、
-# `default+server-compact`。`long_session` 在每种设计下逐次调用地重放，再为下一轮做准备，然后在
+# `default+server-compact`。`long_session` 在每种设计下逐次调用回放，再为下一轮做准备，然后在
 # 那里定位并询问每个探针。
 
 # %% [markdown]
@@ -86,7 +86,7 @@
 # ## 摘要的弱点
 #
 # Factory 发现，它试过的每种方法在产物轨迹（artifact trail）上都最弱。本课程写的摘要（离线模型
-# 的抽取式摘要，第四步）又如何？每个预制历史都被它的摘要消息替换，并且有意不看摘要背后的
+# 的抽取式摘要，第四步）又如何？每段预先录制的历史都被它的摘要消息替换，并且有意不看摘要背后的
 # transcript：摘要自己保留了什么？
 
 # %% [markdown]
@@ -111,14 +111,14 @@
 # ## 自测：摘要必须保留的规则
 #
 # 本课程的摘要会丢掉用户的指示。写出 `instructions(text)`：用户输入的文字中，摘要必须保留的
-# 句子，规则和探针里 "constraint" 那一类相同。一个句子是指示，当且仅当它含有
-# `compact.probes.CONSTRAINT_EN` 中的某一项（"do not"、"don't"、"never"、"always"、"only"、
-# "must"），作为完整的词，大小写不限；或者在任何位置含有 `CONSTRAINT_ZH` 中的某一项。按原来的
+# 句子，规则和探针里“constraint”那一类相同。一个句子是指示，当且仅当它含有
+# `compact.probes.CONSTRAINT_EN` 中的某一项（“do not”、“don't”、“never”、“always”、“only”、
+# “must”），作为完整的词，大小写不限；或者在任何位置含有 `CONSTRAINT_ZH` 中的某一项。按原来的
 # 顺序返回这些句子，去掉首尾空白；`compact.probes.readable_units(text, "sentence")` 可以把文字
 # 切成句子。
 #
-# 检查器在预制文字（词中的提示、大写、中文、同一行里的两种语言）和带种子的随机文字上，分别运行
-# 包里的 `compact.probes.instructions` 和你的函数。`hint()` 会指出它认出的错误。
+# 检查器在预设文本（词中的提示、大写、中文、同一行里的两种语言）和固定种子的随机文本上，分别运行
+# 包里的 `compact.probes.instructions` 和你的函数。`hint()` 会指出它识别出的错误。
 
 # %% [markdown]
 # **小结。**
@@ -142,6 +142,6 @@
 # - Lost in the Middle：语言模型怎样使用长上下文（Liu 等，2023），说明“还在上下文里”不等于
 #   “被用上了”：https://arxiv.org/abs/2307.03172
 #
-# **讨论。**
+# **课堂讨论。**
 # - 用户的哪些指示你会完全不放进摘要？改放在哪里？
 # - 一个答案“只在摘要里”的探针，算是记住了吗？换成真实模型，你会测量什么来找出答案？
