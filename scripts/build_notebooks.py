@@ -51,6 +51,7 @@ edited by hand, not even through jupytext: edit the source and rebuild).
 import argparse
 import difflib
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -148,13 +149,41 @@ def read_prose(text: str, name: str, english: str) -> list:
     return cells
 
 
+# Chinese, its punctuation and its quotes: a line break with one of these on both sides
+# is no word break.
+CJK = re.compile(r"[\u2014\u2018\u2019\u201c\u201d\u2026\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
+BLOCK_START = re.compile(r"\s*([-*+>|#]|\d+[.)]\s|```)")
+
+
+def joined_lines(text: str) -> str:
+    """A zh cell's text with its lines joined where Chinese meets Chinese.
+
+    Markdown turns a line break into a space, and a browser draws that space between
+    two Chinese characters (Chromium does), so a wrapped Chinese sentence would show a
+    gap at every wrap. The sources stay wrapped for review; the notebook gets the
+    joined text. Never joined: a line that opens a block (a list item, a heading, a
+    table row, a quote, a fence) and an indented code line (four spaces or more)."""
+    out, fenced = [], False
+    for line in text.split("\n"):
+        opens_block = bool(BLOCK_START.match(line)) or line.startswith("    ")
+        if (out and not fenced and not opens_block and line.strip()
+                and not out[-1].startswith("    ") and CJK.match(line.lstrip())
+                and out[-1] and CJK.match(out[-1][-1])):
+            out[-1] += line.lstrip()
+        else:
+            out.append(line)
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+    return "\n".join(out)
+
+
 def with_prose(cells: list, prose: list) -> list:
     """The cells with each markdown cell's text replaced by the next prose cell's; tags kept."""
     texts = iter(prose)
     out = []
     for cell in cells:
         if cell.cell_type == "markdown":
-            cell = nbformat.from_dict({**cell, "source": next(texts).source})
+            cell = nbformat.from_dict({**cell, "source": joined_lines(next(texts).source)})
         out.append(cell)
     return out
 

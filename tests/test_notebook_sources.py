@@ -326,3 +326,31 @@ def test_notebook_12s_server_compaction_never_triggering_is_a_printed_count(edit
     row = re.search(r"^default\+server-compact .* summary calls +(\d+)$", printed, re.M)
     assert row and row[1] == "0", printed
     assert ("0 summary calls" if not edition else "摘要调用是 0 次") in nb.cells[at].source
+
+
+ZH_NOTEBOOKS = sorted((ROOT / "notebooks" / "zh").glob("[0-9][0-9]_*.ipynb"))
+HAN = r"[\u3400-\u9fff\u3000-\u303f\uff00-\uffef]"
+CJK_BREAK = re.compile(HAN + r"\n[ ]{0,3}" + HAN)
+
+
+@pytest.mark.parametrize("path", ZH_NOTEBOOKS, ids=[p.stem for p in ZH_NOTEBOOKS])
+def test_no_zh_markdown_breaks_a_line_between_two_chinese_characters(path):
+    # A browser draws a wrapped line's break as a space, a gap inside a Chinese sentence.
+    nb = nbformat.read(path, as_version=4)
+    breaks = [(i, m.group()) for i, cell in enumerate(nb.cells) if cell.cell_type == "markdown"
+              for m in CJK_BREAK.finditer(cell.source)]
+    assert breaks == [], breaks[:5]
+
+
+@pytest.mark.parametrize("text, joined", [
+    ("一段\n中文。", "一段中文。"),
+    ("- 一项\n  续行", "- 一项续行"),
+    ("中文\n- 新的一项", "中文\n- 新的一项"),
+    ("    代码里的中文\n    代码", "    代码里的中文\n    代码"),
+    ("中文\n\n中文", "中文\n\n中文"),
+    ("中文 `code`\n中文", "中文 `code`\n中文"),
+    ("```\n中文\n中文\n```", "```\n中文\n中文\n```"),
+    ("中文\n| 表 |", "中文\n| 表 |"),
+])
+def test_the_builder_joins_only_chinese_to_chinese_in_running_text(text, joined):
+    assert BUILD.joined_lines(text) == joined
