@@ -354,3 +354,8 @@ def test_no_zh_markdown_breaks_a_line_between_two_chinese_characters(path):
 ])
 def test_the_builder_joins_only_chinese_to_chinese_in_running_text(text, joined):
     assert BUILD.joined_lines(text) == joined
+
+
+def test_readme_zh_breaks_no_line_between_two_chinese_characters():
+    text = (ROOT / "README.zh.md").read_text(encoding="utf-8")
+    assert CJK_BREAK.findall(text) == []
