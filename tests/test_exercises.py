@@ -191,6 +191,11 @@ def run_batch_no_compact_after_a_failure(messages, tool_uses, run, compact):
     return compact(after) if asked and not failed else after
 
 
+def unread_forgets_the_newest_three(sizes, fresh):
+    """Every unread result over 120: the newest 3 of the whole list forgotten."""
+    return sum(1 for i in range(len(sizes) - fresh, len(sizes)) if sizes[i] > 120)
+
+
 def unread_counts_read_ones(sizes, fresh):
     """Every older result shrunk, read ones too."""
     return sum(1 for i in range(len(sizes) - 3) if sizes[i] > 120)
@@ -259,7 +264,8 @@ FUNCTION_CHECKS = [
      [run_batch_like_the_article, run_batch_stops_at_the_failure, run_batch_drops_the_failure,
       run_batch_no_compact_after_a_failure]),
     (ex.check_unread_shrunk, right.unread_shrunk,
-     [unread_counts_read_ones, unread_newest_three_long, unread_shrinks_120]),
+     [unread_forgets_the_newest_three, unread_counts_read_ones, unread_newest_three_long,
+      unread_shrinks_120]),
     (ex.check_cache_cost, right.cache_cost,
      [cache_cost_no_cache, cache_cost_leading_matches, cache_cost_characters]),
     (ex.check_instructions, right.instructions,
@@ -281,6 +287,7 @@ NAMED_MISTAKES = [
     (ex.check_tail_once, tail_from_the_request, "the tail starts at the request"),
     (ex.check_tail_once, tail_always_after_the_request, "already before the tail"),
     (ex.check_tail_once, tail_parting_a_pair, "start one earlier so the pair stays together"),
+    (ex.check_unread_shrunk, unread_forgets_the_newest_three, "even unread ones"),
     (ex.check_unread_shrunk, unread_counts_read_ones, "read ones too"),
     (ex.check_unread_shrunk, unread_newest_three_long, "by position"),
     (ex.check_unread_shrunk, unread_shrinks_120, "exactly 120 characters is left alone"),
@@ -519,8 +526,38 @@ def test_placeholders_on_five_reads_match_the_article_rule():
     assert shrunk
 
 
-def test_seed_losses_are_positive():
-    assert all(n > 0 for n in ex.profiles.seed_losses().values())
+def test_the_likeliest_unread_mistake_gets_only_its_own_hint(capsys):
+    # The reader's finding: "every unread result over 120" was told "read ones too" and
+    # "exactly 120", neither of which it did.
+    ex.check_unread_shrunk(unread_forgets_the_newest_three)
+    ex.hint()
+    tied = capsys.readouterr().out.rsplit("\nhint: ", 1)[0]
+    assert "even unread ones" in tied
+    assert "read ones too" not in tied and "is left alone" not in tied
+
+
+def test_seed_losses_are_asked_on_histories_the_table_does_not_replay():
+    from pathlib import Path
+    losses = ex.profiles.seed_losses()
+    assert losses == {"overflow": 7, "compact_tool": 2, "huge_result": 0}
+    source = (Path(__file__).parent.parent / "notebooks/src/08_seed_vs_default.py").read_text()
+    table = source[source.index("def compare("):source.index("## Characters before and after")]
+    assert not any(name in table for name in losses)
+
+
+@pytest.mark.parametrize("answer, words", [
+    ({"overflow": 10, "compact_tool": 2, "huge_result": 0}, "newest 3 results stay whole"),
+    ({"overflow": 0, "compact_tool": 2, "huge_result": 0}, "flaw 2"),
+    ({"overflow": 7, "compact_tool": 4, "huge_result": 0}, "flaw 3"),
+    ({"overflow": 7, "compact_tool": 0, "huge_result": 0}, "flaw 3"),
+    ({"overflow": 7, "compact_tool": 2, "huge_result": 1}, "step 1 saved"),
+])
+def test_each_likely_seed_losses_slip_gets_its_hint(answer, words, capsys):
+    result = ex.check_seed_losses(answer)
+    assert (result.passed, result.total) == (2, 3)
+    assert "FAIL" in capsys.readouterr().out
+    ex.hint()
+    assert words in capsys.readouterr().out.rsplit("\nhint: ", 1)[0]
 
 
 def test_summary_calls_in_the_live_run_are_read_from_the_records():
