@@ -667,11 +667,15 @@ PHRASES = {
     "reactive: never start below 0": ("never start below 0.",
                                       "绝不从小于 0 的位置开始。"),
     # -- server_edits.py
-    "server_edits: hint": ("lower the clearing trigger well under the default, and set "
-                           "clear_at_least so that clearing starts only once a large amount can go; "
-                           "compaction loses what it summarizes.",
-                           "把清除的触发阈值降到远低于默认值，并设置 clear_at_least，让清除等到能清掉"
-                           "一大段时才开始；压缩会丢掉它摘要掉的内容。"),
+    "server_edits: hint": ("clear_at_least holds back the first clearing; after it, each new tool "
+                           "use clears one more result and breaks the cache. Look at the table of "
+                           "tools: a result of a few dozen or a thousand characters saves little "
+                           "when cleared and costs a break all the same; exclude_tools keeps a "
+                           "tool's results whole. Compaction loses what it summarizes.",
+                           "clear_at_least 推迟第一次清除；之后每来一次新的工具调用，就多清除一个结果，"
+                           "缓存也断一次。看看工具表：几十或一千来个字符的结果，清掉省不了多少，"
+                           "却照样打断一次缓存；exclude_tools 让某个工具的结果保持完整。压缩会丢掉它"
+                           "摘要掉的内容。"),
     "server_edits: cost at most": ("cost at most {budget_cost:,d}",
                                    "成本不超过 {budget_cost:,d}"),
     "server_edits: cache broken less often than without clear_at_least": (

@@ -144,9 +144,11 @@ def cache_cost(previous, current):
 
 # -- 10: a prediction: edits for the budget --------------------------------------------
 
+# The many small bash and glob results are not worth a cache break each: keep them.
 EDITS_FOR_BUDGET = [{"type": "clear_tool_uses_20250919",
                      "trigger": {"type": "input_tokens", "value": 20_000},
-                     "clear_at_least": {"type": "input_tokens", "value": 5_000}}]
+                     "clear_at_least": {"type": "input_tokens", "value": 5_000},
+                     "exclude_tools": ["bash", "glob"]}]
 
 
 # -- 12 --------------------------------------------------------------------------------
