@@ -526,6 +526,31 @@ def test_placeholders_on_five_reads_match_the_article_rule():
     assert shrunk
 
 
+@pytest.mark.parametrize("wrong, words, not_words", [
+    (instructions_inside_words, "whole words only", "whatever their case"),
+    (instructions_case_sensitive, "whatever their case", None),  # it also finds "only" in "commonly"
+])
+def test_an_instructions_slip_gets_its_own_hint(wrong, words, not_words, capsys):
+    # The reader's finding: the substring answer was told to mind the case.
+    ex.check_instructions(wrong)
+    ex.hint()
+    tied = capsys.readouterr().out.rsplit("\nhint: ", 1)[0]
+    assert words in tied and (not_words is None or not_words not in tied), tied
+
+
+def test_notebook_12_shows_examples_of_every_cue_and_states_no_word_list():
+    from pathlib import Path
+    from compact.probes import CONSTRAINT_EN, CONSTRAINT_ZH
+    kept = " ".join(s.lower() for _, sentences in ex.forgets.examples() for s in sentences)
+    assert all(cue in kept for cue in CONSTRAINT_EN + CONSTRAINT_ZH)
+    dropped = [t for t, sentences in ex.forgets.examples() if not sentences]
+    assert "The commonly used helper is slow." in dropped  # a false friend, shown
+    source = (Path(__file__).parent.parent / "notebooks/src/12_what_each_design_forgets.py").read_text()
+    exercise = source[source.index("## Check yourself"):source.index("**Recap.**")]
+    assert "CONSTRAINT_EN" not in exercise and "whole word" not in exercise
+    assert not set(ex.forgets.EXAMPLES) & {text for _, text in ex.forgets.CASES}
+
+
 def test_the_likeliest_unread_mistake_gets_only_its_own_hint(capsys):
     # The reader's finding: "every unread result over 120" was told "read ones too" and
     # "exactly 120", neither of which it did.

@@ -435,8 +435,9 @@ PHRASES = {
         "find the cue words whatever their case: 'Do not' and 'DON'T' are instructions too.",
         "不论大小写都要找到提示词：'Do not' 和 'DON'T' 也是指示。"),
     "forgets: inside a word": (
-        "a cue word must be a whole word: 'only' is not in 'commonly'.",
-        "英文提示词必须是完整的词：'commonly' 里并没有 'only'。"),
+        "whole words only: 'commonly' holds 'only', and is no cue; match an English cue "
+        "only where no letter stands right before or after it.",
+        "只认完整的词：'commonly' 里含有 'only'，但它不是提示词；英文提示词前后紧挨着的不能是字母。"),
     "forgets: Chinese cues": (
         "Chinese cues have no spaces around them: look for '不要' anywhere in a sentence.",
         "中文提示词前后没有空格：在句子的任何位置找 '不要'。"),
