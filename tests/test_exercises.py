@@ -540,6 +540,7 @@ def test_an_instructions_slip_gets_its_own_hint(wrong, words, not_words, capsys)
 
 def test_notebook_12_shows_examples_of_every_cue_and_states_no_word_list():
     from pathlib import Path
+
     from compact.probes import CONSTRAINT_EN, CONSTRAINT_ZH
     kept = " ".join(s.lower() for _, sentences in ex.forgets.examples() for s in sentences)
     assert all(cue in kept for cue in CONSTRAINT_EN + CONSTRAINT_ZH)
