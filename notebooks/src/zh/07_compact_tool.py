@@ -42,7 +42,8 @@
 # 入已经发生」。
 
 # %% [markdown]
-# 现在 agent 继续工作。模型读到摘要，看到写入已有记录，于是不再重复。
+# 现在 agent 继续工作。模型读到摘要，看到写入已有记录，于是不再重复：下面最后一行数出摘要之后
+# 它调用 `write_file` 的次数。
 
 # %% [markdown]
 # ## 两个出错的 harness
@@ -69,8 +70,10 @@
 # `run_batch_safely(messages, tool_uses, run, compact)`。`messages` 以模型的回复结尾，这条回复
 # 里是批次 `tool_uses`；`run(tool_use)` 返回一个工具的文本，也可能抛出异常；`compact` 没有处理
 # 函数（它的回应是 `compact.formats.COMPACT_TOOL_ACK`），`compact(the list)` 返回压缩后的列表。
-# 返回一个撑得住的 harness 应当留下的列表：失败调用的结果写什么（包里的工具写 `Error:
-# <message>`），它之后的调用怎么办，请求过的 `compact` 还运行不运行，都由你决定。
+# 返回一个撑得住的 harness 应当留下的列表，按包的规则：失败调用的结果写 `Error: <异常的消息>`
+# （包里工具的写法），批次里之后的调用照样运行，请求过的 `compact` 也照样在结果之后运行。（别的
+# 规则也能让列表合法，比如在失败处停下、其余调用回答「未运行」；检查器拿你的列表和包的 harness
+# 比较，所以要求的是这一条。）
 #
 # 检查器在一个临时工作区里运行包自己的 harness `Agent.run_batch`，在另一个相同的工作区里（那里
 # `bash` 会抛出异常）用同样的工具运行你的函数，覆盖预设批次和随机批次。`hint()` 会说出它认出的
@@ -90,6 +93,8 @@
 # **参考资料。**
 # - 文章第九节（agent 循环）和第十节（compact 工具）；这一章在上游仓库中的页面：
 #   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.zh.md
+#   （文章之后它改过：它的 compact 工具现在先运行 `compact_history`，再追加这一批的结果，
+#   也就是本 notebook 的错误 1，并回应 `[Compacted. History summarized.]`）
 # - 上游代码，其中的 `compact` 工具和执行一批调用的循环：https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py
 # - Messages API 的工具调用，每个 `tool_use` 都要有一个 `tool_result` 回应：
 #   https://platform.claude.com/docs/en/agents-and-tools/tool-use/overview
