@@ -93,8 +93,6 @@
 # **参考资料。**
 # - 文章第九节（agent 循环）和第十节（compact 工具）；这一章在上游仓库中的页面：
 #   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.zh.md
-#   （文章之后它改过：它的 compact 工具现在先运行 `compact_history`，再追加这一批的结果，
-#   也就是本 notebook 的错误 1，并回应 `[Compacted. History summarized.]`）
 # - 上游代码，其中的 `compact` 工具和执行一批调用的循环：https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py
 # - Messages API 的工具调用，每个 `tool_use` 都要有一个 `tool_result` 回应：
 #   https://platform.claude.com/docs/en/agents-and-tools/tool-use/overview
