@@ -609,6 +609,13 @@ def test_the_live_prediction_is_the_default_run_and_names_the_expected_mistakes(
     assert "the seed run's count" in capsys.readouterr().out
 
 
+def test_the_live_prediction_hint_counts_one_search_per_preview(capsys):
+    # The reader's finding: "searches the saved copy once" read as 4 calls; it is one a preview.
+    ex.check_default_run({"files_saved": 2, "model_calls": 3})
+    ex.hint()
+    assert "once per preview" in capsys.readouterr().out.rsplit("\nhint: ", 1)[1]
+
+
 PREDICTIONS = [
     (ex.check_placeholders, ex.micro.placeholders_on_five_reads),
     (ex.check_order_loss, ex.order.order_loss_on_huge_result),
