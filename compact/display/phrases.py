@@ -577,8 +577,9 @@ PHRASES = {
                                            "defaults forgets {most}: what this choice drops has no copy",
                                            "遗忘了 {row_forgotten} 个探针；默认配置在默认设置下遗忘 "
                                            "{most} 个：这个选择丢掉的内容没有副本"),
-    "own: no row of the grid qualifies": ("misses: no row of the grid fits this window, so any count passes",
-                                          "未命中：网格中没有一行放得进这个窗口，所以多少次都算通过"),
+    "own: no row of the grid qualifies": ("misses: n/a, no row of the grid fits this window, so "
+                                          "there is no best row to compare with",
+                                          "未命中：不适用，网格中没有一行放得进这个窗口，没有最佳行可比"),
     "own: misses no more than the best row": ("misses no more than the best row",
                                           "缺失不比最佳行多"),
     "own: misses more than the best row": ("{row_misses} misses; the best row within the budget has "
