@@ -48,7 +48,7 @@
 # %matplotlib inline
 from IPython.display import display
 
-from compact import CompactionConfig
+from compact import CompactionConfig, estimate_chars
 from compact.course.article_tests import assert_no_orphan_tool_results, reactive_history, run_article_tests
 from compact.course.charts import message_map, timeline_chart
 from compact.bench.cost import CostLedger, message_json
@@ -274,7 +274,8 @@ for profile in ("seed", "default"):
 
 # %%
 for name, shape in history_shapes().items():
-    print(f"{name}: {len(shape)} messages")
+    print(f"{name}: {len(shape)} messages, "
+          f"{estimate_chars(load_history(name)['messages']):,d} characters")
     for index, role, calls, sizes in shape:
         what = f"calls {', '.join(calls)}" if calls else (f"results {sizes}" if sizes else "text")
         print(f"  {index:2d} {role:9} {what}")
