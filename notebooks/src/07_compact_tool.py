@@ -116,8 +116,7 @@ print("every tool_use in the transcript has its result: the list is valid")
 
 # %% [markdown]
 # Now the agent carries on. The model reads the summary, sees the write recorded, and
-# does not do it again: the last line below counts its `write_file` calls after the
-# summary.
+# does not do it again (the last line below counts its writes).
 
 # %%
 answer = agent.loop(request)
@@ -184,9 +183,8 @@ before_after(agent.compactor.records, limit=agent.config.context_char_limit,
 # Return the list as a harness that survives should leave it, by the package's rule: a
 # failed call's result says `Error: <the exception's message>` (the wording of the
 # package's own tools), every later call of the batch still runs, and a requested
-# `compact` still runs, after the results. (Other rules keep the list valid too, such as
-# stopping at the failure and answering the rest "not run"; the checker holds you to this
-# one, since it compares your list with the package's harness.)
+# `compact` still runs, after the results. (Other rules can be valid too; the checker
+# compares your list with the package's harness, so it holds you to this one.)
 #
 # The checker runs the package's own harness, `Agent.run_batch`, in a scratch workspace,
 # and your function with the same tools in an identical one (where `bash` raises), on
@@ -218,10 +216,9 @@ if open_hint:
 # %% [markdown]
 # **References.**
 # - The article, sections 9 (the agent loop) and 10 (the compact tool); the chapter's
-#   page upstream, in English: https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.en.md
-#   (it has changed since the article: its compact tool now runs `compact_history`
-#   before it appends the batch's results, this notebook's Wrong 1, and answers
-#   `[Compacted. History summarized.]`)
+#   English page upstream: https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.en.md
+#   (changed since the article: its compact tool now compacts before the results are
+#   appended: Wrong 1)
 # - The upstream code, its `compact` tool and the loop that runs a batch: https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py
 # - Tool use in the Messages API, every `tool_use` answered by a `tool_result`:
 #   https://platform.claude.com/docs/en/agents-and-tools/tool-use/overview
