@@ -187,8 +187,8 @@ sr.replay_chart(runs, "timeline_150", trigger=100_000)
 # it loses nothing: the batch is on disk). When the prompt passes the trigger,
 # server-clear clears every old result but the newest 3 and server-compact replaces
 # everything with one summary: both fall. After that, server-compact's cache share
-# (bottom) recovers, while server-clear's drops to zero on about every other call
-# (`breaks` 43 against 1 in the table): each new tool use moves the cleared boundary
+# (bottom) recovers, while server-clear's drops to zero on about every other call past
+# the trigger (`breaks` 43 against 1 in the table): each new tool use moves the cleared boundary
 # (next section). Compare `breaks` in the table, and the default profile's
 # requests: small, so each of its breaks costs little.
 #
