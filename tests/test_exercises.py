@@ -560,6 +560,11 @@ def test_the_likeliest_unread_mistake_gets_only_its_own_hint(capsys):
     tied = capsys.readouterr().out.rsplit("\nhint: ", 1)[0]
     assert "even unread ones" in tied
     assert "read ones too" not in tied and "is left alone" not in tied
+    # and the other way round: counting the read ones is never told "even unread ones"
+    ex.check_unread_shrunk(unread_counts_read_ones)
+    ex.hint()
+    tied = capsys.readouterr().out.rsplit("\nhint: ", 1)[0]
+    assert "read ones too" in tied and "even unread ones" not in tied
 
 
 def test_seed_losses_are_asked_on_histories_the_table_does_not_replay():

@@ -85,18 +85,20 @@ def _diagnose(args, expected, got):
         return phrase("profiles: return one count")
     older = range(max(0, len(sizes) - 3))
     unread = range(len(sizes) - fresh, len(sizes))
-    # First the likeliest mistake: every unread result over 120, the newest 3 forgotten.
-    if got == sum(1 for i in unread if sizes[i] > 120):
-        return phrase("profiles: the newest 3 stay whole, unread too")
-    if got == sum(1 for i in older if sizes[i] > 120):
-        return phrase("profiles: the read ones count too")
     long_ones = [i for i, size in enumerate(sizes) if size > 120]
     newest_long = set(long_ones[-3:])
-    if got == sum(1 for i in long_ones[:-3] if i >= len(sizes) - fresh and i not in newest_long):
-        return phrase("profiles: the newest 3 by position")
-    if got == sum(1 for i in older if i >= len(sizes) - fresh and sizes[i] >= 120):
-        return phrase("profiles: 120 is left alone")
-    return None
+    # Each slip's count on this case; a hint is tied to the case only when one slip alone
+    # gives that count (two slips may agree on a case, and then the hint could misname it).
+    slips = {
+        "profiles: the newest 3 stay whole, unread too": sum(1 for i in unread if sizes[i] > 120),
+        "profiles: the read ones count too": sum(1 for i in older if sizes[i] > 120),
+        "profiles: the newest 3 by position": sum(
+            1 for i in long_ones[:-3] if i >= len(sizes) - fresh and i not in newest_long),
+        "profiles: 120 is left alone": sum(
+            1 for i in older if i >= len(sizes) - fresh and sizes[i] >= 120),
+    }
+    named = [key for key, count in slips.items() if count == got]
+    return phrase(named[0]) if len(named) == 1 else None
 
 
 @exercise("08", writes_code=True)
