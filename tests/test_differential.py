@@ -21,7 +21,10 @@ reactive_compact's newest 5), so this test cannot pass by never looking.
 
 Not compared: histories where the safety fixes change what the article does
 (forged `Full output:` lines, ids that sanitize to one name, list content, SDK
-objects; flaws 6, 7, 11, 12): those are tested in tests/test_flaws.py.
+objects; flaws 6, 7, 11, 12): those are tested in tests/test_flaws.py. Flaw 9
+(which refusal text counts as "too long") is outside what this test compares,
+since it calls reactive_compact itself; test_flaws.py tests it alone (notebook
+08 says the same).
 
 Fast by default (4 sessions); CI=true runs 16.
 """

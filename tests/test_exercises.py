@@ -189,6 +189,11 @@ def run_batch_no_compact_after_a_failure(messages, tool_uses, run, compact):
     return compact(after) if asked and not failed else after
 
 
+def unread_forgets_the_newest_three(sizes, fresh):
+    """Every unread result over 120: the newest 3 of the whole list forgotten."""
+    return sum(1 for i in range(len(sizes) - fresh, len(sizes)) if sizes[i] > 120)
+
+
 def unread_counts_read_ones(sizes, fresh):
     """Every older result shrunk, read ones too."""
     return sum(1 for i in range(len(sizes) - 3) if sizes[i] > 120)
@@ -263,7 +268,8 @@ FUNCTION_CHECKS = [
      [run_batch_like_the_article, run_batch_stops_at_the_failure, run_batch_drops_the_failure,
       run_batch_no_compact_after_a_failure]),
     (ex.check_unread_shrunk, right.unread_shrunk,
-     [unread_counts_read_ones, unread_newest_three_long, unread_shrinks_120]),
+     [unread_forgets_the_newest_three, unread_counts_read_ones, unread_newest_three_long,
+      unread_shrinks_120]),
     (ex.check_calls_to_pay_off, right.calls_to_pay_off,
      [pay_off_reads_the_unchanged_start, pay_off_without_the_summary_call, pay_off_ignores_the_pause,
       pay_off_from_the_second_call, pay_off_at_once]),
@@ -286,6 +292,7 @@ NAMED_MISTAKES = [
     (ex.check_tail_once, tail_from_the_request, "the tail starts at the request"),
     (ex.check_tail_once, tail_always_after_the_request, "already before the tail"),
     (ex.check_tail_once, tail_parting_a_pair, "start one earlier so the pair stays together"),
+    (ex.check_unread_shrunk, unread_forgets_the_newest_three, "even unread ones"),
     (ex.check_unread_shrunk, unread_counts_read_ones, "read ones too"),
     (ex.check_unread_shrunk, unread_newest_three_long, "by position"),
     (ex.check_unread_shrunk, unread_shrinks_120, "exactly 120 characters is left alone"),
@@ -532,8 +539,69 @@ def test_placeholders_on_five_reads_match_the_article_rule():
     assert shrunk
 
 
-def test_seed_losses_are_positive():
-    assert all(n > 0 for n in ex.profiles.seed_losses().values())
+@pytest.mark.parametrize("wrong, words, not_words", [
+    (instructions_inside_words, "whole words only", "whatever their case"),
+    (instructions_case_sensitive, "whatever their case", None),  # it also finds "only" in "commonly"
+])
+def test_an_instructions_slip_gets_its_own_hint(wrong, words, not_words, capsys):
+    # The reader's finding: the substring answer was told to mind the case.
+    ex.check_instructions(wrong)
+    ex.hint()
+    tied = capsys.readouterr().out.rsplit("\nhint: ", 1)[0]
+    assert words in tied and (not_words is None or not_words not in tied), tied
+
+
+def test_notebook_12_shows_examples_of_every_cue_and_states_no_word_list():
+    from pathlib import Path
+
+    from compact.probes import CONSTRAINT_EN, CONSTRAINT_ZH
+    kept = " ".join(s.lower() for _, sentences in ex.forgets.examples() for s in sentences)
+    assert all(cue in kept for cue in CONSTRAINT_EN + CONSTRAINT_ZH)
+    dropped = [t for t, sentences in ex.forgets.examples() if not sentences]
+    assert "The commonly used helper is slow." in dropped  # a false friend, shown
+    source = (Path(__file__).parent.parent / "notebooks/src/12_what_each_design_forgets.py").read_text()
+    exercise = source[source.index("## Check yourself"):source.index("**Recap.**")]
+    assert "CONSTRAINT_EN" not in exercise and "whole word" not in exercise
+    assert not set(ex.forgets.EXAMPLES) & {text for _, text in ex.forgets.CASES}
+
+
+def test_the_likeliest_unread_mistake_gets_only_its_own_hint(capsys):
+    # The reader's finding: "every unread result over 120" was told "read ones too" and
+    # "exactly 120", neither of which it did.
+    ex.check_unread_shrunk(unread_forgets_the_newest_three)
+    ex.hint()
+    tied = capsys.readouterr().out.rsplit("\nhint: ", 1)[0]
+    assert "even unread ones" in tied
+    assert "read ones too" not in tied and "is left alone" not in tied
+    # and the other way round: counting the read ones is never told "even unread ones"
+    ex.check_unread_shrunk(unread_counts_read_ones)
+    ex.hint()
+    tied = capsys.readouterr().out.rsplit("\nhint: ", 1)[0]
+    assert "read ones too" in tied and "even unread ones" not in tied
+
+
+def test_seed_losses_are_asked_on_histories_the_table_does_not_replay():
+    from pathlib import Path
+    losses = ex.profiles.seed_losses()
+    assert losses == {"overflow": 7, "compact_tool": 2, "huge_result": 0}
+    source = (Path(__file__).parent.parent / "notebooks/src/08_seed_vs_default.py").read_text()
+    table = source[source.index("def compare("):source.index("## Characters before and after")]
+    assert not any(name in table for name in losses)
+
+
+@pytest.mark.parametrize("answer, words", [
+    ({"overflow": 10, "compact_tool": 2, "huge_result": 0}, "newest 3 results stay whole"),
+    ({"overflow": 0, "compact_tool": 2, "huge_result": 0}, "flaw 2"),
+    ({"overflow": 7, "compact_tool": 4, "huge_result": 0}, "flaw 3"),
+    ({"overflow": 7, "compact_tool": 0, "huge_result": 0}, "flaw 3"),
+    ({"overflow": 7, "compact_tool": 2, "huge_result": 1}, "step 1 saved"),
+])
+def test_each_likely_seed_losses_slip_gets_its_hint(answer, words, capsys):
+    result = ex.check_seed_losses(answer)
+    assert (result.passed, result.total) == (2, 3)
+    assert "FAIL" in capsys.readouterr().out
+    ex.hint()
+    assert words in capsys.readouterr().out.rsplit("\nhint: ", 1)[0]
 
 
 def test_summary_calls_in_the_live_run_are_read_from_the_records():
@@ -557,6 +625,13 @@ def test_the_live_prediction_is_the_default_run_and_names_the_expected_mistakes(
     ex.check_default_run({"files_saved": 2, "model_calls": 4})
     ex.hint()
     assert "the seed run's count" in capsys.readouterr().out
+
+
+def test_the_live_prediction_hint_counts_one_search_per_preview(capsys):
+    # The reader's finding: "searches the saved copy once" read as 4 calls; it is one a preview.
+    ex.check_default_run({"files_saved": 2, "model_calls": 3})
+    ex.hint()
+    assert "once per preview" in capsys.readouterr().out.rsplit("\nhint: ", 1)[1]
 
 
 PREDICTIONS = [

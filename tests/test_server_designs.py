@@ -89,6 +89,45 @@ def test_the_reference_edits_meet_the_budget(capsys):
     assert (result.passed, result.total) == (4, 4)
 
 
+# The settings notebook 10 prints, and the figure each one fails the budget on: none of
+# them is an answer (the reader passed the old budget by copying CLEAR, or the 5,000 row).
+NOTEBOOK_CLEAR = {"type": "clear_tool_uses_20250919",
+                  "trigger": {"type": "input_tokens", "value": 30000},
+                  "keep": {"type": "tool_uses", "value": 3},
+                  "clear_at_least": {"type": "input_tokens", "value": 5000},
+                  "exclude_tools": ["glob"], "clear_tool_inputs": False}
+
+
+def _at(trigger, at_least=0):
+    edit = {"type": "clear_tool_uses_20250919", "trigger": {"type": "input_tokens", "value": trigger}}
+    if at_least:
+        edit["clear_at_least"] = {"type": "input_tokens", "value": at_least}
+    return [edit]
+
+
+PRINTED = [("cell 4's CLEAR", [NOTEBOOK_CLEAR], 863_334),
+           ("clear_at_least 0 at 30,000", _at(30_000), 979_303),
+           ("clear_at_least 5,000 at 30,000", _at(30_000, 5_000), 886_984),
+           ("clear_at_least 20,000 at 30,000", _at(30_000, 20_000), 886_984),
+           ("the API's defaults", [{"type": "clear_tool_uses_20250919"}], 1_087_827)]
+
+
+@pytest.mark.parametrize("name, edits, cost", PRINTED, ids=[p[0] for p in PRINTED])
+def test_no_setting_printed_in_notebook_10_meets_the_budget(name, edits, cost, capsys):
+    from compact.course.exercises import server_edits
+    figures, _, _ = server_edits.measure(edits)
+    assert figures["cost"] == cost > server_edits.BUDGET_COST  # the figures notebook 10 quotes
+    result = check_edits_for_budget(edits)
+    assert not result.ok and "FAIL  cost at most" in capsys.readouterr().out
+
+
+def test_no_trigger_alone_meets_the_budget():
+    # Notebook 10 says so: from 20,000 to 80,000 tokens the trigger changes nothing here.
+    from compact.course.exercises import server_edits
+    costs = {server_edits.measure(_at(trigger, 5_000))[0]["cost"] for trigger in (20_000, 80_000)}
+    assert costs == {886_984}
+
+
 TRAPS = [
     ("the API's defaults", [{"type": "clear_tool_uses_20250919"}], "cost at most"),
     ("a low trigger alone", [{"type": "clear_tool_uses_20250919",

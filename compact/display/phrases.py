@@ -441,8 +441,9 @@ PHRASES = {
         "find the cue words whatever their case: 'Do not' and 'DON'T' are instructions too.",
         "不论大小写都要找到提示词：'Do not' 和 'DON'T' 也是指示。"),
     "forgets: inside a word": (
-        "a cue word must be a whole word: 'only' is not in 'commonly'.",
-        "英文提示词必须是完整的词：'commonly' 里并没有 'only'。"),
+        "whole words only: 'commonly' holds 'only', and is no cue; match an English cue "
+        "only where no letter stands right before or after it.",
+        "只认完整的词：'commonly' 里含有 'only'，但它不是提示词；英文提示词前后紧挨着的不能是字母。"),
     "forgets: Chinese cues": (
         "Chinese cues have no spaces around them: look for '不要' anywhere in a sentence.",
         "中文提示词前后没有空格：在句子的任何位置找 '不要'。"),
@@ -601,8 +602,9 @@ PHRASES = {
                                            "defaults forgets {most}: what this choice drops has no copy",
                                            "遗忘了 {row_forgotten} 个探针；默认配置在默认设置下遗忘 "
                                            "{most} 个：这个选择丢掉的内容没有副本"),
-    "own: no row of the grid qualifies": ("misses: no row of the grid fits this window, so any count passes",
-                                          "缺失：网格中没有一行放得进这个窗口，所以多少次都算通过"),
+    "own: no row of the grid qualifies": ("misses: n/a, no row of the grid fits this window, so "
+                                          "there is no best row to compare with",
+                                          "缺失：不适用，网格中没有一行放得进这个窗口，没有最佳行可比"),
     "own: misses no more than the best row": ("misses no more than the best row",
                                           "缺失不比最佳行多"),
     "own: misses more than the best row": ("{row_misses} misses; the best row within the budget has "
@@ -631,6 +633,29 @@ PHRASES = {
                                            "要找几个文件？"),
     # -- profiles.py
     "profiles: return one count": ("return one count.", "返回一个数。"),
+    "profiles: the newest 3 stay whole, unread too": (
+        "the newest 3 results of the whole list stay whole, even unread ones: count only the "
+        "unread results older than those 3 and longer than 120.",
+        "整个列表中最新的 3 个结果保持完整，未读的也一样：只数比这 3 个更早、又超过 120 个字符的未读结果。"),
+    "profiles: losses, the newest 3 stay": (
+        "the newest 3 results stay whole on every call: at the last call they are still there.",
+        "每次调用都保留最新的 3 个结果：到最后一次调用时它们仍然完整。"),
+    "profiles: losses, the seed shrinks under the limit": (
+        "the seed's step 3 runs on every call, even far under the limit (flaw 2), and under 50 "
+        "messages no transcript is written: what it shrinks is lost.",
+        "原文配置的第三步每次调用都运行，即使远低于上限（缺陷 2）；不到 50 条消息时不写 "
+        "transcript：它缩掉的就丢了。"),
+    "profiles: losses, shrunk before the compact transcript": (
+        "the compact tool's transcript is written on the last call; one call before, step 3 "
+        "had already shrunk the oldest reads of the batch of five (flaw 3): the transcript "
+        "holds their placeholders, the reads after them whole.",
+        "compact 工具的 transcript 在最后一次调用时才写；前一次调用时，第三步已经把五个读取"
+        "那一批里最早的几个缩掉了（缺陷 3）：transcript 里是它们的占位符，后面的读取则完整。"),
+    "profiles: losses, step 1 saved it first": (
+        "step 1 saved the 287,938-character read to a file before step 3 shrank its preview: "
+        "the file keeps it whole, so it is not lost.",
+        "第一步先把 287,938 个字符的读取结果存进文件，第三步才缩掉它的预览：文件里保留着全文，"
+        "所以它没有丢。"),
     "profiles: the read ones count too": ("you counted every older result shrunk, read ones too: "
                                           "only the last `fresh` results are unread.",
                                           "你把所有被缩短的旧结果都算上了，包括已读的：只有最后 "
@@ -669,11 +694,15 @@ PHRASES = {
     "reactive: never start below 0": ("never start below 0.",
                                       "绝不从小于 0 的位置开始。"),
     # -- server_edits.py
-    "server_edits: hint": ("lower the clearing trigger well under the default, and set "
-                           "clear_at_least so that clearing starts only once a large amount can go; "
-                           "compaction loses what it summarizes.",
-                           "把清除的触发阈值降到远低于默认值，并设置 clear_at_least，让清除等到能清掉"
-                           "一大段时才开始；压缩会丢掉它摘要掉的内容。"),
+    "server_edits: hint": ("clear_at_least holds back the first clearing; after it, each new tool "
+                           "use clears one more result and breaks the cache. Look at the table of "
+                           "tools: a result of a few dozen or a thousand characters saves little "
+                           "when cleared and costs a break all the same; exclude_tools keeps a "
+                           "tool's results whole. Compaction loses what it summarizes.",
+                           "clear_at_least 推迟第一次清除；之后每来一次新的工具调用，就多清除一个结果，"
+                           "缓存也断一次。看看工具表：几十或一千来个字符的结果，清掉省不了多少，"
+                           "却照样打断一次缓存；exclude_tools 让某个工具的结果保持完整。压缩会丢掉它"
+                           "摘要掉的内容。"),
     "server_edits: cost at most": ("cost at most {budget_cost:,d}",
                                    "成本不超过 {budget_cost:,d}"),
     "server_edits: cache broken less often than without clear_at_least": (

@@ -116,11 +116,13 @@ print("every tool_use in the transcript has its result: the list is valid")
 
 # %% [markdown]
 # Now the agent carries on. The model reads the summary, sees the write recorded, and
-# does not do it again.
+# does not do it again (the last line below counts its writes).
 
 # %%
 answer = agent.loop(request)
 print(answer)
+print("\nwrite_file calls after the summary:",
+      sum(use["name"] == "write_file" for m in agent.messages for use in tool_uses(m)))
 
 # %% [markdown]
 # ## Two harnesses that get it wrong
@@ -178,9 +180,11 @@ before_after(agent.compactor.records, limit=agent.config.context_char_limit,
 # ends with the model's reply holding the batch `tool_uses`; `run(tool_use)` returns a
 # tool's text and may raise; `compact` has no handler (its answer is
 # `compact.formats.COMPACT_TOOL_ACK`), and `compact(the list)` returns the compacted list.
-# Return the list as a harness that survives should leave it: decide what a failed call's
-# result says (the package's tools say `Error: <message>`), what happens to the calls
-# after it, and whether a requested `compact` still runs.
+# Return the list as a harness that survives should leave it, by the package's rule: a
+# failed call's result says `Error: <the exception's message>` (the wording of the
+# package's own tools), every later call of the batch still runs, and a requested
+# `compact` still runs, after the results. (Other rules can be valid too; the checker
+# compares your list with the package's harness, so it holds you to this one.)
 #
 # The checker runs the package's own harness, `Agent.run_batch`, in a scratch workspace,
 # and your function with the same tools in an identical one (where `bash` raises), on
@@ -212,7 +216,9 @@ if open_hint:
 # %% [markdown]
 # **References.**
 # - The article, sections 9 (the agent loop) and 10 (the compact tool); the chapter's
-#   page upstream: https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.md
+#   English page upstream: https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.en.md
+#   (changed since the article: its compact tool now compacts before the results are
+#   appended: Wrong 1)
 # - The upstream code, its `compact` tool and the loop that runs a batch: https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py
 # - Tool use in the Messages API, every `tool_use` answered by a `tool_result`:
 #   https://platform.claude.com/docs/en/agents-and-tools/tool-use/overview

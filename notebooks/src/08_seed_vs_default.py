@@ -5,9 +5,11 @@
 # numbers and its flaws, so the earlier notebooks could reproduce what it shows.
 # `tests/test_differential.py` runs it beside a flat copy of the article's printed code on
 # long seeded sessions and finds, after every call, the same messages, the same files
-# and the same summarizer input. It leaves out the inputs where five safety fixes hold in
-# the seed profile too (flaws 6, 7, 9, 11 and 12, below); on those the seed differs from
-# the article on purpose, and `tests/test_flaws.py` shows each one.
+# and the same summarizer input. It leaves out the inputs where four safety fixes hold in
+# the seed profile too (flaws 6, 7, 11 and 12, below); on those the seed differs from
+# the article on purpose, and `tests/test_flaws.py` shows each one. A fifth, flaw 9
+# (which refusal text counts as "too long"), lies outside what it compares, since it
+# calls `reactive_compact` itself; `tests/test_flaws.py` tests it alone.
 # `CompactionConfig()`, the default, keeps the same thresholds and fixes the flaws that
 # the course's later history and the API's behaviour brought to light. The flaws are
 # numbered 1-18 in [docs/DESIGN.md](../docs/DESIGN.md) (flaw 10 is withdrawn: the article
@@ -18,15 +20,15 @@
 # | flaw | the seed (the article) | the default |
 # |---|---|---|
 # | 1 | step 3 leaves `[Earlier tool result omitted.]`, with no saved file | saves the text first: always `[Earlier tool result saved at <path>]` |
-# | 2 | step 3 runs on every call, even far under the limit, and rewrites old messages | step 3 acts only over the limit, and stops at a target (60% of it) |
+# | 2 | step 3 runs on every call, even far under the limit, and rewrites old messages | step 3 acts only over the limit, and stops at a target (60% of it, printed below) |
 # | 3 | a fresh batch of more than 3 results can shrink before the model has read it | results newer than the model's last reply are never shrunk |
 # | 4, 5 | step 2 keeps 3 + 47 + the marker = 51 messages, so the next call archives again | step 2 triggers above 50 and cuts to 30: the next archive is 20 messages away |
 # | 8 | one large fresh result over the limit buys a summary | the largest results go to disk first; a summary only if that is not enough |
 # | 14 | step 2 may archive the message holding this turn's request; reactive_compact may keep it beside the summary | the request stays visible exactly once |
 # | 15 | a cut with nothing between head and tail still writes `[0 messages archived at ...]` | nothing is written |
 # | 16 | `keep_recent_results=0` shrinks no result (`results[:-0]` is empty) | 0 keeps none |
-# | 17 | step 2 (on the count) and step 3 (on the size) fire on different calls: two cache breaks per compaction | when either fires, step 2 archives down to both targets in that one call |
-# | 18 | a 35,000-character result stays whole and pushes the next call into a compaction | step 1 saves any result over 40% of the limit as it arrives |
+# | 17 | once step 3 acts only over the limit (flaw 2's fix), step 2 (on the count) and step 3 (on the size) fire on different calls: two cache breaks per compaction | when either fires, step 2 archives down to both targets in that one call |
+# | 18 | a 35,000-character result stays whole and can push the next call into a compaction | step 1 saves any result over 40% of the limit (printed below) as it arrives |
 #
 # The other fixes hold in both profiles, because they are about correctness, not
 # taste: trusted paths only (6), collision-safe file names (7), all three "too long"
@@ -46,11 +48,12 @@
 # %matplotlib inline
 from IPython.display import display
 
-from compact import CompactionConfig
+from compact import CompactionConfig, estimate_chars
 from compact.course.article_tests import assert_no_orphan_tool_results, reactive_history, run_article_tests
 from compact.course.charts import message_map, timeline_chart
 from compact.bench.cost import CostLedger, message_json
 from compact.course.exercises import check_seed_losses, check_unread_shrunk, hint
+from compact.course.exercises.profiles import history_shapes
 from compact.course.histories import load_history
 from compact.course.prefix import PrefixCounter
 from compact.formats import OMITTED
@@ -63,20 +66,9 @@ changed = {k: (v, default.as_dict()[k]) for k, v in seed.as_dict().items()
            if v != default.as_dict()[k] and k != "profile"}
 for name, (in_seed, in_default) in changed.items():
     print(f"{name:28} seed: {in_seed!s:6} default: {in_default}")
-
-# %% [markdown]
-# ## Predict first
-#
-# Two long canned sessions: `long_session` (64 messages, 31 model calls) and
-# `timeline_150` (316 messages, 158 model calls). Replayed call by call under the seed
-# profile, how many tool outputs are lost **for good**: replaced by `[Earlier tool
-# result omitted.]` and found in no transcript and no saved file? (The default profile
-# loses none; the answer is further down, so write your guess before you scroll.)
-
-# %%
-prediction = None  # e.g. {"long_session": 3, "timeline_150": 12}
-
-result = check_seed_losses(prediction)
+print(f"\nthe default's target: {default.target_fraction:.0%} of the limit; a result is "
+      f"oversized over {default.oversized_fraction:.0%} of it "
+      f"({default.oversized_fraction * default.context_char_limit:,.0f} characters)")
 
 # %% [markdown]
 # ## Flaw by flaw, on the small histories
@@ -85,7 +77,7 @@ result = check_seed_losses(prediction)
 # seed's step 3 still rewrites two README reads, and nothing keeps their text. The
 # default leaves the list alone; only when the context is over the limit (here we lower
 # it to 10,000 to force that) does it shrink results, and then every placeholder points
-# at a file. (We turn flaw 17's switch off for this: with it on, step 2 archives the
+# at a file (`persist_largest`, among the steps fired, is flaw 8's pass, below). (We turn flaw 17's switch off for this: with it on, step 2 archives the
 # oldest messages to a transcript in that same call, and step 3 has nothing left to do.)
 
 # %%
@@ -107,7 +99,7 @@ for profile, overrides in (("seed", {}), ("default", {}),
 # %% [markdown]
 # **Flaw 3.** The article's step 3 keeps the newest 3 results whole, but a batch can hold
 # more than 3: then the oldest results of a batch the model has not even read yet are
-# shrunk (notebook 05 lost a 288,000-character read that way). The default profile's fix
+# shrunk (notebook 05, in the wrong order, lost a 288,000-character read that way). The default profile's fix
 # is one index: results in messages after the model's last reply are fresh, and step 3
 # leaves them alone, however many there are.
 #
@@ -229,8 +221,8 @@ for name in ("long_session", "timeline_150"):
 # 2 archives on every call) and rewrites old results on many calls (flaw 2), so fewer
 # of its requests resend the previous one whole, and a smaller share of each is
 # cached (the two prefix rows): with a prompt cache it costs more, even though its
-# largest request is smaller. It also pays for more summaries (flaw 8), and each
-# summary loses detail too.
+# largest request is smaller. It also pays for more summaries (3 against 1 on
+# `timeline_150`), and each summary loses detail too.
 #
 # ## Characters before and after, every call
 #
@@ -265,6 +257,38 @@ for profile in ("seed", "default"):
              if b["tool_use_id"] in omitted and text_of(b["content"]) != OMITTED}
     print(f"{profile}: {len(omitted)} results omitted, {len(whole)} of them whole in "
           f"the transcript {run.files[0].split('/')[0]}/... that step 2 wrote first")
+
+# %% [markdown]
+# ## Predict: what the seed loses on three short histories
+#
+# The table counts the outputs the seed loses on two long sessions. Three short canned
+# histories of the earlier notebooks are in no table here: `overflow` (notebook 06),
+# `compact_tool` (07) and `huge_result` (01 and 05). The cell below prints what you
+# need to reason with: each message's tool calls and the sizes of its results, in
+# characters. Replayed call by call under the seed profile, how many tool outputs does
+# each lose **for good** (replaced by `[Earlier tool result omitted.]`, and found in no
+# transcript and no saved file)? Put together step 3's two rules, flaw 3, step 1's saved
+# file (a batch over 200,000 characters) and the transcript the compact tool writes,
+# and write your numbers before you run the checker; `hint()` names the slip it
+# recognises.
+
+# %%
+for name, shape in history_shapes().items():
+    print(f"{name}: {len(shape)} messages, "
+          f"{estimate_chars(load_history(name)['messages']):,d} characters")
+    for index, role, calls, sizes in shape:
+        what = f"calls {', '.join(calls)}" if calls else (f"results {sizes}" if sizes else "text")
+        print(f"  {index:2d} {role:9} {what}")
+
+# %%
+prediction = None  # e.g. {"overflow": 3, "compact_tool": 1, "huge_result": 2}
+
+result = check_seed_losses(prediction)
+
+# %%
+open_hint = False  # set it to True and run this cell: the hint for your last check
+if open_hint:
+    hint()
 
 # %% [markdown]
 # ## Move the thresholds
@@ -322,11 +346,6 @@ for profile in ("seed", "default"):
 # names, and where s08 hands over to s09's memory) is mapped to the package in
 # [docs/ARTICLE_MAP.md](../docs/ARTICLE_MAP.md); what the upstream code changed after
 # the article, flaw by flaw, is in [docs/AFTER_THE_ARTICLE.md](../docs/AFTER_THE_ARTICLE.md).
-#
-# ## Check your prediction
-#
-# Now that you have seen the table, go back to the first exercise cell, put in the
-# numbers you predicted, and run it again.
 
 # %% [markdown]
 # **Recap.**
@@ -343,7 +362,9 @@ for profile in ("seed", "default"):
 # %% [markdown]
 # **References.**
 # - The article, sections 5 (micro_compact) and 7 (why the order is fixed); the chapter's
-#   page upstream: https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.md
+#   page upstream, in English: https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.en.md
+#   (it has changed since the article: its step 3 placeholder now reads `[Earlier tool
+#   result compacted. Re-run if needed.]`)
 # - The upstream code: https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py; what it changed after the article, flaw by flaw:
 #   [docs/AFTER_THE_ARTICLE.md](../docs/AFTER_THE_ARTICLE.md); the flaws:
 #   [docs/DESIGN.md](../docs/DESIGN.md)

@@ -13,10 +13,12 @@
 # | on-demand compaction, `compaction={"type": "summarize"}` | `compact-2026-09-04` | compacts now; the SDK's tool runner sends it through `compact_before_next_turn()` | the `compact` tool |
 #
 # **What the API's docs recommend.** The context-editing page
-# (platform.claude.com/docs/en/build-with-claude/context-editing, read 2026-12-01) says
-# that for most use cases server-side compaction is the primary strategy for managing
-# context in long-running conversations, and that clearing is for scenarios that need
-# finer control over what is cleared. This page starts there, then measures each design
+# (https://platform.claude.com/docs/en/build-with-claude/context-editing, read
+# 2026-12-01) opens, above its "Overview", with this note: "For most use cases,
+# server-side compaction is the primary strategy for managing context in long-running
+# conversations. The strategies on this page are useful for specific scenarios where you
+# need more fine-grained control over what content is cleared." This page starts there,
+# then measures each design
 # against the course's default profile (the course's fix of the article, not the
 # article's own design) at the same trigger and at the same peak.
 #
@@ -60,8 +62,9 @@ print(f"timeline_150: {len(history)} messages, {len(model_calls(history))} model
 # ## The request bodies, in full
 #
 # A tiny conversation (one request, one tool call) and the three ways to ask the server
-# for help. Each body is what the SDK sends as JSON; the beta goes in the
-# `anthropic-beta` header, which `betas=[...]` fills.
+# for help. Each body is what the SDK sends as JSON: the model, `max_tokens`, the tiny
+# conversation printed once, and the keys each feature adds, printed under its beta. The
+# beta goes in the `anthropic-beta` header, which `betas=[...]` fills.
 
 # %%
 tiny = [{"role": "user", "content": "What is the title of s01_agent_loop/README.md?"},
@@ -86,14 +89,15 @@ bodies = {
     "compact-2026-01-12": {"context_management": {"edits": [COMPACT]}},
     "compact-2026-09-04": {"compaction": {"type": "summarize"}},
 }
+print("every body:", json.dumps({"model": MODEL_NAME, "max_tokens": 1000, "messages": "tiny"}))
+print("tiny =", json.dumps(tiny, indent=1))
 for beta, extra in bodies.items():
-    print(f"anthropic-beta: {beta}")
-    print(json.dumps({"model": MODEL_NAME, "max_tokens": 1000, "messages": tiny, **extra}, indent=1))
+    print(f"\nanthropic-beta: {beta}; the body adds:")
+    print(json.dumps(extra, indent=1))
     reply = client.beta.messages.create(model=MODEL_NAME, max_tokens=1000, messages=tiny, betas=[beta],
                                         **extra)
     print(f"-> stop_reason {reply.stop_reason}, content {[b.type for b in reply.content]}, "
           f"context_management {reply.context_management}")
-    print()
 
 # %% [markdown]
 # Each body went to the offline server as printed. The tiny conversation is far under
@@ -145,7 +149,9 @@ print(f"in place of each cleared result (the offline server's text): {context_ed
 # - **server-compact**: `compact_20260112` with a trigger of 100,000 tokens (its default
 #   150,000 is more than this session ever reaches, the cell prints by how much);
 # - **default+server-compact**: the course's default profile first, server-side
-#   compaction on what it sends.
+#   compaction on what it sends. Its row equals default's: the default never sends
+#   anywhere near 100,000 tokens (its largest request, `max ktok`, is in the table), so
+#   the server never compacts.
 
 # %%
 settings = ServerSettings(compact_trigger=100_000)
@@ -181,8 +187,9 @@ sr.replay_chart(runs, "timeline_150", trigger=100_000)
 # it loses nothing: the batch is on disk). When the prompt passes the trigger,
 # server-clear clears every old result but the newest 3 and server-compact replaces
 # everything with one summary: both fall. After that, server-compact's cache share
-# (bottom) recovers, while server-clear's stays low: each new tool use moves the cleared
-# boundary (next section). Compare `breaks` in the table, and the default profile's
+# (bottom) recovers, while server-clear's drops to zero on about every other call past
+# the trigger (`breaks` 43 against 1 in the table): each new tool use moves the cleared boundary
+# (next section). Compare `breaks` in the table, and the default profile's
 # requests: small, so each of its breaks costs little.
 #
 # ## What `clear_at_least` buys with the prompt cache
@@ -200,8 +207,8 @@ print(sr.totals_table(sr.clear_at_least_rows(history, 30_000, (0, 5_000, 20_000)
 
 # %% [markdown]
 # `clear_at_least` holds clearing back until that much can go at once; after that, the
-# gate is met on every call. So it delays the first break, and the table's `breaks` fall
-# a little as it grows, no more. What the API does between two requests is not
+# gate is met on every call. So it delays the first break, and no more: the table's
+# `breaks` fall from 60 to 58 at 5,000, and not at all from 5,000 to 20,000. What the API does between two requests is not
 # documented: the offline server clears each request from scratch, as the docstrings
 # read (its choice, `docs/AFTER_THE_ARTICLE.md`), and the cost of server-clear in these
 # tables rests on that reading.
@@ -306,9 +313,10 @@ print("\n".join(replies[-1]["text"].splitlines()[-5:]))
 # cache entry left over 5 minutes is gone) and without, the largest request (`peak`),
 # the outputs lost for good, the summaries, the misses (calls whose needed earlier
 # output was not whole in the request sent) and the **forgotten** (notebook 12's probes
-# of the session: a line of an output, a file touched, the request, a stated step or
-# decision, a user's instruction; forgotten when nothing the design sends for the next
-# turn, no file it names and no summary keeps it).
+# of the session, of four kinds: recall, a line of an output; artifact, a file touched;
+# continuation, the request and the stated next step; decision, a stated decision or a
+# user's instruction; forgotten when nothing the design sends for the next turn, no file
+# it names and no summary keeps it).
 
 # %%
 from compact.bench import benchmark as bench
@@ -375,15 +383,25 @@ for design in triggers:
 #
 # ## Check yourself
 #
-# The budget, on timeline_150: a cost of at most 900,000, the cache broken on fewer calls
+# The budget, on timeline_150: a cost of at most 850,000, the cache broken on fewer calls
 # than the same edits without `clear_at_least`, no tool output lost for good, and the
-# newest 3 tool uses always whole.
-# Write the `edits` of a `context_management` that meet it (a list of edits, as in the
-# request bodies above). The checker plays them over the session and reports each line.
+# newest 3 tool uses always whole. No setting printed on this page meets it: the request
+# body's `CLEAR` costs 863,334, the `clear_at_least` rows 887k and 979k, the defaults
+# 1,088k. The trigger will not get you there either: on this session every trigger from
+# 20,000 to 80,000 tokens gives the same cost, since one large batch passes them all at
+# once. Read the session's tools below (how many calls each made, how large their
+# results are) and ask which results are worth clearing: each clear saves what it
+# removes and, past the trigger, breaks the cache on the next call.
+# Write the `edits` of a `context_management` that meet the budget (a list of edits, as
+# in the request bodies above). The checker plays them over the session and reports each
+# line with the figure it measured.
 
 # %%
 print(f"budget: cost at most {budget.BUDGET_COST:,d}, fewer breaks than without clear_at_least, "
       f"nothing lost, keep at least {budget.BUDGET_KEEP}")
+print(f"\n{'tool':12}{'calls':>6}{'result characters':>19}{'mean':>8}{'largest':>9}")
+for tool, sizes in budget.results_by_tool().items():
+    print(f"{tool:12}{len(sizes):>6}{sum(sizes):>19,d}{sum(sizes) // len(sizes):>8,d}{max(sizes):>9,d}")
 edits = None  # your edits here, e.g. [{"type": "clear_tool_uses_20250919", ...}]
 
 result = check_edits_for_budget(edits)
@@ -412,7 +430,8 @@ if open_hint:
 #   whose server-side counterparts this page runs; the upstream code:
 #   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py
 # - Context editing, with the vendor's advice that server-side compaction comes first:
-#   https://platform.claude.com/en/docs/build-with-claude/context-editing
+#   https://platform.claude.com/docs/en/build-with-claude/context-editing
+# - Server-side compaction: https://platform.claude.com/docs/en/build-with-claude/compaction
 # - Prompt caching (breakpoints, lifetimes, prices):
 #   https://platform.claude.com/docs/en/build-with-claude/prompt-caching
 # - Factory Research, "Evaluating Context Compression for AI Agents" (the probes' four

@@ -79,7 +79,9 @@ for line in report_lines(sample["import_report"]):
     print(line)
 
 # %% [markdown]
-# The sidechain records and the meta line are left out; the `summary` and the
+# The sidechain records and the meta line are left out: that line is a local command's
+# caveat, while the `isMeta` record that carries a slash command's prompt is kept (the
+# report's "1 user (isMeta)"). The `summary` and the
 # `file-history-snapshot` are bookkeeping, not messages. There are more assistant records
 # than model replies: Claude Code writes one record per content block, and the importer
 # joins the records that share a `message.id` back into one reply. The active request is
@@ -107,7 +109,10 @@ display(timeline_chart(calls, title=f"{history['name']}: the context at each mod
 # %% [markdown]
 # ## Sweep the thresholds for a window
 #
-# Say your model's window is 16,000 tokens. `sweep` replays the session once per setting
+# Say your model's window is 16,000 tokens. The sample is small (the line under the grid
+# prints its peak with no compaction), so the windows here are small too; on a model's
+# window of 200,000 tokens, or 1M, the same question comes once a session grows past it,
+# and the same sweep answers it. `sweep` replays the session once per setting
 # of the grid below, in both profiles. The context limit is either the article's, in
 # characters (`context_char_limit`), or one in tokens (`context_token_limit`, counted here
 # by the offline model's estimate); each is crossed with every value of
@@ -123,9 +128,10 @@ display(timeline_chart(calls, title=f"{history['name']}: the context at each mod
 #   call was sent: not in a result, a preview or a summary. This is the course's own
 #   measure: your model would have had to read that output again;
 # - **peak tokens**: the largest request, by the offline model's estimate;
-# - **forgot**: the session's probes (notebook 12: a line of an output, a file touched, the
-#   request, a stated step or decision, a user's instruction) that nothing the setting
-#   sends for the next turn, no file it names and no summary keeps.
+# - **forgot**: the session's probes (notebook 12's four kinds: recall, a line of an output;
+#   artifact, a file touched; continuation, the request and the stated next step;
+#   decision, a stated decision or a user's instruction) that nothing the setting sends
+#   for the next turn, no file it names and no summary keeps.
 #
 # The ranking keeps only the rows that forget no more than the default profile at its
 # defaults (the line under the table prints how many that is, and how many rows it leaves
@@ -221,7 +227,8 @@ print(recipe[start:recipe.index("\n\n\n", start)])
 # Then choose a profile, one context limit (in characters or in tokens) and the other two
 # thresholds. The checker replays your choice (any values) and judges it: it must fit the
 # window, lose nothing, forget no more probes than the default profile at its defaults,
-# and stay within the budget.
+# and stay within the budget (with no row of the grid fitting, it has no best row to
+# compare misses with, and says so).
 
 # %%
 SMALL_WINDOW, BUDGET = 4_000, 30_000
@@ -254,7 +261,7 @@ if open_hint:
 # - The article, section 九 (the pipeline before every model call, in the agent loop),
 #   and its code: https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py
 # - Token counting, for a limit in tokens measured by your own model:
-#   https://docs.anthropic.com/en/docs/build-with-claude/token-counting
+#   https://platform.claude.com/docs/en/build-with-claude/token-counting
 # - Prompt caching, which the sweep's cost column follows:
 #   https://platform.claude.com/docs/en/build-with-claude/prompt-caching
 # - Lindenbauer et al., "The Complexity Trap: Simple Observation Masking Is as Efficient as

@@ -13,8 +13,9 @@
 # - recall: a line of a tool output that no other output has, near its middle;
 # - artifact: each path read_file, write_file or edit_file was called on;
 # - continuation: the current request, and the assistant's last stated next step;
-# - decision: the user's instructions ("do not", "always", "only", "must", and their
-#   Chinese forms such as 不要, 总是, 只, 必须) and the decisions the assistant stated.
+# - decision: the user's instructions (sentences with a cue word such as "do not": the
+#   exercise at the end works out the rule) and every earlier step or decision the
+#   assistant stated (a sentence opening "Let me", "I'll", "First" and the like).
 #
 # A probe gives the start of a line or sentence (its *cue*) and asks for the whole of it;
 # an artifact probe asks whether a tool was called on a path. After a compaction, each
@@ -46,6 +47,7 @@ from collections import Counter
 
 from compact.bench.probe_ask import Asker
 from compact.course.exercises import check_instructions, hint
+from compact.course.exercises.forgets import examples as instruction_examples
 from compact.course.forgets import (STEP_HISTORIES, cost_and_forgotten, design_runs, step_run,
                                     summary_keeps)
 from compact.course.forgets_chart import cost_forgotten_chart
@@ -102,8 +104,8 @@ for step, run in steps.items():
 # what left the context is on disk, and the offline model re-reads it. Step 4 replaces
 # `two_code_files` with a summary that names its transcript: the same. Only step 3 makes
 # probes gone: in the seed profile it shrinks `five_reads`' older results to
-# `[Earlier tool result omitted.]`, with no copy (flaw 1), and those lines are asked of
-# nothing.
+# `[Earlier tool result omitted.]`, with no copy (flaw 1), and the model can't tell
+# those lines.
 
 # %% [markdown]
 # ## The article's claim about step 1, probe by probe
@@ -131,7 +133,9 @@ print("\ngone:", run["statuses"].count("gone"),
 #
 # The designs of the benchmark (notebook 09): `none`, `summary` (step 4 alone), `seed`,
 # `default`, and the API's own context management as the offline server plays it
-# (notebook 10): `server-clear`, `server-compact`, `default+server-compact`.
+# (notebook 10): `server-clear`, `server-compact`, `default+server-compact`; and
+# `default+cold`, the default with its cache-aware switch on (`compact_when_cold`: on a
+# call whose prompt cache has expired, it compacts down to the target).
 # `long_session` is replayed call by call through each, then prepared for the next turn,
 # and each probe is located and asked there.
 
@@ -165,7 +169,10 @@ for name, detail, text in kept["decision"]["gone texts"]:
 # %% [markdown]
 # The course's summary lists every call it saw with its path, so here it keeps the whole
 # artifact trail. Its weak spots are elsewhere: most recall lines, and the user's
-# instructions (its docstring says it leaves them out: it cannot tell them from requests).
+# instructions (its docstring lists the user's constraints among what it leaves out).
+# That is the offline stand-in's limit, not the article's design: the article's summary
+# prompt asks a real model to keep the user's constraints (用户约束). A rule like the
+# exercise's `instructions` is what would keep them.
 # A summary written by Claude is not measured here; run `python -m compact probe` with a
 # key to see yours.
 
@@ -193,23 +200,29 @@ cost_forgotten_chart(rows)
 # never triggers here: the cell prints 0 summary calls for it, the server's compactions
 # included). The seed profile costs more and forgets; server compaction
 # forgets what its summary dropped; clearing forgets the results it cleared, and at the
-# API's default trigger it costs the most of all. `none` forgets nothing and costs much
+# API's default trigger it costs the most of the designs that compact. `none` forgets nothing and costs much
 # more, and past the model's window the API would refuse it (notebook 09).
 
 # %% [markdown]
 # ## Check yourself: the rule a summary must keep
 #
-# The course's summary drops the user's instructions. Write `instructions(text)`: the
-# sentences of what a user typed that a summary must keep, the same rule as the probes'
-# "constraint" ones. A sentence is an instruction when it holds one of
-# `compact.probes.CONSTRAINT_EN` ("do not", "don't", "never", "always", "only", "must")
-# as a whole word, in any case, or one of `CONSTRAINT_ZH` anywhere. Return the sentences
-# in their order, stripped; `compact.probes.readable_units(text, "sentence")` cuts a text
-# into sentences.
+# The course's summary drops the user's instructions. The probes find them with a rule,
+# `compact.probes.instructions`, and you will write it again without reading it: work
+# it out from the examples below. Each text is printed with the sentences the rule keeps
+# (the package computes them). Which words make a sentence an instruction? Does their
+# case matter? What of a word inside a longer one, and of Chinese, which puts no spaces
+# between words? The rule reads words, not meaning: it keeps sentences a person would not
+# call instructions and misses some a person would; find them, they tell you what the
+# rule looks at.
 #
-# The checker runs the package's `compact.probes.instructions` and yours on canned texts
-# (a cue inside a word, capitals, Chinese, two languages on one line) and on seeded random
-# ones. `hint()` names the mistake it recognised.
+# Then write `instructions(text)`: the sentences of `text` the rule keeps, in their
+# order, stripped; `compact.probes.readable_units(text, "sentence")` cuts a text into
+# sentences. The checker runs the package's rule and yours on canned texts you have not
+# seen and on seeded random ones. `hint()` names the mistake it recognised.
+
+# %%
+for text, kept in instruction_examples():
+    print(f"{text!r}\n    keeps {kept}")
 
 # %%
 def instructions(text):
@@ -237,7 +250,8 @@ if open_hint:
 # %% [markdown]
 # **References.**
 # - The article, section 6 (the summary: facts only, the request kept apart) and its
-#   four core lessons; the chapter's page upstream: https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.md
+#   four core lessons; the chapter's page upstream, in English:
+#   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.en.md
 # - The upstream summarizer's prompt: https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py
 # - The API's compaction and its `instructions` for the summary:
 #   https://platform.claude.com/docs/en/build-with-claude/compaction

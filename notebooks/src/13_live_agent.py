@@ -97,6 +97,8 @@ else:
 # - `model_calls`: how many model calls the agent makes, its answer included (the first
 #   cell says what the offline model does when only a preview is left).
 #
+# This is predict-then-verify: write your numbers and run the checker **before** you run
+# "Your turn" at the end, which prints the same two numbers for the run you predicted.
 # The checker runs that task offline and compares; `hint()` names the mistake it
 # recognises.
 
@@ -143,8 +145,10 @@ compare_answer = compare_run.ask(COMPARE_CODE)
 print(compare_answer)
 
 # %% [markdown]
-# The first line is a note, like the ones in parentheses above: after each read the
-# model writes down what it learned, so that a summary can keep it. The answer follows.
+# The answer opens with one line that is not part of it: `s09_memory/code.py: outline;
+# ...` is the note the model wrote after its last read (after each read it writes down
+# what it learned, like the lines in parentheses above, so that a summary can keep it).
+# The answer proper starts at "Comparing".
 # The agent went on after the summary: it knew from the `[Compacted]` message which
 # files it had read. The summary replaced the whole list, so neither file's text was
 # left in the context; the cell below checks that, and lists the tool calls the agent
@@ -163,15 +167,22 @@ for use in (u for m in after for u in tool_uses(m)):
 # %% [markdown]
 # ## What a real agent gives back after a summary
 #
-# The summary kept the model's notes, not the files. Claude Code reads some things back
-# from disk after every compaction: its instructions (`CLAUDE.md`) and the files it read
-# or edited most recently, up to five, each under a size cap; a larger file comes back as
-# its path only (its documentation, "What survives compaction", in the References).
-# `compact.agent.reattach` builds that message for this agent, in characters: the files
-# of the `read_file`, `write_file` and `edit_file` calls in the transcript, newest first,
-# read again from the workspace. Our agent's instructions need no such step: they are its
-# system prompt, which `prepare` never touches. The agent here does not send the message;
-# the cell below builds it with two caps per file and measures it against the limit.
+# The summary kept the model's notes, not the files. Claude Code's documentation has a
+# table of what survives its compaction ("What survives compaction", in the References):
+# the system prompt and output style are unchanged; the project-root `CLAUDE.md` and
+# rules with no `paths:` are read again from disk, and so is auto memory; rules with
+# `paths:` and nested `CLAUDE.md` files are lost until a matching file is read again;
+# the bodies of skills it invoked are put back, capped at 5,000 tokens a skill and 25,000
+# in all, the oldest dropped first. The copies of that table we read name no files the
+# agent was working on.
+#
+# Re-attaching the files the agent was working on is something an agent *can* do, and
+# `compact.agent.reattach` does it for this agent, in characters: the files of the
+# `read_file`, `write_file` and `edit_file` calls in the transcript, newest first, read
+# again from the workspace, each under a cap, a larger one given as its path only. Our
+# agent's instructions need no such step: they are its system prompt, which `prepare`
+# never touches. The agent here does not send the message; the cell below builds it with
+# two caps per file and measures it against the limit.
 
 # %%
 archived = [name for name in compare_run.compactor.store.written if name.startswith(".transcripts/")]
@@ -191,7 +202,8 @@ for cap in (20_000, 40_000):
 # With a cap under the files' size, both come back as paths, a few hundred characters,
 # and the agent reads again only what it needs. With a cap above it, both come back whole
 # and the context is over the limit again: the next call would summarize once more. That
-# is why a real agent caps each file and the number of files.
+# is why what is put back needs a cap: Claude Code caps what it puts back, per skill and
+# in total, and an agent that re-attaches files needs a cap per file and in all.
 #
 # ## Experiment 2: a huge JSON file, the default profile
 #
@@ -286,7 +298,8 @@ for name, agent in (("experiment 3, seed", compare_run), ("experiment 2, default
 #
 # The cell below runs experiment 3 once more, in a fresh copy of the workspace, with the
 # three settings at its top. It starts its own model (offline unless you set a key) and
-# closes it at the end, so it runs again and again, before or after the cells above.
+# closes it at the end, so it runs again and again, before or after the experiments (once
+# the set-up cells at the top have run).
 # **Try this.** First set `my_profile = "default"` at the article's 50,000 and check your
 # prediction: count the files written and the model calls. Then raise `my_limit` to
 # 70,000 with the seed profile: does the summary call stay? Last, ask a question of your
@@ -329,7 +342,8 @@ scratch.cleanup()
 #   summary; in experiment 2 step 1 moved the huge JSON result to disk, with a preview.
 # - Everything taken out of the context is in `.transcripts/` or
 #   `.task_outputs/tool-results/` inside the workspace; a summary keeps notes, not
-#   files, so a real agent reads its files back after it, under a cap per file.
+#   files, so an agent can read its working files back after it, under a cap (Claude
+#   Code puts back its instructions and skills, capped).
 #
 # **Next:** the article's next chapter, s09, is about memory: what outlives a session.
 # For a class, docs/TEACHING.md has the paths through this course.
@@ -337,9 +351,9 @@ scratch.cleanup()
 # %% [markdown]
 # **References.**
 # - The article, sections 9 (the agent loop) and 13 (the experiments): the chapter's own
-#   page, https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.md
+#   page, in English, https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.en.md
 # - The upstream code: https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py
-# - Claude Code, what survives a compaction (files, instructions, plans):
+# - Claude Code, what survives a compaction (its table "What survives compaction"):
 #   https://code.claude.com/docs/en/context-window
 # - The API's own compaction, a server-side feature (notebook 10):
 #   https://platform.claude.com/docs/en/build-with-claude/compaction

@@ -4,12 +4,21 @@ The offline model's summary (`compact.offline.model.extractive`) leaves the user
 instructions out: it keeps the current request, not "Do not edit anything under
 web/." said ten turns before. The learner writes `instructions(text)`: the
 sentences of what a user typed that a summary must keep, which are also the
-constraint probes of `compact.probes`. The checker runs it on canned texts (the
-traps: a cue inside a word, capitals, a contraction, Chinese with no spaces, two
-sentences on one line) and on seeded random ones, against `compact.probes.instructions`.
+constraint probes of `compact.probes`. The notebook does not state the rule: it
+prints EXAMPLES, each text with the sentences the rule keeps (computed here by
+`compact.probes.instructions`, never written by hand), and the learner infers
+the cue words, that case does not matter, that an English cue counts only as a
+whole word ("commonly" is no "only"), and that a Chinese cue counts anywhere.
+Every cue word appears in some example; false friends too ("the only file" is
+kept: the rule reads words, not meaning; "Keep the report under 300 words." is
+not). The checker runs it on canned texts (the traps: a cue inside a word,
+capitals, a contraction, Chinese with no spaces, two sentences on one line) and
+on seeded random ones, against `compact.probes.instructions`.
 
-Left out: meaning. The rule is cue words, as the probes' is; "the only file" counts.
+Left out: meaning. The rule is cue words, as the probes' is.
 """
+
+import re
 
 from ...display.phrases import say as phrase
 from ...probes import CONSTRAINT_EN, CONSTRAINT_ZH, instructions, readable_units
@@ -28,6 +37,35 @@ CASES = [
     ("no instruction at all", "Summarize lesson s01 in two sentences."),
     ("lines of their own", "Plan:\n- never delete the transcripts\n- keep notes short"),
 ]
+# What the notebook shows, to infer the rule from. Distinct from CASES, so that the
+# checker's canned texts are new to the learner; every cue of the rule appears here.
+EXAMPLES = (
+    "Fix the login test. Do not change the public API.",
+    "Keep the report under 300 words.",
+    "DON'T push to main. Run the linter.",
+    "Never delete the transcripts.",
+    "Always run the tests first.",
+    "Touch only the tests.",
+    "The summary must stay short.",
+    "README.md is the only file here.",
+    "The commonly used helper is slow.",
+    "Do nothing until the build ends.",
+    "Read the log, then compare the two files.",
+    "请不要改公共接口。",
+    "必须先跑测试。这只是一个草稿。",
+    "请看一下日志。",
+    "不能删除 transcript。不许推送到 main。",
+    "禁止修改 web/ 目录。务必保留日志。",
+    "一定要先读 README。总是用中文回答。",
+    "始终保持报告简短。谢谢！",
+)
+
+
+def examples() -> list:
+    """[(text, the sentences the rule keeps)] for the notebook to print."""
+    return [(text, instructions(text)) for text in EXAMPLES]
+
+
 FILLER = ("Read the log.", "Compare the two files.", "The cart sums its items.", "请看一下日志。",
           "检查设计说明。", "Report the three failures.", "Thanks.")
 
@@ -56,6 +94,19 @@ def _sentences(text: str) -> list:
     return readable_units(text, "sentence")
 
 
+def _holding(text: str, cased: bool, whole: bool) -> list:
+    """The sentences a rule with one slip keeps: cues matched as written (`cased`), or
+    inside longer words too (not `whole`)."""
+    kept = []
+    for sentence in _sentences(text):
+        seen = sentence if cased else sentence.lower()
+        english = any(re.search(rf"(?<![a-z]){re.escape(cue)}(?![a-z])", seen) if whole else cue in seen
+                      for cue in CONSTRAINT_EN)
+        if english or any(cue in sentence for cue in CONSTRAINT_ZH):
+            kept.append(sentence)
+    return kept
+
+
 def _diagnose(args, expected, got):
     (text,) = args
     if not isinstance(got, list):
@@ -63,8 +114,11 @@ def _diagnose(args, expected, got):
     if got and got == [ln.strip() for ln in text.splitlines() if ln.strip() and any(
             ln.strip() in e or e in ln.strip() for e in expected)]:
         return phrase("forgets: whole lines")
-    lower_only = [s for s in _sentences(text) if any(c in s for c in CONSTRAINT_EN + CONSTRAINT_ZH)]
-    if got == lower_only and got != expected:
+    # A substring search finds "only" in "commonly": that is the whole-word slip, even
+    # when the same answer also matches the cues as written.
+    if got == _holding(text, cased=False, whole=False):
+        return phrase("forgets: inside a word")
+    if got in (_holding(text, cased=True, whole=True), _holding(text, cased=True, whole=False)):
         return phrase("forgets: case")
     if len(got) > len(expected) and set(expected) <= set(got):
         return phrase("forgets: inside a word")

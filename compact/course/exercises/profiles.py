@@ -9,12 +9,21 @@ takes the two rules of step 3 together (the newest 3 results stay whole, by
 position, whatever their size; an older one is shrunk only when longer than
 120 characters) and the line between read and unread. The reference runs the
 package's own step 3 (seed profile) on real messages of those sizes and counts.
-The traps: counting every result shrunk, read ones too; keeping the newest 3
-*long* results instead of the newest 3; shrinking 120 characters exactly.
+The traps: counting every unread result over 120 (forgetting that the newest
+3 of the whole list stay whole, unread ones too); counting every result
+shrunk, read ones too; keeping the newest 3 *long* results instead of the
+newest 3; shrinking 120 characters exactly.
 The default profile shrinks none of them (flaw 3's fix), which the notebook
 shows beside the checker.
 
-Prediction: how many tool outputs the seed profile loses on two long sessions.
+Prediction: how many tool outputs the seed profile loses for good on three short
+histories the notebook's table does not replay (`overflow`, `compact_tool`,
+`huge_result`); the notebook prints their shapes (each message's calls and result
+sizes), and the count follows from step 3's rules, flaw 3, step 1's saved file and
+the compact tool's transcript. The traps, each with its hint: forgetting the newest
+3, thinking the seed's step 3 waits for the limit, trusting the compact tool's
+transcript to hold what step 3 shrank one call before, and counting a result step 1
+had saved.
 
 Left out: the default's own count (always 0, nothing to compute).
 """
@@ -75,15 +84,21 @@ def _diagnose(args, expected, got):
     if not isinstance(got, int) or isinstance(got, bool):
         return phrase("profiles: return one count")
     older = range(max(0, len(sizes) - 3))
-    if got == sum(1 for i in older if sizes[i] > 120):
-        return phrase("profiles: the read ones count too")
+    unread = range(len(sizes) - fresh, len(sizes))
     long_ones = [i for i, size in enumerate(sizes) if size > 120]
     newest_long = set(long_ones[-3:])
-    if got == sum(1 for i in long_ones[:-3] if i >= len(sizes) - fresh and i not in newest_long):
-        return phrase("profiles: the newest 3 by position")
-    if got == sum(1 for i in older if i >= len(sizes) - fresh and sizes[i] >= 120):
-        return phrase("profiles: 120 is left alone")
-    return None
+    # Each slip's count on this case; a hint is tied to the case only when one slip alone
+    # gives that count (two slips may agree on a case, and then the hint could misname it).
+    slips = {
+        "profiles: the newest 3 stay whole, unread too": sum(1 for i in unread if sizes[i] > 120),
+        "profiles: the read ones count too": sum(1 for i in older if sizes[i] > 120),
+        "profiles: the newest 3 by position": sum(
+            1 for i in long_ones[:-3] if i >= len(sizes) - fresh and i not in newest_long),
+        "profiles: 120 is left alone": sum(
+            1 for i in older if i >= len(sizes) - fresh and sizes[i] >= 120),
+    }
+    named = [key for key, count in slips.items() if count == got]
+    return phrase(named[0]) if len(named) == 1 else None
 
 
 @exercise("08", writes_code=True)
@@ -95,14 +110,48 @@ def check_unread_shrunk(unread_shrunk) -> CheckResult:
                           diagnose=_diagnose)
 
 
+# Short histories that 08's table does not replay: each is reasoned from what 08 and the
+# notebooks before it teach (step 3's two rules, flaw 3, step 1's saved file, the compact
+# tool's transcript), not read off a printed row.
+LOSS_HISTORIES = ("overflow", "compact_tool", "huge_result")
+
+
 def seed_losses() -> dict:
-    """Tool outputs the seed profile loses for good on the two long histories."""
+    """Tool outputs the seed profile loses for good on three histories 08 does not replay."""
     from ..replay import outputs_lost
-    return {name: outputs_lost(name, profile="seed") for name in ("long_session", "timeline_150")}
+    return {name: outputs_lost(name, profile="seed") for name in LOSS_HISTORIES}
+
+
+def history_shapes() -> dict:
+    """{history: [(message index, role, tool names called, sizes of the results)]}: what the
+    prediction reasons from, with no step run."""
+    from ...messages import tool_uses
+    from ..histories import load_history
+    return {name: [(i, m["role"], [u["name"] for u in tool_uses(m)],
+                    [len(text_of(b["content"])) for b in tool_results(m)])
+                   for i, m in enumerate(load_history(name)["messages"])]
+            for name in LOSS_HISTORIES}
+
+
+# (history, a wrong count, the phrase that names its mistake): the likely slips, found by
+# replaying each history with one rule forgotten.
+LOSS_MISTAKES = {
+    ("overflow", 10): "profiles: losses, the newest 3 stay",
+    ("overflow", 0): "profiles: losses, the seed shrinks under the limit",
+    ("compact_tool", 0): "profiles: losses, shrunk before the compact transcript",
+    ("compact_tool", 4): "profiles: losses, shrunk before the compact transcript",
+    ("huge_result", 1): "profiles: losses, step 1 saved it first",
+    ("huge_result", 2): "profiles: losses, step 1 saved it first",
+}
+
+
+def _diagnose_losses(label, expected, got):
+    key = LOSS_MISTAKES.get((label, got))
+    return phrase(key) if key else None
 
 
 @exercise("08")
 def check_seed_losses(answer) -> CheckResult:
-    """predict {long_session: n, timeline_150: m}, outputs the seed profile loses."""
+    """predict {overflow: n, compact_tool: m, huge_result: k}, outputs the seed profile loses."""
     return check_prediction(
-        "seed_losses", answer, seed_losses(), hint("seed_losses"))
+        "seed_losses", answer, seed_losses(), hint("seed_losses"), diagnose=_diagnose_losses)

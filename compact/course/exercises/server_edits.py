@@ -10,9 +10,15 @@ The budget: the cache-adjusted cost at most BUDGET_COST, the prompt cache
 broken on fewer calls than the same edits without `clear_at_least` (past the
 trigger, clearing changes the prompt on every call: the gate decides when it
 starts), no tool output lost for good, and the newest 3 tool uses always whole
-(keep at least 3). The traps: the API's defaults (the trigger fires too late
-to matter), a low trigger with no `clear_at_least` (clearing starts at once),
-and compaction (it loses what it summarized).
+(keep at least 3). BUDGET_COST is set so that no setting the notebook prints
+meets it (its `CLEAR`, its `clear_at_least` rows, the defaults: tests/
+test_server_designs.py checks each), and no trigger alone does: the learner
+reads the session's tools (`results_by_tool`) and decides which results are
+worth clearing. The many small `bash` and `glob` results save little when
+cleared and break the cache each time; `exclude_tools` keeps them. The traps:
+the API's defaults (the trigger fires too late to matter), a low trigger with
+no `clear_at_least` (clearing starts at once), the notebook's own settings, and
+compaction (it loses what it summarizes).
 """
 
 from dataclasses import replace
@@ -25,12 +31,24 @@ from .catalogue import exercise
 from .check import CheckResult, not_attempted, report
 
 SESSION = "timeline_150"
-BUDGET_COST = 900_000
+BUDGET_COST = 850_000
 BUDGET_KEEP = 3
 
 
 def _hint() -> str:
     return phrase("server_edits: hint")
+
+
+def results_by_tool() -> dict:
+    """{tool name: the sizes of its results, in characters}, most called first: what the
+    learner reasons from."""
+    from ...messages import text_of, tool_results, tool_uses
+    messages = load_history(SESSION)["messages"]
+    names = {u["id"]: u["name"] for m in messages for u in tool_uses(m)}
+    sizes: dict = {}
+    for block in (b for m in messages for b in tool_results(m)):
+        sizes.setdefault(names[block["tool_use_id"]], []).append(len(text_of(block["content"])))
+    return dict(sorted(sizes.items(), key=lambda item: -len(item[1])))
 
 
 def budget_lines(figures: dict, edits: list, ungated: dict) -> list:

@@ -152,9 +152,11 @@ def calls_to_pay_off(before, after, summary=None, cold=False):
 
 # -- 10: a prediction: edits for the budget --------------------------------------------
 
+# The many small bash and glob results are not worth a cache break each: keep them.
 EDITS_FOR_BUDGET = [{"type": "clear_tool_uses_20250919",
                      "trigger": {"type": "input_tokens", "value": 20_000},
-                     "clear_at_least": {"type": "input_tokens", "value": 5_000}}]
+                     "clear_at_least": {"type": "input_tokens", "value": 5_000},
+                     "exclude_tools": ["bash", "glob"]}]
 
 
 # -- 12 --------------------------------------------------------------------------------

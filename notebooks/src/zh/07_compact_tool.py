@@ -42,7 +42,7 @@
 # “写入已经发生”。
 
 # %% [markdown]
-# 现在 agent 继续工作。模型读到摘要，看到写入已有记录，于是不再重复。
+# 现在 agent 继续工作。模型读到摘要，看到写入已有记录，于是不再重复（下面最后一行数出它的写入次数）。
 
 # %% [markdown]
 # ## 两个出错的 harness
@@ -69,8 +69,9 @@
 # `run_batch_safely(messages, tool_uses, run, compact)`。`messages` 以模型的回复结尾，这条回复
 # 里是批次 `tool_uses`；`run(tool_use)` 返回一个工具的文本，也可能抛出异常；`compact` 没有处理
 # 函数（它的回应是 `compact.formats.COMPACT_TOOL_ACK`），`compact(the list)` 返回压缩后的列表。
-# 返回一个能应对失败的 harness 应当留下的列表：失败调用的结果写什么（包里的工具写 `Error:
-# <message>`），它之后的调用怎么办，请求过的 `compact` 还运行不运行，都由你决定。
+# 返回一个能应对失败的 harness 应当留下的列表，按包的规则：失败调用的结果写 `Error: <异常的消息>`
+# （包里工具的写法），批次里之后的调用照样运行，请求过的 `compact` 也照样在结果之后运行。（别的
+# 规则也可能合法；检查器拿你的列表和包的 harness 比较，所以要求的是这一条。）
 #
 # 检查器在一个临时工作区里运行包自己的 harness `Agent.run_batch`，在另一个相同的工作区里（那里
 # `bash` 会抛出异常）用同样的工具运行你的函数，覆盖预设批次和随机批次。`hint()` 会指出它识别出的

@@ -13,9 +13,12 @@
 # | 按需压缩，`compaction={"type": "summarize"}` | `compact-2026-09-04` | 立即压缩；SDK 的 tool runner 通过 `compact_before_next_turn()` 发送它 | `compact` 工具 |
 #
 # **API 文档的建议。** 上下文编辑（context editing）页面
-# （platform.claude.com/docs/en/build-with-claude/context-editing，2026-12-01 读取）写道：
-# 对大多数用例来说，服务器端压缩是长时间对话中管理上下文的首要策略；清除则适用于需要更细致地
-# 控制清除哪些内容的场景。本页从这条建议出发，再在相同的触发阈值、相同的峰值下，把每种设计与
+# （https://platform.claude.com/docs/en/build-with-claude/context-editing，2026-12-01 读取）
+# 在 "Overview" 之前有这样一条说明（英文原话）："For most use cases, server-side compaction is
+# the primary strategy for managing context in long-running conversations. The strategies on
+# this page are useful for specific scenarios where you need more fine-grained control over
+# what content is cleared."（对大多数用例，服务器端压缩是管理长对话上下文的首要策略；本页的
+# 策略适用于需要更细地控制清除哪些内容的特定场景。）本页从这条建议出发，再在相同的触发阈值、相同的峰值下，把每种设计与
 # 本课程的默认配置（本课程对文章的修正，不是文章自己的设计）作比较。
 #
 # 本页的一切都运行在**离线服务器**上，它按 SDK 的类型定义扮演这三项功能。
@@ -33,8 +36,8 @@
 # ## 完整的请求体
 #
 # 一段很小的对话（一个请求、一次工具调用），以及请服务器帮忙的三种方式。
-# 每个请求体都是 SDK 实际发送的 JSON；beta 写在 `anthropic-beta` 请求头里，
-# 由 `betas=[...]` 填入。
+# 每个请求体都是 SDK 实际发送的 JSON：模型、`max_tokens`、只打印一次的小对话，以及每项功能
+# 添加的键，打印在它的 beta 下面。beta 写在 `anthropic-beta` 请求头里，由 `betas=[...]` 填入。
 
 # %% [markdown]
 # 每个请求体都按打印出来的样子发给了离线服务器。这段小对话远低于任何触发阈值，
@@ -66,6 +69,8 @@
 # - **server-compact**：触发阈值为 100,000 个 token 的 `compact_20260112`
 #   （它的默认值 150,000 比这段会话能达到的最大值还高，单元格会打印出高多少）；
 # - **default+server-compact**：先运行本课程的默认配置，再对它发出的内容做服务器端压缩。
+#   它的一行和 default 相同：默认配置发出的请求远远不到 100,000 个 token（表格里的
+#   `max ktok` 就是它的最大请求），所以服务器从不压缩。
 
 # %% [markdown]
 # 各列依次是：整段会话中模型读到的输入 token 数（千，`read ktok`），写入提示缓存的 token 数
@@ -81,7 +86,8 @@
 # 存到磁盘并留下预览，所以它的曲线几乎不动（表格里它的最大请求仍然很小，而且什么也没丢：
 # 这批结果在磁盘上）。当提示超过触发阈值时，server-clear 清掉除最新 3 条以外的所有旧结果，
 # server-compact 用一份摘要替换全部内容：两条曲线都落下来。此后 server-compact 的缓存比例
-# （下图）恢复了，server-clear 的却一直很低：每来一次新的工具调用，清除的边界就移动一次
+# （下图）恢复了，server-clear 的却在触发阈值之后大约每隔一次调用就掉到零（表格里 `breaks` 是 43 对 1）：
+# 每来一次新的工具调用，清除的边界就移动一次
 # （见下一节）。请对照表格里的 `breaks`，以及默认配置的请求：都很小，所以它每次失效代价不大。
 #
 # ## `clear_at_least` 在提示缓存上换来了什么
@@ -94,7 +100,8 @@
 
 # %% [markdown]
 # `clear_at_least` 让清除一直等到能一次清掉这么多为止；此后每次调用都满足这道门槛。所以它
-# 推迟了第一次失效，表格里的 `breaks` 随它增大只略有下降，仅此而已。两次请求之间 API 怎么做，
+# 推迟了第一次失效，仅此而已：表格里的 `breaks` 在 5,000 时从 60 降到 58，从 5,000 到 20,000
+# 则完全不变。两次请求之间 API 怎么做，
 # 文档没有写：离线服务器按文档字符串的字面意思，每次请求都从头清除（这是它的选择，见
 # `docs/AFTER_THE_ARTICLE.md`），这些表格里 server-clear 的成本就建立在这种理解之上。
 #
@@ -144,8 +151,9 @@
 # 的字符数换算）；50,000 个字符的上限也在其中。每一行给出有用户停顿时的成本（会话时钟：
 # 超过 5 分钟没用的缓存条目就没了）和没有停顿时的成本、最大的一次请求（`peak`）、
 # 永久丢失的输出、摘要次数、缺失（所需的早先输出没有完整出现在所发请求中的调用），以及
-# **遗忘**（notebook 12 的探针：输出里的一行、动过的文件、请求、说过的下一步或决定、用户的
-# 指令；若设计为下一轮发送的内容、它提到的文件和摘要都不保留某个探针，这个探针就算遗忘）。
+# **遗忘**（notebook 12 的探针，分四种：recall，输出里的一行；artifact，动过的文件；
+# continuation，请求和说过的下一步；decision，说过的决定或用户的指令；若设计为下一轮发送的内
+# 容、它提到的文件和摘要都不保留某个探针，这个探针就算遗忘）。
 
 # %% [markdown]
 # 逐行对照着读，先看最后两行：它们把每种服务器设计放在峰值与它最接近的那一行默认配置旁边
@@ -170,10 +178,14 @@
 #
 # ## 自测
 #
-# 预算（timeline_150 上）：成本不超过 900,000，缓存失效次数少于不设 `clear_at_least`
-# 的同样 edits，没有任何工具输出被永久丢失，最新的 3 次工具调用始终完整。
-# 写出满足它的 `context_management` 的 `edits`（一个 edit 列表，和上面的请求体一样）。
-# 检查器会在这段会话上运行它们，并逐条报告。
+# 预算（timeline_150 上）：成本不超过 850,000，缓存失效次数少于不设 `clear_at_least`
+# 的同样 edits，没有任何工具输出被永久丢失，最新的 3 次工具调用始终完整。本页打印过的设置
+# 都达不到：请求体里的 `CLEAR` 成本 863,334，`clear_at_least` 各行 887k 和 979k，默认值
+# 1,088k。只改触发阈值也达不到：在这段会话上，20,000 到 80,000 个 token 之间的触发阈值成本都一样，
+# 因为一大批结果一次就越过了它们。读一读下面这段会话的工具表（每个工具调用了几次、结果多大），
+# 想一想哪些结果值得清除：每清除一次，省下它删掉的内容，而过了触发阈值之后，下一次调用的缓存也断一次。
+# 写出满足预算的 `context_management` 的 `edits`（一个 edit 列表，和上面的请求体一样）。
+# 检查器会在这段会话上运行它们，并逐条报告，附上测得的数字。
 
 # %% [markdown]
 # **小结。**
@@ -193,7 +205,8 @@
 #   在服务器端的对应做法；上游代码：
 #   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py
 # - 上下文编辑，以及厂商“服务器端压缩是首要策略”的建议：
-#   https://platform.claude.com/en/docs/build-with-claude/context-editing
+#   https://platform.claude.com/docs/en/build-with-claude/context-editing
+# - 服务器端压缩：https://platform.claude.com/docs/en/build-with-claude/compaction
 # - 提示缓存（Prompt caching：断点、存活时间、价格）：
 #   https://platform.claude.com/docs/en/build-with-claude/prompt-caching
 # - Factory Research，“Evaluating Context Compression for AI Agents”（探针的四种类型）：

@@ -39,7 +39,8 @@
 # 都在历史的 `import_report` 里（它的 `import_notes` 用英文写着同样的内容，供终端显示）。
 
 # %% [markdown]
-# 旁支记录和 meta 行被略去；`summary` 和 `file-history-snapshot` 是簿记，不是消息。
+# 旁支记录和 meta 行被略去：那一行是本地命令的说明（caveat）；而带着斜杠命令提示的 `isMeta`
+# 记录被保留（报告里的 "1 user (isMeta)"）。`summary` 和 `file-history-snapshot` 是簿记，不是消息。
 # assistant 记录比模型回复多：Claude Code 每个内容块写一条记录，
 # 导入器把 `message.id` 相同的记录重新合成一条回复。
 # 当前用户请求是由人输入的最新一段文本。
@@ -58,7 +59,9 @@
 # %% [markdown]
 # ## 为一个窗口扫描阈值
 #
-# 假设你的模型窗口是 16,000 个 token。`sweep` 按下面网格里的每组设置回放一次会话，
+# 假设你的模型窗口是 16,000 个 token。这个样本很小（网格下面一行打印它不压缩时的峰值），所以
+# 这里的窗口也小；换成 200,000 或 100 万 token 的窗口，会话一旦长过它，同样的问题就会出现，同样的
+# 扫描也能回答。`sweep` 按下面网格里的每组设置回放一次会话，
 # 两种配置都跑。上下文阈值要么是文章的、按字符计（`context_char_limit`），
 # 要么按 token 计（`context_token_limit`，这里用离线模型的估算来数）；
 # 每一种都和 `keep_recent_results`、`snip_target_messages` 的每个取值交叉组合。每一行衡量
@@ -71,8 +74,8 @@
 #   而这个名字只出现在更早的某个工具输出里，但那次调用发出的内容里哪儿都没有它
 #   （结果、预览、摘要里都没有），这样的模型调用次数。这是本课程自己的衡量标准：你的模型本来得把那个输出再读一遍；
 # - **峰值 token（peak tokens）**：最大的一次请求，按离线模型的估算；
-# - **遗忘（forgot）**：会话的探针（notebook 12：输出里的一行、动过的文件、请求、说过的下一步或
-#   决定、用户的指令）中，这组设置为下一轮发送的内容、它提到的文件和摘要都不保留的那些。
+# - **遗忘（forgot）**：会话的探针（notebook 12 的四种：recall，输出里的一行；artifact，动过的
+#   文件；continuation，请求和说过的下一步；decision，说过的决定或用户的指令）中，这组设置为下一轮发送的内容、它提到的文件和摘要都不保留的那些。
 #
 # 排名只保留遗忘不比默认配置（默认设置下）多的行（表格下面那一行打印出这个数，以及它排除了
 # 多少行，标为 `-`）。在这些行里，最佳行（`*`）放得进窗口、什么都不丢，其次缺失最少，再其次
@@ -116,7 +119,8 @@
 # 30,000（扫描用的单位）。下面的单元格会打印上面网格里有多少行放得进这个窗口：答案不在表里。
 # 先别运行，预测一下：哪个参数决定峰值，往哪个方向调，这对成本又有什么影响？然后选一种配置、
 # 一个上下文阈值（按字符或按 token）和另外两个阈值。检查器会回放你的选择（任何数值都行）并
-# 评判：它必须放得进窗口、什么都不丢、遗忘的探针不比默认配置（默认设置下）多，而且不超预算。
+# 评判：它必须放得进窗口、什么都不丢、遗忘的探针不比默认配置（默认设置下）多，而且不超预算（网格里没有一行放得进窗口，所以没有
+# 最佳行可以比较缺失次数，检查器会说明这一点）。
 
 # %% [markdown]
 # **小结。**
@@ -134,7 +138,7 @@
 # - 文章第九节（在 agent 循环里，每次模型调用前都跑同一条管线），以及它的代码：
 #   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py
 # - token 计数（Token counting），用你自己的模型来计量按 token 计的阈值：
-#   https://docs.anthropic.com/en/docs/build-with-claude/token-counting
+#   https://platform.claude.com/docs/en/build-with-claude/token-counting
 # - 提示缓存（Prompt caching），扫描的成本一栏按它的规则计算：
 #   https://platform.claude.com/docs/en/build-with-claude/prompt-caching
 # - Lindenbauer 等，“The Complexity Trap: Simple Observation Masking Is as Efficient as LLM

@@ -12,8 +12,8 @@
 # - recall：某个工具输出中、其他输出都没有的一行，取靠近中间的；
 # - artifact：read_file、write_file 或 edit_file 调用过的每个路径；
 # - continuation：当前请求，以及 assistant 最后说出的下一步；
-# - decision：用户的指示（“do not”、“always”、“only”、“must”，以及中文的不要、总是、只、
-#   必须等）和 assistant 说出的决定。
+# - decision：用户的指示（含有“do not”这类提示词的句子：最后的练习会推出这条规则），以及
+#   assistant 更早说出的每个步骤或决定（以“Let me”、“I'll”、“First”等开头的句子）。
 #
 # 探针给出一行或一句话的开头（它的*提示*，cue），要求说出整行或整句；artifact 探针问某个工具
 # 是否在某个路径上调用过。压缩之后，每个探针处在四种位置之一（`compact.probe_status`，只看消息
@@ -56,7 +56,7 @@
 # 第二步把 `long_session` 的中间部分移到一个 transcript，并在标记里写明它：离开上下文的内容在
 # 磁盘上，离线模型会重新读取它。第四步用一条写明 transcript 的摘要替换 `two_code_files`：同样
 # 如此。只有第三步让探针“没了”：在原文配置下，它把 `five_reads` 里较早的结果缩成
-# `[Earlier tool result omitted.]`，没有任何副本（缺陷 1），那些行再也问不到了。
+# `[Earlier tool result omitted.]`，没有任何副本（缺陷 1），模型说不出那些行。
 
 # %% [markdown]
 # ## 逐个探针检验文章对第一步的说法
@@ -74,7 +74,9 @@
 #
 # 基准测试的设计（notebook 09）：`none`、`summary`（只有第四步）、`seed`、`default`，以及离线
 # 服务器模拟的 API 自带的上下文管理（notebook 10）：`server-clear`、`server-compact`、
-# `default+server-compact`。`long_session` 在每种设计下逐次调用回放，再为下一轮做准备，然后在
+# `default+server-compact`；还有 `default+cold`，即打开缓存感知开关的 default
+# （`compact_when_cold`：在提示缓存已过期的调用上，压缩到目标值）。`long_session` 在每种设计下
+# 逐次调用回放，再为下一轮做准备，然后在
 # 那里定位并询问每个探针。
 
 # %% [markdown]
@@ -91,8 +93,9 @@
 
 # %% [markdown]
 # 本课程的摘要会列出它看到的每次调用及其路径，所以在这里它保留了全部产物轨迹。它的弱点在
-# 别处：大部分 recall 行，以及用户的指示（它的文档字符串说明了它不保留这些：它分不清指示和
-# 请求）。这里没有测量 Claude 写的摘要；设置密钥后运行 `python -m compact probe`，就能看到你的。
+# 别处：大部分 recall 行，以及用户的指示（它的文档字符串把用户的约束列在它不保留的内容里）。
+# 这是离线替身的局限，不是文章的设计：文章的摘要提示要求真实模型保留用户约束。练习里的
+# `instructions` 这样的规则，才能把它们留下。这里没有测量 Claude 写的摘要；设置密钥后运行 `python -m compact probe`，就能看到你的。
 
 # %% [markdown]
 # ## 每种设计的花费，以及它遗忘的内容
@@ -104,21 +107,21 @@
 # 从左下角读这张图：最便宜、又什么都不遗忘的设计。在这个会话上，那就是 default 配置（还有加上
 # 服务器端压缩的 default：服务器端压缩在这里从不触发，上面的单元格为它打印的摘要调用是 0 次，
 # 服务器端压缩也算在内）。原文配置花得更多，也会遗忘；服务器端压缩会遗忘它的
-# 摘要丢掉的内容；清除（clearing）会遗忘它清除的结果，而且在 API 的默认触发阈值下，它的花费
-# 最高。`none` 什么都不遗忘，但花费高得多，最后一列是它会被 API 拒绝的请求数（notebook 09）。
+# 摘要丢掉的内容；清除（clearing）会遗忘它清除的结果，而且在 API 的默认触发阈值下，它在做压缩的
+# 设计里花费最高。`none` 什么都不遗忘，但花费高得多，最后一列是它会被 API 拒绝的请求数（notebook 09）。
 
 # %% [markdown]
 # ## 自测：摘要必须保留的规则
 #
-# 本课程的摘要会丢掉用户的指示。写出 `instructions(text)`：用户输入的文字中，摘要必须保留的
-# 句子，规则和探针里“constraint”那一类相同。一个句子是指示，当且仅当它含有
-# `compact.probes.CONSTRAINT_EN` 中的某一项（“do not”、“don't”、“never”、“always”、“only”、
-# “must”），作为完整的词，大小写不限；或者在任何位置含有 `CONSTRAINT_ZH` 中的某一项。按原来的
-# 顺序返回这些句子，去掉首尾空白；`compact.probes.readable_units(text, "sentence")` 可以把文字
-# 切成句子。
+# 本课程的摘要会丢掉用户的指示。探针用一条规则 `compact.probes.instructions` 找出它们；你要在
+# 不读它的情况下重写这条规则：从下面的示例里推出来。每段文字后面打印了规则保留的句子（由包计算）。
+# 哪些词让一个句子成为指示？大小写有没有关系？词藏在更长的词里怎么办？中文词与词之间没有空格，
+# 又怎么办？这条规则只看词，不看意思：它会保留一些人不会称为指示的句子，也会漏掉一些人会称为
+# 指示的句子；把它们找出来，就知道规则看的是什么。
 #
-# 检查器在预设文本（词中的提示、大写、中文、同一行里的两种语言）和固定种子的随机文本上，分别运行
-# 包里的 `compact.probes.instructions` 和你的函数。`hint()` 会指出它识别出的错误。
+# 然后写出 `instructions(text)`：`text` 中规则保留的句子，按原来的顺序，去掉首尾空白；
+# `compact.probes.readable_units(text, "sentence")` 可以把文字切成句子。检查器在你没见过的预先录制
+# 的文字和带种子的随机文字上，分别运行包里的规则和你的函数。`hint()` 会指出它识别出的错误。
 
 # %% [markdown]
 # **小结。**
