@@ -173,8 +173,7 @@ for use in (u for m in after for u in tool_uses(m)):
 # rules with no `paths:` are read again from disk, and so is auto memory; rules with
 # `paths:` and nested `CLAUDE.md` files are lost until a matching file is read again;
 # the bodies of skills it invoked are put back, capped at 5,000 tokens a skill and 25,000
-# in all, the oldest dropped first. The copies of that table we read name no files the
-# agent was working on.
+# in all, the oldest dropped first. The table names no files the agent was working on.
 #
 # Re-attaching the files the agent was working on is something an agent *can* do, and
 # `compact.agent.reattach` does it for this agent, in characters: the files of the

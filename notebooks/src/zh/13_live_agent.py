@@ -86,7 +86,7 @@
 # 资料中的“What survives compaction”）：系统提示和输出风格不变；项目根目录的 `CLAUDE.md` 和没有
 # `paths:` 的规则从磁盘重新读入，自动记忆也一样；带 `paths:` 的规则和子目录里的 `CLAUDE.md` 会
 # 丢失，直到再读到匹配的文件；调用过的 skill 正文会放回，每个 skill 上限 5,000 个 token，总共
-# 25,000，超出时先丢最早的。我们读到的这张表的各个版本，都没有提到 agent 正在处理的文件。
+# 25,000，超出时先丢最早的。这张表没有提到 agent 正在处理的文件。
 #
 # 把 agent 正在处理的文件重新附上，是 agent *可以*做的事，`compact.agent.reattach` 就为这里的
 # agent 这样做，以字符计：取 transcript 中 `read_file`、`write_file` 和 `edit_file` 调用的文件，
