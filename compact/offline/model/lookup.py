@@ -48,40 +48,35 @@ def result(view: View, name: str, tool_input: dict):
                  and c.text is not None), None)
 
 
-def ask(view: View, ev: Evidence, name: str, tool_input: dict):
-    """The call's result if the request holds one; else note the call as needed (None)."""
+def fetch(view: View, ev: Evidence, name: str, tool_input: dict) -> str | None:
+    """The call's whole text (a saved one read back from its copy), or None: the call is
+    noted as needed when the request holds no result for it, else why its text is not whole."""
     call = result(view, name, tool_input)
     if call is None:
         ev.need.append((name, tool_input))
-    return call
-
-
-def usable(view: View, ev: Evidence, call, name: str, tool_input: dict) -> str | None:
-    """The call's whole text (a saved one read back from its copy), or None and why not."""
-    ev.looked.append(label(view, name, tool_input))
+        return None
+    called = label(view, name, tool_input)
+    ev.looked.append(called)
     if call.kind in ("persisted", "placeholder") and "read_file" in view.offered:
-        copy = ask(view, ev, "read_file", {"path": call.saved})
-        if copy is not None and copy.kind == "whole":   # a copy saved again is not chased
-            return usable(view, ev, copy, "read_file", {"path": call.saved})
-        return copy and ev.lack(("preview", {"call": label(view, name, tool_input), "saved": call.saved}))
-    if call.kind != "whole":
-        ev.lack(("gone", {"call": label(view, name, tool_input)}) if call.kind in ("omitted", "pending")
-                else ("preview", {"call": label(view, name, tool_input), "saved": call.saved}))
-        return None
+        copy = result(view, "read_file", {"path": call.saved})
+        if copy is None or copy.kind == "whole":   # a copy saved again is not chased
+            return fetch(view, ev, "read_file", {"path": call.saved})
+    if call.kind != "whole":   # a result always has text: no call here is pending
+        return ev.lack(("gone", {"call": called}) if call.kind == "omitted"
+                       else ("preview", {"call": called, "saved": call.saved}))
     if call.text.startswith("Error: "):
-        ev.lack(("error", {"call": label(view, name, tool_input), "line": call.text.splitlines()[0]}))
-        return None
+        return ev.lack(("error", {"call": called, "line": call.text.splitlines()[0]}))
     return call.text
 
 
-def grep_output(text: str, path: str | None = None) -> list:
-    """(path, n, line) of a grep's output: `path:n:line`, or `n:line` for one file."""
-    found = []
-    for line in text.splitlines():
-        match = NUMBERED_RE.match(line) if path else GREP_LINE_RE.match(line)
-        if match:
-            found.append((path or match["path"], int(match["line"]), match["text"]))
-    return found
+def add_hits(view: View, ev: Evidence, text: str, command: dict, path: str | None = None) -> None:
+    """The lines of a grep's output, `path:n:line` (or `n:line` for one file's `path`); a
+    search that printed its most lines may have left some out."""
+    found = [(path or m["path"], int(m["line"]), m["text"]) for line in text.splitlines()
+             for m in [(NUMBERED_RE if path else GREP_LINE_RE).match(line)] if m]
+    ev.hits += found
+    if len(found) >= MAX_LINES:
+        ev.lack(("cut", {"call": label(view, "bash", command)}))
 
 
 def in_file(view: View, ev: Evidence, path: str, pattern: str | None) -> None:
@@ -93,8 +88,7 @@ def in_file(view: View, ev: Evidence, path: str, pattern: str | None) -> None:
         if saved:
             ev.looked.append(label(view, "read_file", {"path": path}))
         return search_text(view, ev, saved or path, path, pattern)
-    call = ask(view, ev, "read_file", {"path": path})
-    text = call and usable(view, ev, call, "read_file", {"path": path})
+    text = fetch(view, ev, "read_file", {"path": path})
     if text is None:
         return
     lines = text.splitlines()
@@ -115,8 +109,7 @@ def search_text(view: View, ev: Evidence, target: str, path: str, pattern: str |
     quoted = shlex.quote(target)
     command = {"command": f"grep -c '' -- {quoted}" if pattern is None
                else f"grep -nE -e {shlex.quote(pattern)} -- {quoted} | head -n {MAX_LINES}"}
-    call = ask(view, ev, "bash", command)
-    text = call and usable(view, ev, call, "bash", command)
+    text = fetch(view, ev, "bash", command)
     if text is None:
         return
     if pattern is None and text.strip().isdigit():
@@ -124,14 +117,7 @@ def search_text(view: View, ev: Evidence, target: str, path: str, pattern: str |
     elif pattern is None:
         ev.lack(("error", {"call": label(view, "bash", command), "line": text.splitlines()[0]}))
     else:
-        add_hits(view, ev, grep_output(text, path), command)
-
-
-def add_hits(view: View, ev: Evidence, hits: list, command: dict) -> None:
-    """A search's lines; one that printed its most lines may have left some out."""
-    ev.hits += hits
-    if len(hits) >= MAX_LINES:
-        ev.lack(("cut", {"call": label(view, "bash", command)}))
+        add_hits(view, ev, text, command, path)
 
 
 @dataclass(frozen=True)
@@ -176,8 +162,7 @@ def listing(view: View, ev: Evidence, pattern: str) -> list | None:
     """The paths a glob printed ([] for no match), or None while it is still to run."""
     if "glob" not in view.offered:
         return ev.lack(("no search", {"path": pattern}))
-    call = ask(view, ev, "glob", {"pattern": pattern})
-    text = call and usable(view, ev, call, "glob", {"pattern": pattern})
+    text = fetch(view, ev, "glob", {"pattern": pattern})
     if text is None:
         return None
     if "\n... (" in text:   # the glob stopped or left matches out
@@ -203,10 +188,9 @@ class Grep:
             flags = "-rnHI" + ("i" if self.ignore_case else "") + ("F" if self.fixed else "E")
             command = {"command": f"grep {flags} {SKIP} -e {shlex.quote(pattern)} -- . "
                                   f"| head -n {MAX_LINES}"}
-            call = ask(view, ev, "bash", command)
-            text = call and usable(view, ev, call, "bash", command)
+            text = fetch(view, ev, "bash", command)
             if text is not None:
-                add_hits(view, ev, grep_output(text), command)
+                add_hits(view, ev, text, command)
         return ev
 
 
