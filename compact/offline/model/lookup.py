@@ -69,9 +69,12 @@ def fetch(view: View, ev: Evidence, name: str, tool_input: dict) -> str | None:
     return call.text
 
 
-def add_hits(view: View, ev: Evidence, text: str, command: dict, path: str | None = None) -> None:
-    """The lines of a grep's output, `path:n:line` (or `n:line` for one file's `path`); a
-    search that printed its most lines may have left some out."""
+def grep(view: View, ev: Evidence, flags: str, pattern: str, target: str, path: str | None = None):
+    """Add the lines of `target` (a quoted file, or . for the workspace) that match, through bash:
+    grep prints `path:n:line`, or `n:line` for one file, `path`'s. A search that printed its most
+    lines may have left some out."""
+    command = {"command": f"grep {flags} -e {shlex.quote(pattern)} -- {target} | head -n {MAX_LINES}"}
+    text = fetch(view, ev, "bash", command) or ""
     found = [(path or m["path"], int(m["line"]), m["text"]) for line in text.splitlines()
              for m in [(NUMBERED_RE if path else GREP_LINE_RE).match(line)] if m]
     ev.hits += found
@@ -83,7 +86,7 @@ def in_file(view: View, ev: Evidence, path: str, pattern: str | None) -> None:
     """Add a file's matching lines (or its line count, pattern None) to the evidence. A read held
     as a preview is searched in its saved copy: read back whole, it would only be saved again."""
     read = result(view, "read_file", {"path": path})
-    saved = read.saved if read is not None and read.kind in ("persisted", "placeholder") else None
+    saved = read and read.saved   # a saved copy's path: the read is a preview or a placeholder
     if (saved and "bash" in view.offered) or (read is None and "read_file" not in view.offered):
         if saved:
             ev.looked.append(label(view, "read_file", {"path": path}))
@@ -106,18 +109,14 @@ def search_text(view: View, ev: Evidence, target: str, path: str, pattern: str |
     """grep (or count) `target` through bash; its lines are `path`'s (a saved copy's are)."""
     if "bash" not in view.offered:
         return ev.lack(("no reader", {"path": path}))
-    quoted = shlex.quote(target)
-    command = {"command": f"grep -c '' -- {quoted}" if pattern is None
-               else f"grep -nE -e {shlex.quote(pattern)} -- {quoted} | head -n {MAX_LINES}"}
+    if pattern is not None:
+        return grep(view, ev, "-nE", pattern, shlex.quote(target), path)
+    command = {"command": f"grep -c '' -- {shlex.quote(target)}"}
     text = fetch(view, ev, "bash", command)
-    if text is None:
-        return
-    if pattern is None and text.strip().isdigit():
+    if text is not None and text.strip().isdigit():
         ev.counts[path] = int(text.strip())
-    elif pattern is None:
+    elif text is not None:
         ev.lack(("error", {"call": label(view, "bash", command), "line": text.splitlines()[0]}))
-    else:
-        add_hits(view, ev, text, command, path)
 
 
 @dataclass(frozen=True)
@@ -186,11 +185,7 @@ class Grep:
             ev.lack(("no shell", {}))
         else:
             flags = "-rnHI" + ("i" if self.ignore_case else "") + ("F" if self.fixed else "E")
-            command = {"command": f"grep {flags} {SKIP} -e {shlex.quote(pattern)} -- . "
-                                  f"| head -n {MAX_LINES}"}
-            text = fetch(view, ev, "bash", command)
-            if text is not None:
-                add_hits(view, ev, text, command)
+            grep(view, ev, f"{flags} {SKIP}", pattern, ".")
         return ev
 
 

@@ -99,17 +99,14 @@ def active_request(messages) -> str:
     """The last text the user typed, or the request a summary message carries."""
     for message in reversed(messages):
         text = user_text(message)
-        if not text:
-            continue
         summary = formats.SUMMARY_RE.match(text)
         if summary:
             return summary["request"]
-        if formats.ARCHIVE_RE.match(text):
-            head, sep, request = text.partition("\n\nCurrent user request:\n")
-            if sep:
-                return request
-            continue
-        return text
+        if not formats.ARCHIVE_RE.match(text):
+            if text:
+                return text
+        elif "\n\nCurrent user request:\n" in text:   # an archive marker without one is skipped
+            return text.partition("\n\nCurrent user request:\n")[2]
     return ""
 
 

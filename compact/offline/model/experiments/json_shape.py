@@ -45,14 +45,13 @@ def json_outline(text: str) -> dict:
         char, top = token[0], stack[-1] if stack else None
         if char == '"':   # a quote that opens no whole string: the text is cut inside one
             break
-        if char[0] == '"':
-            if top and top.kind == "{" and top.expect_key:
-                try:
-                    key = json.loads(char)
-                except ValueError:   # an escape JSON does not know: keep the literal's inside
-                    key = char[1:-1]
-                top.keys.append(key)
-                top.expect_key = False
+        if char[0] == '"' and top and top.kind == "{" and top.expect_key:
+            try:
+                key = json.loads(char)
+            except ValueError:   # an escape JSON does not know: keep the literal's inside
+                key = char[1:-1]
+            top.keys.append(key)
+            top.expect_key = False
         elif char == ":" and top and top.kind == "{":
             top.types[key] = JSON_TYPES.get(VALUE_START.match(text, token.end())[1], "number")
         elif char in "{[":
