@@ -43,7 +43,8 @@ def find_title(view: View, path: str) -> tuple:
 
 
 def plan_titles(view: View, paths: list) -> Plan:
-    """The next README to read, or the answer once every title is known or gone."""
+    """The next README to read, or the answer once every title is known or gone: the titles
+    found, how they are named and where each came from, in the request's language."""
     learned, lang = notes_on_fresh(view), language_of(view.request)
     folders = lessons_found(view)
     if folders is None:
@@ -54,17 +55,6 @@ def plan_titles(view: View, paths: list) -> Plan:
     if not readmes:
         return Plan.after(learned, say("note no readme", lang, first=wanted.start, last=wanted.stop - 1,
                                        glob=LESSONS_GLOB))
-    for path in readmes:
-        title, why = find_title(view, path)
-        if title or why in ("omitted", "untitled", "error"):
-            continue
-        target = why[len("saved:"):] if why.startswith("saved:") else path
-        return Plan.after(learned, say("note next read", lang, path=target), ("read_file", {"path": target}))
-    return Plan.after(learned, titles_answer(view, readmes, lang))
-
-
-def titles_answer(view: View, readmes: list, lang: str) -> str:
-    """The titles found, how they are named and where each came from, in the request's language."""
     found, missing, sources = [], [], {}
     for path in readmes:
         title, why = find_title(view, path)
@@ -72,8 +62,12 @@ def titles_answer(view: View, readmes: list, lang: str) -> str:
         if title:
             found.append((folder, title))
             sources.setdefault(why, []).append(folder[:3])
-        else:
+        elif why in ("omitted", "untitled", "error"):
             missing.append((folder, say("title " + why, lang, omitted=formats.OMITTED)))
+        else:   # unread, or only its saved copy is left to read
+            target = why[len("saved:"):] if why.startswith("saved:") else path
+            return Plan.after(learned, say("note next read", lang, path=target),
+                              ("read_file", {"path": target}))
     lines = [say("titles head", lang, n=len(readmes))]
     lines += [say("titles found", lang, folder=folder, title=title) for folder, title in found]
     lines += [say("titles missing", lang, folder=folder, why=why) for folder, why in missing]
@@ -81,7 +75,7 @@ def titles_answer(view: View, readmes: list, lang: str) -> str:
     lines += ["", say("titles source", lang) + say("join", lang).join(
         f"{', '.join(codes)} {say('title ' + why, lang)}" for why, codes in sources.items())
         + say("end", lang)]
-    return "\n".join(lines)
+    return Plan.after(learned, "\n".join(lines))
 
 
 def naming_pattern(found: list, lang: str = "en") -> str:
