@@ -98,8 +98,8 @@ def json_field_answer(q, ev) -> list:
     other = re.search(r"version of (\w+)|版本的\s*(\w+)", q.text, re.IGNORECASE)
     if other and (other[1] or other[2]).lower() not in ("the", "this", "its", "it", "web", "site"):
         return []   # a version of something else: not this file's own field
-    hits = [(p, n, t, re.match(r'^(\s*)"([^"]+)"\s*:\s*(.*?),?\s*$', t)) for p, n, t in ev.hits]
-    hits = [h for h in hits if h[3]]
+    hits = [(p, n, t, m) for p, n, t in ev.hits for m in [re.match(r'^(\s*)"([^"]+)"\s*:\s*(.*?),?\s*$', t)]
+            if m]
     if not hits:
         return []
     order = {w: i for i, w in enumerate(reversed(q.words))}   # the field the question names first

@@ -62,8 +62,7 @@ class View:
     request: str = ""
     calls: list = field(default_factory=list)
     notes: list = field(default_factory=list)       # the assistant's own text, oldest first
-    summaries: list = field(default_factory=list)   # decoded summary texts
-    compacted: bool = False
+    summaries: list = field(default_factory=list)   # decoded summary texts: compaction ran
     offered: frozenset = frozenset()                # the jobs the request's tools do (tools.py)
     tools: Tools = field(default_factory=lambda: Tools({}))
 
@@ -134,5 +133,4 @@ def read_view(messages, tools: Tools | None = None) -> View:
         match = formats.SUMMARY_RE.match(user_text(message))
         if match:
             view.summaries.append(formats.summary_text(match["summary"]))
-            view.compacted = True
     return view

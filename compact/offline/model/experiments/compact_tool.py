@@ -25,7 +25,7 @@ def plan_compact_tool(view: View, paths: list) -> Plan:
         lines = [say("tool done", lang, written=written)]
         if folders:
             lines.append(say("tool lessons", lang, n=len(folders), names=", ".join(folders)))
-        lines.append(say("tool compacted" if view.compacted else "tool asked", lang))
+        lines.append(say("tool compacted" if view.summaries else "tool asked", lang))
         return Plan.after(learned, "\n".join(lines))
     if folders is None:
         return Plan.after(learned, say("note list lessons", lang), ("glob", {"pattern": LESSONS_GLOB}))

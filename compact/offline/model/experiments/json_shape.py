@@ -88,25 +88,23 @@ def plan_json(view: View, paths: list) -> Plan:
     lang = language_of(view.request)  # notes and answer speak the request's language
     if not calls:
         return Plan(say("note read first", lang, path=path), [("read_file", {"path": path})])
-    call = calls[-1]
+    call, saved = calls[-1], calls[-1].saved
+    peek = next((c for c in reversed(view.calls) if c.kind == "whole" and saved
+                 and c.name == "bash" and saved in c.command), None)
     if call.failed:
         return Plan(say("json could not read", lang, path=path, line=first_line(call.text)))
     if call.kind == "whole":
-        return Plan(json_answer(path, json_outline(call.text), say("json whole", lang), lang))
-    saved = call.saved
-    peek = next((c for c in reversed(view.calls) if c.kind == "whole" and saved
-                 and c.name == "bash" and saved in c.command), None)
-    if peek:
-        return Plan(json_answer(path, json_outline(peek.text),
-                                say("json peek", lang, chars=PEEK_CHARS, saved=saved), lang))
-    if call.kind == "persisted":
-        outline = json_outline(call.visible)
-        if outline["complete"]:
-            return Plan(json_answer(path, outline, say("json preview", lang, saved=saved), lang))
-    if saved:
+        outline, source = json_outline(call.text), say("json whole", lang)
+    elif peek:
+        outline, source = json_outline(peek.text), say("json peek", lang, chars=PEEK_CHARS, saved=saved)
+    elif call.kind == "persisted" and json_outline(call.visible)["complete"]:
+        outline, source = json_outline(call.visible), say("json preview", lang, saved=saved)
+    elif saved:
         return Plan(say("note peek", lang, saved=saved, chars=PEEK_CHARS),
                     [("bash", {"command": f"head -c {PEEK_CHARS} {saved}"})])
-    return Plan(say("json gone", lang, path=path, omitted=formats.OMITTED))
+    else:
+        return Plan(say("json gone", lang, path=path, omitted=formats.OMITTED))
+    return Plan(json_answer(path, outline, source, lang))
 
 
 def json_answer(path: str, outline: dict, source: str, lang: str = "en") -> str:
