@@ -67,18 +67,14 @@ def json_outline(text: str) -> dict:
             stack.pop().complete = True
         elif char == "," and top and top.kind == "{":
             top.expect_key = True
-    outline = {"root": {"{": "object", "[": "list"}.get(root.kind) if root else None,
-               "top": [], "record_in": None, "record": [], "complete": False, "nested": {}}
-    if root and root.kind == "{":
-        outline["top"] = [(k, root.types.get(k, "?")) for k in root.keys]
-    if record:
-        frame, where = record
-        outline.update(record_in=where, complete=frame.complete,
-                       record=[(k, frame.types.get(k, "?")) for k in frame.keys])
-        outline["nested"] = {child.key: child.children[0].keys for child in frame.children
-                             if child.kind == "[" and child.children
-                             and child.children[0].kind == "{"}
-    return outline
+    top = root if root and root.kind == "{" else Frame("{")
+    frame, where = record or (Frame("{"), None)   # no record: an empty one, not complete
+    return {"root": {"{": "object", "[": "list"}.get(root.kind) if root else None,
+            "top": [(k, top.types.get(k, "?")) for k in top.keys],
+            "record_in": where, "record": [(k, frame.types.get(k, "?")) for k in frame.keys],
+            "complete": frame.complete,
+            "nested": {child.key: child.children[0].keys for child in frame.children
+                       if child.kind == "[" and child.children and child.children[0].kind == "{"}}
 
 
 def plan_json(view: View, paths: list) -> Plan:
