@@ -89,11 +89,6 @@ class Plan:
         return cls("\n".join(line for line in [*notes, text] if line), list(calls))
 
 
-def system_text(request: dict) -> str:
-    system = request.get("system") or ""
-    return system if isinstance(system, str) else text_of(system)
-
-
 def active_request(messages) -> str:
     """The last text the user typed, or the request a summary message carries."""
     for message in reversed(messages):
