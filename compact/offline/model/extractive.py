@@ -25,8 +25,7 @@ def describe_call(use: dict) -> str:
 
 def outcome(name: str, text: str) -> str:
     """What a tool call came to, in a few words."""
-    saved = formats.persisted_path(text) or formats.saved_path(text)
-    if saved:
+    if saved := formats.persisted_path(text) or formats.saved_path(text):
         return f"saved at {saved}"
     if text == formats.OMITTED or not text.strip():
         return text.strip() or "(no output)"
@@ -52,8 +51,7 @@ def file_entry(use: dict, text: str) -> tuple | None:
         return path, "written" if name == "write_file" else "edited", first_line(text)
     if name != "read_file":
         return None
-    saved = formats.persisted_path(text) or formats.saved_path(text)
-    if saved:
+    if saved := formats.persisted_path(text) or formats.saved_path(text):
         return path, "read", f"full text saved at {saved}"
     if text == formats.OMITTED:
         return path, "read", f"result shrunk to {formats.OMITTED}"
@@ -89,11 +87,9 @@ def read_messages(messages) -> tuple:
             use = pending.pop(result.get("tool_use_id"), None) or {"name": "?"}
             text = text_of(result.get("content", ""))
             done.append(("call", f"{describe_call(use)} -> {outcome(use.get('name'), text)}"))
-            entry = file_entry(use, text)
-            if entry:
+            if entry := file_entry(use, text):
                 files[entry[0]] = entry[1:]
-        summary = formats.SUMMARY_RE.match(user_text(message))
-        if summary:
+        if summary := formats.SUMMARY_RE.match(user_text(message)):
             fold_earlier(earlier, formats.summary_text(summary["summary"]))
     return files, decisions, done, earlier, list(pending.values())
 

@@ -9,7 +9,7 @@ import json
 
 from ...display.lang import language_of
 from ...display.phrases import say
-from ...messages import text_of, tool_uses
+from ...messages import tool_uses, user_text
 from ...probe_status import Readable, read_request
 from ...probes import describe_use, read_question, sentences
 from ...store import TRANSCRIPTS
@@ -59,8 +59,7 @@ def _next_file(messages, view: View, here: Readable, read: dict, inner: list,
     context, then in the transcripts read), else the newest transcript not read yet.
     Another call's saved output cannot hold the answer, so it is never read."""
     # read_file calls made since the question (the last text the user typed)
-    asked_at = max((i for i, m in enumerate(messages) if m.get("role") == "user"
-                    and read_question(text_of(m.get("content")))), default=len(messages))
+    asked_at = max((i for i, m in enumerate(messages) if read_question(user_text(m))), default=len(messages))
     reads = [use for m in messages[asked_at:] for use in tool_uses(m) if use.get("name") == "read_file"]
     if len(reads) >= MAX_READS or "read_file" not in view.offered:
         return None
@@ -98,13 +97,11 @@ def plan_probe(messages, view: View) -> Plan | None:
                                                  where, lang, shown)
         if plan:
             return plan
-    path = _next_file(messages, view, here, read, inner, tool if unit == "line" else "")
-    if path:
+    if path := _next_file(messages, view, here, read, inner, tool if unit == "line" else ""):
         return Plan(say("probe reading", lang, path=path), [("read_file", {"path": path})])
     summaries = here.summaries + [s for r in read.values() for s in r.summaries]
     if unit == "use":
-        line = _summary_shows(summaries, tool, cue)
-        if line:
+        if line := _summary_shows(summaries, tool, cue):
             return Plan(say("probe yes", lang, where=say("probe in summary", lang), tool=tool, path=cue)
                         + f" ({line})")
         return Plan(say("cannot", lang, why=say("why probe no use", lang, tool=tool, path=cue)))

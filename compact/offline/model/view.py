@@ -93,8 +93,7 @@ def active_request(messages) -> str:
     """The last text the user typed, or the request a summary message carries."""
     for message in reversed(messages):
         text = user_text(message)
-        summary = formats.SUMMARY_RE.match(text)
-        if summary:
+        if summary := formats.SUMMARY_RE.match(text):
             return summary["request"]
         if not formats.ARCHIVE_RE.match(text):
             if text:
@@ -112,8 +111,7 @@ def read_view(messages, tools: Tools | None = None) -> View:
     last = len(messages) - 1
     for i, message in enumerate(messages):
         if message.get("role") == "assistant":
-            note = text_of(message.get("content")).strip()
-            if note:
+            if note := text_of(message.get("content")).strip():
                 view.notes.append(note)
             for use in tool_uses(message):
                 tool_input = use.get("input") if isinstance(use.get("input"), dict) else {}
@@ -122,10 +120,8 @@ def read_view(messages, tools: Tools | None = None) -> View:
                 view.calls.append(call)
             continue
         for result in tool_results(message):
-            call = pending.get(result["tool_use_id"])
-            if call:
+            if call := pending.get(result["tool_use_id"]):
                 call.text, call.fresh = text_of(result.get("content", "")), i == last
-        match = formats.SUMMARY_RE.match(user_text(message))
-        if match:
+        if match := formats.SUMMARY_RE.match(user_text(message)):
             view.summaries.append(formats.summary_text(match["summary"]))
     return view

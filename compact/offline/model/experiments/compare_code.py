@@ -22,8 +22,7 @@ def find_code_facts(view: View, path: str) -> tuple:
         if call.kind == "whole":
             return code_facts(call.text), "read"
     for source, text in (("note", "\n".join(view.notes)), ("summary", "\n".join(view.summaries))):
-        facts = parse_code_note(path, text)
-        if facts:
+        if facts := parse_code_note(path, text):
             return facts, source
     for call in reversed(view.calls):
         if call.name == "bash" and call.command == outline_command(path) and call.kind == "whole":

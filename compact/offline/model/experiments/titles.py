@@ -20,8 +20,7 @@ def find_title(view: View, path: str) -> tuple:
     """(title, where it came from) or (None, why it is missing)."""
     calls = view.reads(path)
     for call in reversed(calls):
-        title = title_of(call.visible)
-        if title:
+        if title := title_of(call.visible):
             return title, "read" if call.kind == "whole" else "preview"
         if call.kind == "whole":
             return None, "error" if call.failed else "untitled"
@@ -30,8 +29,7 @@ def find_title(view: View, path: str) -> tuple:
         if call.name == "read_file" and call.path in copies and title_of(call.visible):
             return title_of(call.visible), "saved copy"
     # My note (in either language), else the summary's line `- <path> (read): ...; title '# ...'`.
-    note = re.search(re.escape(path) + r"(?:: title |：标题 )'([^\n]*)'", view.knowledge)
-    if note:
+    if note := re.search(re.escape(path) + r"(?:: title |：标题 )'([^\n]*)'", view.knowledge):
         return note[1], "note"
     summary = re.search(r"^- " + re.escape(path) + r" \(read\): [^\n]*?title '(# .*)'$",
                         "\n".join(view.summaries), re.MULTILINE)
