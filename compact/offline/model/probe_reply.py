@@ -45,12 +45,10 @@ def _from_summary(summaries, unit: str, cue: str) -> set:
 
 
 def _summary_shows(summaries, tool: str, path: str) -> str | None:
-    words = {"read_file": "(read)", "write_file": "(written)", "edit_file": "(edited)"}
-    for summary in summaries:
-        for line in summary.splitlines():
-            if path in line and (f"{tool}({path}" in line or words.get(tool, "\0") in line):
-                return line.strip()
-    return None
+    """The first summary line that names the call, or says what it did to the file."""
+    did = {"read_file": "(read)", "write_file": "(written)", "edit_file": "(edited)"}.get(tool, "\0")
+    return next((line.strip() for summary in summaries for line in summary.splitlines()
+                 if path in line and (f"{tool}({path}" in line or did in line)), None)
 
 
 def _next_file(messages, view: View, here: Readable, read: dict, inner: list,
