@@ -128,22 +128,20 @@ class InFiles:
     anywhere: bool = False     # with neither, grep the whole workspace
 
     def gather(self, view: View, q) -> Evidence:
-        ev = Evidence()
-        files = q.files
+        ev, files, where = Evidence(), q.files, self.where(q)
+        if not files and where is None and self.anywhere and "bash" in view.offered:
+            return Grep(self.pattern).gather(view, q)
+        if not files and where is None:
+            ev.lack(("no file", {}))
+            return ev
         if not files:
-            where = self.where(q)
-            if where is None:
-                if not self.anywhere or "bash" not in view.offered:
-                    ev.lack(("no file", {}))
-                    return ev
-                return Grep(self.pattern).gather(view, q)
             found = listing(view, ev, where)   # the files in it: names with an extension
             files = None if found is None else [p for p in found if "." in p.rsplit("/", 1)[-1]]
         pattern = self.pattern(q) if self.pattern else None
         for path in (files or [])[:MAX_FILES]:
             in_file(view, ev, path, pattern)
         if files == []:
-            ev.lack(("no match", {"pattern": self.where(q)}))
+            ev.lack(("no match", {"pattern": where}))
         return ev
 
     def where(self, q) -> str | None:

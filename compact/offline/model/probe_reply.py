@@ -91,9 +91,8 @@ def plan_probe(messages, view: View) -> Plan | None:
     for where, readable in places:
         if unit == "use" and (tool, cue) in readable.uses:
             return Plan(say("probe yes", lang, where=where, tool=tool, path=cue))
-        plan = None if unit == "use" else _quote({u for u in readable.units(unit) if u.startswith(cue)},
-                                                 where, lang, shown)
-        if plan:
+        found = set() if unit == "use" else {u for u in readable.units(unit) if u.startswith(cue)}
+        if plan := _quote(found, where, lang, shown):
             return plan
     if path := _next_file(messages, view, here, read, inner, tool if unit == "line" else ""):
         return Plan(say("probe reading", lang, path=path), [("read_file", {"path": path})])
