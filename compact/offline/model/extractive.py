@@ -43,14 +43,11 @@ def outcome(name: str, text: str) -> str:
 def file_entry(use: dict, text: str) -> tuple | None:
     """(path, how, facts line) for a call that read or changed a file."""
     data = use.get("input") if isinstance(use.get("input"), dict) else {}
-    path = data.get("path")
-    if not isinstance(path, str) or not path:
+    path, name = data.get("path"), use.get("name")
+    if not isinstance(path, str) or not path or name not in ("read_file", "write_file", "edit_file"):
         return None
-    name = use.get("name")
-    if name in ("write_file", "edit_file"):
-        return path, "written" if name == "write_file" else "edited", first_line(text)
     if name != "read_file":
-        return None
+        return path, "written" if name == "write_file" else "edited", first_line(text)
     if saved := formats.persisted_path(text) or formats.saved_path(text):
         return path, "read", f"full text saved at {saved}"
     if text == formats.OMITTED:
