@@ -61,13 +61,11 @@ def file_facts(path: str, text: str) -> str:
     if text.startswith("Error: "):
         return short("could not be read: " + first_line(text))
     count = f"{line_count(text)} lines"
-    if path.endswith(".md"):
-        if title := title_of(text):
-            return short(f"{count}; title '{title}'")
+    if path.endswith(".md") and (title := title_of(text)):
+        return short(f"{count}; title '{title}'")
     if path.endswith(".py"):
         names = list(dict.fromkeys(TOP_DEF_RE.findall(text)))
         return fitting(f"{count}; defines ", names) if names else count
-    if path.endswith(".json"):
-        if fields := json_fields(text):
-            return short(f"{count}; {fields}")
+    if path.endswith(".json") and (fields := json_fields(text)):
+        return short(f"{count}; {fields}")
     return short(f"{count}; first line '{first_line(text)}'")

@@ -95,10 +95,9 @@ def active_request(messages) -> str:
         text = user_text(message)
         if summary := formats.SUMMARY_RE.match(text):
             return summary["request"]
-        if not formats.ARCHIVE_RE.match(text):
-            if text:
-                return text
-        elif "\n\nCurrent user request:\n" in text:   # an archive marker without one is skipped
+        if text and not formats.ARCHIVE_RE.match(text):
+            return text
+        if "\n\nCurrent user request:\n" in text:   # in an archive marker; one without is skipped
             return text.partition("\n\nCurrent user request:\n")[2]
     return ""
 
