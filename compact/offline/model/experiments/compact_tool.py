@@ -22,11 +22,9 @@ def plan_compact_tool(view: View, paths: list) -> Plan:
         return Plan.after(learned, say("tool could not write", lang, path=note_path, written=written))
     folders = lessons_found(view)
     if written:
-        lines = [say("tool done", lang, written=written)]
-        if folders:
-            lines.append(say("tool lessons", lang, n=len(folders), names=", ".join(folders)))
-        lines.append(say("tool compacted" if view.summaries else "tool asked", lang))
-        return Plan.after(learned, "\n".join(lines))
+        lessons = [say("tool lessons", lang, n=len(folders), names=", ".join(folders))] if folders else []
+        compacted = say("tool compacted" if view.summaries else "tool asked", lang)
+        return Plan.after(learned, "\n".join([say("tool done", lang, written=written), *lessons, compacted]))
     if folders is None:
         return Plan.after(learned, say("note list lessons", lang), ("glob", {"pattern": LESSONS_GLOB}))
     content = ("# Progress\n\nLessons in this workspace: " + (", ".join(folders) or "none found")
