@@ -69,17 +69,25 @@ def fetch(view: View, ev: Evidence, name: str, tool_input: dict) -> str | None:
     return call.text
 
 
-def grep(view: View, ev: Evidence, flags: str, pattern: str, target: str, path: str | None = None):
-    """Add the lines of `target` (a quoted file, or . for the workspace) that match, through bash:
-    grep prints `path:n:line`, or `n:line` for one file, `path`'s. A search that printed its most
-    lines may have left some out."""
-    command = {"command": f"grep {flags} -e {shlex.quote(pattern)} -- {target} | head -n {MAX_LINES}"}
-    text = fetch(view, ev, "bash", command) or ""
-    found = [(path or m["path"], int(m["line"]), m["text"]) for line in text.splitlines()
-             for m in [(NUMBERED_RE if path else GREP_LINE_RE).match(line)] if m]
-    ev.hits += found
-    if len(found) >= MAX_LINES:
-        ev.lack(("cut", {"call": label(view, "bash", command)}))
+def grep(view: View, ev: Evidence, flags: str, pattern: str | None, target: str, path: str | None = None):
+    """Add the lines of `target` (a quoted file, or . for the workspace) that match, through bash,
+    or its line count (pattern None): grep prints `path:n:line`, or `n:line` for one file, `path`'s.
+    A search that printed its most lines may have left some out."""
+    command = {"command": f"grep -c '' -- {target}" if pattern is None
+               else f"grep {flags} -e {shlex.quote(pattern)} -- {target} | head -n {MAX_LINES}"}
+    text = fetch(view, ev, "bash", command)
+    if text is None:
+        return
+    if pattern is None and text.strip().isdigit():
+        ev.counts[path] = int(text.strip())
+    elif pattern is None:
+        ev.lack(("error", {"call": label(view, "bash", command), "line": text.splitlines()[0]}))
+    else:
+        found = [(path or m["path"], int(m["line"]), m["text"]) for line in text.splitlines()
+                 for m in [(NUMBERED_RE if path else GREP_LINE_RE).match(line)] if m]
+        ev.hits += found
+        if len(found) >= MAX_LINES:
+            ev.lack(("cut", {"call": label(view, "bash", command)}))
 
 
 def in_file(view: View, ev: Evidence, path: str, pattern: str | None) -> None:
@@ -88,9 +96,11 @@ def in_file(view: View, ev: Evidence, path: str, pattern: str | None) -> None:
     read = result(view, "read_file", {"path": path})
     saved = read and read.saved   # a saved copy's path: the read is a preview or a placeholder
     if (saved and "bash" in view.offered) or (read is None and "read_file" not in view.offered):
-        if saved:
+        if saved:   # grep the saved copy; its lines are the file's
             ev.looked.append(label(view, "read_file", {"path": path}))
-        return search_text(view, ev, saved or path, path, pattern)
+        if "bash" not in view.offered:
+            return ev.lack(("no reader", {"path": path}))
+        return grep(view, ev, "-nE", pattern, shlex.quote(saved or path), path)
     text = fetch(view, ev, "read_file", {"path": path})
     if text is None:
         return
@@ -103,20 +113,6 @@ def in_file(view: View, ev: Evidence, path: str, pattern: str | None) -> None:
     else:
         found = re.compile(pattern)
         ev.hits += [(path, n, line) for n, line in enumerate(lines, 1) if found.search(line)]
-
-
-def search_text(view: View, ev: Evidence, target: str, path: str, pattern: str | None) -> None:
-    """grep (or count) `target` through bash; its lines are `path`'s (a saved copy's are)."""
-    if "bash" not in view.offered:
-        return ev.lack(("no reader", {"path": path}))
-    if pattern is not None:
-        return grep(view, ev, "-nE", pattern, shlex.quote(target), path)
-    command = {"command": f"grep -c '' -- {shlex.quote(target)}"}
-    text = fetch(view, ev, "bash", command)
-    if text is not None and text.strip().isdigit():
-        ev.counts[path] = int(text.strip())
-    elif text is not None:
-        ev.lack(("error", {"call": label(view, "bash", command), "line": text.splitlines()[0]}))
 
 
 @dataclass(frozen=True)
