@@ -51,9 +51,7 @@ def json_fields(text: str) -> str | None:
     if isinstance(data, list):
         data = data[0] if data and isinstance(data[0], dict) else {}
         return fitting("a list; its first record has fields ", data) if data else "a list"
-    if isinstance(data, dict):
-        return fitting("fields ", data)
-    return "a single value"
+    return fitting("fields ", data) if isinstance(data, dict) else "a single value"
 
 
 def file_facts(path: str, text: str) -> str:

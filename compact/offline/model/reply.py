@@ -25,8 +25,7 @@ def content_of(plan: Plan, tools: Tools, lang: str, key: str) -> tuple[list, str
     """The reply's content blocks and stop_reason, each call in the offered tool's name and keys."""
     missing = [name for name, _ in plan.calls if name not in tools.names]
     if missing:   # a job no offered tool does: say so, and call nothing
-        return [{"type": "text", "text": say("no tool offered", lang,
-                                             job=say("job " + missing[0], lang))}], "end_turn"
+        plan = Plan(say("no tool offered", lang, job=say("job " + missing[0], lang)))
     content = [{"type": "text", "text": plan.text}]
     for i, call in enumerate(plan.calls):
         tool_id = "toolu_" + hashlib.sha256(f"{key}:{i}".encode()).hexdigest()[:24]
