@@ -72,8 +72,7 @@ def read_messages(messages) -> tuple:
     for message in messages:
         if message.get("role") == "assistant":
             uses = tool_uses(message)
-            for use in uses:
-                pending[use.get("id")] = use
+            pending.update((use.get("id"), use) for use in uses)
             text = text_of(message.get("content")).strip()
             if text and uses:
                 decisions += [short(ln.strip()) for ln in text.splitlines() if ln.strip()]

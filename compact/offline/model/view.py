@@ -39,8 +39,7 @@ class Call:
     @property
     def saved(self) -> str | None:
         """Where its full text was saved, if a marker says so."""
-        text = self.text or ""
-        return formats.persisted_path(text) or formats.saved_path(text)
+        return formats.persisted_path(self.text or "") or formats.saved_path(self.text or "")
 
     @property
     def failed(self) -> bool:

@@ -31,9 +31,8 @@ def find_title(view: View, path: str) -> tuple:
     # My note (in either language), else the summary's line `- <path> (read): ...; title '# ...'`.
     if note := re.search(re.escape(path) + r"(?:: title |：标题 )'([^\n]*)'", view.knowledge):
         return note[1], "note"
-    summary = re.search(r"^- " + re.escape(path) + r" \(read\): [^\n]*?title '(# .*)'$",
-                        "\n".join(view.summaries), re.MULTILINE)
-    if summary:
+    if summary := re.search(r"^- " + re.escape(path) + r" \(read\): [^\n]*?title '(# .*)'$",
+                            "\n".join(view.summaries), re.MULTILINE):
         return summary[1], "summary"
     if copies:
         return None, "saved:" + sorted(copies)[0]
