@@ -55,20 +55,11 @@ def file_entry(use: dict, text: str) -> tuple | None:
     return path, "read", file_facts(path, text)
 
 
-def fold_earlier(earlier: dict, summary: str) -> None:
-    """Take an earlier summary's sections (in either language) into this one."""
-    headings = {BY_LANG[lang][key]: key for lang in BY_LANG for key in ("goal", *SECTIONS)}
-    section = "done"
-    for line in summary.splitlines():
-        if line.strip() in headings:
-            section = headings[line.strip()]
-        elif line.strip() and line.strip() not in (BY_LANG["en"]["none"], BY_LANG["zh"]["none"]):
-            earlier.setdefault(section, []).append(line)
-
-
 def read_messages(messages) -> tuple:
-    """What the messages record, section by section, and the calls still without a result."""
+    """What the messages record, section by section (an earlier summary's, in either language,
+    taken in), and the calls still without a result."""
     files, decisions, done, earlier, pending = {}, [], [], {}, {}   # files: path -> (how, facts)
+    headings = {BY_LANG[lang][key]: key for lang in BY_LANG for key in ("goal", *SECTIONS)}
     for message in messages:
         if message.get("role") == "assistant":
             uses = tool_uses(message)
@@ -86,7 +77,12 @@ def read_messages(messages) -> tuple:
             if entry := file_entry(use, text):
                 files[entry[0]] = entry[1:]
         if summary := formats.SUMMARY_RE.match(user_text(message)):
-            fold_earlier(earlier, formats.summary_text(summary["summary"]))
+            section = "done"   # the lines before the earlier summary's first heading
+            for line in formats.summary_text(summary["summary"]).splitlines():
+                if line.strip() in headings:
+                    section = headings[line.strip()]
+                elif line.strip() and line.strip() not in (BY_LANG["en"]["none"], BY_LANG["zh"]["none"]):
+                    earlier.setdefault(section, []).append(line)
     return files, decisions, done, earlier, list(pending.values())
 
 
