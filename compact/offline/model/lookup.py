@@ -124,7 +124,8 @@ class InFiles:
     anywhere: bool = False     # with neither, grep the whole workspace
 
     def gather(self, view: View, q) -> Evidence:
-        ev, files, where = Evidence(), q.files, self.where(q)
+        ev, files = Evidence(), q.files
+        where = f"{folder_pattern(q.folder)}/{self.name}" if q.folder else self.glob   # a glob, or None
         if not files and where is None and self.anywhere and "bash" in view.offered:
             return Grep(self.pattern).gather(view, q)
         if not files and where is None:
@@ -139,9 +140,6 @@ class InFiles:
         if files == []:
             ev.lack(("no match", {"pattern": where}))
         return ev
-
-    def where(self, q) -> str | None:
-        return f"{folder_pattern(q.folder)}/{self.name}" if q.folder else self.glob
 
 
 def folder_pattern(folder: str) -> str:

@@ -73,9 +73,6 @@ class View:
     def reads(self, path: str) -> list:
         return [c for c in self.calls if c.name == "read_file" and c.path == path]
 
-    def fresh(self) -> list:
-        return [c for c in self.calls if c.fresh and c.kind == "whole"]
-
 
 @dataclass
 class Plan:
