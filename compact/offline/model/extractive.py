@@ -9,7 +9,7 @@ tool list); past `max_chars` it keeps its first quarter and its last three quart
 from ... import formats
 from ...display.lang import language_of
 from ...display.phrases import BY_LANG, say
-from ...messages import text_of, to_plain, tool_results, tool_uses, user_text
+from ...messages import has_tool_use, text_of, to_plain, tool_results, tool_uses, user_text
 from .facts import MAX_LINE, file_facts, first_line, fitting, line_count, short
 from .view import active_request
 
@@ -92,8 +92,7 @@ def extractive_summary(messages, max_chars: int = 6000) -> str:
     files, decisions, done, earlier, waiting = read_messages(messages)
     goal = active_request(messages)
     lang = language_of(goal)
-    answered = bool(messages) and messages[-1].get("role") == "assistant" \
-        and not tool_uses(messages[-1])
+    answered = bool(messages) and messages[-1].get("role") == "assistant" and not has_tool_use(messages[-1])
     sections = {
         "files": [f"- {path} ({how}): {facts}" for path, (how, facts) in files.items()],
         "decisions": [f"- {line}" for line in dict.fromkeys(decisions)][-MAX_DECISIONS:],
