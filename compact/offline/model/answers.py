@@ -15,6 +15,7 @@ FAILED_RE = re.compile(r"^FAILED\s+(\S+)(?:\s+-\s+(.*))?$")
 SUMMARY_RE = re.compile(r"^=+ .*\b\d+ (?:passed|failed)")
 OUTCOMES = {"pass": "passed", "fail": "failed", "skip": "skipped", "error": "error",
             "warn": "warning", "deselect": "deselected"}
+JSON_LINE_RE = re.compile(r'^(\s*)"([^"]+)"\s*:\s*(.*?),?\s*$')   # indent, key, value
 REQUIREMENT_RE = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._\-\[\],]*)\s*(.*?)\s*(?:#.*)?$")
 DEFINES_RE = re.compile(r"\s*(?:async\s+)?(?:class|def)\s+(\w+)")
 WORD_RE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
@@ -56,20 +57,16 @@ def lines_answer(q, ev) -> list:
 
 def failures_answer(q, ev) -> list:
     failed = [(p, n, FAILED_RE.match(t)) for p, n, t in ev.hits if FAILED_RE.match(t)]
-    summary = [h for h in ev.hits if SUMMARY_RE.match(h[2])]
+    summary = [h for h in ev.hits if SUMMARY_RE.match(h[2])][-1:]   # the run's last summary line
     paths = say("and", q.lang).join(dict.fromkeys(p for p, _, _ in ev.hits))
     if failed:
         lines = [say("failed tests", q.lang, n=len(failed), paths=paths)]
         lines += [say("failed test", q.lang, test=m[1], reason=f" ({m[2]})" if m[2] else "",
                       path=p, line=n) for p, n, m in failed]
-        if summary:
-            p, n, t = summary[-1]
-            lines.append(say("run summary", q.lang, path=p, line=n, text=short(t.strip(), 120)))
-        return lines
-    if summary and ev.whole and " failed" not in summary[-1][2]:
-        p, n, t = summary[-1]
-        return [say("no test failed", q.lang, path=p, line=n, text=t.strip())]
-    return []
+        return lines + [say("run summary", q.lang, path=p, line=n, text=short(t.strip(), 120))
+                        for p, n, t in summary]
+    return [say("no test failed", q.lang, path=p, line=n, text=t.strip())
+            for p, n, t in summary if ev.whole and " failed" not in t]
 
 
 def outcome_asked(q) -> str | None:
@@ -98,8 +95,7 @@ def json_field_answer(q, ev) -> list:
     other = re.search(r"version of (\w+)|版本的\s*(\w+)", q.text, re.IGNORECASE)
     if other and (other[1] or other[2]).lower() not in ("the", "this", "its", "it", "web", "site"):
         return []   # a version of something else: not this file's own field
-    hits = [(p, n, t, re.match(r'^(\s*)"([^"]+)"\s*:\s*(.*?),?\s*$', t)) for p, n, t in ev.hits]
-    hits = [h for h in hits if h[3]]
+    hits = [(p, n, t, m) for p, n, t in ev.hits for m in [JSON_LINE_RE.match(t)] if m]
     if not hits:
         return []
     order = {w: i for i, w in enumerate(reversed(q.words))}   # the field the question names first

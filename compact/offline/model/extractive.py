@@ -9,7 +9,7 @@ tool list); past `max_chars` it keeps its first quarter and its last three quart
 from ... import formats
 from ...display.lang import language_of
 from ...display.phrases import BY_LANG, say
-from ...messages import text_of, to_plain, tool_results, tool_uses, user_text
+from ...messages import has_tool_use, text_of, to_plain, tool_results, tool_uses, user_text
 from .facts import MAX_LINE, file_facts, first_line, fitting, line_count, short
 from .view import active_request
 
@@ -25,8 +25,7 @@ def describe_call(use: dict) -> str:
 
 def outcome(name: str, text: str) -> str:
     """What a tool call came to, in a few words."""
-    saved = formats.persisted_path(text) or formats.saved_path(text)
-    if saved:
+    if saved := formats.persisted_path(text) or formats.saved_path(text):
         return f"saved at {saved}"
     if text == formats.OMITTED or not text.strip():
         return text.strip() or "(no output)"
@@ -44,41 +43,27 @@ def outcome(name: str, text: str) -> str:
 def file_entry(use: dict, text: str) -> tuple | None:
     """(path, how, facts line) for a call that read or changed a file."""
     data = use.get("input") if isinstance(use.get("input"), dict) else {}
-    path = data.get("path")
-    if not isinstance(path, str) or not path:
+    path, name = data.get("path"), use.get("name")
+    if not isinstance(path, str) or not path or name not in ("read_file", "write_file", "edit_file"):
         return None
-    name = use.get("name")
-    if name in ("write_file", "edit_file"):
-        return path, "written" if name == "write_file" else "edited", first_line(text)
     if name != "read_file":
-        return None
-    saved = formats.persisted_path(text) or formats.saved_path(text)
-    if saved:
+        return path, "written" if name == "write_file" else "edited", first_line(text)
+    if saved := formats.persisted_path(text) or formats.saved_path(text):
         return path, "read", f"full text saved at {saved}"
     if text == formats.OMITTED:
         return path, "read", f"result shrunk to {formats.OMITTED}"
     return path, "read", file_facts(path, text)
 
 
-def fold_earlier(earlier: dict, summary: str) -> None:
-    """Take an earlier summary's sections (in either language) into this one."""
-    headings = {BY_LANG[lang][key]: key for lang in BY_LANG for key in ("goal", *SECTIONS)}
-    section = "done"
-    for line in summary.splitlines():
-        if line.strip() in headings:
-            section = headings[line.strip()]
-        elif line.strip() and line.strip() not in (BY_LANG["en"]["none"], BY_LANG["zh"]["none"]):
-            earlier.setdefault(section, []).append(line)
-
-
 def read_messages(messages) -> tuple:
-    """What the messages record, section by section, and the calls still without a result."""
+    """What the messages record, section by section (an earlier summary's, in either language,
+    taken in), and the calls still without a result."""
     files, decisions, done, earlier, pending = {}, [], [], {}, {}   # files: path -> (how, facts)
+    headings = {BY_LANG[lang][key]: key for lang in BY_LANG for key in ("goal", *SECTIONS)}
     for message in messages:
         if message.get("role") == "assistant":
             uses = tool_uses(message)
-            for use in uses:
-                pending[use.get("id")] = use
+            pending.update((use.get("id"), use) for use in uses)
             text = text_of(message.get("content")).strip()
             if text and uses:
                 decisions += [short(ln.strip()) for ln in text.splitlines() if ln.strip()]
@@ -89,12 +74,15 @@ def read_messages(messages) -> tuple:
             use = pending.pop(result.get("tool_use_id"), None) or {"name": "?"}
             text = text_of(result.get("content", ""))
             done.append(("call", f"{describe_call(use)} -> {outcome(use.get('name'), text)}"))
-            entry = file_entry(use, text)
-            if entry:
+            if entry := file_entry(use, text):
                 files[entry[0]] = entry[1:]
-        summary = formats.SUMMARY_RE.match(user_text(message))
-        if summary:
-            fold_earlier(earlier, formats.summary_text(summary["summary"]))
+        if summary := formats.SUMMARY_RE.match(user_text(message)):
+            section = "done"   # the lines before the earlier summary's first heading
+            for line in formats.summary_text(summary["summary"]).splitlines():
+                if line.strip() in headings:
+                    section = headings[line.strip()]
+                elif line.strip() and line.strip() not in (BY_LANG["en"]["none"], BY_LANG["zh"]["none"]):
+                    earlier.setdefault(section, []).append(line)
     return files, decisions, done, earlier, list(pending.values())
 
 
@@ -104,8 +92,7 @@ def extractive_summary(messages, max_chars: int = 6000) -> str:
     files, decisions, done, earlier, waiting = read_messages(messages)
     goal = active_request(messages)
     lang = language_of(goal)
-    answered = bool(messages) and messages[-1].get("role") == "assistant" \
-        and not tool_uses(messages[-1])
+    answered = bool(messages) and messages[-1].get("role") == "assistant" and not has_tool_use(messages[-1])
     sections = {
         "files": [f"- {path} ({how}): {facts}" for path, (how, facts) in files.items()],
         "decisions": [f"- {line}" for line in dict.fromkeys(decisions)][-MAX_DECISIONS:],

@@ -51,9 +51,7 @@ def json_fields(text: str) -> str | None:
     if isinstance(data, list):
         data = data[0] if data and isinstance(data[0], dict) else {}
         return fitting("a list; its first record has fields ", data) if data else "a list"
-    if isinstance(data, dict):
-        return fitting("fields ", data)
-    return "a single value"
+    return fitting("fields ", data) if isinstance(data, dict) else "a single value"
 
 
 def file_facts(path: str, text: str) -> str:
@@ -61,15 +59,11 @@ def file_facts(path: str, text: str) -> str:
     if text.startswith("Error: "):
         return short("could not be read: " + first_line(text))
     count = f"{line_count(text)} lines"
-    if path.endswith(".md"):
-        title = title_of(text)
-        if title:
-            return short(f"{count}; title '{title}'")
+    if path.endswith(".md") and (title := title_of(text)):
+        return short(f"{count}; title '{title}'")
     if path.endswith(".py"):
         names = list(dict.fromkeys(TOP_DEF_RE.findall(text)))
         return fitting(f"{count}; defines ", names) if names else count
-    if path.endswith(".json"):
-        fields = json_fields(text)
-        if fields:
-            return short(f"{count}; {fields}")
+    if path.endswith(".json") and (fields := json_fields(text)):
+        return short(f"{count}; {fields}")
     return short(f"{count}; first line '{first_line(text)}'")

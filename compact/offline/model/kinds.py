@@ -49,17 +49,16 @@ def any_words(q: Question) -> str | None:
 MENTION_EN, MENTION_ZH = ("mention", "which file", "refer", "contain"), ("提到", "提及", "哪个文件", "包含")
 SUMMARY_LINE = r"^=+ .*[0-9]+ (passed|failed|skipped|errors?|warnings?|deselected)"
 PYTHON = dict(glob="**/*.py", name="*.py")
+LOGS = dict(glob="**/*.log", name="*.log")
 
 KINDS = (
     Kind("lines", ("how many lines", "number of lines", "line count"), ("多少行", "几行", "行数"),
          InFiles(None), answers.lines_answer, needs=lambda q: bool(q.files or q.folder) and not q.names),
     Kind("mention", MENTION_EN, MENTION_ZH, Grep(lambda q: q.names[0], fixed=True), answers.mention_answer,
          needs=lambda q: bool(q.names)),
-    Kind("results", ("how many",), ("多少", "几个"),
-         InFiles(lambda q: SUMMARY_LINE, glob="**/*.log", name="*.log"), answers.results_answer,
-         needs=answers.outcome_asked, whole=False),
-    Kind("failures", ("fail",), ("失败",),
-         InFiles(lambda q: r"^FAILED |" + SUMMARY_LINE, glob="**/*.log", name="*.log"),
+    Kind("results", ("how many",), ("多少", "几个"), InFiles(lambda q: SUMMARY_LINE, **LOGS),
+         answers.results_answer, needs=answers.outcome_asked, whole=False),
+    Kind("failures", ("fail",), ("失败",), InFiles(lambda q: r"^FAILED |" + SUMMARY_LINE, **LOGS),
          answers.failures_answer),
     Kind("title", ("title", "heading"), ("标题",),
          InFiles(lambda q: r"^# ", name="README.md"), answers.title_answer, whole=False),
@@ -85,8 +84,7 @@ KINDS = (
          InFiles(lambda q: rf"^\s*[\"']?{re.escape(q.names[0])}[\"']?\s*[:=]", anywhere=True),
          answers.value_answer, whole=False,
          needs=lambda q: bool(q.names) and bool(re.fullmatch(r"[A-Za-z_]\w*", q.names[0]))),
-    Kind("named folder", ("which folder", "what folder", "which lesson"),
-         ("哪个文件夹", "哪一课", "哪节课"),
+    Kind("named folder", ("which folder", "what folder", "which lesson"), ("哪个文件夹", "哪一课", "哪节课"),
          Glob(lambda q: [f"*{w}*" for w in q.words if w.isascii() and w.isalpha() and len(w) >= 3]),
          answers.folders_answer),
     Kind("folder", ("folder", "director", "what is in", "what's in"), ("文件夹", "目录", "有什么"),

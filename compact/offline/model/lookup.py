@@ -48,53 +48,60 @@ def result(view: View, name: str, tool_input: dict):
                  and c.text is not None), None)
 
 
-def ask(view: View, ev: Evidence, name: str, tool_input: dict):
-    """The call's result if the request holds one; else note the call as needed (None)."""
+def fetch(view: View, ev: Evidence, name: str, tool_input: dict) -> str | None:
+    """The call's whole text (a saved one read back from its copy), or None: the call is
+    noted as needed when the request holds no result for it, else why its text is not whole."""
     call = result(view, name, tool_input)
     if call is None:
         ev.need.append((name, tool_input))
-    return call
-
-
-def usable(view: View, ev: Evidence, call, name: str, tool_input: dict) -> str | None:
-    """The call's whole text (a saved one read back from its copy), or None and why not."""
-    ev.looked.append(label(view, name, tool_input))
+        return None
+    called = label(view, name, tool_input)
+    ev.looked.append(called)
     if call.kind in ("persisted", "placeholder") and "read_file" in view.offered:
-        copy = ask(view, ev, "read_file", {"path": call.saved})
-        if copy is not None and copy.kind == "whole":   # a copy saved again is not chased
-            return usable(view, ev, copy, "read_file", {"path": call.saved})
-        return copy and ev.lack(("preview", {"call": label(view, name, tool_input), "saved": call.saved}))
-    if call.kind != "whole":
-        ev.lack(("gone", {"call": label(view, name, tool_input)}) if call.kind in ("omitted", "pending")
-                else ("preview", {"call": label(view, name, tool_input), "saved": call.saved}))
-        return None
+        copy = result(view, "read_file", {"path": call.saved})
+        if copy is None or copy.kind == "whole":   # a copy saved again is not chased
+            return fetch(view, ev, "read_file", {"path": call.saved})
+    if call.kind != "whole":   # a result always has text: no call here is pending
+        return ev.lack(("gone", {"call": called}) if call.kind == "omitted"
+                       else ("preview", {"call": called, "saved": call.saved}))
     if call.text.startswith("Error: "):
-        ev.lack(("error", {"call": label(view, name, tool_input), "line": call.text.splitlines()[0]}))
-        return None
+        return ev.lack(("error", {"call": called, "line": call.text.splitlines()[0]}))
     return call.text
 
 
-def grep_output(text: str, path: str | None = None) -> list:
-    """(path, n, line) of a grep's output: `path:n:line`, or `n:line` for one file."""
-    found = []
-    for line in text.splitlines():
-        match = NUMBERED_RE.match(line) if path else GREP_LINE_RE.match(line)
-        if match:
-            found.append((path or match["path"], int(match["line"]), match["text"]))
-    return found
+def grep(view: View, ev: Evidence, flags: str, pattern: str | None, target: str, path: str | None = None):
+    """Add the lines of `target` (a quoted file, or . for the workspace) that match, through bash,
+    or its line count (pattern None): grep prints `path:n:line`, or `n:line` for one file, `path`'s.
+    A search that printed its most lines may have left some out."""
+    command = {"command": f"grep -c '' -- {target}" if pattern is None
+               else f"grep {flags} -e {shlex.quote(pattern)} -- {target} | head -n {MAX_LINES}"}
+    text = fetch(view, ev, "bash", command)
+    if text is None:
+        return
+    if pattern is None and text.strip().isdigit():
+        ev.counts[path] = int(text.strip())
+    elif pattern is None:
+        ev.lack(("error", {"call": label(view, "bash", command), "line": text.splitlines()[0]}))
+    else:
+        found = [(path or m["path"], int(m["line"]), m["text"]) for line in text.splitlines()
+                 for m in [(NUMBERED_RE if path else GREP_LINE_RE).match(line)] if m]
+        ev.hits += found
+        if len(found) >= MAX_LINES:
+            ev.lack(("cut", {"call": label(view, "bash", command)}))
 
 
 def in_file(view: View, ev: Evidence, path: str, pattern: str | None) -> None:
     """Add a file's matching lines (or its line count, pattern None) to the evidence. A read held
     as a preview is searched in its saved copy: read back whole, it would only be saved again."""
     read = result(view, "read_file", {"path": path})
-    saved = read.saved if read is not None and read.kind in ("persisted", "placeholder") else None
+    saved = read and read.saved   # a saved copy's path: the read is a preview or a placeholder
     if (saved and "bash" in view.offered) or (read is None and "read_file" not in view.offered):
-        if saved:
+        if saved:   # grep the saved copy; its lines are the file's
             ev.looked.append(label(view, "read_file", {"path": path}))
-        return search_text(view, ev, saved or path, path, pattern)
-    call = ask(view, ev, "read_file", {"path": path})
-    text = call and usable(view, ev, call, "read_file", {"path": path})
+        if "bash" not in view.offered:
+            return ev.lack(("no reader", {"path": path}))
+        return grep(view, ev, "-nE", pattern, shlex.quote(saved or path), path)
+    text = fetch(view, ev, "read_file", {"path": path})
     if text is None:
         return
     lines = text.splitlines()
@@ -108,32 +115,6 @@ def in_file(view: View, ev: Evidence, path: str, pattern: str | None) -> None:
         ev.hits += [(path, n, line) for n, line in enumerate(lines, 1) if found.search(line)]
 
 
-def search_text(view: View, ev: Evidence, target: str, path: str, pattern: str | None) -> None:
-    """grep (or count) `target` through bash; its lines are `path`'s (a saved copy's are)."""
-    if "bash" not in view.offered:
-        return ev.lack(("no reader", {"path": path}))
-    quoted = shlex.quote(target)
-    command = {"command": f"grep -c '' -- {quoted}" if pattern is None
-               else f"grep -nE -e {shlex.quote(pattern)} -- {quoted} | head -n {MAX_LINES}"}
-    call = ask(view, ev, "bash", command)
-    text = call and usable(view, ev, call, "bash", command)
-    if text is None:
-        return
-    if pattern is None and text.strip().isdigit():
-        ev.counts[path] = int(text.strip())
-    elif pattern is None:
-        ev.lack(("error", {"call": label(view, "bash", command), "line": text.splitlines()[0]}))
-    else:
-        add_hits(view, ev, grep_output(text, path), command)
-
-
-def add_hits(view: View, ev: Evidence, hits: list, command: dict) -> None:
-    """A search's lines; one that printed its most lines may have left some out."""
-    ev.hits += hits
-    if len(hits) >= MAX_LINES:
-        ev.lack(("cut", {"call": label(view, "bash", command)}))
-
-
 @dataclass(frozen=True)
 class InFiles:
     """The lines matching `pattern(q)` (None: the line count) of the files the question means."""
@@ -143,26 +124,22 @@ class InFiles:
     anywhere: bool = False     # with neither, grep the whole workspace
 
     def gather(self, view: View, q) -> Evidence:
-        ev = Evidence()
-        files = q.files
+        ev, files = Evidence(), q.files
+        where = f"{folder_pattern(q.folder)}/{self.name}" if q.folder else self.glob   # a glob, or None
+        if not files and where is None and self.anywhere and "bash" in view.offered:
+            return Grep(self.pattern).gather(view, q)
+        if not files and where is None:
+            ev.lack(("no file", {}))
+            return ev
         if not files:
-            where = self.where(q)
-            if where is None:
-                if not self.anywhere or "bash" not in view.offered:
-                    ev.lack(("no file", {}))
-                    return ev
-                return Grep(self.pattern).gather(view, q)
             found = listing(view, ev, where)   # the files in it: names with an extension
             files = None if found is None else [p for p in found if "." in p.rsplit("/", 1)[-1]]
         pattern = self.pattern(q) if self.pattern else None
         for path in (files or [])[:MAX_FILES]:
             in_file(view, ev, path, pattern)
         if files == []:
-            ev.lack(("no match", {"pattern": self.where(q)}))
+            ev.lack(("no match", {"pattern": where}))
         return ev
-
-    def where(self, q) -> str | None:
-        return f"{folder_pattern(q.folder)}/{self.name}" if q.folder else self.glob
 
 
 def folder_pattern(folder: str) -> str:
@@ -176,8 +153,7 @@ def listing(view: View, ev: Evidence, pattern: str) -> list | None:
     """The paths a glob printed ([] for no match), or None while it is still to run."""
     if "glob" not in view.offered:
         return ev.lack(("no search", {"path": pattern}))
-    call = ask(view, ev, "glob", {"pattern": pattern})
-    text = call and usable(view, ev, call, "glob", {"pattern": pattern})
+    text = fetch(view, ev, "glob", {"pattern": pattern})
     if text is None:
         return None
     if "\n... (" in text:   # the glob stopped or left matches out
@@ -201,12 +177,7 @@ class Grep:
             ev.lack(("no shell", {}))
         else:
             flags = "-rnHI" + ("i" if self.ignore_case else "") + ("F" if self.fixed else "E")
-            command = {"command": f"grep {flags} {SKIP} -e {shlex.quote(pattern)} -- . "
-                                  f"| head -n {MAX_LINES}"}
-            call = ask(view, ev, "bash", command)
-            text = call and usable(view, ev, call, "bash", command)
-            if text is not None:
-                add_hits(view, ev, grep_output(text), command)
+            grep(view, ev, f"{flags} {SKIP}", pattern, ".")
         return ev
 
 

@@ -9,7 +9,7 @@ import json
 
 from ...display.lang import language_of
 from ...display.phrases import say
-from ...messages import text_of, tool_uses
+from ...messages import tool_uses, user_text
 from ...probe_status import Readable, read_request
 from ...probes import describe_use, read_question, sentences
 from ...store import TRANSCRIPTS
@@ -36,32 +36,19 @@ def _from_summary(summaries, unit: str, cue: str) -> set:
     found = set()
     for summary in summaries:
         lines = summary.splitlines()
-        for k, line in enumerate(lines):
+        for line, following in zip(lines, lines[1:] + [""]):
             at = line.find(cue)
-            if at < 0:
-                continue
             rest = line[at:].strip()
-            following = lines[k + 1].strip() if k + 1 < len(lines) else ""
-            if rest.endswith("...") or following == "...":
-                continue
-            found.add(sentences(rest)[0] if unit == "sentence" else rest)
+            if at >= 0 and not rest.endswith("...") and following.strip() != "...":
+                found.add(sentences(rest)[0] if unit == "sentence" else rest)
     return found
 
 
 def _summary_shows(summaries, tool: str, path: str) -> str | None:
-    words = {"read_file": "(read)", "write_file": "(written)", "edit_file": "(edited)"}
-    for summary in summaries:
-        for line in summary.splitlines():
-            if path in line and (f"{tool}({path}" in line or words.get(tool, "\0") in line):
-                return line.strip()
-    return None
-
-
-def _reads_since_question(messages) -> int:
-    """read_file calls the model made after the question (the last text the user typed)."""
-    asked_at = max((i for i, m in enumerate(messages) if m.get("role") == "user"
-                    and read_question(text_of(m.get("content")))), default=len(messages))
-    return sum(1 for m in messages[asked_at:] for use in tool_uses(m) if use.get("name") == "read_file")
+    """The first summary line that names the call, or says what it did to the file."""
+    did = {"read_file": "(read)", "write_file": "(written)", "edit_file": "(edited)"}.get(tool, "\0")
+    return next((line.strip() for summary in summaries for line in summary.splitlines()
+                 if path in line and (f"{tool}({path}" in line or did in line)), None)
 
 
 def _next_file(messages, view: View, here: Readable, read: dict, inner: list,
@@ -69,10 +56,13 @@ def _next_file(messages, view: View, here: Readable, read: dict, inner: list,
     """The next file to re-read: a saved copy of the call the question names (in this
     context, then in the transcripts read), else the newest transcript not read yet.
     Another call's saved output cannot hold the answer, so it is never read."""
+    # read_file calls made since the question (the last text the user typed)
+    asked_at = max((i for i, m in enumerate(messages) if read_question(user_text(m))), default=len(messages))
+    reads = [use for m in messages[asked_at:] for use in tool_uses(m) if use.get("name") == "read_file"]
+    if len(reads) >= MAX_READS or "read_file" not in view.offered:
+        return None
     named = list(here.files) + [p for r in read.values() for p in r.files]
     asked = {c.path for c in view.calls if c.name == "read_file"}
-    if _reads_since_question(messages) >= MAX_READS or "read_file" not in view.offered:
-        return None
     own = [c.saved for c in view.calls + inner
            if c.saved and call and describe_use({"name": c.name, "input": c.input}) == call]
     transcripts = [p for p in reversed(named) if p.startswith(TRANSCRIPTS + "/")]
@@ -98,22 +88,17 @@ def plan_probe(messages, view: View) -> Plan | None:
     shown = json.dumps(cue, ensure_ascii=False)
     places = [(say("probe in context", lang), here)] + \
         [(say("probe in file", lang, path=path), r) for path, r in read.items()]
-    if unit == "use":
-        for where, readable in places:
-            if (tool, cue) in readable.uses:
-                return Plan(say("probe yes", lang, where=where, tool=tool, path=cue))
-    else:
-        for where, readable in places:
-            plan = _quote({u for u in readable.units(unit) if u.startswith(cue)}, where, lang, shown)
-            if plan:
-                return plan
-    path = _next_file(messages, view, here, read, inner, tool if unit == "line" else "")
-    if path:
+    for where, readable in places:
+        if unit == "use" and (tool, cue) in readable.uses:
+            return Plan(say("probe yes", lang, where=where, tool=tool, path=cue))
+        found = set() if unit == "use" else {u for u in readable.units(unit) if u.startswith(cue)}
+        if plan := _quote(found, where, lang, shown):
+            return plan
+    if path := _next_file(messages, view, here, read, inner, tool if unit == "line" else ""):
         return Plan(say("probe reading", lang, path=path), [("read_file", {"path": path})])
     summaries = here.summaries + [s for r in read.values() for s in r.summaries]
     if unit == "use":
-        line = _summary_shows(summaries, tool, cue)
-        if line:
+        if line := _summary_shows(summaries, tool, cue):
             return Plan(say("probe yes", lang, where=say("probe in summary", lang), tool=tool, path=cue)
                         + f" ({line})")
         return Plan(say("cannot", lang, why=say("why probe no use", lang, tool=tool, path=cue)))

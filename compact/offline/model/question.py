@@ -16,6 +16,7 @@ QUOTED_RE = re.compile(r"`([^`]+)`|\"([^\"]+)\"|“([^”]+)”|「([^」]+)」"
 CJK_RUN_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 IDENT_RE = re.compile(r"^(?:[A-Za-z_]*_[A-Za-z0-9_]*|[A-Z][A-Z0-9]+|[A-Za-z][a-z]+[A-Z]\w*)$")
 LESSON_RE = re.compile(r"^s\d\d(?:_\w+)?$")
+ENDINGS = ("ing", "ed", "es", "s")
 
 STOP = set("""a an the of in on at to for from by with and or is are was were be been do does
 did what which who whom whose where when why how this that these those it its there here me my
@@ -31,11 +32,9 @@ GLOSSARY = {"测试": "test", "通过": "pass", "失败": "fail", "错误": "err
 
 
 def stem(word: str) -> str:
-    word = word.lower()
-    for suffix in ("ing", "ed", "es", "s"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
-    return word
+    """The word without its first ending that leaves three letters or more."""
+    return next((word[: -len(end)] for end in ENDINGS if word.endswith(end) and len(word) - len(end) >= 3),
+                word)
 
 
 @dataclass
@@ -53,7 +52,7 @@ class Question:
 
     @property
     def stems(self) -> set:
-        return {stem(w) for w in self.words}
+        return {stem(w.lower()) for w in self.words}
 
     def bare(self) -> str:
         """The question in lower case without its paths: package.json asks about no package."""

@@ -10,12 +10,13 @@ import json
 from ... import formats
 from ...display.lang import language_of
 from ...display.phrases import say
+from ...messages import text_of
 from ..tokens import estimate_text_tokens, estimate_tokens, prompt_text
 from .probe_reply import plan_probe
 from .route import choose_plan
 from .summary_reply import summarize
 from .tools import Tools
-from .view import Plan, read_view, system_text
+from .view import Plan, read_view
 
 MODEL_NAME = "offline-s08"
 
@@ -24,8 +25,7 @@ def content_of(plan: Plan, tools: Tools, lang: str, key: str) -> tuple[list, str
     """The reply's content blocks and stop_reason, each call in the offered tool's name and keys."""
     missing = [name for name, _ in plan.calls if name not in tools.names]
     if missing:   # a job no offered tool does: say so, and call nothing
-        return [{"type": "text", "text": say("no tool offered", lang,
-                                             job=say("job " + missing[0], lang))}], "end_turn"
+        plan = Plan(say("no tool offered", lang, job=say("job " + missing[0], lang)))
     content = [{"type": "text", "text": plan.text}]
     for i, call in enumerate(plan.calls):
         tool_id = "toolu_" + hashlib.sha256(f"{key}:{i}".encode()).hexdigest()[:24]
@@ -38,7 +38,7 @@ def respond(request: dict) -> dict:
     """The assistant message the offline model answers `request` with."""
     # A hash of the whole request: the source of the reply's ids, so the same request gets the same bytes.
     key = hashlib.sha256(f"{request.get('model')}\n{prompt_text(request)}".encode()).hexdigest()
-    if formats.SUMMARY_SYSTEM in system_text(request):
+    if formats.SUMMARY_SYSTEM in text_of(request.get("system")):   # a string, or its text blocks
         content, stop = [{"type": "text", "text": summarize(request)}], "end_turn"
     else:
         view = read_view(request["messages"], Tools(request))

@@ -65,8 +65,7 @@ class Tools:
                 continue
             taken = {r.name for r in ROLES} | {name for name, _ in self.jobs.values()}
             fits = ((t["name"], fitting(role, t)) for t in offered if t["name"] not in taken)
-            found = next(((name, keys) for name, keys in fits if keys is not None), None)
-            if found:
+            if found := next(((name, keys) for name, keys in fits if keys is not None), None):
                 self.jobs[role.name] = found
         self.names = frozenset(self.jobs)
 

@@ -39,8 +39,7 @@ class Call:
     @property
     def saved(self) -> str | None:
         """Where its full text was saved, if a marker says so."""
-        text = self.text or ""
-        return formats.persisted_path(text) or formats.saved_path(text)
+        return formats.persisted_path(self.text or "") or formats.saved_path(self.text or "")
 
     @property
     def failed(self) -> bool:
@@ -62,8 +61,7 @@ class View:
     request: str = ""
     calls: list = field(default_factory=list)
     notes: list = field(default_factory=list)       # the assistant's own text, oldest first
-    summaries: list = field(default_factory=list)   # decoded summary texts
-    compacted: bool = False
+    summaries: list = field(default_factory=list)   # decoded summary texts: compaction ran
     offered: frozenset = frozenset()                # the jobs the request's tools do (tools.py)
     tools: Tools = field(default_factory=lambda: Tools({}))
 
@@ -74,9 +72,6 @@ class View:
 
     def reads(self, path: str) -> list:
         return [c for c in self.calls if c.name == "read_file" and c.path == path]
-
-    def fresh(self) -> list:
-        return [c for c in self.calls if c.fresh and c.kind == "whole"]
 
 
 @dataclass
@@ -90,26 +85,16 @@ class Plan:
         return cls("\n".join(line for line in [*notes, text] if line), list(calls))
 
 
-def system_text(request: dict) -> str:
-    system = request.get("system") or ""
-    return system if isinstance(system, str) else text_of(system)
-
-
 def active_request(messages) -> str:
     """The last text the user typed, or the request a summary message carries."""
     for message in reversed(messages):
         text = user_text(message)
-        if not text:
-            continue
-        summary = formats.SUMMARY_RE.match(text)
-        if summary:
+        if summary := formats.SUMMARY_RE.match(text):
             return summary["request"]
-        if formats.ARCHIVE_RE.match(text):
-            head, sep, request = text.partition("\n\nCurrent user request:\n")
-            if sep:
-                return request
-            continue
-        return text
+        if text and not formats.ARCHIVE_RE.match(text):
+            return text
+        if "\n\nCurrent user request:\n" in text:   # in an archive marker; one without is skipped
+            return text.partition("\n\nCurrent user request:\n")[2]
     return ""
 
 
@@ -121,8 +106,7 @@ def read_view(messages, tools: Tools | None = None) -> View:
     last = len(messages) - 1
     for i, message in enumerate(messages):
         if message.get("role") == "assistant":
-            note = text_of(message.get("content")).strip()
-            if note:
+            if note := text_of(message.get("content")).strip():
                 view.notes.append(note)
             for use in tool_uses(message):
                 tool_input = use.get("input") if isinstance(use.get("input"), dict) else {}
@@ -131,11 +115,8 @@ def read_view(messages, tools: Tools | None = None) -> View:
                 view.calls.append(call)
             continue
         for result in tool_results(message):
-            call = pending.get(result["tool_use_id"])
-            if call:
+            if call := pending.get(result["tool_use_id"]):
                 call.text, call.fresh = text_of(result.get("content", "")), i == last
-        match = formats.SUMMARY_RE.match(user_text(message))
-        if match:
+        if match := formats.SUMMARY_RE.match(user_text(message)):
             view.summaries.append(formats.summary_text(match["summary"]))
-            view.compacted = True
     return view

@@ -20,9 +20,11 @@ def plan_compact_tool(view: View, paths: list) -> Plan:
     written = written_result(view, note_path)
     if written and written.startswith("Error: "):
         return Plan.after(learned, say("tool could not write", lang, path=note_path, written=written))
-    if written:
-        return Plan.after(learned, compact_tool_answer(view, written, lang))
     folders = lessons_found(view)
+    if written:
+        lessons = [say("tool lessons", lang, n=len(folders), names=", ".join(folders))] if folders else []
+        compacted = say("tool compacted" if view.summaries else "tool asked", lang)
+        return Plan.after(learned, "\n".join([say("tool done", lang, written=written), *lessons, compacted]))
     if folders is None:
         return Plan.after(learned, say("note list lessons", lang), ("glob", {"pattern": LESSONS_GLOB}))
     content = ("# Progress\n\nLessons in this workspace: " + (", ".join(folders) or "none found")
@@ -40,12 +42,3 @@ def written_result(view: View, path: str) -> str | None:
     match = re.search(r"write_file\(" + re.escape(path) + r"\) -> ((?:Wrote|Error: )[^\n]*)",
                       view.knowledge)
     return match[1] if match else None
-
-
-def compact_tool_answer(view: View, written: str, lang: str) -> str:
-    folders = lessons_found(view) or []
-    lines = [say("tool done", lang, written=written)]
-    if folders:
-        lines.append(say("tool lessons", lang, n=len(folders), names=", ".join(folders)))
-    lines.append(say("tool compacted" if view.compacted else "tool asked", lang))
-    return "\n".join(lines)

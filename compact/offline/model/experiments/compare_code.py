@@ -22,8 +22,7 @@ def find_code_facts(view: View, path: str) -> tuple:
         if call.kind == "whole":
             return code_facts(call.text), "read"
     for source, text in (("note", "\n".join(view.notes)), ("summary", "\n".join(view.summaries))):
-        facts = parse_code_note(path, text)
-        if facts:
+        if facts := parse_code_note(path, text):
             return facts, source
     for call in reversed(view.calls):
         if call.name == "bash" and call.command == outline_command(path) and call.kind == "whole":
@@ -35,6 +34,8 @@ def find_code_facts(view: View, path: str) -> tuple:
 def plan_code(view: View, paths: list) -> Plan:
     """Read each file (or its outline, once its text is gone), then compare them."""
     learned, lang = notes_on_fresh(view), language_of(view.request)
+    lines, known = [say("code comparing", lang, paths=say("code and", lang).join(paths)), ""], {}
+    nothing = say("code nothing", lang)
     for path in paths:
         facts, why = find_code_facts(view, path)
         if why == "unread":
@@ -42,14 +43,6 @@ def plan_code(view: View, paths: list) -> Plan:
         if why == "gone" and not any(c.command == outline_command(path) for c in view.calls):
             return Plan.after(learned, say("note outline", lang, path=path),
                               ("bash", {"command": outline_command(path)}))
-    return Plan.after(learned, code_answer(view, paths, lang))
-
-
-def code_answer(view: View, paths: list, lang: str) -> str:
-    lines, known = [say("code comparing", lang, paths=say("code and", lang).join(paths)), ""], {}
-    nothing = say("code nothing", lang)
-    for path in paths:
-        facts, why = find_code_facts(view, path)
         if not facts:
             lines.append(say("code failed" if why == "error" else "code gone", lang, path=path))
             continue
@@ -65,4 +58,4 @@ def code_answer(view: View, paths: list, lang: str) -> str:
         lines += ["", say("code in short", lang, context_side=context_side)
                   + (say("code memory", lang, memory_side=memory_side)
                      if known[memory_side]["memory"] else say("code no memory", lang))]
-    return "\n".join(lines)
+    return Plan.after(learned, "\n".join(lines))

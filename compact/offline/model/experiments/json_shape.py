@@ -45,14 +45,13 @@ def json_outline(text: str) -> dict:
         char, top = token[0], stack[-1] if stack else None
         if char == '"':   # a quote that opens no whole string: the text is cut inside one
             break
-        if char[0] == '"':
-            if top and top.kind == "{" and top.expect_key:
-                try:
-                    key = json.loads(char)
-                except ValueError:   # an escape JSON does not know: keep the literal's inside
-                    key = char[1:-1]
-                top.keys.append(key)
-                top.expect_key = False
+        if char[0] == '"' and top and top.kind == "{" and top.expect_key:
+            try:
+                key = json.loads(char)
+            except ValueError:   # an escape JSON does not know: keep the literal's inside
+                key = char[1:-1]
+            top.keys.append(key)
+            top.expect_key = False
         elif char == ":" and top and top.kind == "{":
             top.types[key] = JSON_TYPES.get(VALUE_START.match(text, token.end())[1], "number")
         elif char in "{[":
@@ -68,18 +67,14 @@ def json_outline(text: str) -> dict:
             stack.pop().complete = True
         elif char == "," and top and top.kind == "{":
             top.expect_key = True
-    outline = {"root": {"{": "object", "[": "list"}.get(root.kind) if root else None,
-               "top": [], "record_in": None, "record": [], "complete": False, "nested": {}}
-    if root and root.kind == "{":
-        outline["top"] = [(k, root.types.get(k, "?")) for k in root.keys]
-    if record:
-        frame, where = record
-        outline.update(record_in=where, complete=frame.complete,
-                       record=[(k, frame.types.get(k, "?")) for k in frame.keys])
-        outline["nested"] = {child.key: child.children[0].keys for child in frame.children
-                             if child.kind == "[" and child.children
-                             and child.children[0].kind == "{"}
-    return outline
+    top = root if root and root.kind == "{" else Frame("{")
+    frame, where = record or (Frame("{"), None)   # no record: an empty one, not complete
+    return {"root": {"{": "object", "[": "list"}.get(root.kind) if root else None,
+            "top": [(k, top.types.get(k, "?")) for k in top.keys],
+            "record_in": where, "record": [(k, frame.types.get(k, "?")) for k in frame.keys],
+            "complete": frame.complete,
+            "nested": {child.key: child.children[0].keys for child in frame.children
+                       if child.kind == "[" and child.children and child.children[0].kind == "{"}}
 
 
 def plan_json(view: View, paths: list) -> Plan:
@@ -89,25 +84,23 @@ def plan_json(view: View, paths: list) -> Plan:
     lang = language_of(view.request)  # notes and answer speak the request's language
     if not calls:
         return Plan(say("note read first", lang, path=path), [("read_file", {"path": path})])
-    call = calls[-1]
+    call, saved = calls[-1], calls[-1].saved
+    peek = next((c for c in reversed(view.calls) if c.kind == "whole" and saved
+                 and c.name == "bash" and saved in c.command), None)
     if call.failed:
         return Plan(say("json could not read", lang, path=path, line=first_line(call.text)))
     if call.kind == "whole":
-        return Plan(json_answer(path, json_outline(call.text), say("json whole", lang), lang))
-    saved = call.saved
-    peek = next((c for c in reversed(view.calls) if c.kind == "whole" and saved
-                 and c.name == "bash" and saved in c.command), None)
-    if peek:
-        return Plan(json_answer(path, json_outline(peek.text),
-                                say("json peek", lang, chars=PEEK_CHARS, saved=saved), lang))
-    if call.kind == "persisted":
-        outline = json_outline(call.visible)
-        if outline["complete"]:
-            return Plan(json_answer(path, outline, say("json preview", lang, saved=saved), lang))
-    if saved:
+        outline, source = json_outline(call.text), say("json whole", lang)
+    elif peek:
+        outline, source = json_outline(peek.text), say("json peek", lang, chars=PEEK_CHARS, saved=saved)
+    elif call.kind == "persisted" and json_outline(call.visible)["complete"]:
+        outline, source = json_outline(call.visible), say("json preview", lang, saved=saved)
+    elif saved:
         return Plan(say("note peek", lang, saved=saved, chars=PEEK_CHARS),
                     [("bash", {"command": f"head -c {PEEK_CHARS} {saved}"})])
-    return Plan(say("json gone", lang, path=path, omitted=formats.OMITTED))
+    else:
+        return Plan(say("json gone", lang, path=path, omitted=formats.OMITTED))
+    return Plan(json_answer(path, outline, source, lang))
 
 
 def json_answer(path: str, outline: dict, source: str, lang: str = "en") -> str:

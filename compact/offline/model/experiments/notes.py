@@ -26,7 +26,7 @@ MEMORY_WORDS = ("memor", "remember", "recall", "forget", "fact")
 def notes_on_fresh(view: View) -> list:
     """One line per result I have just received: what I learned from it."""
     lines, lang = [], language_of(view.request)
-    for call in view.fresh():
+    for call in [c for c in view.calls if c.fresh and c.kind == "whole"]:   # just received, whole
         if call.name == "glob" and LESSON_RE.search(call.text):
             lines.append(short(say("fact lessons", lang, names=", ".join(LESSON_RE.findall(call.text)))))
         elif call.name == "read_file" and call.path.endswith(".py"):

@@ -20,8 +20,7 @@ def find_title(view: View, path: str) -> tuple:
     """(title, where it came from) or (None, why it is missing)."""
     calls = view.reads(path)
     for call in reversed(calls):
-        title = title_of(call.visible)
-        if title:
+        if title := title_of(call.visible):
             return title, "read" if call.kind == "whole" else "preview"
         if call.kind == "whole":
             return None, "error" if call.failed else "untitled"
@@ -30,12 +29,10 @@ def find_title(view: View, path: str) -> tuple:
         if call.name == "read_file" and call.path in copies and title_of(call.visible):
             return title_of(call.visible), "saved copy"
     # My note (in either language), else the summary's line `- <path> (read): ...; title '# ...'`.
-    note = re.search(re.escape(path) + r"(?:: title |：标题 )'([^\n]*)'", view.knowledge)
-    if note:
+    if note := re.search(re.escape(path) + r"(?:: title |：标题 )'([^\n]*)'", view.knowledge):
         return note[1], "note"
-    summary = re.search(r"^- " + re.escape(path) + r" \(read\): [^\n]*?title '(# .*)'$",
-                        "\n".join(view.summaries), re.MULTILINE)
-    if summary:
+    if summary := re.search(r"^- " + re.escape(path) + r" \(read\): [^\n]*?title '(# .*)'$",
+                            "\n".join(view.summaries), re.MULTILINE):
         return summary[1], "summary"
     if copies:
         return None, "saved:" + sorted(copies)[0]
@@ -43,7 +40,8 @@ def find_title(view: View, path: str) -> tuple:
 
 
 def plan_titles(view: View, paths: list) -> Plan:
-    """The next README to read, or the answer once every title is known or gone."""
+    """The next README to read, or the answer once every title is known or gone: the titles
+    found, how they are named and where each came from, in the request's language."""
     learned, lang = notes_on_fresh(view), language_of(view.request)
     folders = lessons_found(view)
     if folders is None:
@@ -54,17 +52,6 @@ def plan_titles(view: View, paths: list) -> Plan:
     if not readmes:
         return Plan.after(learned, say("note no readme", lang, first=wanted.start, last=wanted.stop - 1,
                                        glob=LESSONS_GLOB))
-    for path in readmes:
-        title, why = find_title(view, path)
-        if title or why in ("omitted", "untitled", "error"):
-            continue
-        target = why[len("saved:"):] if why.startswith("saved:") else path
-        return Plan.after(learned, say("note next read", lang, path=target), ("read_file", {"path": target}))
-    return Plan.after(learned, titles_answer(view, readmes, lang))
-
-
-def titles_answer(view: View, readmes: list, lang: str) -> str:
-    """The titles found, how they are named and where each came from, in the request's language."""
     found, missing, sources = [], [], {}
     for path in readmes:
         title, why = find_title(view, path)
@@ -72,8 +59,12 @@ def titles_answer(view: View, readmes: list, lang: str) -> str:
         if title:
             found.append((folder, title))
             sources.setdefault(why, []).append(folder[:3])
-        else:
+        elif why in ("omitted", "untitled", "error"):
             missing.append((folder, say("title " + why, lang, omitted=formats.OMITTED)))
+        else:   # unread, or only its saved copy is left to read
+            target = why[len("saved:"):] if why.startswith("saved:") else path
+            return Plan.after(learned, say("note next read", lang, path=target),
+                              ("read_file", {"path": target}))
     lines = [say("titles head", lang, n=len(readmes))]
     lines += [say("titles found", lang, folder=folder, title=title) for folder, title in found]
     lines += [say("titles missing", lang, folder=folder, why=why) for folder, why in missing]
@@ -81,7 +72,7 @@ def titles_answer(view: View, readmes: list, lang: str) -> str:
     lines += ["", say("titles source", lang) + say("join", lang).join(
         f"{', '.join(codes)} {say('title ' + why, lang)}" for why, codes in sources.items())
         + say("end", lang)]
-    return "\n".join(lines)
+    return Plan.after(learned, "\n".join(lines))
 
 
 def naming_pattern(found: list, lang: str = "en") -> str:
