@@ -254,6 +254,24 @@ def test_kernels_use_unix_sockets_in_a_private_folder_and_no_config_option_is_un
         [line for line in lesson.log.splitlines() if line.startswith("[W")]
 
 
+# Warnings each student's server used to write to the hub's log (the servers' output goes
+# there too) at its first kernel; jupyterhub_config.py says where the first came from. Left:
+# "'extra_template_paths' was found in both NotebookApp and ServerApp", once a server start
+# (jupyterhub_config.py says why no setting removes it).
+NOISE = (
+    "cannot be longer than the websocket_ping_interval",   # tornado, of jupyter_server's pings
+    "No session ID specified",                             # a kernel websocket without ?session_id=
+)
+
+
+@NEEDS_A_HUB
+def test_the_log_carries_no_warning_of_a_servers_first_kernel(lesson):
+    # The servers' own lines are there (so their warnings would be too): each linked JupyterLab.
+    assert lesson.log.count("jupyterlab | extension was successfully linked") >= len(lesson.students)
+    noisy = [line for line in lesson.log.splitlines() if any(text in line for text in NOISE)]
+    assert noisy == []
+
+
 # -- the race: a student's links against the hook ---------------------------------------
 
 RACER = r"""

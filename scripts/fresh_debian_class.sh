@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# The README's class section on a fresh Debian 12, followed as written, for a class of 24.
+#
+#   sudo bash scripts/fresh_debian_class.sh [FOLDER]      (default FOLDER: /srv/fresh-debian)
+#
+# Root only, on a Debian or Ubuntu host that reaches Debian's mirror, PyPI and npm; several GB
+# in FOLDER and 20-40 minutes. Not part of the test suite (CI cannot afford it). In order:
+#  1. debootstrap a Debian 12 (bookworm, minbase with systemd, dbus and ca-certificates) in
+#     FOLDER/root, and boot it with `systemd-nspawn -b` (systemd as PID 1, the host's network);
+#     where systemd cannot boot, it says so and uses a chroot with /proc, /sys and /dev bound,
+#     and the README's lines without systemd.
+#  2. Put a clone of this checkout's HEAD at /srv/course-src.git in it, tagged with the
+#     README's tag (v + pyproject's version) in that clone only: the README's
+#     `git clone ... https://github.com/OWNER/REPO` clones it from there instead (file://).
+#  3. Run the README's two blocks ("Every step, as root, on a fresh Debian 12" and the first
+#     one of "Live runs for a class") as the README gives them, read from README.md, with
+#     only these changes: the clone's URL above; `passwd teacher` reads the password from a
+#     file; after the proxy's env file is installed, it is filled in with the offline model
+#     (`python -m compact serve`, started once the venv exists) as the upstream, and its key.
+#     /root/students.txt (24 students, `name:password`, 600) is made before the blocks.
+#  4. scripts/class_live_run.py: every student logs in, starts their server and runs
+#     notebook 13 live through the proxy, all at once; then `class_keys.py spend`.
+# Everything it prints goes to FOLDER/run.log too. At the end the container is stopped and
+# FOLDER kept (rm -rf FOLDER removes it): run it again and it boots the same root afresh,
+# which is no longer fresh (remove FOLDER/root first for a fresh one).
+set -euo pipefail
+checkout=$(cd "$(dirname "$0")/.." && pwd)
+folder=${1:-/srv/fresh-debian}
+root=$folder/root
+students=${STUDENTS:-24}
+[ "$(id -u)" = 0 ] || { echo "fresh_debian_class.sh: run it as root" >&2; exit 2; }
+mkdir -p "$folder"
+exec > >(tee -a "$folder/run.log") 2>&1
+say() { echo "[fresh $(date +%H:%M:%S)] $*"; }
+
+# -- 1. a fresh Debian 12, booted ------------------------------------------------------
+command -v debootstrap >/dev/null && command -v systemd-nspawn >/dev/null ||
+  apt-get install -y debootstrap systemd-container
+if [ ! -x "$root/bin/bash" ]; then
+  say "debootstrap bookworm into $root"
+  debootstrap --variant=minbase --include=systemd,systemd-sysv,dbus,ca-certificates \
+    bookworm "$root" http://deb.debian.org/debian > "$folder/debootstrap.log"
+fi
+echo fresh-class > "$root/etc/hostname"
+
+leader=""
+say "booting it: systemd-nspawn -b"
+systemd-nspawn -D "$root" -b --register=no --keep-unit --machine=fresh-class \
+  --console=passive > "$folder/boot.log" 2>&1 &
+nspawn=$!
+state=""
+for _ in $(seq 90); do
+  leader=$(pgrep -P "$nspawn" -x systemd || true)
+  if [ -n "$leader" ]; then
+    state=$(nsenter -t "$leader" -a systemctl is-system-running 2>/dev/null || true)
+    case $state in running|degraded) break ;; esac
+  fi
+  kill -0 "$nspawn" 2>/dev/null || break
+  sleep 1
+done
+case $state in running|degraded) ;; *) leader="" ;; esac
+if [ -n "$leader" ]; then
+  say "systemd is PID 1 in the container (host pid $leader): $(nsenter -t "$leader" -a systemctl is-system-running || true)"
+  mode=systemd
+  # Each command runs as a transient service of the container's systemd, as a login's would run under it.
+  inside() { nsenter -t "$leader" -a systemd-run --quiet --wait --pipe --collect --service-type=exec \
+               -E PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin -E HOME=/root \
+               -E LANG=C.UTF-8 -E DEBIAN_FRONTEND=noninteractive "$@"; }
+else
+  say "systemd did not boot in the container; the last lines of systemd-nspawn -b:"
+  tail -n 20 "$folder/boot.log"
+  kill "$nspawn" 2>/dev/null || true
+  mode=chroot
+  for place in proc sys dev dev/pts; do mountpoint -q "$root/$place" || mount --bind "/$place" "$root/$place"; done
+  cp /etc/resolv.conf "$root/etc/resolv.conf"
+  inside() { chroot "$root" env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+               HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"; }
+fi
+stop_container() {
+  if [ "$mode" = systemd ]; then
+    kill -TERM "$nspawn" 2>/dev/null || true   # nspawn asks the container's systemd to power off
+    wait "$nspawn" 2>/dev/null || true
+  else
+    for place in dev/pts dev sys proc; do umount -l "$root/$place" 2>/dev/null || true; done
+  fi
+}
+trap stop_container EXIT
+
+# -- 2. the course's source, in place of GitHub -----------------------------------------
+version=$(sed -n 's/^version = "\(.*\)"/\1/p' "$checkout/pyproject.toml")
+rm -rf "$root/srv/course-src.git"
+git clone --quiet --bare --no-local "$checkout" "$root/srv/course-src.git"
+git -C "$root/srv/course-src.git" tag "v$version" "$(git -C "$checkout" rev-parse HEAD)"
+say "the course: $(git -C "$checkout" rev-parse --short HEAD) of $checkout, tagged v$version in the container's clone only"
+
+# -- 3. the README's steps -----------------------------------------------------------------
+block() {   # the indented lines of README.md's first code block after the line matching $1
+  awk -v start="$1" '$0 ~ start {on=1; next} on && /^    / {print substr($0, 5); seen=1; next}
+                     on && seen && !/^    / && !/^$/ {exit}' "$checkout/README.md"
+}
+teacher_password=$(head -c 12 /dev/urandom | base64 | tr -d '/+=')
+( umask 077
+  for n in $(seq -w 1 "$students"); do echo "class-$n:$(head -c 12 /dev/urandom | base64 | tr -d '/+=')"; done \
+    > "$root/root/students.txt"
+  echo "teacher:$teacher_password" > "$root/root/teacher.txt" )
+{
+  echo 'set -euxo pipefail'
+  echo 'PS4="+ [\$(date +%H:%M:%S)] "'
+  echo 'cd /root'
+  cat <<'EOF'
+offline_model() {   # the proxy's upstream: the course's offline model, with a key of its own
+  if [ ! -s /root/offline-model.log ]; then
+    serve=(/opt/course/.venv/bin/python -u -m compact serve --port 8765)
+    if [ -d /run/systemd/system ]; then   # a service of its own: it outlives this script's
+      systemd-run --quiet --unit=offline-model -p StandardOutput=file:/root/offline-model.log "${serve[@]}"
+    else
+      setsid "${serve[@]}" > /root/offline-model.log 2>&1 < /dev/null &
+    fi
+    for _ in $(seq 60); do grep -q "Its key is in" /root/offline-model.log && break; sleep 1; done
+  fi
+  key=$(cat "$(sed -n 's/^Its key is in \(.*\) (yours.*/\1/p' /root/offline-model.log)")
+  master=$(head -c 24 /dev/urandom | base64 | tr -d '/+=')
+  sed -i -e "s|^ANTHROPIC_API_KEY=.*|ANTHROPIC_API_KEY=$key|" \
+         -e "s|^COURSE_UPSTREAM=.*|COURSE_UPSTREAM=http://127.0.0.1:8765|" \
+         -e "s|^COURSE_UPSTREAM_MODEL=.*|COURSE_UPSTREAM_MODEL=anthropic/offline-s08|" \
+         -e "s|^LITELLM_MASTER_KEY=.*|LITELLM_MASTER_KEY=sk-master-$master|" /etc/course-proxy/env
+}
+EOF
+  block '^Every step, as root, on a fresh Debian 12'
+  block '^### Live runs for a class'
+} | sed -e 's|https://github.com/OWNER/REPO|file:///srv/course-src.git|' \
+        -e 's|passwd teacher|chpasswd < /root/teacher.txt|' \
+        -e 's|^\(install -m 600 deploy/proxy/env.example /etc/course-proxy/env\)\(.*\)|\1\2\noffline_model|' \
+        -e 's|^\(\.venv/bin/python -m pytest tests/test_hub.py.*\)|\1 \|\| echo "README STEP FAILED: the hub test"|' \
+  > "$root/root/readme-steps.sh"
+if [ "$mode" = chroot ]; then   # the README's lines without systemd
+  sed -i -e 's|^cp deploy/hub/jupyterhub.service .*|setsid deploy/hub/start-hub.sh \&|' \
+         -e '/user-slice.conf/d' \
+         -e 's|^cp deploy/proxy/course-proxy.service .*|setsid deploy/proxy/start-proxy.sh \&|' "$root/root/readme-steps.sh"
+fi
+say "the README's steps ($mode), as /root/readme-steps.sh in the container:"
+cat "$root/root/readme-steps.sh"
+started=$(date +%s)
+inside bash /root/readme-steps.sh
+say "the README's steps took $(( $(date +%s) - started )) s"
+if [ "$mode" = systemd ]; then
+  inside systemctl --no-pager status jupyterhub course-proxy | grep -E "●|Active:|Memory:|Tasks:" || true
+fi
+
+# -- 4. the class, live ------------------------------------------------------------------------
+for _ in $(seq 120); do inside bash -c 'exec 3<>/dev/tcp/127.0.0.1/4000' 2>/dev/null && break; sleep 2; done
+say "$students students: log in, start, notebook 13 live through the proxy, all at once"
+inside bash -c 'cd /opt/course && .venv/bin/python scripts/class_live_run.py /root/students.txt' || true
+say "each student's spend"
+inside bash -c 'cd /opt/course && python3 deploy/proxy/class_keys.py spend'
+if [ "$mode" = systemd ]; then
+  say "the slices and scopes systemd made for the students' servers"
+  inside bash -c 'systemctl --no-pager list-units --type=scope,slice | grep -E "course-|user-" | head -n 60' || true
+fi
+say "done; the container's root stays in $root (rm -rf $folder removes it)"
