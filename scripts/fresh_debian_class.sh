@@ -119,6 +119,7 @@ teacher_password=$(head -c 12 /dev/urandom | base64 | tr -d '/+=')
   echo 'cd /root'
   cat <<'EOF'
 offline_model() {   # the proxy's upstream: the course's offline model, with a key of its own
+  { set +x; } 2>/dev/null   # its key and the master key stay out of the log
   if [ ! -s /root/offline-model.log ]; then
     serve=(/opt/course/.venv/bin/python -u -m compact serve --port 8765)
     if [ -d /run/systemd/system ]; then   # a service of its own: it outlives this script's
@@ -134,6 +135,8 @@ offline_model() {   # the proxy's upstream: the course's offline model, with a k
          -e "s|^COURSE_UPSTREAM=.*|COURSE_UPSTREAM=http://127.0.0.1:8765|" \
          -e "s|^COURSE_UPSTREAM_MODEL=.*|COURSE_UPSTREAM_MODEL=anthropic/offline-s08|" \
          -e "s|^LITELLM_MASTER_KEY=.*|LITELLM_MASTER_KEY=sk-master-$master|" /etc/course-proxy/env
+  echo "(/etc/course-proxy/env: the offline model at 127.0.0.1:8765 upstream, its key, a master key)"
+  set -x
 }
 EOF
   block '^Every step, as root, on a fresh Debian 12'
@@ -164,8 +167,19 @@ say "$students students: log in, start, notebook 13 live through the proxy, all 
 inside bash -c 'cd /opt/course && .venv/bin/python scripts/class_live_run.py /root/students.txt' || true
 say "each student's spend"
 inside bash -c 'cd /opt/course && python3 deploy/proxy/class_keys.py spend'
+say "the hub's log: the warnings a server's start used to write (count of lines)"
+inside bash -c 'for text in "cannot be longer than the websocket_ping_interval" "No session ID specified" \
+  "was found in both NotebookApp and ServerApp"; do echo "  $(grep -c "$text" /srv/jupyterhub/jupyterhub.log) $text"; done' || true
+say "limits.py's mode here: $(inside bash -c "cd /opt/course && .venv/bin/python -c \"import runpy; print(runpy.run_path('deploy/hub/limits.py')['mode']())\"")"
 if [ "$mode" = systemd ]; then
-  say "the slices and scopes systemd made for the students' servers"
-  inside bash -c 'systemctl --no-pager list-units --type=scope,slice | grep -E "course-|user-" | head -n 60' || true
+  say "the units: systemctl restart jupyterhub keeps every student's server (KillMode=process)"
+  inside bash -c 'before=$(pgrep -f "[j]upyterhub-singleuser" | sort | tr "\n" " ")
+    systemctl restart jupyterhub && sleep 15
+    after=$(pgrep -f "[j]upyterhub-singleuser" | sort | tr "\n" " ")
+    echo "  servers before: $(wc -w <<< "$before"), after: $(wc -w <<< "$after"), the same processes: $([ "$before" = "$after" ] && echo yes || echo no)"
+    echo "  jupyterhub: $(systemctl is-active jupyterhub), course-proxy: $(systemctl is-active course-proxy)"
+    echo "  user-slice.conf on a student slice: $(systemctl show user-$(id -u class-01).slice -p MemoryMax -p TasksMax | tr "\n" " ")"
+    echo "  the memory controller for systemd: $(if [ -w /sys/fs/cgroup/memory ] || grep -qw memory /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then echo yes; else echo "no (read-only: $(findmnt -no OPTIONS /sys/fs/cgroup/memory))"; fi)"
+    systemctl --no-pager list-units --type=scope,slice | grep -E "course-|user-" | head -n 8' || true
 fi
 say "done; the container's root stays in $root (rm -rf $folder removes it)"
