@@ -4,7 +4,7 @@
 #   sudo bash scripts/fresh_debian_class.sh [FOLDER]      (default FOLDER: /srv/fresh-debian)
 #
 # Root only, on a Debian or Ubuntu host that reaches Debian's mirror, PyPI and npm; several GB
-# in FOLDER and 20-40 minutes. Not part of the test suite (CI cannot afford it). In order:
+# in FOLDER and about 11 minutes (2 cores). Not part of the test suite (CI cannot afford it). In order:
 #  1. debootstrap a Debian 12 (bookworm, minbase with systemd, dbus and ca-certificates) in
 #     FOLDER/root, and boot it with `systemd-nspawn -b` (systemd as PID 1, the host's network);
 #     where systemd cannot boot, it says so and uses a chroot with /proc, /sys and /dev bound,
