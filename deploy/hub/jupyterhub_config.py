@@ -107,6 +107,7 @@ c.Spawner.args = [
 # single-user extension adds NotebookApp.extra_template_paths (the classic notebook's
 # page), and JupyterLab's notebook_shim warns "'extra_template_paths' was found in both
 # NotebookApp and ServerApp" at any NotebookApp setting. JupyterHub's other single-user
-# app (JUPYTERHUB_SINGLEUSER_EXTENSION=0) has no such setting, but with it a student's
-# kernel was no longer reachable after a hub restart (tests/test_hub.py).
+# app (JUPYTERHUB_SINGLEUSER_EXTENSION=0) adds no such setting, but it refuses an API POST
+# made with a token and no _xsrf ("403 POST /user/NAME/api/sessions: '_xsrf' argument
+# missing"), so no kernel started in tests/test_hub.py; the extension lets those through.
 c.Spawner.pre_spawn_hook = make_hook(COURSE, RUNTIME_ROOT, CLASS_KEYS)
