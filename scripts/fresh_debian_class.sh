@@ -7,8 +7,8 @@
 # in FOLDER and about 11 minutes (2 cores). Not part of the test suite (CI cannot afford it). In order:
 #  1. debootstrap a Debian 12 (bookworm, minbase with systemd, dbus and ca-certificates) in
 #     FOLDER/root, and boot it with `systemd-nspawn -b` (systemd as PID 1, the host's network);
-#     where systemd cannot boot, it says so and uses a chroot with /proc, /sys and /dev bound,
-#     and the README's lines without systemd.
+#     where systemd cannot boot (or with FRESH_BOOT=chroot), it says so and uses a chroot
+#     with /proc, /sys and /dev bound, and the README's lines without systemd.
 #  2. Put a clone of this checkout's HEAD at /srv/course-src.git in it, tagged with the
 #     README's tag (v + pyproject's version) in that clone only: the README's
 #     `git clone ... https://github.com/OWNER/REPO` clones it from there instead (file://).
@@ -51,13 +51,18 @@ if compgen -G "/usr/local/share/ca-certificates/*.crt" > /dev/null; then
   site_cas=/etc/ssl/certs/ca-certificates.crt
 fi
 
-leader=""
-say "booting it: systemd-nspawn -b"
-systemd-nspawn -D "$root" -b --register=no --keep-unit --machine=fresh-class \
-  --console=passive > "$folder/boot.log" 2>&1 &
-nspawn=$!
-state=""
+leader="" state="" nspawn=""
+if [ "${FRESH_BOOT:-systemd}" = systemd ]; then
+  say "booting it: systemd-nspawn -b"
+  systemd-nspawn -D "$root" -b --register=no --keep-unit --machine=fresh-class \
+    --console=passive > "$folder/boot.log" 2>&1 &
+  nspawn=$!
+else
+  say "FRESH_BOOT=$FRESH_BOOT: no boot, a chroot and the README's lines without systemd"
+  echo "(not booted)" > "$folder/boot.log"
+fi
 for _ in $(seq 90); do
+  [ -n "$nspawn" ] || break
   leader=$(pgrep -P "$nspawn" -x systemd || true)
   if [ -n "$leader" ]; then
     state=$(nsenter -t "$leader" -a systemctl is-system-running 2>/dev/null || true)
@@ -78,7 +83,7 @@ if [ -n "$leader" ]; then
 else
   say "systemd did not boot in the container; the last lines of systemd-nspawn -b:"
   tail -n 20 "$folder/boot.log"
-  kill "$nspawn" 2>/dev/null || true
+  [ -z "$nspawn" ] || kill "$nspawn" 2>/dev/null || true
   mode=chroot
   for place in proc sys dev dev/pts; do mountpoint -q "$root/$place" || mount --bind "/$place" "$root/$place"; done
   cp /etc/resolv.conf "$root/etc/resolv.conf"
@@ -90,7 +95,14 @@ stop_container() {
   if [ "$mode" = systemd ]; then
     kill -TERM "$nspawn" 2>/dev/null || true   # nspawn asks the container's systemd to power off
     wait "$nspawn" 2>/dev/null || true
-  else
+  else   # what the steps started in the chroot (the hub, the proxy, servers, kernels): by pid
+    for proc in /proc/[0-9]*; do
+      if [ "$(readlink "$proc/root" 2>/dev/null)" = "$root" ]; then kill -TERM "${proc#/proc/}" 2>/dev/null || true; fi
+    done
+    sleep 5
+    for proc in /proc/[0-9]*; do
+      if [ "$(readlink "$proc/root" 2>/dev/null)" = "$root" ]; then kill -KILL "${proc#/proc/}" 2>/dev/null || true; fi
+    done
     for place in dev/pts dev sys proc; do umount -l "$root/$place" 2>/dev/null || true; done
   fi
 }
