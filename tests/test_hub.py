@@ -9,9 +9,11 @@ Students 1 and 2 get a budget of $5, student 3 one of $0.0001. Then, in order:
 
 1. every server starts at once and notebook 13 (the live run) runs live in each, through the proxy;
 2. the hub is stopped and started again: student 1's server and kernel live on;
-3. student 3's kernel takes more memory than the limit: it is stopped, student 1's is not.
+3. student 3's kernel takes more memory than the limit: it is stopped (under rlimits, where
+   limits.py finds no control group, its allocation fails), student 1's is not.
 
-The tests assert on what that left (modes, the docs links, the spend, who can read what).
+The tests assert on what that left (modes, the docs links, the spend, who can read what,
+the warnings in the hub's log).
 The race test runs the deployed hook 40 times against a student's process that swaps the
 hook's copy folder for a link to a folder of theirs, watches the copy, and swaps its top
 for a link to root's files as the hook hands it over (thousands of swaps in all): no
@@ -479,6 +481,8 @@ def test_the_config_starts_kernels_over_ipc_with_no_news_and_an_idle_culler():
     assert f"--LabApp.app_settings_dir={classroom.ROOT / 'scripts' / 'jupyterlab'}" in args
     assert "--MappingKernelManager.cull_idle_timeout=1800" in args  # 30 minutes
     assert "--ServerApp.shutdown_no_activity_timeout=3600" in args  # an hour
+    # No websocket pings: jupyter_server's figures (ms) would reach tornado as seconds, with a warning.
+    assert '--ServerApp.tornado_settings={"ws_ping_interval": 0}' in args
 
 
 def test_the_checkout_is_copied_again_over_its_last_copy_links_included(tmp_path):
