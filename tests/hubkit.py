@@ -290,13 +290,14 @@ class Student:
     def execute(self, kernel_id: str, code: str, timeout: float = 120) -> tuple:
         """Run `code` in the kernel: (its stdout, its errors); a dead kernel raises."""
         import websocket
+        client = uuid.uuid4().hex   # the session id JupyterLab sends; the server warns without one
         ws = websocket.create_connection(
-            f"ws://127.0.0.1:{self.port}/user/{self.name}/api/kernels/{kernel_id}/channels",
+            f"ws://127.0.0.1:{self.port}/user/{self.name}/api/kernels/{kernel_id}/channels?session_id={client}",
             header=[f"Authorization: token {self.token}"], timeout=timeout, suppress_origin=True)
         try:
             request = classroom_kernels.message("execute_request", {
                 "code": code, "silent": False, "store_history": False, "user_expressions": {},
-                "allow_stdin": False, "stop_on_error": True}, uuid.uuid4().hex)
+                "allow_stdin": False, "stop_on_error": True}, client)
             ws.send(json.dumps(request))
             errors, out = [], []
             ws.settimeout(timeout)

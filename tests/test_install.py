@@ -199,3 +199,15 @@ def test_every_pin_installs_on_the_lowest_python_the_project_declares():
         if needs and not SpecifierSet(needs).contains(lowest):
             refused.append(f"{name}=={version} needs Python {needs}")
     assert refused == []
+
+
+def test_the_readmes_clone_pins_the_release_tag_of_pyprojects_version():
+    # The tag's name comes from one place: a release of version X is tagged vX, and the
+    # README's install step clones that tag (scripts/fresh_debian_class.sh follows it).
+    tag = "v" + PYPROJECT["project"]["version"]
+    for readme in ("README.md", "README.zh.md"):
+        text = (ROOT / readme).read_text(encoding="utf-8")
+        branches = re.findall(r"git clone\b[^\n]*--branch[ =](\S+)", text)
+        assert all(branch == tag for branch in branches), f"{readme}: --branch {branches}, pyproject: {tag}"
+        if readme == "README.md":
+            assert branches, "README.md's install step clones no tag"

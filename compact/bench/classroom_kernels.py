@@ -71,14 +71,15 @@ def run_notebook(hub, student: str, notebook: str, cell_timeout: float = 300) ->
             "path": f"notebooks/{notebook}", "type": "notebook", "name": notebook,
             "kernel": {"name": "python3"}}, timeout=120)
         run.session_id, run.kernel_id = session["id"], session["kernel"]["id"]
+        # The client's session id in the URL, as JupyterLab sends it (the server warns without one).
+        client = uuid.uuid4().hex
         ws = websocket.create_connection(
-            f"ws://127.0.0.1:{hub.port}{base}/api/kernels/{run.kernel_id}/channels",
+            f"ws://127.0.0.1:{hub.port}{base}/api/kernels/{run.kernel_id}/channels?session_id={client}",
             header=[f"Authorization: token {hub.token}"], timeout=60, suppress_origin=True)
     except Exception as error:  # noqa: BLE001  any failure to start is a failed kernel start
         run.errors.append(f"kernel start: {type(error).__name__}: {error}")
         return run
     try:
-        client = uuid.uuid4().hex
         info = message("kernel_info_request", {}, client)
         ws.send(json.dumps(info))
         run.kernel_started = await_reply(ws, info, run.errors, timeout=120) is not None

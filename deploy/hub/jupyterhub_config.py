@@ -92,5 +92,22 @@ c.Spawner.args = [
     "--MappingKernelManager.cull_idle_timeout=1800",
     "--MappingKernelManager.cull_interval=300",
     "--ServerApp.shutdown_no_activity_timeout=3600",
+    # No websocket pings. jupyter_server 2.21 reads ws_ping_interval and ws_ping_timeout
+    # from tornado_settings in milliseconds (defaults 30000 and 90000) and hands the same
+    # numbers to tornado 6.6, which reads them as seconds and wants the timeout no longer than
+    # the interval: "The websocket_ping_timeout (90000) cannot be longer than the
+    # websocket_ping_interval (30000)" at every server's first kernel. Equal figures would
+    # close healthy sockets (jupyter_server closes one whose last pong is older than the
+    # timeout, checked one interval after its last ping), and ServerApp.websocket_ping_*
+    # do not reach the kernel sockets in 2.21. Without pings a dead browser's socket stays
+    # open until TCP drops it, and a TLS front must not close idle websockets (README).
+    '--ServerApp.tornado_settings={"ws_ping_interval": 0}',
 ]
+# One warning is left at each server's start, and no setting removes it: JupyterHub's
+# single-user extension adds NotebookApp.extra_template_paths (the classic notebook's
+# page), and JupyterLab's notebook_shim warns "'extra_template_paths' was found in both
+# NotebookApp and ServerApp" at any NotebookApp setting. JupyterHub's other single-user
+# app (JUPYTERHUB_SINGLEUSER_EXTENSION=0) adds no such setting, but it refuses an API POST
+# made with a token and no _xsrf ("403 POST /user/NAME/api/sessions: '_xsrf' argument
+# missing"), so no kernel started in tests/test_hub.py; the extension lets those through.
 c.Spawner.pre_spawn_hook = make_hook(COURSE, RUNTIME_ROOT, CLASS_KEYS)

@@ -6,9 +6,10 @@ process, their kernel, and nobody else's) and a limit on processes and threads.
 
 What the machine offers, in the order tried (`mode()`):
 
-- systemd (Debian 12): right after the start the hub hands the server's pid to systemd
-  (StartTransientUnit, as `systemd-run --scope` does): a scope `course-<student>-<pid>.scope`
-  in the student's own slice `user-<uid>.slice`, with MemoryMax and TasksMax;
+- systemd (Debian 12), where it holds the memory controller: right after the start the hub
+  hands the server's pid to systemd (StartTransientUnit, as `systemd-run --scope` does): a
+  scope `course-<student>-<pid>.scope` in the student's own slice `user-<uid>.slice`, with
+  MemoryMax and TasksMax;
   user-slice.conf limits the whole slice, SSH logins included.
 - cgroup v2 without systemd (containers): `<the hub's group>/course-students/<student>`
   with memory.max, memory.swap.max=0 and pids.max; the hub's own processes move to
@@ -21,8 +22,8 @@ What the machine offers, in the order tried (`mode()`):
 
 The server is always started as the student by JupyterHub's own switch; a failure to set
 a limit is logged and leaves the server running without it, never with more rights.
-tests/test_hub.py runs the cgroup paths (here: v1); the systemd path needs a machine that
-boots systemd (README).
+tests/test_hub.py runs the cgroup v1 path here, and the rlimit path in a Debian 12 booted by
+systemd-nspawn (scripts/fresh_debian_class.sh), whose systemd has no memory controller.
 
 COURSE_MEMORY_LIMIT (bytes, or with K/M/G; default 2G) and COURSE_TASKS_LIMIT (default 512)
 set the figures. SSH logins are outside the hub: deploy/hub/user-slice.conf limits those.
@@ -74,13 +75,20 @@ def own_groups() -> dict:
 
 def mode() -> str:
     """'systemd', 'cgroup2', 'cgroup1' or 'rlimit': what this machine lets the hub use."""
-    if Path("/run/systemd/system").is_dir() and shutil.which("busctl"):
+    if Path("/run/systemd/system").is_dir() and shutil.which("busctl") and systemd_holds_memory():
         return "systemd"
     if "memory" in _read(CGROUP / "cgroup.controllers").split() and os.access(CGROUP, os.W_OK):
         return "cgroup2"
     if all(os.access(CGROUP / name, os.W_OK) for name in ("memory", "pids")):
         return "cgroup1"
     return "rlimit"
+
+
+def systemd_holds_memory() -> bool:
+    """systemd enforces MemoryMax only with the memory controller: in cgroup v2's root, or a
+    writable v1 hierarchy. A container booted by systemd-nspawn on a cgroup v1 host gets it
+    read-only: its systemd makes the scopes and slices but limits nothing (README)."""
+    return "memory" in _read(CGROUP / "cgroup.controllers").split() or os.access(CGROUP / "memory", os.W_OK)
 
 
 def _read(path: Path) -> str:
