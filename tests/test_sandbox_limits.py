@@ -221,3 +221,16 @@ def test_a_fork_refused_at_the_cgroups_cap_is_named_even_when_the_watcher_never_
     watcher.finish()
     assert watcher.reason == "processes"
     assert limits.reason_for(0, "Cannot fork\n", watcher.reason) == "processes"
+
+
+@pytest.mark.parametrize("output, reason", [
+    ("/bin/sh: 1: Cannot fork\n/bin/sh: 1: Cannot fork\n", "processes"),   # the clean run at a04ec55
+    ("bash: fork: retry: Resource temporarily unavailable\n", "processes"),
+    ("bash: line 1: fork: Resource temporarily unavailable\n", "processes"),
+    ("notes.md: a shell says Cannot fork when it hits the limit\n", None),   # text about it
+    ("all done\n", None),
+])
+def test_a_shell_that_exits_0_after_its_fork_was_refused_still_names_the_limit(output, reason):
+    # Under rlimits there is no pids.events to read: an unprivileged run at a04ec55's
+    # clean CI printed only the shell's "Cannot fork" lines, and no [limit: ...] line.
+    assert limits.reason_for(0, output, None) == reason

@@ -57,6 +57,11 @@ SAID = (("processes", re.compile(r"fork: (retry: )?Resource temporarily unavaila
         ("file", re.compile(r"File too large|File size limit exceeded")),
         ("space", re.compile(r"No space left on device")),
         ("cpu", re.compile(r"CPU time limit exceeded")))
+# The shell's own words when it cannot fork: dash's "/bin/sh: 1: Cannot fork", bash's
+# "bash: fork: retry: Resource temporarily unavailable".
+SHELL_REFUSED_FORK = re.compile(r"^(?:/bin/)?(?:sh|bash|dash): (?:line )?(?:\d+: )?"
+                                r"(?:Cannot fork|fork: (?:retry: )?Resource temporarily unavailable)",
+                                re.MULTILINE)
 
 
 def _size(n: int) -> str:
@@ -85,7 +90,10 @@ def reason_for(returncode: int, output: str, watched: str | None) -> str | None:
     if returncode > 128 and (signalled := SIGNALLED.get(returncode - 128)):
         return signalled
     if returncode == 0:
-        return None
+        # A fork bomb can die out at RLIMIT_NPROC between two of the watcher's looks, the
+        # shell exiting 0: then only the shell's own refusal, at the start of a line,
+        # names the limit (text that merely mentions it, as in a file's lines, does not).
+        return "processes" if SHELL_REFUSED_FORK.search(output) else None
     return next((reason for reason, said in SAID if said.search(output)), None)
 
 
