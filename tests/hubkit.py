@@ -189,13 +189,9 @@ class DeployedHub:
         """SIGTERM, as systemctl stop or a kill of its pid would: the hub alone ends."""
         if self.process is None:
             return
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait()
+        if not classroom.terminate(self.process):
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
         self.process = None
 
     def close(self, students) -> None:

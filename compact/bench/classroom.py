@@ -132,6 +132,17 @@ def _unlink_copied_links(root: Path, course: Path) -> None:
 
 # -- local students ----------------------------------------------------------------------
 
+def terminate(process: subprocess.Popen, timeout: float = 30) -> bool:
+    """SIGTERM, as systemctl stop would, and wait: whether the process ended in time."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return False
+    return True
+
+
 def student_names(count: int) -> list:
     # Short and unique: other runs on this machine use their own pid.
     return [f"ccs-{os.getpid()}-{n}" for n in range(1, count + 1)]
@@ -289,12 +300,7 @@ class ClassroomHub:
         """SIGTERM: the hub stops the servers and the proxy; then nothing of it is left."""
         if self.process is None:
             return
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                pass
+        terminate(self.process)
         try:
             os.killpg(self.process.pid, signal.SIGKILL)  # start_new_session: it leads its group
         except ProcessLookupError:
