@@ -17,7 +17,7 @@ cells only (docs/GLOSSARY.md has the terms). So the code cells of the two
 editions are the same text, and a zh file with a different number of markdown
 cells from its English source is an error that names both counts. Its cell ids
 carry a `zh-` prefix; it is executed the same way, in notebooks/zh/, which is
-how the course's helpers know to speak Chinese (compact/display/lang.py).
+how the course's helpers know to speak Chinese (workbench/display/lang.py).
 
 A source is a Python script in jupytext's percent format: a line starting
 `# %%` opens a code cell, `# %% [markdown]` a markdown cell (each line written

@@ -40,8 +40,8 @@ from types import SimpleNamespace
 import psutil
 import pytest
 
-from compact.bench import classroom
 from tests import hubkit
+from workbench.bench import classroom
 
 NOTEBOOK = "13_live_agent.ipynb"
 REASON = hubkit.why_not_here()

@@ -1,4 +1,4 @@
-"""The importers (compact/importers/): other agents' session files as histories.
+"""The importers (workbench/importers/): other agents' session files as histories.
 
 Each format is tested on files made here with the awkward cases of real ones:
 an assistant reply split over several records, a subagent's sidechain, meta
@@ -11,10 +11,10 @@ import json
 
 import pytest
 
-from compact.course.histories import HistoryError, load_history
-from compact.importers import FORMATS, SessionFileError, detect, load_session
 from compact.messages import tool_results, tool_uses
 from tests.helpers import IMAGE
+from workbench.course.histories import HistoryError, load_history
+from workbench.importers import FORMATS, SessionFileError, detect, load_session
 
 # -- Claude Code records ---------------------------------------------------------------
 

@@ -1,12 +1,13 @@
-"""The layout: the pipeline alone at the top of compact/, and imports that go one way.
+"""The layout: the pipeline alone in compact/, the workbench beside it, imports one way.
 
-    pipeline (compact/*.py) <- importers <- display <- offline <- agent <- bench <- course
+    compact/ (the pipeline) <- workbench/: importers <- display <- offline <- agent <- bench <- course
 
-A top-level module of compact/ imported on its own loads no plotting, widget,
-HTTP-server or SDK library, and names no subpackage. Each subpackage imports
-only from the layers below it. `python -m compact` reaches the subpackages by
-name, through importlib, when a command asks for one: that is not an import
-and is left out here. Last, the suite's own setup: the hypothesis profiles.
+compact/ is a flat folder of small modules: no subfolder, at most 2,700 lines. A
+module of it imported on its own loads no plotting, widget, HTTP-server or SDK
+library, and imports nothing of the workbench. Each workbench subpackage imports
+only from the layers below it. `python -m compact` reaches the workbench by name,
+through importlib, when a command asks for one (compact/__main__.py): that is not
+an import and is left out here. Last, the suite's own setup: the hypothesis profiles.
 """
 
 import ast
@@ -16,15 +17,18 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parent.parent / "compact"
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "compact"
+WORKBENCH = ROOT / "workbench"
 TOP_LEVEL = sorted(p.stem for p in PACKAGE.glob("*.py"))
 SUBPACKAGES = ("importers", "display", "offline", "agent", "bench", "course")  # lowest first
+MAX_PIPELINE_LINES = 2700
 HEAVY = ("matplotlib", "ipywidgets", "http.server", "aiohttp", "anthropic")
 
 
 def imported_modules(path: Path) -> set:
     """Every module an import statement in the file names, relative ones made absolute."""
-    package = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts[:-1])
+    package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
     found = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
@@ -40,7 +44,7 @@ def imported_modules(path: Path) -> set:
 
 
 def reaches(path: Path, subpackage: str) -> list:
-    name = f"compact.{subpackage}"
+    name = f"workbench.{subpackage}" if subpackage else "workbench"
     return sorted(m for m in imported_modules(path) if m == name or m.startswith(name + "."))
 
 
@@ -57,47 +61,56 @@ def test_a_top_level_module_loads_no_heavy_library(module):
 
 def test_the_heavy_check_sees_a_heavy_import():
     # The same check on a subpackage module that does load matplotlib.
-    code = "import sys, compact.course.charts; print('matplotlib' in sys.modules)"
+    code = "import sys, workbench.course.charts; print('matplotlib' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=PACKAGE.parent, timeout=120)
     assert done.stdout.strip() == "True", done.stderr
 
 
 @pytest.mark.parametrize("module", TOP_LEVEL)
-def test_the_pipeline_imports_no_subpackage(module):
+def test_the_pipeline_imports_nothing_of_the_workbench(module):
     path = PACKAGE / f"{module}.py"
-    for subpackage in SUBPACKAGES:
-        assert reaches(path, subpackage) == [], f"compact/{path.name} imports compact.{subpackage}"
+    assert reaches(path, "") == [], f"compact/{path.name} imports {reaches(path, '')}"
+
+
+def test_the_pipeline_is_one_small_flat_folder():
+    assert [p.name for p in PACKAGE.iterdir() if p.is_dir() and p.name != "__pycache__"] == []
+    lines = sum(len(p.read_text(encoding="utf-8").splitlines()) for p in PACKAGE.glob("*.py"))
+    assert lines <= MAX_PIPELINE_LINES, f"compact/*.py is {lines} lines"
+
+
+def test_the_workbench_check_sees_an_import_of_the_workbench():
+    assert reaches(WORKBENCH / "agent" / "loop.py", "") != []
 
 
 @pytest.mark.parametrize("lower", SUBPACKAGES)
 def test_a_subpackage_imports_only_the_layers_below_it(lower):
     higher = SUBPACKAGES[SUBPACKAGES.index(lower) + 1:]
-    for path in sorted((PACKAGE / lower).rglob("*.py")):
+    for path in sorted((WORKBENCH / lower).rglob("*.py")):
         for subpackage in higher:
             assert reaches(path, subpackage) == [], (
-                f"{path.relative_to(PACKAGE)} imports compact.{subpackage}")
+                f"{path.relative_to(ROOT)} imports workbench.{subpackage}")
 
 
 def test_the_offline_model_never_imports_the_api_it_is_served_by():
-    # compact/offline/model/ is the deterministic model; compact/offline/api/ plays the
+    # workbench/offline/model/ is the deterministic model; workbench/offline/api/ plays the
     # Messages API around it. The API may ask the model; the model knows nothing of HTTP,
     # the request rules, clearing, server compaction or billing. tokens.py sits below both.
-    model = sorted((PACKAGE / "offline" / "model").rglob("*.py"))
+    model = sorted((WORKBENCH / "offline" / "model").rglob("*.py"))
     assert len(model) > 10
     for path in model:
-        assert reaches(path, "offline.api") == [], f"{path.relative_to(PACKAGE)} imports compact.offline.api"
+        assert reaches(path, "offline.api") == [], f"{path.relative_to(ROOT)} imports workbench.offline.api"
 
 
 def test_the_offline_model_check_sees_an_import_of_the_api():
-    assert reaches(PACKAGE / "offline" / "api" / "server.py", "offline.model") != []
-    assert reaches(PACKAGE / "offline" / "api" / "server.py", "offline.api") != []
+    assert reaches(WORKBENCH / "offline" / "api" / "server.py", "offline.model") != []
+    assert reaches(WORKBENCH / "offline" / "api" / "server.py", "offline.api") != []
 
 
 def test_the_import_reader_resolves_relative_imports():
-    assert "compact.offline.tokens" in imported_modules(PACKAGE / "agent" / "loop.py")
+    assert "workbench.offline.tokens" in imported_modules(WORKBENCH / "agent" / "loop.py")
     assert "compact.formats" in imported_modules(PACKAGE / "snip.py")  # from . import formats
-    assert reaches(PACKAGE / "course" / "replay.py", "bench") != []
+    assert reaches(WORKBENCH / "course" / "replay.py", "bench") != []
 
 
 def test_hypothesis_is_quick_by_default_and_thorough_in_ci():

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from compact.course.exercises import CHECKERS, WRITES_CODE
+from workbench.course.exercises import CHECKERS, WRITES_CODE
 
 from .helpers import load_script
 
@@ -65,7 +65,8 @@ def counts(text: str) -> list:
 
 def documents() -> list[Path]:
     return [ROOT / "README.md", ROOT / "README.zh.md", *sorted((ROOT / "docs").glob("*.md")),
-            *sorted((ROOT / "notebooks" / "src").rglob("*.py")), *sorted((ROOT / "compact").rglob("*.py"))]
+            *sorted((ROOT / "notebooks" / "src").rglob("*.py")),
+            *sorted((ROOT / "compact").rglob("*.py")), *sorted((ROOT / "workbench").rglob("*.py"))]
 
 
 def stale_counts(paths, total: int, root: Path = ROOT) -> list[str]:

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from compact.course.histories import load_history
 from compact.messages import text_of, tool_results
+from workbench.course.histories import load_history
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = [ROOT / "notebooks" / "src" / "12_what_each_design_forgets.py",

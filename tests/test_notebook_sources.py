@@ -29,8 +29,8 @@ import nbformat
 import pytest
 
 from compact.config import CompactionConfig
-from compact.course.exercises import CHECKERS, WRITES_CODE
-from compact.course.pipeline_picture import drawn_texts, pipeline_picture, pipeline_steps
+from workbench.course.exercises import CHECKERS, WRITES_CODE
+from workbench.course.pipeline_picture import drawn_texts, pipeline_picture, pipeline_steps
 
 from .helpers import ARTICLE_STEPS, check_recap, load_builder
 

@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from compact.agent import tasks
-from compact.agent.loop import run_task
-from compact.course.exercises import WRITES_CODE, check_archive_calls, check_largest_large_limit, hint
-from compact.course.histories import data_dir
-from compact.course.replay import seeded_ids
-from compact.display.lang import language
+from workbench.agent import tasks
+from workbench.agent.loop import run_task
+from workbench.course.exercises import WRITES_CODE, check_archive_calls, check_largest_large_limit, hint
+from workbench.course.histories import data_dir
+from workbench.course.replay import seeded_ids
+from workbench.display.lang import language
 
 ROOT = Path(__file__).resolve().parent.parent
 CJK = re.compile(r"[\u3400-\u9fff]")
@@ -43,7 +43,7 @@ def test_language_comes_from_the_variable_then_the_folder(monkeypatch, tmp_path)
 
 def the_size_itself(sizes, batch_limit):
     """Forgets that only results longer than the limit move: one too many."""
-    from compact.course.exercises.solutions import largest_large_limit
+    from workbench.course.exercises.solutions import largest_large_limit
     answer = largest_large_limit(sizes, batch_limit)
     return None if answer is None else answer + 1
 

@@ -32,11 +32,11 @@
 import tempfile
 
 from compact import CompactionConfig, snip
-from compact.course.charts import before_after, message_map
-from compact.course.exercises import check_archive_calls, hint
-from compact.course.histories import load_history
+from workbench.course.charts import before_after, message_map
+from workbench.course.exercises import check_archive_calls, hint
+from workbench.course.histories import load_history
 from compact.messages import has_tool_use, is_tool_result
-from compact.course.replay import make_compactor, replay
+from workbench.course.replay import make_compactor, replay
 
 seed = CompactionConfig.seed()
 print(f"max_messages = {seed.snip_max_messages}, head = {seed.snip_keep_head}, "

@@ -36,12 +36,12 @@ from IPython.display import display
 
 import compact
 from compact import CompactionConfig
-from compact.course.charts import before_after, message_map
-from compact.course.exercises import check_older_result, check_placeholders, hint
-from compact.course.histories import load_history
+from workbench.course.charts import before_after, message_map
+from workbench.course.exercises import check_older_result, check_placeholders, hint
+from workbench.course.histories import load_history
 from compact.messages import text_of, tool_results, tool_uses
-from compact.course.replay import replay
-from compact.course.widgets import explore, threshold_explorer
+from workbench.course.replay import replay
+from workbench.course.widgets import explore, threshold_explorer
 
 seed = CompactionConfig.seed()
 print(f"KEEP_RECENT_RESULTS = {seed.keep_recent_results}, "

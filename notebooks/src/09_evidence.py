@@ -25,7 +25,7 @@
 #   sent as the agent sends it, with a prompt-cache breakpoint at its end, at its time on
 #   the session's clock (tools, the model's writing, the user's pauses, now and then a
 #   long one). The offline server's prompt cache bills it, by the API's rules
-#   (`compact.offline.api.usage`): the tokens an earlier request wrote, if the new one
+#   (`workbench.offline.api.usage`): the tokens an earlier request wrote, if the new one
 #   starts with them and the entry is alive (5 minutes from its last use), are read at
 #   0.1; every other input token is written at 1.25; each reply's tokens are output at 5.
 #   A summary call is billed too: its input (never cached) and its output. A step that
@@ -53,11 +53,11 @@
 
 # %%
 # %matplotlib inline
-from compact.bench import benchmark as bench
-from compact.bench import chart, cost, prices, stats, tables
-from compact.course.claims import default_claims
-from compact.offline.tokens import DEFAULT_WINDOW
-from compact.course.exercises import check_calls_to_pay_off, hint
+from workbench.bench import benchmark as bench
+from workbench.bench import chart, cost, prices, stats, tables
+from workbench.course.claims import default_claims
+from workbench.offline.tokens import DEFAULT_WINDOW
+from workbench.course.exercises import check_calls_to_pay_off, hint
 
 SEEDS = range(8)
 rows = bench.run_bench(turns=(40, 120), seeds=SEEDS, probe_seeds=(SEEDS[0],))
@@ -69,7 +69,7 @@ row = prices.price(prices.DEFAULT_MODEL)
 print(f"priced as {row.name}, in base input tokens: input {cost.INPUT_RATE:g}, cache write "
       f"{cost.CACHE_WRITE_RATE:g} (1 hour: {cost.RATES['cache_write_1h']:g}), cache read "
       f"{cost.CACHE_READ_RATE:g}, output {cost.OUTPUT_RATE:g}")
-print(f"the table (compact.bench.prices), US dollars per million tokens, read {prices.CHECKED}:")
+print(f"the table (workbench.bench.prices), US dollars per million tokens, read {prices.CHECKED}:")
 for row in prices.PRICES.values():
     print(f"  {row.name}: input {row.input:.2f}, cache write 5 min {row.write_5m:.2f}, 1 hour "
           f"{row.write_1h:.2f}, cache read {row.read:.2f}, output {row.output:.2f}")

@@ -41,16 +41,16 @@ import json
 
 import anthropic
 
-from compact.agent.model import offline_client
-from compact.bench.server_designs import ServerSettings, model_calls
-from compact.course import server_replay as sr
-from compact.course.exercises import check_edits_for_budget, hint
-from compact.course.exercises import server_edits as budget
-from compact.course.histories import data_dir, load_history
-from compact.offline import MODEL_NAME
-from compact.offline.api import context_edits
-from compact.offline.api import server_compaction as sc
-from compact.offline.api.server import start_offline_server
+from workbench.agent.model import offline_client
+from workbench.bench.server_designs import ServerSettings, model_calls
+from workbench.course import server_replay as sr
+from workbench.course.exercises import check_edits_for_budget, hint
+from workbench.course.exercises import server_edits as budget
+from workbench.course.histories import data_dir, load_history
+from workbench.offline import MODEL_NAME
+from workbench.offline.api import context_edits
+from workbench.offline.api import server_compaction as sc
+from workbench.offline.api.server import start_offline_server
 
 server = start_offline_server()
 client = offline_client(server.base_url)
@@ -135,7 +135,7 @@ print(f"in place of each cleared result (the offline server's text): {context_ed
 # nothing is lost for good, and on the next call you send the whole list again. The
 # API's docs say only that a cleared result is replaced by "placeholder text"; the line
 # printed above is the offline server's. So are the token counts: the offline estimate
-# of `compact.offline.tokens`, not the API's tokenizer.
+# of `workbench.offline.tokens`, not the API's tokenizer.
 #
 # ## One session through each design
 #
@@ -319,10 +319,10 @@ print("\n".join(replies[-1]["text"].splitlines()[-5:]))
 # it names and no summary keeps it).
 
 # %%
-from compact.bench import benchmark as bench
-from compact.bench.probe_walk import session_messages
-from compact.bench.sessions import make_session
-from compact.probes import make_probes
+from workbench.bench import benchmark as bench
+from workbench.bench.probe_walk import session_messages
+from workbench.bench.sessions import make_session
+from workbench.probes import make_probes
 
 long_session = make_session("tool-heavy", 400, 0)
 probes = make_probes(*session_messages(long_session))

@@ -7,7 +7,7 @@
 # agent** through the pipeline, sweep the thresholds over it, choose settings for a stated
 # window, and read the recipe that wires the pipeline into a plain SDK tool loop.
 #
-# The importers (`compact.importers`) read three formats:
+# The importers (`workbench.importers`) read three formats:
 #
 # - **Claude Code session files**, the JSONL Claude Code keeps under
 #   `~/.claude/projects/<project>/`. The format is Claude Code's own and not documented;
@@ -34,14 +34,14 @@
 from IPython.display import display
 
 from compact import CompactionConfig
-from compact.course.charts import timeline_chart
-from compact.course.exercises import check_settings, hint
-from compact.course.histories import data_dir
-from compact.course.replay import replay, timeline
-from compact.course.sessions import open_session, records_in, sample_path
-from compact.course.sweep import describe, limit_of, sweep
-from compact.course.sweep_chart import sweep_chart
-from compact.display.text import plural
+from workbench.course.charts import timeline_chart
+from workbench.course.exercises import check_settings, hint
+from workbench.course.histories import data_dir
+from workbench.course.replay import replay, timeline
+from workbench.course.sessions import open_session, records_in, sample_path
+from workbench.course.sweep import describe, limit_of, sweep
+from workbench.course.sweep_chart import sweep_chart
+from workbench.display.text import plural
 
 # Put the path of one of your own sessions here. Until then the sample opens.
 MY_SESSION = "~/.claude/projects/my-project/my-session.jsonl"
@@ -73,7 +73,7 @@ print(f"request: {sample['active_request']}")
 # the history's `import_report` (its `import_notes` hold the same in English, for a terminal).
 
 # %%
-from compact.display.import_report import report_lines
+from workbench.display.import_report import report_lines
 
 for line in report_lines(sample["import_report"]):
     print(line)

@@ -9,7 +9,7 @@
 # **artifact** (which files were read, written or changed), **continuation** (what the
 # task is and what comes next) and **decision** (what was chosen, and why).
 #
-# Here the probes are drawn from the session itself, with no model (`compact.probes`):
+# Here the probes are drawn from the session itself, with no model (`workbench.probes`):
 # - recall: a line of a tool output that no other output has, near its middle;
 # - artifact: each path read_file, write_file or edit_file was called on;
 # - continuation: the current request, and the assistant's last stated next step;
@@ -19,7 +19,7 @@
 #
 # A probe gives the start of a line or sentence (its *cue*) and asks for the whole of it;
 # an artifact probe asks whether a tool was called on a path. After a compaction, each
-# probe is in one of four places (`compact.probe_status`, computed from the messages and
+# probe is in one of four places (`workbench.probe_status`, computed from the messages and
 # the files, with no model):
 # - **in context**: verbatim in what the model is sent;
 # - **on disk**: the context names a file (a saved output, a transcript) that holds it, or
@@ -28,7 +28,7 @@
 # - **gone**: none of these.
 #
 # Then each probe is asked. The offline model answers through the real SDK, with
-# `read_file` to re-read what the context names (`compact.bench.probe_ask`). It is a
+# `read_file` to re-read what the context names (`workbench.bench.probe_ask`). It is a
 # deterministic program, not a language model: it quotes only a text that starts with
 # the cue, so it is never wrong, and its "I can't tell" counts what the context has lost.
 # An "on disk" probe counts as answered only when it re-read a file for it. With
@@ -45,15 +45,15 @@
 # %matplotlib inline
 from collections import Counter
 
-from compact.bench.probe_ask import Asker
-from compact.course.exercises import check_instructions, hint
-from compact.course.exercises.forgets import examples as instruction_examples
-from compact.course.forgets import (STEP_HISTORIES, cost_and_forgotten, design_runs, step_run,
+from workbench.bench.probe_ask import Asker
+from workbench.course.exercises import check_instructions, hint
+from workbench.course.exercises.forgets import examples as instruction_examples
+from workbench.course.forgets import (STEP_HISTORIES, cost_and_forgotten, design_runs, step_run,
                                     summary_keeps)
-from compact.course.forgets_chart import cost_forgotten_chart
-from compact.course.histories import list_histories, load_history
-from compact.course.probe import table
-from compact.probes import KINDS, STATUSES, count_by_kind, make_probes
+from workbench.course.forgets_chart import cost_forgotten_chart
+from workbench.course.histories import list_histories, load_history
+from workbench.course.probe import table
+from workbench.probes import KINDS, STATUSES, count_by_kind, make_probes
 
 asker = Asker.offline()
 print(f"model: {asker.choice.model}, the offline model (no key, no network)")
@@ -207,7 +207,7 @@ cost_forgotten_chart(rows)
 # ## Check yourself: the rule a summary must keep
 #
 # The course's summary drops the user's instructions. The probes find them with a rule,
-# `compact.probes.instructions`, and you will write it again without reading it: work
+# `workbench.probes.instructions`, and you will write it again without reading it: work
 # it out from the examples below. Each text is printed with the sentences the rule keeps
 # (the package computes them). Which words make a sentence an instruction? Does their
 # case matter? What of a word inside a longer one, and of Chinese, which puts no spaces
@@ -216,7 +216,7 @@ cost_forgotten_chart(rows)
 # rule looks at.
 #
 # Then write `instructions(text)`: the sentences of `text` the rule keeps, in their
-# order, stripped; `compact.probes.readable_units(text, "sentence")` cuts a text into
+# order, stripped; `workbench.probes.readable_units(text, "sentence")` cuts a text into
 # sentences. The checker runs the package's rule and yours on canned texts you have not
 # seen and on seeded random ones. `hint()` names the mistake it recognised.
 

@@ -2,7 +2,7 @@
 # # 13 · The live agent run
 #
 # Everything so far replayed canned histories. Now the agent of the article runs for
-# real (sections 9 and 13): `compact.agent.loop.Agent`, with its six tools, `prepare` before
+# real (sections 9 and 13): `workbench.agent.loop.Agent`, with its six tools, `prepare` before
 # every model call, one reactive compaction on a refusal, and the compact tool.
 #
 # **Which model?** By default the offline model: a local server that speaks the
@@ -47,15 +47,15 @@ from IPython.display import display
 
 import compact
 from compact import CompactionConfig, estimate_chars
-from compact.agent.loop import Agent
-from compact.course.charts import timeline_chart
-from compact.course.exercises import check_default_run, hint
-from compact.agent.model import choose_model
-from compact.agent.reattach import reattach
-from compact.course.replay import call_points, seeded_ids
-from compact.agent.tasks import COMPARE_CODE, DOCS_JSON
-from compact.agent.usage import total as total_usage
-from compact.agent.usage import usage_line
+from workbench.agent.loop import Agent
+from workbench.course.charts import timeline_chart
+from workbench.course.exercises import check_default_run, hint
+from workbench.agent.model import choose_model
+from workbench.agent.reattach import reattach
+from workbench.course.replay import call_points, seeded_ids
+from workbench.agent.tasks import COMPARE_CODE, DOCS_JSON
+from workbench.agent.usage import total as total_usage
+from workbench.agent.usage import usage_line
 from compact.messages import text_of, tool_results, tool_uses
 
 # %%
@@ -74,7 +74,7 @@ print(re.sub(r"127\.0\.0\.1:\d+", "127.0.0.1:<port>", choice.description))
 # what the recorded run printed (README, "Record once, replay for a class").
 
 # %%
-from compact.display.phrases import say
+from workbench.display.phrases import say
 
 if choice.recorder is not None:
     print(say("cassette recording", path=choice.recorder.path))
@@ -176,7 +176,7 @@ for use in (u for m in after for u in tool_uses(m)):
 # in all, the oldest dropped first. The table names no files the agent was working on.
 #
 # Re-attaching the files the agent was working on is something an agent *can* do, and
-# `compact.agent.reattach` does it for this agent, in characters: the files of the
+# `workbench.agent.reattach` does it for this agent, in characters: the files of the
 # `read_file`, `write_file` and `edit_file` calls in the transcript, newest first, read
 # again from the workspace, each under a cap, a larger one given as its path only. Our
 # agent's instructions need no such step: they are its system prompt, which `prepare`
@@ -254,7 +254,7 @@ for name, _ in left_behind(workspace):
 # ## Characters before and after, per model call
 #
 # Grey is the context as it reached `prepare`, blue what was sent; the strip marks the
-# calls where a step fired. A live run is not a replay, so `compact.course.replay.call_points`
+# calls where a step fired. A live run is not a replay, so `workbench.course.replay.call_points`
 # rebuilds the points from the compactor's step records.
 
 # %%
@@ -283,7 +283,7 @@ for name, agent in (("experiment 3, seed", compare_run), ("experiment 2, default
 # before wrote. `Agent.usage` keeps one entry per call, and `python -m compact run`
 # prints the same line after each call. With a key these are the API's counts; offline
 # they are the offline model's estimate, counted by the API's rules
-# (`compact/offline/api/usage.py` says which parts of that are ours).
+# (`workbench/offline/api/usage.py` says which parts of that are ours).
 
 # %%
 for name, agent in (("experiment 3, seed", compare_run), ("experiment 2, default", json_run)):

@@ -58,7 +58,7 @@
 #
 # 五段文本：英文散文（`five_reads`）、一份英文测试日志（`overflow`）、代码
 # （`two_code_files`）、JSON（`huge_result`），以及中文：基准测试里中文类的一个会话
-# （`compact.bench.sessions`，12 轮，种子 0），其中的笔记、请求和文件内容都是中文。
+# （`workbench.bench.sessions`，12 轮，种子 0），其中的笔记、请求和文件内容都是中文。
 
 # %% [markdown]
 # ### 不同模型的分词器不同

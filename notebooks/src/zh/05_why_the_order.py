@@ -36,7 +36,7 @@
 # ## 文章的顺序，与错误的顺序
 #
 # `run_in_order` 在临时文件夹里按任意顺序运行三个廉价的步骤，然后调用
-# `compact.bench.cost.lost_outputs`，查出哪些原始结果再也无法逐字读回：不在上下文里，不在
+# `workbench.bench.cost.lost_outputs`，查出哪些原始结果再也无法逐字读回：不在上下文里，不在
 # 保存的文件里，也不在 transcript 里。
 
 # %% [markdown]
@@ -87,7 +87,7 @@
 # 多个块组成的列表：用 `compact.messages.text_of` 取出它的文本。
 #
 # 检查器会在预设历史上，用两种配置、按所有顺序运行包的各个步骤，并和基准测试自带的
-# `compact.bench.cost.lost_outputs` 比较。
+# `workbench.bench.cost.lost_outputs` 比较。
 
 # %% [markdown]
 # **小结。**

@@ -29,7 +29,7 @@
 # %% [markdown]
 # ## 文章的 harness
 #
-# `compact.agent.loop.Agent.run_batch` 完成这三步。它在示例工作区的一份副本中运行，所以文件
+# `workbench.agent.loop.Agent.run_batch` 完成这三步。它在示例工作区的一份副本中运行，所以文件
 # 真的会被写入（agent 的文件夹也是压缩器的根目录：transcript 也写在那里）。离线模型（一个确定性
 # 程序，不是语言模型）代替真实模型，由它来写摘要。
 

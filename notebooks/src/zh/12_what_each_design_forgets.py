@@ -8,7 +8,7 @@
 # （recall，之前输出里的一个事实）、**产物**（artifact，读过、写过或改过哪些文件）、**延续**
 # （continuation，任务是什么、下一步做什么）和**决定**（decision，选了什么、为什么）。
 #
-# 这里的探针直接从会话本身抽取，不用模型（`compact.probes`）：
+# 这里的探针直接从会话本身抽取，不用模型（`workbench.probes`）：
 # - recall：某个工具输出中、其他输出都没有的一行，取靠近中间的；
 # - artifact：read_file、write_file 或 edit_file 调用过的每个路径；
 # - continuation：当前请求，以及 assistant 最后说出的下一步；
@@ -16,7 +16,7 @@
 #   assistant 更早说出的每个步骤或决定（以“Let me”、“I'll”、“First”等开头的句子）。
 #
 # 探针给出一行或一句话的开头（它的*提示*，cue），要求说出整行或整句；artifact 探针问某个工具
-# 是否在某个路径上调用过。压缩之后，每个探针处在四种位置之一（`compact.probe_status`，只看消息
+# 是否在某个路径上调用过。压缩之后，每个探针处在四种位置之一（`workbench.probe_status`，只看消息
 # 和文件，不用模型）：
 # - **在上下文中**（in context）：全文就在发给模型的内容里；
 # - **在磁盘上**（on disk）：上下文提到的某个文件（转存的输出、transcript）里有它，或者提到的
@@ -25,7 +25,7 @@
 # - **没了**（gone）：以上都不是。
 #
 # 然后逐个提问。离线模型通过真实的 SDK 作答，并可以用 `read_file` 重新读取上下文提到的文件
-# （`compact.bench.probe_ask`）。它是一个确定性程序，不是语言模型：它只引用以提示开头的文字，
+# （`workbench.bench.probe_ask`）。它是一个确定性程序，不是语言模型：它只引用以提示开头的文字，
 # 所以从不答错；它说“无法确定”的次数，就是上下文丢掉的东西。只有当它为某个“在磁盘上”的探针
 # 真的重新读了文件，这个探针才算答对。设置了 `ANTHROPIC_API_KEY` 和 `MODEL_ID` 时，
 # `python -m compact probe FILE` 会把同样的问题交给 Claude（`--repeats N`：每次运行的回答会有
@@ -113,14 +113,14 @@
 # %% [markdown]
 # ## 自测：摘要必须保留的规则
 #
-# 本课程的摘要会丢掉用户的指示。探针用一条规则 `compact.probes.instructions` 找出它们；你要在
+# 本课程的摘要会丢掉用户的指示。探针用一条规则 `workbench.probes.instructions` 找出它们；你要在
 # 不读它的情况下重写这条规则：从下面的示例里推出来。每段文字后面打印了规则保留的句子（由包计算）。
 # 哪些词让一个句子成为指示？大小写有没有关系？词藏在更长的词里怎么办？中文词与词之间没有空格，
 # 又怎么办？这条规则只看词，不看意思：它会保留一些人不会称为指示的句子，也会漏掉一些人会称为
 # 指示的句子；把它们找出来，就知道规则看的是什么。
 #
 # 然后写出 `instructions(text)`：`text` 中规则保留的句子，按原来的顺序，去掉首尾空白；
-# `compact.probes.readable_units(text, "sentence")` 可以把文字切成句子。检查器在你没见过的预先录制
+# `workbench.probes.readable_units(text, "sentence")` 可以把文字切成句子。检查器在你没见过的预先录制
 # 的文字和带种子的随机文字上，分别运行包里的规则和你的函数。`hint()` 会指出它识别出的错误。
 
 # %% [markdown]

@@ -2,7 +2,7 @@
 # # 13 · 实时运行 agent
 #
 # 到目前为止，我们回放的都是预先录制的历史。现在，文章的 agent 真正运行起来（第九节和
-# 第十三节）：`compact.agent.loop.Agent`，带 6 个工具，每次模型调用前运行 `prepare`，
+# 第十三节）：`workbench.agent.loop.Agent`，带 6 个工具，每次模型调用前运行 `prepare`，
 # 遇到拒绝时做一次补救压缩，还有 compact 工具。
 #
 # **用哪个模型？** 默认用离线模型：一个在 127.0.0.1 上实现 Messages API 的本地服务器，
@@ -31,7 +31,7 @@
 # - 实验二：“请分析 web/src/data/generated/docs.json 的数据结构，并说明一条课程记录包含哪些主要字段。”
 # - 实验一（本 notebook 不运行）：“请读取 s01_agent_loop 到 s05_todo_write 五节课程的 README.md，比较它们的一级标题，并总结这些标题的命名规律。”
 #
-# 它们与 `compact/agent/tasks.py` 中英文任务的对应，见
+# 它们与 `workbench/agent/tasks.py` 中英文任务的对应，见
 # [docs/ZH_PROMPTS.md](../../docs/ZH_PROMPTS.md)。
 
 # %% [markdown]
@@ -88,7 +88,7 @@
 # 丢失，直到再读到匹配的文件；调用过的 skill 正文会放回，每个 skill 上限 5,000 个 token，总共
 # 25,000，超出时先丢最早的。这张表没有提到 agent 正在处理的文件。
 #
-# 把 agent 正在处理的文件重新附上，是 agent *可以*做的事，`compact.agent.reattach` 就为这里的
+# 把 agent 正在处理的文件重新附上，是 agent *可以*做的事，`workbench.agent.reattach` 就为这里的
 # agent 这样做，以字符计：取 transcript 中 `read_file`、`write_file` 和 `edit_file` 调用的文件，
 # 最新的在前，从工作区重新读取，每个都有上限，更大的只给路径。我们 agent 的指令不需要这一步：它们在系统提示里，
 # `prepare` 从不改动系统提示。这里的 agent 并不发送这条消息；下面的单元格用两种单文件上限生成
@@ -118,7 +118,7 @@
 # ## 每次模型调用压缩前后的字符数
 #
 # 灰色是上下文到达 `prepare` 时的大小，蓝色是发出的大小；条带标出某个步骤触发的调用。实时运行
-# 不是回放，所以 `compact.course.replay.call_points` 根据压缩器的步骤记录，重建这些数据点。
+# 不是回放，所以 `workbench.course.replay.call_points` 根据压缩器的步骤记录，重建这些数据点。
 
 # %% [markdown]
 # ## 两次运行的汇总
@@ -130,7 +130,7 @@
 # agent 发送 API 的顶层 `cache_control`，它给每个请求的最后一块打上缓存断点，于是下一次调用
 # 可以读取上一次写入的前缀。`Agent.usage` 为每次调用保留一条记录；`python -m compact run` 在每次
 # 调用之后打印同样的一行。有密钥时，这些是 API 的计数；离线时，是离线模型按 API 的规则算出的
-# 估算（哪些部分是我们自己的做法，见 `compact/offline/api/usage.py`）。
+# 估算（哪些部分是我们自己的做法，见 `workbench/offline/api/usage.py`）。
 
 # %% [markdown]
 # ## 轮到你了：改一处，再跑一次
