@@ -1,0 +1,176 @@
+"""Preserved thinking, through the real SDK against the offline server (issue 42).
+
+Each thinking block the server writes is bound to its model and its prefix (SPEC 9;
+workbench/offline/api/binding.py): an unchanged prefix is accepted; a shortened earlier
+tool_result or a changed system is the documented 400; `drop_block` with the beta
+header drops the failing block and every later one and lists them in
+`input_transformations` (plain and streamed); `block_binding` without the header is
+refused; a tampered signature is the other 400; blocks removed from the front are
+fine; a model that cannot read a block drops it in silence.
+"""
+
+import anthropic
+import pytest
+
+from tests.helpers import offline_model
+from workbench.agent.tools import TOOLS
+from workbench.offline import MODEL_NAME
+from workbench.offline.api.binding import BETA
+
+pytestmark = pytest.mark.usefixtures("no_network")
+
+THINK = {"type": "enabled", "budget_tokens": 2000}
+DROP = {**THINK, "block_binding": {"prefix_mismatch_behavior": "drop_block"}}
+SYSTEM = "You are a coding agent working in a workspace folder."
+BOUND = "The block is bound to a different conversation."
+
+
+@pytest.fixture(scope="module")
+def model():
+    with offline_model() as pair:
+        yield pair
+
+
+def ask(client, messages, thinking=THINK, system=SYSTEM, betas=None, model=MODEL_NAME, tools=TOOLS,
+        **extra):
+    request = dict(model=model, max_tokens=4000, system=system, tools=tools, messages=messages,
+                   thinking=thinking, **extra)
+    if betas is None:
+        return client.messages.create(**request)
+    return client.beta.messages.create(betas=betas, **request)
+
+
+def session(client, turns: int = 3, model=MODEL_NAME) -> list:
+    """A tool loop with thinking on: each assistant turn sent back exactly as received."""
+    messages = [{"role": "user", "content": "What is the title of README.md? Read it."}]
+    for n in range(turns):
+        reply = ask(client, messages, model=model)
+        assert reply.content[0].type == "thinking"
+        messages.append({"role": "assistant", "content": [b.model_dump(exclude_none=True)
+                                                          for b in reply.content]})
+        uses = [b for b in reply.content if b.type == "tool_use"]
+        if not uses:
+            messages.append({"role": "user", "content": f"Thanks. One more look, turn {n}."})
+            continue
+        messages.append({"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": use.id, "content": f"# Title {n}\n" + "line\n" * 200}
+            for use in uses]})
+    return messages
+
+
+def shortened(messages, index: int) -> list:
+    """The messages with the tool_result of message `index` cut to a placeholder (step 3's edit)."""
+    out = [dict(m) for m in messages]
+    out[index] = {**out[index], "content": [{**b, "content": "[Earlier tool result omitted.]"}
+                                            for b in out[index]["content"]]}
+    return out
+
+
+def thinking_at(messages) -> list[str]:
+    return [f"messages.{i}.content.{j}" for i, m in enumerate(messages) if isinstance(m["content"], list)
+            for j, b in enumerate(m["content"]) if b.get("type") in ("thinking", "redacted_thinking")]
+
+
+def refused(call) -> str:
+    with pytest.raises(anthropic.BadRequestError) as caught:
+        call()
+    assert caught.value.status_code == 400
+    assert caught.value.body["error"]["type"] == "invalid_request_error"
+    return caught.value.body["error"]["message"]
+
+
+def test_an_unchanged_prefix_is_accepted_and_cache_control_max_tokens_tool_choice_are_no_part_of_it(model):
+    _, client = model
+    messages = session(client)
+    assert len(thinking_at(messages)) == 3
+    assert ask(client, messages).content
+    # Parameters outside the prefix may change; so may cache_control markers.
+    marked = [*messages[:-1], {**messages[-1], "content": [{**messages[-1]["content"][0],
+                                                            "cache_control": {"type": "ephemeral"}}]}]
+    assert ask(client, marked, metadata={"user_id": "u1"}, tool_choice={"type": "auto"},
+               cache_control={"type": "ephemeral"}).content
+
+
+def test_a_shortened_earlier_tool_result_is_the_documented_400(model):
+    _, client = model
+    messages = session(client)
+    message = refused(lambda: ask(client, shortened(messages, 2)))
+    # The first block after the edit is named: message 3's thinking block.
+    assert message.startswith("messages.3.content.0: Invalid `signature` in `thinking` block. " + BOUND)
+    assert "prefix_mismatch_behavior` to \"drop_block\"" in message and BETA in message
+
+
+def test_a_changed_system_is_the_documented_400_naming_the_first_block(model):
+    _, client = model
+    messages = session(client)
+    message = refused(lambda: ask(client, messages, system=SYSTEM + " Be brief."))
+    assert message.startswith("messages.1.content.0: Invalid `signature` in `thinking` block. " + BOUND)
+    # With the beta header the sentence about the header is not added.
+    message = refused(lambda: ask(client, messages, system=SYSTEM + " Be brief.", betas=[BETA]))
+    assert BOUND in message and BETA not in message
+    assert "messages.1.content.0" in refused(lambda: ask(client, messages, tools=TOOLS[:-1]))
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["plain", "streamed"])
+def test_drop_block_with_the_header_drops_the_failing_block_and_every_later_one(model, stream):
+    _, client = model
+    messages = session(client)
+    edited = shortened(messages, 2)
+    request = dict(model=MODEL_NAME, max_tokens=4000, system=SYSTEM, tools=TOOLS, messages=edited,
+                   thinking=DROP, betas=[BETA])
+    if stream:
+        with client.beta.messages.stream(**request) as events:
+            first = next(iter(events))
+            assert first.type == "message_start"
+            started = first.message.input_transformations
+            reply = events.get_final_message()
+        assert [t.path for t in started] == ["messages.3.content.0", "messages.5.content.0"]
+    else:
+        reply = client.beta.messages.create(**request)
+    assert [(t.type, t.path, t.reason) for t in reply.input_transformations] == [
+        ("thinking_dropped", "messages.3.content.0", "prefix_binding_mismatch"),
+        ("thinking_dropped", "messages.5.content.0", "prefix_binding_mismatch")]
+    assert reply.content[0].type == "thinking"
+    # The header alone, nothing to report: an empty list (what CI should see).
+    assert client.beta.messages.create(**{**request, "messages": messages}).input_transformations == []
+
+
+def test_block_binding_without_the_header_is_refused(model):
+    _, client = model
+    message = refused(lambda: ask(client, [{"role": "user", "content": "Hello?"}], thinking=DROP))
+    assert "thinking.block_binding" in message and BETA in message
+
+
+def test_a_tampered_signature_is_the_other_400_even_with_drop_block(model):
+    _, client = model
+    messages = session(client, turns=2)
+    block = messages[1]["content"][0]
+    for change in ({"signature": block["signature"][:-1] + ("0" if block["signature"][-1] != "0" else "1")},
+                   {"thinking": block["thinking"] + " (edited)"}):
+        forged = [messages[0], {**messages[1], "content": [{**block, **change}, *messages[1]["content"][1:]]},
+                  *messages[2:]]
+        for call in (lambda: ask(client, forged), lambda: ask(client, forged, thinking=DROP, betas=[BETA])):
+            message = refused(call)
+            assert message == "messages.1.content.0: Invalid `signature` in `thinking` block"
+
+
+def test_thinking_blocks_may_go_from_the_front_oldest_first_not_from_the_middle(model):
+    _, client = model
+    messages = session(client)
+
+    def without(*indexes):
+        return [{**m, "content": [b for b in m["content"] if b.get("type") != "thinking"]}
+                if i in indexes else m for i, m in enumerate(messages)]
+
+    assert ask(client, without(1)).content
+    assert ask(client, without(1, 3)).content
+    assert refused(lambda: ask(client, without(3))).startswith("messages.5.content.0: ")
+
+
+def test_a_model_that_cannot_read_a_block_drops_it_without_an_error(model):
+    _, client = model
+    messages = session(client, turns=2, model="claude-fable-5-1")   # the docs' example models
+    assert ask(client, messages, model="claude-fable-5-1").content
+    reply = ask(client, messages, model="claude-opus-5", thinking=DROP, betas=[BETA])
+    assert {t.reason for t in reply.input_transformations} == {"model_binding_mismatch"}
+    assert ask(client, messages, model="claude-opus-5").content   # silently, without the header
