@@ -25,11 +25,14 @@ The same holds for a reply the window cut short (`hit_the_window`: `stop_reason`
 the prompt, but the reply did not fit after it. The reply is not final; the
 agent loop and the recipe drop it, compact as for a refusal, and ask again.
 
+With thinking blocks in the tail the default summarizes the whole list instead
+(`append_only_thinking`): kept after a new head, they would fail the API's prefix check.
+
 Left out: the retry itself and its counter (the agent loop owns them).
 """
 
 from . import messages as message_list
-from .messages import has_tool_use, is_tool_result, request_positions
+from .messages import has_thinking, has_tool_use, is_tool_result, request_positions
 from .summary import summary_message_for
 
 TOO_LONG_SPELLINGS = ("prompt is too long", "prompt_too_long", "too many tokens")
@@ -73,6 +76,9 @@ def reactive_compact(messages, compactor, active_request: str):
     """Summarize all but the newest messages; the whole list when that tail is all of it."""
     config = compactor.config
     start = tail_start(messages, config.keep_recent_messages, active_request, config.request_once)
+    if config.append_only_thinking and has_thinking(messages[start:]):
+        start = 0   # a kept tail's thinking would be bound to the head it lost: summarize all
+
     dropped = messages[:start] if start else messages
     message = summary_message_for(messages, dropped, compactor, active_request,
                                   "Reactive compact")

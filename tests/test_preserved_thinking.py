@@ -6,13 +6,23 @@ tool_result or a changed system is the documented 400; `drop_block` with the bet
 header drops the failing block and every later one and lists them in
 `input_transformations` (plain and streamed); `block_binding` without the header is
 refused; a tampered signature is the other 400; blocks removed from the front are
-fine; a model that cannot read a block drops it in silence.
+fine; a model that cannot read a block drops it in silence. And a tool loop with
+thinking on (the course's agent, the recipe) gets no prefix 400 with the default
+profile in front while its steps act; the article's profile gets one.
 """
+
+import copy
 
 import anthropic
 import pytest
 
+from compact.config import CompactionConfig
+from compact.store import seeded_ids
 from tests.helpers import offline_model
+from tests.test_agent import lessons_workspace
+from tests.test_recipe import recipe
+from workbench.agent import tasks
+from workbench.agent.loop import THINKING, Agent
 from workbench.agent.tools import TOOLS
 from workbench.offline import MODEL_NAME
 from workbench.offline.api.binding import BETA
@@ -149,8 +159,8 @@ def test_a_tampered_signature_is_the_other_400_even_with_drop_block(model):
                    {"thinking": block["thinking"] + " (edited)"}):
         forged = [messages[0], {**messages[1], "content": [{**block, **change}, *messages[1]["content"][1:]]},
                   *messages[2:]]
-        for call in (lambda: ask(client, forged), lambda: ask(client, forged, thinking=DROP, betas=[BETA])):
-            message = refused(call)
+        for extra in ({}, {"thinking": DROP, "betas": [BETA]}):
+            message = refused(lambda: ask(client, forged, **extra))  # noqa: B023 - called at once
             assert message == "messages.1.content.0: Invalid `signature` in `thinking` block"
 
 
@@ -174,3 +184,77 @@ def test_a_model_that_cannot_read_a_block_drops_it_without_an_error(model):
     reply = ask(client, messages, model="claude-opus-5", thinking=DROP, betas=[BETA])
     assert {t.reason for t in reply.input_transformations} == {"model_binding_mismatch"}
     assert ask(client, messages, model="claude-opus-5").content   # silently, without the header
+
+
+# -- a tool loop with thinking on: the default profile in front, and the article's --------
+
+def agent_run(tmp_path, profile: str, **config):
+    """The course's agent, thinking on, on the five-README task; (agent, the 400 or None)."""
+    workspace = lessons_workspace(tmp_path / profile)
+    with offline_model() as (_, client):
+        agent = Agent(workspace, client, MODEL_NAME, config=CompactionConfig.named(profile, **config),
+                      echo=None, new_id=seeded_ids(), thinking=THINKING)
+        try:
+            agent.ask(tasks.task_text("titles"))
+        except anthropic.BadRequestError as error:
+            return agent, error.body["error"]["message"]
+    return agent, None
+
+
+def acted(agent) -> list:
+    return [r for r in agent.compactor.records if r.fired]
+
+
+def test_the_default_profile_keeps_every_thinking_block_valid_while_its_steps_act(tmp_path):
+    agent, refusal = agent_run(tmp_path, "default", context_char_limit=12_000)
+    assert refusal is None and "s05_todo_write" in agent.answer
+    steps = acted(agent)
+    assert [r.step for r in steps] == ["compact_history"]   # it acted, whole, and said what it cost
+    (record,) = steps
+    assert record.thinking_dropped >= 3 and record.thinking_invalidated == 0
+    assert record.cache_restart_at == 0
+    # Every step record of the session: no thinking block left behind an edit.
+    assert all(r.thinking_invalidated == 0 for r in agent.compactor.records)
+
+
+def test_the_articles_profile_meets_the_prefix_400_in_the_same_loop(tmp_path):
+    agent, refusal = agent_run(tmp_path, "seed")
+    assert refusal is not None and BOUND in refusal
+    assert refusal.startswith("messages.") and ".content.0: Invalid `signature`" in refusal
+    micro = [r for r in acted(agent) if r.step == "micro_compact"]
+    assert micro and micro[-1].thinking_invalidated >= 1 and micro[-1].cache_restart_at is not None
+
+
+def test_the_agent_sends_thinking_blocks_back_as_received_and_never_sets_tool_choice(tmp_path):
+    sent = []
+
+    class Recording:
+        def __init__(self, client):
+            self.messages = self
+            self._client = client
+
+        def create(self, **request):
+            sent.append(copy.deepcopy(request))
+            return self._client.messages.create(**request)
+
+    workspace = lessons_workspace(tmp_path / "ws")
+    with offline_model() as (_, client):
+        agent = Agent(workspace, Recording(client), MODEL_NAME, echo=None, new_id=seeded_ids(),
+                      thinking=THINKING)
+        agent.ask(tasks.task_text("titles"))
+    assert len(sent) >= 3 and all("tool_choice" not in r and r["thinking"] == THINKING for r in sent)
+    replies = [m for m in agent.messages if m["role"] == "assistant"]
+    assert all(m["content"][0]["type"] == "thinking" and m["content"][0]["signature"] for m in replies)
+
+
+def test_the_recipe_runs_with_thinking_on(tmp_path):
+    loop = recipe()
+    workspace = lessons_workspace(tmp_path / "ws")
+    with offline_model() as (_, client):
+        compactor = loop.make_compactor(workspace, client, MODEL_NAME,
+                                        CompactionConfig(context_char_limit=12_000), seeded_ids())
+        messages = []
+        answer = loop.ask(client, MODEL_NAME, compactor, messages, tasks.task_text("titles"), workspace,
+                          thinking=THINKING)
+    assert "s05_todo_write" in answer
+    assert [r.step for r in compactor.records if r.fired] == ["compact_history"]

@@ -141,7 +141,8 @@ def _record(block: dict, secret: bytes) -> dict | None:
     """The block's record when its signature verifies (its own text included), else None."""
     record, _, mac = _sig(block).partition(".")
     text = block.get("thinking") if block.get("type") == "thinking" else ""
-    if not isinstance(text, str) or not hmac.compare_digest(mac.encode(), _mac(secret, record, text).encode()):
+    if not isinstance(text, str) or \
+            not hmac.compare_digest(mac.encode(), _mac(secret, record, text).encode()):
         return None
     try:
         read = json.loads(base64.urlsafe_b64decode(record.encode()))
