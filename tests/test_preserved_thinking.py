@@ -20,6 +20,7 @@ from compact.config import CompactionConfig
 from compact.store import seeded_ids
 from tests.helpers import offline_model
 from tests.test_agent import lessons_workspace
+from tests.test_context_management import COMPACT, history
 from tests.test_recipe import recipe
 from workbench.agent import tasks
 from workbench.agent.loop import THINKING, Agent
@@ -258,3 +259,20 @@ def test_the_recipe_runs_with_thinking_on(tmp_path):
                           thinking=THINKING)
     assert "s05_todo_write" in answer
     assert [r.step for r in compactor.records if r.fired] == ["compact_history"]
+
+
+def test_with_server_side_compaction_the_prefix_starts_at_the_compaction_block(model):
+    _, client = model
+    reply = compacted(client, history(30))
+    assert [b.type for b in reply.content][:2] == ["compaction", "thinking"]
+    kept = [{"role": "assistant", "content": [b.model_dump(exclude_none=True) for b in reply.content]},
+            {"role": "user", "content": "Go on."}]
+    assert compacted(client, kept).content     # the 30 turns it replaced are no part of it
+    assert BOUND in refused(lambda: compacted(client, kept, system="Another system."))
+
+
+def compacted(client, messages, **extra):
+    return client.beta.messages.create(
+        model=MODEL_NAME, max_tokens=4000, messages=messages, thinking=THINK, betas=[COMPACT],
+        context_management={"edits": [{"type": "compact_20260112",
+                                       "trigger": {"type": "input_tokens", "value": 50_000}}]}, **extra)
