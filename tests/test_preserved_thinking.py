@@ -25,6 +25,10 @@ from tests.test_recipe import recipe
 from workbench.agent import tasks
 from workbench.agent.loop import THINKING, Agent
 from workbench.agent.tools import TOOLS
+from workbench.bench import tables
+from workbench.bench.benchmark import run_session
+from workbench.bench.sessions import make_session
+from workbench.course import probe
 from workbench.offline import MODEL_NAME
 from workbench.offline.api.binding import BETA
 
@@ -276,3 +280,24 @@ def compacted(client, messages, **extra):
         model=MODEL_NAME, max_tokens=4000, messages=messages, thinking=THINK, betas=[COMPACT],
         context_management={"edits": [{"type": "compact_20260112",
                                        "trigger": {"type": "input_tokens", "value": 50_000}}]}, **extra)
+
+
+# -- the bench and probe with thinking on ---------------------------------------------------
+
+def test_the_bench_counts_the_thinking_blocks_each_design_invalidates():
+    session = make_session("tool-heavy", 60, 0)
+    rows = {design: run_session(session, design, thinking=True) for design in ("seed", "default")}
+    assert rows["seed"]["thinking_invalid"] > 0 and rows["default"]["thinking_invalid"] == 0
+    assert run_session(session, "default")["thinking_invalid"] is None
+    table = tables.format_table(list(rows.values()), columns=("design", "lost", "missed", "thinking"))
+    assert f"{rows['seed']['thinking_invalid']}/60" in table and "0/60" in table
+    assert "thinking" not in tables.STABLE_COLUMNS   # a column of its own, as the probes' is
+
+
+def test_probe_with_thinking_says_what_each_design_invalidates(capsys):
+    assert probe.main(["--bench", "tool-heavy", "--turns", "40", "--no-ask", "--end", "--thinking",
+                       "--designs", "seed", "default"]) == 0
+    out = capsys.readouterr().out
+    seed_line = next(line for line in out.splitlines() if line.startswith("seed:"))
+    assert int(seed_line.rsplit(": ", 1)[1]) > 0
+    assert "default: " in out and out.split("default: ", 1)[1].splitlines()[0].endswith("invalid: 0")
