@@ -110,7 +110,7 @@ PROBE_COLUMNS = ("forgot",)
 # Filled when the rows ran with thinking on (run_bench's thinking): lab 06 adds it.
 THINKING_COLUMNS = ("thinking",)
 # The columns that are the same on every machine: what a notebook can store. A page
-# that probes its runs adds PROBE_COLUMNS (notebook 09 does, for seed 0).
+# that probes its runs adds PROBE_COLUMNS (lab 02 does, for seed 0).
 STABLE_COLUMNS = tuple(name for name, _, _ in COLUMNS
                        if name not in (*TIMING_COLUMNS, *PROBE_COLUMNS, *THINKING_COLUMNS))
 
