@@ -33,6 +33,7 @@ from .reactive import check_tail_once
 from .server_edits import check_edits_for_budget
 from .snip import check_archive_calls
 from .summary import check_unseen
+from .thinking import check_dropped_paths
 from .tool import check_run_batch_safely
 
 __all__ = ["CHECKERS", "WRITES_CODE", "CheckResult", "hint", *(f.__name__ for fs in CHECKERS.values()
