@@ -301,3 +301,20 @@ def test_probe_with_thinking_says_what_each_design_invalidates(capsys):
     seed_line = next(line for line in out.splitlines() if line.startswith("seed:"))
     assert int(seed_line.rsplit(": ", 1)[1]) > 0
     assert "default: " in out and out.split("default: ", 1)[1].splitlines()[0].endswith("invalid: 0")
+
+
+# -- lab 06's prediction ------------------------------------------------------------------
+
+def test_lab_06s_checker_passes_the_servers_own_paths_and_names_the_two_slips(capsys):
+    from workbench.course import exercises as ex
+    from workbench.course.exercises import thinking as exercise
+    expected = exercise.expected()
+    assert expected["remove the two oldest thinking blocks"] == []
+    assert expected["shrink messages.4"] == ["messages.5.content.0", "messages.7.content.0",
+                                             "messages.9.content.0"]
+    assert ex.check_dropped_paths(expected).ok
+    assert not ex.check_dropped_paths(None).attempted
+    first_only = {**expected, "shrink messages.4": ["messages.5.content.0"]}
+    assert ex.check_dropped_paths(first_only).passed == 2
+    ex.hint()
+    assert "every later thinking block goes too" in capsys.readouterr().out
