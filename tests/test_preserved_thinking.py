@@ -307,7 +307,7 @@ def test_probe_with_thinking_says_what_each_design_invalidates(capsys):
 
 def test_lab_06s_checker_passes_the_servers_own_paths_and_names_the_two_slips(capsys):
     from workbench.course import exercises as ex
-    from workbench.course.exercises import thinking as exercise
+    from workbench.course.exercises import dropped as exercise
     expected = exercise.expected()
     assert expected["remove the two oldest thinking blocks"] == []
     assert expected["shrink messages.4"] == ["messages.5.content.0", "messages.7.content.0",

@@ -430,6 +430,11 @@ PHRASES = {
     "why probe no use": ("nothing in this context, in the files it names or in its summaries "
                          "shows {tool} on {path}",
                          "上下文、它提到的文件和摘要里都看不到对 {path} 的 {tool} 调用"),
+    # -- dropped.py (lab 06)
+    "dropped: first only": ("every later thinking block goes too, not only the first that fails",
+                            "之后的每个思考块也会一起丢弃，不只是第一个失败的块"),
+    "dropped: earlier too": ("a block before the edit keeps its prefix: it stays",
+                             "编辑之前的块，前缀没有变：它留下"),
     # -- forgets.py (lab 05)
     "forgets: not a list": (
         "return a list of sentences (strings), in the order of the text.",

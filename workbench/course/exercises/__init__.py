@@ -20,6 +20,7 @@ every run, never written down.
 from .budget import check_largest_large_limit
 from .catalogue import CHECKERS, WRITES_CODE
 from .check import CheckResult
+from .dropped import check_dropped_paths
 from .forgets import check_instructions
 from .hints import hint
 from .live import check_default_run
@@ -33,7 +34,6 @@ from .reactive import check_tail_once
 from .server_edits import check_edits_for_budget
 from .snip import check_archive_calls
 from .summary import check_unseen
-from .thinking import check_dropped_paths
 from .tool import check_run_batch_safely
 
 __all__ = ["CHECKERS", "WRITES_CODE", "CheckResult", "hint", *(f.__name__ for fs in CHECKERS.values()

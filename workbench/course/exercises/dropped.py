@@ -15,7 +15,7 @@ code the HTTP server runs) on a session it signed, on every run. The diagnosis k
 Left out: streaming (the same list, on `message_start`) and the model check.
 """
 
-from ...display.lang import choose
+from ...display.phrases import say as phrase
 from ...offline.api import binding
 from .catalogue import exercise
 from .check import CheckResult, check_prediction, hint
@@ -68,11 +68,9 @@ def expected() -> dict:
 
 def _diagnose(label, want, got) -> str | None:
     if isinstance(got, list) and got and want and got == want[:1]:
-        return choose("every later thinking block goes too, not only the first that fails",
-                      "之后的每个思考块也会一起丢弃，不只是第一个失败的块")
+        return phrase("dropped: first only")
     if isinstance(got, list) and len(got) > len(want):
-        return choose("a block before the edit keeps its prefix: it stays",
-                      "编辑之前的块，前缀没有变：它留下")
+        return phrase("dropped: earlier too")
     return None
 
 
