@@ -28,7 +28,7 @@ from workbench.agent.tools import TOOLS
 from workbench.bench import tables
 from workbench.bench.benchmark import run_session
 from workbench.bench.sessions import make_session
-from workbench.course import probe
+from workbench.course import probe, thinking_lab
 from workbench.offline import MODEL_NAME
 from workbench.offline.api.binding import BETA
 
@@ -73,12 +73,7 @@ def session(client, turns: int = 3, model=MODEL_NAME) -> list:
     return messages
 
 
-def shortened(messages, index: int) -> list:
-    """The messages with the tool_result of message `index` cut to a placeholder (step 3's edit)."""
-    out = [dict(m) for m in messages]
-    out[index] = {**out[index], "content": [{**b, "content": "[Earlier tool result omitted.]"}
-                                            for b in out[index]["content"]]}
-    return out
+shortened = thinking_lab.shrink_result   # step 3's edit of one message, in place
 
 
 def thinking_at(messages) -> list[str]:
@@ -195,15 +190,8 @@ def test_a_model_that_cannot_read_a_block_drops_it_without_an_error(model):
 
 def agent_run(tmp_path, profile: str, **config):
     """The course's agent, thinking on, on the five-README task; (agent, the 400 or None)."""
-    workspace = lessons_workspace(tmp_path / profile)
     with offline_model() as (_, client):
-        agent = Agent(workspace, client, MODEL_NAME, config=CompactionConfig.named(profile, **config),
-                      echo=None, new_id=seeded_ids(), thinking=THINKING)
-        try:
-            agent.ask(tasks.task_text("titles"))
-        except anthropic.BadRequestError as error:
-            return agent, error.body["error"]["message"]
-    return agent, None
+        return thinking_lab.agent_session(client, lessons_workspace(tmp_path / profile), profile, **config)
 
 
 def acted(agent) -> list:

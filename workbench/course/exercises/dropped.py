@@ -17,6 +17,7 @@ Left out: streaming (the same list, on `message_start`) and the model check.
 
 from ...display.phrases import say as phrase
 from ...offline.api import binding
+from ..thinking_lab import shrink_result
 from .catalogue import exercise
 from .check import CheckResult, check_prediction, hint
 
@@ -40,13 +41,6 @@ def session(turns: int = 5) -> list:
     return messages
 
 
-def shrunk(messages: list, index: int) -> list:
-    out = list(messages)
-    out[index] = {**out[index], "content": [{**b, "content": "[Earlier tool result omitted.]"}
-                                            for b in out[index]["content"]]}
-    return out
-
-
 def without_thinking(messages: list, indexes) -> list:
     return [{**m, "content": [b for b in m["content"] if b.get("type") != "thinking"]}
             if i in indexes else m for i, m in enumerate(messages)]
@@ -62,7 +56,8 @@ def dropped(messages: list, system: str = SYSTEM) -> list:
 
 def expected() -> dict:
     messages = session()
-    return {LABELS[0]: dropped(shrunk(messages, 4)), LABELS[1]: dropped(messages, SYSTEM + " Be brief."),
+    return {LABELS[0]: dropped(shrink_result(messages, 4)),
+            LABELS[1]: dropped(messages, SYSTEM + " Be brief."),
             LABELS[2]: dropped(without_thinking(messages, (1, 3)))}
 
 
