@@ -12,12 +12,17 @@ profile in front while its steps act; the article's profile gets one.
 """
 
 import copy
+import itertools
 
 import anthropic
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from compact.config import CompactionConfig
+from compact.messages import to_plain
 from compact.store import seeded_ids
+from tests import test_invariants as inv
 from tests.helpers import offline_model
 from tests.test_agent import lessons_workspace
 from tests.test_context_management import COMPACT, history
@@ -306,3 +311,30 @@ def test_lab_06s_checker_passes_the_servers_own_paths_and_names_the_two_slips(ca
     assert ex.check_dropped_paths(first_only).passed == 2
     ex.hint()
     assert "every later thinking block goes too" in capsys.readouterr().out
+
+
+# -- the default profile is append-only while thinking is live: a property ---------------
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_with_thinking_the_default_only_appends_shrinks_the_newest_batch_or_compacts_whole(tmp_path_factory,
+                                                                                            data):
+    chunks, _, _, c, check = inv.new_case(data, "default", tmp_path_factory.mktemp("thinking"))
+    made = itertools.count(1)
+    thinking_on = [[{**m, "content": [{"type": "thinking", "thinking": f"step {next(made)}",
+                                       "signature": f"sig-{next(made)}"}, *to_plain(m["content"])]}
+                    if m["role"] == "assistant" and isinstance(m["content"], list) else m for m in chunk]
+                   for chunk in chunks]
+    messages = []
+    for chunk in thinking_on:
+        sent = messages + chunk
+        check.originals = check.originals + chunk
+        messages = c.prepare(sent, inv.active_request(check.originals))
+        check(messages, inv.active_request(check.originals))                # pairs, request once, lossless
+        plain = to_plain(sent)
+        whole = not any(b.get("type") == "thinking" for m in messages if isinstance(m["content"], list)
+                        for b in m["content"])
+        # Everything but the newest message as it was sent, or a compaction that kept no thinking.
+        assert messages[:-1] == plain[:-1] or (whole and c.records[-1].thinking_invalidated == 0), \
+            [r.step for r in c.records[-6:] if r.fired]
+    assert all(r.thinking_invalidated == 0 for r in c.records)
