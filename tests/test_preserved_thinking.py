@@ -338,3 +338,12 @@ def test_with_thinking_the_default_only_appends_shrinks_the_newest_batch_or_comp
         assert messages[:-1] == plain[:-1] or (whole and c.records[-1].thinking_invalidated == 0), \
             [r.step for r in c.records[-6:] if r.fired]
     assert all(r.thinking_invalidated == 0 for r in c.records)
+
+
+def test_with_thinking_on_a_forced_tool_choice_is_refused_and_auto_is_not(model):
+    _, client = model
+    question = [{"role": "user", "content": "What is the title of README.md?"}]
+    for forced in ({"type": "any"}, {"type": "tool", "name": "read_file"}):
+        assert "tool_choice" in refused(lambda: ask(client, question, tool_choice=forced))  # noqa: B023
+        assert ask(client, question, thinking={"type": "disabled"}, tool_choice=forced).content  # noqa: B023
+    assert ask(client, question, tool_choice={"type": "auto"}).content

@@ -24,7 +24,7 @@ from . import binding, context_edits
 from . import context_management as cm
 from . import server_compaction as sc
 from .rules import TOO_DEEP, RequestError, check_pairs, check_shape, check_window, error_body, parse_body
-from .thinking import sign_reply, with_thinking
+from .thinking import check_tool_choice, sign_reply, with_thinking
 from .usage import CacheControlError, PromptCache, check_breakpoints
 from .window import stop_at_window
 
@@ -46,6 +46,7 @@ def answer(endpoint: str, raw: bytes, window: int, cache: PromptCache | None = N
         check_shape(request, endpoint)
         check_pairs(request["messages"])
         check_breakpoints(request)
+        check_tool_choice(request)
         if endpoint == "count_tokens":
             return 200, cm.counted(request, asked) if asked else {"input_tokens": estimate_tokens(request)}
         if asked and asked.on_demand:

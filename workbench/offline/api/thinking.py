@@ -20,7 +20,9 @@ message holding a thinking or redacted_thinking block; cleared blocks are remove
 The offline model does not think: the block is written here, in api/, around
 its answer, and says so.
 
-The signatures of thinking blocks sent back are checked in binding.py.
+The signatures of thinking blocks sent back are checked in binding.py. With thinking
+on, a `tool_choice` that forces tool use (`any`, `tool`) is refused, as the API's
+extended-thinking docs say it is (`check_tool_choice`; the message's wording is ours).
 
 Left out: the rule that `clear_thinking_20251015` comes first among the edits, and budgets.
 """
@@ -54,6 +56,19 @@ def read_edit(where: str, edit: dict) -> ClearThinking:
         return ClearThinking(None)
     _, value = amount(f"{where}.keep", keep, ("thinking_turns",), 0)
     return ClearThinking(value)
+
+
+FORCED = ("any", "tool")
+FORCED_WITH_THINKING = ("tool_choice: with thinking on, tool_choice may be 'auto' or 'none', not "
+                        "{kind!r}: a model that thinks does not take forced tool use")
+
+
+def check_tool_choice(request: dict) -> None:
+    """EditError (the API's 400) for a forced tool_choice with thinking on."""
+    choice = request.get("tool_choice")
+    kind = choice.get("type") if isinstance(choice, dict) else None
+    if thinking_on(request) and kind in FORCED:
+        raise EditError(FORCED_WITH_THINKING.format(kind=kind))
 
 
 def thinking_on(request: dict) -> bool:
