@@ -139,7 +139,7 @@ ITEMS = {
     "custom_tool_call_output": _output,
     "local_shell_call": _shell_call,
     "reasoning": "reasoning",
-    "web_search_call": "web_search_call (the server's search: the file holds no result)",
+    "web_search_call": "web_search_call (no result in the file)",
     "item_reference": "item_reference",
     "ghost_snapshot": "ghost_snapshot (Codex's undo point)",
     "compaction": "compaction (encrypted)",
