@@ -270,3 +270,14 @@ def test_a_file_no_importer_claims_says_what_it_looks_like(tmp_path, name, conte
     assert all(f"; {fmt}: " in said for fmt in list(FORMATS)[1:])
     with pytest.raises((NotRead, HistoryError), match="this looks like"):
         load_history(path)
+
+
+def test_the_recipe_has_a_row_for_each_format_read():
+    from pathlib import Path
+    recipe = (Path(__file__).resolve().parent.parent / "docs" / "RECIPE.md").read_text(encoding="utf-8")
+    table = recipe[recipe.index("| format | read | left out, and said so |"):].split("\n\n")[0]
+    rows = [row.split(" | ")[0].lstrip("| ") for row in table.splitlines()[2:]]
+    # One row a format; a format's JSONL shape shares its row.
+    assert len(rows) == len({name.removesuffix("-jsonl") for name in FORMATS})
+    for words in ("Claude Code", "Codex CLI", "Responses API", "ATIF", "Messages API", "OpenAI chat"):
+        assert sum(words in row for row in rows) == 1, words
