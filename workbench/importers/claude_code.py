@@ -147,6 +147,8 @@ def _with_batches(records: list, chain: list, sidechain: bool) -> list:
     (a new prompt or a new reply) and so is not one of these."""
     on_chain = {line for line, _ in chain}
     uuids = {r.get("uuid") for _, r in chain}
+    answered = {b.get("tool_use_id") for _, r in chain if r.get("type") == "user"
+                for b in _result_blocks(r["message"])}
     group_of = {}             # message.id -> [(line, record)] of that reply, in file order
     results_of = {}           # parentUuid -> [(line, record)] of tool_result records
     for line, record in records:
@@ -166,9 +168,10 @@ def _with_batches(records: list, chain: list, sidechain: bool) -> list:
         group = group_of.get(message_id, [])
         found = [*group, *(result for _, member in group
                            for result in results_of.get(member.get("uuid"), ()))]
-        # A record is put back once: not one on the chain, nor a copy of one (same uuid).
+        # A record is put back once: not one on the chain, nor a copy of one (same uuid),
+        # nor a second result for a call the chain already answers.
         found = {r.get("uuid") or n: (n, r) for n, r in found
-                 if n not in on_chain and r.get("uuid") not in uuids}
+                 if n not in on_chain and r.get("uuid") not in uuids and not _answered(r, answered)}
         if found:
             anchor = max(n for n, _ in group if n in on_chain)
             extra[anchor] = sorted(found.values(), key=lambda item: item[0])
@@ -177,10 +180,20 @@ def _with_batches(records: list, chain: list, sidechain: bool) -> list:
     return [item for entry in chain for item in (entry, *extra.get(entry[0], ()))]
 
 
-def _carries_results(message) -> bool:
+def _result_blocks(message) -> list:
     content = message.get("content")
-    return isinstance(content, list) and any(isinstance(b, dict) and b.get("type") == "tool_result"
-                                             for b in content)
+    return [b for b in content if isinstance(b, dict) and b.get("type") == "tool_result"] \
+        if isinstance(content, list) else []
+
+
+def _carries_results(message) -> bool:
+    return bool(_result_blocks(message))
+
+
+def _answered(record, answered: set) -> bool:
+    """A tool_result record whose every result answers a call the chain already answers."""
+    blocks = _result_blocks(record["message"]) if record.get("type") == "user" else []
+    return bool(blocks) and all(b.get("tool_use_id") in answered for b in blocks)
 
 
 def _before_compaction(record, by_uuid) -> str | None:
