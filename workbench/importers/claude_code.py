@@ -119,8 +119,8 @@ def _chain(path, records: list, newest, report: ImportReport) -> list:
     line, record = newest
     while True:
         chain.append((line, record))
-        seen.add(record.get("uuid"))
-        parent = record.get("parentUuid") or _before_compaction(record, by_uuid)
+        seen.add(_id(record, "uuid"))
+        parent = _id(record, "parentUuid") or _before_compaction(record, by_uuid)
         if not parent:
             return chain[::-1]
         if parent in seen:
@@ -146,8 +146,8 @@ def _with_batches(records: list, chain: list, sidechain: bool) -> list:
     reply's last record on the chain. A rewound branch starts a new message
     (a new prompt or a new reply) and so is not one of these."""
     on_chain = {line for line, _ in chain}
-    uuids = {r.get("uuid") for _, r in chain}
-    answered = {b.get("tool_use_id") for _, r in chain if r.get("type") == "user"
+    uuids = {_id(r, "uuid") for _, r in chain}
+    answered = {_id(b, "tool_use_id") for _, r in chain if r.get("type") == "user"
                 for b in _result_blocks(r["message"])}
     group_of = {}             # message.id -> [(line, record)] of that reply, in file order
     results_of = {}           # parentUuid -> [(line, record)] of tool_result records
@@ -158,7 +158,7 @@ def _with_batches(records: list, chain: list, sidechain: bool) -> list:
         if isinstance(message_id, str):
             group_of.setdefault(message_id, []).append((line, record))
         elif record["type"] == "user" and _carries_results(record["message"]):
-            results_of.setdefault(record.get("parentUuid"), []).append((line, record))
+            results_of.setdefault(_id(record, "parentUuid"), []).append((line, record))
     extra, done = {}, set()   # the line of a reply's last record on the chain -> what follows it
     for _, record in chain:
         message_id = record["message"].get("id") if record.get("type") == "assistant" else None
@@ -167,11 +167,11 @@ def _with_batches(records: list, chain: list, sidechain: bool) -> list:
         done.add(message_id)
         group = group_of.get(message_id, [])
         found = [*group, *(result for _, member in group
-                           for result in results_of.get(member.get("uuid"), ()))]
+                           for result in results_of.get(_id(member, "uuid"), ()))]
         # A record is put back once: not one on the chain, nor a copy of one (same uuid),
         # nor a second result for a call the chain already answers.
-        found = {r.get("uuid") or n: (n, r) for n, r in found
-                 if n not in on_chain and r.get("uuid") not in uuids and not _answered(r, answered)}
+        found = {_id(r, "uuid") or n: (n, r) for n, r in found
+                 if n not in on_chain and _id(r, "uuid") not in uuids and not _answered(r, answered)}
         if found:
             anchor = max(n for n, _ in group if n in on_chain)
             extra[anchor] = sorted(found.values(), key=lambda item: item[0])
@@ -193,12 +193,18 @@ def _carries_results(message) -> bool:
 def _answered(record, answered: set) -> bool:
     """A tool_result record whose every result answers a call the chain already answers."""
     blocks = _result_blocks(record["message"]) if record.get("type") == "user" else []
-    return bool(blocks) and all(b.get("tool_use_id") in answered for b in blocks)
+    return bool(blocks) and all(_id(b, "tool_use_id") in answered for b in blocks)
+
+
+def _id(record, key: str) -> str | None:
+    """A link field (uuid, parentUuid, tool_use_id) when it is a text; None for any other value."""
+    value = record.get(key)
+    return value if isinstance(value, str) else None
 
 
 def _before_compaction(record, by_uuid) -> str | None:
     """A compaction boundary's link to the last message before it, when that is in the file."""
-    if record.get("subtype") == "compact_boundary" and record.get("logicalParentUuid") in by_uuid:
+    if record.get("subtype") == "compact_boundary" and _id(record, "logicalParentUuid") in by_uuid:
         return record["logicalParentUuid"]
     return None
 
@@ -282,7 +288,7 @@ def _compaction(chain, boundary, line: int, message, at: int) -> dict:
     return {"format": "claude-code", "line": boundary_line, "summary_line": line,
             "summary": text_of(message["content"]), "trigger": meta.get("trigger"),
             "pre_tokens": meta.get("preTokens"), "at": at,
-            "before_in_file": _has_uuid(chain, record.get("logicalParentUuid"))}
+            "before_in_file": _has_uuid(chain, _id(record, "logicalParentUuid"))}
 
 
 def _as_blocks(content) -> list:
