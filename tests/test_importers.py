@@ -112,8 +112,10 @@ def test_a_pair_broken_by_claude_codes_compaction_is_joined_again(tmp_path):
     messages = history["messages"]
     assert [b["id"] for b in tool_uses(messages[1])] == ["t1"]
     assert [b["tool_use_id"] for b in tool_results(messages[2])] == ["t1"]
-    # The other agent's summary is left out: the messages it summarized are back.
+    # The other agent's summary is kept apart, in `compactions`: the messages it summarized are back.
     assert "Summary: porting" not in json.dumps(messages)
+    assert [c["summary"] for c in history["compactions"]] == [
+        "This session is being continued. Summary: porting."]
 
 
 def test_a_pair_broken_by_a_compaction_whose_start_is_missing_names_the_line(tmp_path):
