@@ -55,7 +55,7 @@ from compact.messages import text_of, tool_results
 
 from .build import to_history
 from .report import ImportReport, line_list
-from .source import SessionFileError, json_lines, read_text
+from .source import SessionFileError, reported_lines
 
 MESSAGE_TYPES = ("user", "assistant")
 # A user record that only names a slash command: the harness's tags, nothing typed.
@@ -311,12 +311,7 @@ def _title(records) -> str | None:
 
 
 def _read(path, report: ImportReport) -> list:
-    notes = []
-    records = json_lines(path, read_text(path), notes)
-    for _, line, problem in notes:
-        report.leave_out("half-written line", line)
-        report.warn("half-written", line, f"line {line} is half-written (a session still being "
-                                          f"written?) and is left out: {problem}")
+    records = reported_lines(path, report)
     for line, record in records:
         _check_record(path, line, record)
         report.read(kind_of(record), line)

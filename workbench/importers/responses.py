@@ -28,14 +28,13 @@ is an error, as everywhere here.
 """
 
 import json
-import re
 
 from .build import to_history, unanswered
+from .openai_chat import image_block
 from .report import ImportReport, shown_kind
 from .source import SessionFileError, json_elements, not_json, read_text
 
 INSTRUCTIONS = ("system", "developer")
-_DATA_URL = re.compile(r"data:(?P<media>[\w/+.-]+);base64,(?P<data>.*)", re.S)
 
 
 def _image(path, line: int, part) -> dict:
@@ -43,10 +42,7 @@ def _image(path, line: int, part) -> dict:
     url = url.get("url") if isinstance(url, dict) else url
     if not isinstance(url, str):
         raise SessionFileError(path, line, f"an {part.get('type')} part without an image_url")
-    found = _DATA_URL.fullmatch(url)
-    source = ({"type": "base64", "media_type": found["media"], "data": found["data"]} if found
-              else {"type": "url", "url": url})
-    return {"type": "image", "source": source}
+    return image_block(url)
 
 
 def _text(path, line: int, part) -> dict:
