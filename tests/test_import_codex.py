@@ -15,7 +15,7 @@ import pytest
 from compact.messages import tool_results, tool_uses
 from tests.test_importers import write_jsonl
 from workbench.course.histories import HistoryError, load_history
-from workbench.importers import FORMATS, NotRead, SessionFileError, detect, load_session
+from workbench.importers import SESSION_FORMATS, NotRead, SessionFileError, detect, load_session
 
 STAMP = "2026-01-07T09:00:00.000Z"
 
@@ -267,7 +267,7 @@ def test_a_file_no_importer_claims_says_what_it_looks_like(tmp_path, name, conte
     said = str(caught.value)
     assert said.startswith(f"{path}") and f"this looks like {looks}" in said
     assert ", which is not read; these are: claude-code: " in said
-    assert all(f"; {fmt}: " in said for fmt in list(FORMATS)[1:])
+    assert all(f"; {fmt}: " in said for fmt in list(SESSION_FORMATS)[1:])
     with pytest.raises((NotRead, HistoryError), match="this looks like"):
         load_history(path)
 
@@ -278,6 +278,6 @@ def test_the_recipe_has_a_row_for_each_format_read():
     table = recipe[recipe.index("| format | read | left out, and said so |"):].split("\n\n")[0]
     rows = [row.split(" | ")[0].lstrip("| ") for row in table.splitlines()[2:]]
     # One row a format; a format's JSONL shape shares its row.
-    assert len(rows) == len({name.removesuffix("-jsonl") for name in FORMATS})
+    assert len(rows) == len({name.removesuffix("-jsonl") for name in SESSION_FORMATS})
     for words in ("Claude Code", "Codex CLI", "Responses API", "ATIF", "Messages API", "OpenAI chat"):
         assert sum(words in row for row in rows) == 1, words
