@@ -128,8 +128,10 @@ def test_a_server_compaction_says_its_summary_is_encrypted(tmp_path):
     lines = rollout()
     lines[16] = line("compacted", {"message": "", "replacement_history": [
         {"type": "compaction", "encrypted_content": "gAAAAB..."}]})
-    [compaction] = load_session(write_jsonl(tmp_path / "rollout-x.jsonl", lines))["compactions"]
+    history = load_session(write_jsonl(tmp_path / "rollout-x.jsonl", lines))
+    [compaction] = history["compactions"]
     assert compaction["encrypted"] is True and compaction["summary"] == ""
+    assert any("a summary encrypted by the server, not readable" in note for note in history["import_notes"])
 
 
 @pytest.mark.parametrize("index, value, words", [
