@@ -57,6 +57,7 @@ STEPS = (
     Step("snip_compact", snip.snip_compact, 2, needs=("request", "size"), colour="sky",
          edits_past=True),
     Step("micro_compact", micro.micro_compact, 3, needs=("size",), colour="green", edits_past=True),
+    # flaw 8: a summary where a file write would do (the default's pass before step 4).
     Step("persist_largest", budget.persist_largest, None, needs=("size",), when=OVER_LIMIT,
          switch="persist_before_summary", colour="vermillion", edits_past=True),
     Step("compact_history", summary.compact_history, 4, needs=("request",), when=OVER_LIMIT,
