@@ -16,7 +16,8 @@ session (`workbench.bench.sessions`) is a history too: `session_messages(session
 files are still on disk: the offline model (or Claude) answers the probes there
 (`workbench.bench.probe_ask`).
 
-Left out: the cost of each request (the benchmark books it: `run_session`), and the
+Left out: the session's clock and a server design's summary calls in the `ledger` a walk
+may book (the benchmark's bill is `run_session`'s), and the
 model's own replies (they are the history's, whatever the design kept).
 """
 
@@ -27,11 +28,12 @@ from collections import Counter
 
 from compact.compactor import ContextCompactor
 from compact.store import seeded_ids
+from compact.summary import summary_input
 
 from ..offline.model.extractive import extractive_summary
 from ..probe_status import Locator
 from ..probes import KINDS, STATUSES, make_probes
-from . import server_designs
+from . import cost, server_designs
 from .benchmark import DESIGN_TABLE, _config
 from .server_designs import model_calls, typed_request
 from .sessions import session_messages  # noqa: F401 - the walk's callers take it from here
@@ -52,21 +54,38 @@ def _sent(result):
     return result, result
 
 
+def _booked(ledger, config):
+    """The summarizer, its calls booked in `ledger` when there is one."""
+    if ledger is None:
+        return extractive_summary
+
+    def summarize(messages):
+        text = extractive_summary(messages)
+        ledger.add_summary(summary_input(messages, config.summary_input_char_limit), text)
+        return text
+    return summarize
+
+
 def walk(messages, active_request: str, design: str, *, probes=None, every_call: bool = True,
-         locate: bool = True, limits: dict | None = None, ask=None, root=None) -> dict:
-    """Replay `messages` through `design`, locating the probes (see the module's doc)."""
+         locate: bool = True, limits: dict | None = None, ask=None, root=None, ledger=None) -> dict:
+    """Replay `messages` through `design`, locating the probes (see the module's doc).
+    `ledger` (a `workbench.bench.cost.CostLedger`), when given, books every request the
+    model reads and every summary call."""
     probes = make_probes(messages, active_request) if probes is None else probes
     config = _config(design, limits)
     calls = model_calls(messages) or [len(messages)]
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="compact-probe-", dir=root) as folder:
-        compactor = ContextCompactor(folder, extractive_summary, config, new_id=seeded_ids())
+        compactor = ContextCompactor(folder, _booked(ledger, config), config, new_id=seeded_ids())
         step = DESIGN_TABLE[design][0](compactor)
         locator = Locator(probes, compactor.store) if locate else None
         sources = [p.source for p in probes]
         kept, per_call = list(messages[:calls[0]]), []
         for n, reply in enumerate(calls):
             kept, seen = _sent(step(kept, typed_request(messages[:reply], active_request)))
+            if ledger is not None:
+                answer = cost.message_json(messages[reply]) if reply < len(messages) else None
+                ledger.add_request([cost.message_json(m) for m in seen], reply=answer)
             if locator and every_call:
                 made = bisect.bisect_left(sources, reply)   # the probes of messages[:reply]
                 counted = Counter(locator.statuses(seen)[:made])

@@ -127,6 +127,9 @@ def _parser() -> argparse.ArgumentParser:
                         help="ask the offline model even when a key and MODEL_ID are set "
                              "(also when CI or COMPACT_OFFLINE is set)")
     parser.add_argument("--json", action="store_true", help="print {design: {kind: {status: count}}}")
+    parser.add_argument("--recorded", action="store_true",
+                        help="audit the compactions the file records (Claude Code compact_boundary, "
+                             "Codex compacted), and the designs at the same point")
     return parser
 
 
@@ -168,6 +171,8 @@ def main(argv=None) -> int:
         args = _parser().parse_args(argv)
         if args.repeats < 1:
             raise UsageError(f"--repeats {args.repeats}: at least 1")
+        if args.recorded:
+            return _recorded(args)
         messages, request, title = _session(args)
         if args.json:
             runs = probe_designs(messages, request, args.designs, every_call=not args.end)
@@ -188,6 +193,61 @@ def main(argv=None) -> int:
         print(f"probe: error: {one_line(error, 10_000) or type(error).__name__}", file=sys.stderr)
         return 2
     return 0
+
+
+def _recorded(args) -> int:
+    """`--recorded`: each compaction the file records, audited (`workbench.recorded`)."""
+    from .. import recorded
+
+    if args.bench or not args.history:
+        raise UsageError("--recorded reads a session FILE (Claude Code or Codex), not --bench")
+    started = time.perf_counter()
+    found = recorded.read_recorded(args.history)
+    if args.json:
+        rows = recorded.audit(found)
+        print(json.dumps({"recorded": [recorded.public(row) for row in rows]}, ensure_ascii=False, indent=1))
+        return 0
+    from ..bench.probe_ask import Asker
+    with Asker.offline() as asker:
+        rows = recorded.audit(found, asker)
+    print(f"{one_line(args.history, 80)}: {len(found)} compaction{'s' * (len(found) != 1)} recorded")
+    for row, where in zip(rows, found):
+        print()
+        print(recorded_report(row, recorded.designs_at(row, where, args.designs)))
+    print(f"\ntime: {time.perf_counter() - started:.2f} s")
+    return 0
+
+
+def recorded_report(row: dict, designs: dict) -> str:
+    """One recorded compaction: its probes by kind and place, the offline model's answers
+    from the summary alone, and each design at the same point."""
+    from ..recorded import PLACES
+
+    answers = row.get("answers") or []
+    lines = [f"line {row['line']}: {row['kind']}" + (f" ({row['trigger']})" if row["trigger"] else "")
+             + f", after {row['messages_before']} messages; {row['probes']} probes: "
+             + ", ".join(f"{where} {row[where.replace('-', '_').replace(' ', '_')]}" for where in PLACES)
+             + f"; a stale value in the summary: {row['stale']}"]
+    rows = [("kind", *PLACES, *(SCORES if answers else ()))]
+    for kind in KINDS:
+        scores = [sum(a["score"] == s for p, a in zip(row["_probes"], answers) if p.kind == kind) for s in SCORES]
+        rows.append((kind, *(row["by_kind"][kind][w] for w in PLACES), *(scores if answers else ())))
+    widths = [max(len(str(r[k])) for r in rows) for k in range(len(rows[0]))]
+    lines += ["  " + line for line in fixed_width(rows, widths, ">", "  ")]
+    if answers:
+        lines.append("  answers: the offline model, from the recorded summary alone")
+    own = designs.pop("recorded", None)
+    if own:
+        lines.append(f"  the recorded compaction: {own['misses']} misses of a tool's output "
+                     f"(each a re-read), priced {own['misses_cost']:,.0f} base input tokens")
+    lines.append("  the course's designs at the same point (cost in base input tokens):")
+    table_rows = [("design", "gone", *KINDS, "cost", "misses", "misses cost", "total")]
+    for design, d in designs.items():
+        table_rows.append((design, d["gone"], *(d["by_kind"][k] for k in KINDS), f"{d['cost']:,.0f}",
+                           d["misses"], f"{d['misses_cost']:,.0f}", f"{d['total']:,.0f}"))
+    widths = [max(len(str(r[k])) for r in table_rows) for k in range(len(table_rows[0]))]
+    lines += ["  " + line for line in fixed_width(table_rows, widths, ">", "  ")]
+    return "\n".join(lines)
 
 
 def _report(runs: dict, messages, request: str, args) -> None:
