@@ -215,7 +215,8 @@ class Codex:
     def compact(self, summary: str, kept_user: list) -> None:
         history = [{"type": "message", "role": "user", "content": [{"type": "input_text", "text": t}]}
                    for t in kept_user]
-        history.append({"type": "message", "role": "user", "content": [{"type": "input_text", "text": summary}]})
+        history.append({"type": "message", "role": "user",
+                        "content": [{"type": "input_text", "text": summary}]})
         self._line("compacted", {"message": summary, "replacement_history": history})
         self._line("event_msg", {"type": "context_compacted"})
 
@@ -254,7 +255,8 @@ def main(argv=None) -> int:
         return 0
     texts = build()
     if "--check" in argv:
-        stale = [p for p, text in texts.items() if not (p.is_file() and p.read_text(encoding="utf-8") == text)]
+        stale = [p for p, text in texts.items()
+                 if not (p.is_file() and p.read_text(encoding="utf-8") == text)]
         for path in stale:
             print(f"would change: {path.relative_to(ROOT)}")
         return 1 if stale else 0

@@ -230,7 +230,8 @@ def recorded_report(row: dict, designs: dict) -> str:
              + f"; a stale value in the summary: {row['stale']}"]
     rows = [("kind", *PLACES, *(SCORES if answers else ()))]
     for kind in KINDS:
-        scores = [sum(a["score"] == s for p, a in zip(row["_probes"], answers) if p.kind == kind) for s in SCORES]
+        scores = [sum(a["score"] == s for p, a in zip(row["_probes"], answers) if p.kind == kind)
+                  for s in SCORES]
         rows.append((kind, *(row["by_kind"][kind][w] for w in PLACES), *(scores if answers else ())))
     widths = [max(len(str(r[k])) for r in rows) for k in range(len(rows[0]))]
     lines += ["  " + line for line in fixed_width(rows, widths, ">", "  ")]
