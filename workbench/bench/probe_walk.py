@@ -27,7 +27,7 @@ import time
 from collections import Counter
 
 from compact.compactor import ContextCompactor
-from compact.store import seeded_ids
+from compact.store import TRANSCRIPTS, seeded_ids
 from compact.summary import summary_input
 
 from ..offline.model.extractive import extractive_summary
@@ -66,11 +66,24 @@ def _booked(ledger, config):
     return summarize
 
 
+def compacted(result, store, files_before: int) -> bool:
+    """Whether a call compacted: a transcript written (step 2 archiving, step 4 or a
+    summary-only design summarizing) or the server's compaction or clearing applied.
+    Steps 1 and 3 alone, one result at a time, are not a round."""
+    if isinstance(result, server_designs.Call):
+        return bool(result.summary or result.cleared)
+    return any(path.startswith(TRANSCRIPTS + "/") for path in store.written[files_before:])
+
+
 def walk(messages, active_request: str, design: str, *, probes=None, every_call: bool = True,
-         locate: bool = True, limits: dict | None = None, ask=None, root=None, ledger=None) -> dict:
+         locate: bool = True, limits: dict | None = None, ask=None, root=None, ledger=None,
+         rounds: int = 0) -> dict:
     """Replay `messages` through `design`, locating the probes (see the module's doc).
     `ledger` (a `workbench.bench.cost.CostLedger`), when given, books every request the
-    model reads and every summary call."""
+    model reads and every summary call. `rounds`: locate the probes made so far at each
+    of the design's first `rounds` compactions (`compacted`), in `run["rounds"]`: "table"
+    as everywhere, "held" with no file followed (in context, summary only or gone: what
+    the model reads without re-reading)."""
     probes = make_probes(messages, active_request) if probes is None else probes
     config = _config(design, limits)
     calls = model_calls(messages) or [len(messages)]
@@ -79,10 +92,18 @@ def walk(messages, active_request: str, design: str, *, probes=None, every_call:
         compactor = ContextCompactor(folder, _booked(ledger, config), config, new_id=seeded_ids())
         step = DESIGN_TABLE[design][0](compactor)
         locator = Locator(probes, compactor.store) if locate else None
+        held = Locator(probes) if locate and rounds else None   # no file followed: what it reads
         sources = [p.source for p in probes]
-        kept, per_call = list(messages[:calls[0]]), []
+        kept, per_call, per_round = list(messages[:calls[0]]), [], []
         for n, reply in enumerate(calls):
-            kept, seen = _sent(step(kept, typed_request(messages[:reply], active_request)))
+            files = len(compactor.store.written)
+            result = step(kept, typed_request(messages[:reply], active_request))
+            kept, seen = _sent(result)
+            if locator and len(per_round) < rounds and compacted(result, compactor.store, files):
+                made = bisect.bisect_left(sources, reply)
+                per_round.append({"round": len(per_round) + 1, "call": n + 1,
+                                  "table": tally(probes[:made], locator.statuses(seen)[:made]),
+                                  "held": tally(probes[:made], held.statuses(seen)[:made])})
             if ledger is not None:
                 answer = cost.message_json(messages[reply]) if reply < len(messages) else None
                 ledger.add_request([cost.message_json(m) for m in seen], reply=answer)
@@ -98,7 +119,7 @@ def walk(messages, active_request: str, design: str, *, probes=None, every_call:
         answers = ask(seen, folder, probes, statuses) if ask and locator else None
         files = len(compactor.store.written)
     return {"design": design, "probes": probes, "statuses": statuses,
-            "end": tally(probes, statuses) if locator else None, "calls": per_call,
+            "end": tally(probes, statuses) if locator else None, "calls": per_call, "rounds": per_round,
             "answers": answers, "files": files, "seconds": time.perf_counter() - started}
 
 

@@ -3,7 +3,8 @@
     python -m compact probe long_session               # a canned history, by name or path
     python -m compact probe data/sessions/claude_code_sample.jsonl   # an imported session
     python -m compact probe long_session --json        # {design: {kind: {status: count}}}
-    python -m compact probe --bench tool-heavy --turns 400 --no-ask   # a bench session
+    python -m compact probe --bench tool-heavy --turns 400 --no-ask   # a bench session, with rounds
+    python -m compact probe data/sessions/recorded_claude_code.jsonl --recorded [--json]
 
 For each design of the benchmark (`workbench.bench.benchmark.DESIGN_TABLE`) the
 session is replayed call by call (`workbench.bench.probe_walk`) and every probe
@@ -14,6 +15,18 @@ model answered right when asked there (`workbench.bench.probe_ask`: the offline
 model, or Claude with ANTHROPIC_API_KEY and MODEL_ID set, `--repeats N` times
 each, the spread printed). Below it: the most probes gone at any one call, and
 the time the replay takes with and without the probes.
+
+With `--bench`, below the table: the rounds (`workbench.bench.rounds`), each design's
+first compactions and, at each, the share of the probes made so far it still holds
+and can still reach, by kind.
+
+`--recorded` audits instead the compactions the file itself records (Claude Code's
+`compact_boundary` and its summary, Codex's `compacted`; `workbench.recorded`): per
+compaction, the probes of the messages before it in the summary, re-read later in the
+file, or gone, by kind, with the offline model's answers from the summary alone; then
+each design of the course at the same point: what it would have forgotten, its bill,
+its misses (a probe of a tool's output it does not send whole) priced at one re-read each
+(`workbench.bench.cost.priced_misses`), and the time it all took.
 
 Exit status 2, with one line naming the file and what is wrong, for a file that is
 not a session; `--json` prints only the statuses (no asking, no times). `--offline`
@@ -31,6 +44,7 @@ import time
 
 from ..bench.benchmark import DESIGN_TABLE
 from ..bench.probe_walk import forgotten, session_messages, walk
+from ..bench.rounds import ROUNDS, rounds_table
 from ..bench.sessions import KINDS as SESSION_KINDS
 from ..bench.sessions import make_session
 from ..display.text import fixed_width, shown
@@ -58,11 +72,12 @@ def one_line(text: str, limit: int = 70) -> str:
 
 
 def probe_designs(messages, active_request: str, designs=DESIGNS, asker=None,
-                  every_call: bool = True) -> dict:
-    """design -> its walk (`workbench.bench.probe_walk.walk`), the same probes for all."""
+                  every_call: bool = True, rounds: int = 0) -> dict:
+    """design -> its walk (`workbench.bench.probe_walk.walk`), the same probes for all;
+    `rounds`: the first compactions located too (`workbench.bench.rounds`)."""
     probes = make_probes(messages, active_request)
     return {design: walk(messages, active_request, design, probes=probes, every_call=every_call,
-                         ask=asker) for design in designs}
+                         ask=asker, rounds=rounds) for design in designs}
 
 
 def answered(run: dict, kind: str | None = None) -> dict:
@@ -179,15 +194,16 @@ def main(argv=None) -> int:
             print(json.dumps({d: run["end"] for d, run in runs.items()}, ensure_ascii=False, indent=1))
             return 0
         print(title)
+        rounds = ROUNDS if args.bench else 0
         if args.no_ask:
-            runs = probe_designs(messages, request, args.designs, every_call=not args.end)
+            runs = probe_designs(messages, request, args.designs, every_call=not args.end, rounds=rounds)
         else:
             from ..bench.probe_ask import Asker
             offline = args.offline or any(os.environ.get(name) for name in ("CI", "COMPACT_OFFLINE"))
             with (Asker.offline() if offline else Asker.configured(args.repeats)) as asker:
                 if asker.offline_model:
                     print(f"asked: the offline model {asker.choice.model} (a program; no key, no network)")
-                runs = probe_designs(messages, request, args.designs, asker, not args.end)
+                runs = probe_designs(messages, request, args.designs, asker, not args.end, rounds)
         _report(runs, messages, request, args)
     except (UsageError, HistoryError, SessionFileError, ValueError, OSError) as error:
         print(f"probe: error: {one_line(error, 10_000) or type(error).__name__}", file=sys.stderr)
@@ -269,6 +285,9 @@ def _report(runs: dict, messages, request: str, args) -> None:
             low, high = spread(run)
             line += f"; right over {len(run['answers'][0])} repeats: {low} to {high}"
         print(line)
+    if args.bench:
+        print(f"\nrounds: the probes at each of the first {ROUNDS} compactions of each design")
+        print(rounds_table(runs))
     replayed, probed = _timed(messages, request, args.designs, not args.end, runs)
     ratio = probed / replayed if replayed else float("nan")
     print(f"\ntime: replaying {replayed:.2f} s, replaying with the probes {probed:.2f} s "
