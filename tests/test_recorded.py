@@ -55,7 +55,8 @@ def changing_session() -> tuple[list, str]:
     for n in range(30):
         text = (f"retries = {1 + n // 10}\nname = cart\n" + "x" * 3000 +
                 f"\ntests/test_cart.py::test_total {'FAILED' if n < 20 else 'PASSED'}")
-        messages += [assistant(tool_use(f"t{n}", "read_file", path=f"cfg{n}.ini"), note=f"Let me read config {n}."),
+        messages += [assistant(tool_use(f"t{n}", "read_file", path=f"cfg{n}.ini"),
+                               note=f"Let me read config {n}."),
                      {"role": "user", "content": [tool_result(f"t{n}", text)]}]
         if n == 15:
             messages += [assistant(note="Done with the first half."), user("Change the timeout to 60.")]
@@ -68,11 +69,13 @@ def test_latest_value_probes_name_the_fact_count_its_values_and_keep_the_stale_o
     assert set(latest) == {"setting", "value", "test"}
     assert (latest["setting"].cue, latest["setting"].expected, latest["setting"].stale) == \
         ("timeout", "Change the timeout to 60.", ("Set the timeout to 30.",))
-    assert (latest["value"].expected, latest["value"].stale) == ("retries = 3", ("retries = 1", "retries = 2"))
+    assert (latest["value"].expected, latest["value"].stale) == \
+        ("retries = 3", ("retries = 1", "retries = 2"))
     assert latest["test"].expected == "tests/test_cart.py::test_total PASSED"
     assert read_question(latest["value"].question) == ("latest", "retries", ("value", 3))
     for detail in FACT_WORDS:
-        assert read_question(question_for("latest", "a b", detail, values=4)) == ("latest", "a b", (detail, 4))
+        question = question_for("latest", "a b", detail, values=4)
+        assert read_question(question) == ("latest", "a b", (detail, 4))
 
 
 def test_a_key_with_many_values_in_one_output_is_a_list_not_a_fact():
@@ -106,7 +109,8 @@ def test_the_offline_model_never_answers_a_stale_value(asker, tmp_path):
 def test_the_offline_model_is_never_wrong_on_any_design_latest_values_included(asker):
     messages, request = changing_session()
     for design in DESIGN_TABLE:
-        run = walk(messages, request, design, ask=asker, every_call=False, limits={"context_char_limit": 20000})
+        run = walk(messages, request, design, ask=asker, every_call=False,
+                   limits={"context_char_limit": 20000})
         scores = [(p.kind, tries[0]["score"]) for p, tries in zip(run["probes"], run["answers"])]
         assert not [s for s in scores if s[1] == "wrong"], (design, scores)
         if design == "none":   # everything in context: every latest value answered
@@ -183,7 +187,8 @@ def test_the_designs_at_the_same_point_are_billed_with_misses_priced(audited):
     assert designs["recorded"]["misses"] == 2 and designs["recorded"]["misses_cost"] > 0
     assert designs["none"]["gone"] == 0 and designs["none"]["misses"] == 0
     for d in ("none", "seed", "default"):
-        assert designs[d]["cost"] > 0 and designs[d]["total"] == designs[d]["cost"] + designs[d]["misses_cost"]
+        assert designs[d]["cost"] > 0
+        assert designs[d]["total"] == designs[d]["cost"] + designs[d]["misses_cost"]
     # The seed profile's step 3 leaves an output with no copy: a miss, priced.
     assert designs["seed"]["misses"] >= 1 and designs["seed"]["misses_cost"] > 0
 
