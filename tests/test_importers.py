@@ -278,8 +278,8 @@ def test_nothing_is_returned_half_converted(tmp_path):
 
 
 @pytest.mark.parametrize("text, words", [
-    ("", "no record has a 'type' or a 'role'"),
-    ('{"a": 1}\n', "no record has a 'type' or a 'role'"),
+    ("", "this looks like an empty file, which is not read; these are: claude-code: "),
+    ('{"a": 1}\n', "this looks like records with neither a 'role' nor a 'type', which is not read"),
     (json.dumps({"role": "assistant", "content": "hi"}) + "\n", "no user message with text"),
 ])
 def test_a_file_with_nothing_to_replay_says_so(tmp_path, text, words):
@@ -290,7 +290,8 @@ def test_a_file_with_nothing_to_replay_says_so(tmp_path, text, words):
 
 
 def test_every_format_has_a_row_and_a_description():
-    assert set(FORMATS) == {"claude-code", "messages", "messages-jsonl", "openai", "openai-jsonl"}
+    assert set(FORMATS) == {"claude-code", "codex", "messages", "messages-jsonl", "openai", "openai-jsonl",
+                            "responses", "atif"}
     assert all(callable(load) and text for load, text in FORMATS.values())
 
 

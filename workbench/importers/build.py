@@ -117,3 +117,26 @@ def _reported(report: ImportReport, items: list) -> dict:
         for line, message in items:
             report.read(message["role"], line)
     return {"import_report": report.as_dict(), "import_notes": report.notes()}
+
+
+def unanswered(items: list, report: ImportReport) -> list:
+    """The items with every call that no result answers taken out, each named in a warning:
+    a session stopped mid-call (for the formats that keep calls and results apart)."""
+    answered = {b["tool_use_id"] for _, m in items if m["role"] == "user" and isinstance(m["content"], list)
+                for b in m["content"] if b.get("type") == "tool_result"}
+    kept = []
+    for line, message in items:
+        if message["role"] != "assistant" or not isinstance(message["content"], list):
+            kept.append((line, message))
+            continue
+        open_calls = [b for b in message["content"] if isinstance(b, dict) and b.get("type") == "tool_use"
+                      and b["id"] not in answered]
+        for block in open_calls:
+            report.leave_out("call never answered", line)
+            report.warn("call never answered", line, f"line {line}: call {block['id']!r} "
+                                                     f"({block['name']}) has no output in the file "
+                                                     f"and is left out")
+        content = [b for b in message["content"] if not any(b is c for c in open_calls)]
+        if content:
+            kept.append((line, {**message, "content": content}))
+    return kept
