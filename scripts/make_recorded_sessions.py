@@ -101,9 +101,10 @@ def before(s, edit: str, read: str, shell: str) -> None:
             (read, {"file_path": "README.md"}))
     s.typed("Change the timeout to 45.")
     s.reply("Let me set it and run the tests again.",
-            (edit, {"file_path": SETTINGS, "old_string": "timeout = 30", "new_string": "timeout = 45"}),
+            (edit, {"file_path": SETTINGS, "old_string": "timeout = 30", "new_string": "timeout = 45"}))
+    # The compaction comes where an automatic one does: tool results in, before the next call.
+    s.reply("Next I will check the discount code in cart/NOTES.md.",
             (shell, {"command": "cat logs/cart_run2.log"}))
-    s.answer("The tests pass now. Next I will check the discount code in cart/NOTES.md.")
 
 
 def after(s, read: str, shell: str) -> None:

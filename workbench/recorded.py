@@ -19,15 +19,15 @@ messages before it, and each one stands, after it, in one of three places:
 The offline model then answers every probe from the recorded summary alone
 (`answer_from_summary`), the way `workbench.bench.probe_ask` asks after a design.
 
-Each file is read here, record by record, for this audit only: the main thread in
-file order (Claude Code's sidechains left out), each message in the Messages API's
-blocks (a Codex `function_call` a tool_use, its output a tool_result, `apply_patch`
-an edit_file on the path the patch names). The importers (`workbench.importers`)
-read a session for replaying it; this reads what they leave out.
+The file is read by the importers (`workbench.importers`), which keep each
+compaction with its line, its summary and `at`, the first message after it; the
+messages before it are the session's own (the importer reads them again past the
+boundary). `probe_view` names another agent's file tools as the course's, so the
+artifact probes see them.
 
-Left out: Claude Code's `parentUuid` chain (a rewound branch is read as if kept),
-the other records (titles, snapshots, events), and whether a model that read the
-summary would have re-read (that is what the file shows the agent did).
+Left out: a compaction whose summary only the server can read (`encrypted`), and
+whether a model that read the summary would have re-read (the file shows what the
+agent did).
 """
 
 import json
@@ -39,7 +39,7 @@ from pathlib import Path
 from compact import formats
 from compact.messages import text_of, tool_results, tool_uses, user_text
 
-from .importers.source import SessionFileError, json_lines, read_text
+from .importers import load_session
 from .probe_status import summary_says
 from .probes import KINDS, facts_in, make_probes, readable_units, value_runs
 
@@ -63,144 +63,70 @@ class Recorded:
     lines: list = field(default_factory=list)   # the line each message of `before` starts on
 
 
-# -- reading the two formats -------------------------------------------------------
+# -- reading a session's compactions ----------------------------------------------
 
-def _claude_message(record, messages: list, lines: list, line: int) -> None:
-    message = record["message"]
+def probe_view(message: dict) -> dict:
+    """A message as the probes read it: another agent's file tools named as the course's
+    (Claude Code's Read, Write, Edit on `file_path`; Codex's `apply_patch` on the file its
+    patch names), so an artifact probe asks about them, and a Codex shell output kept as
+    JSON (`{"output": ..., "metadata": ...}`) read as its text, so its lines are lines."""
     content = message.get("content")
-    blocks = [{"type": "text", "text": content}] if isinstance(content, str) else \
-        [_course_tool(b) for b in content or []]
-    last = messages[-1] if messages else None
-    # One assistant reply written as several records, one block each, under one message.id.
-    if message.get("role") == "assistant" and last and last.get("role") == "assistant" \
-            and message.get("id") and last.get("_id") == message.get("id"):
-        last["content"].extend(blocks)
-        return
-    messages.append({"role": message.get("role"), "content": blocks, "_id": message.get("id")})
-    lines.append(line)
+    if not isinstance(content, list):
+        return message
+    return {**message, "content": [_course_block(block) for block in content]}
 
 
-def _course_tool(block):
-    if not (isinstance(block, dict) and block.get("type") == "tool_use"
-            and block.get("name") in CLAUDE_FILE_TOOLS and isinstance(block.get("input"), dict)):
+def _course_block(block):
+    if not isinstance(block, dict):
         return block
-    data = dict(block["input"])
-    data.setdefault("path", data.get("file_path") or data.get("notebook_path"))
-    return {**block, "name": CLAUDE_FILE_TOOLS[block["name"]], "input": data}
-
-
-def _claude(path, records) -> list[Recorded]:
-    found, messages, lines, boundary = [], [], [], None
-    for line, record in records:
-        if record.get("isSidechain"):
-            continue
-        if record.get("type") == "system" and record.get("subtype") == "compact_boundary":
-            trigger = str((record.get("compactMetadata") or {}).get("trigger", ""))
-            boundary = Recorded(line, "claude-code compact_boundary", "", list(messages), [],
-                                trigger, list(lines))
-            found.append(boundary)
-            messages, lines = [], []
-        elif record.get("type") in ("user", "assistant") and isinstance(record.get("message"), dict):
-            if record.get("isCompactSummary") and boundary is not None and not boundary.summary:
-                boundary.summary = text_of(record["message"].get("content"))
-                continue
-            _claude_message(record, messages, lines, line)
-    return _with_after(found, messages)
-
-
-def _codex_item(item: dict, messages: list) -> dict | None:
-    """A Responses API item as a Messages API message (None: not one the model read)."""
-    kind = item.get("type")
-    if kind == "message" and item.get("role") in ("user", "assistant"):
-        text = "\n".join(part.get("text", "") for part in item.get("content") or []
-                         if isinstance(part, dict) and isinstance(part.get("text"), str))
-        return {"role": item["role"], "content": [{"type": "text", "text": text}]}
-    if kind in ("function_call", "custom_tool_call"):
-        raw = item.get("arguments", item.get("input", ""))
+    data = block.get("input") if isinstance(block.get("input"), dict) else None
+    if block.get("type") == "tool_use" and data is not None:
+        if block.get("name") in CLAUDE_FILE_TOOLS:
+            path = data.get("file_path") or data.get("notebook_path")
+            return {**block, "name": CLAUDE_FILE_TOOLS[block["name"]], "input": {**data, "path": path}}
+        patch = str(data.get("input", "")) if block.get("name") == "apply_patch" else ""
+        if patched := _PATCH_FILE.search(patch):
+            return {**block, "name": "edit_file", "input": {**data, "path": patched["path"].strip()}}
+    if block.get("type") == "tool_result" and isinstance(block.get("content"), str) \
+            and block["content"].startswith('{"output"'):
         try:
-            data = json.loads(raw) if kind == "function_call" else {"input": raw}
-        except ValueError:
-            data = {"arguments": raw}
-        name = item.get("name", "")
-        patched = _PATCH_FILE.search(str(raw)) if name == "apply_patch" else None
-        use = {"type": "tool_use", "id": item.get("call_id", ""), "name": "edit_file" if patched else name,
-               "input": {"path": patched["path"].strip()} if patched else
-               (data if isinstance(data, dict) else {"arguments": raw})}
-        return {"role": "assistant", "content": [use]}
-    if kind in ("function_call_output", "custom_tool_call_output"):
-        output = item.get("output", "")
-        if isinstance(output, str) and output.startswith("{"):
-            # Older rollouts keep a shell call's output as JSON: {"output": ..., "metadata": ...}.
-            try:
-                output = json.loads(output).get("output", output)
-            except (ValueError, AttributeError):
-                pass
-        text = output if isinstance(output, str) else json.dumps(output, ensure_ascii=False)
-        return {"role": "user", "content": [{"type": "tool_result", "tool_use_id": item.get("call_id", ""),
-                                             "content": text}]}
-    return None
+            output = json.loads(block["content"]).get("output")
+        except (ValueError, AttributeError):
+            output = None
+        if isinstance(output, str):
+            return {**block, "content": output}
+    return block
 
 
-def _codex(path, records) -> list[Recorded]:
-    found, messages, lines = [], [], []
-    for line, record in records:
-        payload = record.get("payload") if isinstance(record.get("payload"), dict) else {}
-        if record.get("type") == "compacted":
-            history = [m for item in payload.get("replacement_history") or []
-                       if isinstance(item, dict) and (m := _codex_item(item, []))]
-            texts = [str(payload.get("message") or "")] + [text_of(m["content"]) for m in history]
-            found.append(Recorded(line, "codex compacted", "\n\n".join(t for t in texts if t.strip()),
-                                  list(messages), [], "", list(lines)))
-            messages, lines = [], []
-        elif record.get("type") == "response_item" and (message := _codex_item(payload, messages)):
-            messages.append(message)
-            lines.append(line)
-    return _with_after(found, messages)
+KIND_NAMES = {"claude-code": "claude-code compact_boundary", "codex": "codex compacted"}
 
 
-def _with_after(found: list, tail: list) -> list:
-    """Each compaction's `after`: the messages up to the next one (the last: to the end);
-    each `before` the whole session up to it, earlier compactions' summaries in place."""
-    for k, recorded in enumerate(found):
-        recorded.after = found[k + 1].before if k + 1 < len(found) else tail
-    whole = []
-    for recorded in found:
-        whole = [*whole, *recorded.before]
-        recorded.before = whole
-        whole = [*whole, {"role": "user", "content": [{"type": "text", "text": recorded.summary}]}]
-    for recorded in found:
-        recorded.before, recorded.after = joined(recorded.before), joined(recorded.after)
-    return found
-
-
-def joined(messages: list) -> list:
-    """Messages of one role in a row joined into one (a batch's calls, written a record
-    each, are one reply; their results one user turn, results first), as the API reads them."""
-    out = []
-    for message in messages:
-        message = {"role": message["role"], "content": list(message["content"])}
-        if out and out[-1]["role"] == message["role"]:
-            out[-1]["content"] += message["content"]
-            if message["role"] == "user":
-                out[-1]["content"].sort(key=lambda block: block.get("type") != "tool_result")
-        else:
-            out.append(message)
-    return out
-
-
-FORMATS = (("claude-code", lambda r: "message" in r or r.get("type") in ("summary", "system"), _claude),
-           ("codex", lambda r: "payload" in r, _codex))
+def _summary_of(compaction: dict) -> str:
+    """The text the agent had in place of what came before: the summary, and for Codex
+    the texts of the replacement history (the user's messages it kept)."""
+    texts = [compaction.get("summary") or ""]
+    for item in compaction.get("replacement_history") or []:
+        if isinstance(item, dict) and item.get("type") == "message":
+            texts += [part["text"] for part in item.get("content") or []
+                      if isinstance(part, dict) and isinstance(part.get("text"), str)]
+    return "\n\n".join(dict.fromkeys(t for t in texts if t.strip()))
 
 
 def read_recorded(path) -> list[Recorded]:
-    """Every compaction `path` records; SessionFileError when the file is not a session."""
-    records = [(line, r) for line, r in json_lines(path, read_text(path)) if isinstance(r, dict)]
-    if not records:
-        raise SessionFileError(path, None, "no JSON object on any line: not a session file")
-    for _, looks, read in FORMATS:
-        if sum(looks(r) for _, r in records) * 2 >= len(records):
-            return read(path, records)
-    raise SessionFileError(path, records[0][0], "neither a Claude Code session nor a Codex rollout")
+    """Every compaction `path` records, read by the importers (`workbench.importers`:
+    Claude Code's and Codex's keep them in `compactions`); SessionFileError (or the
+    importers' NotRead) naming the file when it is not a session."""
+    history = load_session(path)
+    messages = [probe_view(m) for m in history["messages"]]
+    compactions = [c for c in history.get("compactions") or [] if not c.get("encrypted")]
+    found = []
+    for k, compaction in enumerate(compactions):
+        at = compaction["at"]
+        following = compactions[k + 1]["at"] if k + 1 < len(compactions) else len(messages)
+        found.append(Recorded(compaction["line"], KIND_NAMES.get(compaction.get("format"), "compaction"),
+                              _summary_of(compaction), messages[:at], messages[at:following],
+                              str(compaction.get("trigger") or ""), list(history.get("lines") or [])[:at]))
+    return found
 
 
 # -- where each probe stands -------------------------------------------------------
