@@ -109,7 +109,7 @@ DESIGN_TABLE = {
     "default+server-compact": (server_designs.bench_step("default+server-compact"),
                                server_designs.COLOURS["default+server-compact"]),
 }
-# The article's designs and no management: what run_bench runs unless told (notebook 09).
+# The article's designs and no management: what run_bench runs unless told (lab 02).
 DESIGNS = ("none", "summary", "seed", "default")
 COLOURS = {name: colour for name, (_, colour) in DESIGN_TABLE.items()}
 

@@ -1,4 +1,4 @@
-"""What each step and each design keeps where: the figures notebook 12 prints.
+"""What each step and each design keeps where: the figures lab 05 prints.
 
     step_run("huge_result", "tool_result_budget")   # one step of the article alone, seed profile
     design_runs("long_session", asker)              # every design of the benchmark, at the end

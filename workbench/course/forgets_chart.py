@@ -1,5 +1,5 @@
-"""The charts of the lab on what compaction forgets: each design's bill against the probes
-it forgot, to choose from; and what each design keeps over rounds of compaction.
+"""Lab 05's charts: each design's bill against the probes it forgot, to choose from; and
+what each design keeps over rounds of compaction.
 
 `cost_forgotten_chart`: one point a design (the benchmark's colours), the bill on a log
 scale, the forgotten count along the bottom; the best corner is the lower left.

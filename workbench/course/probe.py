@@ -33,7 +33,7 @@ not a session; `--json` prints only the statuses (no asking, no times). `--offli
 (or the variable CI or COMPACT_OFFLINE) keeps to the offline model whatever keys
 are set: Claude is never asked in CI.
 
-Left out: charts (notebook 12 draws them) and asking at every call.
+Left out: charts (lab 05 draws them) and asking at every call.
 """
 
 import argparse

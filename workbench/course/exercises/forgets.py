@@ -1,4 +1,4 @@
-"""12 · what each design forgets: the rule a summary must keep, the user's instructions.
+"""labs/05 · what each design forgets: the rule a summary must keep, the user's instructions.
 
 The offline model's summary (`workbench.offline.model.extractive`) leaves the user's
 instructions out: it keeps the current request, not "Do not edit anything under
@@ -127,7 +127,7 @@ def _diagnose(args, expected, got):
     return None
 
 
-@exercise("12", writes_code=True)
+@exercise("labs/05", writes_code=True)
 def check_instructions(function) -> CheckResult:
     """instructions(text) -> the sentences of `text` that are the user's instructions."""
     return check_function("instructions", function, all_cases(), hint("instructions"),

@@ -1,4 +1,4 @@
-"""13 · the live agent run: predict the default profile's run of experiment 3.
+"""09 · the live agent run: predict the default profile's run of experiment 3.
 
 The notebook runs experiment 3 (compare two code files of about 30,000
 characters each) with the seed profile, which pays for one summary. The
@@ -63,7 +63,7 @@ def _diagnose(label, expected, got):
     return None
 
 
-@exercise("13")
+@exercise("09")
 def check_default_run(answer) -> CheckResult:
     """predict {files_saved: n, model_calls: m} for experiment 3 under the default profile."""
     return check_prediction("default_run", answer, default_run(), hint("default_run"),

@@ -1,4 +1,4 @@
-"""11 · settings for your own agent, judged against the sweep.
+"""labs/04 · settings for your own agent, judged against the sweep.
 
 The learner writes a choice, `{"profile": ..., "context_char_limit": ...
 (or "context_token_limit": ...), "keep_recent_results": ...,
@@ -11,7 +11,7 @@ no more probes than the default profile at its defaults (when the sweep was
 probed), stay within the budget, and miss no more than the best row. Any setting
 that does all of it passes, not only the best row's.
 
-Notebook 11 asks for a window smaller than any row of its grid fits (`window`),
+Lab 04 asks for a window smaller than any row of its grid fits (`window`),
 so the answer is off the table: no best row there, so no misses case (a line
 says "n/a" and why) rather than a case that always passes.
 
@@ -56,7 +56,7 @@ def _row(result: Sweep, choice: dict):
     return run_row(history, choice["profile"], settings, probes=probes)
 
 
-@exercise("11")
+@exercise("labs/04")
 def check_settings(choice, result: Sweep, budget: float | None = None,
                    window: int | None = None) -> CheckResult:
     """a choice of settings for `window` (default result.window_tokens) and `budget`,

@@ -1,4 +1,4 @@
-"""09 · when a compaction pays for itself, with a prompt cache.
+"""labs/02 · when a compaction pays for itself, with a prompt cache.
 
 The learner writes `calls_to_pay_off(before, after, summary=None, cold=False)`.
 `before` is the request just sent (its prefix is in the cache), `after` the list a
@@ -10,7 +10,7 @@ call adding a reply and a user message (NEW). The answer: how many calls, counti
 the one right after the step, until the session with the step has cost no more in
 all than the session without it; None when it never does.
 
-No sentence of notebook 09 gives the count: it takes comparing two futures, the
+No sentence of lab 02 gives the count: it takes comparing two futures, the
 rule that a cache entry is a whole earlier request (so the call right after a
 rewrite reads nothing, not even the messages the step left unchanged), and the
 summary call's bill. The reference plays both futures call by call through the
@@ -222,7 +222,7 @@ def _diagnose(args, expected, got):
     return None
 
 
-@exercise("09", writes_code=True)
+@exercise("labs/02", writes_code=True)
 def check_calls_to_pay_off(calls_to_pay_off) -> CheckResult:
     """calls_to_pay_off(before, after, summary, cold) -> calls until the step has paid for itself."""
     return check_function("calls_to_pay_off", calls_to_pay_off, _cases(), hint("calls_to_pay_off"),

@@ -1,4 +1,4 @@
-"""08 · the article against the default profile.
+"""labs/01 · the article against the default profile.
 
 Code: `unread_shrunk(sizes, fresh)`, flaw 3 counted. `sizes` are the lengths
 of every tool result in the list, oldest first; the last `fresh` of them came
@@ -102,7 +102,7 @@ def _diagnose(args, expected, got):
     return phrase(named[0]) if len(named) == 1 else None
 
 
-@exercise("08", writes_code=True)
+@exercise("labs/01", writes_code=True)
 def check_unread_shrunk(unread_shrunk) -> CheckResult:
     """unread_shrunk(sizes, fresh) -> how many unread results the seed's step 3 shrinks."""
     cases = [(label, (list(sizes), fresh), reference(sizes, fresh))
@@ -111,7 +111,7 @@ def check_unread_shrunk(unread_shrunk) -> CheckResult:
                           diagnose=_diagnose)
 
 
-# Short histories that 08's table does not replay: each is reasoned from what 08 and the
+# Short histories that lab 01's table does not replay: each is reasoned from what lab 01 and the
 # notebooks before it teach (step 3's two rules, flaw 3, step 1's saved file, the compact
 # tool's transcript), not read off a printed row.
 LOSS_HISTORIES = ("overflow", "compact_tool", "huge_result")
@@ -152,7 +152,7 @@ def _diagnose_losses(label, expected, got):
     return phrase(key) if key else None
 
 
-@exercise("08")
+@exercise("labs/01")
 def check_seed_losses(answer) -> CheckResult:
     """predict {overflow: n, compact_tool: m, huge_result: k}, outputs the seed profile loses."""
     return check_prediction(

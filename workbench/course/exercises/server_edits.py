@@ -1,4 +1,4 @@
-"""10 · the same job on the server: pick the edits for a budget.
+"""labs/03 · the same job on the server: pick the edits for a budget.
 
 The learner writes the `edits` of a `context_management` (a list of edits, or
 the whole `{"edits": [...]}`); the checker plays them on the offline server's
@@ -78,7 +78,7 @@ def measure(edits) -> tuple[dict, list, dict]:
     return totals(replay(messages, read)), read, totals(replay(messages, ungated))
 
 
-@exercise("10")
+@exercise("labs/03")
 def check_edits_for_budget(edits) -> CheckResult:
     """edits -> the budget lines they meet on timeline_150."""
     name, total = "edits", 4
