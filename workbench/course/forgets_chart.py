@@ -48,7 +48,7 @@ def cost_forgotten_chart(rows: list[dict]) -> Figure:
 def rounds_chart(runs: dict, session: str, turns: int) -> Figure:
     """Held (solid) and reachable (dashed) share of the probes at each design's rounds."""
     use_cjk_fallback()
-    fig = Figure(figsize=(9, 5.5), layout="constrained")
+    fig = Figure(figsize=(11, 5.5), layout="constrained")
     ax = fig.subplots()
     for design, points in curves(runs).items():
         if not points:
@@ -64,6 +64,6 @@ def rounds_chart(runs: dict, session: str, turns: int) -> Figure:
     ax.set_xlabel(words("rounds x"))
     ax.set_ylabel(words("rounds y"))
     ax.set_title(words("rounds title", session=session, turns=turns))
-    ax.legend(fontsize=8, loc="lower left")
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))   # beside: the lines fill the axes
     ax.grid(True, alpha=0.3)
     return fig
