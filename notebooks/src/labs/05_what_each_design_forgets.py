@@ -331,15 +331,13 @@ if open_hint:
 
 # %% [markdown]
 # **Recap.**
-# - An agent's own compaction is in its session file: audit it probe by probe
-#   (`probe FILE --recorded`). A summary can keep a stale value, and an answer from it is
-#   wrong, not "can't tell".
-# - Loss grows round by round: what a design holds falls at every compaction; only files
-#   keep it reachable.
 # - A probe is a question whose answer the session holds; after compaction it is in
-#   context, on disk, in a summary only, or gone, and that can be computed with no model.
+#   context, on disk, in a summary only, or gone, and that can be computed with no model,
+#   for the course's designs and for the compaction your agent recorded
+#   (`probe FILE --recorded`). A stale value a summary keeps makes an answer wrong.
 # - Step 1, 2 and 4 of the article leave their text on disk; the seed profile's step 3
-#   makes it gone. The default keeps every probe of these sessions reachable.
+#   makes it gone. Round after round, what a design holds falls; only files keep it
+#   reachable.
 # - The course's summary keeps the artifact trail but drops recall lines and the user's
 #   instructions: a rule like `instructions` is what a summary must keep.
 #
