@@ -163,7 +163,9 @@ def read_question(text: str) -> tuple | None:
 
 # The words a latest-value question names its fact with, by detail.
 FACT_WORDS = {"value": "the value of", "test": "the result of the test", "setting": "the setting"}
-_VALUE = r"[\"'`]?(?P<value>[\w\-/%+](?:[\w.\-/%+]{0,38}[\w\-/%+])?)[\"'`]?"
+# A value is a literal: a number (a unit or % may follow), or a word (hyphens and a
+# version's ".1" allowed), quoted or not; `self.payments` or a path is code, not a setting.
+_VALUE = r"[\"'`]?(?P<value>-?\d+(?:\.\d+)*[A-Za-z%]{0,3}|[A-Za-z][\w\-]{0,39}(?:\.\d+)*)[\"'`]?"
 # A line as a file viewer numbers it (`cat -n`, Claude Code's Read: "    12→text").
 _NUMBERED = r"(?:\d+(?:\t|→))?\s*"
 # One row per way a session states a fact: (detail, unit, pattern with key and value).
