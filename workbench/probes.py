@@ -12,7 +12,11 @@ is drawn from the messages, deterministically and without a model:
 - artifact: each (tool, path) of a read_file, write_file or edit_file call;
 - continuation: the current request, and the assistant's last stated next step;
 - decision: the user's instructions ("do not", "always", "only", "must" and their
-  Chinese forms: detail "constraint") and the assistant's stated decisions.
+  Chinese forms: detail "constraint") and the assistant's stated decisions;
+- latest value: a fact the session states more than once with different values
+  (`FACT_RULES`: a line `name = value`, a test's result, a sentence asking to set
+  something), asked for its latest value; the question says how many values it took,
+  and an earlier one (`stale`) answered is wrong, not "can't tell" (a stale summary).
 A recall, continuation or decision probe gives the start of a line or a sentence
 (`cue`) and asks for the whole of it (`expected`); the cue is chosen so that every
 line or sentence of the session that starts with it is the expected one, so any
@@ -26,7 +30,9 @@ the three agree on what "the whole line" is. `score(probe, answer)` says right,
 can't tell or wrong.
 
 Left out: grammar (cue words, not meaning: "only" in "the only file" counts as an
-instruction), probes that need two facts at once, and any ranking of importance.
+instruction), probes that need two facts at once, any ranking of importance, and
+which file a value is in (two files with the same name for different things read as
+one fact).
 """
 
 import bisect
@@ -88,10 +94,11 @@ def normal(text: str) -> str:
 @dataclass(frozen=True)
 class Probe:
     kind: str            # one of KINDS
-    detail: str          # tool output, the file tool, request, next step, constraint, decision
+    detail: str          # tool output, the file tool, request, next step, constraint, decision;
+                         # a latest value: value, test or setting
     question: str
     expected: str        # what a right answer holds ("yes" for an artifact)
-    cue: str             # the start the question gives, or the path
+    cue: str             # the start the question gives, the path, or a latest value's fact
     unit: str            # "line", "sentence" or "use" (a tool call on a path)
     source: int          # the index of the message it came from
     tool: str = ""       # artifact: the tool; recall: the call whose output it is
