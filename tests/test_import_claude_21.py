@@ -155,3 +155,12 @@ def test_replay_shows_the_recorded_compaction(tmp_path, capsys):
     out = capsys.readouterr().out
     assert ("recorded compaction (claude-code, line 10, auto, 156,032 tokens before): "
             "after message 4 of 8: This session is being continued") in out
+
+
+def test_a_second_result_for_a_call_already_answered_is_not_put_back(tmp_path):
+    lines = fan_out_session()
+    # A result written twice for t3 (a retry): the chain holds one, the other stays out.
+    lines.insert(8, tool_result_rec("r3b", "a4", "t3", "import b (again)"))
+    history = load_session(write_jsonl(tmp_path / "s.jsonl", lines))
+    assert [b["tool_use_id"] for b in tool_results(history["messages"][2])] == ["t1", "t2", "t3"]
+    assert history["import_report"]["left_out_lines"] == {"off the parent chain": [9]}

@@ -15,7 +15,7 @@ import pytest
 from compact.messages import tool_results, tool_uses
 from tests.test_importers import write_jsonl
 from workbench.course.histories import HistoryError, load_history
-from workbench.importers import FORMATS, NotRead, SessionFileError, detect, load_session
+from workbench.importers import SESSION_FORMATS, NotRead, SessionFileError, detect, load_session
 
 STAMP = "2026-01-07T09:00:00.000Z"
 
@@ -128,8 +128,10 @@ def test_a_server_compaction_says_its_summary_is_encrypted(tmp_path):
     lines = rollout()
     lines[16] = line("compacted", {"message": "", "replacement_history": [
         {"type": "compaction", "encrypted_content": "gAAAAB..."}]})
-    [compaction] = load_session(write_jsonl(tmp_path / "rollout-x.jsonl", lines))["compactions"]
+    history = load_session(write_jsonl(tmp_path / "rollout-x.jsonl", lines))
+    [compaction] = history["compactions"]
     assert compaction["encrypted"] is True and compaction["summary"] == ""
+    assert any("a summary encrypted by the server, not readable" in note for note in history["import_notes"])
 
 
 @pytest.mark.parametrize("index, value, words", [
@@ -267,6 +269,17 @@ def test_a_file_no_importer_claims_says_what_it_looks_like(tmp_path, name, conte
     said = str(caught.value)
     assert said.startswith(f"{path}") and f"this looks like {looks}" in said
     assert ", which is not read; these are: claude-code: " in said
-    assert all(f"; {fmt}: " in said for fmt in list(FORMATS)[1:])
+    assert all(f"; {fmt}: " in said for fmt in list(SESSION_FORMATS)[1:])
     with pytest.raises((NotRead, HistoryError), match="this looks like"):
         load_history(path)
+
+
+def test_the_recipe_has_a_row_for_each_format_read():
+    from pathlib import Path
+    recipe = (Path(__file__).resolve().parent.parent / "docs" / "RECIPE.md").read_text(encoding="utf-8")
+    table = recipe[recipe.index("| format | read | left out, and said so |"):].split("\n\n")[0]
+    rows = [row.split(" | ")[0].lstrip("| ") for row in table.splitlines()[2:]]
+    # One row a format; a format's JSONL shape shares its row.
+    assert len(rows) == len({name.removesuffix("-jsonl") for name in SESSION_FORMATS})
+    for words in ("Claude Code", "Codex CLI", "Responses API", "ATIF", "Messages API", "OpenAI chat"):
+        assert sum(words in row for row in rows) == 1, words

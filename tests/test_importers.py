@@ -14,7 +14,7 @@ import pytest
 from compact.messages import tool_results, tool_uses
 from tests.helpers import IMAGE
 from workbench.course.histories import HistoryError, load_history
-from workbench.importers import FORMATS, SessionFileError, detect, load_session
+from workbench.importers import SESSION_FORMATS, SessionFileError, detect, load_session
 
 # -- Claude Code records ---------------------------------------------------------------
 
@@ -112,8 +112,10 @@ def test_a_pair_broken_by_claude_codes_compaction_is_joined_again(tmp_path):
     messages = history["messages"]
     assert [b["id"] for b in tool_uses(messages[1])] == ["t1"]
     assert [b["tool_use_id"] for b in tool_results(messages[2])] == ["t1"]
-    # The other agent's summary is left out: the messages it summarized are back.
+    # The other agent's summary is kept apart, in `compactions`: the messages it summarized are back.
     assert "Summary: porting" not in json.dumps(messages)
+    assert [c["summary"] for c in history["compactions"]] == [
+        "This session is being continued. Summary: porting."]
 
 
 def test_a_pair_broken_by_a_compaction_whose_start_is_missing_names_the_line(tmp_path):
@@ -290,9 +292,9 @@ def test_a_file_with_nothing_to_replay_says_so(tmp_path, text, words):
 
 
 def test_every_format_has_a_row_and_a_description():
-    assert set(FORMATS) == {"claude-code", "codex", "messages", "messages-jsonl", "openai", "openai-jsonl",
-                            "responses", "atif"}
-    assert all(callable(load) and text for load, text in FORMATS.values())
+    assert set(SESSION_FORMATS) == {"claude-code", "codex", "messages", "messages-jsonl", "openai",
+                                    "openai-jsonl", "responses", "atif"}
+    assert all(callable(load) and text for load, text in SESSION_FORMATS.values())
 
 
 def test_openai_split_replies_and_an_image_in_a_tool_result(tmp_path):

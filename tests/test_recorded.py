@@ -22,10 +22,10 @@ from workbench.bench.probe_ask import Asker
 from workbench.bench.probe_walk import walk
 from workbench.bench.rounds import ROUNDS, rounds_table, session_rounds, shares
 from workbench.course.probe import main as probe_main
+from workbench.course.recorded import PLACES, audit, designs_at, read_recorded, sample_paths
 from workbench.importers import load_session
 from workbench.importers.source import SessionFileError
 from workbench.probes import FACT_WORDS, KINDS, Probe, make_probes, question_for, read_question, score
-from workbench.recorded import PLACES, audit, designs_at, read_recorded, sample_paths
 
 pytestmark = pytest.mark.usefixtures("no_network")
 ROOT = Path(__file__).resolve().parent.parent

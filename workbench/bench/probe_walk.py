@@ -31,8 +31,8 @@ from compact.store import TRANSCRIPTS, seeded_ids
 from compact.summary import summary_input
 
 from ..offline.model.extractive import extractive_summary
-from ..probe_status import Locator
 from ..probes import KINDS, STATUSES, make_probes
+from ..probes.status import Locator
 from . import cost, server_designs
 from .benchmark import DESIGN_TABLE, _config
 from .server_designs import model_calls, typed_request

@@ -7,7 +7,7 @@
     recorded_audit(path, asker)                     # the compactions a session file records, audited
     rounds_of("tool-heavy", 400, designs)           # each design's first compactions of a bench session
 
-The probes are `workbench.probes`'; where each stands is `workbench.probe_status`'s; the
+The probes are `workbench.probes`'; where each stands is `workbench.probes.status`'s; the
 designs and their bill are the benchmark's (`workbench.bench`). A step runs alone on
 a history (`ContextCompactor.run_step`), in the seed profile: the article as written.
 `summary_keeps` asks what step 4's summary message keeps with no file behind it:
@@ -27,10 +27,10 @@ from ..bench.probe_walk import tally, walk
 from ..bench.rounds import session_rounds
 from ..bench.sessions import make_session, session_messages
 from ..offline.model.extractive import extractive_summary
-from ..probe_status import Locator
 from ..probes import KINDS, make_probes
-from ..recorded import audit, designs_at, read_recorded
+from ..probes.status import Locator
 from .histories import load_history
+from .recorded import audit, designs_at, read_recorded
 
 # Each step of the article on the canned history made to show it.
 STEP_HISTORIES = (("tool_result_budget", "huge_result"), ("snip_compact", "long_session"),
@@ -93,7 +93,7 @@ ARTICLE_DESIGNS = ("none", "summary", "seed", "default")
 
 def recorded_audit(path, asker=None, designs=ARTICLE_DESIGNS) -> list[tuple]:
     """(the compaction, its audit row, the designs at the same point) for each compaction
-    the file records (`workbench.recorded`)."""
+    the file records (`workbench.course.recorded`)."""
     found = read_recorded(path)
     return [(recorded, row, designs_at(row, recorded, designs))
             for recorded, row in zip(found, audit(found, asker))]

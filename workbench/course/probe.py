@@ -9,7 +9,7 @@
 For each design of the benchmark (`workbench.bench.benchmark.DESIGN_TABLE`) the
 session is replayed call by call (`workbench.bench.probe_walk`) and every probe
 (`workbench.probes`) is located at every call (`--end`: at the end only): in
-context, on disk, in a summary only, or gone (`workbench.probe_status`). The table
+context, on disk, in a summary only, or gone (`workbench.probes.status`). The table
 gives, per design and kind, where the probes stand at the end, and how many the
 model answered right when asked there (`workbench.bench.probe_ask`: the offline
 model, or Claude with ANTHROPIC_API_KEY and MODEL_ID set, `--repeats N` times
@@ -21,7 +21,7 @@ first compactions and, at each, the share of the probes made so far it still hol
 and can still reach, by kind.
 
 `--recorded` audits instead the compactions the file itself records (Claude Code's
-`compact_boundary` and its summary, Codex's `compacted`; `workbench.recorded`): per
+`compact_boundary` and its summary, Codex's `compacted`; `workbench.course.recorded`): per
 compaction, the probes of the messages before it in the summary, re-read later in the
 file, or gone, by kind, with the offline model's answers from the summary alone; then
 each design of the course at the same point: what it would have forgotten, its bill,
@@ -48,7 +48,7 @@ from ..bench.rounds import ROUNDS, rounds_table
 from ..bench.sessions import KINDS as SESSION_KINDS
 from ..bench.sessions import make_session
 from ..display.text import fixed_width, shown
-from ..importers import FORMATS, SessionFileError
+from ..importers import SESSION_FORMATS, SessionFileError
 from ..probes import KINDS, SCORES, STATUSES, count_by_kind, make_probes
 from .histories import CANNED, HistoryError, list_histories, load_history
 
@@ -129,7 +129,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("history", nargs="?",
                         help=f"a name ({', '.join(list_histories())}) or a path: a canned history "
                              "or a session file")
-    parser.add_argument("--format", default="auto", choices=("auto", CANNED, *FORMATS))
+    parser.add_argument("--format", default="auto", choices=("auto", CANNED, *SESSION_FORMATS))
     parser.add_argument("--bench", choices=SESSION_KINDS, help="a bench session instead of a file")
     parser.add_argument("--turns", type=int, default=400, help="the bench session's turns (default 400)")
     parser.add_argument("--seed", type=int, default=0, help="the bench session's seed (default 0)")
@@ -212,8 +212,8 @@ def main(argv=None) -> int:
 
 
 def _recorded(args) -> int:
-    """`--recorded`: each compaction the file records, audited (`workbench.recorded`)."""
-    from .. import recorded
+    """`--recorded`: each compaction the file records, audited (`workbench.course.recorded`)."""
+    from . import recorded
 
     if args.bench or not args.history:
         raise UsageError("--recorded reads a session FILE (Claude Code or Codex), not --bench")
@@ -237,7 +237,7 @@ def _recorded(args) -> int:
 def recorded_report(row: dict, designs: dict) -> str:
     """One recorded compaction: its probes by kind and place, the offline model's answers
     from the summary alone, and each design at the same point."""
-    from ..recorded import PLACES
+    from .recorded import PLACES
 
     answers = row.get("answers") or []
     lines = [f"line {row['line']}: {row['kind']}" + (f" ({row['trigger']})" if row["trigger"] else "")

@@ -39,10 +39,12 @@ from . import atif, claude_code, codex, messages_api, openai_chat, responses
 from .report import shown_kind
 from .source import SessionFileError, SessionFileTooLarge, json_lines, not_json, read_text
 
-__all__ = ["FORMATS", "NotRead", "SessionFileError", "SessionFileTooLarge", "detect", "load_session"]
+__all__ = ["SESSION_FORMATS", "NotRead", "SessionFileError", "SessionFileTooLarge", "detect",
+           "load_session"]
 
-# name -> (how it loads a path, what it is): one row a format and file shape.
-FORMATS = {
+# The session-file formats: name -> (how it loads a path, what it is), one row a format and
+# file shape. (compact/formats.py is another thing: the texts of the pipeline's own markers.)
+SESSION_FORMATS = {
     "claude-code": (claude_code.load, "Claude Code session JSONL, a subagent's agent-*.jsonl too"),
     "codex": (codex.load, "OpenAI Codex CLI rollout JSONL, rollout-<date>-<id>.jsonl"),
     "messages": (messages_api.load, "Messages API messages: a JSON list or {\"messages\": [...]}"),
@@ -59,7 +61,7 @@ class NotRead(SessionFileError):
     """A file no importer claims: what it looks like, and the formats that are read."""
 
     def __init__(self, path, line, looks_like: str):
-        read = "; ".join(f"{name}: {text}" for name, (_, text) in FORMATS.items())
+        read = "; ".join(f"{name}: {text}" for name, (_, text) in SESSION_FORMATS.items())
         super().__init__(path, line, f"this looks like {looks_like}, which is not read; "
                                      f"these are: {read}")
 
@@ -161,8 +163,8 @@ def load_session(path, source_format: str = "auto") -> dict:
     """A session file as a history; SessionFileError naming the file and line if it is not one."""
     path = Path(path).expanduser()
     fmt = detect(path) if source_format == "auto" else source_format
-    if fmt not in FORMATS:
-        known = ", ".join(["auto", *FORMATS])
+    if fmt not in SESSION_FORMATS:
+        known = ", ".join(["auto", *SESSION_FORMATS])
         hint = " (a canned history: use workbench.course.sessions.load_any)" if fmt == CANNED else ""
         raise SessionFileError(path, None, f"format {fmt!r} is not one of {known}{hint}")
-    return FORMATS[fmt][0](path)
+    return SESSION_FORMATS[fmt][0](path)

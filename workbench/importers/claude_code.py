@@ -55,7 +55,7 @@ from compact.messages import text_of, tool_results
 
 from .build import to_history
 from .report import ImportReport, line_list
-from .source import SessionFileError, json_lines, read_text
+from .source import SessionFileError, reported_lines
 
 MESSAGE_TYPES = ("user", "assistant")
 # A user record that only names a slash command: the harness's tags, nothing typed.
@@ -119,8 +119,8 @@ def _chain(path, records: list, newest, report: ImportReport) -> list:
     line, record = newest
     while True:
         chain.append((line, record))
-        seen.add(record.get("uuid"))
-        parent = record.get("parentUuid") or _before_compaction(record, by_uuid)
+        seen.add(_id(record, "uuid"))
+        parent = _id(record, "parentUuid") or _before_compaction(record, by_uuid)
         if not parent:
             return chain[::-1]
         if parent in seen:
@@ -146,7 +146,9 @@ def _with_batches(records: list, chain: list, sidechain: bool) -> list:
     reply's last record on the chain. A rewound branch starts a new message
     (a new prompt or a new reply) and so is not one of these."""
     on_chain = {line for line, _ in chain}
-    uuids = {r.get("uuid") for _, r in chain}
+    uuids = {_id(r, "uuid") for _, r in chain}
+    answered = {_id(b, "tool_use_id") for _, r in chain if r.get("type") == "user"
+                for b in _result_blocks(r["message"])}
     group_of = {}             # message.id -> [(line, record)] of that reply, in file order
     results_of = {}           # parentUuid -> [(line, record)] of tool_result records
     for line, record in records:
@@ -156,7 +158,7 @@ def _with_batches(records: list, chain: list, sidechain: bool) -> list:
         if isinstance(message_id, str):
             group_of.setdefault(message_id, []).append((line, record))
         elif record["type"] == "user" and _carries_results(record["message"]):
-            results_of.setdefault(record.get("parentUuid"), []).append((line, record))
+            results_of.setdefault(_id(record, "parentUuid"), []).append((line, record))
     extra, done = {}, set()   # the line of a reply's last record on the chain -> what follows it
     for _, record in chain:
         message_id = record["message"].get("id") if record.get("type") == "assistant" else None
@@ -165,10 +167,11 @@ def _with_batches(records: list, chain: list, sidechain: bool) -> list:
         done.add(message_id)
         group = group_of.get(message_id, [])
         found = [*group, *(result for _, member in group
-                           for result in results_of.get(member.get("uuid"), ()))]
-        # A record is put back once: not one on the chain, nor a copy of one (same uuid).
-        found = {r.get("uuid") or n: (n, r) for n, r in found
-                 if n not in on_chain and r.get("uuid") not in uuids}
+                           for result in results_of.get(_id(member, "uuid"), ()))]
+        # A record is put back once: not one on the chain, nor a copy of one (same uuid),
+        # nor a second result for a call the chain already answers.
+        found = {_id(r, "uuid") or n: (n, r) for n, r in found
+                 if n not in on_chain and _id(r, "uuid") not in uuids and not _answered(r, answered)}
         if found:
             anchor = max(n for n, _ in group if n in on_chain)
             extra[anchor] = sorted(found.values(), key=lambda item: item[0])
@@ -177,15 +180,31 @@ def _with_batches(records: list, chain: list, sidechain: bool) -> list:
     return [item for entry in chain for item in (entry, *extra.get(entry[0], ()))]
 
 
-def _carries_results(message) -> bool:
+def _result_blocks(message) -> list:
     content = message.get("content")
-    return isinstance(content, list) and any(isinstance(b, dict) and b.get("type") == "tool_result"
-                                             for b in content)
+    return [b for b in content if isinstance(b, dict) and b.get("type") == "tool_result"] \
+        if isinstance(content, list) else []
+
+
+def _carries_results(message) -> bool:
+    return bool(_result_blocks(message))
+
+
+def _answered(record, answered: set) -> bool:
+    """A tool_result record whose every result answers a call the chain already answers."""
+    blocks = _result_blocks(record["message"]) if record.get("type") == "user" else []
+    return bool(blocks) and all(_id(b, "tool_use_id") in answered for b in blocks)
+
+
+def _id(record, key: str) -> str | None:
+    """A link field (uuid, parentUuid, tool_use_id) when it is a text; None for any other value."""
+    value = record.get(key)
+    return value if isinstance(value, str) else None
 
 
 def _before_compaction(record, by_uuid) -> str | None:
     """A compaction boundary's link to the last message before it, when that is in the file."""
-    if record.get("subtype") == "compact_boundary" and record.get("logicalParentUuid") in by_uuid:
+    if record.get("subtype") == "compact_boundary" and _id(record, "logicalParentUuid") in by_uuid:
         return record["logicalParentUuid"]
     return None
 
@@ -269,7 +288,7 @@ def _compaction(chain, boundary, line: int, message, at: int) -> dict:
     return {"format": "claude-code", "line": boundary_line, "summary_line": line,
             "summary": text_of(message["content"]), "trigger": meta.get("trigger"),
             "pre_tokens": meta.get("preTokens"), "at": at,
-            "before_in_file": _has_uuid(chain, record.get("logicalParentUuid"))}
+            "before_in_file": _has_uuid(chain, _id(record, "logicalParentUuid"))}
 
 
 def _as_blocks(content) -> list:
@@ -292,12 +311,7 @@ def _title(records) -> str | None:
 
 
 def _read(path, report: ImportReport) -> list:
-    notes = []
-    records = json_lines(path, read_text(path), notes)
-    for _, line, problem in notes:
-        report.leave_out("half-written line", line)
-        report.warn("half-written", line, f"line {line} is half-written (a session still being "
-                                          f"written?) and is left out: {problem}")
+    records = reported_lines(path, report)
     for line, record in records:
         _check_record(path, line, record)
         report.read(kind_of(record), line)

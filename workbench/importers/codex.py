@@ -33,7 +33,7 @@ import re
 from . import responses
 from .build import to_history, unanswered
 from .report import ImportReport
-from .source import SessionFileError, json_lines, read_text
+from .source import SessionFileError, reported_lines
 
 TYPES = ("session_meta", "turn_context", "response_item", "event_msg", "compacted")
 # User messages the CLI wrote itself, not a person.
@@ -51,12 +51,7 @@ def _kind(record) -> str:
 
 
 def _records(path, report: ImportReport) -> list:
-    notes = []
-    records = json_lines(path, read_text(path), notes)
-    for _, line, problem in notes:
-        report.leave_out("half-written line", line)
-        report.warn("half-written", line, f"line {line} is half-written (a session still being "
-                                          f"written?) and is left out: {problem}")
+    records = reported_lines(path, report)
     for line, record in records:
         if not isinstance(record, dict) or record.get("type") not in TYPES \
                 or not isinstance(record.get("payload"), dict):

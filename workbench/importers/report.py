@@ -5,6 +5,8 @@ import's report, kept in the history as `import_report` and as plain `import_not
     report.read("user", 3)                     # a record of this kind on line 3
     report.leave_out("sidechain", 12)          # left out, and why
     report.warn("half-written", 40, "...")     # left out AND worth a warning
+    report.joined(7)                           # a record that continues the reply before it
+    report.compacted({...})                    # a compaction the other agent recorded
     history["import_report"], history["import_notes"] = report.as_dict(), report.notes()
 
 Nothing an importer drops goes unsaid: every record it does not turn into a
@@ -101,5 +103,7 @@ def compaction_note(c: dict) -> str:
                                    if c.get("summary_line") not in (None, c["line"]) else "")
     kept = ("kept apart in the history's compactions; the messages before it are read"
             if c["before_in_file"] else "kept as a message: the file does not hold what it summarized")
-    return f"compaction recorded ({where}): a summary of {len(c['summary']):,} characters, {kept}"
+    what = ("a summary encrypted by the server, not readable" if c.get("encrypted")
+            else f"a summary of {len(c['summary']):,} characters")
+    return f"compaction recorded ({where}): {what}, {kept}"
 

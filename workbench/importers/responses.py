@@ -28,14 +28,13 @@ is an error, as everywhere here.
 """
 
 import json
-import re
 
 from .build import to_history, unanswered
-from .report import ImportReport
+from .openai_chat import image_block
+from .report import ImportReport, shown_kind
 from .source import SessionFileError, json_elements, not_json, read_text
 
 INSTRUCTIONS = ("system", "developer")
-_DATA_URL = re.compile(r"data:(?P<media>[\w/+.-]+);base64,(?P<data>.*)", re.S)
 
 
 def _image(path, line: int, part) -> dict:
@@ -43,10 +42,7 @@ def _image(path, line: int, part) -> dict:
     url = url.get("url") if isinstance(url, dict) else url
     if not isinstance(url, str):
         raise SessionFileError(path, line, f"an {part.get('type')} part without an image_url")
-    found = _DATA_URL.fullmatch(url)
-    source = ({"type": "base64", "media_type": found["media"], "data": found["data"]} if found
-              else {"type": "url", "url": url})
-    return {"type": "image", "source": source}
+    return image_block(url)
 
 
 def _text(path, line: int, part) -> dict:
@@ -60,6 +56,11 @@ PARTS = {"input_text": _text, "output_text": _text, "text": _text, "summary_text
              "type": "text", "text": str(part.get("refusal", ""))}}
 
 
+def _named(kind) -> str:
+    """A type as an error names it: a text quoted and cut short, anything else by its kind."""
+    return repr(shown_kind(kind)) if isinstance(kind, str) else f"{type(kind).__name__} (not a text)"
+
+
 def parts(path, line: int, content) -> list:
     """A message's or an output's content as Messages API blocks."""
     if content is None:
@@ -71,9 +72,9 @@ def parts(path, line: int, content) -> list:
     blocks = []
     for part in content:
         kind = part.get("type") if isinstance(part, dict) else None
-        if kind not in PARTS:
-            raise SessionFileError(path, line, f"a content part of type {kind!r}: the parts read are "
-                                               f"{', '.join(PARTS)}")
+        if not isinstance(kind, str) or kind not in PARTS:
+            raise SessionFileError(path, line, f"a content part of type {_named(kind)}: the parts "
+                                               f"read are {', '.join(PARTS)}")
         blocks.append(PARTS[kind](path, line, part))
     return blocks
 
@@ -161,9 +162,9 @@ def convert(path, line: int, item, report: ImportReport):
     if not isinstance(item, dict):
         raise SessionFileError(path, line, f"expected an item object, found {type(item).__name__}")
     kind = item.get("type") or ("message" if "role" in item else None)
-    row = ITEMS.get(kind)
+    row = ITEMS.get(kind) if isinstance(kind, str) else None
     if row is None:
-        raise SessionFileError(path, line, f"an item of type {kind!r}: the items read are "
+        raise SessionFileError(path, line, f"an item of type {_named(kind)}: the items read are "
                                            f"{', '.join(ITEMS)}")
     message = None if isinstance(row, str) else row(path, line, item)
     if message is None:

@@ -100,6 +100,18 @@ def json_lines(path, text: str, notes: list | None = None) -> list:
     return records
 
 
+def reported_lines(path, report) -> list:
+    """json_lines of a session file, each half-written last line left out in `report`
+    (an ImportReport) and named in a warning."""
+    notes = []
+    records = json_lines(path, read_text(path), notes)
+    for _, line, problem in notes:
+        report.leave_out("half-written line", line)
+        report.warn("half-written", line, f"line {line} is half-written (a session still being "
+                                          f"written?) and is left out: {problem}")
+    return records
+
+
 def cut_short(line: str, error: json.JSONDecodeError) -> bool:
     """True when a line is the start of a JSON value that was never finished:
     the text ran out inside a string or where more had to come."""

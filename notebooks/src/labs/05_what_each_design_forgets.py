@@ -24,7 +24,7 @@
 #
 # A probe gives the start of a line or sentence (its *cue*) and asks for the whole of it;
 # an artifact probe asks whether a tool was called on a path. After a compaction, each
-# probe is in one of four places (`workbench.probe_status`, computed from the messages and
+# probe is in one of four places (`workbench.probes.status`, computed from the messages and
 # the files, with no model):
 # - **in context**: verbatim in what the model is sent;
 # - **on disk**: the context names a file (a saved output, a transcript) that holds it, or
@@ -64,7 +64,7 @@ from workbench.course.forgets_chart import cost_forgotten_chart, rounds_chart
 from workbench.course.histories import list_histories, load_history
 from workbench.course.probe import recorded_report, table
 from workbench.probes import KINDS, STATUSES, count_by_kind, make_probes, score
-from workbench.recorded import sample_paths
+from workbench.course.recorded import sample_paths
 
 asker = Asker.offline()
 print(f"model: {asker.choice.model}, the offline model (no key, no network)")

@@ -1,6 +1,6 @@
 """The compactions a session file records, audited: what the agent's own summary kept.
 
-    from workbench.recorded import read_recorded, audit
+    from workbench.course.recorded import read_recorded, audit
     found = read_recorded("session.jsonl")   # one Recorded per compaction, with its line
     rows = audit(found)                       # where each probe stands after each one
 
@@ -39,9 +39,11 @@ from pathlib import Path
 from compact import formats
 from compact.messages import text_of, tool_results, tool_uses, user_text
 
-from .importers import load_session
-from .probe_status import summary_says
-from .probes import KINDS, facts_in, make_probes, readable_units, value_runs
+from ..bench import cost
+from ..bench.probe_walk import walk
+from ..importers import load_session
+from ..probes import KINDS, facts_in, make_probes, readable_units, value_runs
+from ..probes.status import summary_says
 
 PLACES = ("in summary", "re-read", "gone")
 # Claude Code's file tools -> the course's (what an artifact probe asks about), its
@@ -225,9 +227,6 @@ def designs_at(row: dict, recorded: Recorded, designs, model: str | None = None)
     """design -> what it would have kept of the same messages at the same point: the
     probes gone by kind, the bill of its requests (`CostLedger`), its misses (a probe of a
     tool's output not whole in what it sends) and their price (`cost.priced_misses`)."""
-    from .bench import cost
-    from .bench.probe_walk import walk
-
     probes = row["_probes"]
     out = {"recorded": _priced([needed(p, recorded.before) for p, where in zip(probes, row["_places"])
                                 if p.detail in OUTPUT_DETAILS and where != PLACES[0]], model)}
@@ -246,7 +245,6 @@ def designs_at(row: dict, recorded: Recorded, designs, model: str | None = None)
 
 
 def _priced(missed: list, model: str | None) -> dict:
-    from .bench import cost
     return {"misses": len(missed), "misses_cost": cost.priced_misses(missed, *([model] if model else []))}
 
 
@@ -271,5 +269,5 @@ def public(row: dict) -> dict:
 
 def sample_paths() -> dict:
     """The project's made samples with a recorded compaction, by format."""
-    folder = Path(__file__).resolve().parent.parent / "data" / "sessions"
+    folder = Path(__file__).resolve().parents[2] / "data" / "sessions"
     return {"claude-code": folder / "recorded_claude_code.jsonl", "codex": folder / "recorded_codex.jsonl"}
