@@ -247,3 +247,13 @@ def test_rounds_locate_the_probes_made_before_each_compaction():
     assert shares(last, "latest value")[0] < shares(last, "latest value")[1] == 1
     table = rounds_table(runs)
     assert "never compacts" in table and "latest value" in table
+
+
+@pytest.mark.parametrize("name, line", [("claude_code_2_1.jsonl", 20),
+                                        ("rollout-2026-01-08T10-00-00-596847f1-a179-5af5-9870-67aac8fa33c8.jsonl",
+                                         19)])
+def test_the_importers_samples_audit_too_and_the_offline_model_is_never_wrong(asker, name, line):
+    [row] = audit(read_recorded(ROOT / "data" / "sessions" / name), asker)
+    assert row["line"] == line and row["probes"] > 0
+    assert row["in_summary"] + row["re_read"] + row["gone"] == row["probes"]
+    assert not [a for a in row["answers"] if a["score"] == "wrong"]
