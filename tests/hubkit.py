@@ -122,6 +122,8 @@ def class_of(course: Path, count: int, prefix: str = "ccs"):
 def deployed_module(course: Path, name: str):
     """A module of the deployed deploy/hub/, loaded from its file (the hub runs it, not the package)."""
     path = course / "deploy" / "hub" / f"{name}.py"
+    if str(path.parent) not in sys.path:   # as jupyterhub_config.py does: its modules import each other
+        sys.path.insert(0, str(path.parent))
     spec = importlib.util.spec_from_file_location(f"deployed_{name}", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -322,8 +324,8 @@ class Student:
 class ClassProxy:
     """LiteLLM through deploy/proxy/start-proxy.sh as a throwaway user; the offline model upstream."""
 
-    def __init__(self, course: Path, folder: Path):
-        self.course, self.folder = course, folder
+    def __init__(self, course: Path, folder: Path, extra_env: str = ""):
+        self.course, self.folder, self.extra_env = course, folder, extra_env
         self.user = f"ccp-{os.getpid()}"
         self.port = classroom.free_port()
         self.base_url = f"http://127.0.0.1:{self.port}"
@@ -345,7 +347,7 @@ class ClassProxy:
         with os.fdopen(fd, "w") as file:
             file.write(f"ANTHROPIC_API_KEY={self.upstream_key}\nCOURSE_UPSTREAM={self.upstream.base_url}\n"
                        f"COURSE_UPSTREAM_MODEL=anthropic/offline-s08\n"
-                       f"LITELLM_MASTER_KEY=sk-master-{secrets.token_hex(16)}\n")
+                       f"LITELLM_MASTER_KEY=sk-master-{secrets.token_hex(16)}\n{self.extra_env}")
         env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8",
                "COURSE_PROXY_ENV": str(self.env_file),
                "COURSE_PROXY_STATE": str(self.state), "COURSE_PROXY_VENV": str(PROXY_VENV),
