@@ -39,6 +39,7 @@ import shutil
 from pathlib import Path
 
 from jupyterhub.spawner import LocalProcessSpawner
+from ports import server_port
 
 CGROUP = Path("/sys/fs/cgroup")
 GROUP_NAME = "course-students"
@@ -201,9 +202,13 @@ async def into_systemd_scope(name: str, pid: int) -> None:
 
 
 class LimitedSpawner(LocalProcessSpawner):
-    """LocalProcessSpawner whose server runs inside the student's limits (see above)."""
+    """LocalProcessSpawner whose server runs inside the student's limits (see above), on a
+    port of its own (ports.py)."""
+
+    handed = {}   # {port: student}, shared by every spawner of this hub
 
     async def start(self):
+        self.port = server_port(pwd.getpwnam(self.user.name).pw_uid, self.handed, self.user.name)
         address = await super().start()
         if mode() == "systemd":
             try:
