@@ -5,15 +5,16 @@ or start-hub.sh start it so):
 
     /opt/course/.venv/bin/jupyterhub -f /opt/course/deploy/hub/jupyterhub_config.py
 
-What it sets up: the hub on 127.0.0.1 behind configurable-http-proxy (put a TLS front
-such as nginx or caddy before it to serve a room); local users who log in with their
-password (PAM) and belong to the group COURSE_GROUP (default `students`), and the teacher:
-the admins of COURSE_ADMINS, let in by name (outside the group, so with no class key); one server a student, the course venv's jupyterhub-singleuser,
-started as the student inside their memory and process limits (limits.py), opened on
-notebook 00, on a port of its own (ports.py); before it starts, the student's own copy
-of notebooks/ and docs/ (without the teacher's notes), made as the student (home.py, student_copy.py); kernels over IPC
-in a 700 socket folder of each student's; their class key for the proxy when the teacher
-made one (deploy/proxy/); the news prompt off; idle kernels and servers stopped.
+What it sets up: the hub on 127.0.0.1 behind configurable-http-proxy (put a TLS front such
+as nginx or caddy before it to serve a room); local users who log in with their password
+(PAM) and belong to the group COURSE_GROUP (default `students`), and the teacher: the
+admins of COURSE_ADMINS, let in by name (outside the group, so with no class key); one
+server a student, the course venv's jupyterhub-singleuser, started as the student inside
+their memory and process limits (limits.py), opened on notebook 00, on a port of its own
+(ports.py); before it starts, the student's own copy of notebooks/ and docs/ (without the
+teacher's notes), made as the student (home.py, student_copy.py); kernels over IPC in a
+700 socket folder of each student's; their class key for the proxy when the teacher made
+one (deploy/proxy/); the news prompt off; idle kernels and servers stopped.
 The hub's database, cookie secret and log (jupyterhub.service and start-hub.sh send it
 there) live in the state folder (700, made so by the
 README), and a restart of the hub leaves every student's server and kernel running.
