@@ -35,8 +35,19 @@ from compact.bench import classroom, classroom_kernels
 ROOT = classroom.ROOT
 SYSTEM_PYTHON = classroom.SYSTEM_PYTHON
 PROXY_VENV = Path(os.environ.get("COURSE_PROXY_VENV", "/opt/course-proxy"))
-# README, "One machine for a class": the teacher's notes and any .env are the teacher's alone.
-TEACHER_ONLY = "chmod 600 docs/TEACHING.md .env*"
+
+
+def readme_line(starting: str) -> str:
+    """The README's command (four spaces in, its comment cut) that starts with `starting`."""
+    for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines():
+        if line.startswith("    " + starting):
+            return line[4:].split("   #")[0].strip()
+    raise LookupError(f"README.md has no command starting {starting!r}")
+
+
+# README, "One machine for a class": the teacher's notes, any .env and the clone's history
+# are the teacher's alone.
+TEACHER_ONLY = readme_line("chmod 700 .git")
 
 
 def why_not_here() -> str:
@@ -69,6 +80,7 @@ def students_course():
         course = folder / "course"
         classroom.copy_checkout(ROOT, course)
         (course / ".env").write_text("ANTHROPIC_API_KEY=sk-ant-course-env-for-the-test\n")
+        git_history(course)
         started = time.monotonic()
         if not (course / ".venv" / ".complete").exists():
             subprocess.run([str(SYSTEM_PYTHON), "-m", "venv", str(course / ".venv")], check=True)
@@ -85,6 +97,15 @@ def students_course():
     finally:
         if not kept:
             shutil.rmtree(folder, ignore_errors=True)
+
+
+def git_history(course: Path) -> None:
+    """A .git in the copy, as the README's clone has (TEACHER_ONLY closes it)."""
+    if not (course / ".git").exists():
+        git = ["git", "-c", "user.name=hub test", "-c", "user.email=hub-test@localhost"]
+        subprocess.run([*git, "init", "--quiet"], cwd=course, check=True)
+        subprocess.run([*git, "add", "--all", "--", ".", ":!.venv", ":!.env"], cwd=course, check=True)
+        subprocess.run([*git, "commit", "--quiet", "--message", "the course"], cwd=course, check=True)
 
 
 @contextmanager
@@ -122,8 +143,8 @@ def class_of(course: Path, count: int, prefix: str = "ccs"):
 def deployed_module(course: Path, name: str):
     """A module of the deployed deploy/hub/, loaded from its file (the hub runs it, not the package)."""
     path = course / "deploy" / "hub" / f"{name}.py"
-    if str(path.parent) not in sys.path:   # as jupyterhub_config.py does: its modules import each other
-        sys.path.insert(0, str(path.parent))
+    if name == "limits":   # it imports ports.py, beside it (the config puts that folder first)
+        sys.modules["ports"] = deployed_module(course, "ports")
     spec = importlib.util.spec_from_file_location(f"deployed_{name}", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

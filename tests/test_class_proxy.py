@@ -10,12 +10,12 @@ serve.py's guard alone and of the unit file run anywhere.
 """
 
 import asyncio
+import importlib.util
 import json
 import os
 import pwd
 import re
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
@@ -193,12 +193,10 @@ def test_a_student_is_refused_exactly_when_the_teachers_table_reaches_the_budget
 # -- the guard alone, and the unit (any user) ----------------------------------------------
 
 def guard_module():
-    sys.path.insert(0, str(DEPLOY / "proxy"))
-    try:
-        import serve
-    finally:
-        sys.path.remove(str(DEPLOY / "proxy"))
-    return serve
+    spec = importlib.util.spec_from_file_location("deployed_serve", DEPLOY / "proxy" / "serve.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def run_guard(path: str, body: bytes, headers=(), max_body: int = 1000, method: str = "POST"):

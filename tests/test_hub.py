@@ -570,3 +570,27 @@ def test_the_teacher_in_course_admins_is_let_in_and_an_admin_without_the_student
 
     assert allowed("daemon") is True
     assert allowed("nobody") is False
+
+
+GIT_SHOW = r"""
+import subprocess, sys
+done = subprocess.run(["git", "-c", "safe.directory=*", "-C", sys.argv[1], "show", "HEAD:docs/TEACHING.md"],
+                      capture_output=True, text=True)
+print("shown" if done.returncode == 0 else "refused")
+"""
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root (a throwaway student)")
+def test_a_student_cannot_read_the_solutions_from_the_clones_git_objects():
+    folder = Path(tempfile.mkdtemp(prefix="ccgit-", dir="/tmp"))
+    folder.chmod(0o755)
+    clone = folder / "course"
+    with hubkit.removed(folder):
+        subprocess.run(["git", "clone", "--quiet", "--no-local", str(classroom.ROOT), str(clone)], check=True)
+        subprocess.run(["chmod", "-R", "a+rX", str(clone)], check=True)   # as a clone under umask 022
+        subprocess.run(["bash", "-c", hubkit.TEACHER_ONLY], cwd=clone, check=True)
+        with hubkit.class_of(classroom.ROOT, 1, prefix="ccg") as (_, passwords):
+            student = next(iter(passwords))
+            assert hubkit.as_student(student, GIT_SHOW, str(clone)) == "refused"
+            assert hubkit.can_read(student, clone / "docs" / "TEACHING.md") == "PermissionError"
+            assert hubkit.can_read(student, clone / "notebooks" / NOTEBOOK) == "allowed"
