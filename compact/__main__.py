@@ -43,16 +43,16 @@ import threading  # noqa: E402
 # Each command's module is imported only when it is asked for, so `serve` or
 # `run` never pays for loading matplotlib (replay, bench).
 COMMANDS = {
-    "agent": "compact.agent.loop:main_agent",
-    "run": "compact.agent.loop:main_run",
-    "record": "compact.agent.recording:main_record",
-    "serve": "compact.offline.api.server:main_serve",
-    "replay": "compact.course.replay:main",
-    "sweep": "compact.course.sweep:main",
-    "bench": "compact.bench.cli:main",
-    "bench-server": "compact.bench.server_rate:main",
-    "bench-prepare": "compact.bench.prepare_bench:main",
-    "probe": "compact.course.probe:main",
+    "agent": "workbench.agent.loop:main_agent",
+    "run": "workbench.agent.loop:main_run",
+    "record": "workbench.agent.recording:main_record",
+    "serve": "workbench.offline.api.server:main_serve",
+    "replay": "workbench.course.replay:main",
+    "sweep": "workbench.course.sweep:main",
+    "bench": "workbench.bench.cli:main",
+    "bench-server": "workbench.bench.server_rate:main",
+    "bench-prepare": "workbench.bench.prepare_bench:main",
+    "probe": "workbench.course.probe:main",
 }
 
 

@@ -17,7 +17,7 @@ a TypeError, ValueError of the encoder or RecursionError; so is an active reques
 that is not a text.
 
 One validator for two users: the pipeline and the offline server
-(`compact.offline.api.rules`) check roles, block shapes and pairs with the same
+(`workbench.offline.api.rules`) check roles, block shapes and pairs with the same
 code (`check_message`, `check_pairs`), one table of problems with each side's
 text (PROBLEMS). Where the API's rules differ from what the pipeline needs (the
 API merges consecutive messages of one role into a turn, wants a result for
@@ -287,7 +287,7 @@ def _check_shape(i, message):
 
 # -- one validator, two users ------------------------------------------------------------
 #
-# The pipeline (validate_messages) and the offline server (compact.offline.api.rules)
+# The pipeline (validate_messages) and the offline server (workbench.offline.api.rules)
 # check a message list with the code below: one walk, one table of problems. Where the
 # API's rules differ from what the pipeline needs, the difference is a named field of
 # `Rules`; each problem has the pipeline's text and the API's own (SPEC 5.1).

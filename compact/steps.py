@@ -6,7 +6,7 @@ One row a step: its name, the function that does it, its number in the
 article (None for the default profile's extra pass and for the safety net),
 what the function takes besides the list and the compactor, when `prepare`
 runs it, the profile switch it needs, the line the article prints when it
-runs, and its colour in every chart (a name from `compact.display.palette`).
+runs, and its colour in every chart (a name from `workbench.display.palette`).
 
 `ContextCompactor.prepare` runs the rows in order; each step's method of the
 compactor (`def snip_compact` in compactor.py runs its row), replay, the charts
@@ -37,7 +37,7 @@ class Step:
     when: str = ALWAYS
     switch: str | None = None   # a CompactionConfig switch that must be on
     says: str | None = None     # the line the article's agent prints when the step runs
-    colour: str = "black"       # a colour of compact.display.palette, by name
+    colour: str = "black"       # a colour of workbench.display.palette, by name
 
     def runs_in_prepare(self, config, chars: int) -> bool:
         """Whether `prepare` runs this step now, the list being `chars` long."""

@@ -6,7 +6,7 @@ model is limited and billed in tokens, and only its own API knows how many:
 `messages.count_tokens`. `TokenMeasure(client, model)` is a measure for
 `ContextCompactor(measure=...)` that asks it, through whatever client the agent
 uses: the real API with a key, or the offline model, whose count is its
-documented estimate (`compact.offline.tokens`), not a tokenizer.
+documented estimate (`workbench.offline.tokens`), not a tokenizer.
 
 Asking for the whole list on every call would cost one request per call and
 grow with the session. Instead the list is cut into units and each unit is

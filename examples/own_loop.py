@@ -17,7 +17,7 @@ Four lines of `compact` make an ordinary tool loop compact its own context
 4. the current request passed to each of them, so that what the user asked
    for this turn is never summarized away.
 Everything else is the loop you already have. The tools here are the
-course's (compact.agent.tools), only because they come ready to run; put your
+course's (workbench.agent.tools), only because they come ready to run; put your
 own in TOOLS and run_tool. The offline model uses any tools by what their
 `input_schema` and `description` say they do (a file reader, a shell, a file
 search; docs/RECIPE.md, "Your own tools and the offline model").
@@ -38,8 +38,8 @@ import sys
 import anthropic
 
 from compact import CompactionConfig, ContextCompactor, hit_the_window, is_prompt_too_long
-from compact.agent.tools import TOOLS, run_tool
 from compact.reactive import smaller_or_raise
+from workbench.agent.tools import TOOLS, run_tool
 
 SYSTEM = "You are a coding agent. Use the tools to read files; answer from what you read."
 
@@ -107,9 +107,9 @@ def main(argv=None) -> int:
             print(ask(client, args.model, make_compactor(args.workspace, client, args.model), [],
                       args.request, args.workspace))
         return 0
-    from compact.agent.model import offline_client
-    from compact.offline import MODEL_NAME
-    from compact.offline.api.server import start_offline_server
+    from workbench.agent.model import offline_client
+    from workbench.offline import MODEL_NAME
+    from workbench.offline.api.server import start_offline_server
     with start_offline_server() as server, offline_client(server.base_url) as client:
         print(ask(client, MODEL_NAME, make_compactor(args.workspace, client, MODEL_NAME), [],
                   args.request, args.workspace))

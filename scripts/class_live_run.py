@@ -1,13 +1,13 @@
 """A class's live run on a running hub: every student logs in, starts their server, runs a notebook.
 
-    /opt/course/.venv/bin/python scripts/class_live_run.py /root/students.txt [--notebook 13_live_agent.ipynb]
+    /opt/course/.venv/bin/python scripts/class_live_run.py /root/students.txt [--notebook 09_live_agent.ipynb]
 
 As root, on the machine of the README's "One machine for a class", after its steps:
 the hub (jupyterhub.service or start-hub.sh) and, for live runs, the class proxy with a
 key for each student (class_keys.py make). The students of students.txt (`name:password`,
 the list add-students.sh took) log in through the hub's form with their passwords, as a
 browser would, all at once; then every server starts at once, and the notebook runs in
-every server at once through the kernel websocket (compact.bench.classroom_kernels).
+every server at once through the kernel websocket (workbench.bench.classroom_kernels).
 It prints: how long until every server was ready, how long the notebook took, failed
 kernel starts and cells that raised, each student's first error, and the machine's memory
 in use (MemTotal - MemAvailable) before, at the peak (read every 0.5 s) and after, and
@@ -29,7 +29,7 @@ from pathlib import Path
 
 import requests
 
-from compact.bench.classroom_kernels import memory_of, run_notebook
+from workbench.bench.classroom_kernels import memory_of, run_notebook
 
 COURSE = Path(__file__).resolve().parent.parent
 
@@ -93,7 +93,7 @@ class StudentView:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("students", type=Path, help="the `name:password` list of add-students.sh")
-    parser.add_argument("--notebook", default="13_live_agent.ipynb")
+    parser.add_argument("--notebook", default="09_live_agent.ipynb")
     parser.add_argument("--hub", default="http://127.0.0.1:8000")
     parser.add_argument("--teacher", type=Path, help="a `name:password` file: the teacher logs in "
                         "after the run and opens /hub/admin")

@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 folder=notebooks
 if [ "${1:-}" = zh ]; then
-  folder=notebooks/zh   # its kernels start there, so the helpers speak Chinese (compact/display/lang.py)
+  folder=notebooks/zh   # its kernels start there, so the helpers speak Chinese (workbench/display/lang.py)
   shift
 fi
 bash scripts/setup.sh

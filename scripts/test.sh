@@ -44,5 +44,5 @@ export COMPACT_OFFLINE=1
 status=0
 .venv/bin/python -m pytest "$@" || status=$?
 # nbval stops each notebook kernel with SIGKILL; remove the last one's replay scratch folder.
-.venv/bin/python -c "from compact.course.replay import remove_stale_scratch; remove_stale_scratch()"
+.venv/bin/python -c "from workbench.course.replay import remove_stale_scratch; remove_stale_scratch()"
 exit $status

@@ -15,8 +15,8 @@ import socket
 import pytest
 from hypothesis import HealthCheck, settings
 
-from compact.agent.model import offline_client
-from compact.offline.api.server import start_offline_server
+from workbench.agent.model import offline_client
+from workbench.offline.api.server import start_offline_server
 
 from .helpers import PROFILES
 

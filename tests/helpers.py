@@ -19,12 +19,12 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from compact import CompactionConfig, ContextCompactor, formats
-from compact.agent.model import offline_client
 from compact.messages import non_text_blocks, request_positions, text_of, to_plain, tool_results
-from compact.offline.api.server import start_offline_server
-from compact.offline.model.extractive import extractive_summary
 from compact.steps import ALWAYS, ON_REFUSAL, STEPS
 from compact.store import seeded_ids
+from workbench.agent.model import offline_client
+from workbench.offline.api.server import start_offline_server
+from workbench.offline.model.extractive import extractive_summary
 
 IMAGE = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}}
 

@@ -30,7 +30,7 @@ import uuid
 from contextlib import contextmanager
 from pathlib import Path
 
-from compact.bench import classroom, classroom_kernels
+from workbench.bench import classroom, classroom_kernels
 
 ROOT = classroom.ROOT
 SYSTEM_PYTHON = classroom.SYSTEM_PYTHON
@@ -356,7 +356,7 @@ class ClassProxy:
         self.process = self.upstream = None
 
     def start(self) -> "ClassProxy":
-        from compact.offline.api.server import start_offline_server
+        from workbench.offline.api.server import start_offline_server
         subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin",
                         "--user-group", self.user], check=True, capture_output=True)
         account = pwd.getpwnam(self.user)

@@ -16,12 +16,12 @@ import httpx2
 import pytest
 
 from compact import CompactionConfig, formats, validate_messages
-from compact.agent import tasks
-from compact.agent.loop import Agent, AgentError, main_agent, main_run
-from compact.agent.tools import MAX_OUTPUT, run_tool
 from compact.messages import tool_results, tool_uses
-from compact.offline import MODEL_NAME
 from compact.store import seeded_ids
+from workbench.agent import tasks
+from workbench.agent.loop import Agent, AgentError, main_agent, main_run
+from workbench.agent.tools import MAX_OUTPUT, run_tool
+from workbench.offline import MODEL_NAME
 
 from .helpers import offline_model
 
@@ -450,7 +450,7 @@ def test_a_large_file_arrives_whole(tmp_path):
 
 
 def test_run_task_runs_offline_and_closes_its_model(workspace):
-    from compact.agent.loop import run_task
+    from workbench.agent.loop import run_task
     lines = []
     agent = run_task("titles", workspace, profile="seed", echo=lines.append)
     assert lines[0].startswith("Model: the offline model")
@@ -463,7 +463,7 @@ def test_run_task_runs_offline_and_closes_its_model(workspace):
 # -- any file name, any bytes: what enters the messages can always be sent ------------------------
 
 def test_safe_text_writes_out_lone_surrogates_and_leaves_real_text_alone():
-    from compact.agent.loop import safe_text, safe_value
+    from workbench.agent.loop import safe_text, safe_value
     assert safe_text("caf\udcff.txt") == "caf\\xff.txt"      # one undecodable byte, 0xff
     assert safe_text("a\ud800b\udfffc") == "a\\ud800b\\udfffc"
     for text in ("plain", "café 上下文 🙂", "tab\tnew\nline", ""):
@@ -528,7 +528,7 @@ def test_the_repl_survives_a_workspace_with_a_non_utf8_file_name(workspace, caps
 # -- task names: a near miss is an error, anything else a question --------------------------------
 
 def test_a_mistyped_task_name_is_an_error_that_names_the_known_tasks():
-    from compact.agent.loop import UnknownTask, resolve_task
+    from workbench.agent.loop import UnknownTask, resolve_task
     assert resolve_task("titles") == tasks.TITLES
     assert resolve_task(" docs-json ") == tasks.DOCS_JSON
     for typo, meant in (("titels", "titles"), ("docs_json", "docs-json"),

@@ -8,15 +8,15 @@ from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 
 from compact import formats
-from compact.bench import benchmark as bench
-from compact.bench import chart, cli, cost, prices, stats, tables
-from compact.bench.sessions import KINDS, Session, Turn, make_session
-from compact.course.claims import default_claims
-from compact.display.text import fixed_width, plural
 from compact.messages import validate_messages
-from compact.offline.api.usage import LOOKBACK, PromptCache
-from compact.offline.tokens import estimate_text_tokens, estimate_tokens
 from compact.store import Store
+from workbench.bench import benchmark as bench
+from workbench.bench import chart, cli, cost, prices, stats, tables
+from workbench.bench.sessions import KINDS, Session, Turn, make_session
+from workbench.course.claims import default_claims
+from workbench.display.text import fixed_width, plural
+from workbench.offline.api.usage import LOOKBACK, PromptCache
+from workbench.offline.tokens import estimate_text_tokens, estimate_tokens
 
 # {"role": "user", "content": "hi"} is 33 characters of JSON:
 # 1 "{" + 6 '"role"' + 2 ": " + 6 '"user"' + 2 ", " + 9 '"content"' + 2 ": " + 4 '"hi"' + 1 "}".
@@ -238,7 +238,7 @@ def test_the_default_beats_the_seed_profile_across_two_seeds():
     chat = {(r["seed"], r["design"]): r["cost"] for r in rows if r["session"] == "chat-heavy"}
     assert all(chat[n, "default"] <= chat[n, "summary"] for n in range(2))
     assert "x seed mean" in tables.format_seeds(stats.across_seeds(rows))
-    # Notebook 09 prints the same claims, one line a session, each ending in yes or NO.
+    # Lab 02 prints the same claims, one line a session, each ending in yes or NO.
     lines = default_claims(rows)
     assert len(lines) == len(KINDS) and all("NO" not in line for line in lines), lines
 
@@ -422,7 +422,7 @@ def test_plural_counts_a_noun(count, many, expected):
 
 
 def test_bench_prepare_times_every_design_in_every_case():
-    from compact.bench import prepare_bench
+    from workbench.bench import prepare_bench
     rows = prepare_bench.run(sizes=((50, 20_000), (100, 40_000)), runs=1)
     timed = {(r["case"], r["design"]) for r in rows if r["ms"] is not None}
     assert timed == {("no-op", d) for d in prepare_bench.DESIGNS} | {
@@ -439,7 +439,7 @@ def test_the_servers_usage_over_a_bench_session_is_the_bench_bill(monkeypatch):
     """One bill: every request of a bench session, sent to the offline server through the
     SDK at its time on the session's clock, gets the very counts the bench booked.
     (Output tokens aside: the bench books the session's canned reply, the server writes its own.)"""
-    from compact.offline import MODEL_NAME
+    from workbench.offline import MODEL_NAME
 
     from .helpers import offline_model
 
@@ -474,14 +474,14 @@ def test_the_servers_usage_over_a_bench_session_is_the_bench_bill(monkeypatch):
 
 
 def test_every_price_the_course_prints_is_the_tables():
-    """Notebook 09 prints the table's rows (both editions); no page writes a dollar figure
+    """Lab 02 prints the table's rows (both editions); no page writes a dollar figure
     of its own that the table does not have."""
     import re
     from pathlib import Path
     root = Path(__file__).resolve().parents[1]
     table = {f"{v:.2f}" for row in prices.PRICES.values()
              for v in (row.input, row.write_5m, row.write_1h, row.read, row.output)}
-    for name in ("09_evidence.ipynb", "zh/09_evidence.ipynb"):
+    for name in ("labs/02_evidence.ipynb", "zh/labs/02_evidence.ipynb"):
         cells = json.loads((root / "notebooks" / name).read_text())["cells"]
         printed = "".join("".join(o.get("text", "")) for c in cells if c["cell_type"] == "code"
                           for o in c.get("outputs", []))
@@ -496,7 +496,7 @@ def test_every_price_the_course_prints_is_the_tables():
 
 
 def test_the_sessions_clock_has_tools_the_model_and_the_users_pauses():
-    from compact.bench.sessions import call_times
+    from workbench.bench.sessions import call_times
     long = make_session("chat-heavy", 400, 0)
     times, calm = call_times(long), call_times(long, pauses=False)
     assert times == call_times(long) and times[:120] == call_times(replace(long, turns=long.turns[:120]))

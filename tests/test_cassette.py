@@ -15,10 +15,10 @@ import shutil
 import pytest
 
 from compact.__main__ import main
-from compact.agent import tasks
-from compact.offline.api.cassette import FORMAT, Cassette, CassetteError, first_difference
-from compact.offline.api.server import key_for, start_offline_server
 from tests.test_agent import SAMPLE
+from workbench.agent import tasks
+from workbench.offline.api.cassette import FORMAT, Cassette, CassetteError, first_difference
+from workbench.offline.api.server import key_for, start_offline_server
 
 pytestmark = pytest.mark.usefixtures("no_network")
 
@@ -111,9 +111,9 @@ def test_a_file_that_is_no_cassette_says_so(tmp_path):
 
 
 def test_a_second_model_asked_not_to_record_leaves_the_first_ones_cassette_alone(tmp_path, monkeypatch):
-    # Notebook 13's "Your turn" starts a model of its own while COMPACT_RECORD names the
+    # Notebook 09's "Your turn" starts a model of its own while COMPACT_RECORD names the
     # experiments' cassette: it used to record too, writing over their exchanges.
-    from compact.agent.model import choose_model
+    from workbench.agent.model import choose_model
     cassette = tmp_path / "run.cassette.json"
     monkeypatch.setenv("COMPACT_RECORD", str(cassette))
     first = choose_model(offline=True, echo=None)

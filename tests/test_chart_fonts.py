@@ -1,7 +1,7 @@
 """Every chart draws every glyph, in English and in Chinese (issue 15).
 
 Each chart function of the course (charts.py, pipeline_picture.py, the threshold
-explorer's figures, the benchmark's chart of notebook 09) is drawn to a PNG with
+explorer's figures, the benchmark's chart of lab 02) is drawn to a PNG with
 COMPACT_LANG=en and =zh, and nothing may report a missing glyph: matplotlib
 warns "Glyph ... missing from font(s) ..." (warnings) and logs "findfont: ..."
 (logging) when a character has no font. The Chinese drawing must really hold
@@ -22,13 +22,13 @@ import matplotlib
 import pytest
 from matplotlib.figure import Figure
 
-from compact.bench import benchmark, chart
-from compact.course import charts
-from compact.course.pipeline_picture import pipeline_picture
-from compact.course.replay import replay, timeline
-from compact.course.widgets import explore
-from compact.display import fonts
-from compact.display.lang import language
+from workbench.bench import benchmark, chart
+from workbench.course import charts
+from workbench.course.pipeline_picture import pipeline_picture
+from workbench.course.replay import replay, timeline
+from workbench.course.widgets import explore
+from workbench.display import fonts
+from workbench.display.lang import language
 
 CJK = re.compile(r"[\u3400-\u9fff]")
 MISSING = re.compile(r"missing from font|Glyph \d+|findfont", re.I)
@@ -113,7 +113,7 @@ def test_the_font_list_keeps_dejavu_first_and_noto_cjk_behind_it():
 
 
 def test_the_chinese_charts_say_in_chinese_what_the_english_ones_say(monkeypatch):
-    from compact.display.chart_text import CHART_TEXT, TITLES, title
+    from workbench.display.chart_text import CHART_TEXT, TITLES, title
     assert CHART_TEXT["zh"].keys() == CHART_TEXT["en"].keys()
     untranslated = [key for key, text in CHART_TEXT["zh"].items() if not CJK.search(text)]
     assert untranslated == []

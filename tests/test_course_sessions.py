@@ -1,4 +1,4 @@
-"""Notebook 11's `open_session`: a missing path says so in one line, shown as the notebook
+"""Lab 04's `open_session`: a missing path says so in one line, shown as the notebook
 prints paths (never whole, nothing a terminal would obey), and opens the sample; a file
 that is there but does not import is never swapped for the sample."""
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from compact.course.sessions import open_session, sample_path
+from workbench.course.sessions import open_session, sample_path
 
 
 def test_a_missing_path_names_it_shortly_and_opens_the_sample(capsys, tmp_path, monkeypatch):

@@ -1,7 +1,7 @@
-"""Every checker of compact.course.exercises: the reference solution passes, wrong answers
+"""Every checker of workbench.course.exercises: the reference solution passes, wrong answers
 fail with a diff and a hint, and a stub is "not attempted yet", never a traceback.
 
-The solutions (compact/course/exercises/solutions.py) are written from the
+The solutions (workbench/course/exercises/solutions.py) are written from the
 article, not copied from the package, so a checker whose reference drifted
 from the article fails here. The wrong answers are the common mistakes
 docs/TEACHING.md lists, the traps included (01: a persisted result counted as
@@ -14,12 +14,13 @@ from pathlib import Path
 import pytest
 
 from compact import formats
-from compact.course import exercises as ex
-from compact.course.exercises import check as machinery
-from compact.course.exercises import solutions as right
-from compact.course.exercises.snip import simulate
 from compact.messages import text_of
-from compact.probes import CONSTRAINT_EN, CONSTRAINT_ZH, readable_units
+from workbench.course import exercises as ex
+from workbench.course.exercises import check as machinery
+from workbench.course.exercises import hints
+from workbench.course.exercises import solutions as right
+from workbench.course.exercises.snip import simulate
+from workbench.probes import CONSTRAINT_EN, CONSTRAINT_ZH, readable_units
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -212,7 +213,7 @@ def unread_shrinks_120(sizes, fresh):
 
 def pay_off_reads_the_unchanged_start(before, after, summary=None, cold=False):
     """The call after the step reads the messages the step left unchanged at the start."""
-    from compact.course.exercises.payoff import calls, closed_form
+    from workbench.course.exercises.payoff import calls, closed_form
     return calls(*closed_form(before, after, summary, cold, shared=True))
 
 
@@ -420,7 +421,7 @@ def test_a_tool_that_raises_is_answered_and_the_batch_goes_on():
 
 def test_the_articles_cut_archives_on_every_call_once_over_the_trigger():
     # The seed profile's own step 2, call after call: what archive_the_articles_cut models.
-    from compact.course.exercises import snip
+    from workbench.course.exercises import snip
     assert snip.simulate([1] * 60, 50, 51) == list(range(51, 61))
     assert ex.snip.reference([1] * 60, 50, 30) == [51]
 
@@ -484,7 +485,7 @@ def test_a_partial_prediction_names_what_is_missing(capsys):
 
 
 def test_hint_before_any_check_says_to_run_one(capsys, monkeypatch):
-    monkeypatch.setattr(machinery, "LAST", [])
+    monkeypatch.setattr(hints, "LAST", [])
     ex.hint()
     assert "No check has run yet" in capsys.readouterr().out
 
@@ -529,8 +530,8 @@ def test_steps_that_act_follow_the_triggers():
 
 
 def test_placeholders_on_five_reads_match_the_article_rule():
-    from compact.course.histories import load_history
     from compact.messages import tool_results
+    from workbench.course.histories import load_history
     results = [b for m in load_history("five_reads")["messages"] for b in tool_results(m)]
     shrunk = [b for b in results[:-3] if len(text_of(b["content"])) > 120]
     # Nothing in five_reads is large enough for step 1, so every placeholder says omitted.
@@ -554,12 +555,12 @@ def test_an_instructions_slip_gets_its_own_hint(wrong, words, not_words, capsys)
 def test_notebook_12_shows_examples_of_every_cue_and_states_no_word_list():
     from pathlib import Path
 
-    from compact.probes import CONSTRAINT_EN, CONSTRAINT_ZH
+    from workbench.probes import CONSTRAINT_EN, CONSTRAINT_ZH
     kept = " ".join(s.lower() for _, sentences in ex.forgets.examples() for s in sentences)
     assert all(cue in kept for cue in CONSTRAINT_EN + CONSTRAINT_ZH)
     dropped = [t for t, sentences in ex.forgets.examples() if not sentences]
     assert "The commonly used helper is slow." in dropped  # a false friend, shown
-    source = (Path(__file__).parent.parent / "notebooks/src/12_what_each_design_forgets.py").read_text()
+    source = (Path(__file__).parent.parent / "notebooks/src/labs/05_what_each_design_forgets.py").read_text()
     exercise = source[source.index("## Check yourself"):source.index("**Recap.**")]
     assert "CONSTRAINT_EN" not in exercise and "whole word" not in exercise
     assert not set(ex.forgets.EXAMPLES) & {text for _, text in ex.forgets.CASES}
@@ -584,7 +585,7 @@ def test_seed_losses_are_asked_on_histories_the_table_does_not_replay():
     from pathlib import Path
     losses = ex.profiles.seed_losses()
     assert losses == {"overflow": 7, "compact_tool": 2, "huge_result": 0}
-    source = (Path(__file__).parent.parent / "notebooks/src/08_seed_vs_default.py").read_text()
+    source = (Path(__file__).parent.parent / "notebooks/src/labs/01_seed_vs_default.py").read_text()
     table = source[source.index("def compare("):source.index("## Characters before and after")]
     assert not any(name in table for name in losses)
 
@@ -612,7 +613,7 @@ def test_summary_calls_in_the_live_run_are_read_from_the_records():
 
 
 def test_the_live_prediction_is_the_default_run_and_names_the_expected_mistakes(capsys):
-    # Notebook 13 asks about the run it does not show: experiment 3 under the default.
+    # Notebook 09 asks about the run it does not show: experiment 3 under the default.
     # Each code file is saved by step 1, and the agent searches each saved copy once.
     assert ex.live.default_run() == {"files_saved": 2, "model_calls": 5}
     capsys.readouterr()
@@ -663,10 +664,11 @@ def test_a_prediction_checker_passes_the_right_numbers_and_fails_wrong_ones(
 # -- the catalogue ---------------------------------------------------------------------------
 
 def test_every_notebook_has_a_checker_and_nine_have_code_to_write():
-    # every notebook in notebooks/src has its checker, and no checker names a missing notebook
-    from pathlib import Path
-    src = Path(__file__).parent.parent / "notebooks" / "src"
-    notebooks = sorted(p.name[:2] for p in src.glob("[0-9][0-9]_*.py"))
+    # every notebook of the core path and every lab has its checker, and no checker names a
+    # missing notebook: "03" is notebooks/src/03_*.py, "labs/01" notebooks/src/labs/01_*.py
+    src = ROOT / "notebooks" / "src"
+    notebooks = sorted([p.name[:2] for p in src.glob("[0-9][0-9]_*.py")]
+                       + [f"labs/{p.name[:2]}" for p in (src / "labs").glob("[0-9][0-9]_*.py")])
     assert sorted(ex.CHECKERS) == notebooks
     writes_code = {nb for nb, checks in ex.CHECKERS.items()
                    if any(c in ex.WRITES_CODE for c in checks)}
@@ -684,13 +686,13 @@ def test_the_teachers_guide_shows_every_solution_as_it_is_in_solutions_py():
 
 
 def test_the_checkers_speak_through_the_one_phrasebook():
-    # What a checker says of a mistake is a row of compact/display/phrases.py ("<module>: ..."),
+    # What a checker says of a mistake is a row of workbench/display/phrases.py ("<module>: ..."),
     # filled with the learner's values; no checker writes its own English and Chinese pair.
     # Only the hints are data of their own (texts.json), and the cases' labels (case_names.py).
     import ast
 
-    from compact.display.phrases import PHRASES
-    folder = ROOT / "compact" / "course" / "exercises"
+    from workbench.display.phrases import PHRASES
+    folder = ROOT / "workbench" / "course" / "exercises"
     stems = {path.stem for path in folder.glob("*.py")}
     used = set()
     for path in folder.glob("*.py"):
@@ -706,7 +708,7 @@ def test_the_checkers_speak_through_the_one_phrasebook():
 def test_the_pay_off_reference_replays_the_benchmarks_cache_and_agrees_with_the_closed_form():
     """The reference plays both futures through PromptCache and the price table; the
     solution reasons in closed form. They agree on every case, and the cases mix the steps."""
-    from compact.course.exercises import payoff
+    from workbench.course.exercises import payoff
     cases = payoff._cases()
     assert len(cases) >= 16
     for label, args, expected in cases:
@@ -716,7 +718,7 @@ def test_the_pay_off_reference_replays_the_benchmarks_cache_and_agrees_with_the_
 
 
 def test_the_pay_off_figures_docs_teaching_names():
-    from compact.course.exercises import payoff
+    from workbench.course.exercises import payoff
     answers = {label: payoff.reference(*args) for label, args in payoff._canned()}
     assert answers["step 3 shrinks one old result"] == 45
     assert answers["step 2 keeps the first 3 and the newest 3"] == 6
@@ -730,7 +732,7 @@ def test_the_pay_off_figures_docs_teaching_names():
 def test_what_notebook_09s_recap_says_of_the_pay_off():
     """The recap: a small cut takes many calls to pay back; after a long pause a cut with no
     summary pays from the first call; the call after a rewrite reads nothing of it."""
-    from compact.course.exercises import payoff
+    from workbench.course.exercises import payoff
     canned = {label: (args, payoff.reference(*args)) for label, args in payoff._canned()}
     one = canned["step 3 shrinks one old result"][1]
     assert one > 5 * canned["step 2 keeps the first 3 and the newest 3"][1]

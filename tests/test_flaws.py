@@ -466,8 +466,8 @@ def test_flaw_16_keep_zero(root, profile):
 
 @pytest.mark.parametrize("name", ["long_session", "timeline_150"])
 def test_flaw_1_the_seed_loses_what_step_3_shrinks_before_a_transcript(name):
-    """The hint of notebook 08's exercise: lost = shrunk on a call at most 50 messages long."""
-    from compact.course.replay import outputs_lost, timeline
+    """The hint of lab 01's exercise: lost = shrunk on a call at most 50 messages long."""
+    from workbench.course.replay import outputs_lost, timeline
 
     shrunk_early, seen = set(), set()
 
@@ -483,7 +483,7 @@ def test_flaw_1_the_seed_loses_what_step_3_shrinks_before_a_transcript(name):
 
 
 def test_flaw_2_prefix_counter():
-    from compact.course.prefix import PrefixCounter
+    from workbench.course.prefix import PrefixCounter
 
     a, b, c = user("a" * 98), assistant(note="b"), user("c")
     counter = PrefixCounter()

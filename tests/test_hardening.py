@@ -22,9 +22,9 @@ from pathlib import Path
 import pytest
 
 from compact import MessageFormatError, formats, micro, validate_messages
-from compact.agent import model, tools
-from compact.agent.loop import Agent, main_run
 from compact.store import STALE_TEMPORARY, TOOL_RESULTS, Store
+from workbench.agent import model, tools
+from workbench.agent.loop import Agent, main_run
 
 from .helpers import assistant, make_compactor, tool_result, tool_use, user
 
@@ -248,7 +248,7 @@ def test_an_agent_needs_at_least_one_turn(root, value):
 
 
 def test_the_readmes_safety_numbers_are_the_codes():
-    from compact.offline.api import server
+    from workbench.offline.api import server
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     section = text[text.index("## Safety"):text.index("## Teaching it to a class")]
     for said in (f"over {model.MAX_ENV_BYTES // 1024} KiB", f"at most {model.MAX_ENV_BYTES // 1024} KiB",

@@ -29,7 +29,7 @@ from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 
-from compact.course import histories
+from workbench.course import histories
 
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
@@ -53,8 +53,9 @@ def wheel(tmp_path_factory) -> Path:
     project = tmp_path_factory.mktemp("project")
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, project / name)
-    shutil.copytree(ROOT / "compact", project / "compact",
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    for package in ("compact", "workbench"):
+        shutil.copytree(ROOT / package, project / package,
+                        ignore=shutil.ignore_patterns("__pycache__"))
     out = tmp_path_factory.mktemp("dist")
     # No build isolation: the pinned setuptools of requirements-test.txt, no download.
     run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index",
@@ -75,16 +76,16 @@ def installed(wheel, tmp_path_factory) -> Path:
 
 def test_the_wheel_holds_every_subpackage(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
-    for package in ("compact", *(f"compact/{sub}" for sub in SUBPACKAGES)):
+    for package in ("compact", "workbench", *(f"workbench/{sub}" for sub in SUBPACKAGES)):
         assert f"{package}/__init__.py" in names, package
     # Every module, and every data file a module reads (the checkers' texts.json).
-    files = {p.relative_to(ROOT).as_posix() for p in (ROOT / "compact").rglob("*")
-             if p.suffix in (".py", ".json")}
+    files = {p.relative_to(ROOT).as_posix() for package in ("compact", "workbench")
+             for p in (ROOT / package).rglob("*") if p.suffix in (".py", ".json")}
     assert files <= names, sorted(files - names)
 
 
 def test_import_compact_from_another_folder_finds_the_installed_copy(installed, tmp_path):
-    out = run([str(installed), "-c", "import compact, compact.course.histories; print(compact.__file__)"],
+    out = run([str(installed), "-c", "import compact, workbench.course.histories; print(compact.__file__)"],
               cwd=tmp_path, env=clean_env()).stdout.strip()
     site = run([str(installed), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                env=clean_env()).stdout.strip()
@@ -92,7 +93,8 @@ def test_import_compact_from_another_folder_finds_the_installed_copy(installed, 
     assert (installed.parent / "compact").is_file()  # the [project.scripts] command
 
 
-LOAD = "from compact.course.histories import load_history; print(len(load_history('five_reads')['messages']))"
+LOAD = ("from workbench.course.histories import load_history; "
+        "print(len(load_history('five_reads')['messages']))")
 
 
 def test_the_installed_copy_says_where_it_looked_for_the_data(installed, tmp_path):
@@ -100,7 +102,7 @@ def test_the_installed_copy_says_where_it_looked_for_the_data(installed, tmp_pat
                             capture_output=True, text=True, timeout=60)
     assert result.returncode != 0
     last = result.stderr.strip().splitlines()[-1]
-    assert last.startswith("compact.course.histories.CourseDataMissing:")
+    assert last.startswith("workbench.course.histories.CourseDataMissing:")
     assert str(tmp_path / "data") in last and "COMPACT_DATA" in last
 
 

@@ -1,12 +1,18 @@
-"""The layout: the pipeline alone at the top of compact/, and imports that go one way.
+"""The layout: the pipeline alone in compact/, the workbench beside it, imports one way.
 
-    pipeline (compact/*.py) <- importers <- display <- offline <- agent <- bench <- course
+    compact/ (the pipeline)
+      <- workbench/: probes <- importers <- display <- offline <- agent <- bench <- course
 
-A top-level module of compact/ imported on its own loads no plotting, widget,
-HTTP-server or SDK library, and names no subpackage. Each subpackage imports
-only from the layers below it. `python -m compact` reaches the subpackages by
-name, through importlib, when a command asks for one: that is not an import
-and is left out here. Last, the suite's own setup: the hypothesis profiles.
+compact/ is a flat folder of small modules: no subfolder, at most 2,700 lines. A
+module of it imported on its own loads no plotting, widget, HTTP-server or SDK
+library, and imports nothing of the workbench. Every workbench module sits in one
+of the layers, and imports only from the layers below it (and its own): the
+offline model stands beside the agent, above the pipeline and the probes it
+answers, never between the pipeline's layers. No module of either package imports
+one that imports it back, not even inside a function (a circle). `python -m
+compact` reaches the workbench by name, through importlib, when a command asks
+for one (compact/__main__.py): that is not an import and is left out here. Last,
+the suite's own setup: the hypothesis profiles.
 """
 
 import ast
@@ -16,15 +22,18 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parent.parent / "compact"
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "compact"
+WORKBENCH = ROOT / "workbench"
 TOP_LEVEL = sorted(p.stem for p in PACKAGE.glob("*.py"))
-SUBPACKAGES = ("importers", "display", "offline", "agent", "bench", "course")  # lowest first
+SUBPACKAGES = ("probes", "importers", "display", "offline", "agent", "bench", "course")  # lowest first
+MAX_PIPELINE_LINES = 2700
 HEAVY = ("matplotlib", "ipywidgets", "http.server", "aiohttp", "anthropic")
 
 
 def imported_modules(path: Path) -> set:
     """Every module an import statement in the file names, relative ones made absolute."""
-    package = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts[:-1])
+    package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
     found = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
@@ -40,7 +49,7 @@ def imported_modules(path: Path) -> set:
 
 
 def reaches(path: Path, subpackage: str) -> list:
-    name = f"compact.{subpackage}"
+    name = f"workbench.{subpackage}" if subpackage else "workbench"
     return sorted(m for m in imported_modules(path) if m == name or m.startswith(name + "."))
 
 
@@ -57,47 +66,132 @@ def test_a_top_level_module_loads_no_heavy_library(module):
 
 def test_the_heavy_check_sees_a_heavy_import():
     # The same check on a subpackage module that does load matplotlib.
-    code = "import sys, compact.course.charts; print('matplotlib' in sys.modules)"
+    code = "import sys, workbench.course.charts; print('matplotlib' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=PACKAGE.parent, timeout=120)
     assert done.stdout.strip() == "True", done.stderr
 
 
 @pytest.mark.parametrize("module", TOP_LEVEL)
-def test_the_pipeline_imports_no_subpackage(module):
+def test_the_pipeline_imports_nothing_of_the_workbench(module):
     path = PACKAGE / f"{module}.py"
-    for subpackage in SUBPACKAGES:
-        assert reaches(path, subpackage) == [], f"compact/{path.name} imports compact.{subpackage}"
+    assert reaches(path, "") == [], f"compact/{path.name} imports {reaches(path, '')}"
+
+
+def test_the_pipeline_is_one_small_flat_folder():
+    assert [p.name for p in PACKAGE.iterdir() if p.is_dir() and p.name != "__pycache__"] == []
+    lines = sum(len(p.read_text(encoding="utf-8").splitlines()) for p in PACKAGE.glob("*.py"))
+    assert lines <= MAX_PIPELINE_LINES, f"compact/*.py is {lines} lines"
+
+
+def test_the_workbench_check_sees_an_import_of_the_workbench():
+    assert reaches(WORKBENCH / "agent" / "loop.py", "") != []
 
 
 @pytest.mark.parametrize("lower", SUBPACKAGES)
 def test_a_subpackage_imports_only_the_layers_below_it(lower):
     higher = SUBPACKAGES[SUBPACKAGES.index(lower) + 1:]
-    for path in sorted((PACKAGE / lower).rglob("*.py")):
+    for path in sorted((WORKBENCH / lower).rglob("*.py")):
         for subpackage in higher:
             assert reaches(path, subpackage) == [], (
-                f"{path.relative_to(PACKAGE)} imports compact.{subpackage}")
+                f"{path.relative_to(ROOT)} imports workbench.{subpackage}")
+
+
+def test_every_workbench_module_is_in_a_layer():
+    # A module on the workbench's own top level would stand outside the layers, where
+    # any layer could import it and it any layer: the probes stood there until issue 39.
+    loose = [p.name for p in WORKBENCH.glob("*.py") if p.name != "__init__.py"]
+    assert loose == [], f"workbench/ holds {loose}: put each in one of {SUBPACKAGES}"
+    folders = sorted(p.name for p in WORKBENCH.iterdir() if (p / "__init__.py").exists())
+    assert folders == sorted(SUBPACKAGES)
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_graph(roots=(PACKAGE, WORKBENCH)) -> dict:
+    """module -> the modules of ours it imports, at the top or inside a function.
+
+    A name is cut back to the module that defines it (`workbench.probes.make_probes`
+    is `workbench.probes`). An import of a package a module is inside is left out:
+    Python loads the package first anyway, and its __init__ naming its own modules
+    is not a circle."""
+    files = {module_name(p): p for root in roots for p in root.rglob("*.py")}
+
+    def module_of(name: str) -> str:
+        while name and name not in files:
+            name = name.rpartition(".")[0]
+        return name
+
+    return {name: {m for n in imported_modules(path) if (m := module_of(n))
+                   and m != name and not name.startswith(m + ".")}
+            for name, path in files.items()}
+
+
+def circles(graph: dict) -> list:
+    """Each set of modules that import one another round (Tarjan's strongly connected
+    components of more than one module), sorted."""
+    order, low, stack, found = {}, {}, [], []
+
+    def visit(node):
+        order[node] = low[node] = len(order)
+        stack.append(node)
+        for other in sorted(graph[node]):
+            if other not in order:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in stack:
+                low[node] = min(low[node], order[other])
+        if low[node] == order[node]:
+            part = stack[stack.index(node):]
+            del stack[stack.index(node):]
+            if len(part) > 1:
+                found.append(sorted(part))
+
+    for node in sorted(graph):
+        if node not in order:
+            visit(node)
+    return sorted(found)
+
+
+def test_no_module_imports_one_that_imports_it_back():
+    assert circles(import_graph()) == []
+
+
+def test_the_circle_check_sees_a_circle():
+    # The two circles issue 39 removed, as they were: sweep_chart took two names from
+    # sweep, whose command imported sweep_chart for --chart; hints.hint() read check.LAST,
+    # and check put hint() in the notebook's names.
+    graph = import_graph()
+    graph["workbench.course.sweep"].add("workbench.course.sweep_chart")
+    graph["workbench.course.sweep_chart"].add("workbench.course.sweep")
+    graph["workbench.course.exercises.hints"].add("workbench.course.exercises.check")
+    assert circles(graph) == [["workbench.course.exercises.check", "workbench.course.exercises.hints"],
+                              ["workbench.course.sweep", "workbench.course.sweep_chart"]]
+    assert circles({"a": {"b"}, "b": {"c"}, "c": set()}) == []
 
 
 def test_the_offline_model_never_imports_the_api_it_is_served_by():
-    # compact/offline/model/ is the deterministic model; compact/offline/api/ plays the
+    # workbench/offline/model/ is the deterministic model; workbench/offline/api/ plays the
     # Messages API around it. The API may ask the model; the model knows nothing of HTTP,
     # the request rules, clearing, server compaction or billing. tokens.py sits below both.
-    model = sorted((PACKAGE / "offline" / "model").rglob("*.py"))
+    model = sorted((WORKBENCH / "offline" / "model").rglob("*.py"))
     assert len(model) > 10
     for path in model:
-        assert reaches(path, "offline.api") == [], f"{path.relative_to(PACKAGE)} imports compact.offline.api"
+        assert reaches(path, "offline.api") == [], f"{path.relative_to(ROOT)} imports workbench.offline.api"
 
 
 def test_the_offline_model_check_sees_an_import_of_the_api():
-    assert reaches(PACKAGE / "offline" / "api" / "server.py", "offline.model") != []
-    assert reaches(PACKAGE / "offline" / "api" / "server.py", "offline.api") != []
+    assert reaches(WORKBENCH / "offline" / "api" / "server.py", "offline.model") != []
+    assert reaches(WORKBENCH / "offline" / "api" / "server.py", "offline.api") != []
 
 
 def test_the_import_reader_resolves_relative_imports():
-    assert "compact.offline.tokens" in imported_modules(PACKAGE / "agent" / "loop.py")
+    assert "workbench.offline.tokens" in imported_modules(WORKBENCH / "agent" / "loop.py")
     assert "compact.formats" in imported_modules(PACKAGE / "snip.py")  # from . import formats
-    assert reaches(PACKAGE / "course" / "replay.py", "bench") != []
+    assert reaches(WORKBENCH / "course" / "replay.py", "bench") != []
 
 
 def test_hypothesis_is_quick_by_default_and_thorough_in_ci():

@@ -13,20 +13,21 @@ from pathlib import Path
 import pytest
 
 from compact import ContextCompactor
-from compact.bench.benchmark import DESIGN_TABLE, run_session
-from compact.bench.probe_ask import Asker
-from compact.bench.probe_walk import walk
-from compact.bench.sessions import make_session, session_messages
-from compact.bench.tables import format_table
-from compact.course.histories import list_histories, load_history
-from compact.course.probe import main as probe_main
-from compact.course.probe import spread
-from compact.course.sessions import sample_path
-from compact.course.sweep import describe, sweep
 from compact.messages import user_text
-from compact.offline.model.extractive import extractive_summary
-from compact.probe_status import Locator
-from compact.probes import (
+from compact.store import seeded_ids
+from tests.helpers import assistant, tool_result, tool_use, user
+from workbench.bench.benchmark import DESIGN_TABLE, run_session
+from workbench.bench.probe_ask import Asker
+from workbench.bench.probe_walk import walk
+from workbench.bench.sessions import make_session, session_messages
+from workbench.bench.tables import format_table
+from workbench.course.histories import list_histories, load_history
+from workbench.course.probe import main as probe_main
+from workbench.course.probe import spread
+from workbench.course.sessions import sample_path
+from workbench.course.sweep import describe, sweep
+from workbench.offline.model.extractive import extractive_summary
+from workbench.probes import (
     CONSTRAINT_EN,
     CONSTRAINT_ZH,
     KINDS,
@@ -37,8 +38,7 @@ from compact.probes import (
     read_question,
     score,
 )
-from compact.store import seeded_ids
-from tests.helpers import assistant, tool_result, tool_use, user
+from workbench.probes.status import Locator
 
 pytestmark = pytest.mark.usefixtures("no_network")
 

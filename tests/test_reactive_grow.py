@@ -10,12 +10,12 @@ import re
 import anthropic
 import pytest
 
-from compact.agent.loop import Agent
 from compact.config import CompactionConfig
 from compact.messages import estimate_chars
 from compact.store import seeded_ids
 from tests.helpers import offline_model
 from tests.test_agent import MODEL_NAME, lessons_workspace, sdk_error, tasks
+from workbench.agent.loop import Agent
 
 pytestmark = pytest.mark.usefixtures("no_network")
 

@@ -1,6 +1,6 @@
-"""compact.agent.reattach: the files an agent gets back after a compaction."""
+"""workbench.agent.reattach: the files an agent gets back after a compaction."""
 
-from compact.agent.reattach import files_worked_on, reattach
+from workbench.agent.reattach import files_worked_on, reattach
 
 
 def call(n, name, path):

@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 
 from compact import CompactionConfig, formats, validate_messages
-from compact.agent import tasks
 from compact.messages import estimate_chars, tool_results, tool_uses
-from compact.offline import MODEL_NAME
 from compact.store import seeded_ids
 from tests.helpers import offline_model
 from tests.test_agent import lessons_workspace
+from workbench.agent import tasks
+from workbench.offline import MODEL_NAME
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.usefixtures("no_network")

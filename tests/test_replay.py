@@ -8,8 +8,10 @@ from pathlib import Path
 import pytest
 
 from compact import estimate_chars, formats
-from compact.course.histories import list_histories, load_history, model_calls
-from compact.course.replay import (
+from compact.messages import tool_results
+from compact.store import SEED, seeded_ids
+from workbench.course.histories import list_histories, load_history, model_calls
+from workbench.course.replay import (
     STEPS,
     call_points,
     format_table,
@@ -18,8 +20,6 @@ from compact.course.replay import (
     replay,
     timeline,
 )
-from compact.messages import tool_results
-from compact.store import SEED, seeded_ids
 
 from .helpers import EVERY_CALL, prepare_steps
 

@@ -25,8 +25,8 @@ from pathlib import Path
 
 import pytest
 
-from compact.agent import tools
-from compact.agent.tools import run_tool
+from workbench.agent import tools
+from workbench.agent.tools import run_tool
 
 # An interpreter the sandbox can see: its /tmp is its own, so this test's own Python is
 # hidden inside it when the checkout (and its .venv) lives under /tmp, as a CI clone may.
@@ -82,7 +82,7 @@ def outside():
 @pytest.fixture(params=["bubblewrap", "unsandboxed"])
 def either_mode(request, monkeypatch):
     """Runs a test once in each mode (the sandboxed one only where bwrap starts)."""
-    from compact.agent import sandbox
+    from workbench.agent import sandbox
     if request.param == "bubblewrap" and not BWRAP:
         pytest.skip("bwrap cannot start here")
     monkeypatch.setattr(sandbox, "_mode", request.param)
@@ -152,7 +152,7 @@ def test_the_environment_holds_no_secret(workspace, either_mode, monkeypatch):
 
 
 def test_without_bubblewrap_commands_run_with_a_warning_given_once(workspace, monkeypatch):
-    from compact.agent import sandbox
+    from workbench.agent import sandbox
     monkeypatch.setattr(sandbox, "BWRAP_NAME", "no-such-bwrap-program")
     monkeypatch.setattr(sandbox, "_mode", None)
     monkeypatch.setattr(sandbox, "_warned", False)
@@ -169,7 +169,7 @@ def test_without_bubblewrap_commands_run_with_a_warning_given_once(workspace, mo
 
 
 def test_a_sandbox_that_fails_to_start_falls_back_with_the_warning(workspace, monkeypatch):
-    from compact.agent import sandbox
+    from workbench.agent import sandbox
     # A bwrap that exits at once with an error, as it does without user namespaces.
     fake = workspace.parent / "bin"
     fake.mkdir()
@@ -195,7 +195,7 @@ def test_the_deny_list_and_the_destructive_filter_still_refuse(workspace, either
 
 @needs_bwrap
 def test_the_sandbox_runs_where_bubblewrap_starts():
-    from compact.agent import sandbox
+    from workbench.agent import sandbox
     assert sandbox.mode() == "bubblewrap"
 
 
@@ -342,7 +342,7 @@ def test_an_env_file_linked_elsewhere_is_covered_where_it_leads(workspace, outsi
 @pytest.fixture
 def no_sandbox(monkeypatch, tmp_path):
     """bwrap missing; the course's .env is an empty file, so only the test's variables count."""
-    from compact.agent import sandbox
+    from workbench.agent import sandbox
     monkeypatch.setattr(sandbox, "_mode", "unsandboxed")
     monkeypatch.delenv(tools.OPT_IN, raising=False)
     for name in tools.SECRET_NAMES:
@@ -395,7 +395,7 @@ def test_opted_in_without_a_sandbox_a_command_reads_the_key(workspace, no_sandbo
     """What COMPACT_UNSANDBOXED_BASH=1 costs (the README says it): the agent's own
     environment is one `tr` away, and base64 takes it past the redaction."""
     probe = ("import sys\n"
-             "from compact.agent import sandbox, tools\n"
+             "from workbench.agent import sandbox, tools\n"
              "sandbox._mode = 'unsandboxed'\n"
              "print(tools.run_tool(sys.argv[1], 'bash', {'command': "
              "\"tr '\\\\0' '\\\\n' < /proc/$PPID/environ | base64 -w0\"}))\n")

@@ -13,9 +13,9 @@ from types import SimpleNamespace
 import pytest
 
 from compact import CompactionConfig, formats
-from compact.agent.loop import Agent
-from compact.agent.tools import run_tool
-from compact.offline import MODEL_NAME
+from workbench.agent.loop import Agent
+from workbench.agent.tools import run_tool
+from workbench.offline import MODEL_NAME
 
 from .helpers import offline_model
 

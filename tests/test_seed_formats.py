@@ -4,7 +4,7 @@ One test per rule: the constants, the persisted-output block, the archive
 marker and its pair-safe cut points, both placeholders, the three-part summary
 message, the summary input cut, reactive_compact's kept tail, the refusal it
 answers, the fixed order of `prepare`, and the article's own tool-pair tests
-(its section 11, in compact/course/article_tests.py).
+(its section 11, in workbench/course/article_tests.py).
 """
 
 import json
@@ -22,12 +22,12 @@ from compact import (
     is_prompt_too_long,
     validate_messages,
 )
-from compact.agent.tools import TOOLS
-from compact.course import article_tests
-from compact.course.article_tests import run_article_tests
 from compact.messages import estimate_chars
 from compact.store import sanitize_id, seeded_ids
 from compact.summary import summary_input
+from workbench.agent.tools import TOOLS
+from workbench.course import article_tests
+from workbench.course.article_tests import run_article_tests
 
 from .helpers import (
     EVERY_CALL,

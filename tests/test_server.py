@@ -19,14 +19,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from compact import formats, is_prompt_too_long
-from compact import offline as policy
-from compact.agent.model import offline_client
-from compact.offline.api import rules
-from compact.offline.api.answer import answer
-from compact.offline.api.server import key_for, start_offline_server
-from compact.offline.model.experiments.json_shape import json_outline
-from compact.offline.model.extractive import extractive_summary
 from compact.summary import summary_input
+from workbench import offline as policy
+from workbench.agent.model import offline_client
+from workbench.offline.api import rules
+from workbench.offline.api.answer import answer
+from workbench.offline.api.server import key_for, start_offline_server
+from workbench.offline.model.experiments.json_shape import json_outline
+from workbench.offline.model.extractive import extractive_summary
 
 from .helpers import offline_model
 
@@ -522,7 +522,7 @@ def conversations(draw):
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(messages=conversations())
 def test_any_valid_conversation_gets_a_reply_in_the_api_shape(messages):
-    from compact.agent.tools import TOOLS
+    from workbench.agent.tools import TOOLS
     body = {"model": MODEL, "max_tokens": 100, "tools": TOOLS, "messages": messages}
     status, payload = answer("messages", json.dumps(body).encode(), 200_000)
     assert status == 200, payload
@@ -540,8 +540,8 @@ LESSONS = ["s01_agent_loop", "s02_tool_use", "s03_planning", "s04_subagents", "s
 
 def titles_request(result_for, notes=True):
     """A finished TITLES run whose README results are `result_for(n)`."""
-    from compact.agent.tasks import TITLES
-    from compact.agent.tools import TOOLS
+    from workbench.agent.tasks import TITLES
+    from workbench.agent.tools import TOOLS
     messages = [{"role": "user", "content": TITLES},
                 {"role": "assistant", "content": [use("toolu_g", "glob", pattern="s*/README.md")]},
                 {"role": "user", "content": [result("toolu_g", "\n".join(
@@ -589,8 +589,8 @@ def test_a_saved_placeholder_without_a_note_is_read_back():
 
 
 def test_after_a_compaction_the_request_and_facts_come_from_the_summary():
-    from compact.agent.tasks import TITLES
-    from compact.agent.tools import TOOLS
+    from workbench.agent.tasks import TITLES
+    from workbench.agent.tools import TOOLS
     summary = "Files read or changed:\n" + "\n".join(
         f"- {name}/README.md (read): 2 lines; title '# s0{n}: T'"
         for n, name in enumerate(LESSONS, 1)) + "\n\nDecisions:\n- Lessons found: " + ", ".join(LESSONS)

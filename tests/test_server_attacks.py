@@ -14,10 +14,10 @@ import time
 import pytest
 from anthropic.types import CompactionSignatureInvalidError
 
-from compact.agent.model import offline_client
-from compact.offline import MODEL_NAME
-from compact.offline.api import context_management, server
-from compact.offline.api.server import key_for
+from workbench.agent.model import offline_client
+from workbench.offline import MODEL_NAME
+from workbench.offline.api import context_management, server
+from workbench.offline.api.server import key_for
 
 pytestmark = pytest.mark.usefixtures("no_network")  # nothing but loopback (conftest.py)
 

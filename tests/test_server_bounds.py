@@ -12,8 +12,8 @@ from collections import deque
 
 import pytest
 
-from compact.offline.api import server
-from compact.offline.api.server import key_for, start_offline_server
+from workbench.offline.api import server
+from workbench.offline.api.server import key_for, start_offline_server
 
 pytestmark = pytest.mark.usefixtures("no_network")  # nothing but loopback (conftest.py)
 

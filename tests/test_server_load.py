@@ -19,10 +19,10 @@ from pathlib import Path
 import anthropic
 import pytest
 
-from compact.agent.model import offline_client
-from compact.bench import server_rate
-from compact.offline import MODEL_NAME
-from compact.offline.api.server import key_for, start_offline_server
+from workbench.agent.model import offline_client
+from workbench.bench import server_rate
+from workbench.offline import MODEL_NAME
+from workbench.offline.api.server import key_for, start_offline_server
 
 pytestmark = pytest.mark.usefixtures("no_network")  # nothing but loopback (conftest.py)
 
@@ -115,7 +115,7 @@ def test_clients_that_hang_up_mid_request_or_mid_reply_leave_stderr_quiet(offlin
 
 
 def test_a_bug_of_ours_is_a_500_in_the_api_shape_and_stderr_stays_quiet(monkeypatch):
-    from compact.offline.api import answer as path
+    from workbench.offline.api import answer as path
 
     def broken(request):
         raise ValueError("a bug of ours " + "x" * 10_000)

@@ -1,4 +1,4 @@
-"""Text from data is shown, never obeyed (issue 29): `compact.display.text.shown`.
+"""Text from data is shown, never obeyed (issue 29): `workbench.display.text.shown`.
 
 A session, a history's name and title, a workspace file, a tool's result and
 the model's answer may hold what a terminal obeys: OSC 52 (writes the
@@ -13,13 +13,13 @@ import re
 
 import pytest
 
-from compact.agent import loop
-from compact.agent.loop import Agent, main_agent, main_run
-from compact.agent.model import offline_client
-from compact.course import replay, sweep
-from compact.display.text import shown
-from compact.offline import MODEL_NAME
-from compact.offline.api.server import start_offline_server
+from workbench.agent import loop
+from workbench.agent.loop import Agent, main_agent, main_run
+from workbench.agent.model import offline_client
+from workbench.course import replay, sweep
+from workbench.display.text import shown
+from workbench.offline import MODEL_NAME
+from workbench.offline.api.server import start_offline_server
 
 OSC52 = "\x1b]52;c;ZWNobyBwd25lZA==\x07"      # put a command in the clipboard
 CLEAR = "\x1b[2J\x1b[H"                        # clear the screen, cursor home
@@ -147,7 +147,7 @@ def test_an_error_that_quotes_data_is_shown(hostile_workspace, capsys, monkeypat
 
 
 def test_probe_shows_a_hostile_history(hostile_history, capsys):
-    from compact.course.probe import main as probe_main
+    from workbench.course.probe import main as probe_main
     assert probe_main([str(hostile_history), "--no-ask", "--end", "--designs", "seed", "default"]) == 0
     out = capsys.readouterr().out
     clean(out)

@@ -4,8 +4,8 @@ import pytest
 
 from compact import CompactionConfig, ContextCompactor
 from compact import compactor as compactor_module
-from compact.course import charts, pipeline_picture, replay
 from compact.steps import NAMES, ON_REFUSAL, STEPS, Step, step_named
+from workbench.course import charts, pipeline_picture, replay
 
 from .helpers import pairs_history
 

@@ -8,11 +8,11 @@ import re
 import pytest
 
 from compact import CompactionConfig, ContextCompactor, formats
-from compact.agent.loop import Agent
-from compact.course.histories import load_history
 from compact.messages import text_of, tool_results, tool_uses
-from compact.offline import MODEL_NAME
-from compact.offline.model.extractive import extractive_summary
+from workbench.agent.loop import Agent
+from workbench.course.histories import load_history
+from workbench.offline import MODEL_NAME
+from workbench.offline.model.extractive import extractive_summary
 
 from .helpers import offline_model
 from .test_agent import lessons_workspace, workspace  # noqa: F401 - the fixture

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from compact import CompactionConfig, ContextCompactor, estimate_chars
-from compact.course.histories import list_histories, load_history
-from compact.offline import MODEL_NAME
-from compact.offline.tokens import estimate_tokens
 from compact.store import seeded_ids
 from compact.tokens import PROBE, TokenMeasure, compare_with_whole, countable, units
+from workbench.course.histories import list_histories, load_history
+from workbench.offline import MODEL_NAME
+from workbench.offline.tokens import estimate_tokens
 
 from .helpers import call, offline_model, pairs_history, user
 

@@ -1,4 +1,4 @@
-"""The offline model's `usage` (compact/offline/api/usage.py) and the agent's report of it.
+"""The offline model's `usage` (workbench/offline/api/usage.py) and the agent's report of it.
 
 The three input counts add up to `count_tokens`; a breakpoint writes its prefix
 once and the next request reads it; a prefix under the minimum, or more than 20
@@ -14,11 +14,12 @@ import anthropic
 import pytest
 
 from compact import CompactionConfig
-from compact.agent import tasks
-from compact.agent.loop import Agent, main_run
-from compact.agent.usage import FIELDS, total, usage_line, usage_of
-from compact.offline import MODEL_NAME
-from compact.offline.api.usage import (
+from compact.store import seeded_ids
+from workbench.agent import tasks
+from workbench.agent.loop import Agent, main_run
+from workbench.agent.usage import FIELDS, total, usage_line, usage_of
+from workbench.offline import MODEL_NAME
+from workbench.offline.api.usage import (
     LOOKBACK,
     MIN_CACHEABLE,
     MINIMUM_TOKENS,
@@ -26,7 +27,6 @@ from compact.offline.api.usage import (
     minimum_for,
     request_blocks,
 )
-from compact.store import seeded_ids
 
 from .helpers import offline_model
 

@@ -5,8 +5,8 @@ import pytest
 from matplotlib.figure import Figure
 
 from compact import CompactionConfig
-from compact.course.replay import replay, timeline
-from compact.course.widgets import SLIDERS, explore, settings_for, threshold_explorer
+from workbench.course.replay import replay, timeline
+from workbench.course.widgets import SLIDERS, explore, settings_for, threshold_explorer
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

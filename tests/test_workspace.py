@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from compact.agent import model, workspace
-from compact.agent.loop import Agent, main_agent, main_run
-from compact.agent.model import choose_model, read_env_file, settings
-from compact.agent.workspace import UnsafeWorkspace, check_workspace
+from workbench.agent import model, workspace
+from workbench.agent.loop import Agent, main_agent, main_run
+from workbench.agent.model import choose_model, read_env_file, settings
+from workbench.agent.workspace import UnsafeWorkspace, check_workspace
 
 ROOT = Path(__file__).resolve().parents[1]
 KEY = "sk-ant-api03-workspacetest0123456789abcdef"
@@ -41,7 +41,8 @@ def files_under(folder: Path) -> dict:
     (ROOT.parent, "holds the course's package"),
     (Path("/"), "holds the course's package"),
     (ROOT / "compact", "holds the course's package"),
-    (ROOT / "compact" / "agent", "inside the course's package"),
+    (ROOT / "workbench", "holds the course's package"),
+    (ROOT / "workbench" / "agent", "inside the course's package"),
     (Path(sys.prefix), "venv"),
     (ROOT / "notebooks", "inside the course's checkout"),
     (ROOT / "scripts", "inside the course's checkout"),

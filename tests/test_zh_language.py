@@ -2,7 +2,8 @@
 and the offline model's answers to the article's Chinese prompts.
 
 - `language()` is $COMPACT_LANG when set (en or zh, anything else a clear error),
-  else "zh" in a folder named zh, else "en";
+  else "zh" in a folder named zh or in its labs/ (notebooks/zh/labs/), else "en"
+  (notebooks/labs/ is English);
 - the checkers' frame and hints are Chinese in Chinese and unchanged in English;
 - the task constants are the article's Chinese prompts (docs/ZH_PROMPTS.md,
   word for word) in the Chinese edition, the English tasks otherwise;
@@ -16,12 +17,12 @@ from pathlib import Path
 
 import pytest
 
-from compact.agent import tasks
-from compact.agent.loop import run_task
-from compact.course.exercises import WRITES_CODE, check_archive_calls, check_largest_large_limit, hint
-from compact.course.histories import data_dir
-from compact.course.replay import seeded_ids
-from compact.display.lang import language
+from workbench.agent import tasks
+from workbench.agent.loop import run_task
+from workbench.course.exercises import WRITES_CODE, check_archive_calls, check_largest_large_limit, hint
+from workbench.course.histories import data_dir
+from workbench.course.replay import seeded_ids
+from workbench.display.lang import language
 
 ROOT = Path(__file__).resolve().parent.parent
 CJK = re.compile(r"[\u3400-\u9fff]")
@@ -41,9 +42,24 @@ def test_language_comes_from_the_variable_then_the_folder(monkeypatch, tmp_path)
         language()
 
 
+def test_a_labs_folder_speaks_its_editions_language(monkeypatch, tmp_path):
+    # The labs run in notebooks/labs/ and notebooks/zh/labs/: the folder above decides.
+    monkeypatch.delenv("COMPACT_LANG", raising=False)
+    for folder in ("labs", "zh/labs", "zh/other"):
+        (tmp_path / folder).mkdir(parents=True)
+    monkeypatch.chdir(tmp_path / "labs")
+    assert language() == "en"
+    monkeypatch.chdir(tmp_path / "zh" / "labs")
+    assert language() == "zh"
+    monkeypatch.chdir(tmp_path / "zh" / "other")
+    assert language() == "en"
+    for edition in ("", "zh/"):
+        assert (ROOT / "notebooks" / edition / "labs").is_dir()
+
+
 def the_size_itself(sizes, batch_limit):
     """Forgets that only results longer than the limit move: one too many."""
-    from compact.course.exercises.solutions import largest_large_limit
+    from workbench.course.exercises.solutions import largest_large_limit
     answer = largest_large_limit(sizes, batch_limit)
     return None if answer is None else answer + 1
 

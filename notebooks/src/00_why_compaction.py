@@ -31,17 +31,17 @@ import re
 import statistics
 
 from compact import CompactionConfig, TokenMeasure, estimate_chars
-from compact.agent.model import choose_model
-from compact.bench.sessions import make_session
+from workbench.agent.model import choose_model
+from workbench.bench.sessions import make_session
 from compact.tokens import API_CLEARING_TRIGGER, API_COMPACTION_TRIGGER, compare_with_whole
-from compact.course.charts import growth_chart
-from compact.course.exercises import check_steps_that_act, hint
-from compact.course.histories import list_histories, load_history
+from workbench.course.charts import growth_chart
+from workbench.course.exercises import check_steps_that_act, hint
+from workbench.course.histories import list_histories, load_history
 from compact.messages import tool_results
-from compact.offline import estimate_text_tokens
-from compact.course.replay import timeline
-from compact.offline.tokens import DEFAULT_WINDOW
-from compact.course.pipeline_picture import pipeline_picture
+from workbench.offline import estimate_text_tokens
+from workbench.course.replay import timeline
+from workbench.offline.tokens import DEFAULT_WINDOW
+from workbench.course.pipeline_picture import pipeline_picture
 
 config = CompactionConfig.seed()  # the article's numbers
 print(f"CONTEXT_CHAR_LIMIT = {config.context_char_limit:,d} characters")
@@ -55,7 +55,7 @@ print(f"CONTEXT_CHAR_LIMIT = {config.context_char_limit:,d} characters")
 # its tool calls; the bracketed ones are the compactor at work: after the second read the
 # context is over the limit, so the whole list goes to a transcript and a summary takes
 # its place, and the agent carries on from the summary. This notebook explains why;
-# notebooks 01-07 take each piece in turn, and notebook 13 runs it again at length.
+# notebooks 01-07 take each piece in turn, and notebook 09 runs it again at length.
 
 # %%
 import shutil
@@ -63,8 +63,8 @@ import tempfile
 from pathlib import Path
 
 import compact
-from compact.agent.loop import run_task
-from compact.course.replay import seeded_ids
+from workbench.agent.loop import run_task
+from workbench.course.replay import seeded_ids
 
 with tempfile.TemporaryDirectory(prefix="first-run-") as scratch:
     workspace = Path(scratch) / "workspace"
@@ -143,7 +143,7 @@ for name, sample in (("English", english), ("Chinese", chinese)):
 #
 # Five texts: English prose (`five_reads`), an English test log (`overflow`), code
 # (`two_code_files`), JSON (`huge_result`), and Chinese: a session of the benchmark's
-# Chinese kind (`compact.bench.sessions`, 12 turns, seed 0), notes, requests and file
+# Chinese kind (`workbench.bench.sessions`, 12 turns, seed 0), notes, requests and file
 # contents in Chinese.
 
 # %%

@@ -36,13 +36,13 @@
 from IPython.display import display
 
 from compact import CompactionConfig
-from compact.course.charts import before_after
-from compact.course.exercises import check_largest_large_limit, hint
-from compact.course.histories import load_history
+from workbench.course.charts import before_after
+from workbench.course.exercises import check_largest_large_limit, hint
+from workbench.course.histories import load_history
 from compact.messages import text_of, tool_results, tool_uses
-from compact.course.replay import replay
+from workbench.course.replay import replay
 from compact.store import safe_name, sanitize_id
-from compact.course.widgets import explore, threshold_explorer
+from workbench.course.widgets import explore, threshold_explorer
 
 config = CompactionConfig.seed()
 print(f"TOOL_RESULT_BATCH_CHAR_LIMIT = {config.tool_result_batch_char_limit:,d}")

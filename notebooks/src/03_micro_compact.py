@@ -36,12 +36,12 @@ from IPython.display import display
 
 import compact
 from compact import CompactionConfig
-from compact.course.charts import before_after, message_map
-from compact.course.exercises import check_older_result, check_placeholders, hint
-from compact.course.histories import load_history
+from workbench.course.charts import before_after, message_map
+from workbench.course.exercises import check_older_result, check_placeholders, hint
+from workbench.course.histories import load_history
 from compact.messages import text_of, tool_results, tool_uses
-from compact.course.replay import replay
-from compact.course.widgets import explore, threshold_explorer
+from workbench.course.replay import replay
+from workbench.course.widgets import explore, threshold_explorer
 
 seed = CompactionConfig.seed()
 print(f"KEEP_RECENT_RESULTS = {seed.keep_recent_results}, "
@@ -115,7 +115,7 @@ print(f"{readme} still in the workspace: {(workspace / readme).is_file()}")
 # And this context is only 17,000 characters, a third of `CONTEXT_CHAR_LIMIT`: nothing
 # needed shrinking. The article's step 3 runs on every call anyway (flaw 2), and on a
 # call that finds an older result it has not shrunk yet, it rewrites an old message,
-# which also breaks the prompt cache. Not every call finds one: notebook 08's table
+# which also breaks the prompt cache. Not every call finds one: lab 01's table
 # counts the calls where it did (on `timeline_150`, 49 of 158).
 #
 # ## The other placeholder: a saved copy

@@ -39,13 +39,13 @@
 # %%
 # %matplotlib inline
 from compact import CompactionConfig, estimate_chars
-from compact.course.charts import before_after
-from compact.course.exercises import check_unseen, hint
+from workbench.course.charts import before_after
+from workbench.course.exercises import check_unseen, hint
 from compact.formats import AGENT_SYSTEM_RULE, MIDDLE_OMITTED, SUMMARY_SYSTEM
-from compact.course.histories import load_history
-from compact.course.injection import INSTRUCTION, PROFILES, carry_on, summarize_planted
+from workbench.course.histories import load_history
+from workbench.course.injection import INSTRUCTION, PROFILES, carry_on, summarize_planted
 from compact.messages import text_of, tool_results
-from compact.course.replay import replay
+from workbench.course.replay import replay
 from compact.summary import summary_input
 
 seed = CompactionConfig.seed()
@@ -160,7 +160,7 @@ for message in transcript:
 # stay as the files have them:
 
 # %%
-from compact.offline.model.extractive import extractive_summary
+from workbench.offline.model.extractive import extractive_summary
 
 chinese = [{"role": "user", "content": "比较 s08 和 s09 的 code.py 如何管理上下文和记忆。"}]
 chinese_summary = extractive_summary(chinese + transcript[1:])

@@ -30,12 +30,12 @@ import tempfile
 from IPython.display import display
 
 from compact import CompactionConfig
-from compact.course.charts import before_after
-from compact.bench.cost import lost_outputs
-from compact.course.exercises import check_lost, check_order_loss, hint
-from compact.course.histories import load_history
+from workbench.course.charts import before_after
+from workbench.bench.cost import lost_outputs
+from workbench.course.exercises import check_lost, check_order_loss, hint
+from workbench.course.histories import load_history
 from compact.messages import text_of, tool_results, tool_uses
-from compact.course.replay import format_table, make_compactor, run_step
+from workbench.course.replay import format_table, make_compactor, run_step
 
 seed = CompactionConfig.seed()
 
@@ -78,7 +78,7 @@ if open_hint:
 # ## The article's order, and the wrong one
 #
 # `run_in_order` runs the three cheap steps in any order in a scratch folder, then asks
-# `compact.bench.cost.lost_outputs` which original results can no longer be read verbatim:
+# `workbench.bench.cost.lost_outputs` which original results can no longer be read verbatim:
 # not in the context, not in a saved file, not in a transcript.
 
 # %%
@@ -134,7 +134,7 @@ for order in itertools.permutations(steps):
 #   shrunk before the model ever read it; only the newest 3 results are protected.
 #
 # The package has a second profile, the default `CompactionConfig()`, which keeps the
-# article's numbers and fixes its flaws; notebook 08 goes through all of them. For these
+# article's numbers and fixes its flaws; lab 01 goes through all of them. For these
 # two, its step 3 never shrinks a result newer than the model's last reply, and saves the
 # full text before it writes a placeholder. So even in the wrong order it loses nothing:
 
@@ -173,7 +173,7 @@ display(before_after(right["records"], limit=seed.context_char_limit,
 # A result's content may be a list of blocks: `compact.messages.text_of` gives its text.
 #
 # The checker runs the package's steps in every order on canned histories, in both
-# profiles, and compares with the benchmark's own `compact.bench.cost.lost_outputs`.
+# profiles, and compares with the benchmark's own `workbench.bench.cost.lost_outputs`.
 
 # %%
 def lost(originals, context, transcripts, saved) -> list:

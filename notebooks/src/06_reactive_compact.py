@@ -41,18 +41,18 @@ import anthropic
 
 import compact
 from compact import CompactionConfig, TokenMeasure, estimate_chars, is_prompt_too_long
-from compact.agent.loop import SYSTEM, Agent
-from compact.course.charts import before_after
-from compact.course.exercises import check_tail_once, hint
+from workbench.agent.loop import SYSTEM, Agent
+from workbench.course.charts import before_after
+from workbench.course.exercises import check_tail_once, hint
 from compact.formats import SUMMARY_RE
-from compact.course.histories import load_history
+from workbench.course.histories import load_history
 from compact.messages import text_of, tool_results, tool_uses
-from compact.agent.model import offline_client
-from compact.offline import MODEL_NAME
-from compact.course.replay import make_compactor, seeded_ids
-from compact.offline.api.server import start_offline_server
-from compact.offline.tokens import DEFAULT_WINDOW
-from compact.agent.tools import TOOLS
+from workbench.agent.model import offline_client
+from workbench.offline import MODEL_NAME
+from workbench.course.replay import make_compactor, seeded_ids
+from workbench.offline.api.server import start_offline_server
+from workbench.offline.tokens import DEFAULT_WINDOW
+from workbench.agent.tools import TOOLS
 
 # %% [markdown]
 # ## The history: under the character limit, over the window
@@ -190,7 +190,7 @@ for block in answer.content:
 #
 # ## The second refusal, inside the agent loop
 #
-# `compact.agent.loop.Agent` is the article's loop: `prepare` before each call, one
+# `workbench.agent.loop.Agent` is the article's loop: `prepare` before each call, one
 # `reactive_compact` on a refusal, the counter reset after each successful call. We give
 # it the same history and the same window and let it carry on.
 #
@@ -202,7 +202,7 @@ for block in answer.content:
 #
 # And one setting, `persist_oversized=False`: step 1 then acts only on a batch over
 # 200,000 characters, as in the article, so you can see what reactive compaction does
-# about one large fresh result. (The default profile's other switches are notebook 08's
+# about one large fresh result. (The default profile's other switches are lab 01's
 # subject.)
 
 # %%
@@ -298,7 +298,7 @@ print(f"count_tokens requests for the whole run: {measure.requests}")
 # %% [markdown]
 # No refusal this time: measured in the window's own unit, the pipeline acted before
 # anything was sent, and the records above say which step did it on which call. How the
-# default profile's steps reach their targets is notebook 08's subject; what matters
+# default profile's steps reach their targets is lab 01's subject; what matters
 # here is the unit. The counts are the model's own, each message asked once (a call and
 # its results together): the last line is the whole run's cost in `count_tokens`
 # requests.

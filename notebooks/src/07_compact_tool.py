@@ -35,17 +35,17 @@ import anthropic
 
 import compact
 from compact import estimate_chars, validate_messages
-from compact.agent.loop import SYSTEM, Agent
-from compact.course.charts import before_after
-from compact.course.exercises import check_run_batch_safely, hint
+from workbench.agent.loop import SYSTEM, Agent
+from workbench.course.charts import before_after
+from workbench.course.exercises import check_run_batch_safely, hint
 from compact.formats import COMPACT_TOOL_ACK
-from compact.course.histories import load_history
+from workbench.course.histories import load_history
 from compact.messages import text_of, tool_results, tool_uses
-from compact.agent.model import offline_client
-from compact.offline import MODEL_NAME
-from compact.course.replay import make_compactor, seeded_ids
-from compact.offline.api.server import start_offline_server
-from compact.agent.tools import TOOLS, run_tool
+from workbench.agent.model import offline_client
+from workbench.offline import MODEL_NAME
+from workbench.course.replay import make_compactor, seeded_ids
+from workbench.offline.api.server import start_offline_server
+from workbench.agent.tools import TOOLS, run_tool
 
 # %% [markdown]
 # ## The history and the batch
@@ -70,7 +70,7 @@ print("\nthe compact tool's schema:", [t for t in TOOLS if t["name"] == "compact
 # %% [markdown]
 # ## The article's harness
 #
-# `compact.agent.loop.Agent.run_batch` does the three steps. It runs in a copy of the sample
+# `workbench.agent.loop.Agent.run_batch` does the three steps. It runs in a copy of the sample
 # workspace, so the file write really happens (the agent's folder is also the
 # compactor's root: the transcript goes there too). The offline model stands in for the
 # real one; it writes the summary.
@@ -210,8 +210,7 @@ if open_hint:
 # - Compacting earlier either orphans the results (the API refuses) or forgets what the
 #   batch did (the model repeats a side effect).
 #
-# **Next:** notebook 08, the article's design against the default profile: every flaw
-# and its fix.
+# **Next:** notebook 09, the live agent run: the article's agent with the whole pipeline.
 
 # %% [markdown]
 # **References.**

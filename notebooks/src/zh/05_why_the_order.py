@@ -36,7 +36,7 @@
 # ## 文章的顺序，与错误的顺序
 #
 # `run_in_order` 在临时文件夹里按任意顺序运行三个廉价的步骤，然后调用
-# `compact.bench.cost.lost_outputs`，查出哪些原始结果再也无法逐字读回：不在上下文里，不在
+# `workbench.bench.cost.lost_outputs`，查出哪些原始结果再也无法逐字读回：不在上下文里，不在
 # 保存的文件里，也不在 transcript 里。
 
 # %% [markdown]
@@ -60,7 +60,7 @@
 #   的只有最新 3 条结果。
 #
 # 包还有第二种配置，即默认配置（default）`CompactionConfig()`：它保留文章的数值，并修正
-# 文章的缺陷；notebook 08 会逐一讲解。就这两个缺陷而言，它的第三步从不收缩比模型最近一次
+# 文章的缺陷；notebook labs/01 会逐一讲解。就这两个缺陷而言，它的第三步从不收缩比模型最近一次
 # 回复更新的结果，并且在写入占位符之前先保存完整文本。所以即使顺序错了，它也不会丢失任何
 # 内容：
 
@@ -87,7 +87,7 @@
 # 多个块组成的列表：用 `compact.messages.text_of` 取出它的文本。
 #
 # 检查器会在预设历史上，用两种配置、按所有顺序运行包的各个步骤，并和基准测试自带的
-# `compact.bench.cost.lost_outputs` 比较。
+# `workbench.bench.cost.lost_outputs` 比较。
 
 # %% [markdown]
 # **小结。**

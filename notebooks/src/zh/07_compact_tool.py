@@ -29,7 +29,7 @@
 # %% [markdown]
 # ## 文章的 harness
 #
-# `compact.agent.loop.Agent.run_batch` 完成这三步。它在示例工作区的一份副本中运行，所以文件
+# `workbench.agent.loop.Agent.run_batch` 完成这三步。它在示例工作区的一份副本中运行，所以文件
 # 真的会被写入（agent 的文件夹也是压缩器的根目录：transcript 也写在那里）。离线模型（一个确定性
 # 程序，不是语言模型）代替真实模型，由它来写摘要。
 
@@ -85,7 +85,7 @@
 # - 提前压缩，要么让结果变成孤立的工具结果（API 拒绝），
 #   要么忘掉这个批次做过什么（模型重复副作用）。
 #
-# **下一步：** notebook 08，把文章的设计和默认配置（default）对照：每个缺陷及其修正。
+# **下一步：** notebook 09，实时运行 agent：文章的 agent 带着整条管线。
 
 # %% [markdown]
 # **参考资料。**

@@ -1,0 +1,266 @@
+"""The long-session benchmark's driver: each design replayed over a whole session.
+
+The article shows the pipeline one call at a time. Here a whole session
+(`workbench.bench.sessions`) is replayed turn by turn, and each design prepares the
+context before every model call; the request "sent" is the prepared context:
+- none: the list as it grows; requests over the model window are counted as
+  refused (the offline model's window, DEFAULT_WINDOW = 200000 tokens of its
+  estimate, the unit the requests are counted in); the figures are what the
+  requests would have cost had the API taken them all;
+- summary: compact_history whenever the list is over CONTEXT_CHAR_LIMIT;
+- seed: `prepare` with `CompactionConfig.seed()`, the article as written;
+- default: `prepare` with `CompactionConfig()`, the flaws fixed;
+- default+cold: the default with the cache-aware switch on
+  (`CompactionConfig.compact_when_cold`): on a call whose prompt cache has
+  expired (the session's clock, `workbench.bench.sessions.call_times`), the
+  pipeline runs with `config.when_cold()`, down to the target;
+- server-clear, server-compact, default+server-compact: the API's own context
+  management as the offline server plays it, with the API's defaults
+  (`workbench.bench.server_designs`): the client keeps one list and the model reads
+  another, and a compaction's summary is booked as a summary call.
+`DESIGN_TABLE` has one row per design; `run_bench` runs the article's four
+(`DESIGNS`) unless told otherwise, the command (`workbench.bench.cli`) all seven.
+Summaries come from `workbench.offline.model.extractive.extractive_summary` (no model), each
+counted as a summary call whose input and output are booked by `workbench.bench.cost`,
+which also defines what a request is billed (tokens in, cache writes and reads, tokens
+out), the lost outputs and the misses (a call whose needed earlier output,
+`Turn.refers_to`, is not whole in the request sent). Probed runs add the forgotten:
+the probes of the session (`workbench.probes`) that nothing the design sends for the
+next turn, no file it names and no summary keeps (`workbench.probes.status`).
+
+Time: each request is booked at its time on the session's clock (tools, the
+model, the user's pauses, now and then a long one), so a cache entry left
+alone past its lifetime is gone; `cost` is that bill, `cost_no_pauses` the
+bill of the very same requests with the user's pauses left out (the designs do
+not look at the clock, but for default+cold).
+
+Timing: `prepare` (or the design's equivalent) is timed per call with
+time.perf_counter. growth = (median ms per call at the longer session / at the
+shorter) / (median new characters per call, same ratio): about 1 when the work
+per call follows the new content, about 400/120 = 3.3 when it follows the
+session's length (a quadratic loop). It also moves when the mix of calls
+changes: the seed profile, once past 50 messages, archives (and writes a
+transcript) on every call, so a longer session with more such calls shows a
+higher median though each kind of call takes the same time; the chart's
+per-call line shows that. Timings are printed, never asserted.
+
+The rest of the benchmark, one job a module: `stats` (mean and worst across
+seeds), `tables` (the fixed-width tables and their legends), `chart` (the
+figure, and writing a PNG whole), `cli` (`python -m compact bench`).
+
+Left out on purpose: a real model (replies are canned, so a design cannot
+change what the model does next, and tokens are the offline estimate),
+reactive_compact and the compact tool.
+"""
+
+import statistics
+import tempfile
+import time
+from dataclasses import replace
+
+from compact.compactor import ContextCompactor
+from compact.config import CompactionConfig
+from compact.messages import estimate_chars
+from compact.store import seeded_ids
+from compact.summary import summary_input
+
+from ..display.palette import BLUE, GREY, PURPLE, VERMILLION, YELLOW
+from ..offline.model.extractive import extractive_summary
+from ..offline.tokens import DEFAULT_WINDOW
+from ..probes import make_probes
+from ..probes.status import Locator
+from . import cost, server_designs
+from .sessions import KINDS, call_times, make_session, session_messages
+
+TURNS = (120, 400)
+SEEDS = 8
+QUICK_TURNS = (20, 60)
+
+
+def _none(compactor: ContextCompactor):
+    return lambda context, request: context
+
+
+def _summary_only(compactor: ContextCompactor):
+    limit = compactor.config.context_char_limit
+
+    def summary_only(context, request):
+        if estimate_chars(context) > limit:
+            return compactor.compact_history(context, request)
+        return context
+    return summary_only
+
+
+def _prepare(compactor: ContextCompactor):
+    return compactor.prepare
+
+
+# One row per design: what it runs before each model call, made from the run's compactor
+# ((context, active_request) -> the request, or a server design's Call), and its colour,
+# from the one palette (a summary is step 4, drawn in step 4's colour in the course's charts).
+DESIGN_TABLE = {
+    "none": (_none, GREY),
+    "summary": (_summary_only, PURPLE),
+    "seed": (_prepare, VERMILLION),
+    "default": (_prepare, BLUE),
+    "default+cold": (_prepare, YELLOW),
+    "server-clear": (server_designs.bench_step("server-clear"), server_designs.COLOURS["server-clear"]),
+    "server-compact": (server_designs.bench_step("server-compact"), server_designs.COLOURS["server-compact"]),
+    "default+server-compact": (server_designs.bench_step("default+server-compact"),
+                               server_designs.COLOURS["default+server-compact"]),
+}
+# The article's designs and no management: what run_bench runs unless told (lab 02).
+DESIGNS = ("none", "summary", "seed", "default")
+COLOURS = {name: colour for name, (_, colour) in DESIGN_TABLE.items()}
+
+
+def _config(design: str, limits: dict | None) -> CompactionConfig:
+    if design not in DESIGN_TABLE:
+        raise ValueError(f"unknown design {design!r}: use one of {', '.join(DESIGN_TABLE)}")
+    if design == "default+cold":
+        return CompactionConfig(**{"compact_when_cold": True, **(limits or {})})
+    return CompactionConfig.named("seed" if design == "seed" else "default", **(limits or {}))
+
+
+def _step(design: str, compactor: ContextCompactor):
+    """What the design runs before each model call."""
+    return DESIGN_TABLE[design][0](compactor)
+
+
+def _drive(session, step, ledgers: list, window: int, compactor=None) -> dict:
+    """Replay the session; the final context and the per-call figures. `ledgers` are
+    (ledger, call times) pairs booking the same requests; the first one's clock decides
+    a cold call when the compactor's config has `compact_when_cold`."""
+    ledger = ledgers[0][0]
+    context, active = [session.opening], session.request
+    texts = [cost.message_json(session.opening)]
+    new = len(texts[0])
+    timings, news, sizes, refused, misses, originals = [], [], [], 0, 0, session.outputs()
+    warm = compactor.config if compactor is not None else None
+    colds = 0
+    for number, turn in enumerate(session.turns):
+        cold = warm is not None and warm.compact_when_cold and ledger.cold(ledgers[0][1][number])
+        if cold:
+            compactor.config, colds = warm.when_cold(), colds + 1
+        start = time.perf_counter()
+        sent = kept = step(context, active)
+        timings.append((time.perf_counter() - start) * 1000)
+        if cold:
+            compactor.config = warm
+        if isinstance(sent, server_designs.Call):
+            # A server design: the client keeps one list, the model reads another.
+            call, kept, sent = sent, sent.kept, sent.seen
+            if call.summary:
+                for book, _ in ledgers:
+                    book.add_summary(*call.summary)
+        if turn.refers_to is not None:
+            misses += not cost.in_context(sent, turn.refers_to, originals[turn.refers_to])
+        if sent is not context:
+            # JSON once per message per call keeps the bookkeeping O(request);
+            # an unchanged list (design none) reuses what it had.
+            texts = [cost.message_json(m) for m in sent]
+        added = [cost.message_json(turn.assistant), cost.message_json(turn.user)]
+        usage = [book.add_request(texts, reply=added[0], at=times[number]) for book, times in ledgers][0]
+        sizes.append(cost.request_size(texts))
+        # The window counts tokens: every input token of the request, cached or not.
+        refused += usage["input_tokens"] + usage["cache_creation_input_tokens"] \
+            + usage["cache_read_input_tokens"] > window
+        news.append(new)
+        new = len(added[0]) + len(added[1])
+        context, texts = [*kept, turn.assistant, turn.user], [*texts, *added]
+        active = turn.request or active
+    return {"final": context, "timings": timings, "news": news, "sizes": sizes,
+            "refused": refused, "misses": misses, "cold_calls": colds}
+
+
+def run_session(session, design: str, *, limits: dict | None = None,
+                summarize=extractive_summary, root=None, window: int = DEFAULT_WINDOW,
+                probes=None) -> dict:
+    """One design over one session: a row of figures (see format_table).
+
+    `limits` overrides CompactionConfig fields (tests use tiny ones);
+    `summarize(messages) -> str` stands in for the summary model; `window` is the
+    model's, in tokens: a request over it counts as refused. `probes`
+    (`workbench.probes.make_probes` of the session) adds `forgotten`: the probes gone
+    from what the design sends for the turn after the last (`workbench.probes.status`).
+    """
+    config = _config(design, limits)
+    ledger, calm = cost.CostLedger(), cost.CostLedger()
+
+    def summarizer(messages):
+        text = summarize(messages)
+        for book in (ledger, calm):
+            book.add_summary(summary_input(messages, config.summary_input_char_limit), text)
+        return text
+
+    with tempfile.TemporaryDirectory(prefix="compact-bench-", dir=root) as folder:
+        compactor = ContextCompactor(folder, summarizer, config, new_id=seeded_ids())
+        step = _step(design, compactor)
+        books = [(ledger, call_times(session)), (calm, call_times(session, pauses=False))]
+        run = _drive(session, step, books, window, compactor)
+        originals = session.outputs()
+        lost = cost.lost_outputs(originals, run["final"], compactor.store)
+        files = len(compactor.store.written)
+        gone = None if probes is None else _forgotten(session, step, run["final"], probes, compactor)
+    timed = design != "none"
+    return {
+        **({} if gone is None else {"forgotten": gone, "probes": len(probes)}),
+        "session": session.kind, "turns": len(session.turns), "design": design,
+        "model_calls": len(session.turns) + ledger.summary_calls,
+        "summary_calls": ledger.summary_calls, "refused": run["refused"],
+        "tokens_in": ledger.input_tokens_sent, "tokens_out": ledger.total["output_tokens"],
+        "cache_read": ledger.total["cache_read_input_tokens"], "cost": round(ledger.cost, 1),
+        "cost_no_pauses": round(calm.cost, 1), "cold_calls": run["cold_calls"], "priced_as": ledger.model,
+        "largest": ledger.largest, "largest_tokens": ledger.largest_tokens,
+        "outputs": len(originals), "lost": len(lost), "lost_ids": lost, "files": files,
+        "misses": run["misses"], "references": sum(t.refers_to is not None for t in session.turns),
+        "median_ms": statistics.median(run["timings"]) if timed else None,
+        "worst_ms": max(run["timings"]) if timed else None,
+        "median_new_chars": statistics.median(run["news"]), "growth": None,
+        "prepare_ms": run["timings"] if timed else [], "request_chars": run["sizes"],
+        "limit": config.context_char_limit,
+    }
+
+
+def _forgotten(session, step, final: list, probes: list, compactor) -> int:
+    """Probes gone from the request the design makes of the whole session (not billed)."""
+    sent = step(final, session_messages(session)[1])
+    seen = sent.seen if isinstance(sent, server_designs.Call) else sent
+    return Locator(probes, compactor.store).statuses(seen).count("gone")
+
+
+def add_growth(rows: list[dict]) -> list[dict]:
+    """Set `growth` on each row against the shortest run of its session, seed and design."""
+    groups: dict[tuple, list] = {}
+    for row in rows:
+        groups.setdefault((row["session"], row.get("seed", 0), row["design"]), []).append(row)
+    for group in groups.values():
+        base = min(group, key=lambda r: r["turns"])
+        for row in group:
+            if row["turns"] == base["turns"] or not row["median_ms"] or not base["median_ms"]:
+                continue
+            time_ratio = row["median_ms"] / base["median_ms"]
+            content_ratio = row["median_new_chars"] / base["median_new_chars"]
+            row["growth"] = round(time_ratio / content_ratio, 2)
+    return rows
+
+
+def run_bench(turns=TURNS, sessions=KINDS, designs=DESIGNS, seed: int = 0,
+              limits: dict | None = None, root=None, seeds=None, probe_seeds=()) -> list[dict]:
+    """Every design over every session at every length, for `seed` (or each of `seeds`):
+    one row each; the runs' scratch folders go in `root` (default: the temporary folder).
+    The runs of the seeds in `probe_seeds` are probed too (`forgotten`)."""
+    rows = []
+    for number in (seed,) if seeds is None else seeds:
+        for kind in sessions:
+            longest = make_session(kind, max(turns), number)
+            for count in sorted(turns):
+                # The first `count` turns: the same text as make_session(kind, count, number).
+                session = replace(longest, turns=longest.turns[:count])
+                probes = make_probes(*session_messages(session)) if number in probe_seeds else None
+                for design in designs:
+                    row = run_session(session, design, limits=limits, root=root, probes=probes)
+                    rows.append({**row, "seed": number})
+    return add_growth(rows)
+
+

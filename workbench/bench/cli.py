@@ -1,0 +1,101 @@
+"""`python -m compact bench`: the benchmark from the command line.
+
+    python -m compact bench                 # 3 sessions x 120 and 400 turns x 7 designs x 8 seeds
+    python -m compact bench --quick         # a smoke run of a few seconds (one seed)
+    python -m compact bench --chart bench.png
+
+It prints the first seed's table (`workbench.bench.tables`), then each design's mean
+and worst over the seeds (cost, cost over the seed profile's on the same session,
+misses: `workbench.bench.stats`), and writes the chart if asked. It prints figures;
+whether they meet a target is for the tests to assert.
+
+Left out: saving the rows (run `workbench.bench.benchmark.run_bench` from Python for
+them) and running seeds in parallel (two cores are shared by a class).
+"""
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from .benchmark import DESIGN_TABLE, QUICK_TURNS, SEEDS, TURNS, run_bench
+from .chart import bench_chart, chart_path_problem, save_chart
+from .sessions import KINDS
+from .stats import across_seeds
+from .tables import SEED_LEGEND, format_seeds, format_table, legend
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not positive")
+    return value
+
+
+def _remove_all(folder: Path) -> None:
+    """rmtree that a Ctrl-C cannot cut short: the interrupt is raised once it is done."""
+    interrupted = None
+    for _ in range(3):
+        try:
+            shutil.rmtree(folder, ignore_errors=True)
+            break
+        except KeyboardInterrupt as error:
+            interrupted = error
+    if interrupted is not None:
+        raise interrupted
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m compact bench",
+        description="The long-session benchmark: what each design costs and loses over hundreds of turns.")
+    parser.add_argument("--quick", action="store_true",
+                        help=f"short sessions ({QUICK_TURNS[0]} and {QUICK_TURNS[1]} turns)")
+    parser.add_argument("--turns", type=positive_int, nargs="+",
+                        help=f"session lengths (default {TURNS})")
+    parser.add_argument("--sessions", nargs="+", choices=KINDS, default=list(KINDS))
+    parser.add_argument("--designs", nargs="+", choices=DESIGN_TABLE, default=list(DESIGN_TABLE))
+    parser.add_argument("--seed", type=int, default=0, help="the first session seed (default 0)")
+    parser.add_argument("--seeds", type=positive_int,
+                        help=f"how many seeds from --seed on (default {SEEDS}; --quick: 1)")
+    parser.add_argument("--chart", metavar="FILE", help="also write the chart to this PNG")
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = _parser()
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    turns = tuple(args.turns or (QUICK_TURNS if args.quick else TURNS))
+    if args.chart and (problem := chart_path_problem(args.chart)):
+        parser.error(f"argument --chart: {problem}")
+    # One folder holds every run's scratch folder and goes whatever happens, even when
+    # Ctrl-C lands between a folder's creation and its `with`, or inside its removal.
+    scratch = Path(tempfile.gettempdir()) / f"compact-bench-{os.getpid()}-{time.time_ns()}"
+    try:
+        scratch.mkdir()
+        count = args.seeds or (1 if args.quick else SEEDS)
+        # The first seed's runs are probed: its table has the forgotten beside the cost.
+        rows = run_bench(turns, args.sessions, args.designs, root=scratch,
+                         seeds=range(args.seed, args.seed + count), probe_seeds=(args.seed,))
+    finally:
+        _remove_all(scratch)
+    first = [r for r in rows if r["seed"] == args.seed]
+    print(f"seed {args.seed}:")
+    print(format_table(first))
+    print()
+    print(legend())
+    print(f"\nover {count} seeds ({args.seed}..{args.seed + count - 1}): mean and worst of each design")
+    print(format_seeds(across_seeds(rows)))
+    print("\n" + SEED_LEGEND)
+    if args.chart:
+        figure = bench_chart(rows)
+        save_chart(figure, args.chart, dpi=110)
+        print(f"\nchart written to {args.chart}")
+    return 0

@@ -1,0 +1,145 @@
+"""The benchmark's tables: fixed-width text from the driver's rows, and their legends.
+
+    COLUMNS        one row per run (`benchmark.run_bench`): `format_table`
+    SEED_COLUMNS   one row per design over the seeds (`stats.across_seeds`): `format_seeds`
+
+Each column is (header, width, how to show a row); a new figure is one more row
+of a table here (and one more field in the driver's row). `STABLE_COLUMNS` are
+the ones that read the same on every machine: what a notebook can store.
+
+Left out: any other format (CSV, markdown); the rows are plain dicts for that.
+"""
+
+from ..display.text import fixed_width
+from ..offline.tokens import DEFAULT_WINDOW
+from . import cost
+from .prices import DEFAULT_MODEL, price
+
+# The columns that name a run, first in both tables: header, width, how to show a row.
+KEY_COLUMNS = (
+    ("session", 10, lambda r: r["session"]),
+    ("turns", 5, lambda r: r["turns"]),
+    ("design", 7, lambda r: r["design"]),
+)
+
+SEED_COLUMNS = (  # header, width, how to show an across-seeds row
+    *KEY_COLUMNS,
+    ("seeds", 5, lambda r: r["seeds"]),
+    ("cost k mean", 11, lambda r: f"{r['cost_mean'] / 1000:,.0f}"),
+    ("worst", 7, lambda r: f"{r['cost_worst'] / 1000:,.0f}"),
+    ("x seed mean", 11, lambda r: "-" if r["ratio_mean"] is None else f"{r['ratio_mean']:.2f}"),
+    ("worst", 5, lambda r: "-" if r["ratio_worst"] is None else f"{r['ratio_worst']:.2f}"),
+    ("no pauses mean", 14, lambda r: f"{r['calm_mean'] / 1000:,.0f}"),
+    ("worst", 5, lambda r: f"{r['calm_worst'] / 1000:,.0f}"),
+    ("x default mean", 14, lambda r: "-" if r["default_mean"] is None else f"{r['default_mean']:.3f}"),
+    ("worst", 5, lambda r: "-" if r["default_worst"] is None else f"{r['default_worst']:.3f}"),
+    ("misses mean", 11, lambda r: f"{r['misses_mean']:.1f}"),
+    ("worst", 5, lambda r: r["misses_worst"]),
+    ("lost max", 8, lambda r: r["lost_worst"]),
+    ("summ max", 8, lambda r: r["summaries_worst"]),
+)
+
+
+def format_seeds(summary: list[dict]) -> str:
+    """The across-seeds rows as a fixed-width table, a blank line between (session, turns)."""
+    return _table(summary, list(SEED_COLUMNS))
+
+
+COLUMNS = (  # header, width, how to show a row
+    *KEY_COLUMNS,
+    ("calls", 5, lambda r: r["model_calls"]),
+    ("summ", 4, lambda r: r["summary_calls"]),
+    ("refused", 7, lambda r: r["refused"]),
+    ("in ktok", 7, lambda r: f"{r['tokens_in'] / 1000:,.0f}"),
+    ("read", 4, lambda r: f"{r['cache_read'] / max(r['tokens_in'], 1):.0%}"),
+    ("out ktok", 8, lambda r: f"{r['tokens_out'] / 1000:,.0f}"),
+    ("cost k", 7, lambda r: f"{r['cost'] / 1000:,.0f}"),
+    ("no pauses", 9, lambda r: f"{r['cost_no_pauses'] / 1000:,.0f}"),
+    ("cold", 4, lambda r: r["cold_calls"]),
+    ("forgot", 7, lambda r: f"{r['forgotten']}/{r['probes']}" if "forgotten" in r else "-"),
+    ("max kch", 7, lambda r: f"{r['largest'] / 1000:.1f}"),
+    ("max ktok", 8, lambda r: f"{r['largest_tokens'] / 1000:.1f}"),
+    ("lost", 7, lambda r: f"{r['lost']}/{r['outputs']}"),
+    ("missed", 6, lambda r: f"{r['misses']}/{r['references']}"),
+    ("files", 5, lambda r: r["files"]),
+    ("med ms", 6, lambda r: "-" if r["median_ms"] is None else f"{r['median_ms']:.2f}"),
+    ("max ms", 6, lambda r: "-" if r["worst_ms"] is None else f"{r['worst_ms']:.1f}"),
+    ("growth", 6, lambda r: "-" if r["growth"] is None else f"{r['growth']:.2f}"),
+)
+
+LEGEND = """\
+calls: model calls (turns + summaries); summ: summary calls; refused: requests over the
+window ({window:,d} tokens); in ktok: thousands of input tokens sent (requests + summary
+input); read: the share of them read from the prompt cache; out ktok: thousands of output
+tokens (replies + summaries); cost k: thousands of base input tokens' price of {model} (input
+{input:g}, cache write {write:g}, 1-hour write {hour:g}, cache read {read:g}, output {output:g} each),
+requests sent at their time on the session's clock (the user's pauses in: a cache entry
+left over 5 minutes is gone); no pauses: the same requests without the user's pauses;
+cold: calls on an expired cache that the cache-aware switch compacted; max kch / max ktok: largest
+request, thousands of characters / tokens; forgot: probes (workbench.probes: a line of an
+output, a file touched, the request, a stated step or decision, a user's instruction) that
+nothing sent for the next turn, no file it names and no summary keeps / all probes (- when
+not probed); lost: tool outputs not readable verbatim from
+context or disk / all outputs; missed: calls whose needed earlier output was not whole in
+the request sent / calls that needed one; files: files written;
+med/max ms: prepare time per call; growth: per-call time ratio / new-content ratio between
+the shortest and this length (about 1: no quadratic loop)."""
+
+
+SEED_LEGEND = """\
+cost k mean / worst: the bill over the seeds (as cost k above), in thousands; x seed: that
+cost over the seed profile's on the same session (mean, worst); no pauses: the bill of the
+same requests without the user's pauses; x default: cost over the default's on the same
+session (for default+cold, the cache-aware switch's effect); misses: calls whose needed
+earlier output was not whole in the request sent; lost max / summ max: the most of any seed."""
+
+
+def legend() -> str:
+    """LEGEND with the window and the rates filled in."""
+    return LEGEND.format(window=DEFAULT_WINDOW, model=price(DEFAULT_MODEL).name, input=cost.INPUT_RATE,
+                         write=cost.CACHE_WRITE_RATE, hour=cost.RATES["cache_write_1h"],
+                         read=cost.CACHE_READ_RATE, output=cost.OUTPUT_RATE)
+
+
+TIMING_COLUMNS = ("med ms", "max ms", "growth")
+# Filled when the rows were probed (run_bench's probe_seeds): the loss beside the cost.
+PROBE_COLUMNS = ("forgot",)
+# The columns that are the same on every machine: what a notebook can store. A page
+# that probes its runs adds PROBE_COLUMNS (lab 02 does, for seed 0).
+STABLE_COLUMNS = tuple(name for name, _, _ in COLUMNS
+                       if name not in TIMING_COLUMNS and name not in PROBE_COLUMNS)
+
+
+def _columns(names) -> list:
+    if names is None:
+        return list(COLUMNS)
+    known = {column[0]: column for column in COLUMNS}
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        raise ValueError(f"unknown column {unknown[0]!r}: use any of {', '.join(known)}")
+    return [known[name] for name in names]
+
+
+def format_table(rows: list[dict], columns=None) -> str:
+    """A fixed-width table, one line per row, a blank line between (session, turns) groups.
+
+    `columns` names the columns to show, in order (headers of COLUMNS, e.g.
+    STABLE_COLUMNS); None shows them all ("-" in a probe column for a row not probed).
+    """
+    return _table(rows, _columns(columns))
+
+
+def _table(rows: list[dict], chosen: list) -> str:
+    rows_shown, previous = [], None
+    for row in rows:
+        key = (row["session"], row["turns"])
+        if previous is not None and key != previous:
+            rows_shown.append("")
+        previous = key
+        rows_shown.append(tuple(show(row) for _, _, show in chosen))
+    # A column is as wide as its longest cell (the server designs' names are long).
+    widths = [max([width, *(len(str(r[k])) for r in rows_shown if not isinstance(r, str))])
+              for k, (_, width, _) in enumerate(chosen)]
+    header = fixed_width([tuple(name for name, _, _ in chosen)], widths, ">", "  ")[0]
+    return "\n".join([header, "-" * len(header), *fixed_width(rows_shown, widths, ">", "  ")])
+

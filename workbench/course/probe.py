@@ -1,0 +1,215 @@
+"""`python -m compact probe FILE`: what each design forgets of a session, probe by probe.
+
+    python -m compact probe long_session               # a canned history, by name or path
+    python -m compact probe data/sessions/claude_code_sample.jsonl   # an imported session
+    python -m compact probe long_session --json        # {design: {kind: {status: count}}}
+    python -m compact probe --bench tool-heavy --turns 400 --no-ask   # a bench session
+
+For each design of the benchmark (`workbench.bench.benchmark.DESIGN_TABLE`) the
+session is replayed call by call (`workbench.bench.probe_walk`) and every probe
+(`workbench.probes`) is located at every call (`--end`: at the end only): in
+context, on disk, in a summary only, or gone (`workbench.probes.status`). The table
+gives, per design and kind, where the probes stand at the end, and how many the
+model answered right when asked there (`workbench.bench.probe_ask`: the offline
+model, or Claude with ANTHROPIC_API_KEY and MODEL_ID set, `--repeats N` times
+each, the spread printed). Below it: the most probes gone at any one call, and
+the time the replay takes with and without the probes.
+
+Exit status 2, with one line naming the file and what is wrong, for a file that is
+not a session; `--json` prints only the statuses (no asking, no times). `--offline`
+(or the variable CI or COMPACT_OFFLINE) keeps to the offline model whatever keys
+are set: Claude is never asked in CI.
+
+Left out: charts (lab 05 draws them) and asking at every call.
+"""
+
+import argparse
+import json
+import os
+import sys
+import time
+
+from ..bench.benchmark import DESIGN_TABLE
+from ..bench.probe_walk import forgotten, session_messages, walk
+from ..bench.sessions import KINDS as SESSION_KINDS
+from ..bench.sessions import make_session
+from ..display.text import fixed_width, shown
+from ..importers import SESSION_FORMATS, SessionFileError
+from ..probes import KINDS, SCORES, STATUSES, count_by_kind, make_probes
+from .histories import CANNED, HistoryError, list_histories, load_history
+
+DESIGNS = tuple(DESIGN_TABLE)
+
+
+class UsageError(Exception):
+    """A bad command line; shown as one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise UsageError(message)
+
+
+def one_line(text: str, limit: int = 70) -> str:
+    """Text from a session as one printable line: control characters made visible
+    (`workbench.display.text.shown`), whitespace runs made one space, cut at `limit`."""
+    text = shown(" ".join(str(text).split()))
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def probe_designs(messages, active_request: str, designs=DESIGNS, asker=None,
+                  every_call: bool = True) -> dict:
+    """design -> its walk (`workbench.bench.probe_walk.walk`), the same probes for all."""
+    probes = make_probes(messages, active_request)
+    return {design: walk(messages, active_request, design, probes=probes, every_call=every_call,
+                         ask=asker) for design in designs}
+
+
+def answered(run: dict, kind: str | None = None) -> dict:
+    """{score: count} over the probes of `kind` (all when None), first repeat of each."""
+    counts = dict.fromkeys(SCORES, 0)
+    for probe, tries in zip(run["probes"], run["answers"] or []):
+        if kind is None or probe.kind == kind:
+            counts[tries[0]["score"]] += 1
+    return counts
+
+
+def spread(run: dict) -> tuple[int, int]:
+    """The fewest and the most probes answered right over the repeats."""
+    repeats = len(run["answers"][0]) if run["answers"] else 0
+    rights = [sum(tries[k]["score"] == "right" for tries in run["answers"]) for k in range(repeats)]
+    return (min(rights), max(rights)) if rights else (0, 0)
+
+
+def worst_call(run: dict) -> tuple[int, int]:
+    """(most probes gone at one call, that call's number), 1-based; (0, 0) without calls."""
+    gone = [call["gone"] for call in run["calls"]]
+    if not gone:
+        return 0, 0
+    most = max(gone)
+    return most, gone.index(most) + 1
+
+
+def table(runs: dict) -> str:
+    """One row per design and kind, and one per design for all kinds."""
+    asked = any(run["answers"] for run in runs.values())
+    header = ("design", "kind", *STATUSES, *(("right", "can't tell", "wrong") if asked else ()))
+    rows = [header]
+    for design, run in runs.items():
+        for kind in (*KINDS, None):
+            counts = run["end"][kind] if kind else {s: sum(run["end"][k][s] for k in KINDS) for s in STATUSES}
+            scores = answered(run, kind) if asked else {}
+            rows.append((design if kind in (KINDS[0],) else "", kind or "all",
+                         *(counts[s] for s in STATUSES), *(scores[s] for s in SCORES if scores)))
+        rows.append("")
+    widths = [max(len(str(r[k])) for r in rows if not isinstance(r, str)) for k in range(len(header))]
+    lines = fixed_width(rows, widths, ">", "  ")
+    lines.insert(1, "-" * len(lines[0]))
+    return "\n".join(lines).rstrip()
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m compact probe",
+                     description="What each design forgets of a session, probe by probe.")
+    parser.add_argument("history", nargs="?",
+                        help=f"a name ({', '.join(list_histories())}) or a path: a canned history "
+                             "or a session file")
+    parser.add_argument("--format", default="auto", choices=("auto", CANNED, *SESSION_FORMATS))
+    parser.add_argument("--bench", choices=SESSION_KINDS, help="a bench session instead of a file")
+    parser.add_argument("--turns", type=int, default=400, help="the bench session's turns (default 400)")
+    parser.add_argument("--seed", type=int, default=0, help="the bench session's seed (default 0)")
+    parser.add_argument("--designs", nargs="+", choices=DESIGNS, default=list(DESIGNS))
+    parser.add_argument("--end", action="store_true", help="locate the probes at the end only")
+    parser.add_argument("--no-ask", action="store_true", help="locate only; ask no model")
+    parser.add_argument("--repeats", type=int, default=1,
+                        help="with Claude: ask each probe this many times (default 1)")
+    parser.add_argument("--offline", action="store_true",
+                        help="ask the offline model even when a key and MODEL_ID are set "
+                             "(also when CI or COMPACT_OFFLINE is set)")
+    parser.add_argument("--json", action="store_true", help="print {design: {kind: {status: count}}}")
+    return parser
+
+
+def _session(args) -> tuple[list, str, str]:
+    if args.bench:
+        if args.history:
+            raise UsageError("give a FILE or --bench, not both")
+        if args.turns < 1:
+            raise UsageError(f"--turns {args.turns}: at least 1")
+        messages, request = session_messages(make_session(args.bench, args.turns, args.seed))
+        return messages, request, f"bench session {args.bench}, {args.turns} turns, seed {args.seed}"
+    if not args.history:
+        raise UsageError("give a FILE (a canned history's name or a path) or --bench KIND")
+    history = load_history(args.history, args.format)
+    return history["messages"], history["active_request"], \
+        f"{one_line(history.get('name', args.history), 40)}: {one_line(history.get('title', ''))}"
+
+
+def _timed(messages, request, designs, every_call: bool, runs: dict) -> tuple[float, float]:
+    """Seconds to replay the session through every design, without and with the probes:
+    the probed runs' own time (and making the probes) when they asked no model, else a
+    run again without asking."""
+    start = time.perf_counter()
+    for design in designs:
+        walk(messages, request, design, probes=[], locate=False)
+    replayed = time.perf_counter() - start
+    start = time.perf_counter()
+    probes = make_probes(messages, request)
+    if not any(run["answers"] for run in runs.values()):
+        return replayed, time.perf_counter() - start + sum(run["seconds"] for run in runs.values())
+    for design in designs:
+        walk(messages, request, design, probes=probes, every_call=every_call)
+    return replayed, time.perf_counter() - start
+
+
+def main(argv=None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        args = _parser().parse_args(argv)
+        if args.repeats < 1:
+            raise UsageError(f"--repeats {args.repeats}: at least 1")
+        messages, request, title = _session(args)
+        if args.json:
+            runs = probe_designs(messages, request, args.designs, every_call=not args.end)
+            print(json.dumps({d: run["end"] for d, run in runs.items()}, ensure_ascii=False, indent=1))
+            return 0
+        print(title)
+        if args.no_ask:
+            runs = probe_designs(messages, request, args.designs, every_call=not args.end)
+        else:
+            from ..bench.probe_ask import Asker
+            offline = args.offline or any(os.environ.get(name) for name in ("CI", "COMPACT_OFFLINE"))
+            with (Asker.offline() if offline else Asker.configured(args.repeats)) as asker:
+                if asker.offline_model:
+                    print(f"asked: the offline model {asker.choice.model} (a program; no key, no network)")
+                runs = probe_designs(messages, request, args.designs, asker, not args.end)
+        _report(runs, messages, request, args)
+    except (UsageError, HistoryError, SessionFileError, ValueError, OSError) as error:
+        print(f"probe: error: {one_line(error, 10_000) or type(error).__name__}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _report(runs: dict, messages, request: str, args) -> None:
+    probes = next(iter(runs.values()))["probes"]
+    counts = count_by_kind(probes)
+    print(f"{len(probes)} probes: " + ", ".join(f"{kind} {n}" for kind, n in counts.items()))
+    print(f"located at {'the end' if args.end else 'every call and at the end'}; "
+          "the table: where each stands at the end" + ("" if args.no_ask else ", and the answers there"))
+    print()
+    print(table(runs))
+    print()
+    for design, run in runs.items():
+        most, call = worst_call(run)
+        line = f"{design}: {forgotten(run['end'])} gone at the end"
+        if run["calls"]:
+            line += f"; most gone at one call: {most} (call {call} of {len(run['calls'])})"
+        if run["answers"] and len(run["answers"][0]) > 1:
+            low, high = spread(run)
+            line += f"; right over {len(run['answers'][0])} repeats: {low} to {high}"
+        print(line)
+    replayed, probed = _timed(messages, request, args.designs, not args.end, runs)
+    ratio = probed / replayed if replayed else float("nan")
+    print(f"\ntime: replaying {replayed:.2f} s, replaying with the probes {probed:.2f} s "
+          f"({ratio:.1f}x; asking not included)")
+
