@@ -22,7 +22,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from compact.bench import classroom
+from workbench.bench import classroom
 from tests import hubkit
 
 if os.geteuid() != 0:
