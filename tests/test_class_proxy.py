@@ -22,8 +22,8 @@ from pathlib import Path
 import psutil
 import pytest
 
-from workbench.bench import classroom
 from tests import hubkit
+from workbench.bench import classroom
 
 if os.geteuid() != 0:
     REASON = "needs root (a throwaway proxy user)"
