@@ -14,7 +14,7 @@ hooks LiteLLM documents for it (`general_settings.custom_auth`, `litellm_setting
   and no max_budget. An unknown key is a 401.
   Why not LiteLLM's own budget check: it reads its own counter of each key's spend
   (`spend:key:<token>`, in memory without Redis), not the spend handed to it, and that
-  counter ran far ahead of the ledger (1.547 against 0.2145 after one run of notebook 13).
+  counter ran far ahead of the ledger (1.547 against 0.2145 after one run of the live notebook).
   With no max_budget LiteLLM checks no budget; the ledger is the only count consulted.
 - `ledger`: after every answered request, LiteLLM's cost of it (the model's prices in
   litellm.yaml) is added to the student's spend in CLASS_SPEND_FILE (JSON, replaced in one
