@@ -104,7 +104,7 @@ def git_history(course: Path) -> None:
     if not (course / ".git").exists():
         git = ["git", "-c", "user.name=hub test", "-c", "user.email=hub-test@localhost"]
         subprocess.run([*git, "init", "--quiet"], cwd=course, check=True)
-        subprocess.run([*git, "add", "--all", "--", ".", ":!.venv", ":!.env"], cwd=course, check=True)
+        subprocess.run([*git, "add", "--all"], cwd=course, check=True)   # .gitignore leaves out .venv, .env
         subprocess.run([*git, "commit", "--quiet", "--message", "the course"], cwd=course, check=True)
 
 
@@ -143,8 +143,6 @@ def class_of(course: Path, count: int, prefix: str = "ccs"):
 def deployed_module(course: Path, name: str):
     """A module of the deployed deploy/hub/, loaded from its file (the hub runs it, not the package)."""
     path = course / "deploy" / "hub" / f"{name}.py"
-    if name == "limits":   # it imports ports.py, beside it (the config puts that folder first)
-        sys.modules["ports"] = deployed_module(course, "ports")
     spec = importlib.util.spec_from_file_location(f"deployed_{name}", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

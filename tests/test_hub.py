@@ -518,7 +518,7 @@ def free_span(ports, span: int) -> int:
 
 
 def test_two_students_never_share_a_port_and_a_held_port_is_passed_over():
-    ports = deployed_hub_module("ports")
+    ports = deployed_hub_module("limits")
     span = 20
     base = free_span(ports, span)
     handed = {}
@@ -534,7 +534,7 @@ def test_two_students_never_share_a_port_and_a_held_port_is_passed_over():
         carl = ports.server_port(1005, handed, "carl", base=base, span=span)
     assert carl == base + 1005 % span + 1
     low, high = map(int, Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split())
-    assert not low <= ports.BASE <= high and not low <= ports.BASE + ports.SPAN - 1 <= high
+    assert not low <= ports.PORT_BASE <= high and not low <= ports.PORT_BASE + ports.PORT_SPAN - 1 <= high
 
 
 def test_the_spawner_starts_each_server_on_the_port_from_its_uid(monkeypatch):
@@ -552,9 +552,9 @@ def test_the_spawner_starts_each_server_on_the_port_from_its_uid(monkeypatch):
     monkeypatch.setattr(limits.LimitedSpawner, "user", SimpleNamespace(name=me.pw_name), raising=False)
     monkeypatch.setattr(limits.LimitedSpawner, "handed", {})
     asyncio.run(spawner.start())
-    ports = deployed_hub_module("ports")
-    assert chosen and ports.BASE <= chosen[0] < ports.BASE + ports.SPAN
-    assert chosen[0] == ports.BASE + me.pw_uid % ports.SPAN or chosen[0] in limits.LimitedSpawner.handed
+    ports = deployed_hub_module("limits")
+    assert chosen and ports.PORT_BASE <= chosen[0] < ports.PORT_BASE + ports.PORT_SPAN
+    assert chosen[0] in limits.LimitedSpawner.handed   # recorded: no other student gets it
 
 
 def test_the_teacher_in_course_admins_is_let_in_and_an_admin_without_the_students_group(monkeypatch):

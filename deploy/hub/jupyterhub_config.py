@@ -11,7 +11,7 @@ as nginx or caddy before it to serve a room); local users who log in with their 
 admins of COURSE_ADMINS, let in by name (outside the group, so with no class key); one
 server a student, the course venv's jupyterhub-singleuser, started as the student inside
 their memory and process limits (limits.py), opened on notebook 00, on a port of its own
-(ports.py); before it starts, the student's own copy of notebooks/ and docs/ (without the
+(limits.py); before it starts, the student's own copy of notebooks/ and docs/ (without the
 teacher's notes), made as the student (home.py, student_copy.py); kernels over IPC in a
 700 socket folder of each student's; their class key for the proxy when the teacher made
 one (deploy/proxy/); the news prompt off; idle kernels and servers stopped.
@@ -26,7 +26,7 @@ COURSE_HUB_STATE (/srv/jupyterhub), COURSE_HUB_PORT (8000), COURSE_HUB_API_PORT 
 COURSE_PROXY_API_PORT (8001), COURSE_GROUP, COURSE_ADMINS (user names, separated by
 spaces), COURSE_RUNTIME_ROOT (/run/course-kernels), COURSE_CLASS_KEYS (the state folder's
 class-keys.json), COURSE_MEMORY_LIMIT and COURSE_TASKS_LIMIT (limits.py), COURSE_SERVER_PORTS
-and COURSE_SERVER_PORT_SPAN (ports.py).
+and COURSE_SERVER_PORT_SPAN (limits.py).
 tests/test_hub.py runs this file as it is, with these variables.
 """
 
