@@ -205,13 +205,18 @@ def test_every_pin_installs_on_the_lowest_python_the_project_declares():
     assert refused == []
 
 
-def test_the_readmes_clone_pins_the_release_tag_of_pyprojects_version():
-    # The tag's name comes from one place: a release of version X is tagged vX, and the
-    # README's install step clones that tag (scripts/fresh_debian_class.sh follows it).
-    tag = "v" + PYPROJECT["project"]["version"]
+def test_the_readmes_clone_names_no_tag_and_a_url_that_says_it_is_yours_to_set():
+    # A fork copies no tags, and the repository has none: a clone of `--branch v0.1.0` failed
+    # (issue 38). The clone takes the fork's default branch, from a URL the teacher sets.
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    clones = re.findall(r"^    (git clone\b[^\n]*)", text, re.M)
+    assert clones == ['git clone --depth 1 "$COURSE_REPO" /opt/course   '
+                      "# the fork's default branch: a fork copies no tags, so none is named"], clones
+    setting = re.findall(r"^    COURSE_REPO=(\S+)\s+# (.*)$", text, re.M)
+    assert len(setting) == 1 and "your fork's URL" in setting[0][1], setting
     for readme in ("README.md", "README.zh.md"):
-        text = (ROOT / readme).read_text(encoding="utf-8")
-        branches = re.findall(r"git clone\b[^\n]*--branch[ =](\S+)", text)
-        assert all(branch == tag for branch in branches), f"{readme}: --branch {branches}, pyproject: {tag}"
-        if readme == "README.md":
-            assert branches, "README.md's install step clones no tag"
+        assert "--branch v" not in (ROOT / readme).read_text(encoding="utf-8"), readme
+    # scripts/fresh_debian_class.sh runs that step with a local clone in the URL's place.
+    script = (ROOT / "scripts" / "fresh_debian_class.sh").read_text()
+    assert "s|^COURSE_REPO=.*|COURSE_REPO=file:///srv/course-src.git|" in script
+    assert " tag " not in script
