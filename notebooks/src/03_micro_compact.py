@@ -25,7 +25,7 @@
 # **Goal.** You will learn which results step 3 shrinks and which it keeps, how it finds
 # step 1's saved copy through the `Full output:` line, and what "omitted" costs; you will
 # write the step's core yourself. About 30 minutes on your own; in the 90-minute class,
-# 15 (docs/TEACHING.md).
+# 12 (docs/TEACHING.md).
 
 # %%
 # %matplotlib inline
@@ -164,19 +164,6 @@ threshold_explorer(history, profile="seed")
 display(*explore(history, "seed", keep_recent_results=1))
 
 # %% [markdown]
-# ## When KEEP_RECENT_RESULTS is 0
-#
-# The article picks the older results with a slice, `results[:-KEEP_RECENT_RESULTS]`.
-# Python reads `-0` as `0`, so with 0 the slice is empty: the article's step 3 then
-# shrinks **no** result at all, not every one. Here is the slice on its own, on five
-# stand-in results:
-
-# %%
-results_in_order = ["r1", "r2", "r3", "r4", "r5"]
-for keep in (3, 1, 0):
-    print(f"KEEP_RECENT_RESULTS = {keep}: results[:-{keep}] = {results_in_order[:-keep]}")
-
-# %% [markdown]
 # ## Check yourself: write step 3's core
 #
 # Write `older_result(text)`: what step 3 leaves in place of a result that is **not**
@@ -221,15 +208,3 @@ if open_hint:
 # **References.**
 # - The article (learn-claude-code s08, in Chinese), section 五、第三步：micro_compact;
 #   [docs/ARTICLE_MAP.md](../docs/ARTICLE_MAP.md) maps its sections to the code.
-# - The upstream code:
-#   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py
-#   (the chapter's README:
-#   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.md).
-# - API docs, Context editing (`clear_tool_uses`, which keeps the newest tool uses):
-#   https://platform.claude.com/docs/en/build-with-claude/context-editing
-#
-# **For discussion.**
-# 1. KEEP_RECENT_RESULTS is 3. What would you choose for an agent that reads ten files
-#    before it edits one, and why?
-# 2. Should a harness ever replace an output with `omitted` when no copy of it exists? What
-#    would you do instead?

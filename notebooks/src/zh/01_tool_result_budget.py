@@ -25,7 +25,7 @@
 # %% [markdown]
 # **目标。** 你将了解：第一步何时动作（某个批次超过上限时）；它把哪些结果转存到磁盘，按什么
 # 顺序；它在原处留下的文本块长什么样。然后你要把它的规则倒过来用，亲手选出一个阈值。自学约
-# 25 分钟；在 90 分钟的课堂上用 10 分钟（docs/TEACHING.md）。
+# 25 分钟；在 90 分钟的课堂上用 8 分钟（docs/TEACHING.md）。
 
 # %% [markdown]
 # ## 最新的批次
@@ -102,11 +102,3 @@
 # %% [markdown]
 # **参考资料。**
 # - 文章（learn-claude-code s08）的「三、第一步：tool_result_budget」一节；[docs/ARTICLE_MAP.md](../../docs/ARTICLE_MAP.md) 把文章各节对应到代码。
-# - 上游代码：https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py（本章的 README：https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.zh.md）。
-# - API 文档，工具使用概览（Tool use overview）：https://platform.claude.com/docs/en/agents-and-tools/tool-use/overview
-# - API 文档，上下文编辑（Context editing：在服务端清除旧的工具结果）：https://platform.claude.com/docs/en/build-with-claude/context-editing
-# - Packer 等，*MemGPT: Towards LLMs as Operating Systems*，2023：https://arxiv.org/abs/2310.08560
-#
-# **课堂讨论。**
-# 1. 你自己的 agent 的工具输出里，哪些可以低成本地重新获得（读一个文件），哪些不能（对不稳定服务跑的测试、会变化的网页）？两者都该用 30,000 字符的上限吗？
-# 2. 预览是开头 2,000 个字符。对测试日志来说，开头是该保留的部分吗？

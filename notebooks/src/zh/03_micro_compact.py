@@ -22,7 +22,7 @@
 # %% [markdown]
 # **目标。** 你将了解：第三步会缩短哪些结果、保留哪些结果；它怎样通过 `Full output:` 行找到
 # 第一步保存的副本；“omitted”要付出什么代价。最后你会亲手写出这一步的核心逻辑。自学约
-# 30 分钟；在 90 分钟的课堂上用 15 分钟（docs/TEACHING.md）。
+# 30 分钟；在 90 分钟的课堂上用 12 分钟（docs/TEACHING.md）。
 
 # %% [markdown]
 # ## 工具结果，从旧到新
@@ -76,13 +76,6 @@
 # 同样的回放，`keep_recent_results` 设为 1，和滑块画出来的一样：
 
 # %% [markdown]
-# ## 当 KEEP_RECENT_RESULTS 为 0 时
-#
-# 文章用切片 `results[:-KEEP_RECENT_RESULTS]` 选出较旧的结果。Python 把 `-0` 当作 `0`，所以
-# 取 0 时切片是空的：这时文章的第三步**一条**结果都不缩短，而不是全部缩短。下面单独演示这个
-# 切片，用五个代替真实结果的字符串：
-
-# %% [markdown]
 # ## 自测：写出第三步的核心
 #
 # 写出 `older_result(text)`：对于**不在**最新 3 条之内的结果，第三步会在原处留下什么。你的依据
@@ -109,9 +102,3 @@
 # %% [markdown]
 # **参考资料。**
 # - 文章（learn-claude-code s08）的「五、第三步：micro_compact」一节；[docs/ARTICLE_MAP.md](../../docs/ARTICLE_MAP.md) 把文章各节对应到代码。
-# - 上游代码：https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py（本章的 README：https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.zh.md）。
-# - API 文档，上下文编辑（Context editing：`clear_tool_uses` 保留最新的几次工具调用）：https://platform.claude.com/docs/en/build-with-claude/context-editing
-#
-# **课堂讨论。**
-# 1. KEEP_RECENT_RESULTS 是 3。对一个先读十个文件、再改其中一个的 agent，你会取多少？为什么？
-# 2. 在没有任何副本时，harness 应该把一条输出换成 `omitted` 吗？你会怎么做？
