@@ -19,6 +19,7 @@ from compact import formats
 from compact.messages import text_of
 from workbench.course import exercises as ex
 from workbench.course.exercises import check as machinery
+from workbench.course.exercises import hints
 from workbench.course.exercises import solutions as right
 from workbench.course.exercises.snip import simulate
 from workbench.probes import CONSTRAINT_EN, CONSTRAINT_ZH, readable_units
@@ -522,7 +523,7 @@ def test_a_partial_prediction_names_what_is_missing(capsys):
 
 
 def test_hint_before_any_check_says_to_run_one(capsys, monkeypatch):
-    monkeypatch.setattr(machinery, "LAST", [])
+    monkeypatch.setattr(hints, "LAST", [])
     ex.hint()
     assert "No check has run yet" in capsys.readouterr().out
 

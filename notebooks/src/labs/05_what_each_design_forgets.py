@@ -19,7 +19,7 @@
 #
 # A probe gives the start of a line or sentence (its *cue*) and asks for the whole of it;
 # an artifact probe asks whether a tool was called on a path. After a compaction, each
-# probe is in one of four places (`workbench.probe_status`, computed from the messages and
+# probe is in one of four places (`workbench.probes.status`, computed from the messages and
 # the files, with no model):
 # - **in context**: verbatim in what the model is sent;
 # - **on disk**: the context names a file (a saved output, a transcript) that holds it, or

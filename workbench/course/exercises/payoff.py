@@ -32,7 +32,7 @@ import math
 from fractions import Fraction
 
 from ...bench.cost import DEFAULT_MODEL, priced
-from ...display.phrases import say as phrase
+from ...display.phrases import say
 from ...offline.api.usage import Prompt, PromptCache, minimum_for
 from .build import rng
 from .catalogue import exercise
@@ -202,23 +202,23 @@ def _cases() -> list:
 def _diagnose(args, expected, got):
     before, after, summary, cold = args
     if got is not None and (isinstance(got, bool) or not isinstance(got, int)):
-        return phrase("payoff: return a whole number of calls")
+        return say("payoff: return a whole number of calls")
     if expected is None:
-        return phrase("payoff: saves nothing")
+        return say("payoff: saves nothing")
     if got is None:
-        return phrase("payoff: it always pays in the end")
+        return say("payoff: it always pays in the end")
     traps = [("payoff: the unchanged start is not read", {"shared": True}),
              ("payoff: the summary call is billed", {"with_summary": False}),
              ("payoff: a cold cache", {"warm": True})]
     for key, variant in traps:
         wrong = calls(*closed_form(*args, **variant))
         if wrong != expected and got == wrong:
-            return phrase(key)
+            return say(key)
     first, saving = closed_form(*args)
     if got == calls(first, saving, from_second=True):
-        return phrase("payoff: the first call saves nothing")
+        return say("payoff: the first call saves nothing")
     if got == 1:
-        return phrase("payoff: the first call writes everything")
+        return say("payoff: the first call writes everything")
     return None
 
 

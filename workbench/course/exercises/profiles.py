@@ -33,7 +33,7 @@ import tempfile
 from compact.config import CompactionConfig
 from compact.messages import text_of, tool_results
 
-from ...display.phrases import say as phrase
+from ...display.phrases import say
 from .build import rng, tool_pair
 from .catalogue import exercise
 from .check import CheckResult, check_function, check_prediction, hint
@@ -83,7 +83,7 @@ def random_cases(count: int = 10) -> list:
 def _diagnose(args, expected, got):
     sizes, fresh = args
     if not isinstance(got, int) or isinstance(got, bool):
-        return phrase("profiles: return one count")
+        return say("profiles: return one count")
     older = range(max(0, len(sizes) - 3))
     unread = range(len(sizes) - fresh, len(sizes))
     long_ones = [i for i, size in enumerate(sizes) if size > 120]
@@ -99,7 +99,7 @@ def _diagnose(args, expected, got):
             1 for i in older if i >= len(sizes) - fresh and sizes[i] >= 120),
     }
     named = [key for key, count in slips.items() if count == got]
-    return phrase(named[0]) if len(named) == 1 else None
+    return say(named[0]) if len(named) == 1 else None
 
 
 @exercise("labs/01", writes_code=True)
@@ -149,7 +149,7 @@ LOSS_MISTAKES = {
 
 def _diagnose_losses(label, expected, got):
     key = LOSS_MISTAKES.get((label, got))
-    return phrase(key) if key else None
+    return say(key) if key else None
 
 
 @exercise("labs/01")
