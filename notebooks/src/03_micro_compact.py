@@ -199,8 +199,9 @@ if open_hint:
 # - Step 3 keeps the newest 3 results and any result of at most 120 characters; every
 #   other result becomes one line, on every call.
 # - It finds step 1's saved copy by reading the `Full output:` line of step 1's own block.
-# - Without such a copy the line says `omitted`: the result's text is then in no file at
-#   all, which is the article's flaw 1.
+# - Without such a copy the line says `omitted`, and step 3 keeps no copy of its own
+#   (the article's flaw 1): the text survives only where a transcript written earlier
+#   holds it (here none was; lab 01 shows a call where one was).
 #
 # **Next:** notebook 04, step 4 `compact_history`: the one step that pays for a model call.
 

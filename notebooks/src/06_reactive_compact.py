@@ -197,7 +197,9 @@ for block in answer.content:
 # is sent must fit the window too. The article caps it at `SUMMARY_INPUT_CHAR_LIMIT =
 # 80,000` characters: by the offline estimate, never more than one token a character,
 # that is at most 80,000 tokens, safe in a 200,000-token window. In 8,000 tokens we cap
-# it at 20,000.
+# it at 20,000, which is not that bound: a text of one token a character would need a
+# cap under 8,000. It holds for this history, English and JSON in ASCII, which the
+# offline estimate counts at four characters a token (notebook 00): about 5,000 tokens.
 #
 # And one setting, `persist_oversized=False`: step 1 then acts only on a batch over
 # 200,000 characters, as in the article, so you can see what reactive compaction does
