@@ -222,7 +222,7 @@ pipeline_picture()
 # - `five_reads`: 9 messages, about 17,000 characters, five README reads;
 # - `huge_result`: 5 messages; the newest batch holds a 288,000-character file read and
 #   three small results;
-# - `long_session`: 64 short messages;
+# - `long_session`: 64 messages, more than step 2's 50, about 24,000 characters in all;
 # - `two_code_files`: 5 messages, about 65,000 characters; the newest batch holds two
 #   code files of about 30,000 characters each.
 #

@@ -136,7 +136,9 @@ print(f"{saved_path}: {len((both.root / saved_path).read_text(encoding='utf-8'))
 # ## Characters before and after
 #
 # The seed step 3 on `five_reads`, and the message map (green: a placeholder with a copy
-# on disk; vermillion: omitted, no copy).
+# on disk; vermillion: omitted, no copy). The top row is the list before, each message
+# coloured by its fate, what step 3 made of it; the bottom row the list after, each
+# coloured by what it holds now. Step 3 moves no message, so the two rows look alike.
 
 # %%
 before_after(run.records, limit=seed.context_char_limit,

@@ -70,7 +70,9 @@
 # 任何文件。这是第三步做的：这次读取是批次四条结果中最早的一条，不在最新 3 条之内，于是
 # 文章的第三步在模型读到它之前，就把它换成了 `[Earlier tool result omitted.]`，也没有任何
 # 地方留下副本。notebook 03 讲第三步，notebook 05 专门讨论这个例子。把上限拖回 288,840 以下，
-# 文件就又会被保存。
+# 文件就又会被保存。配置开关、灰掉的 `snip_target_messages` 滑块（文章的第二步没有目标值，所以在
+# 原文配置下不可用）和标记条带里的 `persist_largest` 一行（摘要之前的一道工序，原文配置下从不运行）
+# 都属于本包的第二种配置（notebook 05）：见 [docs/DESIGN.md](../../docs/DESIGN.md#the-flaws) 的缺陷 4 和缺陷 8。
 
 # %% [markdown]
 # 同样的回放，`tool_result_batch_char_limit` 设为 290,000，和滑块画出来的一样（上图：逐次
