@@ -16,7 +16,8 @@ own" (Chinese: 自学约 N 分钟). From them:
                        the minutes one reading of it takes in class;
                        in class: each core notebook's words of prose and printed
                        output (its built notebook's), code cells, the exercises'
-                       minutes, and the core path's minutes by that method
+                       minutes, and the core path's minutes by that method (also
+                       the one line "core minutes" that states them)
 
 Each table sits between `<!-- notebooks: NAME -->` and `<!-- notebooks: end -->`;
 the lines outside the markers are hand-written and left as they are. So adding a
@@ -181,6 +182,9 @@ def in_class(path: Path, root: Path = ROOT) -> tuple[int, int, int, int]:
     plus the exercises' minutes."""
     import nbformat
     built = root / "notebooks" / f"{name(path)}.ipynb"
+    if not built.exists():
+        raise ValueError(f"{built}: not built yet, and the table 'In class' counts what it prints: "
+                         f"run scripts/build_notebooks.py {name(path)[:2]} first")
     nb = nbformat.read(built, as_version=4)
     words = sum(len(c.source.split()) for c in nb.cells if c.cell_type == "markdown")
     words += printed_words(nb)
@@ -210,11 +214,15 @@ def class_table(root: Path) -> list[str]:
     return rows + [f"| the core path | | | | {core_path_minutes(root)} |"]
 
 
+def core_minutes_line(root: Path) -> list[str]:
+    return [f"the core path takes {core_path_minutes(root)} minutes."]
+
+
 # file -> [(marker name, the table's lines made from the sources)]
 TABLES = {
     "README.zh.md": [("zh", zh_table)],
     "docs/TEACHING.md": [("self-study", self_study_table), ("walkthrough", walkthrough_table),
-                         ("in class", class_table)],
+                         ("in class", class_table), ("core minutes", core_minutes_line)],
 }
 
 
