@@ -2,7 +2,7 @@
 
     /opt/course/.venv/bin/python scripts/class_live_run.py /root/students.txt [--notebook 09_live_agent.ipynb]
 
-As root, on the machine of the README's "One machine for a class", after its steps:
+As root, on the machine of docs/CLASS.md's "One machine for a class", after its steps:
 the hub (jupyterhub.service or start-hub.sh) and, for live runs, the class proxy with a
 key for each student (class_keys.py make). The students of students.txt (`name:password`,
 the list add-students.sh took) log in through the hub's form with their passwords, as a

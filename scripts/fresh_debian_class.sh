@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's class section on a fresh Debian 12, followed as written, for a class of 24.
+# The class set-up of docs/CLASS.md on a fresh Debian 12, followed as written, for a class of 24.
 #
 #   sudo bash scripts/fresh_debian_class.sh [FOLDER]      (default FOLDER: /srv/fresh-debian)
 #
@@ -8,11 +8,11 @@
 #  1. debootstrap a Debian 12 (bookworm, minbase with systemd, dbus and ca-certificates) in
 #     FOLDER/root, and boot it with `systemd-nspawn -b` (systemd as PID 1, the host's network);
 #     where systemd cannot boot (or with FRESH_BOOT=chroot), it says so and uses a chroot
-#     with /proc, /sys and /dev bound, and the README's lines without systemd.
-#  2. Put a clone of this checkout's HEAD at /srv/course-src.git in it: the README's
+#     with /proc, /sys and /dev bound, and docs/CLASS.md's lines without systemd.
+#  2. Put a clone of this checkout's HEAD at /srv/course-src.git in it: docs/CLASS.md's
 #     `COURSE_REPO=` (the teacher's fork) names it instead (file://), and its clone takes it.
-#  3. Run the README's two blocks ("Every step, as root, on a fresh Debian 12" and the first
-#     one of "Live runs for a class") as the README gives them, read from README.md, with
+#  3. Run docs/CLASS.md's two blocks ("Every step, as root, on a fresh Debian 12" and the first
+#     one of "Live runs for a class") as the page gives them, read from docs/CLASS.md, with
 #     only these changes: the URL above; `passwd teacher` reads the password from a
 #     file; after the proxy's env file is installed, it is filled in with the offline model
 #     (`python -m compact serve`, started once the venv exists) as the upstream, and its key.
@@ -43,7 +43,7 @@ fi
 echo fresh-class > "$root/etc/hostname"
 # A host whose network passes through a TLS proxy of its own (this one's did) trusts its CA
 # in /usr/local/share/ca-certificates: so does the container, and pip and npm are told of
-# it (they keep CA lists of their own). Not a step of the README: a fact of this network.
+# it (they keep CA lists of their own). Not a step of docs/CLASS.md: a fact of this network.
 site_cas=""
 if compgen -G "/usr/local/share/ca-certificates/*.crt" > /dev/null; then
   cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
@@ -57,7 +57,7 @@ if [ "${FRESH_BOOT:-systemd}" = systemd ]; then
     --console=passive > "$folder/boot.log" 2>&1 &
   nspawn=$!
 else
-  say "FRESH_BOOT=$FRESH_BOOT: no boot, a chroot and the README's lines without systemd"
+  say "FRESH_BOOT=$FRESH_BOOT: no boot, a chroot and docs/CLASS.md's lines without systemd"
   echo "(not booted)" > "$folder/boot.log"
 fi
 for _ in $(seq 90); do
@@ -113,10 +113,10 @@ rm -rf "$root/srv/course-src.git"
 git clone --quiet --bare --no-local "$checkout" "$root/srv/course-src.git"
 say "the course: $(git -C "$checkout" rev-parse --short HEAD) of $checkout (version $version), no tag"
 
-# -- 3. the README's steps -----------------------------------------------------------------
-block() {   # the indented lines of README.md's first code block after the line matching $1
+# -- 3. docs/CLASS.md's steps -----------------------------------------------------------------
+block() {   # the indented lines of docs/CLASS.md's first code block after the line matching $1
   awk -v start="$1" '$0 ~ start {on=1; next} on && /^    / {print substr($0, 5); seen=1; next}
-                     on && seen && !/^    / && !/^$/ {exit}' "$checkout/README.md"
+                     on && seen && !/^    / && !/^$/ {exit}' "$checkout/docs/CLASS.md"
 }
 teacher_password=$(head -c 12 /dev/urandom | base64 | tr -d '/+=')
 ( umask 077
@@ -156,17 +156,17 @@ EOF
         -e 's|^\(install -m 600 deploy/proxy/env.example /etc/course-proxy/env\)\(.*\)|\1\2\noffline_model|' \
         -e 's|^\(\.venv/bin/python -m pytest tests/test_hub.py[^#]*\)|\1\|\| echo "README STEP FAILED: the hub test" |' \
   > "$root/root/readme-steps.sh"
-if [ "$mode" = chroot ]; then   # the README's lines without systemd
+if [ "$mode" = chroot ]; then   # docs/CLASS.md's lines without systemd
   sed -i -e 's|^cp deploy/hub/jupyterhub.service .*|COURSE_ADMINS=teacher setsid deploy/hub/start-hub.sh \&|' \
          -e '/user-slice.conf/d' \
          -e 's|^cp deploy/proxy/course-proxy.service .*|setsid deploy/proxy/start-proxy.sh \&|' "$root/root/readme-steps.sh"
 fi
 [ -z "$site_cas" ] || inside update-ca-certificates
-say "the README's steps ($mode), as /root/readme-steps.sh in the container:"
+say "docs/CLASS.md's steps ($mode), as /root/readme-steps.sh in the container:"
 cat "$root/root/readme-steps.sh"
 started=$(date +%s)
 inside bash /root/readme-steps.sh
-say "the README's steps took $(( $(date +%s) - started )) s"
+say "docs/CLASS.md's steps took $(( $(date +%s) - started )) s"
 if [ "$mode" = systemd ]; then
   inside systemctl --no-pager status jupyterhub course-proxy | grep -E "●|Active:|Memory:|Tasks:" || true
 fi

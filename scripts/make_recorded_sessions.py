@@ -30,10 +30,10 @@ import tempfile
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from make_claude_session import ROOT, WORKSPACE, Session  # noqa: E402
+# Run as a script, its own folder is first on sys.path: the sibling script imports as a module.
+from make_claude_session import ROOT, WORKSPACE, Session
 
-from workbench.agent.tools import run_tool  # noqa: E402
+from workbench.agent.tools import run_tool
 
 OUT = ROOT / "data" / "sessions"
 CLAUDE, CODEX = OUT / "recorded_claude_code.jsonl", OUT / "recorded_codex.jsonl"

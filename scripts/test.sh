@@ -37,7 +37,7 @@ if [ $quick = 0 ]; then
   if [ "$(id -u)" = 0 ] && ! command -v configurable-http-proxy >/dev/null; then
     npm install --global --silent configurable-http-proxy@5.1.0
   fi
-  # The hub test's class proxy: LiteLLM in a venv of its own (README, "Live runs for a class"),
+  # The hub test's class proxy: LiteLLM in a venv of its own (docs/CLASS.md, "Live runs for a class"),
   # every package pinned by deploy/proxy/requirements.txt; installed again when that changes.
   if [ "$(id -u)" = 0 ]; then
     proxy=/opt/course-proxy

@@ -38,14 +38,14 @@ PROXY_VENV = Path(os.environ.get("COURSE_PROXY_VENV", "/opt/course-proxy"))
 
 
 def readme_line(starting: str) -> str:
-    """The README's command (four spaces in, its comment cut) that starts with `starting`."""
-    for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines():
+    """docs/CLASS.md's command (four spaces in, its comment cut) that starts with `starting`."""
+    for line in (ROOT / "docs" / "CLASS.md").read_text(encoding="utf-8").splitlines():
         if line.startswith("    " + starting):
             return line[4:].split("   #")[0].strip()
-    raise LookupError(f"README.md has no command starting {starting!r}")
+    raise LookupError(f"docs/CLASS.md has no command starting {starting!r}")
 
 
-# README, "One machine for a class": the teacher's notes, any .env and the clone's history
+# docs/CLASS.md, "One machine for a class": the teacher's notes, any .env and the clone's history
 # are the teacher's alone.
 TEACHER_ONLY = readme_line("chmod 700 .git")
 

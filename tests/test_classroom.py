@@ -141,7 +141,7 @@ def test_opening_running_and_closing_a_lesson_leaves_git_status_unchanged(
 
 
 def readme_nbconvert() -> str:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "docs" / "INSTALL.md").read_text(encoding="utf-8")
     found = re.findall(r"`(jupyter nbconvert [^`]+)`", readme)
     assert len(found) == 1, found
     return found[0]
@@ -159,7 +159,7 @@ def test_the_readmes_nbconvert_command_leaves_no_file_behind(tmp_path):
 
 
 def test_the_readme_says_where_the_agent_works():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "docs" / "INSTALL.md").read_text(encoding="utf-8")
     assert "--workspace data/workspace" in readme
     assert re.search(r"`agent` and `run` work on a fresh copy of the sample workspace", readme)
 

@@ -208,13 +208,13 @@ def test_every_pin_installs_on_the_lowest_python_the_project_declares():
 def test_the_readmes_clone_names_no_tag_and_a_url_that_says_it_is_yours_to_set():
     # A fork copies no tags, and the repository has none: a clone of `--branch v0.1.0` failed
     # (issue 38). The clone takes the fork's default branch, from a URL the teacher sets.
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs" / "CLASS.md").read_text(encoding="utf-8")
     clones = re.findall(r"^    (git clone\b[^\n]*)", text, re.M)
     assert clones == ['git clone --depth 1 "$COURSE_REPO" /opt/course   '
                       "# the fork's default branch: a fork copies no tags, so none is named"], clones
     setting = re.findall(r"^    COURSE_REPO=(\S+)\s+# (.*)$", text, re.M)
     assert len(setting) == 1 and "your fork's URL" in setting[0][1], setting
-    for readme in ("README.md", "README.zh.md"):
+    for readme in ("README.md", "README.zh.md", "docs/CLASS.md"):
         assert "--branch v" not in (ROOT / readme).read_text(encoding="utf-8"), readme
     # scripts/fresh_debian_class.sh runs that step with a local clone in the URL's place.
     script = (ROOT / "scripts" / "fresh_debian_class.sh").read_text()

@@ -51,8 +51,17 @@ def test_the_versions_job_runs_the_tests_on_every_python_the_readme_names():
     # debian:bookworm's python3 is Debian 12's 3.11.2; the python images put theirs first on PATH.
     assert job["strategy"]["matrix"]["image"] == ["debian:bookworm", "python:3.12-bookworm",
                                                   "python:3.13-bookworm"]
-    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    readme = " ".join((ROOT / "docs" / "INSTALL.md").read_text(encoding="utf-8").split())
     assert "tests pass on 3.11 (Debian 12's own `python3`, 3.11.2, included), 3.12 and 3.13" in readme
     scripts = "\n".join(step.get("run", "") for step in job["steps"])
     assert "pip install --quiet -r requirements-test.txt" in scripts
     assert scripts.rstrip().endswith("python -m pytest tests")
+
+
+def test_the_readme_is_a_landing_page_that_links_the_pages_it_left():
+    # Issue 40: at most 200 lines; installing, safety and the class set-up are pages of docs/.
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) <= 200, len(readme.splitlines())
+    for page in ("docs/INSTALL.md", "docs/SAFETY.md", "docs/CLASS.md", "docs/RECIPE.md"):
+        assert f"]({page})" in readme and (ROOT / page).is_file(), page
+    assert "## Safety" not in readme and "## One machine for a class" not in readme

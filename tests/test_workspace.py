@@ -194,7 +194,7 @@ def test_a_settings_file_another_user_owns_is_refused(tmp_path):
 
 
 def test_the_readmes_copy_step_makes_the_key_file_600(tmp_path):
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "docs" / "INSTALL.md").read_text(encoding="utf-8")
     section = readme.split("## Going live with a key")[1].split("\n## ")[0]
     step = next(line.strip() for line in section.splitlines()
                 if line.startswith("    ") and ".env.example" in line)

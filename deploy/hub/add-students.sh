@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Make the class's local users from a list, as root (README, "One machine for a class"):
+# Make the class's local users from a list, as root (docs/CLASS.md, "One machine for a class"):
 #   bash deploy/hub/add-students.sh students.txt [group]
 # students.txt holds one `name:password` a line (chpasswd's format; keep it 600 and delete
 # it once the class has logged in). Each student gets a home of 700 (HOME_MODE: nobody

@@ -14,7 +14,7 @@ The class key: when the teacher's class key file (deploy/proxy/class_keys.py wri
 Never the teacher's key: that one stays in the proxy's environment.
 
 Left out: copying again over a student's copy (they delete it to get a new one), and any
-spawner but the local one (Zero to JupyterHub: README).
+spawner but the local one (Zero to JupyterHub: docs/CLASS.md).
 """
 
 import asyncio
@@ -33,7 +33,7 @@ CHILD_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
 
 async def copy_as_student(course: Path, account: pwd.struct_passwd, timeout: float = 120) -> str:
     """Run student_copy.py as the student; its one line, or RuntimeError with its output."""
-    # The course venv's interpreter: every student can run it (README), whatever runs the hub.
+    # The course venv's interpreter: every student can run it (docs/CLASS.md), whatever runs the hub.
     child = await asyncio.create_subprocess_exec(
         str(course / ".venv" / "bin" / "python"), "-I", str(COPY_SCRIPT), str(course), account.pw_dir,
         user=account.pw_uid, group=account.pw_gid, extra_groups=[], cwd="/", env=CHILD_ENV,

@@ -1,6 +1,6 @@
 """JupyterHub for one class on one machine: the course's notebooks for every student.
 
-Run as root from the hub's state folder (README, "One machine for a class"; jupyterhub.service
+Run as root from the hub's state folder (docs/CLASS.md, "One machine for a class"; jupyterhub.service
 or start-hub.sh start it so):
 
     /opt/course/.venv/bin/jupyterhub -f /opt/course/deploy/hub/jupyterhub_config.py
@@ -17,9 +17,9 @@ teacher's notes), made as the student (home.py, student_copy.py); kernels over I
 one (deploy/proxy/); the news prompt off; idle kernels and servers stopped.
 The hub's database, cookie secret and log (jupyterhub.service and start-hub.sh send it
 there) live in the state folder (700, made so by the
-README), and a restart of the hub leaves every student's server and kernel running.
+docs/CLASS.md), and a restart of the hub leaves every student's server and kernel running.
 
-Left out: TLS, anything past one machine (Zero to JupyterHub, on Kubernetes: README).
+Left out: TLS, anything past one machine (Zero to JupyterHub, on Kubernetes: docs/CLASS.md).
 
 Environment, all optional: COURSE_DIR (the clone; default: the one holding this file),
 COURSE_HUB_STATE (/srv/jupyterhub), COURSE_HUB_PORT (8000), COURSE_HUB_API_PORT (8081),
@@ -83,7 +83,7 @@ c.JupyterHub.spawner_class = LimitedSpawner
 c.Spawner.cmd = [str(VENV / "bin" / "jupyterhub-singleuser")]
 c.Spawner.notebook_dir = "~"
 c.Spawner.default_url = "/lab/tree/notebooks/00_why_compaction.ipynb"
-# A class starts its servers at once: on 2 cores 24 servers take about a minute (README).
+# A class starts its servers at once: on 2 cores 24 servers take about a minute (docs/CLASS.md).
 c.Spawner.start_timeout = 180
 c.Spawner.http_timeout = 180
 c.Spawner.args = [
@@ -106,7 +106,7 @@ c.Spawner.args = [
     # close healthy sockets (jupyter_server closes one whose last pong is older than the
     # timeout, checked one interval after its last ping), and ServerApp.websocket_ping_*
     # do not reach the kernel sockets in 2.21. Without pings a dead browser's socket stays
-    # open until TCP drops it, and a TLS front must not close idle websockets (README).
+    # open until TCP drops it, and a TLS front must not close idle websockets (docs/CLASS.md).
     '--ServerApp.tornado_settings={"ws_ping_interval": 0}',
 ]
 # One warning is left at each server's start, and no setting removes it: JupyterHub's

@@ -28,7 +28,7 @@ systemd-nspawn (scripts/fresh_debian_class.sh), whose systemd has no memory cont
 COURSE_MEMORY_LIMIT (bytes, or with K/M/G; default 2G) and COURSE_TASKS_LIMIT (default 512)
 set the figures. SSH logins are outside the hub: deploy/hub/user-slice.conf limits those.
 Left out: CPU shares (2 cores shared fairly by the kernel's scheduler do well enough for a
-class, README) and disk quotas (README: they belong to the file system).
+class, docs/CLASS.md) and disk quotas (docs/CLASS.md: they belong to the file system).
 """
 
 import asyncio
@@ -88,7 +88,7 @@ def mode() -> str:
 def systemd_holds_memory() -> bool:
     """systemd enforces MemoryMax only with the memory controller: in cgroup v2's root, or a
     writable v1 hierarchy. A container booted by systemd-nspawn on a cgroup v1 host gets it
-    read-only: its systemd makes the scopes and slices but limits nothing (README)."""
+    read-only: its systemd makes the scopes and slices but limits nothing (docs/CLASS.md)."""
     return "memory" in _read(CGROUP / "cgroup.controllers").split() or os.access(CGROUP / "memory", os.W_OK)
 
 

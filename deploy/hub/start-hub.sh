@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The hub without systemd (a container, a machine booted otherwise), as root:
 #   setsid deploy/hub/start-hub.sh &           leaves it running when your SSH session ends
-# It runs in the state folder (COURSE_HUB_STATE, default /srv/jupyterhub, 700: README), with
+# It runs in the state folder (COURSE_HUB_STATE, default /srv/jupyterhub, 700: docs/CLASS.md), with
 # the same settings as jupyterhub.service; the log of the hub and of every student's server
 # goes to jupyterhub.log there.
 # Stop it with `kill $(cat /srv/jupyterhub/jupyterhub.pid)`: the students' servers and

@@ -2,7 +2,7 @@
 
 LiteLLM's own virtual keys live in its PostgreSQL database, which it reaches through
 Prisma; Prisma downloads its query engine from Prisma's servers when the proxy first
-starts, so they cannot work on a machine that reaches only package registries (README,
+starts, so they cannot work on a machine that reaches only package registries (docs/CLASS.md,
 "Live runs for a class"). This module gives the proxy the same two things through the
 hooks LiteLLM documents for it (`general_settings.custom_auth`, `litellm_settings.callbacks`):
 

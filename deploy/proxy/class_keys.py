@@ -1,6 +1,6 @@
 """The teacher's tool for the class proxy: a key and a budget for each student, and their spend.
 
-As root (README, "Live runs for a class"):
+As root (docs/CLASS.md, "Live runs for a class"):
 
     python3 class_keys.py make --budget 2 alice bob ...   a key for each student who has none
     python3 class_keys.py make --budget 5 alice           a new budget (the key stays)

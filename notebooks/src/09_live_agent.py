@@ -68,7 +68,7 @@ print(re.sub(r"127\.0\.0\.1:\d+", "127.0.0.1:<port>", choice.description))
 # replies, dated, with the model that answered; no key, header or base URL). A class
 # without a key starts it with `COMPACT_CASSETTE` naming that file instead: the offline
 # server answers each request with the reply recorded for it, so the cells below print
-# what the recorded run printed (README, "Record once, replay for a class").
+# what the recorded run printed (docs/INSTALL.md, "Record once, replay for a class").
 
 # %%
 from workbench.display.phrases import say

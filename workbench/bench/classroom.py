@@ -11,7 +11,7 @@ tests/test_hub.py checks isolation with the same pieces.
 Students must be able to run the course's interpreter, and the folders on the way to it
 must be open to them: a venv made from a Python under /root is not. So the students'
 course is a copy of the checkout in /var/tmp/compact-course-hub/<key>/ with a venv made
-from Debian's /usr/bin/python3 (README, "One machine for a class"), made once per checkout
+from Debian's /usr/bin/python3 (docs/CLASS.md, "One machine for a class"), made once per checkout
 and set of requirements and kept (about 800 MB); its files are copied again on every run.
 
 The students' side (a notebook through each kernel's websocket, memory) is
