@@ -305,6 +305,7 @@ class Rules:
     every_field: bool             # every field of a block (the API), or those the steps read
     nonempty: tuple               # fields that may not be an empty string
     nonempty_content: bool        # no empty content but a final assistant message's (the API)
+    first_user: bool = False      # the first message is the user's (the API's rule for a request)
 
 
 PIPELINE = Rules(wording=0, error=MessageFormatError, turns=False, open_last=True, block_types=None,
@@ -322,6 +323,9 @@ PROBLEMS = {   # problem: (the pipeline's text, the API's text)
                    "{at}.content: Field required"),
     "content": ("{at}.content must be a string or a list of blocks, got {got}",
                 "{at}.content: Input should be a valid string or list"),
+    # Bedrock's (and the API's until late 2024): the property test holds every output to it.
+    "first_role": ("{at} is the first message and has role {role!r}; the API wants 'user'",
+                   "messages: first message must use the \"user\" role"),
     "empty_content": ("", "{at}: all messages must have non-empty content except for the optional "
                           "final assistant message"),
     "block": ("{at} must be a dict with a 'type'", "{at}: Input should be a valid dictionary"),
@@ -383,6 +387,8 @@ def check_message(i: int, message, rules: Rules, last: bool = False) -> None:
     content = message["content"]
     if not isinstance(content, (str, list)):
         _fail(rules, "content", at=at, got=type(content).__name__)
+    if rules.first_user and i == 0 and role != "user":
+        _fail(rules, "first_role", at=at, role=role)
     if rules.nonempty_content and not content and not (last and role == "assistant"):
         _fail(rules, "empty_content", at=at)
     for j, block in enumerate(content if isinstance(content, list) else []):

@@ -25,13 +25,15 @@ from .store import StoreError
 
 def cut_points(messages, config) -> tuple[int, int]:
     """(head_end, tail_start): keep messages[:head_end] and messages[tail_start:]."""
-    head_end = config.snip_keep_head
-    newest = config.snip_keep_total - head_end - 1  # one place is the marker
-    tail_start = len(messages) - newest
-    if has_tool_use(messages[head_end - 1]):
+    # A list shorter than the head (one huge first message, say) is all head:
+    # nothing to cut, and no index past its end.
+    head_end = min(config.snip_keep_head, len(messages))
+    newest = config.snip_keep_total - config.snip_keep_head - 1  # one place is the marker
+    tail_start = max(len(messages) - newest, head_end)
+    if head_end and has_tool_use(messages[head_end - 1]):
         while head_end < tail_start and is_tool_result(messages[head_end]):
             head_end += 1
-    if (tail_start > 0 and is_tool_result(messages[tail_start])
+    if (0 < tail_start < len(messages) and is_tool_result(messages[tail_start])
             and has_tool_use(messages[tail_start - 1])):
         tail_start -= 1
     return head_end, tail_start
