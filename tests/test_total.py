@@ -205,3 +205,18 @@ def test_a_first_turn_over_the_limit(profile, case, tmp_path):
     saved = [json.loads(line) for line in open(tmp_path / transcript, encoding="utf-8")]
     assert saved == messages   # nothing lost: the message itself, verbatim, on disk
     assert len(json.dumps(out, ensure_ascii=False)) < compactor.config.context_char_limit
+
+
+@pytest.mark.parametrize("command", ["replay", "sweep", "probe"])
+@pytest.mark.parametrize("case", ["one pasted log", "one screenshot"])
+def test_the_workbench_commands_take_one_huge_message(command, case, tmp_path, monkeypatch,
+                                                      capsys):
+    """`replay`, `sweep` and `probe` on a Messages API body of one image or one 300 KB
+    message: a table, exit 0 (at 3fdc176: IndexError in snip.cut_points)."""
+    import importlib
+    monkeypatch.chdir(tmp_path)
+    history = tmp_path / "body.json"
+    history.write_text(json.dumps({"messages": FIRST_TURNS[case]}), encoding="utf-8")
+    main = importlib.import_module(f"workbench.course.{command}").main
+    assert main([str(history)]) == 0
+    assert "Traceback" not in capsys.readouterr().err
