@@ -102,7 +102,7 @@ def snip_compact(messages, compactor, active_request: str | None = None, chars: 
     if tail_start <= head_end and config.snip_skip_empty:
         return messages
     try:
-        transcript = compactor.store.write_transcript(messages)
+        transcript = compactor.store.write_transcript(messages, compactor.texts(messages))
     except StoreError as error:
         compactor.report(f"snip_compact skipped, nothing archived: {error}")
         return messages

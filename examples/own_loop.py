@@ -2,7 +2,7 @@
 
     .venv/bin/python examples/own_loop.py "List the lesson folders." --workspace data/workspace
 
-Four lines of `compact` make an ordinary tool loop compact its own context
+Five lines of `compact` make an ordinary tool loop compact its own context
 (docs/RECIPE.md explains each one):
 1. `prepare(messages, request)` before every model call;
 2. `reactive_compact(messages, request)` once when the API still answers
@@ -15,7 +15,11 @@ Four lines of `compact` make an ordinary tool loop compact its own context
 3. the `compact` tool: run the WHOLE batch, append every result, and only
    then `compact_history`, so no tool_use loses its result;
 4. the current request passed to each of them, so that what the user asked
-   for this turn is never summarized away.
+   for this turn is never summarized away;
+5. `prepare` through a `CompactionGuard` (workbench/agent/guard.py): when
+   summaries come too close together (a limit below what one turn brings
+   back), the loop stops with `NoProgress`, whose text names the limit
+   setting, what fills the context and what to raise.
 Everything else is the loop you already have. The tools here are the
 course's (workbench.agent.tools), only because they come ready to run; put your
 own in TOOLS and run_tool. The offline model uses any tools by what their
@@ -39,6 +43,7 @@ import anthropic
 
 from compact import CompactionConfig, ContextCompactor, hit_the_window, is_prompt_too_long
 from compact.reactive import smaller_or_raise
+from workbench.agent.guard import CompactionGuard
 from workbench.agent.tools import TOOLS, run_tool
 
 SYSTEM = "You are a coding agent. Use the tools to read files; answer from what you read."
@@ -50,8 +55,9 @@ def ask(client, model: str, compactor: ContextCompactor, messages: list, request
     `stream`: each reply comes as events through `messages.stream()`; nothing else changes."""
     messages.append({"role": "user", "content": request})
     refused = False
+    guard = CompactionGuard(compactor)   # 3 summaries within 5 calls: NoProgress, not 20 calls
     for _ in range(max_calls):
-        messages[:] = compactor.prepare(messages, request)                      # 1
+        messages[:] = guard.prepare(messages, request)                          # 1
         try:
             response = call(client, stream, model=model, max_tokens=4000, system=SYSTEM,
                             tools=TOOLS, messages=messages)

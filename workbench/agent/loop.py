@@ -58,6 +58,7 @@ from compact.reactive import hit_the_window, is_prompt_too_long
 from ..display.text import print_shown, shown
 from ..offline.tokens import DEFAULT_WINDOW
 from . import tasks
+from .guard import CompactionGuard, NoProgress
 from .model import choose_model
 from .tools import TOOLS, run_tool
 from .usage import usage_line, usage_of
@@ -133,6 +134,8 @@ class Agent:
         self.compactor = ContextCompactor(self.workspace, client=client, model=model,
                                           config=self.config, echo=self.echo, new_id=new_id,
                                           measure=measure)
+        # Summaries too close together stop the loop with NoProgress (guard.py).
+        self.guard = CompactionGuard(self.compactor)
         self.messages: list = []
         self.answer: str | None = None   # the last final answer
         self.model_calls = 0
@@ -153,7 +156,7 @@ class Agent:
     def loop(self, request: str) -> str:
         retries = 0
         for _ in range(self.max_turns):
-            self.messages[:] = self.compactor.prepare(self.messages, request)
+            self.messages[:] = self.guard.prepare(self.messages, request)
             try:
                 response = self.call_model()
             except anthropic.APIStatusError as error:
@@ -311,7 +314,7 @@ def main_run(argv=None) -> int:
             return choice
         try:
             answer = agent.ask(request)
-        except (anthropic.APIError, AgentError, ValueError) as error:
+        except (anthropic.APIError, AgentError, NoProgress, ValueError) as error:
             print(f"error: {shown(str(error))}", file=sys.stderr)
             return 1
         print()
@@ -377,7 +380,7 @@ def main_agent(argv=None) -> int:
                 continue
             try:
                 print(shown(agent.ask(resolve_task(query))))
-            except (anthropic.APIError, AgentError, UnknownTask) as error:
+            except (anthropic.APIError, AgentError, NoProgress, UnknownTask) as error:
                 print(f"error: {shown(str(error))}")
     return 0
 
