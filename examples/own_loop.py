@@ -2,7 +2,7 @@
 
     .venv/bin/python examples/own_loop.py "List the lesson folders." --workspace data/workspace
 
-Five lines of `compact` make an ordinary tool loop compact its own context
+Four lines of `compact` make an ordinary tool loop compact its own context
 (docs/RECIPE.md explains each one):
 1. `prepare(messages, request)` before every model call;
 2. `reactive_compact(messages, request)` once when the API still answers
@@ -15,11 +15,11 @@ Five lines of `compact` make an ordinary tool loop compact its own context
 3. the `compact` tool: run the WHOLE batch, append every result, and only
    then `compact_history`, so no tool_use loses its result;
 4. the current request passed to each of them, so that what the user asked
-   for this turn is never summarized away;
-5. `prepare` through a `CompactionGuard` (workbench/agent/guard.py): when
-   summaries come too close together (a limit below what one turn brings
-   back), the loop stops with `NoProgress`, whose text names the limit
-   setting, what fills the context and what to raise.
+   for this turn is never summarized away.
+And `prepare` goes through a `CompactionGuard` (workbench/agent/guard.py): when
+summaries come too close together (a limit below what one turn brings back),
+the loop stops with `NoProgress`, whose text names the limit setting, what
+fills the context and what to raise.
 Everything else is the loop you already have. The tools here are the
 course's (workbench.agent.tools), only because they come ready to run; put your
 own in TOOLS and run_tool. The offline model uses any tools by what their
