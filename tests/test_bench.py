@@ -238,7 +238,7 @@ def test_the_default_beats_the_seed_profile_across_two_seeds():
     chat = {(r["seed"], r["design"]): r["cost"] for r in rows if r["session"] == "chat-heavy"}
     assert all(chat[n, "default"] <= chat[n, "summary"] for n in range(2))
     assert "x seed mean" in tables.format_seeds(stats.across_seeds(rows))
-    # Notebook 09 prints the same claims, one line a session, each ending in yes or NO.
+    # Lab 02 prints the same claims, one line a session, each ending in yes or NO.
     lines = default_claims(rows)
     assert len(lines) == len(KINDS) and all("NO" not in line for line in lines), lines
 
@@ -474,14 +474,14 @@ def test_the_servers_usage_over_a_bench_session_is_the_bench_bill(monkeypatch):
 
 
 def test_every_price_the_course_prints_is_the_tables():
-    """Notebook 09 prints the table's rows (both editions); no page writes a dollar figure
+    """Lab 02 prints the table's rows (both editions); no page writes a dollar figure
     of its own that the table does not have."""
     import re
     from pathlib import Path
     root = Path(__file__).resolve().parents[1]
     table = {f"{v:.2f}" for row in prices.PRICES.values()
              for v in (row.input, row.write_5m, row.write_1h, row.read, row.output)}
-    for name in ("09_evidence.ipynb", "zh/09_evidence.ipynb"):
+    for name in ("labs/02_evidence.ipynb", "zh/labs/02_evidence.ipynb"):
         cells = json.loads((root / "notebooks" / name).read_text())["cells"]
         printed = "".join("".join(o.get("text", "")) for c in cells if c["cell_type"] == "code"
                           for o in c.get("outputs", []))

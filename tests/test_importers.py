@@ -14,7 +14,7 @@ import pytest
 from compact.messages import tool_results, tool_uses
 from tests.helpers import IMAGE
 from workbench.course.histories import HistoryError, load_history
-from workbench.importers import FORMATS, SessionFileError, detect, load_session
+from workbench.importers import SESSION_FORMATS, SessionFileError, detect, load_session
 
 # -- Claude Code records ---------------------------------------------------------------
 
@@ -290,8 +290,8 @@ def test_a_file_with_nothing_to_replay_says_so(tmp_path, text, words):
 
 
 def test_every_format_has_a_row_and_a_description():
-    assert set(FORMATS) == {"claude-code", "messages", "messages-jsonl", "openai", "openai-jsonl"}
-    assert all(callable(load) and text for load, text in FORMATS.values())
+    assert set(SESSION_FORMATS) == {"claude-code", "messages", "messages-jsonl", "openai", "openai-jsonl"}
+    assert all(callable(load) and text for load, text in SESSION_FORMATS.values())
 
 
 def test_openai_split_replies_and_an_image_in_a_tool_result(tmp_path):

@@ -26,7 +26,7 @@ which also defines what a request is billed (tokens in, cache writes and reads, 
 out), the lost outputs and the misses (a call whose needed earlier output,
 `Turn.refers_to`, is not whole in the request sent). Probed runs add the forgotten:
 the probes of the session (`workbench.probes`) that nothing the design sends for the
-next turn, no file it names and no summary keeps (`workbench.probe_status`).
+next turn, no file it names and no summary keeps (`workbench.probes.status`).
 
 Time: each request is booked at its time on the session's clock (tools, the
 model, the user's pauses, now and then a long one), so a cache entry left
@@ -67,8 +67,8 @@ from compact.summary import summary_input
 from ..display.palette import BLUE, GREY, PURPLE, VERMILLION, YELLOW
 from ..offline.model.extractive import extractive_summary
 from ..offline.tokens import DEFAULT_WINDOW
-from ..probe_status import Locator
 from ..probes import make_probes
+from ..probes.status import Locator
 from . import cost, server_designs
 from .sessions import KINDS, call_times, make_session, session_messages
 
@@ -109,7 +109,7 @@ DESIGN_TABLE = {
     "default+server-compact": (server_designs.bench_step("default+server-compact"),
                                server_designs.COLOURS["default+server-compact"]),
 }
-# The article's designs and no management: what run_bench runs unless told (notebook 09).
+# The article's designs and no management: what run_bench runs unless told (lab 02).
 DESIGNS = ("none", "summary", "seed", "default")
 COLOURS = {name: colour for name, (_, colour) in DESIGN_TABLE.items()}
 
@@ -182,7 +182,7 @@ def run_session(session, design: str, *, limits: dict | None = None,
     `summarize(messages) -> str` stands in for the summary model; `window` is the
     model's, in tokens: a request over it counts as refused. `probes`
     (`workbench.probes.make_probes` of the session) adds `forgotten`: the probes gone
-    from what the design sends for the turn after the last (`workbench.probe_status`).
+    from what the design sends for the turn after the last (`workbench.probes.status`).
     """
     config = _config(design, limits)
     ledger, calm = cost.CostLedger(), cost.CostLedger()

@@ -1,11 +1,11 @@
-"""What each step and each design keeps where: the figures notebook 12 prints.
+"""What each step and each design keeps where: the figures lab 05 prints.
 
     step_run("huge_result", "tool_result_budget")   # one step of the article alone, seed profile
     design_runs("long_session", asker)              # every design of the benchmark, at the end
     summary_keeps(["long_session", ...])            # what a summary alone keeps, kind by kind
     cost_and_forgotten("tool-heavy", 120)           # a bench session: each design's cost and forgotten
 
-The probes are `workbench.probes`'; where each stands is `workbench.probe_status`'s; the
+The probes are `workbench.probes`'; where each stands is `workbench.probes.status`'s; the
 designs and their bill are the benchmark's (`workbench.bench`). A step runs alone on
 a history (`ContextCompactor.run_step`), in the seed profile: the article as written.
 `summary_keeps` asks what step 4's summary message keeps with no file behind it:
@@ -24,8 +24,8 @@ from ..bench.benchmark import DESIGN_TABLE, run_session
 from ..bench.probe_walk import tally, walk
 from ..bench.sessions import make_session, session_messages
 from ..offline.model.extractive import extractive_summary
-from ..probe_status import Locator
 from ..probes import KINDS, make_probes
+from ..probes.status import Locator
 from .histories import load_history
 
 # Each step of the article on the canned history made to show it.

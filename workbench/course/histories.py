@@ -141,7 +141,7 @@ def _imported_format(path: Path, source_format: str) -> str:
 def load_history(name_or_path, source_format: str = "auto") -> dict:
     """A canned history by name (see `list_histories`), a path, or a dict (copied, checked).
 
-    A path in another format (see `workbench.importers.FORMATS`) is imported;
+    A path in another format (see `workbench.importers.SESSION_FORMATS`) is imported;
     `source_format` names the format instead of detecting it.
     """
     if isinstance(name_or_path, dict):

@@ -48,7 +48,7 @@ from compact.store import Store, seeded_ids
 from ..bench.cost import readable_outputs
 from ..display.import_report import print_notes
 from ..display.text import fixed_width, plural, print_shown, shown
-from ..importers import CANNED, FORMATS
+from ..importers import CANNED, SESSION_FORMATS
 from ..offline.model.extractive import extractive_summary
 from ..offline.tokens import estimate_text_tokens
 from .histories import HistoryError, list_histories, load_history
@@ -448,7 +448,7 @@ def _parser() -> argparse.ArgumentParser:
         description="Replay a canned history through the pipeline and print what each step did.")
     parser.add_argument("history", help=f"a name ({', '.join(list_histories())}) or a path: "
                                         f"a canned history or a session file")
-    parser.add_argument("--format", default="auto", choices=("auto", CANNED, *FORMATS),
+    parser.add_argument("--format", default="auto", choices=("auto", CANNED, *SESSION_FORMATS),
                         help="the file's format (default: detected from the file)")
     parser.add_argument("--profile", choices=("seed", "default"), default="default")
     parser.add_argument("--step", choices=STEPS, default="prepare",

@@ -1,4 +1,4 @@
-"""Your own session, or the course's sample when there is none: what notebook 11 opens.
+"""Your own session, or the course's sample when there is none: what lab 04 opens.
 
     from workbench.course.sessions import open_session, sample_path, records_in
     history = open_session("~/.claude/projects/<project>/<session>.jsonl")   # or None: the sample

@@ -70,7 +70,7 @@ PHRASES = {
                                   "read as a session of its own",
                                   "警告：每条消息都是旁支（sidechain）：这是子 agent 自己的文件，"
                                   "作为一个独立的会话读入"),
-    # a cassette in the live notebook (12)
+    # a cassette in the live notebook (09)
     "cassette recording": ("recording every API exchange to the cassette {path}",
                            "把每次 API 往来都录进 cassette 文件 {path}"),
     "cassette replaying": ("replaying the cassette {path}: {what}",
@@ -430,7 +430,7 @@ PHRASES = {
     "why probe no use": ("nothing in this context, in the files it names or in its summaries "
                          "shows {tool} on {path}",
                          "上下文、它提到的文件和摘要里都看不到对 {path} 的 {tool} 调用"),
-    # -- forgets.py (12)
+    # -- forgets.py (lab 05)
     "forgets: not a list": (
         "return a list of sentences (strings), in the order of the text.",
         "返回一个句子（字符串）的列表，按文字里的顺序。"),

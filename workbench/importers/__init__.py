@@ -31,10 +31,11 @@ from pathlib import Path
 from . import claude_code, messages_api, openai_chat
 from .source import SessionFileError, SessionFileTooLarge, json_lines, not_json, read_text
 
-__all__ = ["FORMATS", "SessionFileError", "SessionFileTooLarge", "detect", "load_session"]
+__all__ = ["SESSION_FORMATS", "SessionFileError", "SessionFileTooLarge", "detect", "load_session"]
 
-# name -> (how it loads a path, what it is): one row a format and file shape.
-FORMATS = {
+# The session-file formats: name -> (how it loads a path, what it is), one row a format and
+# file shape. (compact/formats.py is another thing: the texts of the pipeline's own markers.)
+SESSION_FORMATS = {
     "claude-code": (claude_code.load, "Claude Code session JSONL"),
     "messages": (messages_api.load, "Messages API messages: a JSON list or {\"messages\": [...]}"),
     "messages-jsonl": (lambda path: messages_api.load(path, jsonl=True), "Messages API messages, one a line"),
@@ -88,8 +89,8 @@ def load_session(path, source_format: str = "auto") -> dict:
     """A session file as a history; SessionFileError naming the file and line if it is not one."""
     path = Path(path).expanduser()
     fmt = detect(path) if source_format == "auto" else source_format
-    if fmt not in FORMATS:
-        known = ", ".join(["auto", *FORMATS])
+    if fmt not in SESSION_FORMATS:
+        known = ", ".join(["auto", *SESSION_FORMATS])
         hint = " (a canned history: use workbench.course.sessions.load_any)" if fmt == CANNED else ""
         raise SessionFileError(path, None, f"format {fmt!r} is not one of {known}{hint}")
-    return FORMATS[fmt][0](path)
+    return SESSION_FORMATS[fmt][0](path)

@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 13 · The live agent run
+# # 09 · The live agent run
 #
 # Everything so far replayed canned histories. Now the agent of the article runs for
 # real (sections 9 and 13): `workbench.agent.loop.Agent`, with its six tools, `prepare` before
@@ -92,7 +92,7 @@ else:
 # This notebook never runs the same task under the **default** profile at the article's
 # 50,000 characters, until you do it in "Your turn". Predict that run:
 #
-# - `files_saved`: how many files step 1 writes to `.task_outputs/` (notebook 08's
+# - `files_saved`: how many files step 1 writes to `.task_outputs/` (lab 01's
 #   flaw 18 has the rule);
 # - `model_calls`: how many model calls the agent makes, its answer included (the first
 #   cell says what the offline model does when only a preview is left).
@@ -344,7 +344,8 @@ scratch.cleanup()
 #   files, so an agent can read its working files back after it, under a cap (Claude
 #   Code puts back its instructions and skills, capped).
 #
-# **Next:** the article's next chapter, s09, is about memory: what outlives a session.
+# **Next:** the labs (`labs/`), from lab 01, the article's design against the default
+# profile. The article's next chapter, s09, is about memory: what outlives a session.
 # For a class, docs/TEACHING.md has the paths through this course.
 
 # %% [markdown]
@@ -354,7 +355,7 @@ scratch.cleanup()
 # - The upstream code: https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py
 # - Claude Code, what survives a compaction (its table "What survives compaction"):
 #   https://code.claude.com/docs/en/context-window
-# - The API's own compaction, a server-side feature (notebook 10):
+# - The API's own compaction, a server-side feature (lab 03):
 #   https://platform.claude.com/docs/en/build-with-claude/compaction
 # - MemGPT, a model that pages its own memory in and out of the context (Packer et al.,
 #   2023): https://arxiv.org/abs/2310.08560

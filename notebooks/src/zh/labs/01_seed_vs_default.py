@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 08 · 文章的设计与默认配置对照
+# # Lab 01 · 文章的设计与默认配置对照
 #
 # 本包有两种配置。`CompactionConfig.seed()` 是文章的设计，连同它的数值和缺陷，所以前面的
 # notebook 能复现文章所展示的现象。`tests/test_differential.py` 在固定随机种子的长会话上，把它
@@ -29,7 +29,7 @@
 #
 # 其他修正在两种配置中都生效，因为它们关乎正确性，而不是取舍：只信任可信的路径（6）、不会冲突
 # 的文件名（7）、全部三种“太长”写法（9）、取出列表形式内容的文本（11）、用普通 dict 代替 SDK
-# 对象（12）。缺陷 13（字符不是 token）是这个度量本身的局限（见 notebook 06 和 09）。
+# 对象（12）。缺陷 13（字符不是 token）是这个度量本身的局限（见 notebook 06 和 notebook labs/02）。
 #
 # 这里我们在两种配置下回放同样的长会话，统计各自丢失了什么、花费了多少。
 
@@ -85,10 +85,10 @@
 #   以及一次请求的**缓存占比**：开头与上一次请求相同的那些消息所占的字符比例，
 #   按调用取平均；
 # - 所发请求的**按缓存折算的成本**，以基础输入 token 计，由 `workbench.bench.cost` 用离线
-#   服务器的提示缓存计费（API 的规则，notebook 09 会解释）：每次请求末尾一个断点；新请求
+#   服务器的提示缓存计费（API 的规则，notebook labs/02 会解释）：每次请求末尾一个断点；新请求
 #   以先前请求写入的内容开头时，这部分按读取计，每个 token 0.1，其余每个 token 按写入计，
 #   每个 1.25（Claude Sonnet 5 的价格）。这里的回放把每次调用都放在同一时刻发出，所以没有
-#   条目过期；notebook 09 会加入时间；
+#   条目过期；notebook labs/02 会加入时间；
 # - **永久丢失的工具输出**。
 
 # %% [markdown]
@@ -165,7 +165,7 @@
 #   默认配置一条不丢。
 # - 一个设计删掉什么、多频繁地改写列表开头，和列表有多小一样，决定了它的成本。
 #
-# **下一步：** notebook 09，基准测试：在生成的长会话上比较四种设计。
+# **下一步：** notebook labs/02，基准测试：在生成的长会话上比较四种设计。
 
 # %% [markdown]
 # **参考资料。**
@@ -174,7 +174,7 @@
 # - 上游代码：https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py；文章发表之后它针对每个缺陷改了什么：
 #   [docs/AFTER_THE_ARTICLE.md](../../docs/AFTER_THE_ARTICLE.md)；缺陷列表：
 #   [docs/DESIGN.md](../../docs/DESIGN.md)
-# - API 自己的第三步，在服务器端清除旧的工具结果（notebook 10）：
+# - API 自己的第三步，在服务器端清除旧的工具结果（notebook labs/03）：
 #   https://platform.claude.com/docs/en/build-with-claude/context-editing
 # - 提示缓存，改写任何一条旧消息都会让它失效（缺陷 17）：
 #   https://platform.claude.com/docs/en/build-with-claude/prompt-caching

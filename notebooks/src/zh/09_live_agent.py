@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 13 · 实时运行 agent
+# # 09 · 实时运行 agent
 #
 # 到目前为止，我们回放的都是预先录制的历史。现在，文章的 agent 真正运行起来（第九节和
 # 第十三节）：`workbench.agent.loop.Agent`，带 6 个工具，每次模型调用前运行 `prepare`，
@@ -52,7 +52,7 @@
 # 一个，原文配置为此付出一次摘要。同一个任务在**默认配置**（default）、文章的 50,000 个字符下怎样
 # 运行，本 notebook 一直不演示，要等你在“轮到你了”里自己运行。请预测那次运行：
 #
-# - `files_saved`：第一步往 `.task_outputs/` 写了几个文件（规则见 notebook 08 的缺陷 18）；
+# - `files_saved`：第一步往 `.task_outputs/` 写了几个文件（规则见 notebook labs/01 的缺陷 18）；
 # - `model_calls`：agent 一共做了几次模型调用，包括回答那一次（上下文里只剩预览时离线模型会怎么
 #   做，第一个单元格里说过）。
 #
@@ -151,7 +151,8 @@
 #   摘要保留的是笔记，不是文件，所以 agent 可以在摘要之后从磁盘读回正在处理的文件，并设上限
 #   （Claude Code 放回的是它的指令和 skill，也有上限）。
 #
-# **下一步：** 文章的下一章 s09 讲记忆：什么能在一次会话之后留存下来。
+# **下一步：** `labs/` 里的实验 notebook，从 labs/01 开始：文章的设计与默认配置对照。
+# 文章的下一章 s09 讲记忆：什么能在一次会话之后留存下来。
 # 课堂教学可以参考 docs/TEACHING.md，其中给出了学习本课程的几条路线。
 
 # %% [markdown]
@@ -160,7 +161,7 @@
 #   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.zh.md
 # - 上游代码：https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py
 # - Claude Code 压缩之后保留什么（它的表格“What survives compaction”）：https://code.claude.com/docs/en/context-window
-# - API 自己的压缩，一项服务器端功能（notebook 10）：
+# - API 自己的压缩，一项服务器端功能（notebook labs/03）：
 #   https://platform.claude.com/docs/en/build-with-claude/compaction
 # - MemGPT，让模型自己把记忆换入换出上下文（Packer 等，2023）：https://arxiv.org/abs/2310.08560
 #

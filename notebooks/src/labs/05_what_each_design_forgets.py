@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 12 · What each design forgets
+# # Lab 05 · What each design forgets
 #
 # The question people ask first about compaction is "why did my agent forget?". The
 # notebooks so far measured characters, the bill, the outputs lost for good and the
@@ -19,7 +19,7 @@
 #
 # A probe gives the start of a line or sentence (its *cue*) and asks for the whole of it;
 # an artifact probe asks whether a tool was called on a path. After a compaction, each
-# probe is in one of four places (`workbench.probe_status`, computed from the messages and
+# probe is in one of four places (`workbench.probes.status`, computed from the messages and
 # the files, with no model):
 # - **in context**: verbatim in what the model is sent;
 # - **on disk**: the context names a file (a saved output, a transcript) that holds it, or
@@ -37,7 +37,7 @@
 
 # %% [markdown]
 # **Goal.** You will read the four kinds of probe on a session you can read, see where
-# each step of the article and each design of notebooks 08-10 leaves them, check the
+# each step of the article and each design of labs 01-03 leaves them, check the
 # article's claim about step 1 probe by probe, and write the rule a summary must keep.
 # About 30 minutes on your own; not part of the 90-minute class (docs/TEACHING.md).
 
@@ -129,11 +129,11 @@ print("\ngone:", run["statuses"].count("gone"),
 # gets it back by reading the path the preview names.
 
 # %% [markdown]
-# ## Each design of notebooks 08-10, at the end of a session
+# ## Each design of labs 01-03, at the end of a session
 #
-# The designs of the benchmark (notebook 09): `none`, `summary` (step 4 alone), `seed`,
+# The designs of the benchmark (lab 02): `none`, `summary` (step 4 alone), `seed`,
 # `default`, and the API's own context management as the offline server plays it
-# (notebook 10): `server-clear`, `server-compact`, `default+server-compact`; and
+# (lab 03): `server-clear`, `server-compact`, `default+server-compact`; and
 # `default+cold`, the default with its cache-aware switch on (`compact_when_cold`: on a
 # call whose prompt cache has expired, it compacts down to the target).
 # `long_session` is replayed call by call through each, then prepared for the next turn,
@@ -180,7 +180,7 @@ for name, detail, text in kept["decision"]["gone texts"]:
 # ## What each design costs, and what it forgets
 #
 # A longer session: the benchmark's tool-heavy session, 120 turns, seed 0. Each design's
-# bill (notebook 09's, in base input tokens) beside the probes gone at the end.
+# bill (lab 02's, in base input tokens) beside the probes gone at the end.
 
 # %%
 rows = cost_and_forgotten("tool-heavy", 120)
@@ -201,7 +201,7 @@ cost_forgotten_chart(rows)
 # included). The seed profile costs more and forgets; server compaction
 # forgets what its summary dropped; clearing forgets the results it cleared, and at the
 # API's default trigger it costs the most of the designs that compact. `none` forgets nothing and costs much
-# more, and past the model's window the API would refuse it (notebook 09).
+# more, and past the model's window the API would refuse it (lab 02).
 
 # %% [markdown]
 # ## Check yourself: the rule a summary must keep
@@ -245,7 +245,7 @@ if open_hint:
 # - The course's summary keeps the artifact trail but drops recall lines and the user's
 #   instructions: a rule like `instructions` is what a summary must keep.
 #
-# **Next:** notebook 13, the agent of the article, live.
+# **Next:** the last lab; docs/TEACHING.md has the paths through the course.
 
 # %% [markdown]
 # **References.**

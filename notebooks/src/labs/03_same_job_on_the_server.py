@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 10 · The same job on the server
+# # Lab 03 · The same job on the server
 #
 # The article's pipeline runs on the client: before every call, your code rewrites the
 # `messages` list. The Anthropic API now offers to do much of this job on its side, in
@@ -312,7 +312,7 @@ print("\n".join(replies[-1]["text"].splitlines()[-5:]))
 # there too. Each row gives the cost with the user's pauses (the session's clock: a
 # cache entry left over 5 minutes is gone) and without, the largest request (`peak`),
 # the outputs lost for good, the summaries, the misses (calls whose needed earlier
-# output was not whole in the request sent) and the **forgotten** (notebook 12's probes
+# output was not whole in the request sent) and the **forgotten** (lab 05's probes
 # of the session, of four kinds: recall, a line of an output; artifact, a file touched;
 # continuation, the request and the stated next step; decision, a stated decision or a
 # user's instruction; forgotten when nothing the design sends for the next turn, no file
@@ -422,7 +422,7 @@ if open_hint:
 #   least but loses what it summarizes unless you keep it; clearing forgets most of
 #   the probes, since nothing the model can reach holds what it cleared.
 #
-# **Next:** notebook 11, your own agent's sessions through the same measures.
+# **Next:** lab 04, your own agent's sessions through the same measures.
 
 # %% [markdown]
 # **References.**

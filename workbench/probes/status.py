@@ -1,6 +1,6 @@
 """Where a probe stands in what the model is sent: in context, on disk, in a summary only, or gone.
 
-    from workbench.probe_status import Locator
+    from workbench.probes.status import Locator
     locator = Locator(probes, store)
     locator.statuses(sent)      # one of STATUSES per probe, structurally, no model
 
@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from compact import formats
 from compact.messages import text_of, tool_results, tool_uses, user_text
 
-from .probes import STATUSES, readable_units
+from .questions import STATUSES, readable_units
 
 ACTION_WORDS = {"read_file": ("read",), "write_file": ("written", "write"),
                 "edit_file": ("edited", "edit")}

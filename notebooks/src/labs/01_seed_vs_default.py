@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 08 · The article's design against the default profile
+# # Lab 01 · The article's design against the default profile
 #
 # The package has two profiles. `CompactionConfig.seed()` is the article's design, its
 # numbers and its flaws, so the earlier notebooks could reproduce what it shows.
@@ -33,8 +33,8 @@
 # The other fixes hold in both profiles, because they are about correctness, not
 # taste: trusted paths only (6), collision-safe file names (7), all three "too long"
 # spellings (9), the text of list content (11), plain dicts instead of SDK objects (12).
-# Flaw 13, characters are not tokens, is a limit of the measure itself (notebooks 06
-# and 09).
+# Flaw 13, characters are not tokens, is a limit of the measure itself (notebook 06
+# and lab 02).
 #
 # Here we replay the same long sessions under both and count what each loses and spends.
 
@@ -176,10 +176,10 @@ for profile, overrides in (("seed", {}), ("default", {"persist_oversized": False
 #   to the previous request, averaged over the calls;
 # - the **cache-adjusted cost** of the requests sent, in base input tokens, as
 #   `workbench.bench.cost` bills them with the offline server's prompt cache (the API's
-#   rules, notebook 09): a breakpoint at each request's end; what an earlier request
+#   rules, lab 02): a breakpoint at each request's end; what an earlier request
 #   wrote is read at 0.1 a token when the new one starts with it, every other token is
 #   written at 1.25 (Claude Sonnet 5's prices). This replay sends every call at once,
-#   so nothing expires; notebook 09 adds time;
+#   so nothing expires; lab 02 adds time;
 # - **tool outputs lost** for good.
 
 # %%
@@ -357,7 +357,7 @@ for profile in ("seed", "default"):
 # - What a design removes, and how often it rewrites the start of the list, decide its
 #   cost as much as how small the list is.
 #
-# **Next:** notebook 09, the benchmark: four designs over long generated sessions.
+# **Next:** lab 02, the benchmark: four designs over long generated sessions.
 
 # %% [markdown]
 # **References.**
@@ -368,7 +368,7 @@ for profile in ("seed", "default"):
 # - The upstream code: https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py; what it changed after the article, flaw by flaw:
 #   [docs/AFTER_THE_ARTICLE.md](../docs/AFTER_THE_ARTICLE.md); the flaws:
 #   [docs/DESIGN.md](../docs/DESIGN.md)
-# - The API's own step 3, clearing old tool results on the server (notebook 10):
+# - The API's own step 3, clearing old tool results on the server (lab 03):
 #   https://platform.claude.com/docs/en/build-with-claude/context-editing
 # - Prompt caching, which every rewrite of an old message breaks (flaw 17):
 #   https://platform.claude.com/docs/en/build-with-claude/prompt-caching

@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 11 · Your own agent, your own history
+# # Lab 04 · Your own agent, your own history
 #
 # Every notebook so far replayed the course's own histories with the article's numbers.
 # Your agent is not the course's: its tools return other sizes, its sessions run longer or
@@ -89,7 +89,7 @@ for line in report_lines(sample["import_report"]):
 #
 # ## One `prepare` over the whole session
 #
-# As in notebook 08, `replay` runs the pipeline once over the whole list, with the default
+# As in lab 01, `replay` runs the pipeline once over the whole list, with the default
 # profile and the article's numbers:
 
 # %%
@@ -118,7 +118,7 @@ display(timeline_chart(calls, title=f"{history['name']}: the context at each mod
 # by the offline model's estimate); each is crossed with every value of
 # `keep_recent_results` and `snip_target_messages`. Each row measures
 #
-# - **cost**: the session's bill in base input tokens, as in notebook 09: a request that
+# - **cost**: the session's bill in base input tokens, as in lab 02: a request that
 #   extends the previous one reads that one from the prompt cache at 0.1 a token and
 #   writes the rest at 1.25; each recorded reply is output, at 5; each summary call is
 #   billed too;
@@ -128,7 +128,7 @@ display(timeline_chart(calls, title=f"{history['name']}: the context at each mod
 #   call was sent: not in a result, a preview or a summary. This is the course's own
 #   measure: your model would have had to read that output again;
 # - **peak tokens**: the largest request, by the offline model's estimate;
-# - **forgot**: the session's probes (notebook 12's four kinds: recall, a line of an output;
+# - **forgot**: the session's probes (lab 05's four kinds: recall, a line of an output;
 #   artifact, a file touched; continuation, the request and the stated next step;
 #   decision, a stated decision or a user's instruction) that nothing the setting sends
 #   for the next turn, no file it names and no summary keeps.
@@ -254,7 +254,7 @@ if open_hint:
 # - Four lines wire the pipeline into any tool loop: `prepare`, `reactive_compact` on the
 #   refusal, `compact_history` after the whole batch, and the current request passed in.
 #
-# **Next:** notebook 12, what each design forgets; then notebook 13, the agent of the article, live.
+# **Next:** lab 05, what each design forgets.
 
 # %% [markdown]
 # **References.**

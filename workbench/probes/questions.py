@@ -20,7 +20,7 @@ copy found answers right. An artifact probe names the tool and the path and
 expects "yes". Each probe keeps the index of the message it came from.
 
 `readable_units(text, unit)` cuts a text into the lines or sentences a probe
-asks for; `workbench.probe_status` (where a probe stands after compaction) and the
+asks for; `workbench.probes.status` (where a probe stands after compaction) and the
 offline model's answer (`workbench.offline.model.probe_reply`) cut the same way, so
 the three agree on what "the whole line" is. `score(probe, answer)` says right,
 can't tell or wrong.

@@ -1,7 +1,7 @@
 # %% [markdown]
-# # 09 · Evidence: what each design costs and loses over long sessions
+# # Lab 02 · Evidence: what each design costs and loses over long sessions
 #
-# Notebook 08 compared the two profiles on canned histories. Here the package's
+# Lab 01 compared the two profiles on canned histories. Here the package's
 # benchmark (`python -m compact bench`) simulates whole sessions turn by turn and runs
 # four designs over the same session:
 #
@@ -38,8 +38,8 @@
 #   again (the newest most often: the one k outputs back with weight 1/k); a miss is a
 #   call where that output's text was not whole in the request it was sent. It may
 #   still be on disk, for a model that goes back to read it;
-# - **forgotten** (seed 0's runs, the `forgot` column): the session's probes (notebook
-#   12: a line of an output, a file touched, the request, a stated step or decision, a
+# - **forgotten** (seed 0's runs, the `forgot` column): the session's probes (lab
+#   05: a line of an output, a file touched, the request, a stated step or decision, a
 #   user's instruction) that nothing the design sends for the next turn, no file it
 #   names and no summary keeps. Where misses count what is not in the request, this
 #   counts what the model can no longer reach at all.
@@ -191,7 +191,7 @@ chart.bench_chart(rows, timings=False)
 # clears the results of the older ones, leaving a placeholder. `clear_at_least` makes it
 # act only if it can remove at least that many tokens, because every clearing breaks the
 # cached prefix (past the trigger, each new tool use moves the cleared boundary: the
-# offline server's reading of the SDK's docstrings, notebook 10);
+# offline server's reading of the SDK's docstrings, lab 03);
 # `exclude_tools` names tools whose results are never cleared; `clear_tool_inputs` also
 # clears the calls' inputs. It is step 3 acting only over a trigger, one of the default
 # profile's fixes; but it has no target, so past the trigger each new tool use clears one
@@ -270,8 +270,8 @@ if open_hint:
 # - The API's context editing and server-side compaction are steps 3 and 4 done on the
 #   server, counted in tokens.
 #
-# **Next:** notebook 10, the same job done on the server, by the API's own context
-# management; notebook 13 runs the article's agent live.
+# **Next:** lab 03, the same job done on the server, by the API's own context
+# management.
 
 # %% [markdown]
 # **References.**
