@@ -222,8 +222,9 @@ def _check_unique_ids(messages) -> None:
                 if block["id"] in first:
                     raise MessageFormatError(
                         f"messages[{i}].content[{j}]: tool_use id {block['id']!r} is already "
-                        f"used by {first[block['id']]}; tool_use ids must be unique")
-                first[block["id"]] = f"messages[{i}].content[{j}]"
+                        "used by messages[{}].content[{}]; tool_use ids must be unique"
+                        .format(*first[block["id"]]))
+                first[block["id"]] = (i, j)
 
 
 def _check_number(where, item) -> None:

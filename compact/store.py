@@ -482,7 +482,13 @@ class Store:
     def write_transcript(self, messages, texts=None) -> str:
         """`texts`: each message's JSON when the caller has it already (the compactor does)."""
         stem = f"transcript_{self._transcript_id()}"
-        lines = "".join(_json_line(m, t) for m, t in zip(messages, texts or [None] * len(messages)))
+        lines = "\n".join(texts) + "\n" if texts and messages else ""
+        try:
+            lines.encode("utf-8")   # one check for the whole text; a line that fails is redone
+        except UnicodeEncodeError:
+            lines = ""
+        if not lines:
+            lines = "".join(_json_line(m, t) for m, t in zip(messages, texts or [None] * len(messages)))
         path = self._save(TRANSCRIPTS, stem, ".jsonl", lines, reuse=False)
         if path is None:
             raise StoreError(f"no free file name for {stem}.jsonl")
