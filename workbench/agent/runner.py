@@ -6,8 +6,8 @@ request, yields the reply, runs the tools, appends the reply and the results,
 and sends the next request, with no call of ours in between. Two ways in fail:
 - `prepare` on the runner's history while a reply is yielded works on what
   the last request already sent: the tool results of that reply are appended
-  after the loop body, so a 32,984-character result went to the model
-  unbudgeted, one call late;
+  after the loop body, so they go to the model unbudgeted, one call late
+  (issue 41's report: a 32,984-character result);
 - a prepared copy given back with `set_messages_params` is followed by the
   reply and the results the runner appends anyway: the same tool_use twice.
 
