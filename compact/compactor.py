@@ -2,26 +2,19 @@
 
     tool_result_budget -> snip_compact -> micro_compact -> compact_history (only if still over)
 
-The three cheap steps cost no model call and leave a copy on disk (or, in the
-article's step 3, a short placeholder); only then, if the context is still over
-CONTEXT_CHAR_LIMIT, is a summary paid for. Step 1 must run before step 3, or a
-large old result would become a placeholder with no saved copy.
-
-The default profile adds one pass before the summary (flaw 8 in
-docs/DESIGN.md): persist the largest results, fresh ones too, and summarize
-only if that is not enough.
+While the list holds a thinking block, prepare runs no step that edits the past
+in place (flaw 19, `append_only_thinking`): over the limit it compacts whole, and
+each record counts what that cost.
 
 The order, and what each step needs, is one list: `compact.steps.STEPS`;
 `prepare` runs its rows. Each step is also a method of its own, by the article's
 name (`compactor.snip_compact(messages, request)`), a few lines that run its row.
-The list's size, kept up to date call after call without measuring it again, is
-one small object of its own (`Sizes`).
-
 Each public method takes plain dicts or SDK objects, checks the list against the
 API's rules, works on a copy, and appends a StepRecord per step to `records`.
 
-Left out: calling the model and catching its refusal (the agent loop does
-both, then calls `reactive_compact`), and the `compact` tool's batch.
+Left out on purpose: calling the model and catching its refusal (the agent loop
+does both, then calls `reactive_compact`), and the `compact` tool's batch.
+Flaws are numbered as in docs/DESIGN.md.
 """
 
 import warnings
@@ -29,7 +22,7 @@ from pathlib import Path
 
 from . import summary, working
 from .config import CompactionConfig
-from .messages import check_request, estimate_chars, json_len
+from .messages import check_request, estimate_chars, json_len, thinking_count
 from .record import StepRecord
 from .steps import STEPS, step_named
 from .store import Store
@@ -40,7 +33,8 @@ class CompactionWarning(UserWarning):
 
 
 class Sizes:
-    """The list's size in the article's measure, kept up to date as the steps edit it.
+    """The list's size in the article's measure, kept up to date as the steps edit it
+    call after call, without measuring the list again.
 
     At the start of a call `begin` makes the working copy and each message's JSON
     (compact/working.py), checking only what changed since the last output; a step
@@ -154,6 +148,8 @@ class ContextCompactor:
         before_files, before_calls = len(self.store.written), self._model_calls
         self._errors, self._sizes.change = [], 0
         needs = {"request": active_request, "size": before_chars}
+        thinking = thinking_count(messages)
+        seen = [self._sizes.lengths.text(m) for m in messages] if thinking else None
         out = step.run(messages, self, *(needs[need] for need in step.needs))
         if out is messages and self.measure is estimate_chars:
             after_chars = before_chars + self._sizes.change   # edited in place, each change counted
@@ -166,9 +162,19 @@ class ContextCompactor:
             chars_before=before_chars, chars_after=after_chars,
             files=self.store.written[before_files:],
             model_calls=self._model_calls - before_calls,
-            error="; ".join(self._errors) or None))
+            error="; ".join(self._errors) or None, **self._thinking_cost(seen, out, thinking)))
         self._count = len(messages)
         return messages, after_chars
+
+    def _thinking_cost(self, seen, out, thinking: int) -> dict:
+        """The record's thinking fields: `seen` is each message's JSON before the step."""
+        if not thinking:
+            return {}
+        now = [self._sizes.lengths.text(m) for m in out]
+        first = next((i for i, text in enumerate(seen) if i >= len(now) or now[i] != text), None)
+        left = thinking_count(out)
+        return {"thinking_dropped": max(thinking - left, 0), "cache_restart_at": first,
+                "thinking_invalidated": 0 if first is None else thinking_count(out[first:])}
 
     def _start(self, messages):
         # One pass: a copy (the caller's list is never changed), each message's
@@ -209,14 +215,22 @@ class ContextCompactor:
         return self.run_step("reactive_compact", messages, active_request)
 
     def prepare(self, messages, active_request):
-        """Run before every model call: the steps of STEPS in order, each when its row says."""
+        """Run before every model call: the steps of STEPS in order, each when its row says.
+
+        The three cheap steps cost no model call and leave a copy on disk (or, in the
+        article's step 3, a short placeholder); only then, if the context is still over
+        the limit, is a summary paid for. Step 1 must run before step 3, or a large old
+        result would become a placeholder with no saved copy."""
         check_request(active_request)
         self.calls += 1
         messages = self._start(messages)
         chars = self._sizes.start if self.measure is estimate_chars else self.measure(messages)
+        thinking = thinking_count(messages) > 0   # then the default edits nothing in place
         with self.store.held_folders():
             for step in STEPS:
-                if not step.runs_in_prepare(self.config, chars):
+                # flaw 8: a summary where a file write would do. persist_largest's row
+                # needs persist_before_summary, so only the default runs it before step 4.
+                if not step.runs_in_prepare(self.config, chars, thinking):
                     continue
                 if step.says:
                     self.echo_line(step.says)

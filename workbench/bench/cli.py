@@ -66,6 +66,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--seeds", type=positive_int,
                         help=f"how many seeds from --seed on (default {SEEDS}; --quick: 1)")
     parser.add_argument("--chart", metavar="FILE", help="also write the chart to this PNG")
+    parser.add_argument("--thinking", action="store_true",
+                        help="every reply thinks first; count the thinking blocks each design invalidates")
     return parser
 
 
@@ -83,7 +85,8 @@ def main(argv=None) -> int:
         count = args.seeds or (1 if args.quick else SEEDS)
         # The first seed's runs are probed: its table has the forgotten beside the cost.
         rows = run_bench(turns, args.sessions, args.designs, root=scratch,
-                         seeds=range(args.seed, args.seed + count), probe_seeds=(args.seed,))
+                         seeds=range(args.seed, args.seed + count), probe_seeds=(args.seed,),
+                         thinking=args.thinking)
     finally:
         _remove_all(scratch)
     first = [r for r in rows if r["seed"] == args.seed]

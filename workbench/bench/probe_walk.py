@@ -12,6 +12,10 @@ next turn (`active_request`, the turn a canned history is about to prepare). The
 request located is what the model reads: a server design's `seen` list. A bench
 session (`workbench.bench.sessions`) is a history too: `session_messages(session)`.
 
+A history with thinking blocks (`workbench.bench.thinking.with_thinking`, `probe
+--thinking`) also counts `thinking_invalid`: the blocks the design sent back behind a
+changed prefix (`workbench.bench.thinking.Invalidated`, on what the client sends).
+
 `ask(sent, workspace)`, when given, is called once at the end, while the design's
 files are still on disk: the offline model (or Claude) answers the probes there
 (`workbench.bench.probe_ask`).
@@ -21,6 +25,7 @@ model's own replies (they are the history's, whatever the design kept).
 """
 
 import bisect
+import json
 import tempfile
 import time
 from collections import Counter
@@ -35,6 +40,7 @@ from . import server_designs
 from .benchmark import DESIGN_TABLE, _config
 from .server_designs import model_calls, typed_request
 from .sessions import session_messages  # noqa: F401 - the walk's callers take it from here
+from .thinking import Invalidated, blocks_in
 
 
 def tally(probes, statuses) -> dict:
@@ -65,14 +71,20 @@ def walk(messages, active_request: str, design: str, *, probes=None, every_call:
         locator = Locator(probes, compactor.store) if locate else None
         sources = [p.source for p in probes]
         kept, per_call = list(messages[:calls[0]]), []
+        checked = Invalidated() if any(blocks_in(m) for m in messages) else None
+        appended = []
         for n, reply in enumerate(calls):
             kept, seen = _sent(step(kept, typed_request(messages[:reply], active_request)))
+            if checked:
+                checked.see([json.dumps(m, ensure_ascii=False) for m in kept], kept, appended)
             if locator and every_call:
                 made = bisect.bisect_left(sources, reply)   # the probes of messages[:reply]
                 counted = Counter(locator.statuses(seen)[:made])
                 per_call.append({status: counted[status] for status in STATUSES})
             following = calls[n + 1] if n + 1 < len(calls) else len(messages)
             kept = [*kept, *messages[reply:following]]
+            if checked:
+                appended = [json.dumps(m, ensure_ascii=False) for m in messages[reply:following]]
         # The end: the whole history prepared for the next turn.
         kept, seen = _sent(step(kept, active_request))
         statuses = locator.statuses(seen) if locator else []
@@ -80,7 +92,8 @@ def walk(messages, active_request: str, design: str, *, probes=None, every_call:
         files = len(compactor.store.written)
     return {"design": design, "probes": probes, "statuses": statuses,
             "end": tally(probes, statuses) if locator else None, "calls": per_call,
-            "answers": answers, "files": files, "seconds": time.perf_counter() - started}
+            "answers": answers, "files": files, "seconds": time.perf_counter() - started,
+            "thinking_invalid": checked.count if checked else None}
 
 
 def forgotten(table: dict) -> int:

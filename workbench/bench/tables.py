@@ -61,6 +61,8 @@ COLUMNS = (  # header, width, how to show a row
     ("max ktok", 8, lambda r: f"{r['largest_tokens'] / 1000:.1f}"),
     ("lost", 7, lambda r: f"{r['lost']}/{r['outputs']}"),
     ("missed", 6, lambda r: f"{r['misses']}/{r['references']}"),
+    ("thinking", 8, lambda r: "-" if r.get("thinking_invalid") is None
+     else f"{r['thinking_invalid']}/{r['turns']}"),
     ("files", 5, lambda r: r["files"]),
     ("med ms", 6, lambda r: "-" if r["median_ms"] is None else f"{r['median_ms']:.2f}"),
     ("max ms", 6, lambda r: "-" if r["worst_ms"] is None else f"{r['worst_ms']:.1f}"),
@@ -81,7 +83,8 @@ output, a file touched, the request, a stated step or decision, a user's instruc
 nothing sent for the next turn, no file it names and no summary keeps / all probes (- when
 not probed); lost: tool outputs not readable verbatim from
 context or disk / all outputs; missed: calls whose needed earlier output was not whole in
-the request sent / calls that needed one; files: files written;
+the request sent / calls that needed one; thinking (runs with thinking on, else -): thinking
+blocks sent back behind a changed prefix (the API's 400, or dropped) / replies; files: files written;
 med/max ms: prepare time per call; growth: per-call time ratio / new-content ratio between
 the shortest and this length (about 1: no quadratic loop)."""
 
@@ -104,10 +107,12 @@ def legend() -> str:
 TIMING_COLUMNS = ("med ms", "max ms", "growth")
 # Filled when the rows were probed (run_bench's probe_seeds): the loss beside the cost.
 PROBE_COLUMNS = ("forgot",)
+# Filled when the rows ran with thinking on (run_bench's thinking): lab 06 adds it.
+THINKING_COLUMNS = ("thinking",)
 # The columns that are the same on every machine: what a notebook can store. A page
 # that probes its runs adds PROBE_COLUMNS (lab 02 does, for seed 0).
 STABLE_COLUMNS = tuple(name for name, _, _ in COLUMNS
-                       if name not in TIMING_COLUMNS and name not in PROBE_COLUMNS)
+                       if name not in (*TIMING_COLUMNS, *PROBE_COLUMNS, *THINKING_COLUMNS))
 
 
 def _columns(names) -> list:

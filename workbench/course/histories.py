@@ -33,7 +33,7 @@ from pathlib import Path
 
 from compact.messages import MessageFormatError, validate_messages
 
-from ..importers import CANNED, SessionFileError, SessionFileTooLarge, detect, load_session
+from ..importers import CANNED, NotRead, SessionFileError, SessionFileTooLarge, detect, load_session
 
 DATA_ENV = "COMPACT_DATA"
 CHECKOUT_DATA = Path(__file__).resolve().parents[2] / "data"
@@ -132,6 +132,11 @@ def _imported_format(path: Path, source_format: str) -> str:
         return source_format
     try:
         return detect(path)
+    except NotRead as error:
+        if path.suffix == ".jsonl":
+            raise
+        raise HistoryError(f"{error}; nor is it a canned history (title, active_request, "
+                           f"messages)") from None
     except SessionFileError as error:
         if path.suffix == ".jsonl" or isinstance(error, SessionFileTooLarge):
             raise

@@ -15,6 +15,11 @@ model, or Claude with ANTHROPIC_API_KEY and MODEL_ID set, `--repeats N` times
 each, the spread printed). Below it: the most probes gone at any one call, and
 the time the replay takes with and without the probes.
 
+With `--thinking` every assistant turn gets a thinking block first
+(`workbench.bench.thinking`), and each design's line says how many of them it sent
+back behind a changed prefix (the API's 400 on a current model, or the reasoning
+dropped), beside what it forgot.
+
 Exit status 2, with one line naming the file and what is wrong, for a file that is
 not a session; `--json` prints only the statuses (no asking, no times). `--offline`
 (or the variable CI or COMPACT_OFFLINE) keeps to the offline model whatever keys
@@ -33,6 +38,7 @@ from ..bench.benchmark import DESIGN_TABLE
 from ..bench.probe_walk import forgotten, session_messages, walk
 from ..bench.sessions import KINDS as SESSION_KINDS
 from ..bench.sessions import make_session
+from ..bench.thinking import with_thinking
 from ..display.text import fixed_width, shown
 from ..importers import SESSION_FORMATS, SessionFileError
 from ..probes import KINDS, SCORES, STATUSES, count_by_kind, make_probes
@@ -127,6 +133,8 @@ def _parser() -> argparse.ArgumentParser:
                         help="ask the offline model even when a key and MODEL_ID are set "
                              "(also when CI or COMPACT_OFFLINE is set)")
     parser.add_argument("--json", action="store_true", help="print {design: {kind: {status: count}}}")
+    parser.add_argument("--thinking", action="store_true",
+                        help="each reply thinks first; count the thinking blocks each design invalidates")
     return parser
 
 
@@ -169,6 +177,8 @@ def main(argv=None) -> int:
         if args.repeats < 1:
             raise UsageError(f"--repeats {args.repeats}: at least 1")
         messages, request, title = _session(args)
+        if args.thinking:
+            messages, title = with_thinking(messages), title + " (thinking on)"
         if args.json:
             runs = probe_designs(messages, request, args.designs, every_call=not args.end)
             print(json.dumps({d: run["end"] for d, run in runs.items()}, ensure_ascii=False, indent=1))
@@ -204,6 +214,8 @@ def _report(runs: dict, messages, request: str, args) -> None:
         line = f"{design}: {forgotten(run['end'])} gone at the end"
         if run["calls"]:
             line += f"; most gone at one call: {most} (call {call} of {len(run['calls'])})"
+        if run["thinking_invalid"] is not None:
+            line += f"; thinking blocks sent back invalid: {run['thinking_invalid']}"
         if run["answers"] and len(run["answers"][0]) > 1:
             low, high = spread(run)
             line += f"; right over {len(run['answers'][0])} repeats: {low} to {high}"

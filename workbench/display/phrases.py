@@ -53,6 +53,17 @@ PHRASES = {
                                 "略去：无"),
     "import lines": ("{count} {kind} (line{s} {lines})",
                      "{count} 条 {kind}（第 {lines} 行）"),
+    "import joined": ("joined: {count} record{s} continuing the reply before (lines {lines})",
+                      "合并：{count} 条记录接续前一条回复（第 {lines} 行）"),
+    "import compaction": ("compaction recorded (line {line}): a summary of {chars:,} characters, {kept}",
+                          "记录了一次压缩（第 {line} 行）：摘要 {chars:,} 个字符，{kept}"),
+    "import compaction apart": ("kept apart in the history's compactions; the messages before it are read",
+                                "单独保存在历史的 compactions 里；压缩前的消息照样读入"),
+    "import compaction kept": ("kept as a message: the file does not hold what it summarized",
+                               "作为一条消息保留：文件里没有它所概括的内容"),
+    "import warn call never answered": ("warning: line {lines}: a call with no output in the file "
+                                        "was left out",
+                                        "警告：第 {lines} 行：一次调用在文件里没有输出，已略去"),
     "import warn half-written": ("warning: line {lines} is half-written (a session still being written?) "
                                  "and was left out",
                                  "警告：第 {lines} 行只写了一半（会话还在写？），已略去"),
@@ -430,6 +441,11 @@ PHRASES = {
     "why probe no use": ("nothing in this context, in the files it names or in its summaries "
                          "shows {tool} on {path}",
                          "上下文、它提到的文件和摘要里都看不到对 {path} 的 {tool} 调用"),
+    # -- dropped.py (lab 06)
+    "dropped: first only": ("every later thinking block goes too, not only the first that fails",
+                            "之后的每个思考块也会一起丢弃，不只是第一个失败的块"),
+    "dropped: earlier too": ("a block before the edit keeps its prefix: it stays",
+                             "编辑之前的块，前缀没有变：它留下"),
     # -- forgets.py (lab 05)
     "forgets: not a list": (
         "return a list of sentences (strings), in the order of the text.",

@@ -7,22 +7,25 @@
 # agent** through the pipeline, sweep the thresholds over it, choose settings for a stated
 # window, and read the recipe that wires the pipeline into a plain SDK tool loop.
 #
-# The importers (`workbench.importers`) read three formats:
+# The importers (`workbench.importers`) read these formats:
 #
 # - **Claude Code session files**, the JSONL Claude Code keeps under
 #   `~/.claude/projects/<project>/`. The format is Claude Code's own and not documented;
 #   the importer keeps the main thread and what the harness sent the model (a slash
 #   command's expanded prompt, an `isMeta` record), skips a subagent's sidechain (a
 #   subagent's own file imports as a session) and the caveat lines of local commands,
-#   joins a reply Claude Code wrote block by block, and reads past a compaction
-#   Claude Code did, so the pairs it split are whole again;
+#   joins a reply Claude Code wrote block by block, puts a parallel batch back together,
+#   and keeps a compaction Claude Code did as such, reading the messages before it too;
+# - **OpenAI Codex CLI rollouts**, **Responses API request bodies** and **ATIF
+#   trajectories** (harbor's interchange format), turned into the Messages API's blocks;
 # - **plain Messages API histories**: a JSON list, `{"messages": [...]}`, or one message a
 #   line;
 # - **OpenAI chat-format logs** (`tool_calls`, `role: "tool"`), turned into the Messages
 #   API's blocks.
 #
 # A file that does not parse, or whose tool pairs do not match, is refused with the file,
-# the line and what is wrong: nothing half-converted is replayed.
+# the line and what is wrong: nothing half-converted is replayed. A file no importer
+# claims is refused with what it looks like.
 
 # %% [markdown]
 # **Goal.** You will load a session file of another agent, replay it, sweep the
@@ -86,7 +89,45 @@ for line in report_lines(sample["import_report"]):
 # than model replies: Claude Code writes one record per content block, and the importer
 # joins the records that share a `message.id` back into one reply. The active request is
 # the newest text a person typed.
+
+# %% [markdown]
+# ## Today's Claude Code, and the other formats
 #
+# Since 2.1.x Claude Code files each result of a parallel batch under the record of its own
+# `tool_use` (`sourceToolAssistantUUID` says the same), so one batch fans out into
+# branches; the importer puts each batch back together. It keeps a compaction Claude Code
+# did as such, in the history's `compactions`: where it happened, and the summary that
+# replaced the messages before it. `data/sessions/claude_code_2_1.jsonl` is made like the
+# sample, by `scripts/make_sessions.py`; its summary is written by the script, not by a model.
+
+# %%
+from compact.messages import tool_results, tool_uses
+from workbench.course.sessions import fanned_out, todays_samples
+
+today = todays_samples()[0]
+print(f"{today.name}: {fanned_out(today)} tool results filed under their own tool_use record")
+newer = open_session(today)
+used = sum(len(tool_uses(m)) for m in newer["messages"])
+answered = sum(len(tool_results(m)) for m in newer["messages"])
+print(f"read as {len(newer['messages'])} messages: {used} tool calls, {answered} results")
+for c in newer["compactions"]:
+    print(f"compacted at line {c['line']} ({c['trigger']}, {c['pre_tokens']:,} tokens before); "
+          f"messages[:{c['at']}] came before it; the summary begins:")
+    print("   ", c["summary"].splitlines()[0][:90])
+
+# %% [markdown]
+# The other made samples, one of each format, import the same way, and `python -m compact
+# replay FILE` takes each of them:
+
+# %%
+for path in todays_samples()[1:]:
+    other = open_session(path)
+    left = list(other["import_report"]["left_out"])
+    print(f"{path.name[:24]:24} {other['format']:9} {len(other['messages']):2} messages, "
+          f"{len(other['compactions'])} recorded compaction(s); left out: {len(left)} kinds "
+          f"({', '.join(left[:3])}{', ...' if len(left) > 3 else ''})")
+
+# %% [markdown]
 # ## One `prepare` over the whole session
 #
 # As in lab 01, `replay` runs the pipeline once over the whole list, with the default
@@ -245,9 +286,9 @@ if open_hint:
 
 # %% [markdown]
 # **Recap.**
-# - The importers read Claude Code, Messages API and OpenAI chat files, and name the line
-#   of anything they cannot convert; `python -m compact replay FILE` and `sweep FILE` take
-#   them all.
+# - The importers read Claude Code (2.1.x included, its own compactions kept), Codex CLI,
+#   Responses API, ATIF, Messages API and OpenAI chat files, and name the line of anything
+#   they cannot convert; `python -m compact replay FILE` and `sweep FILE` take them all.
 # - A sweep over your own session shows what each setting costs, loses, forgets and misses
 #   for your window; it ranks only the rows that forget no more than the default, and the
 #   best row is a `CompactionConfig` to keep.

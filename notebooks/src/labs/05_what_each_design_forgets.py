@@ -245,7 +245,7 @@ if open_hint:
 # - The course's summary keeps the artifact trail but drops recall lines and the user's
 #   instructions: a rule like `instructions` is what a summary must keep.
 #
-# **Next:** the last lab; docs/TEACHING.md has the paths through the course.
+# **Next:** lab 06, today's API: compaction that keeps thinking valid.
 
 # %% [markdown]
 # **References.**

@@ -7,19 +7,21 @@
 # 在它上面扫描各个阈值，为给定的窗口选出设置，再读一份“配方”：
 # 怎样把管线接进一个普通的 SDK 工具循环。
 #
-# 导入器（`workbench.importers`）能读三种格式：
+# 导入器（`workbench.importers`）能读这些格式：
 #
 # - **Claude Code 的会话文件**，即 Claude Code 保存在 `~/.claude/projects/<project>/`
 #   下的 JSONL。这是 Claude Code 自己的格式，没有官方文档；
 #   导入器保留主线，以及 harness 发给模型的内容（斜杠命令展开后的提示，即 `isMeta` 记录），
 #   跳过子 agent 的旁支（sidechain；子 agent 自己的文件则作为一个会话导入）和本地命令的提示（caveat）行，
-#   把 Claude Code 按块分开写下的一次回复重新合成一条，
-#   并越过 Claude Code 自己做过的压缩往回读，让被它拆开的配对重新完整；
+#   把 Claude Code 按块分开写下的一次回复重新合成一条，把一批并行调用重新拼完整，
+#   并把 Claude Code 自己做过的压缩原样记下，压缩之前的消息也照样读入；
+# - **OpenAI Codex CLI 的 rollout 文件**、**Responses API 的请求体**和 **ATIF 轨迹**
+#   （harbor 项目的交换格式），转换成 Messages API 的块；
 # - **普通的 Messages API 历史**：一个 JSON 列表、`{"messages": [...]}`，或每行一条消息；
 # - **OpenAI 聊天格式的日志**（`tool_calls`、`role: "tool"`），转换成 Messages API 的块。
 #
 # 无法解析的文件，或工具配对对不上的文件，都会被拒绝，并给出文件、行号和问题所在：
-# 转换到一半的东西绝不会被回放。
+# 转换到一半的东西绝不会被回放。没有哪个导入器认领的文件，会被拒绝并说明它看起来像什么。
 
 # %% [markdown]
 # **目标。** 你将载入另一个 agent 的会话文件，回放它，在它上面扫描阈值，
@@ -44,7 +46,20 @@
 # assistant 记录比模型回复多：Claude Code 每个内容块写一条记录，
 # 导入器把 `message.id` 相同的记录重新合成一条回复。
 # 当前用户请求是由人输入的最新一段文本。
+
+# %% [markdown]
+# ## 今天的 Claude Code，以及其他格式
 #
+# 从 2.1.x 起，Claude Code 把一批并行调用的每个结果都记在它自己那条 `tool_use` 记录之下
+# （`sourceToolAssistantUUID` 也这样写明），于是一批调用分叉成好几条分支；导入器把每一批重新拼完整。
+# Claude Code 自己做过的压缩被原样记在历史的 `compactions` 里：发生在哪里，以及替换掉此前消息的那份摘要。
+# `data/sessions/claude_code_2_1.jsonl` 和样例一样是制作的，由 `scripts/make_sessions.py` 写出；
+# 其中的摘要是脚本写的，不是模型写的。
+
+# %% [markdown]
+# 其他制作的样例，每种格式一个，也都这样导入，`python -m compact replay FILE` 都接受：
+
+# %% [markdown]
 # ## 对整个会话运行一次 `prepare`
 #
 # 和 notebook labs/01 一样，`replay` 用默认配置（default）和文章的数值，对整个列表运行一次管线：
@@ -124,8 +139,9 @@
 
 # %% [markdown]
 # **小结。**
-# - 导入器读得了 Claude Code、Messages API 和 OpenAI 聊天格式的文件，
-#   转换不了的地方会指出行号；`python -m compact replay FILE` 和 `sweep FILE` 都接受它们。
+# - 导入器读得了 Claude Code（包括 2.1.x，它自己的压缩原样保留）、Codex CLI、Responses API、ATIF、
+#   Messages API 和 OpenAI 聊天格式的文件，转换不了的地方会指出行号；
+#   `python -m compact replay FILE` 和 `sweep FILE` 都接受它们。
 # - 在你自己的会话上扫描，能看出每组设置在你的窗口下花多少、丢什么、遗忘什么、缺什么；
 #   它只给遗忘不比默认配置多的行排名，最佳行就是一个可以留用的 `CompactionConfig`。
 # - 四行就能把管线接进任何工具循环：`prepare`、遇到拒绝时的 `reactive_compact`、
