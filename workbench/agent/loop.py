@@ -128,7 +128,7 @@ class Agent:
     def __init__(self, workspace, client, model: str, *, config: CompactionConfig | None = None,
                  echo=print, confirm=None, new_id=None, max_turns: int = MAX_TURNS,
                  max_tokens: int = MAX_TOKENS, show_usage: bool = False, measure=None,
-                 thinking: dict | None = None):
+                 thinking: dict | None = None, prepare=None):
         # Never where the course lives: its code and settings run outside the sandbox.
         self.workspace = check_workspace(workspace)
         if not self.workspace.is_dir():
@@ -149,6 +149,9 @@ class Agent:
                                           measure=measure)
         # Summaries too close together stop the loop with NoProgress (guard.py).
         self.guard = CompactionGuard(self.compactor)
+        # prepare(compactor, messages, active_request): a learner's own (notebook 08), run
+        # in place of ContextCompactor.prepare before every model call; None: the package's.
+        self.own_prepare = prepare
         self.messages: list = []
         self.answer: str | None = None   # the last final answer
         self.model_calls = 0
@@ -166,10 +169,20 @@ class Agent:
         self.answer = self.loop(request)
         return self.answer
 
+    def prepare(self, request: str) -> list:
+        """The list to send: ContextCompactor.prepare, or the learner's own prepare."""
+        if self.own_prepare is None:
+            prepared = self.compactor.prepare(self.messages, request)
+        else:
+            self.compactor.calls += 1   # as prepare counts them: the step records carry the call
+            prepared = list(self.own_prepare(self.compactor, list(self.messages), request))
+        self.guard.check(self.messages)   # summaries too close together: NoProgress
+        return prepared
+
     def loop(self, request: str) -> str:
         retries = 0
         for _ in range(self.max_turns):
-            self.messages[:] = self.guard.prepare(self.messages, request)
+            self.messages[:] = self.prepare(request)
             try:
                 response = self.call_model()
             except anthropic.APIStatusError as error:

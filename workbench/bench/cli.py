@@ -23,7 +23,8 @@ from pathlib import Path
 
 from .benchmark import DESIGN_TABLE, QUICK_TURNS, SEEDS, TURNS, run_bench
 from .chart import bench_chart, chart_path_problem, save_chart
-from .sessions import KINDS
+from .rounds import rounds_table, session_rounds
+from .sessions import KINDS, make_session, session_messages
 from .stats import across_seeds
 from .tables import SEED_LEGEND, format_seeds, format_table, legend
 
@@ -68,6 +69,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--chart", metavar="FILE", help="also write the chart to this PNG")
     parser.add_argument("--thinking", action="store_true",
                         help="every reply thinks first; count the thinking blocks each design invalidates")
+    parser.add_argument("--rounds", action="store_true",
+                        help="also each design's first compactions of each session (the longest, "
+                             "the first seed): what it still holds and reaches, by kind")
     return parser
 
 
@@ -97,6 +101,11 @@ def main(argv=None) -> int:
     print(f"\nover {count} seeds ({args.seed}..{args.seed + count - 1}): mean and worst of each design")
     print(format_seeds(across_seeds(rows)))
     print("\n" + SEED_LEGEND)
+    if args.rounds:
+        for kind in args.sessions:
+            print(f"\nrounds: {kind}, {max(turns)} turns, seed {args.seed}")
+            print(rounds_table(session_rounds(*session_messages(make_session(kind, max(turns), args.seed)),
+                                              designs=args.designs)))
     if args.chart:
         figure = bench_chart(rows)
         save_chart(figure, args.chart, dpi=110)
