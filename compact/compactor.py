@@ -117,6 +117,10 @@ class ContextCompactor:
             return self._sizes.lengths.size(messages)
         return self.measure(messages)
 
+    def texts(self, messages) -> list:
+        """Each message's JSON, made once a call (a transcript's lines)."""
+        return self._sizes.lengths.texts(messages)
+
     def message_chars(self, message) -> int:
         """One message's characters in the list's JSON: its own and its ", ". In
         characters whatever the measure: a token measure is asked for whole lists only."""

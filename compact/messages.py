@@ -233,19 +233,20 @@ def _check_unique_ids(messages) -> None:
                 if block["id"] in first:
                     raise MessageFormatError(
                         f"messages[{i}].content[{j}]: tool_use id {block['id']!r} is already "
-                        f"used by {first[block['id']]}; tool_use ids must be unique")
-                first[block["id"]] = f"messages[{i}].content[{j}]"
+                        "used by messages[{}].content[{}]; tool_use ids must be unique"
+                        .format(*first[block["id"]]))
+                first[block["id"]] = (i, j)
 
 
-def _check_number(where: str, item) -> None:
+def _check_number(where, item) -> None:
     """A number JSON can carry: finite, and an integer the encoder can write out."""
     if isinstance(item, float) and not math.isfinite(item):
-        raise MessageFormatError(f"{where} holds {item!r}; JSON has no NaN or Infinity")
+        raise MessageFormatError(f"{where()} holds {item!r}; JSON has no NaN or Infinity")
     if isinstance(item, int) and not isinstance(item, bool):
         try:
             str(item)
         except ValueError:   # over sys.get_int_max_str_digits(): json.dumps would raise it
-            raise MessageFormatError(f"{where} holds an integer too long to write as JSON "
+            raise MessageFormatError(f"{where()} holds an integer too long to write as JSON "
                                      f"(over {item.bit_length()} bits)") from None
 
 
@@ -258,26 +259,30 @@ def plain_message(messages, i: int):
             f"{_deep_place(messages)} is nested more than {MAX_DEPTH} levels deep") from None
 
 
-def _check_values(where: str, value, depth: int) -> None:
-    """Every value JSON can hold, string keys, at most MAX_DEPTH levels; walked without recursion."""
+def _check_values(where, value, depth: int) -> None:
+    """Every value JSON can hold, string keys, at most MAX_DEPTH levels; walked without recursion.
+    `where()` names the place, asked only when there is a problem to name."""
     stack = [(value, depth)]
     while stack:
         item, level = stack.pop()
+        if type(item) is str:   # most values: nothing to check, so the first test
+            continue
         if level > MAX_DEPTH:
-            raise MessageFormatError(f"{where} is nested more than {MAX_DEPTH} levels deep")
+            raise MessageFormatError(f"{where()} is nested more than {MAX_DEPTH} levels deep")
         if isinstance(item, dict):
             for key, inner in item.items():
                 if not isinstance(key, str):
                     raise MessageFormatError(
-                        f"{where} holds a key of type {type(key).__name__} ({key!r}); keys must be strings")
-                stack.append((inner, level + 1))
+                        f"{where()} holds a key of type {type(key).__name__} ({key!r}); keys must be strings")
+                if type(inner) is not str:
+                    stack.append((inner, level + 1))
         elif isinstance(item, (list, tuple)):
             stack.extend((inner, level + 1) for inner in item)
         elif not isinstance(item, _JSON_SCALARS):
             raise MessageFormatError(
-                f"{where} holds a value of type {type(item).__name__}; only JSON values "
+                f"{where()} holds a value of type {type(item).__name__}; only JSON values "
                 f"(dicts, lists, strings, numbers, booleans, None) can be sent")
-        else:
+        elif isinstance(item, (int, float)):
             _check_number(where, item)
 
 
@@ -287,12 +292,15 @@ def _check_shape(i, message):
     if isinstance(message, dict):
         # Values first: the checks below read them, and depth 1 is the message itself.
         content = message.get("content")
-        _check_values(f"messages[{i}]", {k: v for k, v in message.items() if k != "content"}, 1)
+        others = [(k, v) for k, v in message.items() if k != "content"
+                  and (type(k) is not str or type(v) is not str)]   # most are: the role
+        if others:
+            _check_values(lambda: f"messages[{i}]", dict(others), 1)
         if isinstance(content, list):
             for j, block in enumerate(content):
-                _check_values(_block_place(i, j, block), block, 3)
+                _check_values(lambda j=j, block=block: _block_place(i, j, block), block, 3)
         else:
-            _check_values(f"messages[{i}].content", content, 2)
+            _check_values(lambda: f"messages[{i}].content", content, 2)
     check_message(i, message, PIPELINE)
 
 
@@ -316,6 +324,7 @@ class Rules:
     every_field: bool             # every field of a block (the API), or those the steps read
     nonempty: tuple               # fields that may not be an empty string
     nonempty_content: bool        # no empty content but a final assistant message's (the API)
+    first_user: bool = False      # the first message is the user's (the API's rule for a request)
 
 
 PIPELINE = Rules(wording=0, error=MessageFormatError, turns=False, open_last=True, block_types=None,
@@ -333,6 +342,9 @@ PROBLEMS = {   # problem: (the pipeline's text, the API's text)
                    "{at}.content: Field required"),
     "content": ("{at}.content must be a string or a list of blocks, got {got}",
                 "{at}.content: Input should be a valid string or list"),
+    # Bedrock's (and the API's until late 2024): the property test holds every output to it.
+    "first_role": ("{at} is the first message and has role {role!r}; the API wants 'user'",
+                   "messages: first message must use the \"user\" role"),
     "empty_content": ("", "{at}: all messages must have non-empty content except for the optional "
                           "final assistant message"),
     "block": ("{at} must be a dict with a 'type'", "{at}: Input should be a valid dictionary"),
@@ -369,6 +381,10 @@ ROLE_OF = {"tool_use": ("assistant", "use_role"), "tool_result": ("user", "resul
 
 
 def _fail(rules: Rules, problem: str, **facts):
+    # A place comes as its keys and is written only here: a check that passes writes none.
+    for name in ("at", "before", "after"):
+        if isinstance(facts.get(name), tuple):
+            facts[name] = place(rules, *facts[name])
     raise rules.error(PROBLEMS[problem][rules.wording].format(**facts))
 
 
@@ -381,7 +397,7 @@ def place(rules: Rules, i: int, *keys) -> str:
 
 def check_message(i: int, message, rules: Rules, last: bool = False) -> None:
     """One message's shape: a dict, its role, its content, each block."""
-    at = place(rules, i)
+    at = (i,)
     if not isinstance(message, dict):
         _fail(rules, "message", at=at, got=type(message).__name__)
     if "role" not in message:
@@ -394,13 +410,16 @@ def check_message(i: int, message, rules: Rules, last: bool = False) -> None:
     content = message["content"]
     if not isinstance(content, (str, list)):
         _fail(rules, "content", at=at, got=type(content).__name__)
+    if rules.first_user and i == 0 and role != "user":
+        _fail(rules, "first_role", at=at, role=role)
     if rules.nonempty_content and not content and not (last and role == "assistant"):
         _fail(rules, "empty_content", at=at)
     for j, block in enumerate(content if isinstance(content, list) else []):
-        _check_block(rules, place(rules, i, "content", j), (i, "content", j), role, block)
+        _check_block(rules, (i, "content", j), role, block)
 
 
-def _check_block(rules: Rules, at: str, keys: tuple, role: str, block) -> None:
+def _check_block(rules: Rules, keys: tuple, role: str, block) -> None:
+    at = keys
     if not isinstance(block, dict):
         _fail(rules, "block", at=at)
     kind = block.get("type")
@@ -412,13 +431,12 @@ def _check_block(rules: Rules, at: str, keys: tuple, role: str, block) -> None:
     for field, kind_of, type_name, read, phrase in FIELDS.get(kind, ()):
         if not (read or rules.every_field):
             continue
-        facts = {"at": at, "field": field, "type_name": type_name, "phrase": phrase}
-        if field not in block:
-            _fail(rules, "field_missing", **facts)
-        if not isinstance(block[field], kind_of):
-            _fail(rules, "field_type", **facts)
-        if field in rules.nonempty and not block[field]:
-            _fail(rules, "field_empty", **facts)
+        value = block.get(field)
+        problem = ("field_missing" if field not in block else "field_type"
+                   if not isinstance(value, kind_of) else "field_empty"
+                   if field in rules.nonempty and not value else None)
+        if problem:
+            _fail(rules, problem, at=at, field=field, type_name=type_name, phrase=phrase)
     if kind == "tool_result":
         _check_result_content(rules, keys, block)
 
@@ -427,9 +445,9 @@ def _check_result_content(rules: Rules, keys: tuple, block: dict) -> None:
     """A tool_result's content: a string or a list of blocks, each of a kind the rules take."""
     inner, tool_id = block.get("content", ""), block["tool_use_id"]
     if not isinstance(inner, (str, list)):
-        _fail(rules, "result_content", at=place(rules, *keys), id=tool_id, got=type(inner).__name__)
+        _fail(rules, "result_content", at=keys, id=tool_id, got=type(inner).__name__)
     for k, part in enumerate(inner if isinstance(inner, list) else []):
-        at = place(rules, *keys, "content", k)
+        at = (*keys, "content", k)
         kind = part.get("type") if isinstance(part, dict) else None
         if not isinstance(kind, str) or (rules.inner_types and kind not in rules.inner_types):
             _fail(rules, "inner_block", at=at, id=tool_id)
@@ -438,7 +456,7 @@ def _check_result_content(rules: Rules, keys: tuple, block: dict) -> None:
             _fail(rules, "inner_text", at=at, id=tool_id)
 
 
-def _turns(messages, rules: Rules, changed=None) -> list[tuple[list, list, list]]:
+def _turns(messages, rules: Rules, changed=None):
     """(previous turn, turn, next turn) as lists of indexes. The API's turn is a run of
     messages of one role; the pipeline's is one message (only those around `changed`)."""
     if rules.turns:
@@ -451,15 +469,19 @@ def _turns(messages, rules: Rules, changed=None) -> list[tuple[list, list, list]
         return [(runs[t - 1] if t else [], run, runs[t + 1] if t + 1 < len(runs) else [])
                 for t, run in enumerate(runs)]
     n = len(messages)
-    indexes = range(n) if changed is None else \
+    indexes = range(n) if changed is None or len(changed) == n else \
         sorted({j for i in changed for j in (i - 1, i, i + 1) if 0 <= j < n})
-    return [([i - 1] if i else [], [i], [i + 1] if i + 1 < n else []) for i in indexes]
+    return (([i - 1] if i else [], [i], [i + 1] if i + 1 < n else []) for i in indexes)
 
 
-def _of_kind(messages, indexes: list, kind: str) -> list:
-    """(message index, block index, block) of one kind, over a turn."""
-    return [(i, j, b) for i in indexes for j, b in enumerate(blocks(messages[i]))
-            if isinstance(b, dict) and b.get("type") == kind]
+def _by_kind(messages, i: int) -> dict:
+    """{"tool_use": [...], "tool_result": [...]}: (message index, block index, block) of
+    messages[i], in one pass over its blocks."""
+    found = {"tool_use": [], "tool_result": []}
+    for j, b in enumerate(blocks(messages[i])):
+        if isinstance(b, dict) and b.get("type") in found:
+            found[b["type"]].append((i, j, b))
+    return found
 
 
 def check_pairs(messages, rules: Rules, changed=None) -> None:
@@ -467,19 +489,31 @@ def check_pairs(messages, rules: Rules, changed=None) -> None:
     every tool_use has its tool_result in the turn right after (but a final assistant turn's
     when `rules.open_last`). Shapes are checked first: every block is a dict with a type,
     every id a string."""
+    seen: dict = {}   # each message's blocks by kind, found once though read by up to 3 turns
+
+    def of_kind(indexes, kind) -> list:
+        for i in indexes:
+            if i not in seen:
+                seen[i] = _by_kind(messages, i)
+        return [found for i in indexes for found in seen[i][kind]]
+
     for previous, turn, following in _turns(messages, rules, changed):
-        asked = {b["id"] for _, _, b in _of_kind(messages, previous, "tool_use")}
-        before = place(rules, previous[-1]) if previous else "a message before it (there is none)"
-        for i, j, block in _of_kind(messages, turn, "tool_result"):
-            if block["tool_use_id"] not in asked:
-                _fail(rules, "orphan", at=place(rules, i, "content", j), id=block["tool_use_id"],
-                      before=before)
-        uses = _of_kind(messages, turn, "tool_use")
+        if len(turn) == 1 and turn[0] in seen and not any(seen[turn[0]].values()):
+            continue   # a message with neither tool_use nor tool_result: nothing to pair
+        results = of_kind(turn, "tool_result")
+        if results:
+            asked = {b["id"] for _, _, b in of_kind(previous, "tool_use")}
+            for i, j, block in results:
+                if block["tool_use_id"] not in asked:
+                    _fail(rules, "orphan", at=(i, "content", j), id=block["tool_use_id"],
+                          before=(previous[-1],) if previous
+                          else "a message before it (there is none)")
+        uses = of_kind(turn, "tool_use")
         if not uses or (rules.open_last and not following):
             continue
-        answered = {b["tool_use_id"] for _, _, b in _of_kind(messages, following, "tool_result")}
+        answered = {b["tool_use_id"] for _, _, b in of_kind(following, "tool_result")}
         missing = [(i, b["id"]) for i, _, b in uses if b["id"] not in answered]
         if missing:
-            after = place(rules, following[0]) if following else "the next message (there is none)"
-            _fail(rules, "unanswered", at=place(rules, missing[0][0]), after=after,
+            after = (following[0],) if following else "the next message (there is none)"
+            _fail(rules, "unanswered", at=(missing[0][0],), after=after,
                   id_list=[m[1] for m in missing], ids=", ".join(m[1] for m in missing))

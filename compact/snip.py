@@ -17,23 +17,25 @@ from .store import StoreError
 
 def cut_points(messages, config) -> tuple[int, int]:
     """(head_end, tail_start): keep messages[:head_end] and messages[tail_start:]."""
-    head_end = config.snip_keep_head
+    # A list shorter than the head (one huge first message, say) is all head:
+    # nothing to cut, and no index past its end.
+    head_end = min(config.snip_keep_head, len(messages))
     # flaw 4: step 2 has no hysteresis, and flaw 5: step 2 miscounts. The seed keeps
     # 3 + 47 newest + the marker = 51 (snip_keep_total), still over 50, so the next
     # call archives again; the default keeps snip_target_messages (30) with the
     # marker counted, so the next archive is 20 messages away.
-    newest = config.snip_keep_total - head_end - 1  # one place is the marker
-    tail_start = len(messages) - newest
+    newest = config.snip_keep_total - config.snip_keep_head - 1  # one place is the marker
+    tail_start = max(len(messages) - newest, head_end)
     # The head ends on a tool_use: it grows over the results that answer it, up to
     # tail_start at most (the two may meet: flaw 15 below).
-    if has_tool_use(messages[head_end - 1]):
+    if head_end and has_tool_use(messages[head_end - 1]):
         while head_end < tail_start and is_tool_result(messages[head_end]):
             head_end += 1
     # The tail would open on results whose tool_use is just before it: it starts
     # one earlier, on that assistant message, so the pair stays whole in the tail.
-    # `> 0`: a short list over the size limit (flaw 17 below) has fewer messages than
-    # the count keeps, and tail_start is then below 0; one_call_cut takes size_cut's.
-    if (tail_start > 0 and is_tool_result(messages[tail_start])
+    # A short list over the size limit (flaw 17 below) has fewer messages than the
+    # count keeps: tail_start is then the head's end, and one_call_cut takes size_cut's.
+    if (0 < tail_start < len(messages) and is_tool_result(messages[tail_start])
             and has_tool_use(messages[tail_start - 1])):
         tail_start -= 1
     return head_end, tail_start
@@ -111,7 +113,7 @@ def snip_compact(messages, compactor, active_request: str | None = None, chars: 
     if tail_start <= head_end and config.snip_skip_empty:
         return messages
     try:
-        transcript = compactor.store.write_transcript(messages)
+        transcript = compactor.store.write_transcript(messages, compactor.texts(messages))
     except StoreError as error:
         compactor.report(f"snip_compact skipped, nothing archived: {error}")
         return messages

@@ -152,8 +152,8 @@ def _encoded(text: str) -> bytes:
                                     f"({error.reason} at character {error.start})") from None
 
 
-def _json_line(message) -> str:
-    line = json.dumps(message, ensure_ascii=False)
+def _json_line(message, text: str | None = None) -> str:
+    line = json.dumps(message, ensure_ascii=False) if text is None else text
     try:
         line.encode("utf-8")
     except UnicodeEncodeError:
@@ -479,9 +479,16 @@ class Store:
     def _failed(path: str, error: OSError) -> StoreError:
         return StoreError(f"could not write {path}: {error.strerror or error}")
 
-    def write_transcript(self, messages) -> str:
+    def write_transcript(self, messages, texts=None) -> str:
+        """`texts`: each message's JSON when the caller has it already (the compactor does)."""
         stem = f"transcript_{self._transcript_id()}"
-        lines = "".join(_json_line(m) for m in messages)
+        lines = "\n".join(texts) + "\n" if texts and messages else ""
+        try:
+            lines.encode("utf-8")   # one check for the whole text; a line that fails is redone
+        except UnicodeEncodeError:
+            lines = ""
+        if not lines:
+            lines = "".join(_json_line(m, t) for m, t in zip(messages, texts or [None] * len(messages)))
         path = self._save(TRANSCRIPTS, stem, ".jsonl", lines, reuse=False)
         if path is None:
             raise StoreError(f"no free file name for {stem}.jsonl")

@@ -48,7 +48,7 @@ def summary_message_for(messages, dropped, compactor, active_request: str, kind:
     Shared by step 4 and reactive_compact.
     """
     try:
-        transcript = compactor.store.write_transcript(messages)
+        transcript = compactor.store.write_transcript(messages, compactor.texts(messages))
     except StoreError as error:
         compactor.report(f"{kind}: no summary made, context left as it was: {error}")
         return None

@@ -13,10 +13,10 @@ So, at the start of a call:
   `validate_messages` checks a list (shapes, values, depth), and so are the
   pairs on both sides of it. A message changed in place (the same dict with new
   content) has new JSON, so it is checked again;
-- the copy is deep (`to_plain`: SDK objects become dicts) for the messages
-  checked, and as deep as the steps edit for the vouched ones: the message, its
-  content list and its blocks. A step replaces a block's content, never
-  anything inside it, so deeper values can be shared with the caller's list.
+- the copy is deep (`to_plain`: SDK objects become dicts) for a message that is
+  not plain JSON yet, and as deep as the steps edit for every other: the
+  message, its content list and its blocks. A step replaces a block's content,
+  never anything inside it, so deeper values can be shared with the caller's list.
 
 Left out: the steps themselves, and a token measure (a custom `measure` is
 asked for the whole list, as before; it can keep its own cache per message).
@@ -44,8 +44,17 @@ def _editable(message: dict) -> dict:
     copy = message.copy()
     content = copy.get("content")
     if isinstance(content, (list, tuple)):
-        copy["content"] = [block.copy() if isinstance(block, dict) else block for block in content]
+        copy["content"] = [_editable_block(block) for block in content]
     return copy
+
+
+def _editable_block(block):
+    if not isinstance(block, dict):
+        return block
+    block = block.copy()
+    if isinstance(block.get("content"), tuple):   # a tool result's blocks, as to_plain makes them
+        block["content"] = list(block["content"])
+    return block
 
 
 def start(messages, kept: list) -> tuple[list, list]:
@@ -59,9 +68,10 @@ def start(messages, kept: list) -> tuple[list, list]:
         if not isinstance(messages, list):
             raise MessageFormatError(f"messages must be a list, got {type(messages).__name__}")
     texts, changed = _texts(messages, kept)
-    copy = [_editable(m) if isinstance(m, dict) else m for m in messages]
-    for i in changed:
-        copy[i] = plain_message(messages, i)
+    # A message the encoder wrote is plain JSON already (no SDK object, no cycle): copied
+    # as deep as the steps edit, like a vouched one. Any other is made plain, whole.
+    copy = [_editable(m) if text is not None and isinstance(m, dict) else plain_message(messages, i)
+            for i, (m, text) in enumerate(zip(messages, texts))]
     validate_messages(copy, changed)
     for i in changed:
         if texts[i] is None:
@@ -79,7 +89,9 @@ def _texts(messages: list, kept: list) -> tuple[list, list]:
     close, so it cannot be the start of a longer one. Other messages are
     encoded alone, to know where the next one starts.
     """
-    whole = _json_or_none(messages)
+    # The whole list's JSON is for comparing with `kept`: with none (a first call, or
+    # after a compaction's new list), each message alone is the one encoding needed.
+    whole = _json_or_none(messages) if kept else None
     texts, changed, at, known = [], [], 1, len(kept)   # at: after "["
     for i, message in enumerate(messages):
         if whole is None:   # not plain JSON (SDK objects, ...): each message alone

@@ -16,6 +16,10 @@ Four lines of `compact` make an ordinary tool loop compact its own context
    then `compact_history`, so no tool_use loses its result;
 4. the current request passed to each of them, so that what the user asked
    for this turn is never summarized away.
+And `prepare` goes through a `CompactionGuard` (workbench/agent/guard.py): when
+summaries come too close together (a limit below what one turn brings back),
+the loop stops with `NoProgress`, whose text names the limit setting, what
+fills the context and what to raise.
 Everything else is the loop you already have. The tools here are the
 course's (workbench.agent.tools), only because they come ready to run; put your
 own in TOOLS and run_tool. The offline model uses any tools by what their
@@ -45,6 +49,7 @@ import anthropic
 
 from compact import CompactionConfig, ContextCompactor, hit_the_window, is_prompt_too_long
 from compact.reactive import smaller_or_raise
+from workbench.agent.guard import CompactionGuard
 from workbench.agent.tools import TOOLS, run_tool
 
 SYSTEM = "You are a coding agent. Use the tools to read files; answer from what you read."
@@ -58,8 +63,9 @@ def ask(client, model: str, compactor: ContextCompactor, messages: list, request
     extra = {} if thinking is None else {"thinking": thinking}
     messages.append({"role": "user", "content": request})
     refused = False
+    guard = CompactionGuard(compactor)   # 3 summaries within 5 calls: NoProgress, not 20 calls
     for _ in range(max_calls):
-        messages[:] = compactor.prepare(messages, request)                      # 1
+        messages[:] = guard.prepare(messages, request)                          # 1
         try:
             response = call(client, stream, model=model, max_tokens=4000, system=SYSTEM,
                             tools=TOOLS, messages=messages, **extra)

@@ -66,6 +66,7 @@ from compact.reactive import hit_the_window, is_prompt_too_long
 from ..display.text import print_shown, shown
 from ..offline.tokens import DEFAULT_WINDOW
 from . import tasks
+from .guard import CompactionGuard, NoProgress
 from .model import choose_model
 from .tools import TOOLS, run_tool
 from .usage import usage_line, usage_of
@@ -146,6 +147,8 @@ class Agent:
         self.compactor = ContextCompactor(self.workspace, client=client, model=model,
                                           config=self.config, echo=self.echo, new_id=new_id,
                                           measure=measure)
+        # Summaries too close together stop the loop with NoProgress (guard.py).
+        self.guard = CompactionGuard(self.compactor)
         # prepare(compactor, messages, active_request): a learner's own (notebook 08), run
         # in place of ContextCompactor.prepare before every model call; None: the package's.
         self.own_prepare = prepare
@@ -169,9 +172,12 @@ class Agent:
     def prepare(self, request: str) -> list:
         """The list to send: ContextCompactor.prepare, or the learner's own prepare."""
         if self.own_prepare is None:
-            return self.compactor.prepare(self.messages, request)
-        self.compactor.calls += 1   # as prepare counts them: the step records carry the call
-        return list(self.own_prepare(self.compactor, list(self.messages), request))
+            prepared = self.compactor.prepare(self.messages, request)
+        else:
+            self.compactor.calls += 1   # as prepare counts them: the step records carry the call
+            prepared = list(self.own_prepare(self.compactor, list(self.messages), request))
+        self.guard.check(self.messages)   # summaries too close together: NoProgress
+        return prepared
 
     def loop(self, request: str) -> str:
         retries = 0
@@ -340,7 +346,7 @@ def main_run(argv=None) -> int:
             return choice
         try:
             answer = agent.ask(request)
-        except (anthropic.APIError, AgentError, ValueError) as error:
+        except (anthropic.APIError, AgentError, NoProgress, ValueError) as error:
             print(f"error: {shown(str(error))}", file=sys.stderr)
             return 1
         print()
@@ -407,7 +413,7 @@ def main_agent(argv=None) -> int:
                 continue
             try:
                 print(shown(agent.ask(resolve_task(query))))
-            except (anthropic.APIError, AgentError, UnknownTask) as error:
+            except (anthropic.APIError, AgentError, NoProgress, UnknownTask) as error:
                 print(f"error: {shown(str(error))}")
     return 0
 
