@@ -29,7 +29,7 @@ import os
 import sys
 import time
 
-from ..bench.benchmark import DESIGN_TABLE
+from ..bench.benchmark import DESIGN_TABLE, ORACLE
 from ..bench.probe_walk import forgotten, session_messages, walk
 from ..bench.sessions import KINDS as SESSION_KINDS
 from ..bench.sessions import make_session
@@ -38,7 +38,7 @@ from ..importers import FORMATS, SessionFileError
 from ..probes import KINDS, SCORES, STATUSES, count_by_kind, make_probes
 from .histories import CANNED, HistoryError, list_histories, load_history
 
-DESIGNS = tuple(DESIGN_TABLE)
+DESIGNS = tuple(name for name in DESIGN_TABLE if name != ORACLE)   # a history has no future
 
 
 class UsageError(Exception):
