@@ -617,3 +617,17 @@ def test_the_tables_price_misses_and_say_how_far_from_the_oracle(capsys):
     table = tables.format_seeds(summary)
     assert "+misses k mean" in table and "x oracle" in table
     assert "x oracle" in tables.format_table(rows) and "+misses k" in tables.format_table(rows)
+
+
+def test_no_page_ranks_designs_by_cost_alone():
+    """Issue 43: a ranking by cost alone rewards starving the model; every ranking the course
+    prints uses the bill with misses priced (`cost_repaid`), or misses first (the sweep)."""
+    import re
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    ranking = re.compile(r"(?:min|max|sorted)\([^\n]*key=lambda \w+: [^\n]*\[['\"]cost['\"]\]")
+    pages = [*root.glob("notebooks/src/**/*.py"), *root.glob("workbench/**/*.py")]
+    found = [(page.name, m.group(0)) for page in pages
+             for m in ranking.finditer(page.read_text(encoding="utf-8"))]
+    assert found == []
+    assert ranking.search('cheapest = min(OTHERS, key=lambda d: by[d]["cost"])')   # what it finds
