@@ -111,8 +111,8 @@ class ContextCompactor:
         self._errors.append(problem)
         warnings.warn(problem, CompactionWarning, stacklevel=3)
 
-    def say(self, line: str) -> None:
-        """A line the article's agent prints ("[auto compact]", ...), if echo is set."""
+    def echo_line(self, line: str) -> None:
+        """Print, through echo if set, a line the article's agent prints ("[auto compact]", ...)."""
         if self.echo:
             self.echo(line)
 
@@ -215,7 +215,7 @@ class ContextCompactor:
                 if not step.runs_in_prepare(self.config, chars):
                     continue
                 if step.says:
-                    self.say(step.says)
+                    self.echo_line(step.says)
                 messages, chars = self._run(step, messages, active_request, chars=chars)
         return self._sizes.finish(messages)
 

@@ -53,7 +53,7 @@ def summary_message_for(messages, dropped, compactor, active_request: str, kind:
     except StoreError as error:
         compactor.report(f"{kind}: no summary made, context left as it was: {error}")
         return None
-    compactor.say(f"[transcript saved: {transcript}]")
+    compactor.echo_line(f"[transcript saved: {transcript}]")
     summary = compactor.summarize(dropped)
     return formats.summary_message(kind, active_request, summary, transcript)
 

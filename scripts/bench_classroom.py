@@ -4,7 +4,7 @@
 
 As root (it makes local users, removed at the end; workbench/bench/classroom.py), each run
 starts deploy/hub/'s hub afresh, starts every student's server at once, then runs each
-NOTEBOOK (default: 13_live_agent.ipynb) in every server at once through the kernel
+NOTEBOOK (default: 09_live_agent.ipynb) in every server at once through the kernel
 websocket, and prints: how long the servers took to be ready, how long the notebook took,
 failed kernel starts and cells that raised, and the RSS of each server (idle, then with
 the notebook's kernel open) and kernel, with the hub and its proxy. Last, the memory rule
@@ -83,7 +83,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=int, default=8)
     parser.add_argument("--runs", type=int, default=1)
-    parser.add_argument("notebooks", nargs="*", default=["13_live_agent.ipynb"])
+    parser.add_argument("notebooks", nargs="*", default=["09_live_agent.ipynb"])
     args = parser.parse_args(argv)
     if args.students < 1 or args.runs < 1:
         parser.error("--students and --runs must be at least 1")

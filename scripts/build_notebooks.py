@@ -1,23 +1,32 @@
 """Build the course notebooks from their plain-text sources, outputs included.
 
-    .venv/bin/python scripts/build_notebooks.py                # every notebooks/src/*.py
+    .venv/bin/python scripts/build_notebooks.py                # every source, both editions
     .venv/bin/python scripts/build_notebooks.py 00 03_micro    # those whose name starts so
+    .venv/bin/python scripts/build_notebooks.py labs/01 labs   # a lab; every lab
     .venv/bin/python scripts/build_notebooks.py --check        # build in memory, diff, no write
     .venv/bin/python scripts/build_notebooks.py --check-sources   # no kernel: cells == sources?
-    .venv/bin/python scripts/build_notebooks.py zh/03 zh/1     # the Chinese edition's 03, 10
+    .venv/bin/python scripts/build_notebooks.py zh/03 zh/labs/0  # the Chinese 03; its labs 0*
     .venv/bin/python scripts/build_notebooks.py zh             # the whole Chinese edition
     .venv/bin/python scripts/build_notebooks.py en             # the whole English edition
 
 With no name, both editions are built; a bare prefix (`03`) is the English notebook.
 
+The series has two parts: the core path, notebooks/src/NN_name.py (built into
+notebooks/), and the labs, notebooks/src/labs/NN_name.py (built into
+notebooks/labs/), which a learner takes after it. Each edition has the same two
+parts: notebooks/zh/ and notebooks/zh/labs/, from notebooks/src/zh/ and
+notebooks/src/zh/labs/.
+
 The Chinese edition (notebooks/zh/) has no sources of its own for code: its
 notebook NN_name is the English source's cells, with the k-th markdown cell
-replaced by the k-th cell of notebooks/src/zh/NN_name.py, a file of markdown
-cells only (docs/GLOSSARY.md has the terms). So the code cells of the two
-editions are the same text, and a zh file with a different number of markdown
+replaced by the k-th cell of notebooks/src/zh/NN_name.py (a lab's:
+notebooks/src/zh/labs/NN_name.py), a file of markdown cells only
+(docs/GLOSSARY.md has the terms). So the code cells of the two editions are the
+same text, and a zh file with a different number of markdown
 cells from its English source is an error that names both counts. Its cell ids
-carry a `zh-` prefix; it is executed the same way, in notebooks/zh/, which is
-how the course's helpers know to speak Chinese (workbench/display/lang.py).
+carry a `zh-` prefix; it is executed the same way, in notebooks/zh/ (a lab in
+notebooks/zh/labs/), which is how the course's helpers know to speak Chinese
+(workbench/display/lang.py).
 
 A source is a Python script in jupytext's percent format: a line starting
 `# %%` opens a code cell, `# %% [markdown]` a markdown cell (each line written
@@ -28,7 +37,7 @@ the sources here, and JupyterLab's jupytext extension opens and saves them as
 notebooks (notebooks/jupytext.toml keeps them headerless, with tags only).
 
 Each notebook is executed top to bottom by nbclient (kernel python3, working
-folder notebooks/, a timeout per cell) and saved WITH its outputs, because
+folder: the notebook's own, a timeout per cell) and saved WITH its outputs, because
 nbval compares every later run against them. So the saved file must be the
 same bytes on every build and every machine:
 - cell ids come from the notebook's name and the cell's position, not uuids;
@@ -69,6 +78,7 @@ SOURCES = NOTEBOOKS / "src"
 ZH = "zh"
 ZH_SOURCES = SOURCES / ZH        # markdown cells only, one file per English source
 ZH_NOTEBOOKS = NOTEBOOKS / ZH    # the built Chinese notebooks; their kernels run here
+LABS = "labs"                    # the deep dives after the core path, in each edition
 LANG_ENV = "COMPACT_LANG"        # the build lets the folder decide the language, never this
 CELL_TIMEOUT = 180  # seconds; the live agent run is the slowest cell
 
@@ -261,9 +271,14 @@ class Notebook:
 
     def __init__(self, source: Path, zh: bool = False):
         self.source, self.zh, self.name = source, zh, source.stem
-        self.prose = ZH_SOURCES / source.name if zh else None
-        self.folder = ZH_NOTEBOOKS if zh else NOTEBOOKS
+        part = Path(LABS if source.parent.name == LABS else ".")   # a lab, or the core path
+        self.prose = ZH_SOURCES / part / source.name if zh else None
+        self.folder = (ZH_NOTEBOOKS if zh else NOTEBOOKS) / part
         self.target = self.folder / f"{source.stem}.ipynb"
+        # Its name in the series (`03_micro_compact`, `labs/01_seed_vs_default`) and number
+        # as the exercises' catalogue keys it (`03`, `labs/01`).
+        self.label = (part / source.stem).as_posix()
+        self.key = self.label.split("_", 1)[0]
 
     def notebook(self) -> nbformat.NotebookNode:
         text = self.source.read_text(encoding="utf-8")
@@ -272,28 +287,37 @@ class Notebook:
         if not self.prose.exists():
             raise BuildError(f"{self.prose.relative_to(ROOT)} is missing: the Chinese edition "
                              f"needs the prose of {self.source.relative_to(ROOT)}")
-        label = f"{ZH}/{self.prose.name}"
+        label = self.prose.relative_to(SOURCES).as_posix()
         prose = read_prose(self.prose.read_text(encoding="utf-8"), label, text)
         return to_notebook(text, self.name, prose, prefix=f"{ZH}-")
 
 
+def sources() -> list[Path]:
+    """The English sources in the series' order: the core path, then the labs."""
+    return sorted(SOURCES.glob("[0-9][0-9]_*.py")) + sorted((SOURCES / LABS).glob("[0-9][0-9]_*.py"))
+
+
 def select(names: list[str]) -> list[Notebook]:
-    """`03` is the English 03, `zh/03` the Chinese one, `en` and `zh` an edition; none: both."""
-    sources = sorted(SOURCES.glob("[0-9][0-9]_*.py"))
+    """`03` is the English 03, `zh/03` the Chinese one, `labs/01` a lab (`zh/labs/01`),
+    `labs` every lab, `en` and `zh` an edition; none: both editions."""
+    every = sources()
     if not names:
-        return [Notebook(s) for s in sources] + [Notebook(s, zh=True) for s in sources]
+        return [Notebook(s) for s in every] + [Notebook(s, zh=True) for s in every]
     chosen = []
     for wanted in names:
-        wanted = wanted.strip().removesuffix(".py").removesuffix(".ipynb")
-        edition, _, prefix = wanted.rpartition("/")
-        if not edition and prefix in (ZH, "en"):
-            edition, prefix = prefix, ""
-        edition = edition.removeprefix("notebooks/").removeprefix("src/").removeprefix("src")
-        if edition not in ("", "en", ZH):
-            raise BuildError(f"{wanted!r}: the editions are en and {ZH} (as in {ZH}/03)")
-        hits = [s for s in sources if s.stem.startswith(prefix)]
+        parts = wanted.strip().removesuffix(".py").removesuffix(".ipynb").split("/")
+        while parts and parts[0] in ("notebooks", "src", ""):
+            parts.pop(0)
+        edition = parts.pop(0) if parts and parts[0] in (ZH, "en") else "en"
+        whole_edition = not parts
+        part = parts.pop(0) if parts and parts[0] == LABS else ""
+        prefix = "/".join(parts)
+        if "/" in prefix:
+            raise BuildError(f"{wanted!r}: name a notebook as 03, zh/03, labs/01 or zh/labs/01")
+        folder = SOURCES / part
+        hits = [s for s in every if whole_edition or (s.parent == folder and s.stem.startswith(prefix))]
         if not hits:
-            raise BuildError(f"no source in {SOURCES.relative_to(ROOT)} starts with {prefix!r}")
+            raise BuildError(f"no source in {folder.relative_to(ROOT)} starts with {prefix!r}")
         for hit in hits:
             if not any(n.source == hit and n.zh == (edition == ZH) for n in chosen):
                 chosen.append(Notebook(hit, zh=edition == ZH))
@@ -328,14 +352,14 @@ def same_cells(item, target: Path | None = None) -> list[str]:
 def build(item: Notebook) -> str:
     nb = item.notebook()
     nbformat.validate(nb)
-    item.folder.mkdir(exist_ok=True)  # the kernel starts there
+    item.folder.mkdir(parents=True, exist_ok=True)  # the kernel starts there
     return render(execute(nb, item.name, item.folder))
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("names", nargs="*",
-                        help="notebooks to build (prefix of the name; zh/PREFIX for Chinese)")
+                        help="notebooks to build (a name's prefix; labs/PREFIX: a lab; zh/...: Chinese)")
     parser.add_argument("--check", action="store_true",
                         help="build in memory and report differences from the saved .ipynb")
     parser.add_argument("--check-sources", action="store_true",

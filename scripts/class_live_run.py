@@ -1,6 +1,6 @@
 """A class's live run on a running hub: every student logs in, starts their server, runs a notebook.
 
-    /opt/course/.venv/bin/python scripts/class_live_run.py /root/students.txt [--notebook 13_live_agent.ipynb]
+    /opt/course/.venv/bin/python scripts/class_live_run.py /root/students.txt [--notebook 09_live_agent.ipynb]
 
 As root, on the machine of the README's "One machine for a class", after its steps:
 the hub (jupyterhub.service or start-hub.sh) and, for live runs, the class proxy with a
@@ -93,7 +93,7 @@ class StudentView:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("students", type=Path, help="the `name:password` list of add-students.sh")
-    parser.add_argument("--notebook", default="13_live_agent.ipynb")
+    parser.add_argument("--notebook", default="09_live_agent.ipynb")
     parser.add_argument("--hub", default="http://127.0.0.1:8000")
     args = parser.parse_args(argv)
     pairs = [line.split(":", 1) for line in args.students.read_text().splitlines() if line.strip()]

@@ -19,7 +19,7 @@
 #     (`python -m compact serve`, started once the venv exists) as the upstream, and its key.
 #     /root/students.txt (24 students, `name:password`, 600) is made before the blocks.
 #  4. scripts/class_live_run.py: every student logs in, starts their server and runs
-#     notebook 13 live through the proxy, all at once; then `class_keys.py spend`.
+#     notebook 09 live through the proxy, all at once; then `class_keys.py spend`.
 # Everything it prints goes to FOLDER/run.log too. At the end the container is stopped and
 # FOLDER kept (rm -rf FOLDER removes it): run it again and it boots the same root afresh,
 # which is no longer fresh (remove FOLDER/root first for a fresh one).
@@ -175,7 +175,7 @@ fi
 
 # -- 4. the class, live ------------------------------------------------------------------------
 for _ in $(seq 120); do inside bash -c 'exec 3<>/dev/tcp/127.0.0.1/4000' 2>/dev/null && break; sleep 2; done
-say "$students students: log in, start, notebook 13 live through the proxy, all at once"
+say "$students students: log in, start, notebook 09 live through the proxy, all at once"
 inside bash -c 'cd /opt/course && .venv/bin/python scripts/class_live_run.py /root/students.txt' || true
 say "each student's spend"
 inside bash -c 'cd /opt/course && python3 deploy/proxy/class_keys.py spend'

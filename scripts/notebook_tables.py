@@ -3,7 +3,10 @@
     .venv/bin/python scripts/notebook_tables.py            # rewrite every generated table
     .venv/bin/python scripts/notebook_tables.py --check    # exit 1 and name each stale file
 
-A notebook's title is its first cell's heading (`# # NN · Title`), in each
+The series is the core path (notebooks/src/NN_name.py) and then the labs
+(notebooks/src/labs/NN_name.py); a notebook's name is its path there without
+`.py` (`03_micro_compact`, `labs/01_seed_vs_default`). Its title is its first
+cell's heading (`# # NN · Title`, a lab's `# # Lab NN · Title`), in each
 edition's own words; its minutes are its Goal cell's "About N minutes on your
 own" (Chinese: 自学约 N 分钟). From them:
 
@@ -31,17 +34,42 @@ SRC = ROOT / "notebooks" / "src"
 END = "<!-- notebooks: end -->"
 
 
+LABS = "labs"
+
+
 def sources(root: Path = ROOT) -> list[Path]:
-    """The English sources, in order: notebooks/src/NN_name.py."""
-    return sorted((root / "notebooks" / "src").glob("[0-9][0-9]_*.py"))
+    """The English sources, in order: notebooks/src/NN_name.py, then notebooks/src/labs/NN_name.py."""
+    src = root / "notebooks" / "src"
+    return sorted(src.glob("[0-9][0-9]_*.py")) + sorted((src / LABS).glob("[0-9][0-9]_*.py"))
+
+
+def name(path: Path) -> str:
+    """A source's name in the series: `03_micro_compact`, or `labs/01_seed_vs_default` for a lab."""
+    return f"{LABS}/{path.stem}" if path.parent.name == LABS else path.stem
+
+
+def key(path: Path) -> str:
+    """The notebook's number as the exercises name it: `03`, or `labs/01` for a lab."""
+    return name(path).split("_", 1)[0]
+
+
+def in_core(path: Path) -> bool:
+    """True for a notebook of the core path (the numbered series, not a lab)."""
+    return path.parent.name != LABS
+
+
+def zh_source(path: Path) -> Path:
+    """The Chinese prose of an English source: notebooks/src/zh/NAME.py."""
+    return path.parents[1 if path.parent.name == LABS else 0] / "zh" / f"{name(path)}.py"
 
 
 def title(path: Path) -> str:
     """The notebook's title, without its number: `# # 03 · Step 3 ...` -> `Step 3 ...`."""
     lines = path.read_text(encoding="utf-8").splitlines()
-    found = re.fullmatch(r"# # \d\d · (.+)", lines[1]) if len(lines) > 1 else None
+    found = re.fullmatch(r"# # (?:Lab )?\d\d · (.+)", lines[1]) if len(lines) > 1 else None
     if not found:
-        raise ValueError(f"{path}:2: the first cell opens with '# # NN · Title'")
+        raise ValueError(f"{path}:2: the first cell opens with '# # NN · Title' "
+                         "(a lab's '# # Lab NN · Title')")
     return found[1]
 
 
@@ -73,14 +101,14 @@ def minutes(path: Path) -> tuple[int, int]:
 def zh_table(root: Path) -> list[str]:
     rows = ["| notebook | 内容 | 自学（分钟） |", "|---|---|---|"]
     for path in sources(root):
-        zh = path.parent / "zh" / path.name
-        rows.append(f"| [`{path.stem}`](notebooks/zh/{path.stem}.ipynb) | {title(zh)} | {minutes(zh)[0]} |")
+        zh = zh_source(path)
+        rows.append(f"| [`{name(path)}`](notebooks/zh/{name(path)}.ipynb) | {title(zh)} | {minutes(zh)[0]} |")
     return rows
 
 
 def self_study_table(root: Path) -> list[str]:
     rows = ["| notebook | minutes |", "|---|---|"]
-    return rows + [f"| {path.stem} | {minutes(path)[0]} |" for path in sources(root)]
+    return rows + [f"| {name(path)} | {minutes(path)[0]} |" for path in sources(root)]
 
 
 WORDS_PER_MINUTE = 200      # reading prose aloud or along, at a teacher's pace
@@ -113,7 +141,7 @@ def walkthrough(path: Path) -> tuple[int, int, int]:
 
 def walkthrough_table(root: Path) -> list[str]:
     rows = ["| notebook | words | code cells | one reading, minutes |", "|---|---|---|---|"]
-    return rows + [f"| {path.stem} | {words:,d} | {code} | {mins} |"
+    return rows + [f"| {name(path)} | {words:,d} | {code} | {mins} |"
                    for path in sources(root) for words, code, mins in [walkthrough(path)]]
 
 

@@ -271,7 +271,7 @@ def test_the_default_beats_the_seed_profile_across_two_seeds():
     chat = {(r["seed"], r["design"]): r["cost"] for r in rows if r["session"] == "chat-heavy"}
     assert all(chat[n, "default"] <= chat[n, "summary"] for n in range(2))
     assert "x seed mean" in tables.format_seeds(stats.across_seeds(rows))
-    # Notebook 09 prints the same claims, one line a session, each ending in yes or NO.
+    # Lab 02 prints the same claims, one line a session, each ending in yes or NO.
     lines = default_claims(rows)
     assert len(lines) == len(KINDS) and all("NO" not in line for line in lines), lines
 
@@ -516,7 +516,7 @@ def _printed(notebook) -> str:
 
 
 def test_every_price_the_course_prints_is_a_row_of_the_table_with_its_source(capsys):
-    """Each price line printed (the bench, notebook 09 in both editions) is one row of
+    """Each price line printed (the bench, lab 02 in both editions) is one row of
     workbench.bench.prices as `row_line` writes it: its five prices, its minimum, the day
     it was read and its sources; no page writes a dollar figure the table does not have."""
     import re
@@ -535,7 +535,7 @@ def test_every_price_the_course_prints_is_a_row_of_the_table_with_its_source(cap
     assert all(tables.rates_line(model) in out for model in prices.BENCH_MODELS)
     assert "cache read 0.05, output 5" in tables.rates_line("claude-opus-5-5")
     assert "cache read 0.1, output 5" in tables.rates_line("claude-sonnet-5")
-    for name in ("09_evidence.ipynb", "zh/09_evidence.ipynb"):
+    for name in ("labs/02_evidence.ipynb", "zh/labs/02_evidence.ipynb"):
         printed = [line for line in _printed(root / "notebooks" / name).splitlines()
                    if line.startswith("Claude ") and ": input " in line]
         assert printed and set(printed) <= set(lines), name

@@ -111,7 +111,7 @@ def test_a_file_that_is_no_cassette_says_so(tmp_path):
 
 
 def test_a_second_model_asked_not_to_record_leaves_the_first_ones_cassette_alone(tmp_path, monkeypatch):
-    # Notebook 13's "Your turn" starts a model of its own while COMPACT_RECORD names the
+    # Notebook 09's "Your turn" starts a model of its own while COMPACT_RECORD names the
     # experiments' cassette: it used to record too, writing over their exchanges.
     from workbench.agent.model import choose_model
     cassette = tmp_path / "run.cassette.json"

@@ -3,7 +3,7 @@
 Runs are recorded against the offline server itself (it plays the live model)
 and replayed by a fresh server holding only the cassette: the same agent run
 gets the same replies, streamed or not; a request that differs gets a 400
-naming the first difference. Last, notebook 12 recorded once and run again
+naming the first difference. Last, lab 05 recorded once and run again
 from its cassette prints byte for byte what it printed, and what is stored.
 """
 
@@ -82,7 +82,7 @@ def outputs(nb) -> list:
 
 def test_notebook_12_replays_byte_for_byte_from_its_cassette(tmp_path, monkeypatch):
     builder = load_builder()
-    [path] = (ROOT / "notebooks").glob("*_live_agent.ipynb")      # 12 (or 13, once renumbered)
+    [path] = (ROOT / "notebooks").glob("*_live_agent.ipynb")      # 09, the core path's last
     stored = nbformat.read(path, as_version=4)
     cassette = tmp_path / "notebook12.cassette.json"
     monkeypatch.setenv("COMPACT_OFFLINE", "1")

@@ -1,7 +1,7 @@
 """Every chart draws every glyph, in English and in Chinese (issue 15).
 
 Each chart function of the course (charts.py, pipeline_picture.py, the threshold
-explorer's figures, the benchmark's chart of notebook 09) is drawn to a PNG with
+explorer's figures, the benchmark's chart of lab 02) is drawn to a PNG with
 COMPACT_LANG=en and =zh, and nothing may report a missing glyph: matplotlib
 warns "Glyph ... missing from font(s) ..." (warnings) and logs "findfont: ..."
 (logging) when a character has no font. The Chinese drawing must really hold

@@ -87,9 +87,11 @@ def course_lab(tmp_path):
 def test_the_lessons_folder_lists_the_lessons(course_lab):
     names = {item["name"] for item in contents(course_lab)["content"]}
     assert not names & set(HIDDEN), names & set(HIDDEN)
-    assert {"00_why_compaction.ipynb", "13_live_agent.ipynb", "zh", "docs"} <= names
+    assert {"00_why_compaction.ipynb", "09_live_agent.ipynb", "labs", "zh", "docs"} <= names
     zh = {item["name"] for item in contents(course_lab, "zh")["content"]}
-    assert "00_why_compaction.ipynb" in zh and not zh & set(HIDDEN)
+    assert {"00_why_compaction.ipynb", "labs"} <= zh and not zh & set(HIDDEN)
+    labs = {item["name"] for item in contents(course_lab, "zh/labs")["content"]}
+    assert "01_seed_vs_default.ipynb" in labs
     # Hidden from the listing only: the sources still open (Open With > Jupytext Notebook).
     assert contents(course_lab, "src/00_why_compaction.py")["type"] in ("file", "notebook")
 

@@ -1,4 +1,4 @@
-"""Notebook 11's `open_session`: a missing path says so in one line, shown as the notebook
+"""Lab 04's `open_session`: a missing path says so in one line, shown as the notebook
 prints paths (never whole, nothing a terminal would obey), and opens the sample; a file
 that is there but does not import is never swapped for the sample."""
 

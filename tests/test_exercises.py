@@ -17,6 +17,7 @@ from compact import formats
 from compact.messages import text_of
 from workbench.course import exercises as ex
 from workbench.course.exercises import check as machinery
+from workbench.course.exercises import hints
 from workbench.course.exercises import solutions as right
 from workbench.course.exercises.snip import simulate
 from workbench.probes import CONSTRAINT_EN, CONSTRAINT_ZH, readable_units
@@ -484,7 +485,7 @@ def test_a_partial_prediction_names_what_is_missing(capsys):
 
 
 def test_hint_before_any_check_says_to_run_one(capsys, monkeypatch):
-    monkeypatch.setattr(machinery, "LAST", [])
+    monkeypatch.setattr(hints, "LAST", [])
     ex.hint()
     assert "No check has run yet" in capsys.readouterr().out
 
@@ -559,7 +560,7 @@ def test_notebook_12_shows_examples_of_every_cue_and_states_no_word_list():
     assert all(cue in kept for cue in CONSTRAINT_EN + CONSTRAINT_ZH)
     dropped = [t for t, sentences in ex.forgets.examples() if not sentences]
     assert "The commonly used helper is slow." in dropped  # a false friend, shown
-    source = (Path(__file__).parent.parent / "notebooks/src/12_what_each_design_forgets.py").read_text()
+    source = (Path(__file__).parent.parent / "notebooks/src/labs/05_what_each_design_forgets.py").read_text()
     exercise = source[source.index("## Check yourself"):source.index("**Recap.**")]
     assert "CONSTRAINT_EN" not in exercise and "whole word" not in exercise
     assert not set(ex.forgets.EXAMPLES) & {text for _, text in ex.forgets.CASES}
@@ -584,7 +585,7 @@ def test_seed_losses_are_asked_on_histories_the_table_does_not_replay():
     from pathlib import Path
     losses = ex.profiles.seed_losses()
     assert losses == {"overflow": 7, "compact_tool": 2, "huge_result": 0}
-    source = (Path(__file__).parent.parent / "notebooks/src/08_seed_vs_default.py").read_text()
+    source = (Path(__file__).parent.parent / "notebooks/src/labs/01_seed_vs_default.py").read_text()
     table = source[source.index("def compare("):source.index("## Characters before and after")]
     assert not any(name in table for name in losses)
 
@@ -612,7 +613,7 @@ def test_summary_calls_in_the_live_run_are_read_from_the_records():
 
 
 def test_the_live_prediction_is_the_default_run_and_names_the_expected_mistakes(capsys):
-    # Notebook 13 asks about the run it does not show: experiment 3 under the default.
+    # Notebook 09 asks about the run it does not show: experiment 3 under the default.
     # Each code file is saved by step 1, and the agent searches each saved copy once.
     assert ex.live.default_run() == {"files_saved": 2, "model_calls": 5}
     capsys.readouterr()
@@ -663,10 +664,11 @@ def test_a_prediction_checker_passes_the_right_numbers_and_fails_wrong_ones(
 # -- the catalogue ---------------------------------------------------------------------------
 
 def test_every_notebook_has_a_checker_and_nine_have_code_to_write():
-    # every notebook in notebooks/src has its checker, and no checker names a missing notebook
-    from pathlib import Path
-    src = Path(__file__).parent.parent / "notebooks" / "src"
-    notebooks = sorted(p.name[:2] for p in src.glob("[0-9][0-9]_*.py"))
+    # every notebook of the core path and every lab has its checker, and no checker names a
+    # missing notebook: "03" is notebooks/src/03_*.py, "labs/01" notebooks/src/labs/01_*.py
+    src = ROOT / "notebooks" / "src"
+    notebooks = sorted([p.name[:2] for p in src.glob("[0-9][0-9]_*.py")]
+                       + [f"labs/{p.name[:2]}" for p in (src / "labs").glob("[0-9][0-9]_*.py")])
     assert sorted(ex.CHECKERS) == notebooks
     writes_code = {nb for nb, checks in ex.CHECKERS.items()
                    if any(c in ex.WRITES_CODE for c in checks)}

@@ -466,7 +466,7 @@ def test_flaw_16_keep_zero(root, profile):
 
 @pytest.mark.parametrize("name", ["long_session", "timeline_150"])
 def test_flaw_1_the_seed_loses_what_step_3_shrinks_before_a_transcript(name):
-    """The hint of notebook 08's exercise: lost = shrunk on a call at most 50 messages long."""
+    """The hint of lab 01's exercise: lost = shrunk on a call at most 50 messages long."""
     from workbench.course.replay import outputs_lost, timeline
 
     shrunk_early, seen = set(), set()

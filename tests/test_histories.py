@@ -151,7 +151,7 @@ def test_load_history_refuses_a_bad_path_in_one_line(tmp_path):
 
 @pytest.mark.parametrize("content, reason", [
     ("not json at all", "invalid JSON"),
-    ('["a", "list"]', "expected a JSON object"),
+    ('["a", "list"]', "this looks like a JSON list of strings, which is not read"),
     ('{"title": "x", "messages": []}', "missing active_request"),
     ('{"title": "x", "active_request": "y", "messages": [{"role": "user", "content": '
      '[{"type": "tool_result", "tool_use_id": "t1", "content": "z"}]}]}', "'t1'"),

@@ -7,7 +7,7 @@ folder, group), each student logs in with their password through the hub's form,
 LiteLLM's proxy (deploy/proxy/) runs as its own user with the offline model as upstream.
 Students 1 and 2 get a budget of $5, student 3 one of $0.0001. Then, in order:
 
-1. every server starts at once and notebook 13 (the live run) runs live in each, through the proxy;
+1. every server starts at once and notebook 09 (the live run) runs live in each, through the proxy;
 2. the hub is stopped and started again: student 1's server and kernel live on;
 3. student 3's kernel takes more memory than the limit: it is stopped (under rlimits, where
    limits.py finds no control group, its allocation fails), student 1's is not.
@@ -43,7 +43,7 @@ import pytest
 from tests import hubkit
 from workbench.bench import classroom
 
-NOTEBOOK = "13_live_agent.ipynb"
+NOTEBOOK = "09_live_agent.ipynb"
 REASON = hubkit.why_not_here()
 NEEDS_A_HUB = pytest.mark.skipif(bool(REASON), reason=f"the hub test {REASON}")
 MEMORY_LIMIT = "1500M"
@@ -87,7 +87,7 @@ def lesson(course):
                 started = time.monotonic()
                 facts.runs = list(pool.map(lambda v: classroom.run_notebook(v, v.name, NOTEBOOK), views))
             facts.run_seconds = time.monotonic() - started
-            hubkit.say(f"servers ready in {max(facts.ready):.0f} s; notebook 13 in all three: "
+            hubkit.say(f"servers ready in {max(facts.ready):.0f} s; notebook 09 in all three: "
                        f"{facts.run_seconds:.0f} s")
             facts.hub, facts.proxy, facts.views, facts.students = hub, proxy, views, students
             facts.spend = proxy.class_keys("spend")
@@ -220,7 +220,8 @@ def test_the_teachers_notes_and_env_are_out_of_students_reach(lesson, course):
 def test_every_docs_link_in_a_students_copy_opens(lesson):
     copy = home(lesson.students[0]) / "notebooks"
     links = 0
-    for notebook in sorted(copy.glob("*.ipynb")) + sorted(copy.glob("zh/*.ipynb")):
+    for notebook in [*sorted(copy.glob("*.ipynb")), *sorted(copy.glob("labs/*.ipynb")),
+                     *sorted(copy.glob("zh/*.ipynb")), *sorted(copy.glob("zh/labs/*.ipynb"))]:
         for target in re.findall(r"\]\((\.\.[^)#\s]*\.md)", notebook.read_text()):
             links += 1
             assert (notebook.parent / target).resolve().is_file(), f"{notebook.name}: {target}"

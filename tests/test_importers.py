@@ -14,7 +14,7 @@ import pytest
 from compact.messages import tool_results, tool_uses
 from tests.helpers import IMAGE
 from workbench.course.histories import HistoryError, load_history
-from workbench.importers import FORMATS, SessionFileError, detect, load_session
+from workbench.importers import SESSION_FORMATS, SessionFileError, detect, load_session
 
 # -- Claude Code records ---------------------------------------------------------------
 
@@ -112,8 +112,10 @@ def test_a_pair_broken_by_claude_codes_compaction_is_joined_again(tmp_path):
     messages = history["messages"]
     assert [b["id"] for b in tool_uses(messages[1])] == ["t1"]
     assert [b["tool_use_id"] for b in tool_results(messages[2])] == ["t1"]
-    # The other agent's summary is left out: the messages it summarized are back.
+    # The other agent's summary is kept apart, in `compactions`: the messages it summarized are back.
     assert "Summary: porting" not in json.dumps(messages)
+    assert [c["summary"] for c in history["compactions"]] == [
+        "This session is being continued. Summary: porting."]
 
 
 def test_a_pair_broken_by_a_compaction_whose_start_is_missing_names_the_line(tmp_path):
@@ -278,8 +280,8 @@ def test_nothing_is_returned_half_converted(tmp_path):
 
 
 @pytest.mark.parametrize("text, words", [
-    ("", "no record has a 'type' or a 'role'"),
-    ('{"a": 1}\n', "no record has a 'type' or a 'role'"),
+    ("", "this looks like an empty file, which is not read; these are: claude-code: "),
+    ('{"a": 1}\n', "this looks like records with neither a 'role' nor a 'type', which is not read"),
     (json.dumps({"role": "assistant", "content": "hi"}) + "\n", "no user message with text"),
 ])
 def test_a_file_with_nothing_to_replay_says_so(tmp_path, text, words):
@@ -290,8 +292,9 @@ def test_a_file_with_nothing_to_replay_says_so(tmp_path, text, words):
 
 
 def test_every_format_has_a_row_and_a_description():
-    assert set(FORMATS) == {"claude-code", "messages", "messages-jsonl", "openai", "openai-jsonl"}
-    assert all(callable(load) and text for load, text in FORMATS.values())
+    assert set(SESSION_FORMATS) == {"claude-code", "codex", "messages", "messages-jsonl", "openai",
+                                    "openai-jsonl", "responses", "atif"}
+    assert all(callable(load) and text for load, text in SESSION_FORMATS.values())
 
 
 def test_openai_split_replies_and_an_image_in_a_tool_result(tmp_path):

@@ -1,13 +1,18 @@
 """The layout: the pipeline alone in compact/, the workbench beside it, imports one way.
 
-    compact/ (the pipeline) <- workbench/: importers <- display <- offline <- agent <- bench <- course
+    compact/ (the pipeline)
+      <- workbench/: probes <- importers <- display <- offline <- agent <- bench <- course
 
 compact/ is a flat folder of small modules: no subfolder, at most 2,700 lines. A
 module of it imported on its own loads no plotting, widget, HTTP-server or SDK
-library, and imports nothing of the workbench. Each workbench subpackage imports
-only from the layers below it. `python -m compact` reaches the workbench by name,
-through importlib, when a command asks for one (compact/__main__.py): that is not
-an import and is left out here. Last, the suite's own setup: the hypothesis profiles.
+library, and imports nothing of the workbench. Every workbench module sits in one
+of the layers, and imports only from the layers below it (and its own): the
+offline model stands beside the agent, above the pipeline and the probes it
+answers, never between the pipeline's layers. No module of either package imports
+one that imports it back, not even inside a function (a circle). `python -m
+compact` reaches the workbench by name, through importlib, when a command asks
+for one (compact/__main__.py): that is not an import and is left out here. Last,
+the suite's own setup: the hypothesis profiles.
 """
 
 import ast
@@ -21,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "compact"
 WORKBENCH = ROOT / "workbench"
 TOP_LEVEL = sorted(p.stem for p in PACKAGE.glob("*.py"))
-SUBPACKAGES = ("importers", "display", "offline", "agent", "bench", "course")  # lowest first
+SUBPACKAGES = ("probes", "importers", "display", "offline", "agent", "bench", "course")  # lowest first
 MAX_PIPELINE_LINES = 2700
 HEAVY = ("matplotlib", "ipywidgets", "http.server", "aiohttp", "anthropic")
 
@@ -90,6 +95,82 @@ def test_a_subpackage_imports_only_the_layers_below_it(lower):
         for subpackage in higher:
             assert reaches(path, subpackage) == [], (
                 f"{path.relative_to(ROOT)} imports workbench.{subpackage}")
+
+
+def test_every_workbench_module_is_in_a_layer():
+    # A module on the workbench's own top level would stand outside the layers, where
+    # any layer could import it and it any layer: the probes stood there until issue 39.
+    loose = [p.name for p in WORKBENCH.glob("*.py") if p.name != "__init__.py"]
+    assert loose == [], f"workbench/ holds {loose}: put each in one of {SUBPACKAGES}"
+    folders = sorted(p.name for p in WORKBENCH.iterdir() if (p / "__init__.py").exists())
+    assert folders == sorted(SUBPACKAGES)
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_graph(roots=(PACKAGE, WORKBENCH)) -> dict:
+    """module -> the modules of ours it imports, at the top or inside a function.
+
+    A name is cut back to the module that defines it (`workbench.probes.make_probes`
+    is `workbench.probes`). An import of a package a module is inside is left out:
+    Python loads the package first anyway, and its __init__ naming its own modules
+    is not a circle."""
+    files = {module_name(p): p for root in roots for p in root.rglob("*.py")}
+
+    def module_of(name: str) -> str:
+        while name and name not in files:
+            name = name.rpartition(".")[0]
+        return name
+
+    return {name: {m for n in imported_modules(path) if (m := module_of(n))
+                   and m != name and not name.startswith(m + ".")}
+            for name, path in files.items()}
+
+
+def circles(graph: dict) -> list:
+    """Each set of modules that import one another round (Tarjan's strongly connected
+    components of more than one module), sorted."""
+    order, low, stack, found = {}, {}, [], []
+
+    def visit(node):
+        order[node] = low[node] = len(order)
+        stack.append(node)
+        for other in sorted(graph[node]):
+            if other not in order:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in stack:
+                low[node] = min(low[node], order[other])
+        if low[node] == order[node]:
+            part = stack[stack.index(node):]
+            del stack[stack.index(node):]
+            if len(part) > 1:
+                found.append(sorted(part))
+
+    for node in sorted(graph):
+        if node not in order:
+            visit(node)
+    return sorted(found)
+
+
+def test_no_module_imports_one_that_imports_it_back():
+    assert circles(import_graph()) == []
+
+
+def test_the_circle_check_sees_a_circle():
+    # The two circles issue 39 removed, as they were: sweep_chart took two names from
+    # sweep, whose command imported sweep_chart for --chart; hints.hint() read check.LAST,
+    # and check put hint() in the notebook's names.
+    graph = import_graph()
+    graph["workbench.course.sweep"].add("workbench.course.sweep_chart")
+    graph["workbench.course.sweep_chart"].add("workbench.course.sweep")
+    graph["workbench.course.exercises.hints"].add("workbench.course.exercises.check")
+    assert circles(graph) == [["workbench.course.exercises.check", "workbench.course.exercises.hints"],
+                              ["workbench.course.sweep", "workbench.course.sweep_chart"]]
+    assert circles({"a": {"b"}, "b": {"c"}, "c": set()}) == []
 
 
 def test_the_offline_model_never_imports_the_api_it_is_served_by():

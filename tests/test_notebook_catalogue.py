@@ -21,7 +21,8 @@ from .helpers import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLES = load_script("notebook_tables")
-STEMS = [path.stem for path in TABLES.sources()]
+STEMS = [TABLES.name(path) for path in TABLES.sources()]   # the core path, then labs/NN_name
+KEYS = [TABLES.key(path) for path in TABLES.sources()]      # "03", "labs/01"
 
 NUMBER_WORDS = {word: n for n, word in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
@@ -121,7 +122,7 @@ def test_a_new_source_makes_both_generated_tables_stale(tmp_path):
     assert TABLES.stale(root) == list(TABLES.TABLES)
     assert TABLES.stale(root, write=True) == list(TABLES.TABLES)
     assert TABLES.stale(root) == []
-    assert "| 99_extra |" in (root / "docs" / "TEACHING.md").read_text(encoding="utf-8")
+    assert "| labs/99_extra |" in (root / "docs" / "TEACHING.md").read_text(encoding="utf-8")
 
 
 def test_a_table_without_its_markers_is_refused_by_name(tmp_path):
@@ -134,10 +135,13 @@ def test_a_table_without_its_markers_is_refused_by_name(tmp_path):
 
 
 def first_column(text: str, heading: str) -> list[str]:
-    """The first cell of each row of the first table under `heading`."""
-    part = text.split(heading, 1)[1].split("\n## ", 1)[0]
-    rows = [line for line in part.splitlines() if line.startswith("| ")][1:]
-    return [row.strip("|").split("|")[0].strip().strip("`") for row in rows if not set(row) <= set("|- ")]
+    """The first cell of each row of the tables under `heading` (README's core path, then its labs)."""
+    lines = text.split(heading, 1)[1].split("\n## ", 1)[0].splitlines()
+    # A table's header is the row just above its |---| line.
+    rows = [line for i, line in enumerate(lines) if line.startswith("| ")
+            and not set(line) <= set("|- ") and not (i + 1 < len(lines) and set(lines[i + 1]) <= set("|- ")
+                                                      and lines[i + 1].startswith("|-"))]
+    return [row.strip("|").split("|")[0].strip().strip("`") for row in rows]
 
 
 def test_readmes_table_names_every_notebook_in_order():
@@ -147,5 +151,5 @@ def test_readmes_table_names_every_notebook_in_order():
 
 def test_teachings_exercises_table_names_every_notebook_in_order():
     guide = (ROOT / "docs" / "TEACHING.md").read_text(encoding="utf-8")
-    assert first_column(guide, "## The exercises") == [stem[:2] for stem in STEMS]
-    assert sorted(CHECKERS) == [stem[:2] for stem in STEMS]
+    assert first_column(guide, "## The exercises") == KEYS
+    assert sorted(CHECKERS) == KEYS

@@ -1,6 +1,6 @@
 """Sizes the notebooks' prose states of a canned history, checked against the history itself.
 
-- notebook 12 (both editions) names the size of `huge_result`'s big read, rounded to
+- lab 05 (both editions) names the size of `huge_result`'s big read, rounded to
   the thousand, the figure notebooks 01 and 05 print and state (issue 34: it said
   200,000, step 1's batch limit, where the read is about 288,000).
 
@@ -16,8 +16,8 @@ from compact.messages import text_of, tool_results
 from workbench.course.histories import load_history
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = [ROOT / "notebooks" / "src" / "12_what_each_design_forgets.py",
-           ROOT / "notebooks" / "src" / "zh" / "12_what_each_design_forgets.py"]
+SOURCES = [ROOT / "notebooks" / "src" / "labs" / "05_what_each_design_forgets.py",
+           ROOT / "notebooks" / "src" / "zh" / "labs" / "05_what_each_design_forgets.py"]
 
 
 def largest_read() -> int:

@@ -21,6 +21,7 @@ Fast and without a kernel (nbval runs the notebooks; this only reads them):
   docs/DESIGN.md instead).
 """
 
+import os
 import re
 from pathlib import Path
 
@@ -35,16 +36,19 @@ from workbench.course.pipeline_picture import drawn_texts, pipeline_picture, pip
 from .helpers import ARTICLE_STEPS, check_recap, load_builder
 
 ROOT = Path(__file__).resolve().parent.parent
-NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+BUILD = load_builder()
+SERIES = [BUILD.Notebook(source) for source in BUILD.sources()]   # the core path, then the labs
+NOTEBOOKS = [item.target for item in SERIES]
+KEYS = {item.target: item.key for item in SERIES}             # "03", "labs/01"
+SOURCE_OF = {item.target: item.source for item in SERIES}
+LABELS = [item.label for item in SERIES]
 IGNORE = "nbval-ignore-output"
 ABSOLUTE = re.compile(r"(/tmp/|/work/|/home/|/private/var/|/var/folders/)")
 # Where moving a threshold teaches something new: step 1's trigger, step 3's two
 # numbers, a limit in characters against a window in tokens, and the two profiles.
-EXPLORERS = ("01", "03", "08")  # 06 teaches the refusal and the retry; its explorer went
+EXPLORERS = ("01", "03", "labs/01")  # 06 teaches the refusal and the retry; its explorer went
 STEPS_NOTEBOOKS = ("01", "02", "03", "04", "06", "07")
 
-
-BUILD = load_builder()
 
 
 def code_cells(nb) -> list:
@@ -76,15 +80,22 @@ def has_png(cell) -> bool:
     return any("image/png" in o.get("data", {}) for o in cell.get("outputs", []))
 
 
-@pytest.fixture(scope="module", params=NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+@pytest.fixture(scope="module", params=NOTEBOOKS, ids=LABELS)
 def notebook(request):
     return request.param, nbformat.read(request.param, as_version=4)
 
 
 def test_there_is_one_notebook_per_source_numbered_without_a_gap():
-    sources = sorted(p.stem for p in (ROOT / "notebooks" / "src").glob("[0-9][0-9]_*.py"))
-    assert [p.stem for p in NOTEBOOKS] == sources
-    assert [name[:2] for name in sources] == [f"{n:02d}" for n in range(len(sources))]
+    # The core path in notebooks/, the labs in notebooks/labs/, each edition the same.
+    core = sorted(p.stem for p in (ROOT / "notebooks" / "src").glob("[0-9][0-9]_*.py"))
+    labs = sorted(p.stem for p in (ROOT / "notebooks" / "src" / "labs").glob("[0-9][0-9]_*.py"))
+    assert sorted(p.stem for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")) == core
+    assert sorted(p.stem for p in (ROOT / "notebooks" / "labs").glob("[0-9][0-9]_*.ipynb")) == labs
+    assert LABELS == core + [f"labs/{name}" for name in labs]
+    # 08 is the capstone's place (issue 40); the live run stays the core path's last notebook.
+    assert [name[:2] for name in core] == [f"{n:02d}" for n in range(len(core) + 1) if n != 8]
+    assert core[-1] == "09_live_agent"
+    assert [name[:2] for name in labs] == [f"{n:02d}" for n in range(1, len(labs) + 1)]
 
 
 def test_every_notebook_holds_its_sources_cells(capsys):
@@ -102,10 +113,10 @@ def test_the_source_check_sees_an_edit_made_without_a_rebuild(tmp_path):
     assert problems and all("source differs" in p for p in problems)
 
 
-SOURCES = sorted((ROOT / "notebooks" / "src").glob("[0-9][0-9]_*.py"))
+SOURCES = BUILD.sources()
 
 
-@pytest.mark.parametrize("source", SOURCES, ids=[p.stem for p in SOURCES])
+@pytest.mark.parametrize("source", SOURCES, ids=LABELS)
 def test_jupytext_writes_each_source_back_unchanged(source):
     # What JupyterLab's jupytext extension saves (notebooks/jupytext.toml: percent, no header).
     text = source.read_text(encoding="utf-8")
@@ -146,7 +157,7 @@ def test_a_chart_is_stored_as_a_png(notebook):
 
 def test_every_exercise_checker_ran_on_the_stub(notebook):
     path, nb = notebook
-    for check in CHECKERS[path.stem[:2]]:
+    for check in CHECKERS[KEYS[path]]:
         calls = [cell for cell in code_cells(nb) if re.search(rf"\b{check.__name__}\(", cell.source)]
         assert len(calls) == 1, f"{path.name}: expected one cell calling {check.__name__}"
         out = stdout_of(calls[0])
@@ -165,7 +176,7 @@ def writes_code(nb) -> bool:
 
 
 def test_nine_notebooks_and_every_steps_notebook_have_code_to_write():
-    having = {path.stem[:2] for path in NOTEBOOKS if writes_code(nbformat.read(path, as_version=4))}
+    having = {KEYS[path] for path in NOTEBOOKS if writes_code(nbformat.read(path, as_version=4))}
     assert len(having) >= 9, sorted(having)
     assert set(STEPS_NOTEBOOKS) <= having, sorted(having)
 
@@ -185,6 +196,17 @@ def test_the_notebook_opens_with_its_goal_and_length(notebook):
 def test_the_notebook_ends_with_a_three_point_recap_and_what_comes_next(notebook):
     path, nb = notebook
     check_recap([cell.source for cell in markdown_cells(nb)], "**Recap.**", "**Next:**", path.name)
+
+
+def test_every_relative_link_in_the_prose_exists(notebook):
+    # A lab in notebooks/labs/ links to the core path as ../NN_name.ipynb, and to docs/ as
+    # ../docs/ (notebooks/docs is a link to the repository's docs/).
+    path, nb = notebook
+    for cell in markdown_cells(nb):
+        for link in re.findall(r"\]\(([^)\s]+)\)", cell.source):
+            if not link.startswith(("http://", "https://", "#")):
+                target = Path(os.path.normpath(path.parent / link.split("#")[0]))
+                assert target.exists(), f"{path.relative_to(ROOT)}: broken link {link}"
 
 
 def test_notebook_00_draws_the_pipeline():
@@ -216,7 +238,7 @@ def test_the_pipeline_picture_names_each_step_its_trigger_and_what_it_leaves():
 
 def test_the_first_notebooks_teach_the_article_alone():
     for path in NOTEBOOKS[:5]:
-        source = (ROOT / "notebooks" / "src" / f"{path.stem}.py").read_text(encoding="utf-8")
+        source = SOURCE_OF[path].read_text(encoding="utf-8")
         assert not re.search(r"default profile|[\"']default[\"']|CompactionConfig\(\)", source), path.name
 
 
@@ -224,7 +246,7 @@ def test_the_explorer_appears_only_where_it_teaches_with_a_prompt(notebook):
     path, nb = notebook
     cells = code_cells(nb)
     explorers = [i for i, cell in enumerate(cells) if "threshold_explorer(" in cell.source]
-    if path.stem[:2] not in EXPLORERS:
+    if KEYS[path] not in EXPLORERS:
         assert explorers == [], f"{path.name}: an explorer where it teaches nothing new"
         return
     assert len(explorers) == 1, f"{path.name}: expected one threshold_explorer cell"
@@ -244,7 +266,7 @@ def test_only_the_widget_cell_is_left_out_of_the_comparison(notebook):
     path, nb = notebook
     ignored = [cell.source for cell in code_cells(nb) if IGNORE in tags(cell)]
     assert all("threshold_explorer(" in source for source in ignored), ignored
-    assert len(ignored) == (path.stem[:2] in EXPLORERS)
+    assert len(ignored) == (KEYS[path] in EXPLORERS)
 
 
 def test_no_stored_output_is_an_error_or_stderr(notebook):
@@ -275,14 +297,14 @@ def test_no_stored_output_names_an_absolute_path(notebook):
 
 def test_learners_are_pointed_at_docs_design_not_the_internal_spec(notebook):
     path, nb = notebook
-    source = (ROOT / "notebooks" / "src" / f"{path.stem}.py").read_text(encoding="utf-8")
+    source = SOURCE_OF[path].read_text(encoding="utf-8")
     assert not re.search(r"\bSPEC\b", source)
     for cell in nb.cells:
         assert not any(re.search(r"\bSPEC\b", text) for text in output_texts(cell))
 
 
 def test_the_flaw_table_points_at_docs_design():
-    nb = nbformat.read(ROOT / "notebooks" / "08_seed_vs_default.ipynb", as_version=4)
+    nb = nbformat.read(ROOT / "notebooks" / "labs" / "01_seed_vs_default.ipynb", as_version=4)
     intro = nb.cells[0].source
     assert "](../docs/DESIGN.md)" in intro and "| flaw |" in intro
     assert (ROOT / "docs" / "DESIGN.md").is_file()
@@ -315,7 +337,8 @@ def test_notebook_12s_server_compaction_never_triggering_is_a_printed_count(edit
     """"(server compaction never triggers here)" once stood on no printed figure: the cell
     before it prints the summary calls of default+server-compact, the server's compactions
     included (each is booked as one), and the sentence names the count it printed."""
-    nb = nbformat.read(ROOT / "notebooks" / f"{edition}12_what_each_design_forgets.ipynb", as_version=4)
+    nb = nbformat.read(ROOT / "notebooks" / f"{edition}labs" / "05_what_each_design_forgets.ipynb",
+                       as_version=4)
     never = "never triggers here" if not edition else "从不触发"
     at = next(i for i, cell in enumerate(nb.cells)
               if cell.cell_type == "markdown" and never in cell.source)
@@ -328,12 +351,12 @@ def test_notebook_12s_server_compaction_never_triggering_is_a_printed_count(edit
     assert ("0 summary calls" if not edition else "摘要调用是 0 次") in nb.cells[at].source
 
 
-ZH_NOTEBOOKS = sorted((ROOT / "notebooks" / "zh").glob("[0-9][0-9]_*.ipynb"))
+ZH_NOTEBOOKS = [BUILD.Notebook(source, zh=True).target for source in BUILD.sources()]
 HAN = r"[\u3400-\u9fff\u3000-\u303f\uff00-\uffef]"
 CJK_BREAK = re.compile(HAN + r"\n[ ]{0,3}" + HAN)
 
 
-@pytest.mark.parametrize("path", ZH_NOTEBOOKS, ids=[p.stem for p in ZH_NOTEBOOKS])
+@pytest.mark.parametrize("path", ZH_NOTEBOOKS, ids=LABELS)
 def test_no_zh_markdown_breaks_a_line_between_two_chinese_characters(path):
     # A browser draws a wrapped line's break as a space, a gap inside a Chinese sentence.
     nb = nbformat.read(path, as_version=4)

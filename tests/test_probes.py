@@ -28,7 +28,6 @@ from workbench.course.probe import spread
 from workbench.course.sessions import sample_path
 from workbench.course.sweep import describe, sweep
 from workbench.offline.model.extractive import extractive_summary
-from workbench.probe_status import Locator
 from workbench.probes import (
     CONSTRAINT_EN,
     CONSTRAINT_ZH,
@@ -40,6 +39,7 @@ from workbench.probes import (
     read_question,
     score,
 )
+from workbench.probes.status import Locator
 
 pytestmark = pytest.mark.usefixtures("no_network")
 

@@ -2,7 +2,7 @@
 
 A learner runs all, then goes back to the exercise: edits, re-runs the checker, asks
 for `hint()`, runs "Your turn" once more. Each of those must work after Run All, in
-both editions: no cell may depend on a resource a later cell closed (notebook 13's
+both editions: no cell may depend on a resource a later cell closed (notebook 09's
 client), and `hint` must answer wherever a checker tells the learner to run it.
 
 One kernel per notebook (nbclient): all cells in order, then, in the same kernel, each
@@ -26,11 +26,12 @@ from nbclient import NotebookClient
 from .helpers import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
-NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
-ZH = sorted((ROOT / "notebooks" / "zh").glob("[0-9][0-9]_*.ipynb"))
 CHECKER = re.compile(r"\bcheck_\w+\(|\bhint\(\)")
 YOUR_TURN = re.compile(r"^#+ .*(Your turn|轮到你了)", re.M)
 build = load_script("build_notebooks")
+# The core path, then the labs, in each edition.
+NOTEBOOKS = [build.Notebook(source).target for source in build.sources()]
+ZH = [build.Notebook(source, zh=True).target for source in build.sources()]
 
 
 def again(nb) -> list[int]:
@@ -50,8 +51,8 @@ def errors(cell) -> list[str]:
     return [f"{o.ename}: {o.evalue}" for o in cell.get("outputs", []) if o.output_type == "error"]
 
 
-def test_the_cells_run_again_are_found_in_notebook_13():
-    nb = nbformat.read(ROOT / "notebooks" / "13_live_agent.ipynb", as_version=4)
+def test_the_cells_run_again_are_found_in_notebook_09():
+    nb = nbformat.read(ROOT / "notebooks" / "09_live_agent.ipynb", as_version=4)
     sources = [nb.cells[i].source for i in again(nb)]
     assert any("check_default_run(" in s for s in sources)
     assert any("my_profile =" in s for s in sources)

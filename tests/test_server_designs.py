@@ -2,7 +2,7 @@
 
 `workbench.bench.server_designs.replay` walks timeline_150 call by call through each
 design; these tests check what each design keeps, reads and loses, that
-`clear_at_least` spares the prompt cache, and that notebook 10's checker passes
+`clear_at_least` spares the prompt cache, and that lab 03's checker passes
 the reference edits and fails the traps its hint names.
 """
 
@@ -89,7 +89,7 @@ def test_the_reference_edits_meet_the_budget(capsys):
     assert (result.passed, result.total) == (4, 4)
 
 
-# The settings notebook 10 prints, and the figure each one fails the budget on: none of
+# The settings lab 03 prints, and the figure each one fails the budget on: none of
 # them is an answer (the reader passed the old budget by copying CLEAR, or the 5,000 row).
 NOTEBOOK_CLEAR = {"type": "clear_tool_uses_20250919",
                   "trigger": {"type": "input_tokens", "value": 30000},
@@ -116,13 +116,13 @@ PRINTED = [("cell 4's CLEAR", [NOTEBOOK_CLEAR], 863_334),
 def test_no_setting_printed_in_notebook_10_meets_the_budget(name, edits, cost, capsys):
     from workbench.course.exercises import server_edits
     figures, _, _ = server_edits.measure(edits)
-    assert figures["cost"] == cost > server_edits.BUDGET_COST  # the figures notebook 10 quotes
+    assert figures["cost"] == cost > server_edits.BUDGET_COST  # the figures lab 03 quotes
     result = check_edits_for_budget(edits)
     assert not result.ok and "FAIL  cost at most" in capsys.readouterr().out
 
 
 def test_no_trigger_alone_meets_the_budget():
-    # Notebook 10 says so: from 20,000 to 80,000 tokens the trigger changes nothing here.
+    # Lab 03 says so: from 20,000 to 80,000 tokens the trigger changes nothing here.
     from workbench.course.exercises import server_edits
     costs = {server_edits.measure(_at(trigger, 5_000))[0]["cost"] for trigger in (20_000, 80_000)}
     assert costs == {886_984}

@@ -205,7 +205,7 @@ def test_the_sample_is_labelled_and_fresh():
     assert done.returncode == 0, done.stdout
 
 
-# -- notebook 11's exercise: settings for a budget ---------------------------------------------
+# -- lab 04's exercise: settings for a budget ---------------------------------------------
 
 def choice(profile, limit, keep=3, snip=20):
     return {"profile": profile, "context_char_limit": limit, "keep_recent_results": keep,
@@ -214,7 +214,7 @@ def choice(profile, limit, keep=3, snip=20):
 
 def test_the_best_row_within_the_budget_passes_every_case(result, capsys):
     from workbench.course.exercises import CHECKERS, check_settings
-    assert CHECKERS["11"] == (check_settings,)
+    assert CHECKERS["labs/04"] == (check_settings,)
     budget = 45_000
     best = best_row(result.rows, WINDOW, budget)
     checked = check_settings({"profile": best.profile, **best.settings}, result, budget=budget)
@@ -265,7 +265,7 @@ def test_a_malformed_choice_gets_one_line(result, capsys, answer, words):
     assert not checked.ok and words in capsys.readouterr().out
 
 
-# Issue 34, notebook 11: a window no row of the grid fits, so the answer is off the table.
+# Issue 34, lab 04: a window no row of the grid fits, so the answer is off the table.
 SMALL_WINDOW, SMALL_BUDGET = 4_000, 30_000
 
 

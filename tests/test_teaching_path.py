@@ -5,7 +5,7 @@ for the notebooks of the 90-minute class, how many of those minutes the class gi
 it ("in the 90-minute class, M"); the Chinese edition says the same numbers. The
 class table must give each notebook its Goal's minutes, add up to 90, and reach every
 notebook that teaches a section of the article (00-07); the self-study table must list
-every notebook, the server's (10) and your own agent's (11) by name, with its Goal's
+every notebook, the server's (lab 03) and your own agent's (lab 04) by name, with its Goal's
 minutes.
 """
 
@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "notebooks" / "src"
 GUIDE = (ROOT / "docs" / "TEACHING.md").read_text(encoding="utf-8")
 ARTICLE_NOTEBOOKS = ("00", "01", "02", "03", "04", "05", "06", "07")
-NAMED = ("10_same_job_on_the_server", "11_your_own_agent")
+NAMED = ("labs/03_same_job_on_the_server", "labs/04_your_own_agent")
 tables = load_script("notebook_tables")
 minutes = tables.minutes   # (alone, in class) from a Goal cell
 
@@ -32,18 +32,18 @@ def table(heading: str) -> list:
             if not set(row) <= set("|- ")]
 
 
-NOTEBOOKS = sorted(SRC.glob("[0-9][0-9]_*.py"))
+NOTEBOOKS = tables.sources()   # the core path, then the labs
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[tables.name(p) for p in NOTEBOOKS])
 def test_both_editions_give_the_same_minutes(path):
-    assert minutes(path) == minutes(SRC / "zh" / path.name)
+    assert minutes(path) == minutes(tables.zh_source(path))
 
 
 def test_the_90_minute_class_adds_up_from_the_goal_cells():
     rows = table("## A 90-minute class")
     given = {notebook: int(mins) for mins, notebook, _ in rows}
-    in_goals = {p.name[:2]: minutes(p)[1] for p in NOTEBOOKS if minutes(p)[1]}
+    in_goals = {tables.key(p): minutes(p)[1] for p in NOTEBOOKS if minutes(p)[1]}
     assert given == in_goals
     assert sum(given.values()) == 90
     assert set(ARTICLE_NOTEBOOKS) <= set(given)
@@ -52,7 +52,7 @@ def test_the_90_minute_class_adds_up_from_the_goal_cells():
 def test_the_self_study_path_lists_every_notebook_with_its_goal_minutes():
     rows = {name: mins for name, mins in table("## Self-study")}
     for path in NOTEBOOKS:
-        assert rows.get(path.stem) == str(minutes(path)[0]), path.stem
+        assert rows.get(tables.name(path)) == str(minutes(path)[0]), tables.name(path)
     for name in NAMED:
         assert name in rows
 
@@ -62,14 +62,14 @@ def test_the_150_minute_class_adds_up_and_gives_each_notebook_one_reading_at_lea
     assert sum(int(mins) for mins, _ in rows) == 150
     given = {part[:2]: int(mins) for mins, part in rows if part[:2].isdigit()}
     assert set(given) == set(ARTICLE_NOTEBOOKS)
-    reading = {p.name[:2]: tables.walkthrough(p)[2] for p in NOTEBOOKS}
+    reading = {tables.key(p): tables.walkthrough(p)[2] for p in NOTEBOOKS}
     short = {nb: (given[nb], reading[nb]) for nb in given if given[nb] < reading[nb]}
     assert not short, f"(class minutes, one reading) of each notebook given less: {short}"
     assert any("break" in part for _, part in rows)
 
 
 def test_the_90_minute_class_is_said_not_to_hold_one_reading_and_the_figure_is_the_tables():
-    reading = sum(tables.walkthrough(p)[2] for p in NOTEBOOKS if p.name[:2] in ARTICLE_NOTEBOOKS)
+    reading = sum(tables.walkthrough(p)[2] for p in NOTEBOOKS if tables.key(p) in ARTICLE_NOTEBOOKS)
     assert reading > 90
     assert f"00-07 take {reading} minutes" in GUIDE
 

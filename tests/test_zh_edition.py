@@ -23,13 +23,17 @@ import pytest
 from .helpers import check_recap, load_builder
 
 ROOT = Path(__file__).resolve().parent.parent
-EN = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 ZH_DIR = ROOT / "notebooks" / "zh"
 CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 LATIN = re.compile(r"[A-Za-z]")
 
 
 BUILD = load_builder()
+SERIES = [(BUILD.Notebook(source), BUILD.Notebook(source, zh=True)) for source in BUILD.sources()]
+EN = [en.target for en, _ in SERIES]
+ZH_OF = {en.target: zh.target for en, zh in SERIES}          # notebooks/zh/, notebooks/zh/labs/
+KEYS = {en.target: en.key for en, _ in SERIES}
+LABELS = [en.label for en, _ in SERIES]
 
 
 def read(path: Path):
@@ -40,19 +44,21 @@ def cells_of(nb, kind: str) -> list:
     return [cell for cell in nb.cells if cell.cell_type == kind]
 
 
-@pytest.fixture(scope="module", params=EN, ids=[p.stem for p in EN])
+@pytest.fixture(scope="module", params=EN, ids=LABELS)
 def pair(request):
     en = request.param
-    zh = ZH_DIR / en.name
+    zh = ZH_OF[en]
     assert zh.exists(), f"{zh.relative_to(ROOT)} is missing: scripts/build_notebooks.py zh"
     return en, read(en), read(zh)
 
 
 def test_there_is_one_zh_notebook_per_english_source():
-    sources = sorted(p.stem for p in (ROOT / "notebooks" / "src").glob("[0-9][0-9]_*.py"))
-    assert sorted(p.stem for p in ZH_DIR.glob("[0-9][0-9]_*.ipynb")) == sources
-    assert sorted(p.stem for p in (ROOT / "notebooks" / "src" / "zh").glob("*.py")) == sources
-    assert len(sources) >= 11
+    src = ROOT / "notebooks" / "src"
+    for part in ("", "labs"):   # the core path, then the labs: each edition has both
+        sources = sorted(p.stem for p in (src / part).glob("[0-9][0-9]_*.py"))
+        assert sorted(p.stem for p in (ZH_DIR / part).glob("[0-9][0-9]_*.ipynb")) == sources
+        assert sorted(p.stem for p in (src / "zh" / part).glob("*.py")) == sources
+    assert len(EN) >= 11
 
 
 def test_the_zh_notebook_has_the_english_code_cells(pair):
@@ -112,7 +118,7 @@ def test_every_relative_link_in_the_zh_prose_exists(pair):
         for link in re.findall(r"\]\(([^)\s]+)\)", cell.source):
             if link.startswith(("http://", "https://", "#")):
                 continue
-            target = os.path.normpath(ZH_DIR / link.split("#")[0])
+            target = os.path.normpath(ZH_OF[en].parent / link.split("#")[0])
             assert Path(target).exists(), f"zh/{en.name}: broken link {link}"
 
 
@@ -153,15 +159,27 @@ def test_the_name_filter_picks_an_edition():
                                                 ("03_micro_compact", False)]
     assert picked[0].target == ZH_DIR / "03_micro_compact.ipynb"
     # Counted from the sources: one notebook a source, in each edition.
-    sources = len(list((ROOT / "notebooks" / "src").glob("[0-9][0-9]_*.py")))
+    sources = len(BUILD.sources())
     assert all(n.zh for n in BUILD.select(["zh"])) and len(BUILD.select(["zh"])) == sources
     assert len(BUILD.select([])) == 2 * sources
-    with pytest.raises(BUILD.BuildError, match="editions are en and zh"):
+    with pytest.raises(BUILD.BuildError, match="name a notebook as 03, zh/03, labs/01"):
         BUILD.select(["fr/03"])
 
 
+def test_the_name_filter_picks_a_lab_in_its_editions_folder():
+    [lab, zh_lab] = BUILD.select(["labs/01", "zh/labs/01"])
+    assert (lab.label, lab.key, lab.zh) == ("labs/01_seed_vs_default", "labs/01", False)
+    assert lab.target == ROOT / "notebooks" / "labs" / "01_seed_vs_default.ipynb"
+    assert zh_lab.target == ZH_DIR / "labs" / "01_seed_vs_default.ipynb"
+    assert zh_lab.prose == ROOT / "notebooks" / "src" / "zh" / "labs" / "01_seed_vs_default.py"
+    # A bare prefix is the core path's: `01` is step 1, never lab 01.
+    assert [n.label for n in BUILD.select(["01"])] == ["01_tool_result_budget"]
+    labs = BUILD.select(["labs"])
+    assert labs and all(n.label.startswith("labs/") and not n.zh for n in labs)
+
+
 # The course's shape, as tests/test_notebook_sources.py checks it in English.
-EXPLORERS = ("01", "03", "08")
+EXPLORERS = ("01", "03", "labs/01")
 
 
 def test_the_zh_notebook_opens_with_its_goal_and_length(pair):
@@ -181,16 +199,16 @@ def test_the_zh_explorer_follows_a_try_this_prompt(pair):
     en, _, zh_nb = pair
     widgets = [i for i, c in enumerate(zh_nb.cells)
                if c.cell_type == "code" and "threshold_explorer(" in c.source]
-    assert len(widgets) == (en.stem[:2] in EXPLORERS)
+    assert len(widgets) == (KEYS[en] in EXPLORERS)
     for index in widgets:
         prompt = zh_nb.cells[index - 1]
         assert prompt.cell_type == "markdown" and "**试一试。**" in prompt.source, en.name
 
 
-ZH_SOURCES = sorted((ROOT / "notebooks" / "src" / "zh").glob("[0-9][0-9]_*.py"))
+ZH_SOURCES = [zh.prose for _, zh in SERIES]
 
 
-@pytest.mark.parametrize("source", ZH_SOURCES, ids=[p.stem for p in ZH_SOURCES])
+@pytest.mark.parametrize("source", ZH_SOURCES, ids=LABELS)
 def test_jupytext_writes_each_zh_source_back_unchanged(source):
     # Opened and saved in JupyterLab (notebooks/jupytext.toml), a zh file stays the same text.
     import jupytext
@@ -214,7 +232,7 @@ PENDING: dict = {}  # a file's words left for later: none now
 ZH_TEXTS = [*ZH_SOURCES, ROOT / "README.zh.md", ROOT / "docs" / "GLOSSARY.md"]
 
 
-@pytest.mark.parametrize("path", ZH_TEXTS, ids=[p.name for p in ZH_TEXTS])
+@pytest.mark.parametrize("path", ZH_TEXTS, ids=[p.relative_to(ROOT).as_posix() for p in ZH_TEXTS])
 def test_the_chinese_edition_keeps_one_term_each(path):
     text = path.read_text(encoding="utf-8")
     pending = PENDING.get(path.name, set())

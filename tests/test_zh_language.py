@@ -2,7 +2,8 @@
 and the offline model's answers to the article's Chinese prompts.
 
 - `language()` is $COMPACT_LANG when set (en or zh, anything else a clear error),
-  else "zh" in a folder named zh, else "en";
+  else "zh" in a folder named zh or in its labs/ (notebooks/zh/labs/), else "en"
+  (notebooks/labs/ is English);
 - the checkers' frame and hints are Chinese in Chinese and unchanged in English;
 - the task constants are the article's Chinese prompts (docs/ZH_PROMPTS.md,
   word for word) in the Chinese edition, the English tasks otherwise;
@@ -39,6 +40,21 @@ def test_language_comes_from_the_variable_then_the_folder(monkeypatch, tmp_path)
     monkeypatch.setenv("COMPACT_LANG", "fr")
     with pytest.raises(ValueError, match="COMPACT_LANG='fr': use one of en, zh"):
         language()
+
+
+def test_a_labs_folder_speaks_its_editions_language(monkeypatch, tmp_path):
+    # The labs run in notebooks/labs/ and notebooks/zh/labs/: the folder above decides.
+    monkeypatch.delenv("COMPACT_LANG", raising=False)
+    for folder in ("labs", "zh/labs", "zh/other"):
+        (tmp_path / folder).mkdir(parents=True)
+    monkeypatch.chdir(tmp_path / "labs")
+    assert language() == "en"
+    monkeypatch.chdir(tmp_path / "zh" / "labs")
+    assert language() == "zh"
+    monkeypatch.chdir(tmp_path / "zh" / "other")
+    assert language() == "en"
+    for edition in ("", "zh/"):
+        assert (ROOT / "notebooks" / edition / "labs").is_dir()
 
 
 def the_size_itself(sizes, batch_limit):

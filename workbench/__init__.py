@@ -1,12 +1,14 @@
 """The course's workbench, beside the pipeline: everything that is not `compact/`.
 
-    offline/    the offline model: a deterministic stand-in that speaks the Messages API
-    agent/      the article's agent (REPL, tools, sandbox) with `prepare` before every call
+    probes/     what a design forgets: probes drawn from a history, where each one stands
     importers/  other agents' session files read as Messages API histories
     display/    the one module that knows the language, the phrasebook, chart text
-    course/     the notebooks' helpers: replay, sweep, probe, widgets, the exercises
+    offline/    the offline model: a deterministic stand-in that speaks the Messages API
+    agent/      the article's agent (REPL, tools, sandbox) with `prepare` before every call
     bench/      the long-session benchmark and the speed figures
-    probes.py, probe_status.py   what a design forgets: probes drawn from a history
+    course/     the notebooks' helpers: replay, sweep, probe, widgets, the exercises
 
-It imports `compact`; `compact` never imports it (tests/test_layout.py).
+Lowest first: each folder imports only `compact` and the folders above it in this list,
+and no module imports one that imports it back (tests/test_layout.py). It imports
+`compact`; `compact` never imports it.
 """

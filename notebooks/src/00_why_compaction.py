@@ -55,7 +55,7 @@ print(f"CONTEXT_CHAR_LIMIT = {config.context_char_limit:,d} characters")
 # its tool calls; the bracketed ones are the compactor at work: after the second read the
 # context is over the limit, so the whole list goes to a transcript and a summary takes
 # its place, and the agent carries on from the summary. This notebook explains why;
-# notebooks 01-07 take each piece in turn, and notebook 13 runs it again at length.
+# notebooks 01-07 take each piece in turn, and notebook 09 runs it again at length.
 
 # %%
 import shutil

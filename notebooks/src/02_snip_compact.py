@@ -145,7 +145,7 @@ with tempfile.TemporaryDirectory() as scratch:
 # %% [markdown]
 # A new transcript on every call, each one a full copy of the list. Keep this in mind:
 # these are flaws 4 and 5 of the article's step 2 ([docs/DESIGN.md](../docs/DESIGN.md)),
-# and notebook 08 shows the fix.
+# and lab 01 shows the fix.
 
 # %% [markdown]
 # ## Check yourself: a snip that does not archive on every call
@@ -159,7 +159,7 @@ with tempfile.TemporaryDirectory() as scratch:
 # targets by hand: how many calls apart are two archives?
 #
 # The checker runs the package's own step 2, cutting to your `target` (its
-# `snip_target_messages`, notebook 08), call after call on a growing list of plain turns,
+# `snip_target_messages`, lab 01), call after call on a growing list of plain turns,
 # on canned sessions and eight random ones (seeded). `hint()` names the mistake it
 # recognised.
 

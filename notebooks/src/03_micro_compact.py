@@ -115,7 +115,7 @@ print(f"{readme} still in the workspace: {(workspace / readme).is_file()}")
 # And this context is only 17,000 characters, a third of `CONTEXT_CHAR_LIMIT`: nothing
 # needed shrinking. The article's step 3 runs on every call anyway (flaw 2), and on a
 # call that finds an older result it has not shrunk yet, it rewrites an old message,
-# which also breaks the prompt cache. Not every call finds one: notebook 08's table
+# which also breaks the prompt cache. Not every call finds one: lab 01's table
 # counts the calls where it did (on `timeline_150`, 49 of 158).
 #
 # ## The other placeholder: a saved copy

@@ -134,7 +134,7 @@ for order in itertools.permutations(steps):
 #   shrunk before the model ever read it; only the newest 3 results are protected.
 #
 # The package has a second profile, the default `CompactionConfig()`, which keeps the
-# article's numbers and fixes its flaws; notebook 08 goes through all of them. For these
+# article's numbers and fixes its flaws; lab 01 goes through all of them. For these
 # two, its step 3 never shrinks a result newer than the model's last reply, and saves the
 # full text before it writes a placeholder. So even in the wrong order it loses nothing:
 

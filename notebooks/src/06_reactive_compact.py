@@ -202,7 +202,7 @@ for block in answer.content:
 #
 # And one setting, `persist_oversized=False`: step 1 then acts only on a batch over
 # 200,000 characters, as in the article, so you can see what reactive compaction does
-# about one large fresh result. (The default profile's other switches are notebook 08's
+# about one large fresh result. (The default profile's other switches are lab 01's
 # subject.)
 
 # %%
@@ -298,7 +298,7 @@ print(f"count_tokens requests for the whole run: {measure.requests}")
 # %% [markdown]
 # No refusal this time: measured in the window's own unit, the pipeline acted before
 # anything was sent, and the records above say which step did it on which call. How the
-# default profile's steps reach their targets is notebook 08's subject; what matters
+# default profile's steps reach their targets is lab 01's subject; what matters
 # here is the unit. The counts are the model's own, each message asked once (a call and
 # its results together): the last line is the whole run's cost in `count_tokens`
 # requests.

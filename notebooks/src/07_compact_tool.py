@@ -210,8 +210,7 @@ if open_hint:
 # - Compacting earlier either orphans the results (the API refuses) or forgets what the
 #   batch did (the model repeats a side effect).
 #
-# **Next:** notebook 08, the article's design against the default profile: every flaw
-# and its fix.
+# **Next:** notebook 09, the live agent run: the article's agent with the whole pipeline.
 
 # %% [markdown]
 # **References.**

@@ -38,7 +38,7 @@ which also defines what a request is billed (tokens in, cache writes and reads, 
 out), the lost outputs and the misses (a call whose needed earlier output,
 `Turn.refers_to`, is not whole in the request sent). Probed runs add the forgotten:
 the probes of the session (`workbench.probes`) that nothing the design sends for the
-next turn, no file it names and no summary keeps (`workbench.probe_status`).
+next turn, no file it names and no summary keeps (`workbench.probes.status`).
 
 Time: each request is booked at its time on the session's clock (tools, the
 model, the user's pauses, now and then a long one), so a cache entry left
@@ -80,8 +80,8 @@ from compact.summary import summary_input
 from ..display.palette import BLACK, BLUE, GREY, PURPLE, VERMILLION, YELLOW
 from ..offline.model.extractive import extractive_summary
 from ..offline.tokens import DEFAULT_WINDOW
-from ..probe_status import Locator
 from ..probes import make_probes
+from ..probes.status import Locator
 from . import cost, server_designs
 from .prices import DEFAULT_MODEL
 from .sessions import KINDS, Session, call_times, make_session, session_messages
@@ -125,7 +125,7 @@ DESIGN_TABLE = {
     "oracle": (_prepare, BLACK),   # the default's prepare over the oracle's session (_oracle)
 }
 # The article's designs, no management and the floor: what run_bench runs unless told
-# (notebook 09). The oracle needs a bench session's future (`Turn.refers_to`): no
+# (lab 02). The oracle needs a bench session's future (`Turn.refers_to`): no
 # replay of a recorded history can run it (`workbench.course.probe` leaves it out).
 ORACLE = "oracle"
 DESIGNS = ("none", "summary", "seed", "default", ORACLE)
@@ -224,7 +224,7 @@ def run_session(session, design: str, *, limits: dict | None = None,
     model's, in tokens: a request over it counts as refused; `model` the row of
     `workbench.bench.prices` the bill prices. `probes`
     (`workbench.probes.make_probes` of the session) adds `forgotten`: the probes gone
-    from what the design sends for the turn after the last (`workbench.probe_status`).
+    from what the design sends for the turn after the last (`workbench.probes.status`).
     """
     config = _config(design, limits)
     ledger, calm = cost.CostLedger(model), cost.CostLedger(model)

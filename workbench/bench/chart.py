@@ -4,7 +4,7 @@
 design, the size (or time) of each request along one session, and each
 design's cost over the seed profile's across the seeds; `timings=False` leaves
 the machine's timings out, for a page that must read the same on every run
-(notebook 09). `chart_path_problem` and `save_chart` are shared by every
+(lab 02). `chart_path_problem` and `save_chart` are shared by every
 command that writes a PNG (`bench`, `replay`, `sweep`).
 
 Left out: interactive charts (the course's widgets draw those) and any format

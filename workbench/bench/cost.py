@@ -76,7 +76,7 @@ def request_size(texts) -> int:
 
 def cached_prefix(previous, texts) -> int:
     """Characters of the leading whole messages identical to the previous request
-    (notebook 08's prefix share).
+    (lab 01's prefix share).
 
     One pass, stopping at the first difference: O(size of the request).
     """

@@ -29,8 +29,8 @@ from compact.compactor import ContextCompactor
 from compact.store import seeded_ids
 
 from ..offline.model.extractive import extractive_summary
-from ..probe_status import Locator
 from ..probes import KINDS, STATUSES, make_probes
+from ..probes.status import Locator
 from . import server_designs
 from .benchmark import DESIGN_TABLE, _config
 from .server_designs import model_calls, typed_request

@@ -135,7 +135,7 @@ TIMING_COLUMNS = ("med ms", "max ms", "growth")
 # Filled when the rows were probed (run_bench's probe_seeds): the loss beside the cost.
 PROBE_COLUMNS = ("forgot",)
 # The columns that are the same on every machine: what a notebook can store. A page
-# that probes its runs adds PROBE_COLUMNS (notebook 09 does, for seed 0).
+# that probes its runs adds PROBE_COLUMNS (lab 02 does, for seed 0).
 STABLE_COLUMNS = tuple(name for name, _, _ in COLUMNS
                        if name not in TIMING_COLUMNS and name not in PROBE_COLUMNS)
 

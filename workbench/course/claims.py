@@ -1,4 +1,4 @@
-"""What notebook 09 claims of the default profile, checked line by line on the benchmark's rows.
+"""What lab 02 claims of the default profile, checked line by line on the benchmark's rows.
 
 Over several seeds (`workbench.bench.stats.across_seeds`), on the tool-heavy and
 Chinese sessions: the default's mean cost at most half the seed profile's and its

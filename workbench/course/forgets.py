@@ -1,11 +1,11 @@
-"""What each step and each design keeps where: the figures notebook 12 prints.
+"""What each step and each design keeps where: the figures lab 05 prints.
 
     step_run("huge_result", "tool_result_budget")   # one step of the article alone, seed profile
     design_runs("long_session", asker)              # every design of the benchmark, at the end
     summary_keeps(["long_session", ...])            # what a summary alone keeps, kind by kind
     cost_and_forgotten("tool-heavy", 120)           # a bench session: each design's cost and forgotten
 
-The probes are `workbench.probes`'; where each stands is `workbench.probe_status`'s; the
+The probes are `workbench.probes`'; where each stands is `workbench.probes.status`'s; the
 designs and their bill are the benchmark's (`workbench.bench`). A step runs alone on
 a history (`ContextCompactor.run_step`), in the seed profile: the article as written.
 `summary_keeps` asks what step 4's summary message keeps with no file behind it:
@@ -24,8 +24,8 @@ from ..bench.benchmark import DESIGN_TABLE, ORACLE, run_session
 from ..bench.probe_walk import tally, walk
 from ..bench.sessions import make_session, session_messages
 from ..offline.model.extractive import extractive_summary
-from ..probe_status import Locator
 from ..probes import KINDS, make_probes
+from ..probes.status import Locator
 from .histories import load_history
 
 # Each step of the article on the canned history made to show it.
@@ -79,7 +79,7 @@ def summary_keeps(names) -> dict:
 def cost_and_forgotten(kind: str = "tool-heavy", turns: int = 120, seed: int = 0,
                        designs=tuple(d for d in DESIGN_TABLE if d != ORACLE)) -> list[dict]:
     """One bench session through each design a compactor can be (the oracle knows the
-    future: notebook 09 has it): its row, with `forgotten` and `probes`."""
+    future: lab 02 has it): its row, with `forgotten` and `probes`."""
     session = make_session(kind, turns, seed)
     probes = make_probes(*session_messages(session))
     return [run_session(session, design, probes=probes) for design in designs]

@@ -1,4 +1,4 @@
-"""Notebook 12's chart: each design's bill against the probes it forgot, to choose from.
+"""Lab 05's chart: each design's bill against the probes it forgot, to choose from.
 
 One point a design (the benchmark's colours), the bill on a log scale, the forgotten
 count along the bottom; the best corner is the lower left. Its words are in the

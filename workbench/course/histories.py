@@ -33,7 +33,7 @@ from pathlib import Path
 
 from compact.messages import MessageFormatError, validate_messages
 
-from ..importers import CANNED, SessionFileError, SessionFileTooLarge, detect, load_session
+from ..importers import CANNED, NotRead, SessionFileError, SessionFileTooLarge, detect, load_session
 
 DATA_ENV = "COMPACT_DATA"
 CHECKOUT_DATA = Path(__file__).resolve().parents[2] / "data"
@@ -132,6 +132,11 @@ def _imported_format(path: Path, source_format: str) -> str:
         return source_format
     try:
         return detect(path)
+    except NotRead as error:
+        if path.suffix == ".jsonl":
+            raise
+        raise HistoryError(f"{error}; nor is it a canned history (title, active_request, "
+                           f"messages)") from None
     except SessionFileError as error:
         if path.suffix == ".jsonl" or isinstance(error, SessionFileTooLarge):
             raise
@@ -141,7 +146,7 @@ def _imported_format(path: Path, source_format: str) -> str:
 def load_history(name_or_path, source_format: str = "auto") -> dict:
     """A canned history by name (see `list_histories`), a path, or a dict (copied, checked).
 
-    A path in another format (see `workbench.importers.FORMATS`) is imported;
+    A path in another format (see `workbench.importers.SESSION_FORMATS`) is imported;
     `source_format` names the format instead of detecting it.
     """
     if isinstance(name_or_path, dict):

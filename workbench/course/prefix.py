@@ -1,4 +1,4 @@
-"""How much of each request a prompt cache could reuse: notebook 08's prefix rows.
+"""How much of each request a prompt cache could reuse: lab 01's prefix rows.
 
 The leading messages of a request identical to the previous request are what a
 prompt cache could reuse (`workbench.bench.cost.cached_prefix`); with one breakpoint

@@ -8,7 +8,7 @@
 For each design of the benchmark (`workbench.bench.benchmark.DESIGN_TABLE`) the
 session is replayed call by call (`workbench.bench.probe_walk`) and every probe
 (`workbench.probes`) is located at every call (`--end`: at the end only): in
-context, on disk, in a summary only, or gone (`workbench.probe_status`). The table
+context, on disk, in a summary only, or gone (`workbench.probes.status`). The table
 gives, per design and kind, where the probes stand at the end, and how many the
 model answered right when asked there (`workbench.bench.probe_ask`: the offline
 model, or Claude with ANTHROPIC_API_KEY and MODEL_ID set, `--repeats N` times
@@ -20,7 +20,7 @@ not a session; `--json` prints only the statuses (no asking, no times). `--offli
 (or the variable CI or COMPACT_OFFLINE) keeps to the offline model whatever keys
 are set: Claude is never asked in CI.
 
-Left out: charts (notebook 12 draws them) and asking at every call.
+Left out: charts (lab 05 draws them) and asking at every call.
 """
 
 import argparse
@@ -34,7 +34,7 @@ from ..bench.probe_walk import forgotten, session_messages, walk
 from ..bench.sessions import KINDS as SESSION_KINDS
 from ..bench.sessions import make_session
 from ..display.text import fixed_width, shown
-from ..importers import FORMATS, SessionFileError
+from ..importers import SESSION_FORMATS, SessionFileError
 from ..probes import KINDS, SCORES, STATUSES, count_by_kind, make_probes
 from .histories import CANNED, HistoryError, list_histories, load_history
 
@@ -114,7 +114,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("history", nargs="?",
                         help=f"a name ({', '.join(list_histories())}) or a path: a canned history "
                              "or a session file")
-    parser.add_argument("--format", default="auto", choices=("auto", CANNED, *FORMATS))
+    parser.add_argument("--format", default="auto", choices=("auto", CANNED, *SESSION_FORMATS))
     parser.add_argument("--bench", choices=SESSION_KINDS, help="a bench session instead of a file")
     parser.add_argument("--turns", type=int, default=400, help="the bench session's turns (default 400)")
     parser.add_argument("--seed", type=int, default=0, help="the bench session's seed (default 0)")

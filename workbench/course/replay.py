@@ -48,7 +48,7 @@ from compact.store import Store, seeded_ids
 from ..bench.cost import readable_outputs
 from ..display.import_report import print_notes
 from ..display.text import fixed_width, plural, print_shown, shown
-from ..importers import CANNED, FORMATS
+from ..importers import CANNED, SESSION_FORMATS
 from ..offline.model.extractive import extractive_summary
 from ..offline.tokens import estimate_text_tokens
 from .histories import HistoryError, list_histories, load_history
@@ -448,7 +448,7 @@ def _parser() -> argparse.ArgumentParser:
         description="Replay a canned history through the pipeline and print what each step did.")
     parser.add_argument("history", help=f"a name ({', '.join(list_histories())}) or a path: "
                                         f"a canned history or a session file")
-    parser.add_argument("--format", default="auto", choices=("auto", CANNED, *FORMATS),
+    parser.add_argument("--format", default="auto", choices=("auto", CANNED, *SESSION_FORMATS),
                         help="the file's format (default: detected from the file)")
     parser.add_argument("--profile", choices=("seed", "default"), default="default")
     parser.add_argument("--step", choices=STEPS, default="prepare",
@@ -511,6 +511,8 @@ def main(argv=None) -> int:
         request = result.history["active_request"]
         cut = request if len(request) <= 70 else request[:67] + "..."
         print_shown(f"profile {result.profile}, step {result.step}, active request: {cut}")
+        for line in recorded_compactions(result.history):
+            print_shown(line)
         print()
         print_shown(result.table())
         for line in result.echo:
@@ -522,6 +524,21 @@ def main(argv=None) -> int:
         print_shown(f"replay: error: {one_line(error)}", file=sys.stderr)
         return 2
     return 0
+
+
+def recorded_compactions(history: dict) -> list:
+    """A line for each compaction the other agent recorded in its file (importers:
+    `history["compactions"]`): where, and the start of the summary its model wrote."""
+    lines = []
+    for c in history.get("compactions", ()):
+        how = ", ".join(str(part) for part in (c["format"], f"line {c['line']}", c.get("trigger"),
+                                               c.get("pre_tokens") and f"{c['pre_tokens']:,} tokens before")
+                        if part)
+        summary = " ".join(c["summary"].split())
+        summary = summary if len(summary) <= 70 else summary[:67] + "..."
+        lines.append(f"recorded compaction ({how}): after message {c['at']} of "
+                     f"{len(history['messages'])}: {summary}")
+    return lines
 
 
 def one_line(error: BaseException) -> str:

@@ -1,4 +1,4 @@
-"""Notebook 10's replays: one canned history through the client's and the server's designs.
+"""Lab 03's replays: one canned history through the client's and the server's designs.
 
 `workbench.bench.server_designs` does the work (what the client keeps, what the
 model reads, call by call); this module puts the runs side by side for the

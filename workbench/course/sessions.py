@@ -1,8 +1,10 @@
-"""Your own session, or the course's sample when there is none: what notebook 11 opens.
+"""Your own session, or the course's sample when there is none: what lab 04 opens.
 
     from workbench.course.sessions import open_session, sample_path, records_in
     history = open_session("~/.claude/projects/<project>/<session>.jsonl")   # or None: the sample
     records_in(path)        # {record type: count}, sidechain records counted apart
+    fanned_out(path)        # tool results filed under their own tool_use record (Claude Code 2.1.x)
+    todays_samples()        # the made samples in today's formats (scripts/make_sessions.py)
 
 A path that is not there gets one line saying so and what to do, and the
 sample is opened instead, so the notebook runs on; a file that is there but
@@ -66,3 +68,25 @@ def records_in(path) -> Counter:
             kind = "meta"
         counts[kind] += 1
     return counts
+
+
+def fanned_out(path) -> int:
+    """How many tool_result records of a Claude Code file have as parent the record of
+    their own tool_use: the records of a parallel batch fanning out, as 2.1.x writes them."""
+    records = [json.loads(line) for line in Path(path).expanduser().read_text(encoding="utf-8").splitlines()
+               if line.strip()]
+    uses = {block.get("id"): record.get("uuid") for record in records if record.get("type") == "assistant"
+            for block in record["message"]["content"] if isinstance(block, dict)}
+    return sum(1 for record in records if record.get("type") == "user"
+               and isinstance(record["message"]["content"], list)
+               for block in record["message"]["content"] if block.get("type") == "tool_result"
+               and uses.get(block["tool_use_id"]) == record["parentUuid"])
+
+
+TODAYS = ("claude_code_2_1.jsonl", "rollout-*.jsonl", "responses_request.json", "atif_trajectory.json")
+
+
+def todays_samples() -> list:
+    """The made sample of each of today's formats, in data/sessions/."""
+    folder = data_dir() / "sessions"
+    return [path for pattern in TODAYS for path in sorted(folder.glob(pattern))]

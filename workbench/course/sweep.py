@@ -61,8 +61,8 @@ from ..display.import_report import print_notes
 from ..display.text import fixed_width, plural, print_shown, shown
 from ..offline.model.extractive import extractive_summary
 from ..offline.tokens import estimate_text_tokens
-from ..probe_status import Locator
 from ..probes import make_probes
+from ..probes.status import Locator
 from .histories import load_history
 from .replay import one_line, timeline
 
@@ -109,6 +109,12 @@ class SweepRow:
 
     def fits(self, window_tokens: int) -> bool:
         return self.peak_tokens <= window_tokens
+
+    def settings_text(self) -> str:
+        """'limit 50,000 ch, keep 3, snip to 30': the settings as the chart labels the best row
+        (the chart asks the row, so that sweep_chart.py never imports this module)."""
+        return ", ".join([f"limit {limit_of(self.settings)}",
+                          *(f"{SHORT[k]} {v:,}" for k, v in self.settings.items() if k in SHORT)])
 
 
 @dataclass
@@ -193,7 +199,7 @@ def _request_tokens(texts: list) -> int:
 
 def run_row(history: dict, profile: str, settings: dict, probes=None) -> SweepRow:
     """One replay of `history` with `settings` in `profile`, measured as the docstring says;
-    with `probes`, also the probes gone from the last request (`workbench.probe_status`)."""
+    with `probes`, also the probes gone from the last request (`workbench.probes.status`)."""
     ledger = cost.CostLedger()
     limit = CompactionConfig.named(profile, **settings).summary_input_char_limit
     needed = needs(history["messages"])

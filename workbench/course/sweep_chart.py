@@ -23,7 +23,6 @@ from ..display.chart_text import words
 from ..display.fonts import use_cjk_fallback
 from ..display.palette import BLACK, GREY
 from .charts import close
-from .sweep import SHORT, limit_of
 
 
 def _style(row, window: int) -> dict:
@@ -57,10 +56,8 @@ def sweep_chart(result) -> Figure:
                label=words("sweep baseline", cost=result.baseline["cost"]))
     best = result.best
     if best is not None:
-        settings = ", ".join([f"limit {limit_of(best.settings)}",
-                              *(f"{SHORT[k]} {v:,}" for k, v in best.settings.items() if k in SHORT)])
         ax.scatter([best.cost], [best.misses], s=320, marker="*", color=BLACK, zorder=3,
-                   label=words("sweep best", settings=f"{best.profile}, {settings}"))
+                   label=words("sweep best", settings=f"{best.profile}, {best.settings_text()}"))
     ax.set_xlabel(words("sweep cost"))
     ax.set_ylabel(words("sweep misses"))
     ax.set_title(words("sweep title", name=result.history["name"], window=window))

@@ -110,12 +110,12 @@ CHART_TEXT = {
         "sweep over": "over the window",
         "sweep best": "best: {settings}",
         "sweep baseline": "no compaction: {cost:,d}",
-        # course.server_replay.replay_chart (notebook 10)
+        # course.server_replay.replay_chart (lab 03)
         "server replay title": "{name}, call by call, through each design",
         "tokens read": "input tokens the model reads",
         "cache share": "share a prompt cache reads again",
         "server trigger": "trigger ({value:,d} tokens)",
-        # course.forgets_chart (notebook 12)
+        # course.forgets_chart (lab 05)
         "forgets title": "{session} session, {turns} turns: the bill against what each design forgets",
         "forgotten label": "probes gone at the end (of {probes}): in no request, file or summary",
     },

@@ -30,6 +30,12 @@ def report_lines(report: dict, lang: str | None = None) -> list:
             for kind, at in left.items())))
     else:
         lines.append(say("import nothing left out", lang))
+    if joined := report.get("joined_lines"):
+        lines.append(say("import joined", lang, count=len(joined), s="s" if len(joined) > 1 else "",
+                         lines=line_list(joined)))
+    for c in report.get("compactions", ()):
+        kept = say("import compaction apart" if c["before_in_file"] else "import compaction kept", lang)
+        lines.append(say("import compaction", lang, line=c["line"], chars=c["summary_chars"], kept=kept))
     for warning in report["warnings"]:
         lines.append(say(f"import warn {warning['kind']}", lang, lines=line_list(warning["lines"])))
     return lines

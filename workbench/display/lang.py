@@ -7,8 +7,9 @@
 The two editions share their code cells, so a helper cannot be told the
 language by the cell that calls it; it reads it from the kernel instead:
 - `COMPACT_LANG` (`en` or `zh`) when it is set, for a script or a test;
-- else "zh" when the kernel's working folder is named `zh`: the Chinese
-  notebooks live in `notebooks/zh/`, and JupyterLab, nbval and
+- else "zh" when the kernel's working folder is named `zh`, or is a `labs`
+  folder inside one: the Chinese notebooks live in `notebooks/zh/` and their
+  labs in `notebooks/zh/labs/`, and JupyterLab, nbval and
   `scripts/build_notebooks.py` all start a notebook's kernel in its own folder;
 - else "en".
 Charts, checkers and widgets ask on every call, never at import, so a test can
@@ -26,17 +27,21 @@ from pathlib import Path
 
 LANGUAGES = ("en", "zh")
 ENV = "COMPACT_LANG"
+LABS = "labs"   # the deep dives' folder, inside each edition's
 CJK_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 
 def language() -> str:
-    """'zh' or 'en': $COMPACT_LANG, else 'zh' in a folder named zh, else 'en'."""
+    """'zh' or 'en': $COMPACT_LANG, else 'zh' in a folder named zh (or in its labs/), else 'en'."""
     chosen = os.environ.get(ENV, "").strip()
     if chosen:
         if chosen not in LANGUAGES:
             raise ValueError(f"{ENV}={chosen!r}: use one of {', '.join(LANGUAGES)}")
         return chosen
-    return "zh" if Path.cwd().name == "zh" else "en"
+    here = Path.cwd()
+    if here.name == LABS:   # notebooks/zh/labs/ is Chinese, notebooks/labs/ English
+        here = here.parent
+    return "zh" if here.name == "zh" else "en"
 
 
 def language_of(text: str) -> str:

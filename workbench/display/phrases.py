@@ -53,6 +53,17 @@ PHRASES = {
                                 "略去：无"),
     "import lines": ("{count} {kind} (line{s} {lines})",
                      "{count} 条 {kind}（第 {lines} 行）"),
+    "import joined": ("joined: {count} record{s} continuing the reply before (lines {lines})",
+                      "合并：{count} 条记录接续前一条回复（第 {lines} 行）"),
+    "import compaction": ("compaction recorded (line {line}): a summary of {chars:,} characters, {kept}",
+                          "记录了一次压缩（第 {line} 行）：摘要 {chars:,} 个字符，{kept}"),
+    "import compaction apart": ("kept apart in the history's compactions; the messages before it are read",
+                                "单独保存在历史的 compactions 里；压缩前的消息照样读入"),
+    "import compaction kept": ("kept as a message: the file does not hold what it summarized",
+                               "作为一条消息保留：文件里没有它所概括的内容"),
+    "import warn call never answered": ("warning: line {lines}: a call with no output in the file "
+                                        "was left out",
+                                        "警告：第 {lines} 行：一次调用在文件里没有输出，已略去"),
     "import warn half-written": ("warning: line {lines} is half-written (a session still being written?) "
                                  "and was left out",
                                  "警告：第 {lines} 行只写了一半（会话还在写？），已略去"),
@@ -70,7 +81,7 @@ PHRASES = {
                                   "read as a session of its own",
                                   "警告：每条消息都是旁支（sidechain）：这是子 agent 自己的文件，"
                                   "作为一个独立的会话读入"),
-    # a cassette in the live notebook (12)
+    # a cassette in the live notebook (09)
     "cassette recording": ("recording every API exchange to the cassette {path}",
                            "把每次 API 往来都录进 cassette 文件 {path}"),
     "cassette replaying": ("replaying the cassette {path}: {what}",
@@ -430,7 +441,7 @@ PHRASES = {
     "why probe no use": ("nothing in this context, in the files it names or in its summaries "
                          "shows {tool} on {path}",
                          "上下文、它提到的文件和摘要里都看不到对 {path} 的 {tool} 调用"),
-    # -- forgets.py (12)
+    # -- forgets.py (lab 05)
     "forgets: not a list": (
         "return a list of sentences (strings), in the order of the text.",
         "返回一个句子（字符串）的列表，按文字里的顺序。"),

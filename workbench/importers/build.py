@@ -11,7 +11,8 @@ and the messages. A check that fails names the file and the line of the
 message it is about; nothing is returned half-converted.
 
 The importer's report (what it read and left out, by kind: report.py) goes
-into the history as `import_report` and `import_notes`.
+into the history as `import_report` and `import_notes`; the compactions the
+other agent recorded (its own summaries, where each happened) as `compactions`.
 
 Left out: repairing a broken pair (an orphaned tool_result is an error, never
 dropped in silence) and anything the model did not see (token usage, timings).
@@ -77,11 +78,24 @@ def _checked(path, messages: list, lines: list) -> None:
         raise SessionFileError(path, line, text) from None
 
 
+def message_index(items: list, count: int) -> int:
+    """The index, after merge_turns, of the message that holds items[count]
+    (the number of messages when count is past the end)."""
+    if count >= len(items):
+        return len(merge_turns(items)[0])
+    roles = [message["role"] for _, message in items[:count + 1]]
+    return sum(1 for n, role in enumerate(roles) if n == 0 or role != roles[n - 1]) - 1
+
+
 def to_history(path, source_format: str, items: list, title: str | None = None,
-               requests: list | None = None, report: ImportReport | None = None) -> dict:
+               requests: list | None = None, report: ImportReport | None = None,
+               compactions: list = ()) -> dict:
     """The history of a converted file; SessionFileError if it is not one the API would take.
     `requests`: what said the task, oldest first, when the importer knows better than
-    the typed text of each user message (a slash command's expanded prompt)."""
+    the typed text of each user message (a slash command's expanded prompt).
+    `compactions`: the other agent's own compactions, each with `at` counting the
+    items before it; in the history `at` is the index of the first message that
+    holds anything after it, so `messages[:at]` is what came before."""
     if not items:
         raise SessionFileError(path, None, "no messages in the file")
     messages, lines = merge_turns(items)
@@ -94,6 +108,7 @@ def to_history(path, source_format: str, items: list, title: str | None = None,
     shown = first if len(first) <= TITLE_CHARS else first[:TITLE_CHARS - 3] + "..."
     return {"name": Path(path).stem, "title": title or shown, "active_request": typed[-1],
             "format": source_format, "source": str(path), "lines": lines, "messages": messages,
+            "compactions": [{**c, "at": message_index(items, c["at"])} for c in compactions],
             **_reported(report or ImportReport(), items)}
 
 
@@ -102,3 +117,26 @@ def _reported(report: ImportReport, items: list) -> dict:
         for line, message in items:
             report.read(message["role"], line)
     return {"import_report": report.as_dict(), "import_notes": report.notes()}
+
+
+def unanswered(items: list, report: ImportReport) -> list:
+    """The items with every call that no result answers taken out, each named in a warning:
+    a session stopped mid-call (for the formats that keep calls and results apart)."""
+    answered = {b["tool_use_id"] for _, m in items if m["role"] == "user" and isinstance(m["content"], list)
+                for b in m["content"] if b.get("type") == "tool_result"}
+    kept = []
+    for line, message in items:
+        if message["role"] != "assistant" or not isinstance(message["content"], list):
+            kept.append((line, message))
+            continue
+        open_calls = [b for b in message["content"] if isinstance(b, dict) and b.get("type") == "tool_use"
+                      and b["id"] not in answered]
+        for block in open_calls:
+            report.leave_out("call never answered", line)
+            report.warn("call never answered", line, f"line {line}: call {block['id']!r} "
+                                                     f"({block['name']}) has no output in the file "
+                                                     f"and is left out")
+        content = [b for b in message["content"] if not any(b is c for c in open_calls)]
+        if content:
+            kept.append((line, {**message, "content": content}))
+    return kept

@@ -8,7 +8,10 @@ more kinds in newer versions. Records link by `uuid` and `parentUuid`. The
 format is Claude Code's own and undocumented; this reads what its files hold:
 
 - the main thread: from the newest main-thread message back along
-  `parentUuid`, so a branch left by a rewind is not read. Main-thread
+  `parentUuid`, so a branch left by a rewind is not read. A parallel batch
+  fans out (since 2.1.x each tool_result's parent is its own tool_use record,
+  as `sourceToolAssistantUUID` says): the reply's other records and their
+  results are put back beside the walk (`_with_batches`). Main-thread
   messages off that chain are left out with a warning naming their lines;
   a file where no record names its parent (every `parentUuid` null or
   missing) is read in file order, with a warning too; a parent that is not
@@ -23,15 +26,19 @@ format is Claude Code's own and undocumented; this reads what its files hold:
   the current request. Only the caveat lines about local commands
   ("Caveat: ...", `<local-command-caveat>`) are left out, and counted;
 - one assistant message written as several records (one content block each,
-  the same `message.id`) is joined back into one;
+  the same `message.id`) is joined back into one, each block once; the
+  joined lines are in the report;
 - tool results: each `user` record's `tool_result` blocks; `toolUseResult`,
   the tool's structured output kept beside them, is not what the model read
   and is left out;
 - compactions Claude Code did (`compact_boundary`, then a summary message
-  marked `isCompactSummary`): the chain goes on to the boundary's
-  `logicalParentUuid`, so the messages before it are read again and the other
-  agent's summary is left out; this pipeline makes its own. When those
-  messages are not in the file, the summary stays, as the only account of them;
+  marked `isCompactSummary`) are kept as such, in the history's `compactions`:
+  the boundary's line, the summary's line and text, its trigger and token
+  count, and `at`, the index of the first message after it. The chain goes on
+  to the boundary's `logicalParentUuid`, so the messages before it are read
+  too and the summary is not one of the messages (the pipeline makes its own).
+  When those messages are not in the file, the summary stays a message as
+  well, as the only account of them (`before_in_file` False);
 - a half-written last line (the session is still being written) is skipped
   with a warning.
 
@@ -48,7 +55,7 @@ from compact.messages import text_of, tool_results
 
 from .build import to_history
 from .report import ImportReport, line_list
-from .source import SessionFileError, json_lines, read_text
+from .source import SessionFileError, reported_lines
 
 MESSAGE_TYPES = ("user", "assistant")
 # A user record that only names a slash command: the harness's tags, nothing typed.
@@ -93,7 +100,7 @@ def _thread(path, records: list, sidechain: bool, report: ImportReport) -> list:
                         f"the {len(members)} messages on lines {line_list(line for line, _ in members)} "
                         f"are read in file order")
         return members
-    chain = _chain(path, records, members[-1], report)
+    chain = _with_batches(records, _chain(path, records, members[-1], report), sidechain)
     on_chain = {line for line, _ in chain}
     off = [line for line, _ in members if line not in on_chain]
     for line in off:
@@ -112,8 +119,8 @@ def _chain(path, records: list, newest, report: ImportReport) -> list:
     line, record = newest
     while True:
         chain.append((line, record))
-        seen.add(record.get("uuid"))
-        parent = record.get("parentUuid") or _before_compaction(record, by_uuid)
+        seen.add(_id(record, "uuid"))
+        parent = _id(record, "parentUuid") or _before_compaction(record, by_uuid)
         if not parent:
             return chain[::-1]
         if parent in seen:
@@ -127,9 +134,77 @@ def _chain(path, records: list, newest, report: ImportReport) -> list:
         line, record = by_uuid[parent]
 
 
+def _with_batches(records: list, chain: list, sidechain: bool) -> list:
+    """The chain with the rest of each parallel batch put back.
+
+    Since 2.1.x a reply's blocks are records of one `message.id`, one after the
+    other, and each tool_result record's parent is the record of its own
+    tool_use (`sourceToolAssistantUUID` says the same): a batch of N calls
+    fans out into N branches, and the walk from the newest leaf follows one.
+    The records of the reply off that walk, and the results whose parent is one
+    of them, belong to the session: they go back in file order right after the
+    reply's last record on the chain. A rewound branch starts a new message
+    (a new prompt or a new reply) and so is not one of these."""
+    on_chain = {line for line, _ in chain}
+    uuids = {_id(r, "uuid") for _, r in chain}
+    answered = {_id(b, "tool_use_id") for _, r in chain if r.get("type") == "user"
+                for b in _result_blocks(r["message"])}
+    group_of = {}             # message.id -> [(line, record)] of that reply, in file order
+    results_of = {}           # parentUuid -> [(line, record)] of tool_result records
+    for line, record in records:
+        if not _is_message(record, sidechain):
+            continue
+        message_id = record["message"].get("id") if record["type"] == "assistant" else None
+        if isinstance(message_id, str):
+            group_of.setdefault(message_id, []).append((line, record))
+        elif record["type"] == "user" and _carries_results(record["message"]):
+            results_of.setdefault(_id(record, "parentUuid"), []).append((line, record))
+    extra, done = {}, set()   # the line of a reply's last record on the chain -> what follows it
+    for _, record in chain:
+        message_id = record["message"].get("id") if record.get("type") == "assistant" else None
+        if not isinstance(message_id, str) or message_id in done:
+            continue
+        done.add(message_id)
+        group = group_of.get(message_id, [])
+        found = [*group, *(result for _, member in group
+                           for result in results_of.get(_id(member, "uuid"), ()))]
+        # A record is put back once: not one on the chain, nor a copy of one (same uuid),
+        # nor a second result for a call the chain already answers.
+        found = {_id(r, "uuid") or n: (n, r) for n, r in found
+                 if n not in on_chain and _id(r, "uuid") not in uuids and not _answered(r, answered)}
+        if found:
+            anchor = max(n for n, _ in group if n in on_chain)
+            extra[anchor] = sorted(found.values(), key=lambda item: item[0])
+            on_chain.update(n for n, _ in found.values())
+            uuids.update(found)
+    return [item for entry in chain for item in (entry, *extra.get(entry[0], ()))]
+
+
+def _result_blocks(message) -> list:
+    content = message.get("content")
+    return [b for b in content if isinstance(b, dict) and b.get("type") == "tool_result"] \
+        if isinstance(content, list) else []
+
+
+def _carries_results(message) -> bool:
+    return bool(_result_blocks(message))
+
+
+def _answered(record, answered: set) -> bool:
+    """A tool_result record whose every result answers a call the chain already answers."""
+    blocks = _result_blocks(record["message"]) if record.get("type") == "user" else []
+    return bool(blocks) and all(_id(b, "tool_use_id") in answered for b in blocks)
+
+
+def _id(record, key: str) -> str | None:
+    """A link field (uuid, parentUuid, tool_use_id) when it is a text; None for any other value."""
+    value = record.get(key)
+    return value if isinstance(value, str) else None
+
+
 def _before_compaction(record, by_uuid) -> str | None:
     """A compaction boundary's link to the last message before it, when that is in the file."""
-    if record.get("subtype") == "compact_boundary" and record.get("logicalParentUuid") in by_uuid:
+    if record.get("subtype") == "compact_boundary" and _id(record, "logicalParentUuid") in by_uuid:
         return record["logicalParentUuid"]
     return None
 
@@ -168,32 +243,52 @@ class _Requests:
 
 def _spoken(chain: list, report: ImportReport) -> tuple:
     """([(line, message)] for what the model saw, with split assistant messages
-    joined; the requests, oldest first)."""
-    restored = any(r.get("subtype") == "compact_boundary" and _has_uuid(chain, r.get("logicalParentUuid"))
-                   for _, r in chain)
+    joined; the requests, oldest first; the compactions recorded on the way)."""
     items, requests, open_reply = [], _Requests(), None   # open_reply: (message.id, index)
+    compactions, boundary = [], None
     for line, record in chain:
+        if record.get("subtype") == "compact_boundary":
+            boundary = (line, record)
+            continue
         if record.get("type") not in MESSAGE_TYPES:
             continue
         message = record["message"]
         if record.get("isMeta") and _CAVEAT.match(text_of(message["content"])):
             report.leave_out("meta caveat", line)
             continue
-        if record.get("isCompactSummary") and restored:
-            report.leave_out("other agent's summary", line)
-            continue
+        if record.get("isCompactSummary"):
+            compaction = _compaction(chain, boundary, line, message, len(items))
+            compactions.append(compaction)
+            report.compacted(compaction)
+            boundary = None
+            if compaction["before_in_file"]:
+                continue      # kept in `compactions`; the messages it summarized are read instead
         content = _as_blocks(message["content"]) if record["type"] == "assistant" else message["content"]
         message_id = message.get("id") if record["type"] == "assistant" else None
         requests.add(record, message)
         if message_id and open_reply and open_reply[0] == message_id \
                 and all(_only_results(m) for _, m in items[open_reply[1] + 1:]):
             # One reply written block by block; results of its earlier blocks may sit between.
-            items[open_reply[1]][1]["content"] += content
+            # A block already in it (a writer that repeats the reply so far) is not added twice.
+            reply = items[open_reply[1]][1]["content"]
+            reply += [block for block in content if block not in reply]
+            report.joined(line)
             continue
         if record["type"] == "assistant":
             open_reply = (message_id, len(items))
         items.append((line, {"role": message["role"], "content": content}))
-    return items, requests.texts
+    return items, requests.texts, compactions
+
+
+def _compaction(chain, boundary, line: int, message, at: int) -> dict:
+    """Claude Code's own compaction: where it happened and the summary its model wrote.
+    `at` counts the items before it (build.to_history makes it a message index)."""
+    boundary_line, record = boundary or (line, {})
+    meta = record.get("compactMetadata") if isinstance(record.get("compactMetadata"), dict) else {}
+    return {"format": "claude-code", "line": boundary_line, "summary_line": line,
+            "summary": text_of(message["content"]), "trigger": meta.get("trigger"),
+            "pre_tokens": meta.get("preTokens"), "at": at,
+            "before_in_file": _has_uuid(chain, _id(record, "logicalParentUuid"))}
 
 
 def _as_blocks(content) -> list:
@@ -216,12 +311,7 @@ def _title(records) -> str | None:
 
 
 def _read(path, report: ImportReport) -> list:
-    notes = []
-    records = json_lines(path, read_text(path), notes)
-    for _, line, problem in notes:
-        report.leave_out("half-written line", line)
-        report.warn("half-written", line, f"line {line} is half-written (a session still being "
-                                          f"written?) and is left out: {problem}")
+    records = reported_lines(path, report)
     for line, record in records:
         _check_record(path, line, record)
         report.read(kind_of(record), line)
@@ -251,10 +341,12 @@ def load(path) -> dict:
         report.warn("subagent file", [], "every message is a sidechain: a subagent's own "
                                          "file, read as a session of its own")
     chain = _thread(path, records, sidechain, report)
-    items, requests = _spoken(chain, report)
-    kept = {line for line, r in chain if r.get("type") in MESSAGE_TYPES}
+    items, requests, compactions = _spoken(chain, report)
+    kept = {line for line, r in chain if r.get("type") in MESSAGE_TYPES
+            or r.get("subtype") == "compact_boundary"}
     _count_the_rest(records, kept, report, sidechain)
-    return to_history(path, "claude-code", items, _title(records), requests=requests, report=report)
+    return to_history(path, "claude-code", items, _title(records), requests=requests, report=report,
+                      compactions=compactions)
 
 
 def looks_like(records: list) -> bool:

@@ -48,11 +48,16 @@ def _part(path, line: int, part) -> dict:
         url = part.get("image_url", {}).get("url") if isinstance(part.get("image_url"), dict) else None
         if not isinstance(url, str):
             raise SessionFileError(path, line, "an image_url part without a url")
-        found = _DATA_URL.fullmatch(url)
-        source = ({"type": "base64", "media_type": found["media"], "data": found["data"]} if found
-                  else {"type": "url", "url": url})
-        return {"type": "image", "source": source}
+        return image_block(url)
     raise SessionFileError(path, line, f"a content part of type {kind!r}: only text and image_url are read")
+
+
+def image_block(url: str) -> dict:
+    """An image block for a URL: base64 for a `data:` URL, a `url` source for any other."""
+    found = _DATA_URL.fullmatch(url)
+    source = ({"type": "base64", "media_type": found["media"], "data": found["data"]} if found
+              else {"type": "url", "url": url})
+    return {"type": "image", "source": source}
 
 
 def _tool_use(path, line: int, call) -> dict:

@@ -5,6 +5,8 @@ import's report, kept in the history as `import_report` and as plain `import_not
     report.read("user", 3)                     # a record of this kind on line 3
     report.leave_out("sidechain", 12)          # left out, and why
     report.warn("half-written", 40, "...")     # left out AND worth a warning
+    report.joined(7)                           # a record that continues the reply before it
+    report.compacted({...})                    # a compaction the other agent recorded
     history["import_report"], history["import_notes"] = report.as_dict(), report.notes()
 
 Nothing an importer drops goes unsaid: every record it does not turn into a
@@ -46,6 +48,8 @@ class ImportReport:
         self.kinds_read = Counter()
         self.left_out = {}          # kind -> [line, ...]
         self.warnings = []          # (kind, lines, what) in the order they arose
+        self.joins = []             # lines of records joined to the reply before them
+        self.compactions = []       # the other agent's own compactions, as the history keeps them
 
     def read(self, kind: str, line: int) -> None:
         self.kinds_read[shown_kind(kind)] += 1
@@ -58,8 +62,19 @@ class ImportReport:
         lines = [lines] if isinstance(lines, int) else list(lines)
         self.warnings.append((kind, lines, what))
 
+    def joined(self, line: int) -> None:
+        """A record that continues the reply before it (one reply written over several lines)."""
+        self.joins.append(line)
+
+    def compacted(self, compaction: dict) -> None:
+        """A compaction the other agent recorded: kept apart, in the history's `compactions`."""
+        self.compactions.append(compaction)
+
     def as_dict(self) -> dict:
-        return {"read": dict(self.kinds_read),
+        return {"read": dict(self.kinds_read), "joined_lines": list(self.joins),
+                "compactions": [{"line": c["line"], "summary_line": c.get("summary_line"),
+                                 "summary_chars": len(c["summary"]),
+                                 "before_in_file": c["before_in_file"]} for c in self.compactions],
                 "left_out": {kind: len(lines) for kind, lines in self.left_out.items()},
                 "left_out_lines": {kind: list(lines) for kind, lines in self.left_out.items()},
                 "warnings": [{"kind": k, "lines": list(ls), "what": w} for k, ls, w in self.warnings]}
@@ -74,6 +89,21 @@ class ImportReport:
                 for kind, lines in self.left_out.items()))
         else:
             notes.append("left out: nothing")
+        if self.joins:
+            notes.append(f"joined: {len(self.joins)} record{'s' if len(self.joins) > 1 else ''} "
+                         f"continuing the reply before (lines {line_list(self.joins)})")
+        notes += [compaction_note(c) for c in self.compactions]
         notes += [f"warning: {what}" for _, _, what in self.warnings]
         return notes
+
+
+def compaction_note(c: dict) -> str:
+    """One recorded compaction, said in a line."""
+    where = f"line {c['line']}" + (f", summary on line {c['summary_line']}"
+                                   if c.get("summary_line") not in (None, c["line"]) else "")
+    kept = ("kept apart in the history's compactions; the messages before it are read"
+            if c["before_in_file"] else "kept as a message: the file does not hold what it summarized")
+    what = ("a summary encrypted by the server, not readable" if c.get("encrypted")
+            else f"a summary of {len(c['summary']):,} characters")
+    return f"compaction recorded ({where}): {what}, {kept}"
 

@@ -100,6 +100,18 @@ def json_lines(path, text: str, notes: list | None = None) -> list:
     return records
 
 
+def reported_lines(path, report) -> list:
+    """json_lines of a session file, each half-written last line left out in `report`
+    (an ImportReport) and named in a warning."""
+    notes = []
+    records = json_lines(path, read_text(path), notes)
+    for _, line, problem in notes:
+        report.leave_out("half-written line", line)
+        report.warn("half-written", line, f"line {line} is half-written (a session still being "
+                                          f"written?) and is left out: {problem}")
+    return records
+
+
 def cut_short(line: str, error: json.JSONDecodeError) -> bool:
     """True when a line is the start of a JSON value that was never finished:
     the text ran out inside a string or where more had to come."""
@@ -151,28 +163,28 @@ def _array(path, text: str, offset: int) -> list:
     return elements
 
 
-def json_elements(path, text: str) -> tuple:
-    """(the whole value, [(line, element), ...]) of a JSON list or of an object's "messages" list."""
+def json_elements(path, text: str, key: str = "messages") -> tuple:
+    """(the whole value, [(line, element), ...]) of a JSON list or of an object's `key` list."""
     start = _skip(text, 0)
     whole, end = _decode(path, text, start)
     if text[_skip(text, end):].strip():
         raise SessionFileError(path, _line_of(text, _skip(text, end)), "text after the JSON value")
     if isinstance(whole, list):
         return whole, _array(path, text, start)
-    if isinstance(whole, dict) and isinstance(whole.get("messages"), list):
-        return whole, _array(path, text, _messages_offset(text, start))
-    found = "an object without a 'messages' list" if isinstance(whole, dict) else type(whole).__name__
-    raise SessionFileError(path, _line_of(text, start), f"expected a list of messages, found {found}")
+    if isinstance(whole, dict) and isinstance(whole.get(key), list):
+        return whole, _array(path, text, _key_offset(text, start, key))
+    found = f"an object without a {key!r} list" if isinstance(whole, dict) else type(whole).__name__
+    raise SessionFileError(path, _line_of(text, start), f"expected a list of {key}, found {found}")
 
 
-def _messages_offset(text: str, offset: int) -> int:
-    """Where the value of the top-level key "messages" starts, in the object at `offset`
+def _key_offset(text: str, offset: int, wanted: str) -> int:
+    """Where the value of the top-level key `wanted` starts, in the object at `offset`
     (the last such key, as json.loads keeps the last)."""
     found, offset = None, _skip(text, offset + 1)
     while text[offset:offset + 1] != "}":
         key, offset = _DECODER.raw_decode(text, offset)
         offset = _skip(text, _skip(text, offset) + 1)        # past ':'
-        found = offset if key == "messages" else found
+        found = offset if key == wanted else found
         offset = _skip(text, _DECODER.raw_decode(text, offset)[1])
         offset = _skip(text, offset + 1) if text[offset:offset + 1] == "," else offset
     return found

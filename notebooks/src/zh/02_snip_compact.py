@@ -59,7 +59,7 @@
 
 # %% [markdown]
 # 每次调用都写一个新的 transcript，每个都是整个列表的完整副本。请记住这一点：这就是文章
-# 第二步的缺陷 4 和缺陷 5（[docs/DESIGN.md](../../docs/DESIGN.md)），notebook 08 会展示修正。
+# 第二步的缺陷 4 和缺陷 5（[docs/DESIGN.md](../../docs/DESIGN.md)），notebook labs/01 会展示修正。
 
 # %% [markdown]
 # ## 自测：不必每次调用都归档的第二步
@@ -71,7 +71,7 @@
 # 调用的编号。然后手算几个不同的 target：两次归档之间隔了几次调用？
 #
 # 检查器在一段不断变长的普通对话上，逐次调用运行包自己的第二步，切到你给的 `target`（也就是
-# 它的 `snip_target_messages`，见 notebook 08），覆盖预设会话和八段随机会话（固定随机种子）。
+# 它的 `snip_target_messages`，见 notebook labs/01），覆盖预设会话和八段随机会话（固定随机种子）。
 # `hint()` 会指出它识别出的错误。
 
 # %% [markdown]

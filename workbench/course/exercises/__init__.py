@@ -11,10 +11,10 @@ learner runs `hint()`.
 One module a notebook, each checker marked with its notebook (`@exercise("03")`,
 `catalogue.py`): `CHECKERS` maps every notebook to its checkers, and each checker's
 docstring says what it takes. `check.py` holds the running, diff and hint machinery,
-`build.py` the case builders, `hints.py` the learner's `hint()`, `solutions.py` the
-reference solutions (kept out of the notebooks). Adding a notebook's exercise: its
-module, and one import line below. Every expected value is computed from the package on
-every run, never written down.
+`build.py` the case builders, `hints.py` the learner's `hint()` and the last result it
+opens, `solutions.py` the reference solutions (kept out of the notebooks). Adding a
+notebook's exercise: its module, and one import line below. Every expected value is
+computed from the package on every run, never written down.
 """
 
 from .budget import check_largest_large_limit

@@ -23,7 +23,7 @@ import tempfile
 from compact.config import CompactionConfig
 from compact.messages import text_of, tool_results
 
-from ...display.phrases import say as phrase
+from ...display.phrases import say
 from .build import rng, tool_pair
 from .catalogue import exercise
 from .check import CheckResult, check_function, hint
@@ -98,20 +98,20 @@ def all_cases() -> list:
 def _diagnose(args, expected, got):
     sizes, batch_limit = args
     if got is not None and (not isinstance(got, int) or isinstance(got, bool)):
-        return phrase("budget: not a whole number")
+        return say("budget: not a whole number")
     if got == article_limit():
-        return phrase("budget: the article's own limit")
+        return say("budget: the article's own limit")
     if expected is None:
-        return phrase("budget: no limit works", floor=FLOOR, batch_limit=batch_limit)
+        return say("budget: no limit works", floor=FLOOR, batch_limit=batch_limit)
     if got is None:
-        return phrase("budget: a limit exists with step 1", expected=expected)
+        return say("budget: a limit exists with step 1", expected=expected)
     if got == expected + 1 and got in sizes:
-        return phrase("budget: a result of exactly characters", got=got)
+        return say("budget: a result of exactly characters", got=got)
     with tempfile.TemporaryDirectory(prefix="compact-exercise-") as root:
         left = _total_after(sizes, batch_limit, got, root) if got >= 1 else None
     if got > expected:
-        return phrase("budget: with your limit step 1 leaves", left=left, batch_limit=batch_limit)
-    return phrase("budget: a larger limit works too", expected=expected)
+        return say("budget: with your limit step 1 leaves", left=left, batch_limit=batch_limit)
+    return say("budget: a larger limit works too", expected=expected)
 
 
 def article_limit() -> int:

@@ -69,14 +69,14 @@ CASES_ZH = {
     "a write, a failure, then compact": "写入、失败，然后 compact",
     "compact first, then a failure": "先 compact，再失败",
     "two failures, a write between": "两次失败，中间一次写入",
-    # 08 unread_shrunk
+    # labs/01 unread_shrunk
     "five unread reads": "五个未读的读取结果",
     "three unread: the newest 3 stay": "三个未读：最新的 3 个保留",
     "a short one among the newest 3": "最新的 3 个里有一个短的",
     "exactly 120 characters, unread": "正好 120 个字符，未读",
     "everything read already": "全都读过了",
     "old reads shrink too, but were read": "旧的读取结果也被缩短，但已经读过",
-    # 09 calls_to_pay_off
+    # labs/02 calls_to_pay_off
     "step 3 shrinks one old result": "第三步缩短一条旧结果",
     "step 3 shrinks every result but the newest 3": "第三步缩短除最新 3 条以外的所有结果",
     "step 3 shrinks the newest result it may": "第三步缩短它能缩短的最新一条结果",
@@ -87,7 +87,7 @@ CASES_ZH = {
     "step 4 after a long pause": "长停顿之后的第四步",
     "step 4 on a short list, after a long pause": "长停顿之后、短列表上的第四步",
     "a rewrite that saves nothing": "什么也没省下的改写",
-    # 12 instructions
+    # labs/05 instructions
     "one instruction after a request": "请求之后的一条指示",
     "capitals and a contraction": "大写和缩写",
     "a cue inside a word is no cue": "词中的提示不算提示",

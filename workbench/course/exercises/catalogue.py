@@ -5,9 +5,10 @@
 
 A checker module says its notebook once, on the checker itself, so adding a
 notebook's exercise touches its module and one import line in `__init__.py`.
-`CHECKERS` maps each notebook ("00", "01", ...) to its checkers, in the order
-their module defines them; `WRITES_CODE` holds the checkers whose exercise is a
-function the learner writes (the others take a prediction or a choice).
+`CHECKERS` maps each notebook ("00", "01", ... for the core path, "labs/01", ... for
+a lab) to its checkers, in the order their module defines them; `WRITES_CODE` holds
+the checkers whose exercise is a function the learner writes (the others take a
+prediction or a choice).
 
 Left out: discovering the modules by scanning the folder (an import line names
 each one, so grep and an editor find them).
@@ -18,13 +19,14 @@ WRITES_CODE: list = []
 
 
 def exercise(notebook: str, *, writes_code: bool = False):
-    """Register the decorated checker as an exercise of `notebook` (two digits)."""
-    if not (len(notebook) == 2 and notebook.isdigit()):
-        raise ValueError(f"a notebook is named by two digits, not {notebook!r}")
+    """Register the decorated checker as an exercise of `notebook` ("03", or "labs/01" for a lab)."""
+    number = notebook.removeprefix("labs/")
+    if not (len(number) == 2 and number.isdigit()):
+        raise ValueError(f"a notebook is named by two digits (a lab's as labs/NN), not {notebook!r}")
 
     def register(checker):
         CHECKERS[notebook] = (*CHECKERS.get(notebook, ()), checker)
-        ordered = sorted(CHECKERS.items())   # by notebook, whatever the import order
+        ordered = sorted(CHECKERS.items())   # the core path, then the labs, whatever the import order
         CHECKERS.clear()
         CHECKERS.update(ordered)
         if writes_code:

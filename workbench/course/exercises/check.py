@@ -33,9 +33,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...display.lang import choose, language
-from ...display.phrases import PHRASES
-from ...display.phrases import say as phrase
+from ...display.phrases import PHRASES, say
 from .case_names import shown
+from .hints import remember
 
 SHOWN_FAILS = 3      # failing cases explained in full; the others get their first two lines
 BRIEF = 110          # characters of each of those lines
@@ -71,9 +71,9 @@ class CheckResult:
             first.setdefault(kind, (case, text))
             count[kind] = count.get(kind, 0) + 1
         most = max(count.values(), default=0)
-        lines = [_w("hint for", case=shown(case), hint=text)
+        lines = [frame("hint for", case=shown(case), hint=text)
                  for kind, (case, text) in first.items() if count[kind] == most]
-        return "\n".join([*lines, _w("hint general", hint=self.general)])
+        return "\n".join([*lines, frame("hint general", hint=self.general)])
 
     def __repr__(self) -> str:
         state = f"{self.passed}/{self.total}" if self.attempted else "not attempted"
@@ -91,8 +91,9 @@ def hint(name: str) -> str:
     return choose(HINTS[name]["en"], HINTS[name]["zh"])
 
 
-def _w(key: str, **values) -> str:
-    return phrase(f"check {key}", **values)
+def frame(key: str, **values) -> str:
+    """A line of the checkers' frame: the phrasebook's row "check <key>", filled in."""
+    return say(f"check {key}", **values)
 
 
 class NotAttempted(Exception):
@@ -140,25 +141,25 @@ def text_difference(expected: str, got: str) -> str:
     want = repr(before + expected[at: at + CONTEXT])
     have = repr(before + got[at: at + CONTEXT])
     caret = " " * (len(lead) + len(repr(before)) - 1) + "^"
-    where = _w("texts", at=at, n=len(expected), m=len(got))
+    where = frame("texts", at=at, n=len(expected), m=len(got))
     if at == len(got):
-        where += _w("stops")
+        where += frame("stops")
     elif at == len(expected):
-        where += _w("goes on")
-    return (f"{where}\n{_w('expected:')}{lead}{want}\n{_w('got:')}{lead}{have}"
+        where += frame("goes on")
+    return (f"{where}\n{frame('expected:')}{lead}{want}\n{frame('got:')}{lead}{have}"
             f"\n                {caret}")
 
 
 def difference(expected, got) -> str:
     """A short account of how `got` differs from `expected`."""
     if is_number(expected) and is_number(got):
-        return _w("expected got", want=repr(expected), have=repr(got))
+        return frame("expected got", want=repr(expected), have=repr(got))
     if type(expected) is not type(got):
-        return _w("types", want_type=_a(type(expected)), want=short(expected),
+        return frame("types", want_type=_a(type(expected)), want=short(expected),
                   have_type=_a(type(got)), have=short(got))
     if isinstance(expected, str):
         if len(expected) <= SHORT and len(got) <= SHORT:
-            return _w("expected got", want=repr(expected), have=repr(got))
+            return frame("expected got", want=repr(expected), have=repr(got))
         return text_difference(expected, got)
     if isinstance(expected, (list, tuple)):
         return list_difference(expected, got)
@@ -166,27 +167,27 @@ def difference(expected, got) -> str:
         missing = [k for k in expected if k not in got]
         extra = [k for k in got if k not in expected]
         if missing or extra:
-            return _w("keys", missing=missing, extra=extra)
+            return frame("keys", missing=missing, extra=extra)
         key = next(k for k in expected if not same(expected[k], got[k]))
-        return _w("at", where=repr(key), what=difference(expected[key], got[key]))
-    return _w("expected got", want=short(expected), have=short(got))
+        return frame("at", where=repr(key), what=difference(expected[key], got[key]))
+    return frame("expected got", want=short(expected), have=short(got))
 
 
 def list_difference(expected, got) -> str:
     """Which item differs, and both lists when they are short enough to read."""
-    whole = _w("both", want=short(expected), have=short(got))
+    whole = frame("both", want=short(expected), have=short(got))
     if _sortable(expected) and _sortable(got) and sorted(expected) == sorted(got):
-        return _w("order", want=short(expected), have=short(got))
+        return frame("order", want=short(expected), have=short(got))
     if _flat(expected) and _flat(got):
         missing = [item for item in expected if item not in got]
         extra = [item for item in got if item not in expected]
         if missing or extra:
-            return _w("missing extra", missing=short(missing), extra=short(extra)) + whole
+            return frame("missing extra", missing=short(missing), extra=short(extra)) + whole
     for index, (want, have) in enumerate(zip(expected, got)):
         if not same(want, have):
-            what = _w("at", where=index, what=difference(want, have))
+            what = frame("at", where=index, what=difference(want, have))
             return what + whole if _flat(expected) and _flat(got) else what
-    return _w("items", n=len(expected), m=len(got), want=short(expected), have=short(got))
+    return frame("items", n=len(expected), m=len(got), want=short(expected), have=short(got))
 
 
 def _flat(items) -> bool:
@@ -203,10 +204,10 @@ def shown_input(names, args) -> str:
     for name, value in zip(names, args):
         text = repr(value)
         if len(text) > INPUT:
-            size = _w("long value", n=len(value)) if isinstance(value, (str, list, dict)) else ""
+            size = frame("long value", n=len(value)) if isinstance(value, (str, list, dict)) else ""
             text = text[: INPUT - 3] + "..." + size
         parts.append(f"{name}={text}")
-    return _w("input", args=", ".join(parts))
+    return frame("input", args=", ".join(parts))
 
 
 def _names(function, args) -> list:
@@ -226,10 +227,10 @@ def report(name: str, rows: list, hint: str, hints=()) -> CheckResult:
     The hints are not printed: the verdict says how to open them (`hint()`)."""
     width = max(len(shown(case)) for case, _, _ in rows)
     one = "one " if len(rows) == 1 else ""   # "1 case", never "1 cases"
-    print(_w(f"{one}cases", name=name, n=len(rows)))
+    print(frame(f"{one}cases", name=name, n=len(rows)))
     explained = 0
     for case, ok, detail in rows:
-        line = f"  {_w('PASS') if ok else _w('FAIL')}  {shown(case).ljust(width)}".rstrip()
+        line = f"  {frame('PASS') if ok else frame('FAIL')}  {shown(case).ljust(width)}".rstrip()
         if not ok and detail:
             explained += 1
             shown_detail = detail if explained <= SHOWN_FAILS else _brief(detail)
@@ -237,9 +238,9 @@ def report(name: str, rows: list, hint: str, hints=()) -> CheckResult:
         print(line)
     passed = sum(1 for _, ok, _ in rows if ok)
     if passed == len(rows):
-        print(_w(f"{one}all pass", n=len(rows)))
+        print(frame(f"{one}all pass", n=len(rows)))
     else:
-        print(_w(f"{one}some pass", passed=passed, n=len(rows)))
+        print(frame(f"{one}some pass", passed=passed, n=len(rows)))
     return remember(CheckResult(name, passed, len(rows), True, rows, hint, list(hints)))
 
 
@@ -253,33 +254,9 @@ def _brief(detail: str) -> str:
 
 
 def not_attempted(name: str, total: int, hint: str, what: str, **values) -> CheckResult:
-    reason = _w(what, **values) if f"check {what}" in PHRASES else what
-    print(_w("not attempted", name=name, what=reason))
+    reason = frame(what, **values) if f"check {what}" in PHRASES else what
+    print(frame("not attempted", name=name, what=reason))
     return remember(CheckResult(name, 0, total, False, [], hint))
-
-
-LAST: list = []  # the last check's result, for hint()
-
-
-def remember(result: CheckResult) -> CheckResult:
-    LAST[:] = [result]
-    _hint_in_scope()
-    return result
-
-
-def _hint_in_scope() -> None:
-    """Every verdict says "run hint()": in a notebook, make sure the name is there.
-
-    A notebook that imports only its checker would answer that advice with a
-    NameError; a name the learner gave to something else is left alone."""
-    try:
-        from IPython import get_ipython
-    except ImportError:
-        return
-    shell = get_ipython()
-    if shell is not None:
-        from .hints import hint
-        shell.user_ns.setdefault("hint", hint)
 
 
 # -- running the learner's answer ----------------------------------------------------
@@ -291,7 +268,7 @@ def call(function, *args):
     except NotImplementedError as error:
         raise NotAttempted() from error
     except Exception as error:  # a learner's bug is a FAIL line, not a traceback
-        return False, _w("raised", kind=type(error).__name__, error=error)
+        return False, frame("raised", kind=type(error).__name__, error=error)
 
 
 def check_function(name, function, cases, hint, *, normalise=None, diagnose=None,
@@ -306,7 +283,7 @@ def check_function(name, function, cases, hint, *, normalise=None, diagnose=None
     if function is None:
         return not_attempted(name, len(cases), hint, "answer None")
     if not callable(function):
-        print(_w("not a function", name=name, got=_a(type(function))))
+        print(frame("not a function", name=name, got=_a(type(function))))
         return remember(CheckResult(name, 0, len(cases), True, [], hint))
     rows, hints = [], []
     try:
@@ -346,13 +323,13 @@ def check_prediction(name, answer, expected: dict, hint, *, diagnose=None) -> Ch
         given = {label: answer.get(label) for label in labels}
     elif isinstance(answer, tuple) and len(labels) > 1:
         if len(answer) != len(labels):
-            print(_w("values", name=name, n=len(labels), labels=", ".join(labels), m=len(answer)))
+            print(frame("values", name=name, n=len(labels), labels=", ".join(labels), m=len(answer)))
             return remember(CheckResult(name, 0, len(labels), True, [], hint))
         given = dict(zip(labels, answer))
     elif len(labels) == 1:
         given = {labels[0]: answer}
     else:
-        print(_w("one value", name=name, n=len(labels), labels=", ".join(labels)))
+        print(frame("one value", name=name, n=len(labels), labels=", ".join(labels)))
         return remember(CheckResult(name, 0, len(labels), True, [], hint))
     missing = [label for label, value in given.items() if value is None]
     if missing:

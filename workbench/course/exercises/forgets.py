@@ -1,4 +1,4 @@
-"""12 · what each design forgets: the rule a summary must keep, the user's instructions.
+"""labs/05 · what each design forgets: the rule a summary must keep, the user's instructions.
 
 The offline model's summary (`workbench.offline.model.extractive`) leaves the user's
 instructions out: it keeps the current request, not "Do not edit anything under
@@ -20,7 +20,7 @@ Left out: meaning. The rule is cue words, as the probes' is.
 
 import re
 
-from ...display.phrases import say as phrase
+from ...display.phrases import say
 from ...probes import CONSTRAINT_EN, CONSTRAINT_ZH, instructions, readable_units
 from .build import rng
 from .catalogue import exercise
@@ -110,24 +110,24 @@ def _holding(text: str, cased: bool, whole: bool) -> list:
 def _diagnose(args, expected, got):
     (text,) = args
     if not isinstance(got, list):
-        return phrase("forgets: not a list")
+        return say("forgets: not a list")
     if got and got == [ln.strip() for ln in text.splitlines() if ln.strip() and any(
             ln.strip() in e or e in ln.strip() for e in expected)]:
-        return phrase("forgets: whole lines")
+        return say("forgets: whole lines")
     # A substring search finds "only" in "commonly": that is the whole-word slip, even
     # when the same answer also matches the cues as written.
     if got == _holding(text, cased=False, whole=False):
-        return phrase("forgets: inside a word")
+        return say("forgets: inside a word")
     if got in (_holding(text, cased=True, whole=True), _holding(text, cased=True, whole=False)):
-        return phrase("forgets: case")
+        return say("forgets: case")
     if len(got) > len(expected) and set(expected) <= set(got):
-        return phrase("forgets: inside a word")
+        return say("forgets: inside a word")
     if len(got) < len(expected) and any(not s.isascii() for s in set(expected) - set(got)):
-        return phrase("forgets: Chinese cues")
+        return say("forgets: Chinese cues")
     return None
 
 
-@exercise("12", writes_code=True)
+@exercise("labs/05", writes_code=True)
 def check_instructions(function) -> CheckResult:
     """instructions(text) -> the sentences of `text` that are the user's instructions."""
     return check_function("instructions", function, all_cases(), hint("instructions"),

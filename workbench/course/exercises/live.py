@@ -1,4 +1,4 @@
-"""13 · the live agent run: predict the default profile's run of experiment 3.
+"""09 · the live agent run: predict the default profile's run of experiment 3.
 
 The notebook runs experiment 3 (compare two code files of about 30,000
 characters each) with the seed profile, which pays for one summary. The
@@ -21,7 +21,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from ...display.phrases import say as phrase
+from ...display.phrases import say
 from ..histories import data_dir
 from .catalogue import exercise
 from .check import CheckResult, check_prediction, hint
@@ -55,15 +55,15 @@ def _diagnose(label, expected, got):
     if not isinstance(got, int) or isinstance(got, bool):
         return None
     if label == "files_saved" and got < expected:
-        return phrase("live: each read is over 40% of the limit")
+        return say("live: each read is over 40% of the limit")
     if label == "model_calls" and got == 3:
-        return phrase("live: two reads and an answer")
+        return say("live: two reads and an answer")
     if label == "model_calls" and got == 4:
-        return phrase("live: that is the seed run's count")
+        return say("live: that is the seed run's count")
     return None
 
 
-@exercise("13")
+@exercise("09")
 def check_default_run(answer) -> CheckResult:
     """predict {files_saved: n, model_calls: m} for experiment 3 under the default profile."""
     return check_prediction("default_run", answer, default_run(), hint("default_run"),

@@ -19,7 +19,7 @@ import tempfile
 from compact.config import CompactionConfig
 from compact.messages import text_of, tool_results
 
-from ...display.phrases import say as phrase
+from ...display.phrases import say
 from .build import rng, tool_pair
 from .catalogue import exercise
 from .check import CheckResult, check_function, hint
@@ -76,14 +76,14 @@ def _diagnose(args, expected, got):
     if not isinstance(got, str):
         return None
     if len(text) <= 120 and got != text:
-        return phrase("micro: a result of at most 120")
+        return say("micro: a result of at most 120")
     if expected.startswith("[Earlier tool result saved at") and got.startswith("[Earlier"):
-        return phrase("micro: read the path from the line")
+        return say("micro: read the path from the line")
     if expected.startswith("[Earlier tool result saved at"):
-        return phrase("micro: this result starts with step 1's")
+        return say("micro: this result starts with step 1's")
     if got.startswith("[Earlier tool result saved at"):
-        return phrase("micro: only step 1's own block counts")
-    return phrase("micro: an older result over 120 characters")
+        return say("micro: only step 1's own block counts")
+    return say("micro: an older result over 120 characters")
 
 
 @exercise("03", writes_code=True)

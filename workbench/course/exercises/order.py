@@ -17,7 +17,7 @@ import itertools
 
 from compact.messages import text_of, tool_results
 
-from ...display.phrases import say as phrase
+from ...display.phrases import say
 from .catalogue import exercise
 from .check import CheckResult, check_function, hint
 
@@ -78,15 +78,15 @@ def _sorted(got):
 def _diagnose(args, expected, got):
     originals, context, transcripts, saved = args
     if not isinstance(got, list):
-        return phrase("order: return a list of tool_use ids")
+        return say("order: return a list of tool_use ids")
     extra = [i for i in got if i not in expected]
     if extra and transcripts:
-        return phrase("order: not lost, in a transcript", extra_0=extra[0])
+        return say("order: not lost, in a transcript", extra_0=extra[0])
     if extra and saved:
-        return phrase("order: not lost, its marker's path", extra_0=extra[0])
+        return say("order: not lost, its marker's path", extra_0=extra[0])
     if extra:
-        return phrase("order: still readable", extra_0=extra[0])
-    return phrase("order: a result is lost when no")
+        return say("order: still readable", extra_0=extra[0])
+    return say("order: a result is lost when no")
 
 
 @exercise("05", writes_code=True)

@@ -1,4 +1,4 @@
-"""11 · settings for your own agent, judged against the sweep.
+"""labs/04 · settings for your own agent, judged against the sweep.
 
 The learner writes a choice, `{"profile": ..., "context_char_limit": ...
 (or "context_token_limit": ...), "keep_recent_results": ...,
@@ -11,14 +11,14 @@ no more probes than the default profile at its defaults (when the sweep was
 probed), stay within the budget, and miss no more than the best row. Any setting
 that does all of it passes, not only the best row's.
 
-Notebook 11 asks for a window smaller than any row of its grid fits (`window`),
+Lab 04 asks for a window smaller than any row of its grid fits (`window`),
 so the answer is off the table: no best row there, so no misses case (a line
 says "n/a" and why) rather than a case that always passes.
 
 Left out: a grade for how close the cost is to the best; within the budget is enough.
 """
 
-from ...display.phrases import say as phrase
+from ...display.phrases import say
 from ...probes import make_probes
 from ..sweep import GRID, LIMITS, Sweep, best_row, run_row
 from .catalogue import exercise
@@ -29,19 +29,19 @@ ONE_LIMIT = " or ".join(LIMITS)
 
 
 def _hint() -> str:
-    return phrase("own: hint")
+    return say("own: hint")
 
 
 def _problem(choice) -> str | None:
     if not isinstance(choice, dict):
-        return phrase("own: expected a dict", keys=', '.join(KEYS))
+        return say("own: expected a dict", keys=', '.join(KEYS))
     missing = [key for key in KEYS if key not in choice]
     if missing:
-        return phrase("own: the choice lacks", missing=', '.join(missing))
+        return say("own: the choice lacks", missing=', '.join(missing))
     if sum(name in choice for name in LIMITS) != 1:
-        return phrase("own: give one context limit", one_limit=ONE_LIMIT)
+        return say("own: give one context limit", one_limit=ONE_LIMIT)
     if choice["profile"] not in ("seed", "default"):
-        return phrase("own: profile is seed or default")
+        return say("own: profile is seed or default")
     return None
 
 
@@ -56,7 +56,7 @@ def _row(result: Sweep, choice: dict):
     return run_row(history, choice["profile"], settings, probes=probes)
 
 
-@exercise("11")
+@exercise("labs/04")
 def check_settings(choice, result: Sweep, budget: float | None = None,
                    window: int | None = None) -> CheckResult:
     """a choice of settings for `window` (default result.window_tokens) and `budget`,
@@ -77,24 +77,24 @@ def check_settings(choice, result: Sweep, budget: float | None = None,
     window = result.window_tokens if window is None else window
     best = best_row(result.rows, window, budget, result.most_forgotten)
     rows = [
-        (phrase("own: fits the window"), row.fits(window),
-         phrase("own: over the window", row_peak_tokens=row.peak_tokens, window=window)),
-        (phrase("own: loses no tool output"), row.lost == 0,
-         phrase("own: outputs lost", row_lost=row.lost)),
-        *([(phrase("own: forgets no more than the default"),
+        (say("own: fits the window"), row.fits(window),
+         say("own: over the window", row_peak_tokens=row.peak_tokens, window=window)),
+        (say("own: loses no tool output"), row.lost == 0,
+         say("own: outputs lost", row_lost=row.lost)),
+        *([(say("own: forgets no more than the default"),
             row.forgotten <= result.most_forgotten,
-            phrase("own: forgets more than the default", row_forgotten=row.forgotten,
+            say("own: forgets more than the default", row_forgotten=row.forgotten,
                    most=result.most_forgotten))] if probed else []),
-        (phrase("own: within the budget"), budget is None or row.cost <= budget,
-         phrase("own: over the budget", row_cost=row.cost, budget=budget)
+        (say("own: within the budget"), budget is None or row.cost <= budget,
+         say("own: over the budget", row_cost=row.cost, budget=budget)
          if budget is not None else ""),
         # No row of the grid qualifies (the notebook's small window): nothing to beat, so
         # no case that always passes; one n/a line says why.
-        *([(phrase("own: misses no more than the best row"), row.misses <= best.misses,
-            phrase("own: misses more than the best row", row_misses=row.misses,
+        *([(say("own: misses no more than the best row"), row.misses <= best.misses,
+            say("own: misses more than the best row", row_misses=row.misses,
                    best_misses=best.misses))] if best is not None else []),
     ]
     checked = report(name, rows, hint)
     if best is None:
-        print(phrase("own: no row of the grid qualifies"))
+        print(say("own: no row of the grid qualifies"))
     return checked

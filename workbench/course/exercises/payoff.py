@@ -1,4 +1,4 @@
-"""09 · when a compaction pays for itself, with a prompt cache.
+"""labs/02 · when a compaction pays for itself, with a prompt cache.
 
 The learner writes `calls_to_pay_off(before, after, summary=None, cold=False)`.
 `before` is the request just sent (its prefix is in the cache), `after` the list a
@@ -10,7 +10,7 @@ call adding a reply and a user message (NEW). The answer: how many calls, counti
 the one right after the step, until the session with the step has cost no more in
 all than the session without it; None when it never does.
 
-No sentence of notebook 09 gives the count: it takes comparing two futures, the
+No sentence of lab 02 gives the count: it takes comparing two futures, the
 rule that a cache entry is a whole earlier request (so the call right after a
 rewrite reads nothing, not even the messages the step left unchanged), and the
 summary call's bill. The reference plays both futures call by call through the
@@ -32,7 +32,7 @@ import math
 from fractions import Fraction
 
 from ...bench.cost import DEFAULT_MODEL, priced
-from ...display.phrases import say as phrase
+from ...display.phrases import say
 from ...offline.api.usage import Prompt, PromptCache, minimum_for
 from .build import rng
 from .catalogue import exercise
@@ -202,27 +202,27 @@ def _cases() -> list:
 def _diagnose(args, expected, got):
     before, after, summary, cold = args
     if got is not None and (isinstance(got, bool) or not isinstance(got, int)):
-        return phrase("payoff: return a whole number of calls")
+        return say("payoff: return a whole number of calls")
     if expected is None:
-        return phrase("payoff: saves nothing")
+        return say("payoff: saves nothing")
     if got is None:
-        return phrase("payoff: it always pays in the end")
+        return say("payoff: it always pays in the end")
     traps = [("payoff: the unchanged start is not read", {"shared": True}),
              ("payoff: the summary call is billed", {"with_summary": False}),
              ("payoff: a cold cache", {"warm": True})]
     for key, variant in traps:
         wrong = calls(*closed_form(*args, **variant))
         if wrong != expected and got == wrong:
-            return phrase(key)
+            return say(key)
     first, saving = closed_form(*args)
     if got == calls(first, saving, from_second=True):
-        return phrase("payoff: the first call saves nothing")
+        return say("payoff: the first call saves nothing")
     if got == 1:
-        return phrase("payoff: the first call writes everything")
+        return say("payoff: the first call writes everything")
     return None
 
 
-@exercise("09", writes_code=True)
+@exercise("labs/02", writes_code=True)
 def check_calls_to_pay_off(calls_to_pay_off) -> CheckResult:
     """calls_to_pay_off(before, after, summary, cold) -> calls until the step has paid for itself."""
     return check_function("calls_to_pay_off", calls_to_pay_off, _cases(), hint("calls_to_pay_off"),

@@ -1,4 +1,4 @@
-"""08 · the article against the default profile.
+"""labs/01 · the article against the default profile.
 
 Code: `unread_shrunk(sizes, fresh)`, flaw 3 counted. `sizes` are the lengths
 of every tool result in the list, oldest first; the last `fresh` of them came
@@ -33,7 +33,7 @@ import tempfile
 from compact.config import CompactionConfig
 from compact.messages import text_of, tool_results
 
-from ...display.phrases import say as phrase
+from ...display.phrases import say
 from .build import rng, tool_pair
 from .catalogue import exercise
 from .check import CheckResult, check_function, check_prediction, hint
@@ -83,7 +83,7 @@ def random_cases(count: int = 10) -> list:
 def _diagnose(args, expected, got):
     sizes, fresh = args
     if not isinstance(got, int) or isinstance(got, bool):
-        return phrase("profiles: return one count")
+        return say("profiles: return one count")
     older = range(max(0, len(sizes) - 3))
     unread = range(len(sizes) - fresh, len(sizes))
     long_ones = [i for i, size in enumerate(sizes) if size > 120]
@@ -99,10 +99,10 @@ def _diagnose(args, expected, got):
             1 for i in older if i >= len(sizes) - fresh and sizes[i] >= 120),
     }
     named = [key for key, count in slips.items() if count == got]
-    return phrase(named[0]) if len(named) == 1 else None
+    return say(named[0]) if len(named) == 1 else None
 
 
-@exercise("08", writes_code=True)
+@exercise("labs/01", writes_code=True)
 def check_unread_shrunk(unread_shrunk) -> CheckResult:
     """unread_shrunk(sizes, fresh) -> how many unread results the seed's step 3 shrinks."""
     cases = [(label, (list(sizes), fresh), reference(sizes, fresh))
@@ -111,7 +111,7 @@ def check_unread_shrunk(unread_shrunk) -> CheckResult:
                           diagnose=_diagnose)
 
 
-# Short histories that 08's table does not replay: each is reasoned from what 08 and the
+# Short histories that lab 01's table does not replay: each is reasoned from what lab 01 and the
 # notebooks before it teach (step 3's two rules, flaw 3, step 1's saved file, the compact
 # tool's transcript), not read off a printed row.
 LOSS_HISTORIES = ("overflow", "compact_tool", "huge_result")
@@ -149,10 +149,10 @@ LOSS_MISTAKES = {
 
 def _diagnose_losses(label, expected, got):
     key = LOSS_MISTAKES.get((label, got))
-    return phrase(key) if key else None
+    return say(key) if key else None
 
 
-@exercise("08")
+@exercise("labs/01")
 def check_seed_losses(answer) -> CheckResult:
     """predict {overflow: n, compact_tool: m, huge_result: k}, outputs the seed profile loses."""
     return check_prediction(

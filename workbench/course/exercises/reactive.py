@@ -17,7 +17,7 @@ tail pulled back to the request when the request is already summarized.
 Left out: the summary itself (notebook 06 shows it).
 """
 
-from ...display.phrases import say as phrase
+from ...display.phrases import say
 from .build import messages_of_kinds, random_kinds, rng
 from .catalogue import exercise
 from .check import CheckResult, check_function, hint
@@ -74,18 +74,18 @@ def all_cases() -> list:
 def _diagnose(args, expected, got):
     kinds, keep, request_at = args
     if not isinstance(got, int) or isinstance(got, bool):
-        return phrase("reactive: return one index the first message")
+        return say("reactive: return one index the first message")
     article = article_tail(kinds, keep)
     if got == article and expected != article:
-        return phrase("reactive: that is the article's tail message", request_at=request_at)
+        return say("reactive: that is the article's tail message", request_at=request_at)
     if got == request_at:
-        return phrase("reactive: the tail starts at the request")
+        return say("reactive: the tail starts at the request")
     if expected == article and got == request_at + 1 and request_at + 1 < article:
-        return phrase("reactive: the request message is already before", request_at=request_at)
+        return say("reactive: the request message is already before", request_at=request_at)
     if 0 < got < len(kinds) and kinds[got] == "tool_result" and kinds[got - 1] == "tool_use":
-        return phrase("reactive: your tail opens on kinds", got=got)
+        return say("reactive: your tail opens on kinds", got=got)
     if got < 0:
-        return phrase("reactive: never start below 0")
+        return say("reactive: never start below 0")
     return None
 
 

@@ -1,4 +1,4 @@
-"""10 · the same job on the server: pick the edits for a budget.
+"""labs/03 · the same job on the server: pick the edits for a budget.
 
 The learner writes the `edits` of a `context_management` (a list of edits, or
 the whole `{"edits": [...]}`); the checker plays them on the offline server's
@@ -24,7 +24,7 @@ compaction (it loses what it summarizes).
 from dataclasses import replace
 
 from ...bench.server_designs import read_edits, replay, totals
-from ...display.phrases import say as phrase
+from ...display.phrases import say
 from ...offline.api import context_edits
 from ..histories import load_history
 from .catalogue import exercise
@@ -36,7 +36,7 @@ BUDGET_KEEP = 3
 
 
 def _hint() -> str:
-    return phrase("server_edits: hint")
+    return say("server_edits: hint")
 
 
 def results_by_tool() -> dict:
@@ -56,13 +56,13 @@ def budget_lines(figures: dict, edits: list, ungated: dict) -> list:
     are the figures of the same edits without `clear_at_least`."""
     keeps = [e.keep for e in edits if isinstance(e, context_edits.ClearToolUses)]
     return [
-        (phrase("server_edits: cost at most", budget_cost=BUDGET_COST),
+        (say("server_edits: cost at most", budget_cost=BUDGET_COST),
          figures["cost"] <= BUDGET_COST, f"cost {figures['cost']:,d}"),
-        (phrase("server_edits: cache broken less often than without clear_at_least"),
+        (say("server_edits: cache broken less often than without clear_at_least"),
          figures["breaks"] < ungated["breaks"], f"{figures['breaks']} breaks, {ungated['breaks']} without"),
-        (phrase("server_edits: no tool output lost for good"),
+        (say("server_edits: no tool output lost for good"),
          figures["lost"] == 0, f"{figures['lost']} of {figures['outputs']} lost"),
-        (phrase("server_edits: the newest tool uses kept whole", budget_keep=BUDGET_KEEP),
+        (say("server_edits: the newest tool uses kept whole", budget_keep=BUDGET_KEEP),
          all(k >= BUDGET_KEEP for k in keeps), f"keep {min(keeps) if keeps else '-'}"),
     ]
 
@@ -78,7 +78,7 @@ def measure(edits) -> tuple[dict, list, dict]:
     return totals(replay(messages, read)), read, totals(replay(messages, ungated))
 
 
-@exercise("10")
+@exercise("labs/03")
 def check_edits_for_budget(edits) -> CheckResult:
     """edits -> the budget lines they meet on timeline_150."""
     name, total = "edits", 4
@@ -87,7 +87,7 @@ def check_edits_for_budget(edits) -> CheckResult:
     try:
         figures, read, ungated = measure(edits)
     except (ValueError, TypeError, AttributeError) as error:
-        return report(name, [(phrase("server_edits: the server takes the edits"), False, str(error))],
+        return report(name, [(say("server_edits: the server takes the edits"), False, str(error))],
                       _hint())
     lines = budget_lines(figures, read, ungated)
     rows = [(line, ok, "" if ok else measured) for line, ok, measured in lines]

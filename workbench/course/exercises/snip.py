@@ -22,7 +22,7 @@ import tempfile
 
 from compact.config import CompactionConfig
 
-from ...display.phrases import say as phrase
+from ...display.phrases import say
 from .build import rng
 from .catalogue import exercise
 from .check import CheckResult, check_function, hint
@@ -96,15 +96,15 @@ def all_cases() -> list:
 def _diagnose(args, expected, got):
     added, max_messages, target = args
     if not isinstance(got, list):
-        return phrase("snip: return a list of call numbers")
+        return say("snip: return a list of call numbers")
     if got == simulate(added, max_messages, max_messages + 1):
-        return phrase("snip: that is the article's cut", max_messages_1=max_messages + 1)
+        return say("snip: that is the article's cut", max_messages_1=max_messages + 1)
     if got in (simulate(added, max_messages, target - 1), simulate(added, max_messages, target + 1)):
-        return phrase("snip: after a cut the list holds", target=target)
+        return say("snip: after a cut the list holds", target=target)
     if got == simulate(added, max_messages, target, lambda n, m: n >= m):
-        return phrase("snip: step 2 acts when the list", max_messages=max_messages)
+        return say("snip: step 2 acts when the list", max_messages=max_messages)
     if got and got[0] == 0:
-        return phrase("snip: number the calls from 1")
+        return say("snip: number the calls from 1")
     return None
 
 

@@ -24,7 +24,7 @@ import json
 from compact import formats
 from compact.config import CompactionConfig
 
-from ...display.phrases import say as phrase
+from ...display.phrases import say
 from .build import rng
 from .catalogue import exercise
 from .check import CheckResult, check_function, hint
@@ -114,12 +114,12 @@ def all_cases() -> list:
 def _diagnose(args, expected, got):
     sizes, limit = args
     if not isinstance(got, list) or not all(isinstance(i, int) for i in got):
-        return phrase("summary: return a list of indexes")
+        return say("summary: return a list of indexes")
     for changed, key in MISTAKES:
         if got == _variant(sizes, limit, **changed) != expected:
-            return phrase(key)
+            return say(key)
     if got and not expected and sum(sizes) + 2 * len(sizes) <= limit:
-        return phrase("summary: under the limit all is sent", limit=limit)
+        return say("summary: under the limit all is sent", limit=limit)
     return None
 
 

@@ -25,7 +25,7 @@ import tempfile
 from pathlib import Path
 from unittest import mock
 
-from ...display.phrases import say as phrase
+from ...display.phrases import say
 from .build import rng
 from .catalogue import exercise
 from .check import CheckResult, check_function, hint
@@ -169,22 +169,22 @@ def _diagnose(args, expected, got):
     messages, uses, run, compact = args
     names = [u["name"] for u in uses]
     if got is None and run.names and fails({"name": run.names[-1]}) and not compact.given:
-        return phrase("tool: run tool_use raised and your function")
+        return say("tool: run tool_use raised and your function")
     if len(run.names) < len(names) - names.count("compact"):
-        return phrase("tool: run every call of the batch")
+        return say("tool: run every call of the batch")
     if "compact" in run.names:
-        return phrase("tool: compact has no handler answer")
+        return say("tool: compact has no handler answer")
     if "compact" in names and not compact.given:
-        return phrase("tool: the batch held a compact call")
+        return say("tool: the batch held a compact call")
     if compact.given and compact.given[0][-1]["role"] != "user":
-        return phrase("tool: compact ran before the results were")
+        return say("tool: compact ran before the results were")
     if "compact" not in names and compact.given:
-        return phrase("tool: no compact call in this batch")
+        return say("tool: no compact call in this batch")
     if isinstance(got, list) and got and isinstance(got[-1].get("content"), list):
         answered = {b.get("tool_use_id") for b in got[-1]["content"] if isinstance(b, dict)}
         if any(u["id"] not in answered for u in uses) and "compact" not in names:
-            return phrase("tool: every tool_use needs its tool_result")
-    return phrase("tool: one user message holds every result")
+            return say("tool: every tool_use needs its tool_result")
+    return say("tool: one user message holds every result")
 
 
 @exercise("07", writes_code=True)

@@ -12,8 +12,8 @@ from compact.store import TRANSCRIPTS
 
 from ...display.lang import language_of
 from ...display.phrases import say
-from ...probe_status import Readable, read_request
 from ...probes import describe_use, read_question, sentences
+from ...probes.status import Readable, read_request
 from .summary_reply import whole_messages
 from .view import Plan, View, read_view
 

@@ -1,0 +1,91 @@
+"""The made sample sessions in today's formats (data/sessions/, scripts/make_sessions.py):
+each is labelled as made, fresh, in its format's real shape, and replayed, swept and
+probed through the commands a practitioner runs (`python -m compact replay|sweep|probe FILE`).
+"""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from compact.messages import tool_results, tool_uses
+from workbench.course.probe import main as probe_main
+from workbench.course.replay import main as replay_main
+from workbench.course.sweep import main as sweep_main
+from workbench.importers import detect, load_session
+
+ROOT = Path(__file__).resolve().parent.parent
+SESSIONS = ROOT / "data" / "sessions"
+CLAUDE = SESSIONS / "claude_code_2_1.jsonl"
+AGENT = SESSIONS / "claude_code_2_1" / "subagents" / "agent-a3f9c2e1.jsonl"
+[ROLLOUT] = sorted(SESSIONS.glob("rollout-*.jsonl"))
+RESPONSES = SESSIONS / "responses_request.json"
+TRAJECTORY = SESSIONS / "atif_trajectory.json"
+MADE = {CLAUDE: "claude-code", AGENT: "claude-code", ROLLOUT: "codex", RESPONSES: "responses",
+        TRAJECTORY: "atif"}
+
+
+def records(path):
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_the_samples_are_fresh():
+    done = subprocess.run([sys.executable, "scripts/make_sessions.py", "--check"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert done.returncode == 0, done.stdout
+
+
+def test_each_sample_says_it_was_made():
+    assert records(CLAUDE)[0]["summary"].startswith("MADE, NOT RECORDED")
+    assert records(ROLLOUT)[0]["payload"]["instructions"].startswith("MADE, NOT RECORDED")
+    assert json.loads(RESPONSES.read_text())["metadata"]["note"].startswith("MADE, NOT RECORDED")
+    assert json.loads(TRAJECTORY.read_text())["notes"].startswith("MADE, NOT RECORDED")
+
+
+def test_the_claude_code_sample_has_2_1s_shapes():
+    lines = records(CLAUDE)
+    results = [r for r in lines if r.get("sourceToolAssistantUUID")]
+    # A batch fans out: each result's parent is the record of its own tool_use.
+    by_uuid = {r.get("uuid"): r for r in lines}
+    for r in results:
+        [block] = r["message"]["content"]
+        [use] = by_uuid[r["parentUuid"]]["message"]["content"]
+        assert r["parentUuid"] == r["sourceToolAssistantUUID"] and use["id"] == block["tool_use_id"]
+    first_batch = [r for r in results if r["parentUuid"] in {x["uuid"] for x in lines[2:6]}]
+    assert len(first_batch) == 3
+    assert [r["subtype"] for r in lines if r["type"] == "system"] == ["compact_boundary"]
+    assert sum(1 for r in lines if r.get("isCompactSummary")) == 1
+    assert all(r["isSidechain"] and r["agentId"] == "a3f9c2e1" for r in records(AGENT))
+
+
+@pytest.mark.parametrize("path", list(MADE), ids=lambda p: p.name)
+def test_each_sample_is_detected_and_imports_whole(path):
+    assert detect(path) == MADE[path]
+    history = load_session(path)
+    uses = [b["id"] for m in history["messages"] for b in tool_uses(m)]
+    answered = [b["tool_use_id"] for m in history["messages"] for b in tool_results(m)]
+    assert uses and sorted(uses) == sorted(answered)
+
+
+def test_the_recorded_compactions_are_kept():
+    [claude] = load_session(CLAUDE)["compactions"]
+    assert claude["line"] == 20 and claude["pre_tokens"] == 168_204 and claude["before_in_file"]
+    assert claude["summary"].startswith("This session is being continued")
+    [codex] = load_session(ROLLOUT)["compactions"]
+    assert codex["summary"] == records(ROLLOUT)[codex["line"] - 1]["payload"]["message"]
+    assert len(codex["replacement_history"]) == 2
+
+
+@pytest.mark.parametrize("path", list(MADE), ids=lambda p: p.name)
+def test_each_sample_is_replayed_swept_and_probed(path, capsys):
+    assert replay_main([str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "all steps" in out
+    if load_session(path)["compactions"]:
+        assert "recorded compaction (" in out
+    assert sweep_main([str(path), "--no-progress", "--grid", "context_char_limit=25000,100000"]) == 0
+    assert "best (*):" in capsys.readouterr().out
+    assert probe_main([str(path), "--no-ask", "--end"]) == 0
+    assert "probes:" in capsys.readouterr().out

@@ -1,0 +1,111 @@
+"""OpenAI Codex CLI rollouts: ~/.codex/sessions/YYYY/MM/DD/rollout-<date>-<id>.jsonl.
+
+Each line is `{"timestamp", "type", "payload"}`; the type says what the payload is:
+
+    session_meta    the session's id, folder, CLI version, instructions     left out
+    turn_context    a turn's settings (model, sandbox, approval policy)     left out
+    response_item   one Responses API item, as the model saw or wrote it    read (responses.py)
+    event_msg       what the CLI showed (user_message, agent_message,       left out; a
+                    token_count, exec_command_end, ...)                     user_message
+                                                                            is the request
+    compacted       Codex's own compaction: `message` (the summary) and     kept as such
+                    `replacement_history` (the items that replaced the context)
+
+The messages are the response items in file order, before and after each
+compaction, so the pipeline replays the whole session. Each `compacted`
+record goes into the history's `compactions`: its line, the summary text,
+its `replacement_history` as written, and `at`, the index of the first
+message after it. A compaction done by the server holds its summary only
+encrypted (a `compaction` item): `encrypted` says so and `summary` is empty.
+
+What a person typed is in the `user_message` events; the user messages the
+CLI wrote itself (`<environment_context>`, AGENTS.md instructions) are kept
+as the model read them, and are never the request. A call with no output
+(the session stopped mid-call) is left out, named in a warning.
+
+Left out: rollouts from before the typed lines (2025's first CLI versions
+wrote bare items), the `event_msg` stream (it repeats the items for the
+screen) and the settings.
+"""
+
+import re
+
+from . import responses
+from .build import to_history, unanswered
+from .report import ImportReport
+from .source import SessionFileError, reported_lines
+
+TYPES = ("session_meta", "turn_context", "response_item", "event_msg", "compacted")
+# User messages the CLI wrote itself, not a person.
+_HARNESS = re.compile(r"\s*(<environment_context>|<user_instructions>|<user_shell_command>|"
+                      r"<turn_aborted>|# AGENTS\.md instructions)")
+
+
+def _kind(record) -> str:
+    payload = record.get("payload") if isinstance(record.get("payload"), dict) else {}
+    if record.get("type") == "response_item":
+        return responses.item_kind(payload)
+    if record.get("type") == "event_msg":
+        return f"event_msg ({payload.get('type')})"
+    return str(record.get("type", "untyped"))
+
+
+def _records(path, report: ImportReport) -> list:
+    records = reported_lines(path, report)
+    for line, record in records:
+        if not isinstance(record, dict) or record.get("type") not in TYPES \
+                or not isinstance(record.get("payload"), dict):
+            raise SessionFileError(path, line, f"not a rollout line: expected {{\"type\": one of "
+                                               f"{', '.join(TYPES)}, \"payload\": {{...}}}}")
+        report.read(_kind(record), line)
+    return records
+
+
+def _compaction(line: int, payload: dict, items: list) -> dict:
+    """A `compacted` record, kept as such; `at` counts the messages before it."""
+    at = sum(1 for item_line, _ in items if item_line < line)
+    history = payload.get("replacement_history")
+    history = history if isinstance(history, list) else []
+    encrypted = any(isinstance(i, dict) and i.get("type") in ("compaction", "compaction_summary")
+                    for i in history)
+    return {"format": "codex", "line": line, "summary_line": line,
+            "summary": str(payload.get("message") or ""), "trigger": None, "pre_tokens": None,
+            "at": at, "before_in_file": at > 0, "replacement_history": history,
+            "encrypted": encrypted and not payload.get("message")}
+
+
+def _typed(messages: list) -> list:
+    """What a person typed, when the file has no user_message events: user texts
+    that are not the CLI's own."""
+    texts = [" ".join(b["text"] for b in m["content"] if b.get("type") == "text")
+             for _, m in messages if m["role"] == "user"]
+    return [t for t in texts if t.strip() and not _HARNESS.match(t)]
+
+
+def load(path) -> dict:
+    report = ImportReport()
+    items, compactions, typed = [], [], []
+    for line, record in _records(path, report):
+        kind, payload = record["type"], record["payload"]
+        if kind == "response_item":
+            message = responses.convert(path, line, payload, report)
+            if message is not None:
+                items.append((line, message))
+        elif kind == "compacted":
+            compactions.append((line, payload))
+        else:
+            if kind == "event_msg" and payload.get("type") == "user_message":
+                typed.append(str(payload.get("message") or ""))
+            report.leave_out(_kind(record), line)
+    items = unanswered(items, report)     # before `at` is counted: a call left out is no item
+    compactions = [_compaction(line, payload, items) for line, payload in compactions]
+    for compaction in compactions:
+        report.compacted(compaction)
+    return to_history(path, "codex", items, requests=typed or _typed(items), report=report,
+                      compactions=compactions)
+
+
+def looks_like(records: list) -> bool:
+    """Rollout lines: a typed record with a payload, a session_meta or a response_item among them."""
+    return any(isinstance(r, dict) and r.get("type") in ("session_meta", "response_item")
+               and isinstance(r.get("payload"), dict) for _, r in records)

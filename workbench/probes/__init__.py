@@ -1,0 +1,36 @@
+"""What a design forgets: probes drawn from a session, and where each stands after compaction.
+
+    from workbench.probes import make_probes, count_by_kind
+    from workbench.probes.status import Locator
+
+    questions.py  the probes: questions a session answers (recall, artifact, continuation,
+                  decision), the question's text, scoring an answer; `readable_units`
+    status.py     where a probe stands in a request: in context, on disk, summary only, gone
+
+No model: both read messages only, and import only the pipeline (`compact`), so the
+offline model (its answer to a probe, `workbench.offline.model.probe_reply`), the bench
+(`probe_walk`, `probe_ask`) and the `probe` command (`workbench.course.probe`) all stand
+above them and agree on what "the whole line" is. The package's names are the questions'.
+"""
+
+from .questions import (
+    CONSTRAINT_EN,
+    CONSTRAINT_ZH,
+    KINDS,
+    SCORES,
+    STATUSES,
+    Probe,
+    count_by_kind,
+    describe_use,
+    instructions,
+    make_probes,
+    question_for,
+    read_question,
+    readable_units,
+    score,
+    sentences,
+)
+
+__all__ = ["CONSTRAINT_EN", "CONSTRAINT_ZH", "KINDS", "SCORES", "STATUSES", "Probe", "count_by_kind",
+           "describe_use", "instructions", "make_probes", "question_for", "read_question",
+           "readable_units", "score", "sentences"]
