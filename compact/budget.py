@@ -1,23 +1,12 @@
 """Step 1 of the article: tool_result_budget, moving huge results to disk.
 
-It looks only at the newest batch: the last message, when it is a user message
-holding tool results. If the batch's text is over TOOL_RESULT_BATCH_CHAR_LIMIT,
-it takes results largest first and, for each over LARGE_RESULT_CHAR_LIMIT,
-saves the full text and leaves the `<persisted-output>` block with a 2000
-character preview, re-totalling until the batch is under the limit.
+The newest batch over TOOL_RESULT_BATCH_CHAR_LIMIT: its results over
+LARGE_RESULT_CHAR_LIMIT, largest first, become a `<persisted-output>` block
+with a 2000-character preview, until the batch is under the limit. Also
+`persist_largest`, the default profile's pass before a summary (flaw 8).
 
-Left out on purpose: older batches (step 3 handles them). Measured is the
-*text* of each result, not `str()` of a list of blocks (flaw 11 in
-docs/DESIGN.md).
-
-The default profile also saves, as it arrives, any result over a large share
-of the context limit (flaw 18, `persist_oversized`): kept in context, one
-such result would push the list over the limit by itself and cost a
-compaction; saved while it is the newest message, it breaks no cached prefix.
-
-`persist_largest` is the default profile's extra pass before a summary
-(flaw 8): the same move applied to the largest results anywhere in the
-list, fresh ones too, until the whole context is under the target.
+Left out on purpose: older batches (step 3 handles them), and any choice by
+content: size alone decides. Flaws are numbered as in docs/DESIGN.md.
 """
 
 from . import formats
@@ -28,6 +17,8 @@ from .store import StoreError
 def persisted_content(block, compactor):
     """The content that replaces one result once saved; None (and reported) if the write failed."""
     config, store = compactor.config, compactor.store
+    # The text of the content, not str() of a list of blocks (flaw 11, both profiles):
+    # an image block stays in context, the saved file holds only text.
     text = text_of(block.get("content", ""))
     try:
         path = store.persist_result(block["tool_use_id"], text)
@@ -48,11 +39,16 @@ def tool_result_budget(messages, compactor):
     (the batch's text is what it counts, not the list's size); with persist_oversized,
     also any of its results over oversized_fraction of the context limit."""
     config = compactor.config
+    # Only the newest batch: the last message, when it is a user message of results.
     if not messages or messages[-1].get("role") != "user":
         return messages
     batch = tool_results(messages[-1])
     size = {id(b): len(text_of(b.get("content", ""))) for b in batch}
     total = sum(size.values())
+    # flaw 18: one huge result costs a compaction. Kept whole in a batch under the
+    # limit, one result over oversized_fraction of the context limit would push the
+    # list over it by itself; saved now, while it is the newest message, it breaks no
+    # cached prefix. The seed (persist_oversized off) looks at the batch's total only.
     oversized = config.oversized_chars if config.persist_oversized else None
     for block in sorted(batch, key=lambda b: size[id(b)], reverse=True):
         too_big = oversized is not None and size[id(block)] > oversized
@@ -66,12 +62,20 @@ def tool_result_budget(messages, compactor):
         content = persisted_content(block, compactor)
         if content is not None:
             compactor.replace_content(messages, len(messages) - 1, block, content, None)
+            # Re-total after each one: the preview still counts toward the batch.
             total -= size[id(block)] - len(text_of(content))
     return messages
 
 
 def persist_largest(messages, compactor, chars: int):
     """Persist the largest results anywhere until the context is under the target.
+
+    flaw 8: a summary where a file write would do. One large fresh result can push
+    the context over the limit while its batch is under step 1's, and the article
+    then pays for a summary. Only in the default profile (its row in steps.py needs
+    `persist_before_summary`), just before step 4: the move of step 1 applied to
+    the largest results anywhere in the list, fresh ones too; step 4 runs only if
+    this is not enough.
 
     `chars` is the current size; each replacement lowers it by the change in
     that block (exact for the article's measure, so the list is measured once).

@@ -2,26 +2,15 @@
 
     tool_result_budget -> snip_compact -> micro_compact -> compact_history (only if still over)
 
-The three cheap steps cost no model call and leave a copy on disk (or, in the
-article's step 3, a short placeholder); only then, if the context is still over
-CONTEXT_CHAR_LIMIT, is a summary paid for. Step 1 must run before step 3, or a
-large old result would become a placeholder with no saved copy.
-
-The default profile adds one pass before the summary (flaw 8 in
-docs/DESIGN.md): persist the largest results, fresh ones too, and summarize
-only if that is not enough.
-
 The order, and what each step needs, is one list: `compact.steps.STEPS`;
 `prepare` runs its rows. Each step is also a method of its own, by the article's
 name (`compactor.snip_compact(messages, request)`), a few lines that run its row.
-The list's size, kept up to date call after call without measuring it again, is
-one small object of its own (`Sizes`).
-
 Each public method takes plain dicts or SDK objects, checks the list against the
 API's rules, works on a copy, and appends a StepRecord per step to `records`.
 
-Left out: calling the model and catching its refusal (the agent loop does
-both, then calls `reactive_compact`), and the `compact` tool's batch.
+Left out on purpose: calling the model and catching its refusal (the agent loop
+does both, then calls `reactive_compact`), and the `compact` tool's batch.
+Flaws are numbered as in docs/DESIGN.md.
 """
 
 import warnings
@@ -40,7 +29,8 @@ class CompactionWarning(UserWarning):
 
 
 class Sizes:
-    """The list's size in the article's measure, kept up to date as the steps edit it.
+    """The list's size in the article's measure, kept up to date as the steps edit it
+    call after call, without measuring the list again.
 
     At the start of a call `begin` makes the working copy and each message's JSON
     (compact/working.py), checking only what changed since the last output; a step
@@ -205,13 +195,20 @@ class ContextCompactor:
         return self.run_step("reactive_compact", messages, active_request)
 
     def prepare(self, messages, active_request):
-        """Run before every model call: the steps of STEPS in order, each when its row says."""
+        """Run before every model call: the steps of STEPS in order, each when its row says.
+
+        The three cheap steps cost no model call and leave a copy on disk (or, in the
+        article's step 3, a short placeholder); only then, if the context is still over
+        the limit, is a summary paid for. Step 1 must run before step 3, or a large old
+        result would become a placeholder with no saved copy."""
         check_request(active_request)
         self.calls += 1
         messages = self._start(messages)
         chars = self._sizes.start if self.measure is estimate_chars else self.measure(messages)
         with self.store.held_folders():
             for step in STEPS:
+                # flaw 8: a summary where a file write would do. persist_largest's row
+                # needs persist_before_summary, so only the default runs it before step 4.
                 if not step.runs_in_prepare(self.config, chars):
                     continue
                 if step.says:

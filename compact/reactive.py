@@ -2,30 +2,12 @@
 
 Characters only estimate tokens, so the API may refuse a request the pipeline
 let through. Then: write a transcript, summarize everything before the newest
-KEEP_RECENT_MESSAGES (5), and send `[Reactive compact]` + that tail. The cut
-moves one earlier rather than split a tool_use from its result. The caller
+KEEP_RECENT_MESSAGES (5), and send `[Reactive compact]` + that tail. The caller
 allows this once per model call (MAX_REACTIVE_RETRIES) and raises the second
 refusal.
 
-A retry must be smaller than what was refused: when the summary of a short
-head is longer than the head (a tiny window, a long kept tail), the list
-grows, and the retry could only be refused again. `smaller_or_raise` then
-raises the refusal once more, saying so, and nothing is retried.
-
-Only the dropped part is summarized, never the kept tail: the article gets
-this right (its own test asserts it; flaw 10 in docs/DESIGN.md is withdrawn).
-The seed profile keeps exactly the article's tail, so when the request's own
-message is among the newest 5 the model reads the request twice, in the
-summary message and in the tail; the default moves the cut past that message
-so it is read once (flaw 14). Both profiles recognise the refusal by the
-SDK's error type and all three spellings (flaw 9).
-
-The same holds for a reply the window cut short (`hit_the_window`: `stop_reason`
-"model_context_window_exceeded", in the pinned SDK's `StopReason`): the API took
-the prompt, but the reply did not fit after it. The reply is not final; the
-agent loop and the recipe drop it, compact as for a refusal, and ask again.
-
-Left out: the retry itself and its counter (the agent loop owns them).
+Left out on purpose: the retry itself and its counter (the agent loop owns
+them). Flaws are numbered as in docs/DESIGN.md.
 """
 
 from . import messages as message_list
@@ -37,14 +19,20 @@ WINDOW_EXCEEDED = "model_context_window_exceeded"
 
 
 def hit_the_window(response) -> bool:
-    """True for a reply cut short because the context window was full (an SDK Message or a dict)."""
+    """True for a reply cut short because the context window was full (an SDK Message or a dict).
+
+    `stop_reason` "model_context_window_exceeded" (the pinned SDK's `StopReason`): the
+    API took the prompt, but the reply did not fit after it. The reply is not final;
+    the agent loop and the recipe drop it, compact as for a refusal, and ask again."""
     if isinstance(response, dict):
         return response.get("stop_reason") == WINDOW_EXCEEDED
     return getattr(response, "stop_reason", None) == WINDOW_EXCEEDED
 
 
 def is_prompt_too_long(error: BaseException) -> bool:
-    """True for the API's refusal of an oversized prompt, however it is spelled."""
+    """True for the API's refusal of an oversized prompt, however it is spelled: the
+    SDK's error type and all three spellings, in both profiles (flaw 9: the article
+    matched only two, not the real API's "prompt is too long: N tokens > M maximum")."""
     status = getattr(error, "status_code", None)
     if status is not None and status not in (400, 413):
         return False
@@ -59,8 +47,12 @@ def tail_start(messages, keep: int, active_request: str, request_once: bool = Tr
     """Where the kept tail begins: the newest `keep` messages, one earlier
     rather than split a pair, and (request_once) past the request's own message."""
     start = max(0, len(messages) - keep)
+    # One earlier rather than split a tool_use from its result: the pair goes to the tail.
     if start > 0 and is_tool_result(messages[start]) and has_tool_use(messages[start - 1]):
         start -= 1
+    # flaw 14: the current request can leave the context, or here be read twice: the
+    # seed keeps exactly the article's tail, so a request among the newest 5 is in the
+    # summary message and in the tail; the default starts after the request's message.
     if not request_once:
         return start
     mentions = [i for i in request_positions(messages, active_request) if i >= start]
@@ -73,6 +65,8 @@ def reactive_compact(messages, compactor, active_request: str):
     """Summarize all but the newest messages; the whole list when that tail is all of it."""
     config = compactor.config
     start = tail_start(messages, config.keep_recent_messages, active_request, config.request_once)
+    # Only the dropped part is summarized, never the kept tail: the article gets this
+    # right (its own test asserts it; flaw 10 is withdrawn).
     dropped = messages[:start] if start else messages
     message = summary_message_for(messages, dropped, compactor, active_request,
                                   "Reactive compact")
@@ -83,7 +77,11 @@ def reactive_compact(messages, compactor, active_request: str):
 
 def smaller_or_raise(error: BaseException, refused: list, retry: list) -> list:
     """`retry` when it is smaller than the list the API `refused`; otherwise the
-    refusal `error` is raised again, its message saying why there is no retry."""
+    refusal `error` is raised again, its message saying why there is no retry.
+
+    A retry must be smaller than what was refused: when the summary of a short head
+    is longer than the head (a tiny window, a long kept tail), the list grows, and
+    the retry could only be refused again."""
     before, after = message_list.estimate_chars(refused), message_list.estimate_chars(retry)
     if after < before:
         return retry

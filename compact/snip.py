@@ -2,20 +2,12 @@
 
 Above `snip_max_messages` (50) the whole list goes to a transcript on disk and
 the context keeps the first messages, one user marker
-`[<N> messages archived at <path>]`, and the newest messages. The cut never
-splits a tool_use from its tool_result: the head grows over the results of a
-final tool_use, the tail starts one earlier when it would open on results.
+`[<N> messages archived at <path>]`, and the newest messages, never splitting
+a tool_use from its tool_result.
 
-The article's version (seed profile) keeps 3 + 47 + the marker = 51 messages,
-so the very next call archives again (flaws 4 and 5 in docs/DESIGN.md); it
-may archive the message that holds this turn's request (flaw 14); and when
-the pair rules leave nothing between head and tail it still writes a
-transcript and inserts `[0 messages archived at <path>]` (flaw 15). The
-default profile cuts down to `snip_target_messages` (30, marker counted), so
-the next archive is 20 messages away; puts the request in the marker when
-every copy of it was archived; and leaves a list with nothing to cut alone.
-
-Left out: any summary of what was archived; the transcript is the record.
+Left out on purpose: any summary of what was archived (the transcript is the
+record), and any choice by content: position alone decides. Flaws are numbered
+as in docs/DESIGN.md.
 """
 
 from . import formats
@@ -26,11 +18,21 @@ from .store import StoreError
 def cut_points(messages, config) -> tuple[int, int]:
     """(head_end, tail_start): keep messages[:head_end] and messages[tail_start:]."""
     head_end = config.snip_keep_head
+    # flaw 4: step 2 has no hysteresis, and flaw 5: step 2 miscounts. The seed keeps
+    # 3 + 47 newest + the marker = 51 (snip_keep_total), still over 50, so the next
+    # call archives again; the default keeps snip_target_messages (30) with the
+    # marker counted, so the next archive is 20 messages away.
     newest = config.snip_keep_total - head_end - 1  # one place is the marker
     tail_start = len(messages) - newest
+    # The head ends on a tool_use: it grows over the results that answer it, up to
+    # tail_start at most (the two may meet: flaw 15 below).
     if has_tool_use(messages[head_end - 1]):
         while head_end < tail_start and is_tool_result(messages[head_end]):
             head_end += 1
+    # The tail would open on results whose tool_use is just before it: it starts
+    # one earlier, on that assistant message, so the pair stays whole in the tail.
+    # `> 0`: a short list over the size limit (flaw 17 below) has fewer messages than
+    # the count keeps, and tail_start is then below 0; one_call_cut takes size_cut's.
     if (tail_start > 0 and is_tool_result(messages[tail_start])
             and has_tool_use(messages[tail_start - 1])):
         tail_start -= 1
@@ -38,7 +40,10 @@ def cut_points(messages, config) -> tuple[int, int]:
 
 
 def carried_request(messages, head_end: int, tail_start: int, active_request):
-    """The request, when every message that shows it is about to be archived."""
+    """The request, when every message that shows it is about to be archived.
+
+    flaw 14: the current request can leave the context. The marker then carries
+    it, so the model still reads what the user asked this turn (`request_once`)."""
     positions = request_positions(messages, active_request)
     if positions and all(head_end <= i < tail_start for i in positions):
         return active_request
@@ -85,6 +90,11 @@ def one_call_cut(messages, compactor, chars, active_request=None) -> tuple[int, 
 def snip_compact(messages, compactor, active_request: str | None = None, chars: int | None = None):
     """Step 2: above the trigger, archive the middle and leave a marker in its place."""
     config = compactor.config
+    # flaw 17: two cache breaks per compaction. With step 3 acting only over the
+    # limit, the article's step 2 fires on the count and step 3 on the size, on
+    # different calls, so one compaction rewrites the prefix twice. The default
+    # (compact_in_one_call) archives on either trigger, down to both targets at once;
+    # the seed archives on the count alone.
     if config.compact_in_one_call:
         size = compactor.size(messages) if chars is None else chars
         cut = one_call_cut(messages, compactor, size, active_request)
@@ -95,8 +105,9 @@ def snip_compact(messages, compactor, active_request: str | None = None, chars: 
         return messages
     else:
         head_end, tail_start = cut_points(messages, config)
-    # The cut never crosses itself (head_end <= tail_start), but it can meet:
-    # the article then archives nothing and still leaves a marker (flaw 15).
+    # flaw 15: a snip that cuts nothing. The cut never crosses itself (head_end <=
+    # tail_start), but it can meet: the article then writes a transcript and leaves
+    # "[0 messages archived ...]", one message more; the default leaves the list alone.
     if tail_start <= head_end and config.snip_skip_empty:
         return messages
     try:
@@ -104,6 +115,7 @@ def snip_compact(messages, compactor, active_request: str | None = None, chars: 
     except StoreError as error:
         compactor.report(f"snip_compact skipped, nothing archived: {error}")
         return messages
+    # flaw 14: the current request can leave the context (the seed archives it silently).
     carry = (carried_request(messages, head_end, tail_start, active_request)
              if config.request_once else None)
     marker = {"role": "user",

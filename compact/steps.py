@@ -52,6 +52,7 @@ STEPS = (
     Step("tool_result_budget", budget.tool_result_budget, 1, colour="orange"),
     Step("snip_compact", snip.snip_compact, 2, needs=("request", "size"), colour="sky"),
     Step("micro_compact", micro.micro_compact, 3, needs=("size",), colour="green"),
+    # flaw 8: a summary where a file write would do (the default's pass before step 4).
     Step("persist_largest", budget.persist_largest, None, needs=("size",), when=OVER_LIMIT,
          switch="persist_before_summary", colour="vermillion"),
     Step("compact_history", summary.compact_history, 4, needs=("request",), when=OVER_LIMIT,

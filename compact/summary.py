@@ -5,12 +5,8 @@ summary, and replaces the list with one user message in three parts: the
 current request (as typed this turn, passed in, never guessed from `messages`),
 the summary as reference data, and the transcript's path.
 
-The summarizer sees the JSON of the messages; above SUMMARY_INPUT_CHAR_LIMIT
-(80000) only the first quarter and the last three quarters of that budget, with
-a marker where the middle was, so the summary call can never overflow itself.
-
-Left out: deciding *when* to summarize (that is `prepare`'s job) and any
-memory that outlives the session (chapter s09).
+Left out on purpose: deciding *when* to summarize (that is `prepare`'s job) and
+any memory that outlives the session (chapter s09).
 """
 
 import json
@@ -21,6 +17,9 @@ from .store import StoreError
 
 
 def summary_input(messages, limit: int) -> str:
+    """The JSON of the messages; above `limit` (SUMMARY_INPUT_CHAR_LIMIT, 80000) its first
+    quarter and last three quarters of that budget, a marker where the middle was, so the
+    summary call can never overflow itself."""
     text = json.dumps(to_plain(messages), ensure_ascii=False)
     if len(text) <= limit:
         return text

@@ -2,39 +2,51 @@
 # Run every test: the package, the offline model, the notebooks (nbval, full
 # output comparison) and the browser test (headless Debian chromium). The bash
 # tool's sandbox tests need bubblewrap; without it they are skipped.
+#   bash scripts/test.sh               everything (what .ci/run runs)
+#   bash scripts/test.sh quick         the contributors' quick loop: tests/ but the tests
+#                                      marked slow (pytest.ini), no notebooks (nbval)
+#   bash scripts/test.sh ARGS...       pytest ARGS (a file, -k NAME, -m slow, ...)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+quick=0
+if [ "${1:-}" = quick ]; then
+  quick=1
+  shift
+fi
 bash scripts/setup.sh test   # the course and the tests: requirements-test.txt
-missing=()
-command -v chromium >/dev/null || missing+=(chromium)
-command -v bwrap >/dev/null || missing+=(bubblewrap)
-# The hub test (tests/test_hub.py, root only) needs Node for its proxy and Debian's python3-venv
-# for the students' venv and LiteLLM's. With NodeSource's nodejs (npm included), apt's npm
-# conflicts: Node is installed only when there is no npm at all.
-if [ "$(id -u)" = 0 ]; then
-  command -v configurable-http-proxy >/dev/null || command -v npm >/dev/null || missing+=(nodejs npm)
-  /usr/bin/python3 -c "import ensurepip" 2>/dev/null || missing+=(python3-venv)
-fi
-if [ ${#missing[@]} -gt 0 ]; then
+# What the slow tests need (the browser, the sandbox, the hub as root); the quick loop needs none.
+if [ $quick = 0 ]; then
+  missing=()
+  command -v chromium >/dev/null || missing+=(chromium)
+  command -v bwrap >/dev/null || missing+=(bubblewrap)
+  # The hub test (tests/test_hub.py, root only) needs Node for its proxy and Debian's python3-venv
+  # for the students' venv and LiteLLM's. With NodeSource's nodejs (npm included), apt's npm
+  # conflicts: Node is installed only when there is no npm at all.
   if [ "$(id -u)" = 0 ]; then
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-  else
-    echo "missing: ${missing[*]}: sudo apt-get install ${missing[*]}" >&2
+    command -v configurable-http-proxy >/dev/null || command -v npm >/dev/null || missing+=(nodejs npm)
+    /usr/bin/python3 -c "import ensurepip" 2>/dev/null || missing+=(python3-venv)
   fi
-fi
-# configurable-http-proxy 5.1.0: the last release that runs on Debian 12's Node 18.
-if [ "$(id -u)" = 0 ] && ! command -v configurable-http-proxy >/dev/null; then
-  npm install --global --silent configurable-http-proxy@5.1.0
-fi
-# The hub test's class proxy: LiteLLM in a venv of its own (README, "Live runs for a class"),
-# every package pinned by deploy/proxy/requirements.txt; installed again when that changes.
-if [ "$(id -u)" = 0 ]; then
-  proxy=/opt/course-proxy
-  want=$(sha256sum deploy/proxy/requirements.txt | cut -d' ' -f1)
-  if [ "$(cat "$proxy/.requirements.sha" 2>/dev/null)" != "$want" ]; then
-    [ -x "$proxy/bin/python" ] || /usr/bin/python3 -m venv "$proxy"
-    "$proxy/bin/pip" install --quiet --disable-pip-version-check -r deploy/proxy/requirements.txt
-    echo "$want" > "$proxy/.requirements.sha"
+  if [ ${#missing[@]} -gt 0 ]; then
+    if [ "$(id -u)" = 0 ]; then
+      apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+    else
+      echo "missing: ${missing[*]}: sudo apt-get install ${missing[*]}" >&2
+    fi
+  fi
+  # configurable-http-proxy 5.1.0: the last release that runs on Debian 12's Node 18.
+  if [ "$(id -u)" = 0 ] && ! command -v configurable-http-proxy >/dev/null; then
+    npm install --global --silent configurable-http-proxy@5.1.0
+  fi
+  # The hub test's class proxy: LiteLLM in a venv of its own (README, "Live runs for a class"),
+  # every package pinned by deploy/proxy/requirements.txt; installed again when that changes.
+  if [ "$(id -u)" = 0 ]; then
+    proxy=/opt/course-proxy
+    want=$(sha256sum deploy/proxy/requirements.txt | cut -d' ' -f1)
+    if [ "$(cat "$proxy/.requirements.sha" 2>/dev/null)" != "$want" ]; then
+      [ -x "$proxy/bin/python" ] || /usr/bin/python3 -m venv "$proxy"
+      "$proxy/bin/pip" install --quiet --disable-pip-version-check -r deploy/proxy/requirements.txt
+      echo "$want" > "$proxy/.requirements.sha"
+    fi
   fi
 fi
 # Tests never use a key from .env: the live notebook runs against the offline model.
@@ -42,7 +54,11 @@ export COMPACT_OFFLINE=1
 # Lint first: pyproject.toml's [tool.ruff] holds the project's rules and line length.
 .venv/bin/ruff check --quiet .
 status=0
-.venv/bin/python -m pytest "$@" || status=$?
+if [ $quick = 1 ]; then
+  .venv/bin/python -m pytest -q -m "not slow" tests "$@" || status=$?
+else
+  .venv/bin/python -m pytest "$@" || status=$?
+fi
 # nbval stops each notebook kernel with SIGKILL; remove the last one's replay scratch folder.
 .venv/bin/python -c "from workbench.course.replay import remove_stale_scratch; remove_stale_scratch()"
 exit $status

@@ -24,6 +24,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 LAST = sorted((ROOT / "notebooks" / "src").glob("[0-9][0-9]_*.py"))[-1].stem
 NUMBER = f"{int(LAST[:2]) + 1:02d}"

@@ -354,6 +354,7 @@ def test_the_repl_ends_on_end_of_input(workspace, capsys, monkeypatch, no_key):
     assert main_agent(["--workspace", str(workspace), "--offline"]) == 0
 
 
+@pytest.mark.slow
 def test_python_m_compact_run_works_as_a_command(workspace, tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ENV}
     env["PYTHONPATH"] = str(ROOT)
@@ -365,6 +366,7 @@ def test_python_m_compact_run_works_as_a_command(workspace, tmp_path):
     assert "How they are named" in done.stdout
 
 
+@pytest.mark.slow
 def test_python_m_compact_serve_answers_any_client(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ENV}
     env["PYTHONPATH"] = str(ROOT)

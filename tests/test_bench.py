@@ -258,6 +258,7 @@ def test_references_are_recency_biased_and_seeded():
         t.refers_to for t in session.turns]
 
 
+@pytest.mark.slow
 def test_the_default_beats_the_seed_profile_across_two_seeds():
     # The targets are asserted here, on the figures; the bench only prints them.
     rows = bench.run_bench(turns=(120,), sessions=KINDS, designs=("summary", "seed", "default"),
@@ -376,6 +377,7 @@ def test_tool_heavy_120_turns_meets_the_acceptance_claims():
     assert default["refused"] == 0 and default["largest"] <= 50_000 + 200
 
 
+@pytest.mark.slow
 def test_quick_command_prints_the_table_and_writes_the_chart(tmp_path, capsys):
     chart = tmp_path / "bench.png"
     assert cli.main(["--quick", "--sessions", "tool-heavy", "--chart", str(chart)]) == 0
@@ -559,6 +561,7 @@ def test_the_sessions_clock_has_tools_the_model_and_the_users_pauses():
     assert max(b - a for a, b in zip(calm, calm[1:])) < 300 and calm[-1] < times[-1]
 
 
+@pytest.mark.slow
 def test_the_bench_prints_costs_with_and_without_pauses_and_the_switchs_effect(capsys):
     assert cli.main(["--quick", "--sessions", "chat-heavy", "--designs", "default", "default+cold",
                      "--seeds", "2"]) == 0
@@ -572,6 +575,7 @@ def test_the_bench_prints_costs_with_and_without_pauses_and_the_switchs_effect(c
     assert mine["default_mean"] < 1 and mine["default_worst"] <= 1   # the switch's effect, over seeds
 
 
+@pytest.mark.slow
 def test_the_cache_aware_switch_stays_off_it_saves_money_but_misses_more():
     """The rule (issue 31): default only if it wins on cost at no more misses. On chat-heavy
     sessions (8 seeds, 120 turns) it costs less on every seed, and misses more on average."""

@@ -61,9 +61,9 @@ CHART_CHANGED = """([selector, before]) => {
     return image !== null && image.getAttribute('src') !== before;
 }"""
 
-pytestmark = pytest.mark.skipif(
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(
     not CHROMIUM.exists(),
-    reason="Debian's chromium is not installed (bash scripts/test.sh installs it)")
+    reason="Debian's chromium is not installed (bash scripts/test.sh installs it)")]
 
 
 def open_notebook(page, lab, name: str) -> None:

@@ -43,6 +43,7 @@ def run(client, workspace, stream: bool) -> Agent:
     return agent
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("recorded_streamed, replayed_streamed", [
     (False, False), (True, True), (False, True)])
 def test_a_recorded_run_is_replayed_through_the_sdk(tmp_path, recorded_streamed, replayed_streamed):
@@ -80,6 +81,7 @@ def outputs(nb) -> list:
     return [json.dumps(cell.outputs, sort_keys=True) for cell in nb.cells if cell.cell_type == "code"]
 
 
+@pytest.mark.slow
 def test_notebook_12_replays_byte_for_byte_from_its_cassette(tmp_path, monkeypatch):
     builder = load_builder()
     [path] = (ROOT / "notebooks").glob("*_live_agent.ipynb")      # 09, the core path's last

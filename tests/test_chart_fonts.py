@@ -86,6 +86,7 @@ def render_reporting_missing(figures, caplog) -> list[str]:
     return reported
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_no_chart_misses_a_glyph(lang, monkeypatch, caplog):
     monkeypatch.setenv("COMPACT_LANG", lang)

@@ -36,6 +36,8 @@ from tests.test_browser import (
     run_all_cells,
 )
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 HIDDEN = ("src", "conftest.py", "jupytext.toml", "sanitize.cfg")
 LESSON = "02_snip_compact.ipynb"     # quick to run, no model server

@@ -41,6 +41,7 @@ def wait_for(condition, limit: float = 60) -> bool:
 
 # -- Ctrl-C ------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_ctrl_c_during_bench_ends_with_one_line_and_leaves_nothing(tmp_path):
     tmpdir = tmp_path / "tmp"
     tmpdir.mkdir()
@@ -168,6 +169,7 @@ def test_bench_checks_its_numbers(argv, named, capsys, monkeypatch):
     assert f"argument {named}" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_serve_port_out_of_range_from_the_command_line(tmp_path):
     done = subprocess.run([sys.executable, "-m", "compact", "serve", "--port", "99999"],
                           cwd=tmp_path, env=command_env(tmp_path), capture_output=True, text=True,
@@ -180,6 +182,7 @@ def test_serve_port_out_of_range_from_the_command_line(tmp_path):
 
 # -- scratch folders ------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_replays_of_a_killed_process_are_removed_by_the_next_one(tmp_path):
     tmpdir = tmp_path / "tmp"
     tmpdir.mkdir()

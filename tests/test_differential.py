@@ -276,11 +276,13 @@ def run_session(tmp_path, number: int, calls: int = CALLS, check: bool = True) -
     return met
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("number", range(SESSIONS))
 def test_seed_profile_is_the_article_call_after_call(tmp_path, number):
     run_session(tmp_path, number)
 
 
+@pytest.mark.slow
 def test_the_sessions_reach_every_difference(tmp_path):
     """The sessions meet each place the seed profile once got wrong (the article alone runs)."""
     met = set()

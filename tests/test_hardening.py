@@ -197,6 +197,7 @@ def run_cli(*args, cwd):
                           capture_output=True, text=True, timeout=300)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", [["replay", "five_reads"], ["bench", "--quick"]])
 @pytest.mark.parametrize("target", ["fifo", "device", "link"])
 def test_a_chart_never_replaces_a_fifo_a_device_or_a_link(tmp_path, command, target):

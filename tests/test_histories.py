@@ -105,6 +105,7 @@ def test_make_workspace_reproduces_the_generated_files_byte_for_byte():
 
 # -- the histories as files -----------------------------------------------------------
 
+@pytest.mark.slow
 def test_make_histories_reproduces_every_file_byte_for_byte():
     files = load_script("make_histories").build_all()
     assert sorted(files) == [f"{name}.json" for name in NAMES]

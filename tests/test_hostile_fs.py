@@ -223,6 +223,7 @@ def base(tmp_path_factory):
 
 # -- the property -----------------------------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("profile", PROFILES)
 @settings(max_examples=EXAMPLES) if EXAMPLES else (lambda test: test)
 @given(data=st.data())

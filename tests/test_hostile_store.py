@@ -120,6 +120,7 @@ def test_a_fifo_at_the_name_does_not_hang_prepare(root):
     assert assert_points_at_own_regular_file(root, out, messages) >= 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
 def test_a_symlink_to_a_device_is_never_read(tmp_path, device):
     root = tmp_path / "root"
@@ -346,6 +347,7 @@ def test_eight_threads_on_one_root_keep_their_own_texts(root):
     check_writers(root, [pair for result in results for pair in result])
 
 
+@pytest.mark.slow
 def test_eight_processes_on_one_root_keep_their_own_texts(root):
     go = root.parent / "go"
     context = multiprocessing.get_context("spawn")

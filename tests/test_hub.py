@@ -43,6 +43,8 @@ import pytest
 from tests import hubkit
 from workbench.bench import classroom
 
+pytestmark = pytest.mark.slow
+
 NOTEBOOK = "09_live_agent.ipynb"
 REASON = hubkit.why_not_here()
 NEEDS_A_HUB = pytest.mark.skipif(bool(REASON), reason=f"the hub test {REASON}")

@@ -31,6 +31,8 @@ from packaging.utils import canonicalize_name
 
 from workbench.course import histories
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 SUBPACKAGES = ("display", "offline", "agent", "bench", "course", "course/exercises")

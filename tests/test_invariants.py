@@ -255,6 +255,7 @@ def run_step(c, name, messages, active):
     return c.run_step(name, messages, active)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("profile", PROFILES)
 @given(data=st.data())
 def test_every_step_holds_the_invariants(profile, base, data):
@@ -275,6 +276,7 @@ def test_every_step_holds_the_invariants(profile, base, data):
     assert_contained(work, root, c.store.written)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("profile", PROFILES)
 @given(data=st.data())
 def test_prepare_turn_by_turn_holds_the_invariants(profile, base, data):
@@ -301,6 +303,7 @@ class FlakyDisk:
         return self.rename(*args)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("profile", PROFILES)
 @given(data=st.data())
 def test_failed_writes_are_fail_safe(profile, base, data):

@@ -12,8 +12,12 @@ import shutil
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from tests.helpers import load_builder
 from tests.jupyterlab_server import DIRECT, LabServer
+
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "notebooks" / "src" / "03_micro_compact.py"

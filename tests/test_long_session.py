@@ -24,6 +24,8 @@ from .helpers import (
     whole_results,
 )
 
+pytestmark = pytest.mark.slow
+
 TURNS = 120
 
 

@@ -98,6 +98,7 @@ def test_there_is_one_notebook_per_source_numbered_without_a_gap():
     assert [name[:2] for name in labs] == [f"{n:02d}" for n in range(1, len(labs) + 1)]
 
 
+@pytest.mark.slow
 def test_every_notebook_holds_its_sources_cells(capsys):
     # The same check as `scripts/build_notebooks.py --check-sources`.
     assert BUILD.main(["--check-sources"]) == 0, capsys.readouterr().out

@@ -101,6 +101,7 @@ def course_names(answer: str) -> str:
     return re.sub(r"toolu_[0-9a-f]{24}", "toolu_*", answer)
 
 
+@pytest.mark.slow
 def test_own_tools_get_the_same_answers_as_the_course_tools(tmp_path):
     course = answers(tmp_path, TOOLS, run_tool)
     own = answers(tmp_path, OWN, own_tool)

@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "data" / "workspace"
 CANNOT = ("I can't tell from what I read", "从我读到的内容无法确定")
 
-pytestmark = pytest.mark.usefixtures("no_network")  # nothing but loopback (conftest.py)
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("no_network")]  # nothing but loopback (conftest.py)
 
 
 def text(path: str) -> str:
@@ -265,6 +265,7 @@ def read_kinds(messages: list, path: str) -> set:
             and uses[r["tool_use_id"]]["input"].get("path") == path}
 
 
+@pytest.mark.slow
 def test_every_answer_is_true_or_says_it_cannot_tell(asked):
     single, session = asked
     results = [(grade(fact, answer), question, answer) for fact, question, answer, *_ in single + session]

@@ -84,6 +84,7 @@ COMMAND_LINES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", COMMAND_LINES)
 def test_planted_modules_and_env_in_the_workspace_change_nothing(planted, tmp_path, how):
     workspace, markers, listener = planted

@@ -215,6 +215,7 @@ def histories():
     return [*list_histories(), str(sample_path())]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", histories())
 def test_the_offline_model_never_answers_a_probe_wrong(name, asker):
     history = load_history(name)

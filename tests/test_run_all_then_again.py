@@ -25,6 +25,8 @@ from nbclient import NotebookClient
 
 from .helpers import load_script
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 CHECKER = re.compile(r"\bcheck_\w+\(|\bhint\(\)")
 YOUR_TURN = re.compile(r"^#+ .*(Your turn|轮到你了)", re.M)

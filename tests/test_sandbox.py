@@ -28,6 +28,8 @@ import pytest
 from workbench.agent import tools
 from workbench.agent.tools import run_tool
 
+pytestmark = pytest.mark.slow
+
 # An interpreter the sandbox can see: its /tmp is its own, so this test's own Python is
 # hidden inside it when the checkout (and its .venv) lives under /tmp, as a CI clone may.
 PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable

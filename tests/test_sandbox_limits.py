@@ -25,7 +25,7 @@ from workbench.agent import limits, sandbox, tools
 
 from .test_sandbox import BWRAP, bounded
 
-pytestmark = pytest.mark.skipif(not BWRAP, reason="bwrap cannot start here")
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(not BWRAP, reason="bwrap cannot start here")]
 
 CHECKOUT = Path(__file__).resolve().parents[1]
 # Each attack: its command, and the word of `limits.NOTES` its line must name.

@@ -419,6 +419,7 @@ json_values = st.recursive(
     max_leaves=12)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(body=st.fixed_dictionaries({"model": st.just(MODEL), "max_tokens": st.just(10)},
                                   optional={"messages": json_values, "system": json_values,
@@ -519,6 +520,7 @@ def conversations(draw):
     return messages
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(messages=conversations())
 def test_any_valid_conversation_gets_a_reply_in_the_api_shape(messages):
@@ -669,6 +671,7 @@ def test_where_the_api_differs_it_is_a_named_rule():
 
 # -- python -m compact serve: the key in a file only its user can read ----------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "kill"])
 def test_serve_keeps_its_key_in_a_private_file_and_never_prints_it(tmp_path, stop):
     root = Path(__file__).resolve().parents[1]

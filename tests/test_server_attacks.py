@@ -54,6 +54,7 @@ def open_files_for(count: int) -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (needed, hard))
 
 
+@pytest.mark.slow
 def test_with_two_thousand_idle_connections_open_a_client_still_gets_its_answer_in_a_second(offline):
     open_files_for(IDLE)
     idle = []

@@ -144,6 +144,7 @@ def test_every_connection_has_an_idle_timeout(offline):
     assert 0 < server.IDLE_TIMEOUT <= 60
 
 
+@pytest.mark.slow
 def test_a_quiet_connection_is_closed_after_the_idle_timeout(monkeypatch, capfd):
     monkeypatch.setattr(server, "IDLE_TIMEOUT", 0.5)
     offline = started()

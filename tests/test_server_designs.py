@@ -19,6 +19,8 @@ from workbench.offline.api import context_edits
 from workbench.offline.api import server_compaction as sc
 from workbench.offline.tokens import estimate_tokens
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def history():

@@ -29,6 +29,7 @@ pytestmark = pytest.mark.usefixtures("no_network")  # nothing but loopback (conf
 HELLO = {"model": MODEL_NAME, "max_tokens": 16, "messages": [{"role": "user", "content": "hi"}]}
 
 
+@pytest.mark.slow
 def test_fifty_concurrent_sdk_clients_of_ten_requests_get_no_connection_error(offline):
     clients, per_client = 50, 10
     barrier = threading.Barrier(clients)
@@ -234,6 +235,7 @@ def test_a_529_has_its_reason_phrase(sends):
     assert len(sends["sends"]) == 1
 
 
+@pytest.mark.slow
 def test_the_benchmark_counts_calls_and_failures(capsys):
     with start_offline_server() as handle:
         one = server_rate.sequential(handle.base_url, 5)
@@ -252,6 +254,7 @@ def test_the_benchmark_counts_calls_and_failures(capsys):
     assert out.count("x the echo's time per call") == 2 and "the answer alone, no HTTP" in out
 
 
+@pytest.mark.slow
 def test_python_m_compact_bench_server_prints_both_rates(tmp_path):
     root = Path(__file__).resolve().parents[1]
     env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}

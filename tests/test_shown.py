@@ -78,6 +78,7 @@ def test_replay_shows_a_hostile_history(hostile_history, capsys):
     assert "\\x1b]52;c;" in out and "\\u202e" in out
 
 
+@pytest.mark.slow
 def test_sweep_shows_a_hostile_history(hostile_history, capsys):
     assert sweep.main([str(hostile_history), "--no-progress", "--window", "20000"]) == 0
     out = capsys.readouterr().out

@@ -120,6 +120,7 @@ def test_a_miss_is_a_name_only_an_earlier_output_held():
     assert needs(messages) == {3: {"read_frames_fast"}}
 
 
+@pytest.mark.slow
 def test_the_chart_marks_the_best_row(result):
     figure = sweep_chart(result)
     ax = figure.axes[0]
@@ -145,6 +146,7 @@ def run(*argv):
                           cwd=ROOT, timeout=300)
 
 
+@pytest.mark.slow
 def test_sweep_prints_the_table_and_the_progress_goes_to_stderr(tmp_path):
     chart = tmp_path / "s.png"
     done = run("sweep", str(SAMPLE), "--window", str(WINDOW), "--grid", "context_char_limit=25000,50000",
@@ -190,6 +192,7 @@ def test_replay_takes_a_limit_in_tokens_and_measures_it_so():
     assert "micro_compact" in done.stdout and "all steps" in done.stdout
 
 
+@pytest.mark.slow
 def test_the_sample_is_labelled_and_fresh():
     first = json.loads(SAMPLE.read_text(encoding="utf-8").splitlines()[0])
     assert first["type"] == "summary" and first["summary"].startswith("MADE, NOT RECORDED")

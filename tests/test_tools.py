@@ -131,6 +131,7 @@ def deep(tmp_path):
         subprocess.run(["rm", "-rf", str(folder)], check=True)
 
 
+@pytest.mark.slow
 def test_glob_walks_a_folder_nested_deeper_than_pythons_recursion_limit(deep):
     lines = bounded(deep, "glob", {"pattern": "**/d"}).splitlines()
     assert len(lines) == tools.MAX_GLOB_HITS + 1

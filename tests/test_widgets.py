@@ -71,6 +71,7 @@ def test_the_explorer_starts_at_the_profile_numbers_and_draws_two_charts(box):
     assert "model calls" in box.status.value and "5 model calls" in box.status.value
 
 
+@pytest.mark.slow
 def test_moving_a_slider_redraws_with_the_new_number(box):
     box.controls["context_char_limit"].value = 20_000
     assert box.last["context_char_limit"] == 20_000 and box.last["profile"] == "seed"
@@ -86,6 +87,7 @@ def test_switching_profile_enables_the_target_and_redraws(box):
     assert box.last["profile"] == "default" and box.last["snip_target_messages"] == 30
 
 
+@pytest.mark.slow
 def test_a_bad_combination_shows_the_reason_and_no_chart(box):
     box.controls["profile"].value = "default"
     box.controls["snip_max_messages"].value = 20

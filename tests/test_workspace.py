@@ -84,6 +84,7 @@ def _run(*argv, cwd=ROOT):
                           capture_output=True, text=True, timeout=300)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", [["run", "titles"], ["agent"]])
 def test_the_command_line_refuses_the_checkout_with_one_line(command):
     before = files_under(ROOT / "compact")
@@ -95,6 +96,7 @@ def test_the_command_line_refuses_the_checkout_with_one_line(command):
     assert files_under(ROOT / "compact") == before
 
 
+@pytest.mark.slow
 def test_with_no_workspace_a_run_works_on_a_fresh_copy(tmp_path):
     sample = ROOT / "data" / "workspace"
     before = files_under(sample)

@@ -156,7 +156,7 @@ def difference(expected, got) -> str:
         return frame("expected got", want=repr(expected), have=repr(got))
     if type(expected) is not type(got):
         return frame("types", want_type=_a(type(expected)), want=short(expected),
-                  have_type=_a(type(got)), have=short(got))
+                     have_type=_a(type(got)), have=short(got))
     if isinstance(expected, str):
         if len(expected) <= SHORT and len(got) <= SHORT:
             return frame("expected got", want=repr(expected), have=repr(got))

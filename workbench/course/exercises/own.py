@@ -84,7 +84,7 @@ def check_settings(choice, result: Sweep, budget: float | None = None,
         *([(say("own: forgets no more than the default"),
             row.forgotten <= result.most_forgotten,
             say("own: forgets more than the default", row_forgotten=row.forgotten,
-                   most=result.most_forgotten))] if probed else []),
+                most=result.most_forgotten))] if probed else []),
         (say("own: within the budget"), budget is None or row.cost <= budget,
          say("own: over the budget", row_cost=row.cost, budget=budget)
          if budget is not None else ""),
@@ -92,7 +92,7 @@ def check_settings(choice, result: Sweep, budget: float | None = None,
         # no case that always passes; one n/a line says why.
         *([(say("own: misses no more than the best row"), row.misses <= best.misses,
             say("own: misses more than the best row", row_misses=row.misses,
-                   best_misses=best.misses))] if best is not None else []),
+                best_misses=best.misses))] if best is not None else []),
     ]
     checked = report(name, rows, hint)
     if best is None:
