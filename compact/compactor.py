@@ -2,6 +2,10 @@
 
     tool_result_budget -> snip_compact -> micro_compact -> compact_history (only if still over)
 
+While the list holds a thinking block, prepare runs no step that edits the past
+in place (flaw 19, `append_only_thinking`): over the limit it compacts whole, and
+each record counts what that cost.
+
 The order, and what each step needs, is one list: `compact.steps.STEPS`;
 `prepare` runs its rows. Each step is also a method of its own, by the article's
 name (`compactor.snip_compact(messages, request)`), a few lines that run its row.
@@ -18,7 +22,7 @@ from pathlib import Path
 
 from . import summary, working
 from .config import CompactionConfig
-from .messages import check_request, estimate_chars, json_len
+from .messages import check_request, estimate_chars, json_len, thinking_count
 from .record import StepRecord
 from .steps import STEPS, step_named
 from .store import Store
@@ -140,6 +144,8 @@ class ContextCompactor:
         before_files, before_calls = len(self.store.written), self._model_calls
         self._errors, self._sizes.change = [], 0
         needs = {"request": active_request, "size": before_chars}
+        thinking = thinking_count(messages)
+        seen = [self._sizes.lengths.text(m) for m in messages] if thinking else None
         out = step.run(messages, self, *(needs[need] for need in step.needs))
         if out is messages and self.measure is estimate_chars:
             after_chars = before_chars + self._sizes.change   # edited in place, each change counted
@@ -152,9 +158,19 @@ class ContextCompactor:
             chars_before=before_chars, chars_after=after_chars,
             files=self.store.written[before_files:],
             model_calls=self._model_calls - before_calls,
-            error="; ".join(self._errors) or None))
+            error="; ".join(self._errors) or None, **self._thinking_cost(seen, out, thinking)))
         self._count = len(messages)
         return messages, after_chars
+
+    def _thinking_cost(self, seen, out, thinking: int) -> dict:
+        """The record's thinking fields: `seen` is each message's JSON before the step."""
+        if not thinking:
+            return {}
+        now = [self._sizes.lengths.text(m) for m in out]
+        first = next((i for i, text in enumerate(seen) if i >= len(now) or now[i] != text), None)
+        left = thinking_count(out)
+        return {"thinking_dropped": max(thinking - left, 0), "cache_restart_at": first,
+                "thinking_invalidated": 0 if first is None else thinking_count(out[first:])}
 
     def _start(self, messages):
         # One pass: a copy (the caller's list is never changed), each message's
@@ -205,11 +221,12 @@ class ContextCompactor:
         self.calls += 1
         messages = self._start(messages)
         chars = self._sizes.start if self.measure is estimate_chars else self.measure(messages)
+        thinking = thinking_count(messages) > 0   # then the default edits nothing in place
         with self.store.held_folders():
             for step in STEPS:
                 # flaw 8: a summary where a file write would do. persist_largest's row
                 # needs persist_before_summary, so only the default runs it before step 4.
-                if not step.runs_in_prepare(self.config, chars):
+                if not step.runs_in_prepare(self.config, chars, thinking):
                     continue
                 if step.says:
                     self.echo_line(step.says)

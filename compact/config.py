@@ -3,7 +3,7 @@
 `CompactionConfig.seed()` is the article (s08) exactly: its thresholds and its
 behaviour, flaws included, so a notebook can reproduce what the article shows.
 `CompactionConfig()` is the default: the same thresholds with the behavioural
-flaws fixed (flaws 1-5, 8 and 14-18 in docs/DESIGN.md, one switch each). The
+flaws fixed (flaws 1-5, 8 and 14-19 in docs/DESIGN.md, one switch each). The
 safety fixes (trusted paths, collision-safe names, text of list content, plain
 dicts, the prompt-too-long spellings: flaws 6, 7, 9, 11, 12) are not switches:
 they hold in both profiles. tests/test_differential.py runs the seed profile
@@ -96,6 +96,11 @@ class CompactionConfig:
     # that is still paid for: compact then, down to the target, whatever the size
     # (`when_cold`). Off: the benchmark measures it (docs/AFTER_THE_ARTICLE.md).
     compact_when_cold: bool = False
+    # flaw 19 (issue 42, preserved thinking): a thinking block sent back is bound to
+    # everything before it, so an in-place edit of the past (steps 2, 3, persist_largest)
+    # is a 400 or drops its reasoning. While the list holds a thinking block, shrink the
+    # past only whole, at a compaction (step 4; reactive_compact summarizes all of it).
+    append_only_thinking: bool = True
     # Tokens instead of characters: the context limit in tokens of the compactor's
     # token measure. None: the article's characters (context_char_limit).
     context_token_limit: int | None = None
@@ -118,6 +123,7 @@ class CompactionConfig:
             micro_keep_zero_keeps_none=False,
             compact_in_one_call=False,
             persist_oversized=False,
+            append_only_thinking=False,
         )
         article.update(overrides)
         return cls(**article)

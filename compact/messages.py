@@ -146,6 +146,17 @@ def has_tool_use(message) -> bool:
     return message.get("role") == "assistant" and bool(tool_uses(message))
 
 
+def thinking_count(messages) -> int:
+    """The thinking and redacted_thinking blocks of the assistant messages in `messages`."""
+    return sum(isinstance(b, dict) and b.get("type") in ("thinking", "redacted_thinking")
+               for m in messages if isinstance(m, dict) and m.get("role") == "assistant"
+               and isinstance(m.get("content"), list) for b in m["content"])
+
+
+def has_thinking(messages) -> bool:
+    return thinking_count(messages) > 0
+
+
 def text_of(content) -> str:
     """The text of a content value: the string itself, or its text blocks joined."""
     if isinstance(content, str):

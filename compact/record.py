@@ -21,6 +21,13 @@ class StepRecord:
     files: list = field(default_factory=list)   # relative paths written
     model_calls: int = 0      # summaries asked of the model
     error: str | None = None  # a write that failed; the text stayed in context
+    # What the step cost a session with thinking on (counted only when the list holds
+    # thinking blocks): blocks it removed (whole compaction: the reasoning dropped), blocks
+    # it left behind an edited message (the API's prefix check fails them), and the first
+    # message it changed, where the prompt cache restarts (None: it only appended, or nothing).
+    thinking_dropped: int = 0
+    thinking_invalidated: int = 0
+    cache_restart_at: int | None = None
 
     @property
     def fired(self) -> bool:

@@ -38,10 +38,14 @@ class Step:
     switch: str | None = None   # a CompactionConfig switch that must be on
     says: str | None = None     # the line the article's agent prints when the step runs
     colour: str = "black"       # a colour of workbench.display.palette, by name
+    edits_past: bool = False    # rewrites messages the model has already read, in place
 
-    def runs_in_prepare(self, config, chars: int) -> bool:
-        """Whether `prepare` runs this step now, the list being `chars` long."""
+    def runs_in_prepare(self, config, chars: int, thinking: bool = False) -> bool:
+        """Whether `prepare` runs this step now, the list being `chars` long (`thinking`:
+        it holds a thinking block, which such an edit would invalidate)."""
         if self.switch is not None and not getattr(config, self.switch):
+            return False
+        if self.edits_past and thinking and config.append_only_thinking:
             return False
         if self.when == OVER_LIMIT:
             return chars > config.context_limit
@@ -50,11 +54,12 @@ class Step:
 
 STEPS = (
     Step("tool_result_budget", budget.tool_result_budget, 1, colour="orange"),
-    Step("snip_compact", snip.snip_compact, 2, needs=("request", "size"), colour="sky"),
-    Step("micro_compact", micro.micro_compact, 3, needs=("size",), colour="green"),
+    Step("snip_compact", snip.snip_compact, 2, needs=("request", "size"), colour="sky",
+         edits_past=True),
+    Step("micro_compact", micro.micro_compact, 3, needs=("size",), colour="green", edits_past=True),
     # flaw 8: a summary where a file write would do (the default's pass before step 4).
     Step("persist_largest", budget.persist_largest, None, needs=("size",), when=OVER_LIMIT,
-         switch="persist_before_summary", colour="vermillion"),
+         switch="persist_before_summary", colour="vermillion", edits_past=True),
     Step("compact_history", summary.compact_history, 4, needs=("request",), when=OVER_LIMIT,
          says="[auto compact]", colour="purple"),
     Step("reactive_compact", reactive.reactive_compact, None, needs=("request",),

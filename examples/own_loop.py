@@ -27,6 +27,12 @@ cannot go stale.
 A streamed loop (`messages.stream()`) needs nothing more: the SDK's final
 message is what `create` returns (`ask(..., stream=True)`).
 
+With thinking on (`ask(..., thinking={"type": "adaptive"})`) each assistant turn
+goes back as received, thinking blocks included, and `tool_choice` is never set
+(a model with thinking on refuses `any` and `tool`). The API binds each thinking
+block to everything before it, so the compactor's default profile then edits
+nothing in place and compacts whole (docs/RECIPE.md, "Thinking on").
+
 Left out: the system prompt's wording, retries of other errors
 (raised as they are), and anything the package's Agent adds for the course
 (echoing, turn limits per task, destructive-command confirmation).
@@ -45,16 +51,18 @@ SYSTEM = "You are a coding agent. Use the tools to read files; answer from what 
 
 
 def ask(client, model: str, compactor: ContextCompactor, messages: list, request: str,
-        workspace, max_calls: int = 20, stream: bool = False) -> str:
+        workspace, max_calls: int = 20, stream: bool = False, thinking: dict | None = None) -> str:
     """One user turn of a tool loop, with the pipeline wired in; returns the final text.
-    `stream`: each reply comes as events through `messages.stream()`; nothing else changes."""
+    `stream`: each reply comes as events through `messages.stream()`; nothing else changes.
+    `thinking`: the request's thinking setting (None: not sent)."""
+    extra = {} if thinking is None else {"thinking": thinking}
     messages.append({"role": "user", "content": request})
     refused = False
     for _ in range(max_calls):
         messages[:] = compactor.prepare(messages, request)                      # 1
         try:
             response = call(client, stream, model=model, max_tokens=4000, system=SYSTEM,
-                            tools=TOOLS, messages=messages)
+                            tools=TOOLS, messages=messages, **extra)
         except anthropic.APIStatusError as error:
             if refused or not is_prompt_too_long(error):
                 raise                           # a second refusal in a row is the caller's
@@ -70,6 +78,7 @@ def ask(client, model: str, compactor: ContextCompactor, messages: list, request
             messages[:] = compactor.reactive_compact(messages, request)         # 2
             continue
         refused = False
+        # As received, thinking blocks too: each one's signature covers its text and its place.
         content = [block.model_dump(mode="json", exclude_none=True) for block in response.content]
         messages.append({"role": "assistant", "content": content})
         calls = [block for block in content if block["type"] == "tool_use"]

@@ -53,7 +53,8 @@ def asker():
 def log(n: int) -> str:
     """A test log whose third line is distinctive (a number only it has)."""
     summary = f"run {n}: {170 + n} passed, {n} failed in 0.{n}4s"
-    return "\n".join([f"== run {n} ==", "collecting tests ...", summary,
+    # The build's state: broken in the first five logs, green in the last (a latest value).
+    return "\n".join([f"== run {n} ==", f"build = {'green' if n == 5 else 'broken'}", summary,
                       *(f"tests/test_{k}.py .......... [{k * 10}%]" for k in range(1, 9))])
 
 
@@ -94,6 +95,10 @@ def test_probes_of_each_kind_carry_a_question_an_answer_and_their_message():
     assert step.kind == "continuation" and step.expected == "Next I will count the failures in each log."
     assert step.source == 3
     assert probes[the_probe(probes, detail="decision")].expected == "I will read all five logs in one batch."
+    latest = probes[the_probe(probes, kind="latest value")]
+    assert (latest.detail, latest.cue, latest.expected, latest.stale, latest.source) == \
+        ("value", "build", "build = green", ("build = broken",), 4)
+    assert read_question(latest.question) == ("latest", "build", ("value", 2))
     assert probes == make_probes(messages, request)   # deterministic
 
 

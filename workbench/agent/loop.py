@@ -11,7 +11,7 @@ so no result is orphaned and no side effect is forgotten.
 
     python -m compact agent [--workspace DIR] [--profile seed|default] [--window N]
     python -m compact run TASK [--workspace DIR] [--profile ...] [--window N]
-    (both also take --offline, --max-turns N (at least 1) and --env-file PATH)
+    (both also take --offline, --thinking, --max-turns N (at least 1) and --env-file PATH)
 
 With no --workspace both work on a fresh copy of data/workspace, removed at
 exit; a workspace where the course lives is refused (`workspace.py`), by
@@ -30,6 +30,14 @@ top-level `cache_control`, so each call can read what the one before wrote.
 Whatever a tool prints and whatever a file is called, what enters the messages
 is text the SDK can send: a byte that is not UTF-8 (a surrogate escape in a
 file name, say) is written `\\xNN` (see `safe_text`).
+
+With `thinking=THINKING` (`--thinking` on the command line) every request turns
+thinking on, and each reply's `thinking` and `redacted_thinking` blocks are kept
+exactly as received, so they go back to the API unmodified and in their order
+(preserved thinking binds each to everything before it: docs/DESIGN.md, flaw 19;
+the default profile then edits nothing in place). The loop never sets
+`tool_choice`: a model with thinking on refuses `any` and `tool` (Claude Opus 5.5
+cannot turn thinking off), and `auto`, the API's default, is what it sends.
 
 With `agent.stream = True` each call goes through the SDK's
 `messages.stream()` and the loop reads the message it puts back together:
@@ -69,6 +77,9 @@ MAX_TOKENS = 8000
 # The API's automatic caching: a breakpoint on the last block of every request, so
 # each call reads the prefix the previous call wrote (the usage shows both).
 CACHE_CONTROL = {"type": "ephemeral"}
+# Thinking on, as current models take it (the SDK's BetaThinkingConfigAdaptiveParam).
+THINKING = {"type": "adaptive"}
+THINKING_TYPES = ("thinking", "redacted_thinking")
 MAX_TURNS = 30
 SHOWN = 120  # characters of a tool call or result shown on the terminal
 
@@ -115,7 +126,8 @@ class Agent:
 
     def __init__(self, workspace, client, model: str, *, config: CompactionConfig | None = None,
                  echo=print, confirm=None, new_id=None, max_turns: int = MAX_TURNS,
-                 max_tokens: int = MAX_TOKENS, show_usage: bool = False, measure=None):
+                 max_tokens: int = MAX_TOKENS, show_usage: bool = False, measure=None,
+                 thinking: dict | None = None):
         # Never where the course lives: its code and settings run outside the sandbox.
         self.workspace = check_workspace(workspace)
         if not self.workspace.is_dir():
@@ -129,6 +141,7 @@ class Agent:
         if not isinstance(max_turns, int) or isinstance(max_turns, bool) or max_turns < 1:
             raise ValueError(f"max_turns must be a whole number of at least 1, got {max_turns!r}")
         self.max_turns, self.max_tokens = max_turns, max_tokens
+        self.thinking = thinking        # None: the API's default, thinking off where it can be
         # measure: the compactor's (compact.tokens.TokenMeasure for a limit in tokens).
         self.compactor = ContextCompactor(self.workspace, client=client, model=model,
                                           config=self.config, echo=self.echo, new_id=new_id,
@@ -177,8 +190,10 @@ class Agent:
             self.usage.append(usage_of(response))
             if self.show_usage:
                 self.echo(usage_line(self.usage[-1]))
-            # A model may send back what it was given; keep the history sendable.
-            content = safe_value(to_plain(response.content))
+            # A model may send back what it was given; keep the history sendable. Thinking
+            # blocks go back as received: their signature covers their text.
+            content = [block if block.get("type") in THINKING_TYPES else safe_value(block)
+                       for block in to_plain(response.content)]
             self.messages.append({"role": "assistant", "content": content})
             if not tool_uses(self.messages[-1]):
                 return text_of(content).strip()
@@ -190,6 +205,8 @@ class Agent:
         self.model_calls += 1
         request = dict(model=self.model, system=SYSTEM, tools=TOOLS, messages=self.messages,
                        max_tokens=self.max_tokens, cache_control=CACHE_CONTROL)
+        if self.thinking is not None:   # never with tool_choice (see the module's docstring)
+            request["thinking"] = self.thinking
         if self.stream:   # the same reply as server-sent events, put back together by the SDK
             with self.client.messages.stream(**request) as events:
                 return events.get_final_message()
@@ -225,7 +242,7 @@ def shorten(text: str, limit: int = SHOWN) -> str:
 
 def run_task(task: str, workspace, *, profile: str = "default", window: int = DEFAULT_WINDOW,
              client=None, model: str | None = None, echo=print, new_id=None,
-             max_turns: int = MAX_TURNS) -> Agent:
+             max_turns: int = MAX_TURNS, thinking: dict | None = None) -> Agent:
     """Run one task to its answer (`agent.answer`); offline unless a client is given."""
     choice = None
     if client is None:
@@ -233,7 +250,7 @@ def run_task(task: str, workspace, *, profile: str = "default", window: int = DE
         client, model = choice.client, choice.model
     try:
         agent = Agent(workspace, client, model, config=CompactionConfig.named(profile),
-                      echo=echo, new_id=new_id, max_turns=max_turns)
+                      echo=echo, new_id=new_id, max_turns=max_turns, thinking=thinking)
         agent.ask(resolve_task(task))
         return agent
     finally:
@@ -271,6 +288,8 @@ def _parser(prog: str, description: str) -> argparse.ArgumentParser:
                         help="the offline model's window in tokens (default %(default)s)")
     parser.add_argument("--offline", action="store_true",
                         help="use the offline model even if a key and MODEL_ID are set")
+    parser.add_argument("--thinking", action="store_true",
+                        help="turn thinking on; its blocks go back as received")
     parser.add_argument("--max-turns", type=_at_least_one, default=MAX_TURNS,
                         help="model calls per request, at least 1 (default %(default)s)")
     parser.add_argument("--env-file", metavar="PATH",
@@ -328,7 +347,8 @@ def _agent(args, stack, **options):
     try:
         return choice, Agent(workspace, choice.client, choice.model, echo=print_shown,
                              config=CompactionConfig.named(args.profile),
-                             max_turns=args.max_turns, **options)
+                             max_turns=args.max_turns,
+                             thinking=THINKING if args.thinking else None, **options)
     except ValueError as error:
         print(f"error: {shown(str(error))}", file=sys.stderr)
         return 1, None

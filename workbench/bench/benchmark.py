@@ -38,7 +38,11 @@ which also defines what a request is billed (tokens in, cache writes and reads, 
 out), the lost outputs and the misses (a call whose needed earlier output,
 `Turn.refers_to`, is not whole in the request sent). Probed runs add the forgotten:
 the probes of the session (`workbench.probes`) that nothing the design sends for the
-next turn, no file it names and no summary keeps (`workbench.probes.status`).
+next turn, no file it names and no summary keeps (`workbench.probes.status`). Runs with
+thinking on (`thinking=True`: each reply starts with a thinking block,
+`workbench.bench.thinking`) add `thinking_invalid`: the blocks the design sent back
+behind a changed prefix (the API's 400, or that reasoning dropped), beside the misses
+and the lost outputs.
 
 Time: each request is booked at its time on the session's clock (tools, the
 model, the user's pauses, now and then a long one), so a cache entry left
@@ -85,6 +89,7 @@ from ..probes.status import Locator
 from . import cost, server_designs
 from .prices import DEFAULT_MODEL
 from .sessions import KINDS, Session, call_times, make_session, session_messages
+from .thinking import Invalidated, session_with_thinking
 
 TURNS = (120, 400)
 SEEDS = 8
@@ -171,6 +176,7 @@ def _drive(session, step, ledgers: list, window: int, compactor=None, originals=
     # The outputs as the tools wrote them (the oracle's session holds placeholders for some).
     originals = session.outputs() if originals is None else originals
     timings, news, sizes, refused, misses = [], [], [], 0, 0
+    thinking, added = Invalidated(), []
     warm = compactor.config if compactor is not None else None
     colds = 0
     for number, turn in enumerate(session.turns):
@@ -192,6 +198,8 @@ def _drive(session, step, ledgers: list, window: int, compactor=None, originals=
             # JSON once per message per call keeps the bookkeeping O(request);
             # an unchanged list (design none) reuses what it had.
             texts = [cost.message_json(m) for m in sent]
+        # What the client sends back is what the API checks: a server design's kept list.
+        thinking.see(texts if kept is sent else [cost.message_json(m) for m in kept], kept, added)
         added = [cost.message_json(turn.assistant), cost.message_json(turn.user)]
         usages = [book.add_request(texts, reply=added[0], at=times[number]) for book, times in ledgers]
         usage = usages[0]
@@ -211,12 +219,13 @@ def _drive(session, step, ledgers: list, window: int, compactor=None, originals=
         context, texts = [*kept, turn.assistant, turn.user], [*texts, *added]
         active = turn.request or active
     return {"final": context, "timings": timings, "news": news, "sizes": sizes,
-            "refused": refused, "misses": misses, "cold_calls": colds}
+            "refused": refused, "misses": misses, "cold_calls": colds,
+            "thinking_invalid": thinking.count}
 
 
 def run_session(session, design: str, *, limits: dict | None = None,
                 summarize=extractive_summary, root=None, window: int = DEFAULT_WINDOW,
-                probes=None, model: str = DEFAULT_MODEL) -> dict:
+                probes=None, model: str = DEFAULT_MODEL, thinking: bool = False) -> dict:
     """One design over one session: a row of figures (see format_table).
 
     `limits` overrides CompactionConfig fields (tests use tiny ones);
@@ -225,7 +234,10 @@ def run_session(session, design: str, *, limits: dict | None = None,
     `workbench.bench.prices` the bill prices. `probes`
     (`workbench.probes.make_probes` of the session) adds `forgotten`: the probes gone
     from what the design sends for the turn after the last (`workbench.probes.status`).
+    `thinking`: every reply starts with a thinking block; the row's `thinking_invalid`
+    counts those the design sent back behind a changed prefix (None when off).
     """
+    session = session_with_thinking(session) if thinking else session
     config = _config(design, limits)
     ledger, calm = cost.CostLedger(model), cost.CostLedger(model)
 
@@ -259,6 +271,7 @@ def run_session(session, design: str, *, limits: dict | None = None,
         "largest": ledger.largest, "largest_tokens": ledger.largest_tokens,
         "outputs": len(originals), "lost": len(lost), "lost_ids": lost, "files": files,
         "misses": run["misses"], "references": sum(t.refers_to is not None for t in session.turns),
+        "thinking_invalid": run["thinking_invalid"] if thinking else None,
         "median_ms": statistics.median(run["timings"]) if timed else None,
         "worst_ms": max(run["timings"]) if timed else None,
         "median_new_chars": statistics.median(run["news"]), "growth": None,
@@ -305,11 +318,12 @@ def add_oracle(rows: list[dict]) -> list[dict]:
 
 def run_bench(turns=TURNS, sessions=KINDS, designs=DESIGNS, seed: int = 0,
               limits: dict | None = None, root=None, seeds=None, probe_seeds=(),
-              models=(DEFAULT_MODEL,)) -> list[dict]:
+              models=(DEFAULT_MODEL,), thinking: bool = False) -> list[dict]:
     """Every design over every session at every length, for `seed` (or each of `seeds`),
     billed as each of `models`: one row each; the runs' scratch folders go in `root`
     (default: the temporary folder). The runs of the seeds in `probe_seeds` are probed
-    too (`forgotten`)."""
+    too (`forgotten`); `thinking`: every reply thinks first, and each row counts the
+    blocks invalidated (`thinking_invalid`)."""
     rows = []
     for number in (seed,) if seeds is None else seeds:
         for kind in sessions:
@@ -321,7 +335,7 @@ def run_bench(turns=TURNS, sessions=KINDS, designs=DESIGNS, seed: int = 0,
                 for model in models:
                     for design in designs:
                         row = run_session(session, design, limits=limits, root=root, probes=probes,
-                                          model=model)
+                                          model=model, thinking=thinking)
                         rows.append({**row, "seed": number})
     return add_oracle(add_growth(rows))
 

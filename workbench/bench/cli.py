@@ -26,7 +26,8 @@ from pathlib import Path
 from .benchmark import DESIGN_TABLE, QUICK_TURNS, SEEDS, TURNS, run_bench
 from .chart import bench_chart, chart_path_problem, save_chart
 from .prices import BENCH_MODELS, PRICES, table_lines
-from .sessions import KINDS
+from .rounds import rounds_table, session_rounds
+from .sessions import KINDS, make_session, session_messages
 from .stats import across_seeds
 from .tables import SEED_LEGEND, format_seeds, format_table, legend
 
@@ -72,6 +73,11 @@ def _parser() -> argparse.ArgumentParser:
                         help="the models billed, each a row of workbench.bench.prices "
                              f"(default {' '.join(BENCH_MODELS)})")
     parser.add_argument("--chart", metavar="FILE", help="also write the chart to this PNG")
+    parser.add_argument("--thinking", action="store_true",
+                        help="every reply thinks first; count the thinking blocks each design invalidates")
+    parser.add_argument("--rounds", action="store_true",
+                        help="also each design's first compactions of each session (the longest, "
+                             "the first seed): what it still holds and reaches, by kind")
     return parser
 
 
@@ -90,7 +96,7 @@ def main(argv=None) -> int:
         # The first seed's runs are probed: its table has the forgotten beside the cost.
         rows = run_bench(turns, args.sessions, args.designs, root=scratch,
                          seeds=range(args.seed, args.seed + count), probe_seeds=(args.seed,),
-                         models=tuple(args.models))
+                         models=tuple(args.models), thinking=args.thinking)
     finally:
         _remove_all(scratch)
     first = [r for r in rows if r["seed"] == args.seed]
@@ -103,6 +109,11 @@ def main(argv=None) -> int:
     print(f"\nover {count} seeds ({args.seed}..{args.seed + count - 1}): mean and worst of each design")
     print(format_seeds(across_seeds(rows)))
     print("\n" + SEED_LEGEND)
+    if args.rounds:
+        for kind in args.sessions:
+            print(f"\nrounds: {kind}, {max(turns)} turns, seed {args.seed}")
+            print(rounds_table(session_rounds(*session_messages(make_session(kind, max(turns), args.seed)),
+                                              designs=args.designs)))
     if args.chart:
         figure = bench_chart(rows)
         save_chart(figure, args.chart, dpi=110)

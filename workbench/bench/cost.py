@@ -109,6 +109,12 @@ def prompt_tokens(usage: dict) -> int:
     return sum(usage.get(name, 0) for name in FIELDS[:3])
 
 
+def priced_misses(outputs, model: str = DEFAULT_MODEL) -> float:
+    """What misses cost: each one re-read of the output it needed, its text sent again
+    as plain (uncached) input, priced by `priced`, in base input tokens of `model`."""
+    return priced({"input_tokens": sum(estimate_text_tokens(text) for text in outputs)}, model)
+
+
 def dollars(usage: dict, model: str = DEFAULT_MODEL) -> float:
     """The same bill in US dollars, at the table's price for `model`."""
     return priced(usage, model) * price(model).input / 1_000_000

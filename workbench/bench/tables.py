@@ -78,6 +78,8 @@ COLUMNS = (  # header, width, how to show a row
     ("max ktok", 8, lambda r: f"{r['largest_tokens'] / 1000:.1f}"),
     ("lost", 7, lambda r: f"{r['lost']}/{r['outputs']}"),
     ("missed", 6, lambda r: f"{r['misses']}/{r['references']}"),
+    ("thinking", 8, lambda r: "-" if r.get("thinking_invalid") is None
+     else f"{r['thinking_invalid']}/{r['turns']}"),
     ("files", 5, lambda r: r["files"]),
     ("med ms", 6, lambda r: "-" if r["median_ms"] is None else f"{r['median_ms']:.2f}"),
     ("max ms", 6, lambda r: "-" if r["worst_ms"] is None else f"{r['worst_ms']:.1f}"),
@@ -94,16 +96,18 @@ the session's clock (the user's pauses in: a cache entry left over 5 minutes is 
 +misses k: that bill with each miss priced as its re-read (a call reading the request from
 the cache, the model's read_file call as output, the output's tokens written); x oracle:
 +misses over the oracle's on the same session (the oracle knows which outputs will be
-needed, keeps those whole and saves the rest on arrival: it never misses and never rewrites);
+needed: it saves every output on arrival and has each written on the call that needs it);
 no pauses: the same requests without the user's pauses; cold: calls on an expired cache that
 the cache-aware switch compacted; max kch / max ktok: largest request, thousands of
 characters / tokens; forgot: probes (workbench.probes: a line of an output, a file touched,
 the request, a stated step or decision, a user's instruction) that nothing sent for the
 next turn, no file it names and no summary keeps / all probes (- when not probed); lost:
 tool outputs not readable verbatim from context or disk / all outputs; missed: calls whose
-needed earlier output was not whole in the request sent / calls that needed one; files:
-files written; med/max ms: prepare time per call; growth: per-call time ratio /
-new-content ratio between the shortest and this length (about 1: no quadratic loop).
+needed earlier output was not whole in the request sent / calls that needed one; thinking
+(runs with thinking on, else -): thinking blocks sent back behind a changed prefix (the
+API's 400, or dropped) / replies; files: files written; med/max ms: prepare time per call;
+growth: per-call time ratio / new-content ratio between the shortest and this length
+(about 1: no quadratic loop).
 {rates}"""
 
 
@@ -134,10 +138,12 @@ def legend(models=(DEFAULT_MODEL,)) -> str:
 TIMING_COLUMNS = ("med ms", "max ms", "growth")
 # Filled when the rows were probed (run_bench's probe_seeds): the loss beside the cost.
 PROBE_COLUMNS = ("forgot",)
+# Filled when the rows ran with thinking on (run_bench's thinking): lab 06 adds it.
+THINKING_COLUMNS = ("thinking",)
 # The columns that are the same on every machine: what a notebook can store. A page
 # that probes its runs adds PROBE_COLUMNS (lab 02 does, for seed 0).
 STABLE_COLUMNS = tuple(name for name, _, _ in COLUMNS
-                       if name not in TIMING_COLUMNS and name not in PROBE_COLUMNS)
+                       if name not in (*TIMING_COLUMNS, *PROBE_COLUMNS, *THINKING_COLUMNS))
 
 
 def _columns(names) -> list:

@@ -4,6 +4,8 @@
     design_runs("long_session", asker)              # every design of the benchmark, at the end
     summary_keeps(["long_session", ...])            # what a summary alone keeps, kind by kind
     cost_and_forgotten("tool-heavy", 120)           # a bench session: each design's cost and forgotten
+    recorded_audit(path, asker)                     # the compactions a session file records, audited
+    rounds_of("tool-heavy", 400, designs)           # each design's first compactions of a bench session
 
 The probes are `workbench.probes`'; where each stands is `workbench.probes.status`'s; the
 designs and their bill are the benchmark's (`workbench.bench`). A step runs alone on
@@ -22,11 +24,13 @@ from compact.store import seeded_ids
 
 from ..bench.benchmark import DESIGN_TABLE, ORACLE, run_session
 from ..bench.probe_walk import tally, walk
+from ..bench.rounds import session_rounds
 from ..bench.sessions import make_session, session_messages
 from ..offline.model.extractive import extractive_summary
 from ..probes import KINDS, make_probes
 from ..probes.status import Locator
 from .histories import load_history
+from .recorded import audit, designs_at, read_recorded
 
 # Each step of the article on the canned history made to show it.
 STEP_HISTORIES = (("tool_result_budget", "huge_result"), ("snip_compact", "long_session"),
@@ -83,3 +87,19 @@ def cost_and_forgotten(kind: str = "tool-heavy", turns: int = 120, seed: int = 0
     session = make_session(kind, turns, seed)
     probes = make_probes(*session_messages(session))
     return [run_session(session, design, probes=probes) for design in designs]
+
+
+ARTICLE_DESIGNS = ("none", "summary", "seed", "default")
+
+
+def recorded_audit(path, asker=None, designs=ARTICLE_DESIGNS) -> list[tuple]:
+    """(the compaction, its audit row, the designs at the same point) for each compaction
+    the file records (`workbench.course.recorded`)."""
+    found = read_recorded(path)
+    return [(recorded, row, designs_at(row, recorded, designs))
+            for recorded, row in zip(found, audit(found, asker))]
+
+
+def rounds_of(kind: str = "tool-heavy", turns: int = 400, designs=ARTICLE_DESIGNS, seed: int = 0) -> dict:
+    """design -> its walk over a bench session, its first compactions located (`workbench.bench.rounds`)."""
+    return session_rounds(*session_messages(make_session(kind, turns, seed)), designs=designs)

@@ -1,16 +1,21 @@
-"""Lab 05's chart: each design's bill against the probes it forgot, to choose from.
+"""Lab 05's charts: each design's bill against the probes it forgot, to choose from; and
+what each design keeps over rounds of compaction.
 
-One point a design (the benchmark's colours), the bill on a log scale, the forgotten
-count along the bottom; the best corner is the lower left. Its words are in the
-notebook's language (`workbench.display.chart_text`).
+`cost_forgotten_chart`: one point a design (the benchmark's colours), the bill on a log
+scale, the forgotten count along the bottom; the best corner is the lower left.
+`rounds_chart`: a line a design over its first compactions, the share of the probes
+made so far that it still holds (solid) and can still reach (dashed). Their words are
+in the notebook's language (`workbench.display.chart_text`).
 
-Left out: the figures themselves (`workbench.course.forgets.cost_and_forgotten`).
+Left out: the figures themselves (`workbench.course.forgets.cost_and_forgotten`,
+`workbench.bench.rounds.session_rounds`).
 """
 
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
 from ..bench.benchmark import COLOURS
+from ..bench.rounds import ROUNDS, curves
 from ..display.chart_text import words
 from ..display.fonts import use_cjk_fallback
 
@@ -38,5 +43,29 @@ def cost_forgotten_chart(rows: list[dict]) -> Figure:
     ax.set_xlabel(words("forgotten label", probes=first["probes"]))
     ax.set_ylabel(words("cost repaid label"))
     ax.set_title(words("forgets title", session=first["session"], turns=first["turns"]))
+    ax.grid(True, alpha=0.3)
+    return fig
+
+
+def rounds_chart(runs: dict, session: str, turns: int) -> Figure:
+    """Held (solid) and reachable (dashed) share of the probes at each design's rounds."""
+    use_cjk_fallback()
+    fig = Figure(figsize=(11, 5.5), layout="constrained")
+    ax = fig.subplots()
+    for design, points in curves(runs).items():
+        if not points:
+            continue
+        rounds = [r for r, _, _ in points]
+        ax.plot(rounds, [h for _, h, _ in points], marker="o", color=COLOURS[design],
+                label=words("rounds held", design=design))
+        ax.plot(rounds, [r for _, _, r in points], linestyle="--", color=COLOURS[design], alpha=0.7,
+                label=words("rounds reach", design=design))
+    ax.set_xticks(range(1, ROUNDS + 1))
+    ax.set_ylim(-0.03, 1.05)
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:.0%}"))
+    ax.set_xlabel(words("rounds x"))
+    ax.set_ylabel(words("rounds y"))
+    ax.set_title(words("rounds title", session=session, turns=turns))
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))   # beside: the lines fill the axes
     ax.grid(True, alpha=0.3)
     return fig

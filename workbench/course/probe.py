@@ -3,7 +3,8 @@
     python -m compact probe long_session               # a canned history, by name or path
     python -m compact probe data/sessions/claude_code_sample.jsonl   # an imported session
     python -m compact probe long_session --json        # {design: {kind: {status: count}}}
-    python -m compact probe --bench tool-heavy --turns 400 --no-ask   # a bench session
+    python -m compact probe --bench tool-heavy --turns 400 --no-ask   # a bench session, with rounds
+    python -m compact probe data/sessions/recorded_claude_code.jsonl --recorded [--json]
 
 For each design of the benchmark (`workbench.bench.benchmark.DESIGN_TABLE`) the
 session is replayed call by call (`workbench.bench.probe_walk`) and every probe
@@ -14,6 +15,23 @@ model answered right when asked there (`workbench.bench.probe_ask`: the offline
 model, or Claude with ANTHROPIC_API_KEY and MODEL_ID set, `--repeats N` times
 each, the spread printed). Below it: the most probes gone at any one call, and
 the time the replay takes with and without the probes.
+
+With `--thinking` every assistant turn gets a thinking block first
+(`workbench.bench.thinking`), and each design's line says how many of them it sent
+back behind a changed prefix (the API's 400 on a current model, or the reasoning
+dropped), beside what it forgot.
+
+With `--bench`, below the table: the rounds (`workbench.bench.rounds`), each design's
+first compactions and, at each, the share of the probes made so far it still holds
+and can still reach, by kind.
+
+`--recorded` audits instead the compactions the file itself records (Claude Code's
+`compact_boundary` and its summary, Codex's `compacted`; `workbench.course.recorded`): per
+compaction, the probes of the messages before it in the summary, re-read later in the
+file, or gone, by kind, with the offline model's answers from the summary alone; then
+each design of the course at the same point: what it would have forgotten, its bill,
+its misses (a probe of a tool's output it does not send whole) priced at one re-read each
+(`workbench.bench.cost.priced_misses`), and the time it all took.
 
 Exit status 2, with one line naming the file and what is wrong, for a file that is
 not a session; `--json` prints only the statuses (no asking, no times). `--offline`
@@ -31,8 +49,10 @@ import time
 
 from ..bench.benchmark import DESIGN_TABLE, ORACLE
 from ..bench.probe_walk import forgotten, session_messages, walk
+from ..bench.rounds import ROUNDS, rounds_table
 from ..bench.sessions import KINDS as SESSION_KINDS
 from ..bench.sessions import make_session
+from ..bench.thinking import with_thinking
 from ..display.text import fixed_width, shown
 from ..importers import SESSION_FORMATS, SessionFileError
 from ..probes import KINDS, SCORES, STATUSES, count_by_kind, make_probes
@@ -58,11 +78,12 @@ def one_line(text: str, limit: int = 70) -> str:
 
 
 def probe_designs(messages, active_request: str, designs=DESIGNS, asker=None,
-                  every_call: bool = True) -> dict:
-    """design -> its walk (`workbench.bench.probe_walk.walk`), the same probes for all."""
+                  every_call: bool = True, rounds: int = 0) -> dict:
+    """design -> its walk (`workbench.bench.probe_walk.walk`), the same probes for all;
+    `rounds`: the first compactions located too (`workbench.bench.rounds`)."""
     probes = make_probes(messages, active_request)
     return {design: walk(messages, active_request, design, probes=probes, every_call=every_call,
-                         ask=asker) for design in designs}
+                         ask=asker, rounds=rounds) for design in designs}
 
 
 def answered(run: dict, kind: str | None = None) -> dict:
@@ -127,6 +148,11 @@ def _parser() -> argparse.ArgumentParser:
                         help="ask the offline model even when a key and MODEL_ID are set "
                              "(also when CI or COMPACT_OFFLINE is set)")
     parser.add_argument("--json", action="store_true", help="print {design: {kind: {status: count}}}")
+    parser.add_argument("--thinking", action="store_true",
+                        help="each reply thinks first; count the thinking blocks each design invalidates")
+    parser.add_argument("--recorded", action="store_true",
+                        help="audit the compactions the file records (Claude Code compact_boundary, "
+                             "Codex compacted), and the designs at the same point")
     return parser
 
 
@@ -168,26 +194,87 @@ def main(argv=None) -> int:
         args = _parser().parse_args(argv)
         if args.repeats < 1:
             raise UsageError(f"--repeats {args.repeats}: at least 1")
+        if args.recorded:
+            return _recorded(args)
         messages, request, title = _session(args)
+        if args.thinking:
+            messages, title = with_thinking(messages), title + " (thinking on)"
         if args.json:
             runs = probe_designs(messages, request, args.designs, every_call=not args.end)
             print(json.dumps({d: run["end"] for d, run in runs.items()}, ensure_ascii=False, indent=1))
             return 0
         print(title)
+        rounds = ROUNDS if args.bench else 0
         if args.no_ask:
-            runs = probe_designs(messages, request, args.designs, every_call=not args.end)
+            runs = probe_designs(messages, request, args.designs, every_call=not args.end, rounds=rounds)
         else:
             from ..bench.probe_ask import Asker
             offline = args.offline or any(os.environ.get(name) for name in ("CI", "COMPACT_OFFLINE"))
             with (Asker.offline() if offline else Asker.configured(args.repeats)) as asker:
                 if asker.offline_model:
                     print(f"asked: the offline model {asker.choice.model} (a program; no key, no network)")
-                runs = probe_designs(messages, request, args.designs, asker, not args.end)
+                runs = probe_designs(messages, request, args.designs, asker, not args.end, rounds)
         _report(runs, messages, request, args)
     except (UsageError, HistoryError, SessionFileError, ValueError, OSError) as error:
         print(f"probe: error: {one_line(error, 10_000) or type(error).__name__}", file=sys.stderr)
         return 2
     return 0
+
+
+def _recorded(args) -> int:
+    """`--recorded`: each compaction the file records, audited (`workbench.course.recorded`)."""
+    from . import recorded
+
+    if args.bench or not args.history:
+        raise UsageError("--recorded reads a session FILE (Claude Code or Codex), not --bench")
+    started = time.perf_counter()
+    found = recorded.read_recorded(args.history)
+    if args.json:
+        rows = recorded.audit(found)
+        print(json.dumps({"recorded": [recorded.public(row) for row in rows]}, ensure_ascii=False, indent=1))
+        return 0
+    from ..bench.probe_ask import Asker
+    with Asker.offline() as asker:
+        rows = recorded.audit(found, asker)
+    print(f"{one_line(args.history, 80)}: {len(found)} compaction{'s' * (len(found) != 1)} recorded")
+    for row, where in zip(rows, found):
+        print()
+        print(recorded_report(row, recorded.designs_at(row, where, args.designs)))
+    print(f"\ntime: {time.perf_counter() - started:.2f} s")
+    return 0
+
+
+def recorded_report(row: dict, designs: dict) -> str:
+    """One recorded compaction: its probes by kind and place, the offline model's answers
+    from the summary alone, and each design at the same point."""
+    from .recorded import PLACES
+
+    answers = row.get("answers") or []
+    lines = [f"line {row['line']}: {row['kind']}" + (f" ({row['trigger']})" if row["trigger"] else "")
+             + f", after {row['messages_before']} messages; {row['probes']} probes: "
+             + ", ".join(f"{where} {row[where.replace('-', '_').replace(' ', '_')]}" for where in PLACES)
+             + f"; a stale value in the summary: {row['stale']}"]
+    rows = [("kind", *PLACES, *(SCORES if answers else ()))]
+    for kind in KINDS:
+        scores = [sum(a["score"] == s for p, a in zip(row["_probes"], answers) if p.kind == kind)
+                  for s in SCORES]
+        rows.append((kind, *(row["by_kind"][kind][w] for w in PLACES), *(scores if answers else ())))
+    widths = [max(len(str(r[k])) for r in rows) for k in range(len(rows[0]))]
+    lines += ["  " + line for line in fixed_width(rows, widths, ">", "  ")]
+    if answers:
+        lines.append("  answers: the offline model, from the recorded summary alone")
+    own = designs.pop("recorded", None)
+    if own:
+        lines.append(f"  the recorded compaction: {own['misses']} misses of a tool's output "
+                     f"(each a re-read), priced {own['misses_cost']:,.0f} base input tokens")
+    lines.append("  the course's designs at the same point (cost in base input tokens):")
+    table_rows = [("design", "gone", *KINDS, "cost", "misses", "misses cost", "total")]
+    for design, d in designs.items():
+        table_rows.append((design, d["gone"], *(d["by_kind"][k] for k in KINDS), f"{d['cost']:,.0f}",
+                           d["misses"], f"{d['misses_cost']:,.0f}", f"{d['total']:,.0f}"))
+    widths = [max(len(str(r[k])) for r in table_rows) for k in range(len(table_rows[0]))]
+    lines += ["  " + line for line in fixed_width(table_rows, widths, ">", "  ")]
+    return "\n".join(lines)
 
 
 def _report(runs: dict, messages, request: str, args) -> None:
@@ -204,10 +291,15 @@ def _report(runs: dict, messages, request: str, args) -> None:
         line = f"{design}: {forgotten(run['end'])} gone at the end"
         if run["calls"]:
             line += f"; most gone at one call: {most} (call {call} of {len(run['calls'])})"
+        if run["thinking_invalid"] is not None:
+            line += f"; thinking blocks sent back invalid: {run['thinking_invalid']}"
         if run["answers"] and len(run["answers"][0]) > 1:
             low, high = spread(run)
             line += f"; right over {len(run['answers'][0])} repeats: {low} to {high}"
         print(line)
+    if args.bench:
+        print(f"\nrounds: the probes at each of the first {ROUNDS} compactions of each design")
+        print(rounds_table(runs))
     replayed, probed = _timed(messages, request, args.designs, not args.end, runs)
     ratio = probed / replayed if replayed else float("nan")
     print(f"\ntime: replaying {replayed:.2f} s, replaying with the probes {probed:.2f} s "

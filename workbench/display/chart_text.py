@@ -118,6 +118,11 @@ CHART_TEXT = {
         # course.forgets_chart (lab 05)
         "forgets title": "{session} session, {turns} turns: the bill against what each design forgets",
         "forgotten label": "probes gone at the end (of {probes}): in no request, file or summary",
+        "rounds title": "{session} session, {turns} turns: what each design keeps, round after round",
+        "rounds x": "round: the design's k-th compaction",
+        "rounds y": "share of the probes made before it",
+        "rounds held": "{design}: held (in the request or its summary)",
+        "rounds reach": "{design}: reachable (on disk too)",
     },
     "zh": {
         "before the step": "这一步之前",
@@ -211,6 +216,11 @@ CHART_TEXT = {
         "server trigger": "触发阈值（{value:,d} 个 token）",
         "forgets title": "{session} 会话，{turns} 轮：每种设计的账单与它遗忘的内容",
         "forgotten label": "结束时消失的探针（共 {probes} 个）：请求、文件和摘要里都没有",
+        "rounds title": "{session} 会话，{turns} 轮：一次又一次压缩之后，每种设计还留着什么",
+        "rounds x": "第 k 轮：该设计的第 k 次压缩",
+        "rounds y": "此前产生的探针中的占比",
+        "rounds held": "{design}：还在请求或摘要里",
+        "rounds reach": "{design}：还能找回（包括磁盘上）",
     },
 }
 

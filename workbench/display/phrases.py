@@ -438,9 +438,18 @@ PHRASES = {
                        "上下文、它提到的文件和摘要里都没有以 {cue} 开头的内容"),
     "why probe many": ("{n} different texts start with {cue}",
                        "有 {n} 段不同的文字以 {cue} 开头"),
+    "why probe latest": ("the question says {name} took {values} values; what I read shows {seen}, "
+                         "so one is missing, and it may be the latest",
+                         "问题说 {name} 先后有 {values} 个值；我读到的只有 {seen} 个，"
+                         "少了的那个可能正是最新的"),
     "why probe no use": ("nothing in this context, in the files it names or in its summaries "
                          "shows {tool} on {path}",
                          "上下文、它提到的文件和摘要里都看不到对 {path} 的 {tool} 调用"),
+    # -- dropped.py (lab 06)
+    "dropped: first only": ("every later thinking block goes too, not only the first that fails",
+                            "之后的每个思考块也会一起丢弃，不只是第一个失败的块"),
+    "dropped: earlier too": ("a block before the edit keeps its prefix: it stays",
+                             "编辑之前的块，前缀没有变：它留下"),
     # -- forgets.py (lab 05)
     "forgets: not a list": (
         "return a list of sentences (strings), in the order of the text.",

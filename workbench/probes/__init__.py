@@ -4,7 +4,8 @@
     from workbench.probes.status import Locator
 
     questions.py  the probes: questions a session answers (recall, artifact, continuation,
-                  decision), the question's text, scoring an answer; `readable_units`
+                  decision, latest value), the question's text, scoring an answer (a stale
+                  value is wrong); `readable_units`, `facts_in`
     status.py     where a probe stands in a request: in context, on disk, summary only, gone
 
 No model: both read messages only, and import only the pipeline (`compact`), so the
@@ -16,12 +17,14 @@ above them and agree on what "the whole line" is. The package's names are the qu
 from .questions import (
     CONSTRAINT_EN,
     CONSTRAINT_ZH,
+    FACT_WORDS,
     KINDS,
     SCORES,
     STATUSES,
     Probe,
     count_by_kind,
     describe_use,
+    facts_in,
     instructions,
     make_probes,
     question_for,
@@ -29,8 +32,9 @@ from .questions import (
     readable_units,
     score,
     sentences,
+    value_runs,
 )
 
-__all__ = ["CONSTRAINT_EN", "CONSTRAINT_ZH", "KINDS", "SCORES", "STATUSES", "Probe", "count_by_kind",
-           "describe_use", "instructions", "make_probes", "question_for", "read_question",
-           "readable_units", "score", "sentences"]
+__all__ = ["CONSTRAINT_EN", "CONSTRAINT_ZH", "FACT_WORDS", "KINDS", "SCORES", "STATUSES", "Probe",
+           "count_by_kind", "describe_use", "facts_in", "instructions", "make_probes", "question_for",
+           "read_question", "readable_units", "score", "sentences", "value_runs"]

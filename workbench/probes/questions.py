@@ -12,7 +12,11 @@ is drawn from the messages, deterministically and without a model:
 - artifact: each (tool, path) of a read_file, write_file or edit_file call;
 - continuation: the current request, and the assistant's last stated next step;
 - decision: the user's instructions ("do not", "always", "only", "must" and their
-  Chinese forms: detail "constraint") and the assistant's stated decisions.
+  Chinese forms: detail "constraint") and the assistant's stated decisions;
+- latest value: a fact the session states more than once with different values
+  (`FACT_RULES`: a line `name = value`, a test's result, a sentence asking to set
+  something), asked for its latest value; the question says how many values it took,
+  and an earlier one (`stale`) answered is wrong, not "can't tell" (a stale summary).
 A recall, continuation or decision probe gives the start of a line or a sentence
 (`cue`) and asks for the whole of it (`expected`); the cue is chosen so that every
 line or sentence of the session that starts with it is the expected one, so any
@@ -26,7 +30,9 @@ the three agree on what "the whole line" is. `score(probe, answer)` says right,
 can't tell or wrong.
 
 Left out: grammar (cue words, not meaning: "only" in "the only file" counts as an
-instruction), probes that need two facts at once, and any ranking of importance.
+instruction), probes that need two facts at once, any ranking of importance, and
+which file a value is in (two files with the same name for different things read as
+one fact).
 """
 
 import bisect
@@ -37,7 +43,7 @@ from dataclasses import dataclass
 
 from compact.messages import text_of, tool_results, tool_uses, user_text
 
-KINDS = ("recall", "artifact", "continuation", "decision")
+KINDS = ("recall", "artifact", "continuation", "decision", "latest value")
 STATUSES = ("in context", "on disk", "summary only", "gone")
 SCORES = ("right", "can't tell", "wrong")
 FILE_TOOLS = ("read_file", "write_file", "edit_file")
@@ -88,14 +94,16 @@ def normal(text: str) -> str:
 @dataclass(frozen=True)
 class Probe:
     kind: str            # one of KINDS
-    detail: str          # tool output, the file tool, request, next step, constraint, decision
+    detail: str          # tool output, the file tool, request, next step, constraint, decision;
+                         # a latest value: value, test or setting
     question: str
     expected: str        # what a right answer holds ("yes" for an artifact)
-    cue: str             # the start the question gives, or the path
+    cue: str             # the start the question gives, the path, or a latest value's fact
     unit: str            # "line", "sentence" or "use" (a tool call on a path)
     source: int          # the index of the message it came from
     tool: str = ""       # artifact: the tool; recall: the call whose output it is
     use_id: str = ""     # the tool_use id the probe came from, when one
+    stale: tuple = ()    # latest value: the earlier lines or sentences, each now wrong
 
     def to_dict(self) -> dict:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -110,6 +118,8 @@ QUESTIONS = {
                  "Quote that whole sentence."),
     "use": ("Probe: did the agent call {tool} on the file {cue} in this session? "
             "Answer yes or no, and say where you saw it."),
+    "latest": ("Probe: in this session {what} {cue} took {values} values, one after another. "
+               "Quote the line or sentence that gives its latest value."),
 }
 WHO = {"request": "the user wrote", "constraint": "the user wrote",
        "next step": "the assistant wrote", "decision": "the assistant wrote"}
@@ -119,20 +129,33 @@ QUESTION_RE = re.compile(
     r"|(?P<who>the user|the assistant) wrote earlier in this session a sentence that starts with "
     r"(?P<sentence>\".*\")\. Quote that whole sentence\."
     r"|did the agent call (?P<tool>\w+) on the file (?P<use>\".*\") in this session\? "
-    r"Answer yes or no, and say where you saw it\.)\Z", re.DOTALL)
+    r"Answer yes or no, and say where you saw it\."
+    r"|in this session (?P<what>the value of|the result of the test|the setting) "
+    r"(?P<latest>\".*\") took (?P<values>\d+) values, one after another\. "
+    r"Quote the line or sentence that gives its latest value\.)\Z", re.DOTALL)
 
 
-def question_for(unit: str, cue: str, detail: str = "", call: str = "", tool: str = "") -> str:
+def question_for(unit: str, cue: str, detail: str = "", call: str = "", tool: str = "",
+                 values: int = 0) -> str:
     quoted = json.dumps(cue, ensure_ascii=False)
-    return QUESTIONS[unit].format(cue=quoted, call=call, tool=tool, who=WHO.get(detail, ""))
+    return QUESTIONS[unit].format(cue=quoted, call=call, tool=tool, who=WHO.get(detail, ""),
+                                  what=FACT_WORDS.get(detail, ""), values=values)
 
 
 def read_question(text: str) -> tuple | None:
     """(unit, cue, tool) when `text` ends with a probe question, else None; for a line,
-    `tool` is the call the question names (`describe_use`)."""
+    `tool` is the call the question names (`describe_use`); for a latest value
+    (unit "latest", cue the fact's name), (detail, values: how many it took) of the fact."""
     match = QUESTION_RE.search((text or "").strip())
     if not match:
         return None
+    if match["latest"]:
+        try:
+            name = json.loads(match["latest"])
+        except ValueError:
+            return None
+        detail = next(d for d, words in FACT_WORDS.items() if words == match["what"])
+        return "latest", name, (detail, int(match["values"]))
     for unit in ("line", "sentence", "use"):
         if match[unit]:
             try:
@@ -143,6 +166,88 @@ def read_question(text: str) -> tuple | None:
     return None
 
 
+# -- facts that change: the latest value -----------------------------------------
+
+# The words a latest-value question names its fact with, by detail.
+FACT_WORDS = {"value": "the value of", "test": "the result of the test", "setting": "the setting"}
+# A value is a literal: a number (a unit or % may follow), or a word (hyphens and a
+# version's ".1" allowed), quoted or not; `self.payments` or a path is code, not a setting.
+_VALUE = r"[\"'`]?(?P<value>-?\d+(?:\.\d+)*[A-Za-z%]{0,3}|[A-Za-z][\w\-]{0,39}(?:\.\d+)*)[\"'`]?"
+# A line as a file viewer numbers it (`cat -n`, Claude Code's Read: "    12→text").
+_NUMBERED = r"(?:\d+(?:\t|→))?\s*"
+# One row per way a session states a fact: (detail, unit, pattern with key and value).
+# A line `name = value` or `name: value` (a setting in a file, an output's field), a test's
+# result in pytest's or unittest's words, a sentence asking to set something.
+FACT_RULES = (
+    ("value", "line", re.compile(_NUMBERED + r"(?P<key>[A-Za-z_][\w.\-]{0,40})\s*[:=]\s*"
+                                 + _VALUE + r"[,;]?")),
+    ("test", "line", re.compile(_NUMBERED + r"(?P<key>\S*test\w*\S*)(?: \([\w.]+\))?(?: \.\.\.)? "
+                                r"(?P<value>PASSED|FAILED|ERROR|SKIPPED|ok|FAIL)(?: .*)?")),
+    ("test", "line", re.compile(r"(?P<value>PASSED|FAILED|ERROR) (?P<key>\S*test\w*\S*)(?: - .*)?")),
+    ("setting", "sentence", re.compile(r"(?:please )?(?:set|change|switch|make) (?:the )?"
+                                       r"(?P<key>[\w\-]+(?: [\w\-]+){0,3}?) to " + _VALUE + r"[.!]?",
+                                       re.IGNORECASE)),
+    ("setting", "sentence", re.compile(r"(?:请)?把(?P<key>\S{1,12}?)(?:改成|改为|设为|设成|设置为)"
+                                       + _VALUE + r"[。！]?")),
+)
+
+
+def facts_in(text: str) -> list[tuple]:
+    """(detail, key, value, unit text) of each fact a text states, in its order; the same
+    reading for drawing a probe (`make_probes`) and answering it (the offline model)."""
+    found = []
+    for line in readable_units(text, "line"):
+        for detail, unit, pattern in FACT_RULES:
+            pieces = [line] if unit == "line" else sentences(line)
+            for piece in pieces:
+                if match := pattern.fullmatch(piece):
+                    key = match["key"].lower() if detail == "setting" else match["key"]
+                    found.append((detail, key, match["value"], piece))
+    return found
+
+
+def value_runs(stated) -> list[list]:
+    """The values of one fact, in order, as runs: [[value, unit text, ...], ...], a value
+    stated again in a row joining its run."""
+    runs = []
+    for value, unit in stated:
+        if runs and runs[-1][0] == value:
+            runs[-1].append(unit)
+        else:
+            runs.append([value, unit])
+    return runs
+
+
+def _latest_probes(messages) -> list[Probe]:
+    """A probe per fact whose value changed: the latest value new (never stated before),
+    stated in the same words each time, in no text of a stale one, and the fact given
+    one value per message (a key with many values in one output is a list, not a fact)."""
+    stated, mixed = {}, set()
+    for i, message in enumerate(messages):
+        here = {}
+        for text in _message_texts(message):
+            for detail, key, value, unit in facts_in(text):
+                here.setdefault((detail, key), set()).add(value)
+                stated.setdefault((detail, key), []).append((i, value, unit))
+        mixed |= {fact for fact, values in here.items() if len(values) > 1}
+    probes = []
+    for (detail, key), said in stated.items():
+        runs = value_runs((value, unit) for _, value, unit in said)
+        if (detail, key) in mixed or len(runs) < 2:
+            continue
+        latest, *units = runs[-1]
+        stale = tuple(dict.fromkeys(u for run in runs[:-1] for u in run[1:]))
+        if any(run[0] == latest for run in runs[:-1]) or len(set(units)) > 1 \
+                or any(units[0] in old for old in stale):
+            continue
+        unit = "line" if "\n" not in units[0] and detail != "setting" else "sentence"
+        source = next(i for i, value, _ in said if value == latest)
+        probes.append(Probe("latest value", detail,
+                            question_for("latest", key, detail, values=len(runs)),
+                            units[0], key, unit, source, stale=stale))
+    return probes
+
+
 # -- the right answer ------------------------------------------------------------
 
 CANT_TELL = ("can't tell", "cannot tell", "can not tell", "don't know", "do not know", "not sure",
@@ -151,7 +256,9 @@ CANT_TELL = ("can't tell", "cannot tell", "can not tell", "don't know", "do not 
 
 def score(probe: Probe, answer: str) -> str:
     """'right' when the answer holds the expected text (an artifact: starts with yes),
-    "can't tell" when it says so, else 'wrong'."""
+    'wrong' when it gives a stale value instead (a latest value's earlier one: an
+    answer from a stale summary is wrong, whatever doubt it adds), "can't tell" when
+    it says so, else 'wrong'."""
     said = normal(answer).lower()
     if probe.unit == "use":
         if re.match(r"\W*(yes|是|对)", said):
@@ -161,6 +268,8 @@ def score(probe: Probe, answer: str) -> str:
         return "can't tell"
     if normal(probe.expected).lower() in said:
         return "right"
+    if any(normal(old).lower() in said for old in probe.stale):
+        return "wrong"
     return "can't tell" if any(words in said for words in CANT_TELL) else "wrong"
 
 
@@ -254,14 +363,18 @@ def _distinctive_line(text: str, index: UnitIndex, outputs_with: Counter) -> tup
     return None
 
 
+def _message_texts(message):
+    if message.get("role") == "assistant":
+        yield text_of(message.get("content"))
+    else:
+        yield user_text(message)
+        for block in tool_results(message):
+            yield text_of(block.get("content", ""))
+
+
 def _texts(messages):
     for message in messages:
-        if message.get("role") == "assistant":
-            yield text_of(message.get("content"))
-        else:
-            yield user_text(message)
-            for block in tool_results(message):
-                yield text_of(block.get("content", ""))
+        yield from _message_texts(message)
 
 
 def make_probes(messages, active_request: str | None = None) -> list[Probe]:
@@ -315,6 +428,7 @@ def make_probes(messages, active_request: str | None = None) -> list[Probe]:
     if first:
         where = max((i for i, m in enumerate(messages) if first in user_text(m)), default=len(messages) - 1)
         text_probe("continuation", "request", first, where)
+    probes.extend(_latest_probes(messages))
     probes.sort(key=lambda p: (p.source, KINDS.index(p.kind)))
     return probes
 

@@ -171,9 +171,10 @@ display(timeline_chart(calls, title=f"{history['name']}: the context at each mod
 #   call was sent: not in a result, a preview or a summary. This is the course's own
 #   measure: your model would have had to read that output again;
 # - **peak tokens**: the largest request, by the offline model's estimate;
-# - **forgot**: the session's probes (lab 05's four kinds: recall, a line of an output;
+# - **forgot**: the session's probes (lab 05's five kinds: recall, a line of an output;
 #   artifact, a file touched; continuation, the request and the stated next step;
-#   decision, a stated decision or a user's instruction) that nothing the setting sends
+#   decision, a stated decision or a user's instruction; latest value, the last value
+#   of a fact that changed) that nothing the setting sends
 #   for the next turn, no file it names and no summary keeps.
 #
 # The ranking keeps only the rows that forget no more than the default profile at its

@@ -7,7 +7,9 @@
 # context was compacted. The field has started to ask: Factory's evaluation of compaction (December 2025) puts probe questions to the
 # model after a compaction, of four kinds: **recall** (a fact from earlier output),
 # **artifact** (which files were read, written or changed), **continuation** (what the
-# task is and what comes next) and **decision** (what was chosen, and why).
+# task is and what comes next) and **decision** (what was chosen, and why). A fifth kind
+# is where summaries fail most visibly: the **latest value** of a fact that changed during
+# the session (a setting the user changed, a test that failed then passed).
 #
 # Here the probes are drawn from the session itself, with no model (`workbench.probes`):
 # - recall: a line of a tool output that no other output has, near its middle;
@@ -15,7 +17,10 @@
 # - continuation: the current request, and the assistant's last stated next step;
 # - decision: the user's instructions (sentences with a cue word such as "do not": the
 #   exercise at the end works out the rule) and every earlier step or decision the
-#   assistant stated (a sentence opening "Let me", "I'll", "First" and the like).
+#   assistant stated (a sentence opening "Let me", "I'll", "First" and the like);
+# - latest value: a fact stated more than once with different values (a line
+#   `name = value`, a test's PASSED or FAILED, a sentence such as "Set the timeout to 45."):
+#   the latest value is right, and an earlier one is **wrong**, not "can't tell".
 #
 # A probe gives the start of a line or sentence (its *cue*) and asks for the whole of it;
 # an artifact probe asks whether a tool was called on a path. After a compaction, each
@@ -31,14 +36,18 @@
 # `read_file` to re-read what the context names (`workbench.bench.probe_ask`). It is a
 # deterministic program, not a language model: it quotes only a text that starts with
 # the cue, so it is never wrong, and its "I can't tell" counts what the context has lost.
+# A latest-value question says how many values the fact took; the offline model quotes
+# the last one only from a place that shows them all, so it never gives a stale value.
 # An "on disk" probe counts as answered only when it re-read a file for it. With
 # `ANTHROPIC_API_KEY` and `MODEL_ID` set, `python -m compact probe FILE` asks Claude the
 # same questions (`--repeats N`: answers vary from run to run); this notebook stays offline.
 
 # %% [markdown]
-# **Goal.** You will read the four kinds of probe on a session you can read, see where
-# each step of the article and each design of labs 01-03 leaves them, check the
-# article's claim about step 1 probe by probe, and write the rule a summary must keep.
+# **Goal.** You will audit a compaction an agent recorded in its own session file, read
+# the five kinds of probe on a session you can read, see where each step of the article
+# and each design of labs 01-03 leaves them, check the article's claim about step 1 probe
+# by probe, watch what each design keeps over five rounds of compaction, and write the
+# rule a summary must keep.
 # About 30 minutes on your own; not part of the 90-minute class (docs/TEACHING.md).
 
 # %%
@@ -48,18 +57,74 @@ from collections import Counter
 from workbench.bench.probe_ask import Asker
 from workbench.course.exercises import check_instructions, hint
 from workbench.course.exercises.forgets import examples as instruction_examples
-from workbench.course.forgets import (STEP_HISTORIES, cost_and_forgotten, design_runs, step_run,
-                                    summary_keeps)
-from workbench.course.forgets_chart import cost_forgotten_chart
+from workbench.bench.rounds import rounds_table
+from workbench.course.forgets import (STEP_HISTORIES, cost_and_forgotten, design_runs, recorded_audit,
+                                    rounds_of, step_run, summary_keeps)
+from workbench.course.forgets_chart import cost_forgotten_chart, rounds_chart
 from workbench.course.histories import list_histories, load_history
-from workbench.course.probe import table
-from workbench.probes import KINDS, STATUSES, count_by_kind, make_probes
+from workbench.course.probe import recorded_report, table
+from workbench.probes import KINDS, STATUSES, count_by_kind, make_probes, score
+from workbench.course.recorded import sample_paths
 
 asker = Asker.offline()
 print(f"model: {asker.choice.model}, the offline model (no key, no network)")
 
 # %% [markdown]
-# ## Four kinds of probe, from a session you can read
+# ## A compaction recorded in a session file
+#
+# Your agent has compacted before, and its session file says so. Claude Code writes a
+# `system` record with `subtype: "compact_boundary"`, then the summary the model wrote, in
+# a `user` record marked `isCompactSummary`; Codex writes a `compacted` record. The file
+# below is in Claude Code's shape, but it is **made, not recorded**: no Claude Code ran, and
+# the project wrote its summary (`scripts/make_recorded_sessions.py`), so every answer is
+# known. In it the user changes the timeout from 30 to 45, a test fails then passes, and a
+# file's retries go from 2 to 5; then the context is compacted.
+
+# %%
+path = sample_paths()["claude-code"]
+[(recorded, row, designs)] = recorded_audit(path, asker)
+print(f"{path.name}: {recorded.kind} at line {recorded.line} ({recorded.trigger}), "
+      f"after {len(recorded.before)} messages; the summary it records:\n")
+print(recorded.summary)
+
+# %% [markdown]
+# Each probe of the messages before the boundary is then in one of three places: **in the
+# summary**, **re-read** (not in the summary, but the agent fetched it again later in the
+# file: a tool call whose result holds it), or **gone**. The offline model answers every
+# probe from the recorded summary alone. Beside it, the course's designs at the same point,
+# with each miss (a tool output not whole in what a design sends) priced as one re-read of
+# that output, in base input tokens (`python -m compact probe FILE --recorded` prints the
+# same).
+
+# %%
+print(recorded_report(row, designs))
+
+# %% [markdown]
+# The summary kept the instruction, the edited file, the error and the next step. It lost
+# the assistant's decisions; two probes came back only because the agent fetched them
+# again after the boundary (it re-ran a log and re-read requirements.txt), each a re-read
+# paid for. On this short session the course's designs keep everything but one output
+# (the seed profile's step 3 runs on every call). Look at the changed facts:
+
+# %%
+for probe, where, answer in zip(row["_probes"], row["_places"], row["answers"]):
+    if probe.kind == "latest value":
+        print(f"{probe.detail:8} {where:10} latest {probe.expected!r}, stale {list(probe.stale)}; "
+              f"offline model: {answer['score']}")
+timeout = next(p for p in row["_probes"] if p.detail == "setting")
+print("\nan answer from the summary, 'Set the timeout to 30.':", score(timeout, "Set the timeout to 30."))
+
+# %% [markdown]
+# The summary still says "Set the timeout to 30." and "test_total FAILED": two stale values
+# (the report's count). A model that trusts it answers 30, and that answer is scored wrong.
+# The offline model sees one value where the question counts two, and says it can't tell;
+# even the retries, which the summary got right, it won't vouch for, since it can't see the
+# change. Run the audit on your own file:
+# `python -m compact probe ~/.claude/projects/<project>/<session>.jsonl --recorded`
+# (or a Codex rollout; `--json` for the figures).
+
+# %% [markdown]
+# ## Five kinds of probe, from a session you can read
 #
 # `long_session` is the canned history of notebook 02: a status report on the course's
 # workspace, 64 messages. Its second message is the user's instruction
@@ -76,7 +141,8 @@ for kind in KINDS:
     print(f"\n{kind}: {len(mine)}")
     for p in mine[:3]:
         print(f"  message {p.source:2d} ({p.detail}): expects {p.expected!r}")
-    print(f"  e.g. {mine[0].question}")
+    if mine:
+        print(f"  e.g. {mine[0].question}")
 
 # %% [markdown]
 # Each cue was chosen so that every line or sentence of the session that starts with it
@@ -206,6 +272,33 @@ cost_forgotten_chart(rows)
 # more, and past the model's window the API would refuse it (lab 02).
 
 # %% [markdown]
+# ## Round after round
+#
+# One compaction is not where loss shows: the field finds it after several (a free-form
+# summary keeping every planted fact at round 2 and a tenth by round 5, in one conformance
+# kit). The benchmark's tool-heavy session, 400 turns, goes through each design; a **round**
+# is one of the design's own compactions (a transcript written, or the server's compaction),
+# and at each round every probe of the messages before it is located again: **held** in the
+# request or its summary, or **reachable** (a file the request names holds it too).
+
+# %%
+rounds = rounds_of("tool-heavy", 400, ("none", "summary", "seed", "default", "server-compact"))
+print(rounds_table(rounds))
+rounds_chart(rounds, "tool-heavy", 400)
+
+# %% [markdown]
+# Read the solid lines first: what the model has without re-reading. Every design that
+# compacts holds less at each round: the summary design from 69% of the probes at round 1
+# to 44% at round 5, the default from 27% to 6% (it moves outputs to disk rather than
+# summarising them), server compaction from 32% to 12% over the four rounds it reaches.
+# The dashed lines are what a re-read can still bring back: 100% at every round for the
+# summary design and the default (their transcripts and saved outputs), 73% by round 5 for
+# the seed profile (step 3's placeholders with no copy), and for server compaction no more
+# than it holds: it keeps no file. Recall lines go first: no design holds one by round 5.
+# The summary here is the offline model's extractive one; a model's summary may keep more
+# or less, which `--recorded` measures on your own file.
+
+# %% [markdown]
 # ## Check yourself: the rule a summary must keep
 #
 # The course's summary drops the user's instructions. The probes find them with a rule,
@@ -241,13 +334,16 @@ if open_hint:
 # %% [markdown]
 # **Recap.**
 # - A probe is a question whose answer the session holds; after compaction it is in
-#   context, on disk, in a summary only, or gone, and that can be computed with no model.
+#   context, on disk, in a summary only, or gone, and that can be computed with no model,
+#   for the course's designs and for the compaction your agent recorded
+#   (`probe FILE --recorded`). A stale value a summary keeps makes an answer wrong.
 # - Step 1, 2 and 4 of the article leave their text on disk; the seed profile's step 3
-#   makes it gone. The default keeps every probe of these sessions reachable.
+#   makes it gone. Round after round, what a design holds falls; only files keep it
+#   reachable.
 # - The course's summary keeps the artifact trail but drops recall lines and the user's
 #   instructions: a rule like `instructions` is what a summary must keep.
 #
-# **Next:** the last lab; docs/TEACHING.md has the paths through the course.
+# **Next:** lab 06, today's API: compaction that keeps thinking valid.
 
 # %% [markdown]
 # **References.**

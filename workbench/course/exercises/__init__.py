@@ -20,6 +20,7 @@ computed from the package on every run, never written down.
 from .budget import check_largest_large_limit
 from .catalogue import CHECKERS, WRITES_CODE
 from .check import CheckResult
+from .dropped import check_dropped_paths
 from .forgets import check_instructions
 from .hints import hint
 from .live import check_default_run

@@ -1,8 +1,9 @@
 """One request through the offline server, on one straight path, with no HTTP in it.
 
-    parse -> what it asks of context management -> the request the model reads
+    parse -> the thinking blocks sent back, checked (binding)
+          -> what it asks of context management -> the request the model reads
           -> the API's rules, once -> the context edits -> the window -> the model
-          -> compaction and usage added -> the answer
+          -> compaction and usage added -> thinking signed -> the answer
 
 `answer(endpoint, raw, ...)` is that path written out: each step is a call into
 the module that owns it (`rules`, `context_management`, the model's `respond`,
@@ -19,11 +20,11 @@ Left out: HTTP (server.py), streaming.
 
 from ..model.reply import respond
 from ..tokens import estimate_tokens
-from . import context_edits
+from . import binding, context_edits
 from . import context_management as cm
 from . import server_compaction as sc
 from .rules import TOO_DEEP, RequestError, check_pairs, check_shape, check_window, error_body, parse_body
-from .thinking import with_thinking
+from .thinking import check_tool_choice, sign_reply, with_thinking
 from .usage import CacheControlError, PromptCache, check_breakpoints
 from .window import stop_at_window
 
@@ -37,12 +38,15 @@ def answer(endpoint: str, raw: bytes, window: int, cache: PromptCache | None = N
     "count_tokens"). `betas` is the anthropic-beta header, `secret` the key of this
     server's compaction signatures."""
     try:
-        body = parse_body(raw)
+        sent = parse_body(raw)
+        body, transformations = binding.check(sent, _betas(betas), secret) \
+            if isinstance(sent, dict) else (sent, None)
         asked = cm.read_asked(body, betas)
         request = cm.request_read(body, asked, secret) if asked else body
         check_shape(request, endpoint)
         check_pairs(request["messages"])
         check_breakpoints(request)
+        check_tool_choice(request)
         if endpoint == "count_tokens":
             return 200, cm.counted(request, asked) if asked else {"input_tokens": estimate_tokens(request)}
         if asked and asked.on_demand:
@@ -52,9 +56,10 @@ def answer(endpoint: str, raw: bytes, window: int, cache: PromptCache | None = N
             return 200, cm.paused(request, edited)
         prompt = {**request, "messages": edited.messages}
         tokens = check_window(prompt, window)
-        reply = stop_at_window(with_thinking(respond(prompt), prompt, secret), tokens, window)
+        reply = stop_at_window(with_thinking(respond(prompt), prompt), tokens, window)
         reply["usage"] = (cache or PromptCache()).usage(prompt, reply["content"])
-        return 200, cm.with_edits(reply, edited) if asked else reply
+        reply = sign_reply(cm.with_edits(reply, edited) if asked else reply, sent, secret)
+        return 200, reply if transformations is None else {**reply, "input_transformations": transformations}
     except RequestError as error:
         return error.status, error_body(error.kind, str(error))
     except REFUSED as error:
@@ -65,3 +70,7 @@ def answer(endpoint: str, raw: bytes, window: int, cache: PromptCache | None = N
     except Exception as error:  # noqa: BLE001 - answered in the API's shape, see above
         text = f"offline model failed: {type(error).__name__}: {error}"
         return 500, error_body("api_error", text[:MAX_ERROR_CHARS])
+
+
+def _betas(header: str) -> set:
+    return {b.strip() for b in (header or "").split(",") if b.strip()}

@@ -13,22 +13,24 @@ answers 400 with NEEDS_THINKING (its message, as users of Claude Code quote it).
 
 The offline server's choices (docs/AFTER_THE_ARTICLE.md): with `thinking` on, its
 reply starts with one short thinking block (`thinking_block`: what it is about to
-answer, in one line) signed with an HMAC of the server's secret; DEFAULT_KEEP is
+answer, in one line; after a compaction block made in the same reply, second),
+signed as binding.py binds it to its model and its prefix (`sign_reply`); DEFAULT_KEEP is
 one turn (the docs' default, as the course read it); a turn is an assistant
 message holding a thinking or redacted_thinking block; cleared blocks are removed.
 The offline model does not think: the block is written here, in api/, around
 its answer, and says so.
 
-Left out: verifying the signatures of thinking blocks sent back, the rule that
-`clear_thinking_20251015` comes first among the edits, and budgets.
+The signatures of thinking blocks sent back are checked in binding.py. With thinking
+on, a `tool_choice` that forces tool use (`any`, `tool`) is refused, as the API's
+extended-thinking docs say it is (`check_tool_choice`; the message's wording is ours).
+
+Left out: the rule that `clear_thinking_20251015` comes first among the edits, and budgets.
 """
 
-import base64
-import hashlib
-import hmac
 from dataclasses import dataclass
 
 from ..tokens import estimate_tokens
+from . import binding
 from .context_edits import EditError, amount
 
 EDIT_TYPE = "clear_thinking_20251015"
@@ -54,6 +56,19 @@ def read_edit(where: str, edit: dict) -> ClearThinking:
         return ClearThinking(None)
     _, value = amount(f"{where}.keep", keep, ("thinking_turns",), 0)
     return ClearThinking(value)
+
+
+FORCED = ("any", "tool")
+FORCED_WITH_THINKING = ("tool_choice: with thinking on, tool_choice may be 'auto' or 'none', not "
+                        "{kind!r}: a model that thinks does not take forced tool use")
+
+
+def check_tool_choice(request: dict) -> None:
+    """EditError (the API's 400) for a forced tool_choice with thinking on."""
+    choice = request.get("tool_choice")
+    kind = choice.get("type") if isinstance(choice, dict) else None
+    if thinking_on(request) and kind in FORCED:
+        raise EditError(FORCED_WITH_THINKING.format(kind=kind))
 
 
 def thinking_on(request: dict) -> bool:
@@ -83,17 +98,28 @@ def clear_thinking(request: dict, edit: ClearThinking) -> tuple[list, dict | Non
     return out, {"type": EDIT_TYPE, "cleared_thinking_turns": len(older), "cleared_input_tokens": cleared}
 
 
-def thinking_block(reply: dict, secret: bytes) -> dict:
-    """The short thinking block the offline server puts before an answer (see above)."""
+def thinking_block(reply: dict) -> dict:
+    """The short thinking block the offline server puts before an answer (see above),
+    not signed yet (`sign_reply` signs it once the reply's blocks before it are known)."""
     kinds = [b.get("type") for b in reply.get("content", [])]
     text = (f"(The offline model does not think; this block stands in for thinking.) "
             f"Answering with {', '.join(kinds) or 'nothing'}.")
-    mac = hmac.new(secret or b"offline", text.encode(), hashlib.sha256).digest()
-    return {"type": "thinking", "thinking": text, "signature": base64.b64encode(mac).decode()}
+    return {"type": "thinking", "thinking": text, "signature": ""}
 
 
-def with_thinking(reply: dict, request: dict, secret: bytes) -> dict:
+def with_thinking(reply: dict, request: dict) -> dict:
     """The reply, with a thinking block first when the request turned thinking on."""
     if not thinking_on(request):
         return reply
-    return {**reply, "content": [thinking_block(reply, secret), *reply["content"]]}
+    return {**reply, "content": [thinking_block(reply), *reply["content"]]}
+
+
+def sign_reply(reply: dict, sent: dict, secret: bytes) -> dict:
+    """The reply with each thinking block signed, bound to the request as the client sent it
+    (`sent`: the messages it will send back) and to the reply's blocks before it."""
+    content = list(reply.get("content") or [])
+    for j, block in enumerate(content):
+        if block.get("type") == "thinking":
+            content[j] = {**block, "signature": binding.sign(block["thinking"], sent.get("model"),
+                                                             sent, content[:j], secret)}
+    return {**reply, "content": content}

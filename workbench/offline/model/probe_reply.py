@@ -12,8 +12,8 @@ from compact.store import TRANSCRIPTS
 
 from ...display.lang import language_of
 from ...display.phrases import say
-from ...probes import describe_use, read_question, sentences
-from ...probes.status import Readable, read_request
+from ...probes import describe_use, facts_in, read_question, sentences, value_runs
+from ...probes.status import Readable, read_message, read_request
 from .summary_reply import whole_messages
 from .view import Plan, View, read_view
 
@@ -77,6 +77,41 @@ def _quote(found: set, where: str, lang: str, shown: str) -> Plan | None:
     return Plan(say("probe quote", lang, where=where, text=next(iter(found)))) if found else None
 
 
+def latest_in(messages, detail: str, name: str) -> list[list]:
+    """The runs of a fact's values (`workbench.probes.value_runs`) in what a list of
+    messages lets one read, in its order: in each message its summary (older) first."""
+    stated = []
+    for message in messages:
+        readable = read_message(message)
+        for text in (*readable.summaries, *readable.texts):
+            stated += [(value, unit) for d, key, value, unit in facts_in(text) if (d, key) == (detail, name)]
+    return value_runs(stated)
+
+
+def _plan_latest(messages, view: View, name: str, detail: str, values: int, lang: str) -> Plan:
+    """The latest value, quoted only from a place that shows every value the question
+    counts: each place (this context, each file re-read) keeps the order it was written
+    in, so one that shows them all ends on the latest. Seeing fewer, the latest may be
+    among the missing: re-read, or say so."""
+    places = [(say("probe in context", lang), messages)] + \
+        [(say("probe in file", lang, path=call.path),
+          whole_messages(call.text) or [{"role": "user", "content": call.text}])
+         for call in view.calls if call.name == "read_file" and call.path and call.kind == "whole"
+         and not call.failed]
+    seen = 0
+    for where, source in places:
+        runs = latest_in(source, detail, name)
+        if len(runs) == values:
+            return Plan(say("probe quote", lang, where=where, text=runs[-1][1]))
+        seen = max(seen, len(runs))
+    here = read_request(messages)
+    read, inner = _read_files(view)
+    if path := _next_file(messages, view, here, read, inner):
+        return Plan(say("probe reading", lang, path=path), [("read_file", {"path": path})])
+    return Plan(say("cannot", lang, why=say("why probe latest", lang, seen=seen, values=values,
+                                            name=json.dumps(name, ensure_ascii=False))))
+
+
 def plan_probe(messages, view: View) -> Plan | None:
     """The reply to a probe question, or None when the request is not one."""
     asked = read_question(view.request)
@@ -84,6 +119,8 @@ def plan_probe(messages, view: View) -> Plan | None:
         return None
     unit, cue, tool = asked
     lang = language_of(view.request)
+    if unit == "latest":
+        return _plan_latest(messages, view, cue, *tool, lang)
     here = read_request(messages)
     read, inner = _read_files(view)
     shown = json.dumps(cue, ensure_ascii=False)
