@@ -95,6 +95,8 @@ def main(argv=None) -> int:
     parser.add_argument("students", type=Path, help="the `name:password` list of add-students.sh")
     parser.add_argument("--notebook", default="09_live_agent.ipynb")
     parser.add_argument("--hub", default="http://127.0.0.1:8000")
+    parser.add_argument("--teacher", type=Path, help="a `name:password` file: the teacher logs in "
+                        "after the run and opens /hub/admin")
     args = parser.parse_args(argv)
     pairs = [line.split(":", 1) for line in args.students.read_text().splitlines() if line.strip()]
     port = int(args.hub.rsplit(":", 1)[1])
@@ -128,7 +130,23 @@ def main(argv=None) -> int:
           f"(server median {statistics.median(m['server'] for m in held):,.0f} MB)")
     print(f"memory in use (MemTotal - MemAvailable): {before:,.0f} MB before, "
           f"{peak.peak:,.0f} MB at the peak, {memory_in_use_mb():,.0f} MB after")
-    return 1 if failed or raised else 0
+    admin = teacher_on_admin_page(args) if args.teacher else 200
+    return 1 if failed or raised or admin != 200 else 0
+
+
+def teacher_on_admin_page(args) -> int:
+    """The teacher logs in through the form and opens the admin page: its HTTP status."""
+    name, password = args.teacher.read_text().strip().split(":", 1)
+    port = int(args.hub.rsplit(":", 1)[1])
+    try:
+        teacher = StudentView(args.hub, port, name, password)
+    except RuntimeError as error:
+        print(f"the teacher {name}: {error}")
+        return 0
+    status = teacher.session.get(f"{args.hub}/hub/admin", timeout=60).status_code
+    admin = teacher.api("GET", f"/hub/api/users/{name}").get("admin")
+    print(f"the teacher {name} logged in: /hub/admin HTTP {status}, admin {admin}")
+    return status
 
 
 if __name__ == "__main__":

@@ -9,12 +9,11 @@
 #     FOLDER/root, and boot it with `systemd-nspawn -b` (systemd as PID 1, the host's network);
 #     where systemd cannot boot (or with FRESH_BOOT=chroot), it says so and uses a chroot
 #     with /proc, /sys and /dev bound, and the README's lines without systemd.
-#  2. Put a clone of this checkout's HEAD at /srv/course-src.git in it, tagged with the
-#     README's tag (v + pyproject's version) in that clone only: the README's
-#     `git clone ... https://github.com/OWNER/REPO` clones it from there instead (file://).
+#  2. Put a clone of this checkout's HEAD at /srv/course-src.git in it: the README's
+#     `COURSE_REPO=` (the teacher's fork) names it instead (file://), and its clone takes it.
 #  3. Run the README's two blocks ("Every step, as root, on a fresh Debian 12" and the first
 #     one of "Live runs for a class") as the README gives them, read from README.md, with
-#     only these changes: the clone's URL above; `passwd teacher` reads the password from a
+#     only these changes: the URL above; `passwd teacher` reads the password from a
 #     file; after the proxy's env file is installed, it is filled in with the offline model
 #     (`python -m compact serve`, started once the venv exists) as the upstream, and its key.
 #     /root/students.txt (24 students, `name:password`, 600) is made before the blocks.
@@ -112,8 +111,7 @@ trap stop_container EXIT
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' "$checkout/pyproject.toml")
 rm -rf "$root/srv/course-src.git"
 git clone --quiet --bare --no-local "$checkout" "$root/srv/course-src.git"
-git -C "$root/srv/course-src.git" tag "v$version" "$(git -C "$checkout" rev-parse HEAD)"
-say "the course: $(git -C "$checkout" rev-parse --short HEAD) of $checkout, tagged v$version in the container's clone only"
+say "the course: $(git -C "$checkout" rev-parse --short HEAD) of $checkout (version $version), no tag"
 
 # -- 3. the README's steps -----------------------------------------------------------------
 block() {   # the indented lines of README.md's first code block after the line matching $1
@@ -153,13 +151,13 @@ offline_model() {   # the proxy's upstream: the course's offline model, with a k
 EOF
   block '^Every step, as root, on a fresh Debian 12'
   block '^### Live runs for a class'
-} | sed -e 's|https://github.com/OWNER/REPO|file:///srv/course-src.git|' \
+} | sed -e 's|^COURSE_REPO=.*|COURSE_REPO=file:///srv/course-src.git|' \
         -e 's|passwd teacher|chpasswd < /root/teacher.txt|' \
         -e 's|^\(install -m 600 deploy/proxy/env.example /etc/course-proxy/env\)\(.*\)|\1\2\noffline_model|' \
         -e 's|^\(\.venv/bin/python -m pytest tests/test_hub.py[^#]*\)|\1\|\| echo "README STEP FAILED: the hub test" |' \
   > "$root/root/readme-steps.sh"
 if [ "$mode" = chroot ]; then   # the README's lines without systemd
-  sed -i -e 's|^cp deploy/hub/jupyterhub.service .*|setsid deploy/hub/start-hub.sh \&|' \
+  sed -i -e 's|^cp deploy/hub/jupyterhub.service .*|COURSE_ADMINS=teacher setsid deploy/hub/start-hub.sh \&|' \
          -e '/user-slice.conf/d' \
          -e 's|^cp deploy/proxy/course-proxy.service .*|setsid deploy/proxy/start-proxy.sh \&|' "$root/root/readme-steps.sh"
 fi
@@ -176,7 +174,8 @@ fi
 # -- 4. the class, live ------------------------------------------------------------------------
 for _ in $(seq 120); do inside bash -c 'exec 3<>/dev/tcp/127.0.0.1/4000' 2>/dev/null && break; sleep 2; done
 say "$students students: log in, start, notebook 09 live through the proxy, all at once"
-inside bash -c 'cd /opt/course && .venv/bin/python scripts/class_live_run.py /root/students.txt' || true
+inside bash -c 'cd /opt/course && .venv/bin/python scripts/class_live_run.py /root/students.txt --teacher /root/teacher.txt' || true
+say "the class proxy's memory: $(inside bash -c 'ps -o rss= -u course-proxy | awk "{s+=\$1} END {printf \"%.0f MB RSS\", s/1024}"')"
 say "each student's spend"
 inside bash -c 'cd /opt/course && python3 deploy/proxy/class_keys.py spend'
 say "the hub's log: the warnings a server's start used to write (count of lines)"

@@ -13,7 +13,11 @@ own" (Chinese: 自学约 N 分钟). From them:
     README.zh.md       the Chinese edition's notebooks: title and minutes
     docs/TEACHING.md   the self-study path: every notebook and its minutes;
                        the walkthrough: each notebook's words, code cells and
-                       the minutes one reading of it takes in class
+                       the minutes one reading of it takes in class;
+                       in class: each core notebook's words of prose and printed
+                       output (its built notebook's), code cells, the exercises'
+                       minutes, and the core path's minutes by that method (also
+                       the one line "core minutes" that states them)
 
 Each table sits between `<!-- notebooks: NAME -->` and `<!-- notebooks: end -->`;
 the lines outside the markers are hand-written and left as they are. So adding a
@@ -139,16 +143,86 @@ def walkthrough(path: Path) -> tuple[int, int, int]:
                           // (60 * WORDS_PER_MINUTE))
 
 
+# The exercises a class does together, and their minutes: each prediction of the core
+# path, and the two functions written in class (03's step 3 core, 08's prepare); the
+# other functions are homework (docs/TEACHING.md, "A 90-minute class").
+PREDICTION_MINUTES = 2
+WRITTEN_IN_CLASS = {"03": 5, "08": 5}
+MAX_WORDS = 2_000    # of prose and printed output, in one notebook of the core path
+
+
+def printed_words(nb) -> int:
+    """Words a notebook's stored outputs print: streams and plain text, not charts."""
+    words = 0
+    for cell in nb.cells:
+        for output in cell.get("outputs", []) if cell.cell_type == "code" else []:
+            data = output.get("data", {})
+            if output.get("output_type") == "stream":
+                words += len(output["text"].split())
+            elif "text/plain" in data and "image/png" not in data:
+                words += len(data["text/plain"].split())
+    return words
+
+
+def exercise_minutes(path: Path) -> int:
+    """The minutes a class gives this notebook's exercises (0 for a lab: homework)."""
+    if not in_core(path):
+        return 0
+    from workbench.course.exercises import CHECKERS, WRITES_CODE
+    checks = CHECKERS.get(key(path), ())
+    predictions = sum(1 for check in checks if check not in WRITES_CODE)
+    return predictions * PREDICTION_MINUTES + WRITTEN_IN_CLASS.get(key(path), 0)
+
+
+def in_class(path: Path, root: Path = ROOT) -> tuple[int, int, int, int]:
+    """(words of prose and printed output, code cells, exercise minutes, minutes) in class.
+
+    The words are the built English notebook's (its markdown and what its cells print);
+    the minutes are words / WORDS_PER_MINUTE + code cells x SECONDS_PER_CELL, rounded up,
+    plus the exercises' minutes."""
+    import nbformat
+    built = root / "notebooks" / f"{name(path)}.ipynb"
+    if not built.exists():
+        raise ValueError(f"{built}: not built yet, and the table 'In class' counts what it prints: "
+                         f"run scripts/build_notebooks.py {name(path)[:2]} first")
+    nb = nbformat.read(built, as_version=4)
+    words = sum(len(c.source.split()) for c in nb.cells if c.cell_type == "markdown")
+    words += printed_words(nb)
+    code = sum(1 for c in nb.cells if c.cell_type == "code")
+    exercises = exercise_minutes(path)
+    reading = -(-(words * 60 + code * SECONDS_PER_CELL * WORDS_PER_MINUTE) // (60 * WORDS_PER_MINUTE))
+    return words, code, exercises, reading + exercises
+
+
+def core_path_minutes(root: Path = ROOT) -> int:
+    """The core path's minutes in class, by `in_class`."""
+    return sum(in_class(path, root)[3] for path in sources(root) if in_core(path))
+
+
 def walkthrough_table(root: Path) -> list[str]:
     rows = ["| notebook | words | code cells | one reading, minutes |", "|---|---|---|---|"]
     return rows + [f"| {name(path)} | {words:,d} | {code} | {mins} |"
                    for path in sources(root) for words, code, mins in [walkthrough(path)]]
 
 
+def class_table(root: Path) -> list[str]:
+    rows = ["| notebook | words, prose and printed | code cells | exercises, minutes | minutes |",
+            "|---|---|---|---|---|"]
+    core = [path for path in sources(root) if in_core(path)]
+    rows += [f"| {name(path)} | {words:,d} | {code} | {ex} | {mins} |"
+             for path in core for words, code, ex, mins in [in_class(path, root)]]
+    return rows + [f"| the core path | | | | {core_path_minutes(root)} |"]
+
+
+def core_minutes_line(root: Path) -> list[str]:
+    return [f"the core path takes {core_path_minutes(root)} minutes."]
+
+
 # file -> [(marker name, the table's lines made from the sources)]
 TABLES = {
     "README.zh.md": [("zh", zh_table)],
-    "docs/TEACHING.md": [("self-study", self_study_table), ("walkthrough", walkthrough_table)],
+    "docs/TEACHING.md": [("self-study", self_study_table), ("walkthrough", walkthrough_table),
+                         ("in class", class_table), ("core minutes", core_minutes_line)],
 }
 
 

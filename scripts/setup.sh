@@ -21,8 +21,30 @@ stamp=.venv/.requirements.sha
 files=$(cat requirements.txt requirements-test.txt pyproject.toml | sha256sum | cut -d' ' -f1)
 have=$(cat "$stamp" 2>/dev/null || true)
 # The stamp says which set is installed and from which files: "test <sha>" covers the course too.
+# A first install takes minutes: one progress line a package pip collects, on one line
+# rewritten in place on a terminal; pip's own output only when it fails.
+progress() {
+  local n=0 first second end='\n'
+  [ -t 2 ] && end='\r'
+  while read -r first second _; do
+    if [ "$first" = Collecting ]; then
+      n=$((n + 1))
+      printf "  [%d/%s] %-60s$end" "$n" "$1" "$second" >&2
+    fi
+  done
+  [ "$end" = '\n' ] || printf '\n' >&2
+}
 if [ "$have" != "$wanted $files" ] && [ "$have" != "test $files" ]; then
-  .venv/bin/python -m pip install --quiet --disable-pip-version-check -r "$lock"
+  total=$(cat requirements.txt "$lock" | grep -E '^[A-Za-z0-9_.-]+==' | sort -u | wc -l)
+  echo "setup.sh: installing about $total pinned packages ($lock) into .venv; the first time takes a few minutes" >&2
+  log=$(mktemp)
+  if ! .venv/bin/python -m pip install --disable-pip-version-check --progress-bar off -r "$lock" 2>&1 \
+      | tee "$log" | progress "$total"; then
+    cat "$log" >&2
+    rm -f "$log"
+    exit 1
+  fi
+  rm -f "$log"
   echo "$wanted $files" > "$stamp"
 fi
 # The Chinese edition's charts need a CJK font: Debian's fonts-noto-cjk (Noto Sans CJK SC).

@@ -35,8 +35,19 @@ from workbench.bench import classroom, classroom_kernels
 ROOT = classroom.ROOT
 SYSTEM_PYTHON = classroom.SYSTEM_PYTHON
 PROXY_VENV = Path(os.environ.get("COURSE_PROXY_VENV", "/opt/course-proxy"))
-# README, "One machine for a class": the teacher's notes and any .env are the teacher's alone.
-TEACHER_ONLY = "chmod 600 docs/TEACHING.md .env*"
+
+
+def readme_line(starting: str) -> str:
+    """The README's command (four spaces in, its comment cut) that starts with `starting`."""
+    for line in (ROOT / "README.md").read_text(encoding="utf-8").splitlines():
+        if line.startswith("    " + starting):
+            return line[4:].split("   #")[0].strip()
+    raise LookupError(f"README.md has no command starting {starting!r}")
+
+
+# README, "One machine for a class": the teacher's notes, any .env and the clone's history
+# are the teacher's alone.
+TEACHER_ONLY = readme_line("chmod 700 .git")
 
 
 def why_not_here() -> str:
@@ -69,6 +80,7 @@ def students_course():
         course = folder / "course"
         classroom.copy_checkout(ROOT, course)
         (course / ".env").write_text("ANTHROPIC_API_KEY=sk-ant-course-env-for-the-test\n")
+        git_history(course)
         started = time.monotonic()
         if not (course / ".venv" / ".complete").exists():
             subprocess.run([str(SYSTEM_PYTHON), "-m", "venv", str(course / ".venv")], check=True)
@@ -85,6 +97,15 @@ def students_course():
     finally:
         if not kept:
             shutil.rmtree(folder, ignore_errors=True)
+
+
+def git_history(course: Path) -> None:
+    """A .git in the copy, as the README's clone has (TEACHER_ONLY closes it)."""
+    if not (course / ".git").exists():
+        git = ["git", "-c", "user.name=hub test", "-c", "user.email=hub-test@localhost"]
+        subprocess.run([*git, "init", "--quiet"], cwd=course, check=True)
+        subprocess.run([*git, "add", "--all"], cwd=course, check=True)   # .gitignore leaves out .venv, .env
+        subprocess.run([*git, "commit", "--quiet", "--message", "the course"], cwd=course, check=True)
 
 
 @contextmanager
@@ -322,8 +343,8 @@ class Student:
 class ClassProxy:
     """LiteLLM through deploy/proxy/start-proxy.sh as a throwaway user; the offline model upstream."""
 
-    def __init__(self, course: Path, folder: Path):
-        self.course, self.folder = course, folder
+    def __init__(self, course: Path, folder: Path, extra_env: str = ""):
+        self.course, self.folder, self.extra_env = course, folder, extra_env
         self.user = f"ccp-{os.getpid()}"
         self.port = classroom.free_port()
         self.base_url = f"http://127.0.0.1:{self.port}"
@@ -345,7 +366,7 @@ class ClassProxy:
         with os.fdopen(fd, "w") as file:
             file.write(f"ANTHROPIC_API_KEY={self.upstream_key}\nCOURSE_UPSTREAM={self.upstream.base_url}\n"
                        f"COURSE_UPSTREAM_MODEL=anthropic/offline-s08\n"
-                       f"LITELLM_MASTER_KEY=sk-master-{secrets.token_hex(16)}\n")
+                       f"LITELLM_MASTER_KEY=sk-master-{secrets.token_hex(16)}\n{self.extra_env}")
         env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8",
                "COURSE_PROXY_ENV": str(self.env_file),
                "COURSE_PROXY_STATE": str(self.state), "COURSE_PROXY_VENV": str(PROXY_VENV),

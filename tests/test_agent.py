@@ -577,3 +577,29 @@ def test_the_repl_banner_says_offline_model_or_names_the_model_never_the_key(
     assert "claude-example-1" in real_banner.out and "offline model" not in real_banner.out
     assert secret not in real_banner.out + real_banner.err
     assert "q quits" in real_banner.out
+
+
+# -- a prepare of the learner's own (notebook 08's capstone, run in notebook 09) ----------------
+
+def test_the_agent_runs_a_prepare_of_its_own_before_every_model_call(workspace):
+    # The solution of notebook 08 in the live agent: called before each model call with the
+    # agent's compactor, its steps recorded call by call; the run is the package's own.
+    from workbench.course.exercises.solutions import my_prepare
+    seen = []
+
+    def mine(compactor, messages, request):
+        seen.append((compactor.calls, len(messages), request))
+        return my_prepare(compactor, messages, request)
+
+    with offline_model() as (_, client):
+        own = Agent(workspace, client, MODEL_NAME, config=CompactionConfig.seed(), echo=None,
+                    new_id=seeded_ids(), prepare=mine)
+        answer = own.ask(tasks.COMPARE_CODE)
+    again = workspace.parent / "again"
+    shutil.copytree(SAMPLE, again, ignore=shutil.ignore_patterns(".transcripts", ".task_outputs", ".memory"))
+    package = run("compare-code", again, profile="seed")
+    assert [call for call, _, _ in seen] == list(range(1, own.model_calls + 1))
+    assert {request for _, _, request in seen} == {tasks.COMPARE_CODE}
+    assert answer == package.answer and own.model_calls == package.model_calls
+    assert {r.step for r in own.compactor.records if r.fired} == \
+        {r.step for r in package.compactor.records if r.fired}

@@ -129,3 +129,46 @@ def test_a_second_model_asked_not_to_record_leaves_the_first_ones_cassette_alone
         second.close()
     held = Cassette.load(cassette).exchanges
     assert len(held) == 1 and "s01_agent_loop" in json.dumps(held[0])
+
+
+# -- issue 38: a malformed cassette, a hostile one -----------------------------------------
+
+GOOD_EXCHANGE = {"request": {"method": "POST", "path": "/v1/messages", "body": {}},
+                 "response": {"status": 200, "body": {}}}
+
+
+@pytest.mark.parametrize("fields,named", [
+    ({"models": 5}, "models: a list of model names expected, got 5"),
+    ({"recorded": 5}, "recorded: a date expected, got 5"),
+    ({"exchanges": [GOOD_EXCHANGE, 5]},
+     "exchanges[1]: an object with a request and a response expected, got 5"),
+    ({"exchanges": [{"response": GOOD_EXCHANGE["response"]}]},
+     "exchanges[0].request: an object with method, path and body expected, got null"),
+    ({"exchanges": [{"request": GOOD_EXCHANGE["request"], "response": {"status": "200", "body": {}}}]},
+     "exchanges[0].response: an object with status and body expected"),
+])
+def test_a_malformed_cassette_is_one_line_naming_the_file_and_the_field_at_load(tmp_path, fields, named):
+    path = tmp_path / "bad.cassette.json"
+    path.write_text(json.dumps({"format": FORMAT, "exchanges": [GOOD_EXCHANGE], **fields}), encoding="utf-8")
+    with pytest.raises(CassetteError) as caught:
+        Cassette.load(path)
+    assert str(caught.value).startswith(f"{path}: {named}"), str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+def test_serve_says_a_malformed_cassettes_field_in_one_line(tmp_path, capsys):
+    path = tmp_path / "bad.cassette.json"
+    path.write_text(json.dumps({"format": FORMAT, "models": 5, "exchanges": []}), encoding="utf-8")
+    assert main(["serve", "--port", "0", "--cassette", str(path)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err == f"error: {path}: models: a list of model names expected, got 5"
+
+
+def test_a_cassettes_recorded_text_reaches_the_terminal_shown_not_obeyed(tmp_path):
+    hostile = "\x1b]52;c;ZXZpbA==\x07\x1b]0;owned\x07\x1b[2J"
+    path = tmp_path / "hostile.cassette.json"
+    path.write_text(json.dumps({"format": FORMAT, "recorded": hostile, "models": [hostile],
+                                "exchanges": [GOOD_EXCHANGE]}), encoding="utf-8")
+    said = Cassette.load(path).describe()
+    assert "\x1b" not in said and "\x07" not in said, repr(said)
+    assert "\\x1b]52;c;ZXZpbA==" in said

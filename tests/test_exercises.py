@@ -12,6 +12,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from compact import formats
 from compact.messages import text_of
@@ -252,6 +254,36 @@ def instructions_inside_words(text):
             if any(c in s.lower() for c in CONSTRAINT_EN + CONSTRAINT_ZH)]
 
 
+def prepare_always_summarizes(compactor, messages, active_request):
+    """Steps 1-3, then step 4 on every call: the "only if still over the limit" left out."""
+    messages = compactor.micro_compact(compactor.snip_compact(compactor.tool_result_budget(messages),
+                                                              active_request))
+    return compactor.compact_history(messages, active_request)
+
+
+def prepare_measures_first(compactor, messages, active_request):
+    """The limit checked on the list as it came in, before steps 1-3 shrank it."""
+    over = compactor.size(messages) > compactor.config.context_limit
+    messages = compactor.micro_compact(compactor.snip_compact(compactor.tool_result_budget(messages),
+                                                              active_request))
+    return compactor.compact_history(messages, active_request) if over else messages
+
+
+def prepare_step_3_first(compactor, messages, active_request):
+    """Step 3 before step 1: a huge old result shrunk before step 1 could save it."""
+    messages = compactor.snip_compact(compactor.tool_result_budget(compactor.micro_compact(messages)),
+                                      active_request)
+    if compactor.size(messages) > compactor.config.context_limit:
+        messages = compactor.compact_history(messages, active_request)
+    return messages
+
+
+def prepare_without_step_4(compactor, messages, active_request):
+    """The three cheap steps only."""
+    return compactor.micro_compact(compactor.snip_compact(compactor.tool_result_budget(messages),
+                                                          active_request))
+
+
 FUNCTION_CHECKS = [
     (ex.check_largest_large_limit, right.largest_large_limit,
      [lla_the_articles_number, lla_preview_as_zero, lla_the_size_itself]),
@@ -276,6 +308,8 @@ FUNCTION_CHECKS = [
       pay_off_from_the_second_call, pay_off_at_once]),
     (ex.check_instructions, right.instructions,
      [instructions_case_sensitive, instructions_whole_lines, instructions_inside_words]),
+    (ex.check_my_prepare, right.my_prepare,
+     [prepare_always_summarizes, prepare_measures_first, prepare_step_3_first, prepare_without_step_4]),
 ]
 # The exercises the learner designs: each wrong answer's hint() names its mistake.
 # (check, wrong answer, words its hint must say)
@@ -306,6 +340,10 @@ NAMED_MISTAKES = [
     (ex.check_calls_to_pay_off, pay_off_ignores_the_pause, "the cache has expired"),
     (ex.check_calls_to_pay_off, pay_off_from_the_second_call, "as call 1"),
     (ex.check_calls_to_pay_off, pay_off_at_once, "not cheaper at once"),
+    (ex.check_my_prepare, prepare_always_summarizes, "only if the list is still over"),
+    (ex.check_my_prepare, prepare_measures_first, "measure the list after them"),
+    (ex.check_my_prepare, prepare_step_3_first, "the article's order is 1, 2, 3"),
+    (ex.check_my_prepare, prepare_without_step_4, "that is step 4's case"),
 ]
 IDS = [check.__name__ for check, _, _ in FUNCTION_CHECKS]
 WRONG = [(check, wrong) for check, _, wrongs in FUNCTION_CHECKS for wrong in wrongs]
@@ -774,3 +812,37 @@ def test_a_check_of_one_case_says_case_not_cases(capsys):
     ex.check_order_loss(0)
     out = capsys.readouterr().out
     assert "1 case\n" in out and "1 cases" not in out and "The case fails." in out
+
+
+# -- 08: the capstone, against the package's prepare ---------------------------------------
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(draw=st.randoms(use_true_random=False))
+def test_the_capstones_solution_is_the_packages_prepare_on_random_histories(draw, tmp_path_factory):
+    # The checker's reference is ContextCompactor.prepare (seed profile); the solution the
+    # teacher's guide prints, the article's four steps called in order, gives the same list
+    # and the same files on any history the checker's generator can draw.
+    from workbench.course.exercises import prepare as capstone
+    messages, request = capstone.random_history(draw)
+    root = tmp_path_factory.mktemp("capstone")
+    assert capstone.run_in(root / "solution", right.my_prepare, messages, request) == \
+        capstone.run_in(root / "package", capstone.package_prepare, messages, request)
+
+
+def test_the_capstones_cases_reach_every_step():
+    # Each of the article's four steps acts on some case, and step 4 is skipped on some
+    # case that steps 1-3 brought under the limit: otherwise a wrong rule could pass.
+    import tempfile
+
+    from workbench.course.exercises import prepare as capstone
+    from workbench.course.replay import make_compactor
+    fired, spared = set(), False
+    for _, messages, request in capstone.cases():
+        with tempfile.TemporaryDirectory() as root:
+            compactor = make_compactor(root, "seed")
+            compactor.prepare(messages, request)
+            fired |= {r.step for r in compactor.records if r.fired}
+            spared |= (compactor.size(messages) > compactor.config.context_limit
+                       and "compact_history" not in {r.step for r in compactor.records})
+    assert {"tool_result_budget", "snip_compact", "micro_compact", "compact_history"} <= fired
+    assert spared

@@ -503,3 +503,97 @@ def test_the_checkout_is_copied_again_over_its_last_copy_links_included(tmp_path
     assert os.readlink(course / "notebooks" / "docs") == "../docs"
     assert (course / "notebooks" / "docs" / "DESIGN.md").read_text() == "design, again"
     assert not (course / ".venv").exists()
+
+
+# -- issue 38: a port of each student's own; the teacher let in (any user) -----------------
+
+def deployed_hub_module(name: str):
+    return hubkit.deployed_module(classroom.ROOT, name)
+
+
+def free_span(ports, span: int) -> int:
+    """A base port with `span` free ports from it (other hubs on this machine hold some)."""
+    for base in range(63000, 65000, span):
+        if all(ports.binds(port) for port in range(base, base + span)):
+            return base
+    raise RuntimeError("no free span of ports")
+
+
+def test_two_students_never_share_a_port_and_a_held_port_is_passed_over():
+    ports = deployed_hub_module("limits")
+    span = 20
+    base = free_span(ports, span)
+    handed = {}
+    first = ports.server_port(1001, handed, "ann", base=base, span=span)
+    # The same start point (uids a span apart): the second student gets the next port, not ann's.
+    second = ports.server_port(1001 + span, handed, "bob", base=base, span=span)
+    assert first == base + 1001 % span and second == first + 1
+    assert ports.server_port(1001, handed, "ann", base=base, span=span) == first   # the same each start
+    import socket
+    with socket.socket() as holder:   # something else holds carl's port: he gets the next free one
+        holder.bind(("127.0.0.1", base + 1005 % span))
+        holder.listen()
+        carl = ports.server_port(1005, handed, "carl", base=base, span=span)
+    assert carl == base + 1005 % span + 1
+    low, high = map(int, Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split())
+    assert not low <= ports.PORT_BASE <= high and not low <= ports.PORT_BASE + ports.PORT_SPAN - 1 <= high
+
+
+def test_the_spawner_starts_each_server_on_the_port_from_its_uid(monkeypatch):
+    limits = deployed_hub_module("limits")
+    chosen = []
+
+    async def started(self):
+        chosen.append(self.port)
+        return ("127.0.0.1", self.port)
+
+    monkeypatch.setattr(limits.LocalProcessSpawner, "start", started)
+    monkeypatch.setattr(limits, "mode", lambda: "rlimit")
+    me = pwd.getpwuid(os.getuid())
+    spawner = limits.LimitedSpawner.__new__(limits.LimitedSpawner)
+    monkeypatch.setattr(limits.LimitedSpawner, "user", SimpleNamespace(name=me.pw_name), raising=False)
+    monkeypatch.setattr(limits.LimitedSpawner, "handed", {})
+    asyncio.run(spawner.start())
+    ports = deployed_hub_module("limits")
+    assert chosen and ports.PORT_BASE <= chosen[0] < ports.PORT_BASE + ports.PORT_SPAN
+    assert chosen[0] in limits.LimitedSpawner.handed   # recorded: no other student gets it
+
+
+def test_the_teacher_in_course_admins_is_let_in_and_an_admin_without_the_students_group(monkeypatch):
+    from jupyterhub.auth import PAMAuthenticator
+    # Accounts every Debian has, neither in the group: `daemon` as the teacher, `nobody` not.
+    monkeypatch.setenv("COURSE_ADMINS", "daemon")
+    monkeypatch.setenv("COURSE_GROUP", "root")
+    authenticator = PAMAuthenticator(config=hub_config())
+    assert "daemon" in authenticator.admin_users
+
+    def allowed(name):
+        answer = authenticator.check_allowed(name, {"name": name})
+        return asyncio.run(answer) if asyncio.iscoroutine(answer) else answer
+
+    assert allowed("daemon") is True
+    assert allowed("nobody") is False
+
+
+GIT_SHOW = r"""
+import subprocess, sys
+done = subprocess.run(["git", "-c", "safe.directory=*", "-C", sys.argv[1], "show", "HEAD:docs/TEACHING.md"],
+                      capture_output=True, text=True)
+print("shown" if done.returncode == 0 else "refused")
+"""
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root (a throwaway student)")
+def test_a_student_cannot_read_the_solutions_from_the_clones_git_objects():
+    folder = Path(tempfile.mkdtemp(prefix="ccgit-", dir="/tmp"))
+    folder.chmod(0o755)
+    clone = folder / "course"
+    with hubkit.removed(folder):
+        subprocess.run(["git", "clone", "--quiet", "--no-local", str(classroom.ROOT), str(clone)], check=True)
+        subprocess.run(["chmod", "-R", "a+rX", str(clone)], check=True)   # as a clone under umask 022
+        subprocess.run(["bash", "-c", hubkit.TEACHER_ONLY], cwd=clone, check=True)
+        with hubkit.class_of(classroom.ROOT, 1, prefix="ccg") as (_, passwords):
+            student = next(iter(passwords))
+            assert hubkit.as_student(student, GIT_SHOW, str(clone)) == "refused"
+            assert hubkit.can_read(student, clone / "docs" / "TEACHING.md") == "PermissionError"
+            assert hubkit.can_read(student, clone / "notebooks" / NOTEBOOK) == "allowed"

@@ -34,3 +34,18 @@ def test_notebook_12_names_the_size_of_the_read_step_1_moves(source):
     text = source.read_text(encoding="utf-8")
     claim = text[text.index("huge_result"):][:400]   # the cell checking the article's claim
     assert re.search(rf"{size}[- \n#]*(-character|字符)", claim), claim
+
+
+@pytest.mark.parametrize("source", [ROOT / "notebooks" / "src" / "00_why_compaction.py",
+                                    ROOT / "notebooks" / "src" / "zh" / "00_why_compaction.py"],
+                         ids=["en", "zh"])
+def test_notebook_00_gives_long_sessions_count_and_size(source):
+    # Issue 40: "64 short messages" misled (step 3 still acts on them); the line now gives
+    # the count against step 2's trigger and the size, rounded to the thousand.
+    from compact import CompactionConfig, estimate_chars
+    messages = load_history("long_session")["messages"]
+    assert len(messages) > CompactionConfig.seed().snip_max_messages
+    size = f"{round(estimate_chars(messages), -3):,}"
+    line = next(line for line in source.read_text(encoding="utf-8").splitlines()
+                if line.startswith("# - `long_session`"))
+    assert f"{len(messages)} " in line and size in line and "50" in line, line

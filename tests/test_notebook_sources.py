@@ -92,9 +92,9 @@ def test_there_is_one_notebook_per_source_numbered_without_a_gap():
     assert sorted(p.stem for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")) == core
     assert sorted(p.stem for p in (ROOT / "notebooks" / "labs").glob("[0-9][0-9]_*.ipynb")) == labs
     assert LABELS == core + [f"labs/{name}" for name in labs]
-    # 08 is the capstone's place (issue 40); the live run stays the core path's last notebook.
-    assert [name[:2] for name in core] == [f"{n:02d}" for n in range(len(core) + 1) if n != 8]
-    assert core[-1] == "09_live_agent"
+    # The capstone (08) comes just before the live run, which ends the core path.
+    assert [name[:2] for name in core] == [f"{n:02d}" for n in range(len(core))]
+    assert core[8:10] == ["08_build_prepare", "09_live_agent"]
     assert [name[:2] for name in labs] == [f"{n:02d}" for n in range(1, len(labs) + 1)]
 
 

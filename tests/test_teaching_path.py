@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "notebooks" / "src"
 GUIDE = (ROOT / "docs" / "TEACHING.md").read_text(encoding="utf-8")
 ARTICLE_NOTEBOOKS = ("00", "01", "02", "03", "04", "05", "06", "07")
+CORE = ARTICLE_NOTEBOOKS + ("08", "09")   # the core path: the article, the capstone, the live run
 NAMED = ("labs/03_same_job_on_the_server", "labs/04_your_own_agent")
 tables = load_script("notebook_tables")
 minutes = tables.minutes   # (alone, in class) from a Goal cell
@@ -46,7 +47,7 @@ def test_the_90_minute_class_adds_up_from_the_goal_cells():
     in_goals = {tables.key(p): minutes(p)[1] for p in NOTEBOOKS if minutes(p)[1]}
     assert given == in_goals
     assert sum(given.values()) == 90
-    assert set(ARTICLE_NOTEBOOKS) <= set(given)
+    assert set(given) == set(CORE)
 
 
 def test_the_self_study_path_lists_every_notebook_with_its_goal_minutes():
@@ -68,10 +69,38 @@ def test_the_150_minute_class_adds_up_and_gives_each_notebook_one_reading_at_lea
     assert any("break" in part for _, part in rows)
 
 
-def test_the_90_minute_class_is_said_not_to_hold_one_reading_and_the_figure_is_the_tables():
-    reading = sum(tables.walkthrough(p)[2] for p in NOTEBOOKS if tables.key(p) in ARTICLE_NOTEBOOKS)
-    assert reading > 90
-    assert f"00-07 take {reading} minutes" in GUIDE
+def test_the_core_paths_minutes_in_class_are_the_ones_teaching_states():
+    # Prose and printed output at 200 words a minute, 30 s a code cell, and the minutes of
+    # the exercises done together, from the built notebooks (scripts/notebook_tables.py).
+    minutes = tables.core_path_minutes()
+    assert f"the core path takes {minutes} minutes" in " ".join(GUIDE.split())
+
+
+@pytest.mark.parametrize("path", [p for p in NOTEBOOKS if tables.in_core(p)],
+                         ids=[tables.name(p) for p in NOTEBOOKS if tables.in_core(p)])
+def test_no_core_notebook_is_over_2000_words_of_prose_and_printed_output(path):
+    words, _, _, _ = tables.in_class(path)
+    assert words <= tables.MAX_WORDS, f"{tables.name(path)}: {words:,d} words"
+
+
+@pytest.mark.xfail(strict=True, reason="issue 40: the core path does not fit 90 minutes yet "
+                                       "(docs/TEACHING.md states its minutes)")
+def test_the_core_path_fits_a_90_minute_class():
+    assert tables.core_path_minutes() <= 90
+
+
+def test_the_class_method_counts_printed_output_cells_and_exercises(tmp_path):
+    import nbformat
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell("word " * 300), nbformat.v4.new_code_cell("x")]
+    nb.cells[1].outputs = [nbformat.v4.new_output("stream", name="stdout", text="out " * 100)]
+    (tmp_path / "notebooks" / "src").mkdir(parents=True)
+    source = tmp_path / "notebooks" / "src" / "05_x.py"
+    source.write_text("# %%\nx\n", encoding="utf-8")
+    nbformat.write(nb, tmp_path / "notebooks" / "05_x.ipynb")
+    # 400 words / 200 + one cell x 0.5 = 2.5, rounded up to 3; 05's two checkers: a
+    # prediction (2 minutes) and a function left for homework.
+    assert tables.in_class(source, tmp_path) == (400, 1, 2, 5)
 
 
 def test_a_reading_is_words_at_200_a_minute_and_30_seconds_a_code_cell(tmp_path):

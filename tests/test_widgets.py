@@ -103,3 +103,35 @@ def test_the_pictures_are_png_images():
     import base64
     raw = image if isinstance(image, bytes) else base64.b64decode(image)
     assert raw[:8] == PNG
+
+
+# -- every "Try this." works as written (issue 40) ---------------------------------------------
+
+def test_03s_try_this_raises_micro_min_chars_above_the_older_readmes(box):
+    # "raise micro_min_chars above the size of the two older READMEs: they stay whole".
+    from compact.messages import text_of, tool_results
+    results = [b for m in box.once.before for b in tool_results(m)]
+    older = [len(text_of(b["content"])) for b in results[:-3]
+             if len(text_of(b["content"])) > CompactionConfig.seed().micro_min_chars]
+    slider = box.controls["micro_min_chars"]
+    above = next(v for v in range(slider.min, slider.max + 1, slider.step) if v >= max(older))
+    assert len(older) == 2 and above <= slider.max
+    assert "omitted" in str(box.once.after)                # at the article's 120: shrunk
+    slider.value = above
+    assert box.last["micro_min_chars"] == above
+    assert [b["content"] for m in box.once.after for b in tool_results(m)] == \
+        [b["content"] for b in results]                    # all five whole, no file written
+    assert not box.once.files
+
+
+def test_lab_01s_try_this_lowering_the_limit_archives_more_and_never_shrinks():
+    # Lab 01: in the default profile, a lower context_char_limit makes step 2 archive on
+    # more calls, and step 3 never fires: over the limit, step 2 archives the oldest
+    # messages in that same call (flaw 17's switch), so nothing old is left to shrink.
+    explorer = threshold_explorer("timeline_150", profile="default")
+    at_50k = len(explorer.calls.calls_where("snip_compact"))
+    explorer.controls["context_char_limit"].value = 10_000
+    assert len(explorer.calls.calls_where("snip_compact")) > at_50k
+    assert explorer.calls.calls_where("micro_compact") == []
+    explorer.controls["profile"].value = "seed"
+    assert len(explorer.calls.calls_where("micro_compact")) > 0    # the seed shrinks, call after call

@@ -5,15 +5,16 @@ or start-hub.sh start it so):
 
     /opt/course/.venv/bin/jupyterhub -f /opt/course/deploy/hub/jupyterhub_config.py
 
-What it sets up: the hub on 127.0.0.1 behind configurable-http-proxy (put a TLS front
-such as nginx or caddy before it to serve a room); local users who log in with their
-password (PAM) and belong to the group COURSE_GROUP (default `students`), and the teacher
-admins of COURSE_ADMINS; one server a student, the course venv's jupyterhub-singleuser,
-started as the student inside their memory and process limits (limits.py), opened on
-notebook 00; before it starts, the student's own copy of notebooks/ and docs/ (without
-the teacher's notes), made as the student (home.py, student_copy.py); kernels over IPC
-in a 700 socket folder of each student's; their class key for the proxy when the teacher
-made one (deploy/proxy/); the news prompt off; idle kernels and servers stopped.
+What it sets up: the hub on 127.0.0.1 behind configurable-http-proxy (put a TLS front such
+as nginx or caddy before it to serve a room); local users who log in with their password
+(PAM) and belong to the group COURSE_GROUP (default `students`), and the teacher: the
+admins of COURSE_ADMINS, let in by name (outside the group, so with no class key); one
+server a student, the course venv's jupyterhub-singleuser, started as the student inside
+their memory and process limits (limits.py), opened on notebook 00, on a port of its own
+(limits.py); before it starts, the student's own copy of notebooks/ and docs/ (without the
+teacher's notes), made as the student (home.py, student_copy.py); kernels over IPC in a
+700 socket folder of each student's; their class key for the proxy when the teacher made
+one (deploy/proxy/); the news prompt off; idle kernels and servers stopped.
 The hub's database, cookie secret and log (jupyterhub.service and start-hub.sh send it
 there) live in the state folder (700, made so by the
 README), and a restart of the hub leaves every student's server and kernel running.
@@ -24,7 +25,8 @@ Environment, all optional: COURSE_DIR (the clone; default: the one holding this 
 COURSE_HUB_STATE (/srv/jupyterhub), COURSE_HUB_PORT (8000), COURSE_HUB_API_PORT (8081),
 COURSE_PROXY_API_PORT (8001), COURSE_GROUP, COURSE_ADMINS (user names, separated by
 spaces), COURSE_RUNTIME_ROOT (/run/course-kernels), COURSE_CLASS_KEYS (the state folder's
-class-keys.json), COURSE_MEMORY_LIMIT and COURSE_TASKS_LIMIT (limits.py).
+class-keys.json), COURSE_MEMORY_LIMIT and COURSE_TASKS_LIMIT (limits.py), COURSE_SERVER_PORTS
+and COURSE_SERVER_PORT_SPAN (limits.py).
 tests/test_hub.py runs this file as it is, with these variables.
 """
 
@@ -71,7 +73,11 @@ c.JupyterHub.cleanup_servers = False
 
 c.JupyterHub.authenticator_class = "pam"
 c.Authenticator.allowed_groups = {os.environ.get("COURSE_GROUP", "students")}
-c.Authenticator.admin_users = set(os.environ.get("COURSE_ADMINS", "").split())
+ADMINS = set(os.environ.get("COURSE_ADMINS", "").split())
+c.Authenticator.admin_users = ADMINS
+# The teacher is let in by name: they are not in the students' group (class_keys.py gives
+# that group's members keys), and JupyterHub lets in no admin the allowed rules leave out.
+c.Authenticator.allowed_users = ADMINS
 
 c.JupyterHub.spawner_class = LimitedSpawner
 c.Spawner.cmd = [str(VENV / "bin" / "jupyterhub-singleuser")]

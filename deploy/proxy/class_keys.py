@@ -10,7 +10,9 @@ It writes two files, both 600: the hub's (HUB_FILE: each student's key in clear,
 proxy's address and model; the hub's hook hands a student their own key, deploy/hub/home.py)
 and the proxy's (PROXY_FILE, owned by the proxy's user: only the SHA-256 of each key, with
 the student and their budget; class_auth.py reads it). Spend is read from the proxy's
-ledger (SPEND_FILE). The keys are random (secrets.token_urlsafe) and never printed.
+ledger (SPEND_FILE), the one count there is: the proxy refuses a student by the same file and
+the same figures (`spent`, `over_budget`), so it refuses them exactly when this table's spend
+reaches their budget. The keys are random (secrets.token_urlsafe) and never printed.
 Left out: revoking one key (delete the student's line from both files), teams.
 """
 
@@ -49,6 +51,25 @@ def write(path: Path, value: dict, owner: str = "root") -> None:
     os.replace(temporary, path)
 
 
+def spent(spend_file: Path) -> dict:
+    """{student: dollars spent}: the ledger, the one count of spend (class_auth.py refuses by it)."""
+    return {student: float(dollars) for student, dollars in read(spend_file, {}).items()}
+
+
+def dollars(spend: float, budget: float) -> tuple:
+    """The spend and budget as this table and the proxy's refusal both print them."""
+    return f"{spend:.4f}", f"{budget:.2f}"
+
+
+def over_budget(student: str, spend: float, budget: float) -> str:
+    """The refusal's text, or '' while the student is under budget: spend >= budget refuses."""
+    if spend < budget:
+        return ""
+    shown_spend, shown_budget = dollars(spend, budget)
+    return (f"Budget has been exceeded! {student} has spent ${shown_spend} of ${shown_budget} "
+            f"(Current cost: {shown_spend}, Max budget: {shown_budget}): ask your teacher.")
+
+
 def make(args) -> int:
     hub = read(args.hub_file, {"keys": {}})
     hub.update(base_url=args.base_url, model=args.model)
@@ -71,10 +92,11 @@ def make(args) -> int:
 def spend(args) -> int:
     entries = read(args.proxy_file, {"keys": {}})["keys"].values()
     budgets = {entry["student"]: entry["budget"] for entry in entries}
-    spent = read(args.spend_file, {})
+    spend_of = spent(args.spend_file)
     print(f"{'student':<20} {'spend $':>10} {'budget $':>10}")
     for student in sorted(budgets):
-        print(f"{student:<20} {spent.get(student, 0.0):>10.4f} {budgets[student]:>10.2f}")
+        shown_spend, shown_budget = dollars(spend_of.get(student, 0.0), budgets[student])
+        print(f"{student:<20} {shown_spend:>10} {shown_budget:>10}")
     return 0
 
 

@@ -20,23 +20,18 @@
 # **Goal.** You will learn how the article measures a context (characters of JSON), how
 # fast a session grows without compaction, and the shape of the article's pipeline: four
 # steps, what triggers each, and what each leaves in the context and on disk. About 25
-# minutes on your own; in the 90-minute class, 10 (docs/TEACHING.md). The course's
+# minutes on your own; in the 90-minute class, 8 (docs/TEACHING.md). The course's
 # terms, in English and Chinese: [docs/GLOSSARY.md](../docs/GLOSSARY.md).
 
 # %%
 # %matplotlib inline
 import json
-import os
-import re
 import statistics
 
-from compact import CompactionConfig, TokenMeasure, estimate_chars
-from workbench.agent.model import choose_model
-from workbench.bench.sessions import make_session
-from compact.tokens import API_CLEARING_TRIGGER, API_COMPACTION_TRIGGER, compare_with_whole
+from compact import CompactionConfig, estimate_chars
 from workbench.course.charts import growth_chart
 from workbench.course.exercises import check_steps_that_act, hint
-from workbench.course.histories import list_histories, load_history
+from workbench.course.histories import load_history
 from compact.messages import tool_results
 from workbench.offline import estimate_text_tokens
 from workbench.course.replay import timeline
@@ -133,126 +128,6 @@ for name, sample in (("English", english), ("Chinese", chinese)):
           f"{estimate_text_tokens(text):>19}")
 
 # %% [markdown]
-# ## Characters and tokens side by side
-#
-# A model is limited and billed in tokens, and only its API knows how many a request
-# has: `messages.count_tokens`. `compact.TokenMeasure` asks it through the client in
-# use. Here that is the model the course picks everywhere: the offline model without a
-# key, whose count is the estimate above, or the real API with `ANTHROPIC_API_KEY` and
-# `MODEL_ID` (the first line says which; with a key your figures are the model's own).
-#
-# Five texts: English prose (`five_reads`), an English test log (`overflow`), code
-# (`two_code_files`), JSON (`huge_result`), and Chinese: a session of the benchmark's
-# Chinese kind (`workbench.bench.sessions`, 12 turns, seed 0), notes, requests and file
-# contents in Chinese.
-
-# %%
-offline_only = any(os.environ.get(name) for name in ("CI", "COMPACT_OFFLINE"))
-choice = choose_model(offline=offline_only, echo=None)
-print(re.sub(r"127\.0\.0\.1:\d+", "127.0.0.1:<port>", choice.description))
-
-
-def session_messages(session) -> list:
-    return [session.opening, *(m for turn in session.turns for m in (turn.assistant, turn.user))]
-
-
-texts = {
-    "English prose": load_history("five_reads")["messages"],
-    "English log": load_history("overflow")["messages"],
-    "code": load_history("two_code_files")["messages"],
-    "JSON": load_history("huge_result")["messages"],
-    "Chinese": session_messages(make_session("chinese", 12, 0)),
-}
-per_token = {}
-print(f"{'text':<14}{'messages':>9}{'characters':>12}{'tokens':>9}{'chars/token':>13}")
-for name, sample in texts.items():
-    chars = estimate_chars(sample)
-    counted = choice.client.messages.count_tokens(model=choice.model, messages=sample).input_tokens
-    per_token[name] = chars / counted
-    print(f"{name:<14}{len(sample):>9}{chars:>12,d}{counted:>9,d}{per_token[name]:>13.2f}")
-
-# %% [markdown]
-# ### Tokenizers differ by model
-#
-# Each model family has its own tokenizer, so one text is a different number of tokens on
-# different models, and only the model's own `count_tokens` knows its number. A harness
-# without that call estimates. Here is one text, the Chinese session above, under two
-# common estimates; both are estimates, neither is any real model's count.
-
-# %%
-one_text = json.dumps(texts["Chinese"], ensure_ascii=False)
-estimates = {"offline rule: ceil(ASCII / 4) + other characters": estimate_text_tokens(one_text),
-             "rule of thumb: characters / 4": -(-len(one_text) // 4)}
-print(f"the Chinese session: {len(one_text):,d} characters of JSON")
-for rule, count in estimates.items():
-    print(f"  {rule:<52}{count:>8,d} tokens (an estimate)")
-print(f"the larger estimate is {max(estimates.values()) / min(estimates.values()):.1f} times "
-      f"the smaller")
-
-# %% [markdown]
-# The offline estimate cannot tell prose from code or JSON: any ASCII text is four
-# characters a token. The Chinese session is not one character a token either: its
-# tool calls, paths and JSON are ASCII, so it lands in between.
-#
-# ### What the article's thresholds mean in a window
-#
-# Every threshold of the article is characters; in tokens it depends on the text. Each
-# threshold below is converted with each text's own ratio, then shown as a share of a
-# 200,000-token window, of a 1,000,000-token one (windows of 1M tokens exist: Claude
-# Sonnet 5's, by its model page) and of a 32,000-token one. Over 100% the threshold is
-# past the window: the API would refuse the request before the pipeline acted.
-
-# %%
-thresholds = {"CONTEXT_CHAR_LIMIT": config.context_char_limit,
-              "SUMMARY_INPUT_CHAR_LIMIT": config.summary_input_char_limit,
-              "TOOL_RESULT_BATCH_CHAR_LIMIT": config.tool_result_batch_char_limit}
-windows = (200_000, 1_000_000, 32_000)
-print(f"{'threshold':<38}{'text':<14}{'~tokens':>9}" + "".join(f"{f'of {w:,d}':>13}" for w in windows))
-for label, chars in thresholds.items():
-    for name in ("English prose", "Chinese"):
-        tokens_at = chars / per_token[name]
-        shares = "".join(f"{tokens_at / w:>13.0%}" for w in windows)
-        print(f"{label + f' {chars:,d}':<38}{name:<14}{tokens_at:>9,.0f}{shares}")
-
-# %% [markdown]
-# The API's own context management counts input tokens: by default it clears old tool
-# results from 100,000 and compacts from 150,000: 0.5 and 0.75 of a 200,000-token
-# window, a tenth and less than a sixth of a 1,000,000-token one (the cell prints each). `CompactionConfig.for_window(window, fraction)` states the pipeline's limit
-# the same way, in tokens; the compactor then needs a token measure
-# (`ContextCompactor(measure=TokenMeasure(client, model))`), and refuses a limit in one
-# unit with a measure in the other. `CompactionConfig.seed()` itself stays the article's
-# characters.
-
-# %%
-for label, tokens_at in (("clearing", API_CLEARING_TRIGGER), ("compaction", API_COMPACTION_TRIGGER)):
-    shares = ", ".join(f"{tokens_at / w:.0%} of {w:,d}" for w in windows)
-    print(f"API default {label} trigger: {tokens_at:,d} tokens = {shares}")
-for window in windows:
-    stated = CompactionConfig.for_window(window, 0.75, profile="seed")
-    print(f"for_window({window:,d}, 0.75): context_token_limit = {stated.context_token_limit:,d} "
-          f"{stated.unit}")
-print(f"CompactionConfig.seed(): the limit is {config.context_limit:,d} {config.unit}")
-
-# %% [markdown]
-# ### One count per message, or one for the whole request?
-#
-# Counting the whole list before every call costs a request per call. `TokenMeasure`
-# counts each message once and remembers it (a `tool_use` message together with its
-# results, since the API refuses either alone), so a `prepare` asks only for what is
-# new. The sum is not exactly one count of the whole request: each piece is rounded on
-# its own and carries a little framing. The cell measures the gap on every canned
-# history.
-
-# %%
-measure = TokenMeasure(choice.client, choice.model)
-print(f"{'history':<16}{'units':>6}{'summed':>9}{'whole':>9}{'gap':>6}")
-for name in list_histories():
-    gap = compare_with_whole(measure, load_history(name)["messages"])
-    print(f"{name:<16}{gap['units']:>6}{gap['summed']:>9,d}{gap['whole']:>9,d}"
-          f"{gap['difference']:>+6d} ({gap['difference'] / gap['whole']:+.2%})")
-print(f"count_tokens requests: {measure.requests}")
-
-# %% [markdown]
 # ## How fast a session grows
 #
 # `timeline_150` is a long working session: 158 model calls over many small tasks, with
@@ -347,7 +222,7 @@ pipeline_picture()
 # - `five_reads`: 9 messages, about 17,000 characters, five README reads;
 # - `huge_result`: 5 messages; the newest batch holds a 288,000-character file read and
 #   three small results;
-# - `long_session`: 64 short messages;
+# - `long_session`: 64 messages, more than step 2's 50, about 24,000 characters in all;
 # - `two_code_files`: 5 messages, about 65,000 characters; the newest batch holds two
 #   code files of about 30,000 characters each.
 #
@@ -380,23 +255,3 @@ if open_hint:
 # - The article (learn-claude-code s08, in Chinese), sections 一、先理解上下文 and
 #   二、为什么先整理工具结果;
 #   [docs/ARTICLE_MAP.md](../docs/ARTICLE_MAP.md) maps its sections to the code.
-# - The upstream code:
-#   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py
-#   (the chapter's README:
-#   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.md).
-# - API docs, Context windows:
-#   https://platform.claude.com/docs/en/build-with-claude/context-windows
-# - API docs, Token counting:
-#   https://platform.claude.com/docs/en/build-with-claude/token-counting
-# - Liu et al., *Lost in the Middle: How Language Models Use Long Contexts*, TACL 2024:
-#   https://arxiv.org/abs/2307.03172
-#
-# **For discussion.**
-# 1. Your agent runs on a model with a 1,000,000-token window. Does it still need
-#    compaction? Name two costs that grow with the context besides the refusal (the cells
-#    above print one).
-# 2. The article measures characters, the API counts tokens. Which would you measure in your
-#    own harness before every call, and what does each cost you?
-
-# %%
-choice.close()

@@ -29,7 +29,7 @@
 # **Goal.** You will learn when step 1 acts (one batch over its limit), which results it
 # moves to disk and in what order, and the exact block it leaves in their place; then you
 # will run its rule backwards and choose a threshold yourself. About 25 minutes on your
-# own; in the 90-minute class, 10 (docs/TEACHING.md).
+# own; in the 90-minute class, 8 (docs/TEACHING.md).
 
 # %%
 # %matplotlib inline
@@ -144,7 +144,11 @@ before_after(run.records, limit=config.context_char_limit,
 # of the newest 3, so the article's step 3 replaced it by `[Earlier tool result
 # omitted.]` before the model ever read it, and nothing saved a copy. Notebook 03 is
 # about step 3, notebook 05 about this very case. Drag the limit back under 288,840 and
-# the file is saved again.
+# the file is saved again. The profile switch, the greyed `snip_target_messages` slider
+# (the article's step 2 has no target, so it is off in the seed profile) and the strip's
+# `persist_largest` row (a pass before a summary that never runs in the seed) belong to
+# the package's second profile (notebook 05): flaws 4 and 8 in
+# [docs/DESIGN.md](../docs/DESIGN.md#the-flaws).
 
 # %% tags=["nbval-ignore-output"]
 threshold_explorer(history, profile="seed")
@@ -199,20 +203,3 @@ if open_hint:
 # **References.**
 # - The article (learn-claude-code s08, in Chinese), section 三、第一步：tool_result_budget;
 #   [docs/ARTICLE_MAP.md](../docs/ARTICLE_MAP.md) maps its sections to the code.
-# - The upstream code:
-#   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py
-#   (the chapter's README:
-#   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.md).
-# - API docs, Tool use overview:
-#   https://platform.claude.com/docs/en/agents-and-tools/tool-use/overview
-# - API docs, Context editing (clearing old tool results on the server):
-#   https://platform.claude.com/docs/en/build-with-claude/context-editing
-# - Packer et al., *MemGPT: Towards LLMs as Operating Systems*, 2023:
-#   https://arxiv.org/abs/2310.08560
-#
-# **For discussion.**
-# 1. Which tool outputs of your own agent can be fetched again cheaply (a file read), and
-#    which cannot (a test run against a flaky service, a web page that changes)? Should both
-#    get the same 30,000-character limit?
-# 2. The preview is the first 2,000 characters. For a test log, is the head the part to
-#    keep?

@@ -25,7 +25,7 @@
 # it cuts and why the cut moves around tool pairs, what the transcript holds, and why the
 # article's step 2 fires again on the very next call; then you will work out how often a
 # snip that cuts to a target archives. About 25 minutes on your own; in the 90-minute
-# class, 10 (docs/TEACHING.md).
+# class, 7 (docs/TEACHING.md).
 
 # %%
 # %matplotlib inline
@@ -189,17 +189,3 @@ if open_hint:
 # **References.**
 # - The article (learn-claude-code s08, in Chinese), section 四、第二步：snip_compact;
 #   [docs/ARTICLE_MAP.md](../docs/ARTICLE_MAP.md) maps its sections to the code.
-# - The upstream code:
-#   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py
-#   (the chapter's README:
-#   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.md).
-# - API docs, Compaction: https://platform.claude.com/docs/en/build-with-claude/compaction
-# - Liu et al., *Lost in the Middle: How Language Models Use Long Contexts*, TACL 2024:
-#   https://arxiv.org/abs/2307.03172
-#
-# **For discussion.**
-# 1. Step 2 keeps the head and the tail of the list and archives the middle. What sits in
-#    the middle of your sessions that the model may need later, and how would it know to
-#    look in the transcript?
-# 2. The article archives again on every call once over the trigger. Where would you put the
-#    trigger and the cut so that it archives rarely?

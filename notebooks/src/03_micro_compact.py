@@ -25,7 +25,7 @@
 # **Goal.** You will learn which results step 3 shrinks and which it keeps, how it finds
 # step 1's saved copy through the `Full output:` line, and what "omitted" costs; you will
 # write the step's core yourself. About 30 minutes on your own; in the 90-minute class,
-# 15 (docs/TEACHING.md).
+# 12 (docs/TEACHING.md).
 
 # %%
 # %matplotlib inline
@@ -136,7 +136,9 @@ print(f"{saved_path}: {len((both.root / saved_path).read_text(encoding='utf-8'))
 # ## Characters before and after
 #
 # The seed step 3 on `five_reads`, and the message map (green: a placeholder with a copy
-# on disk; vermillion: omitted, no copy).
+# on disk; vermillion: omitted, no copy). The top row is the list before, each message
+# coloured by its fate, what step 3 made of it; the bottom row the list after, each
+# coloured by what it holds now. Step 3 moves no message, so the two rows look alike.
 
 # %%
 before_after(run.records, limit=seed.context_char_limit,
@@ -162,19 +164,6 @@ threshold_explorer(history, profile="seed")
 
 # %%
 display(*explore(history, "seed", keep_recent_results=1))
-
-# %% [markdown]
-# ## When KEEP_RECENT_RESULTS is 0
-#
-# The article picks the older results with a slice, `results[:-KEEP_RECENT_RESULTS]`.
-# Python reads `-0` as `0`, so with 0 the slice is empty: the article's step 3 then
-# shrinks **no** result at all, not every one. Here is the slice on its own, on five
-# stand-in results:
-
-# %%
-results_in_order = ["r1", "r2", "r3", "r4", "r5"]
-for keep in (3, 1, 0):
-    print(f"KEEP_RECENT_RESULTS = {keep}: results[:-{keep}] = {results_in_order[:-keep]}")
 
 # %% [markdown]
 # ## Check yourself: write step 3's core
@@ -212,8 +201,9 @@ if open_hint:
 # - Step 3 keeps the newest 3 results and any result of at most 120 characters; every
 #   other result becomes one line, on every call.
 # - It finds step 1's saved copy by reading the `Full output:` line of step 1's own block.
-# - Without such a copy the line says `omitted`: the result's text is then in no file at
-#   all, which is the article's flaw 1.
+# - Without such a copy the line says `omitted`, and step 3 keeps no copy of its own
+#   (the article's flaw 1): the text survives only where a transcript written earlier
+#   holds it (here none was; lab 01 shows a call where one was).
 #
 # **Next:** notebook 04, step 4 `compact_history`: the one step that pays for a model call.
 
@@ -221,15 +211,3 @@ if open_hint:
 # **References.**
 # - The article (learn-claude-code s08, in Chinese), section 五、第三步：micro_compact;
 #   [docs/ARTICLE_MAP.md](../docs/ARTICLE_MAP.md) maps its sections to the code.
-# - The upstream code:
-#   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py
-#   (the chapter's README:
-#   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.md).
-# - API docs, Context editing (`clear_tool_uses`, which keeps the newest tool uses):
-#   https://platform.claude.com/docs/en/build-with-claude/context-editing
-#
-# **For discussion.**
-# 1. KEEP_RECENT_RESULTS is 3. What would you choose for an agent that reads ten files
-#    before it edits one, and why?
-# 2. Should a harness ever replace an output with `omitted` when no copy of it exists? What
-#    would you do instead?

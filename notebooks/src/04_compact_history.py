@@ -34,14 +34,14 @@
 # the transcript keeps, how the summarizer's own input is cut, and what the message does
 # with instructions found in the history; then you will work out which messages the
 # summarizer never sees a character of. About 30 minutes on your own; in the 90-minute
-# class, 15 (docs/TEACHING.md).
+# class, 10 (docs/TEACHING.md).
 
 # %%
 # %matplotlib inline
 from compact import CompactionConfig, estimate_chars
 from workbench.course.charts import before_after
 from workbench.course.exercises import check_unseen, hint
-from compact.formats import AGENT_SYSTEM_RULE, MIDDLE_OMITTED, SUMMARY_SYSTEM
+from compact.formats import AGENT_SYSTEM_RULE, MIDDLE_OMITTED
 from workbench.course.histories import load_history
 from workbench.course.injection import INSTRUCTION, PROFILES, carry_on, summarize_planted
 from compact.messages import text_of, tool_results
@@ -88,12 +88,6 @@ print(run.table())
 compacted = run.after[0]["content"]
 print(compacted)
 print(f"\n{len(compacted):,d} characters")
-
-# %% [markdown]
-# The agent's system prompt tells the model how to read it:
-
-# %%
-print(AGENT_SYSTEM_RULE)
 
 # %% [markdown]
 # The rest went to the transcript, which holds the list exactly as it was before the summary, both files
@@ -155,18 +149,6 @@ for message in transcript:
                   f"- {path} (read): {lines} lines" in summary)
 
 # %% [markdown]
-# The headings follow the language of the request. Ask the same thing in Chinese and
-# the summary is headed in Chinese; the facts (file names, counts, names in the code)
-# stay as the files have them:
-
-# %%
-from workbench.offline.model.extractive import extractive_summary
-
-chinese = [{"role": "user", "content": "比较 s08 和 s09 的 code.py 如何管理上下文和记忆。"}]
-chinese_summary = extractive_summary(chinese + transcript[1:])
-print("\n".join(line for line in chinese_summary.splitlines() if line.endswith("：")))
-
-# %% [markdown]
 # ## What the summarizer is sent
 #
 # The summary call must never overflow itself. Its input is the JSON of the messages,
@@ -182,12 +164,6 @@ long_input = summary_input(load_history("timeline_150")["messages"],
 cut = long_input.index(MIDDLE_OMITTED)
 print(f"timeline_150:   {len(long_input):,d} characters sent, the marker at {cut:,d}:")
 print(repr(long_input[cut - 40: cut + len(MIDDLE_OMITTED) + 40]))
-
-# %% [markdown]
-# And the summarizer's system prompt, the same in the live agent:
-
-# %%
-print(SUMMARY_SYSTEM)
 
 # %% [markdown]
 # ## Instructions in the history are data
@@ -307,20 +283,3 @@ if open_hint:
 # **References.**
 # - The article (learn-claude-code s08, in Chinese), section 六、第四步：compact_history;
 #   [docs/ARTICLE_MAP.md](../docs/ARTICLE_MAP.md) maps its sections to the code.
-# - The upstream code:
-#   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py
-#   (the chapter's README:
-#   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.md).
-# - API docs, Compaction (the API's own summary of a long context):
-#   https://platform.claude.com/docs/en/build-with-claude/compaction
-# - Claude Code's docs, what it re-attaches after a compaction:
-#   https://code.claude.com/docs/en/context-window
-# - Packer et al., *MemGPT: Towards LLMs as Operating Systems*, 2023:
-#   https://arxiv.org/abs/2310.08560
-#
-# **For discussion.**
-# 1. What must a summary keep for your task: the request, the user's constraints, the files
-#    touched, the next step? Which of these would you re-attach word for word after the
-#    summary instead of trusting it (Claude Code's page above lists what it re-attaches)?
-# 2. Step 4 pays for a model call. When is a summary worth its price, and when is dropping
-#    old messages enough?

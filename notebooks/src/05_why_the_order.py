@@ -20,7 +20,7 @@
 # exactly (readable nowhere: not in the context, not in a transcript, not in a saved
 # file), and you will write that test yourself. You also meet the package's second
 # profile, which fixes the flaws behind this loss. About 20 minutes on your own; in the
-# 90-minute class, 10 (docs/TEACHING.md).
+# 90-minute class, 8 (docs/TEACHING.md).
 
 # %%
 # %matplotlib inline
@@ -202,15 +202,3 @@ if open_hint:
 # **References.**
 # - The article (learn-claude-code s08, in Chinese), section 七、为什么顺序必须固定;
 #   [docs/ARTICLE_MAP.md](../docs/ARTICLE_MAP.md) maps its sections to the code.
-# - The upstream code:
-#   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py
-#   (the chapter's README:
-#   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.md).
-# - API docs, Context editing:
-#   https://platform.claude.com/docs/en/build-with-claude/context-editing
-#
-# **For discussion.**
-# 1. A chart of sizes shows both orders shrinking the context; only the count of lost
-#    outputs shows the difference. What check would catch a lost output in your own harness?
-# 2. Is there an order of the four steps that loses nothing but costs more? What would you
-#    trade?

@@ -20,15 +20,14 @@
 #
 # This notebook replays the canned history `overflow` against the offline model
 # playing a model with a small window, 8,000 tokens, so you can watch one refusal, the
-# retry, and then a second refusal; then the same run with a limit in tokens, which
-# prevents both. The offline model is a deterministic program that speaks the Messages
+# retry, and then a second refusal. The offline model is a deterministic program that speaks the Messages
 # API, not a language model.
 
 # %% [markdown]
 # **Goal.** You will learn why a request under the character limit can still be refused,
 # how the refusal is recognised, where `reactive_compact` cuts and why only once per
 # call; then you will design a kept tail that reads the request once. About 30 minutes
-# on your own; in the 90-minute class, 10 (docs/TEACHING.md).
+# on your own; in the 90-minute class, 8 (docs/TEACHING.md).
 
 # %%
 # %matplotlib inline
@@ -40,7 +39,7 @@ from pathlib import Path
 import anthropic
 
 import compact
-from compact import CompactionConfig, TokenMeasure, estimate_chars, is_prompt_too_long
+from compact import CompactionConfig, estimate_chars, is_prompt_too_long
 from workbench.agent.loop import SYSTEM, Agent
 from workbench.course.charts import before_after
 from workbench.course.exercises import check_tail_once, hint
@@ -198,7 +197,9 @@ for block in answer.content:
 # is sent must fit the window too. The article caps it at `SUMMARY_INPUT_CHAR_LIMIT =
 # 80,000` characters: by the offline estimate, never more than one token a character,
 # that is at most 80,000 tokens, safe in a 200,000-token window. In 8,000 tokens we cap
-# it at 20,000.
+# it at 20,000, which is not that bound: a text of one token a character would need a
+# cap under 8,000. It holds for this history, English and JSON in ASCII, which the
+# offline estimate counts at four characters a token (notebook 00): about 5,000 tokens.
 #
 # And one setting, `persist_oversized=False`: step 1 then acts only on a batch over
 # 200,000 characters, as in the article, so you can see what reactive compaction does
@@ -233,8 +234,7 @@ except anthropic.BadRequestError as error:
 #    verbatim: the retry is just as long, and this second refusal in a row is raised.
 #
 # Reactive compaction protects against a history that grew too long, not against one
-# fresh result that is too long on its own; that is step 1's job. A limit in tokens
-# sees it: the section after the chart.
+# fresh result that is too long on its own; that is step 1's job.
 
 # %%
 print(f"model calls: {agent.model_calls}, reactive compactions: {agent.reactive_compactions}")
@@ -261,47 +261,6 @@ for record in agent.compactor.records:
 # %%
 before_after(agent.compactor.records, limit=config.context_char_limit,
              title="The overflow history in the agent loop (window 8,000 tokens)")
-
-# %% [markdown]
-# ## The same run with a limit in tokens
-#
-# The first refusal got past the pipeline because it measured characters. Give it the
-# unit of the window: a `TokenMeasure` that counts with this model's `count_tokens`, with
-# the agent's system prompt and tools (the window counts them too), and a limit at three
-# quarters of the window, `CompactionConfig.for_window(window, 0.75)`: the default
-# profile, its switches all on. Same history, same model, same window, a fresh server.
-
-# %%
-token_server = start_offline_server(window=window)
-token_client = offline_client(token_server.base_url, max_retries=0)
-measure = TokenMeasure(token_client, MODEL_NAME, system=SYSTEM, tools=TOOLS)
-in_tokens = CompactionConfig.for_window(window, 0.75, summary_input_char_limit=20_000)
-print(f"context_token_limit: {in_tokens.context_token_limit:,d} tokens "
-      f"(target {in_tokens.target_size:,d}); the history measures {measure(messages):,d} tokens")
-
-shutil.rmtree(workspace)
-shutil.copytree(sample, workspace)
-token_agent = Agent(workspace, token_client, MODEL_NAME, new_id=seeded_ids(), config=in_tokens,
-                    measure=measure)
-token_agent.messages = copy.deepcopy(messages)
-token_answer = token_agent.loop(request)
-print(f"\nmodel calls: {token_agent.model_calls}, reactive compactions: "
-      f"{token_agent.reactive_compactions}")
-print("what the offline model answered:", [r["status"] for r in token_server.requests
-                                           if r["path"] == "/v1/messages"])
-for record in token_agent.compactor.records:
-    if record.fired:
-        print(f"call {record.call}: {record.step}, {record.chars_before:,d} -> "
-              f"{record.chars_after:,d} tokens")
-print(f"count_tokens requests for the whole run: {measure.requests}")
-
-# %% [markdown]
-# No refusal this time: measured in the window's own unit, the pipeline acted before
-# anything was sent, and the records above say which step did it on which call. How the
-# default profile's steps reach their targets is lab 01's subject; what matters
-# here is the unit. The counts are the model's own, each message asked once (a call and
-# its results together): the last line is the whole run's cost in `count_tokens`
-# requests.
 
 # %% [markdown]
 # ## Check yourself: a tail that reads the request once
@@ -350,24 +309,9 @@ if open_hint:
 # **References.**
 # - The article (learn-claude-code s08, in Chinese), section 八、API 拒绝后的补救：reactive_compact;
 #   [docs/ARTICLE_MAP.md](../docs/ARTICLE_MAP.md) maps its sections to the code.
-# - The upstream code:
-#   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py
-#   (the chapter's README:
-#   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.md).
-# - API docs, Errors (`invalid_request_error`, the request that is too long):
-#   https://platform.claude.com/docs/en/api/errors
-# - API docs, Context windows:
-#   https://platform.claude.com/docs/en/build-with-claude/context-windows
-#
-# **For discussion.**
-# 1. One retry, then give up. When would a second retry be worth its cost, and when would it
-#    only hide a bug in the pipeline?
-# 2. When the agent gives up, what should it tell the user, and what should it save so the
-#    work is not lost?
 
 # %%
 server.stop()
 loop_server.stop()
-token_server.stop()
 scratch.cleanup()
 workspace_copy.cleanup()

@@ -21,7 +21,7 @@
 # %% [markdown]
 # **Goal.** You will learn why the harness runs the whole batch before it compacts and
 # what goes wrong in the two other orders; then you will write a batch runner that
-# survives a failing tool. About 25 minutes on your own; in the 90-minute class, 10
+# survives a failing tool. About 25 minutes on your own; in the 90-minute class, 7
 # (docs/TEACHING.md).
 
 # %%
@@ -218,16 +218,6 @@ if open_hint:
 #   English page upstream: https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.en.md
 #   (changed since the article: its compact tool now compacts before the results are
 #   appended: Wrong 1)
-# - The upstream code, its `compact` tool and the loop that runs a batch: https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py
-# - Tool use in the Messages API, every `tool_use` answered by a `tool_result`:
-#   https://platform.claude.com/docs/en/agents-and-tools/tool-use/overview
-#
-# **For discussion.**
-# - Who should decide when to compact: the model, through a tool, or the harness, by a
-#   threshold? What would you write in the tool's description to make the model use it
-#   well?
-# - A batch wrote a file and then asked for `compact`. What must the summary say about
-#   that write, so the model does not do it twice?
 
 # %%
 server.stop()

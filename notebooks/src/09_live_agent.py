@@ -32,8 +32,8 @@
 
 # %% [markdown]
 # **Goal.** You will watch the whole pipeline work inside the article's agent, on a real
-# workspace, read what it leaves on disk, and change one setting to see the run change.
-# About 20 minutes on your own; not part of the 90-minute class (docs/TEACHING.md).
+# workspace, read what it leaves on disk, and run it with your own `prepare` from notebook
+# 08. About 20 minutes on your own; in the 90-minute class, 10 (docs/TEACHING.md).
 
 # %%
 # %matplotlib inline
@@ -46,16 +46,13 @@ from pathlib import Path
 from IPython.display import display
 
 import compact
-from compact import CompactionConfig, estimate_chars
+from compact import CompactionConfig
 from workbench.agent.loop import Agent
 from workbench.course.charts import timeline_chart
 from workbench.course.exercises import check_default_run, hint
 from workbench.agent.model import choose_model
-from workbench.agent.reattach import reattach
 from workbench.course.replay import call_points, seeded_ids
 from workbench.agent.tasks import COMPARE_CODE, DOCS_JSON
-from workbench.agent.usage import total as total_usage
-from workbench.agent.usage import usage_line
 from compact.messages import text_of, tool_results, tool_uses
 
 # %%
@@ -165,45 +162,6 @@ for use in (u for m in after for u in tool_uses(m)):
     print(f"tool call after the summary: {use['name']} {use['input']}")
 
 # %% [markdown]
-# ## What a real agent gives back after a summary
-#
-# The summary kept the model's notes, not the files. Claude Code's documentation has a
-# table of what survives its compaction ("What survives compaction", in the References):
-# the system prompt and output style are unchanged; the project-root `CLAUDE.md` and
-# rules with no `paths:` are read again from disk, and so is auto memory; rules with
-# `paths:` and nested `CLAUDE.md` files are lost until a matching file is read again;
-# the bodies of skills it invoked are put back, capped at 5,000 tokens a skill and 25,000
-# in all, the oldest dropped first. The table names no files the agent was working on.
-#
-# Re-attaching the files the agent was working on is something an agent *can* do, and
-# `workbench.agent.reattach` does it for this agent, in characters: the files of the
-# `read_file`, `write_file` and `edit_file` calls in the transcript, newest first, read
-# again from the workspace, each under a cap, a larger one given as its path only. Our
-# agent's instructions need no such step: they are its system prompt, which `prepare`
-# never touches. The agent here does not send the message; the cell below builds it with
-# two caps per file and measures it against the limit.
-
-# %%
-archived = [name for name in compare_run.compactor.store.written if name.startswith(".transcripts/")]
-transcript = compare_run.compactor.store.read_transcript(archived[0])
-context_now = estimate_chars(compare_run.messages)
-for cap in (20_000, 40_000):
-    message = reattach(workspace, transcript, max_chars_per_file=cap)
-    added = estimate_chars([message])
-    print(f"cap {cap:,d} characters per file: the message is {added:,d} characters; "
-          f"context {context_now:,d} -> {context_now + added:,d} "
-          f"(limit {compare_run.config.context_char_limit:,d})")
-    for line in message["content"].splitlines():
-        if line.startswith("<file path=") or " characters, over the " in line:
-            print("   ", line[:100])
-
-# %% [markdown]
-# With a cap under the files' size, both come back as paths, a few hundred characters,
-# and the agent reads again only what it needs. With a cap above it, both come back whole
-# and the context is over the limit again: the next call would summarize once more. That
-# is why what is put back needs a cap: Claude Code caps what it puts back, per skill and
-# in total, and an agent that re-attaches files needs a cap per file and in all.
-#
 # ## Experiment 2: a huge JSON file, the default profile
 #
 # The same workspace, a new agent, the default profile: the read of `docs.json` is over
@@ -237,20 +195,6 @@ for name, text in left_behind(workspace):
     print(f"{name}\n    {len(text):,d} characters, {lines:,d} lines")
 
 # %% [markdown]
-# The transcript of experiment 3 is the list just before the summary: the request, and
-# both code files whole.
-
-# %%
-for name, _ in left_behind(workspace):
-    if name.startswith(".transcripts/"):
-        kept = compare_run.compactor.store.read_transcript(name)
-        print(f"{name}: {len(kept)} messages")
-        for message in kept:
-            calls = ", ".join(f"{u['name']} {u['input'].get('path', '')}" for u in tool_uses(message))
-            holds = f"calls {calls}" if calls else ("a tool result" if tool_results(message) else "text")
-            print(f"    {message['role']:9} {holds:44} {estimate_chars([message]):>7,d} characters")
-
-# %% [markdown]
 # ## Characters before and after, per model call
 #
 # Grey is the context as it reached `prepare`, blue what was sent; the strip marks the
@@ -275,59 +219,27 @@ for name, agent in (("experiment 3, seed", compare_run), ("experiment 2, default
           f"files written {len(agent.compactor.store.written)}, steps fired: {', '.join(fired)}")
 
 # %% [markdown]
-# ## What each call used
+# ## Your turn: your prepare, your settings
 #
-# Every response carries `usage`, the API's own counts: plain input, output, and the
-# prompt cache's writes and reads. The agent sends the API's top-level `cache_control`,
-# which marks the last block of each request, so a call can read the prefix the one
-# before wrote. `Agent.usage` keeps one entry per call, and `python -m compact run`
-# prints the same line after each call. With a key these are the API's counts; offline
-# they are the offline model's estimate, counted by the API's rules
-# (`workbench/offline/api/usage.py` says which parts of that are ours).
+# `your_run` (`workbench/course/live_run.py`) runs experiment 3 once more, in a fresh copy
+# of the workspace, with its own model (offline unless you set a key), so it runs again
+# and again once the set-up cells at the top have run.
+# **Try this.** Put the `def my_prepare(...)` you built in notebook 08 in place of the
+# line `my_prepare = None`: the agent then calls *your* pipeline before every model call,
+# and the first line printed says so (left as `None`, it says that the package's
+# `prepare` runs). Then set `my_profile = "default"` and check your prediction:
+# the files written and the model calls. Last, ask a question of your own in
+# `my_question` (for example about `logs/test_run.log`).
 
 # %%
-for name, agent in (("experiment 3, seed", compare_run), ("experiment 2, default", json_run)):
-    print(name)
-    for line in map(usage_line, agent.usage):
-        print("  " + line)
-    print("  total " + usage_line(total_usage(agent.usage)))
+from workbench.course.live_run import your_run
 
-# %% [markdown]
-# ## Your turn: change one thing, run it again
-#
-# The cell below runs experiment 3 once more, in a fresh copy of the workspace, with the
-# three settings at its top. It starts its own model (offline unless you set a key) and
-# closes it at the end, so it runs again and again, before or after the experiments (once
-# the set-up cells at the top have run).
-# **Try this.** First set `my_profile = "default"` at the article's 50,000 and check your
-# prediction: count the files written and the model calls. Then raise `my_limit` to
-# 70,000 with the seed profile: does the summary call stay? Last, ask a question of your
-# own about the workspace in `my_question` (for example about `logs/test_run.log`), and
-# read the agent's answer and which steps fire.
-
-# %%
+my_prepare = None            # your prepare(compactor, messages, active_request) from notebook 08
 my_profile = "seed"          # "seed" or "default"
 my_limit = 50_000            # context_char_limit, in characters
 my_question = COMPARE_CODE   # or a question of your own, as a string
 
-mine = tempfile.TemporaryDirectory(prefix="my-run-")
-my_workspace = Path(mine.name) / "workspace"
-shutil.copytree(sample, my_workspace, ignore=shutil.ignore_patterns(".transcripts", ".task_outputs"))
-my_choice = choose_model(offline=force_offline, echo=None, record=False)  # not in a cassette
-try:
-    my_run = Agent(my_workspace, my_choice.client, my_choice.model, echo=None,
-                   new_id=seeded_ids(seed=5),
-                   config=CompactionConfig.named(my_profile, context_char_limit=my_limit))
-    my_answer = my_run.ask(my_question)
-finally:
-    my_choice.close()
-records = my_run.compactor.records
-print(f"profile {my_profile}, context_char_limit {my_limit:,d}: model calls {my_run.model_calls}, "
-      f"summary calls {sum(r.model_calls for r in records)}")
-print("steps that fired:", sorted({r.step for r in records if r.fired}) or "none")
-print("written:", [name.split("/")[0] for name in my_run.compactor.store.written] or "nothing")
-print(f"\nthe agent's answer:\n{my_answer}")
-mine.cleanup()
+my_run = your_run(my_question, my_profile, my_limit, prepare=my_prepare, offline=force_offline)
 
 # %%
 # The experiments' model and workspace; the cell above starts and closes its own.
@@ -340,9 +252,8 @@ scratch.cleanup()
 # - In experiment 3 the two code files pushed the context over the limit and cost a
 #   summary; in experiment 2 step 1 moved the huge JSON result to disk, with a preview.
 # - Everything taken out of the context is in `.transcripts/` or
-#   `.task_outputs/tool-results/` inside the workspace; a summary keeps notes, not
-#   files, so an agent can read its working files back after it, under a cap (Claude
-#   Code puts back its instructions and skills, capped).
+#   `.task_outputs/tool-results/` inside the workspace, and your own `prepare` can run in
+#   the agent in place of the package's.
 #
 # **Next:** the labs (`labs/`), from lab 01, the article's design against the default
 # profile. The article's next chapter, s09, is about memory: what outlives a session.
@@ -352,17 +263,3 @@ scratch.cleanup()
 # **References.**
 # - The article, sections 9 (the agent loop) and 13 (the experiments): the chapter's own
 #   page, in English, https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.en.md
-# - The upstream code: https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py
-# - Claude Code, what survives a compaction (its table "What survives compaction"):
-#   https://code.claude.com/docs/en/context-window
-# - The API's own compaction, a server-side feature (lab 03):
-#   https://platform.claude.com/docs/en/build-with-claude/compaction
-# - MemGPT, a model that pages its own memory in and out of the context (Packer et al.,
-#   2023): https://arxiv.org/abs/2310.08560
-#
-# **For discussion.**
-# - Your agent has just summarized. Which files, notes or instructions would you give it
-#   back, in what order, and how many characters would you allow before you give paths
-#   instead?
-# - The agent decides itself to read a preview's saved copy again. When is that cheaper
-#   than keeping the file in the context, and when is it not?

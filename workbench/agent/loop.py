@@ -127,7 +127,7 @@ class Agent:
     def __init__(self, workspace, client, model: str, *, config: CompactionConfig | None = None,
                  echo=print, confirm=None, new_id=None, max_turns: int = MAX_TURNS,
                  max_tokens: int = MAX_TOKENS, show_usage: bool = False, measure=None,
-                 thinking: dict | None = None):
+                 thinking: dict | None = None, prepare=None):
         # Never where the course lives: its code and settings run outside the sandbox.
         self.workspace = check_workspace(workspace)
         if not self.workspace.is_dir():
@@ -146,6 +146,9 @@ class Agent:
         self.compactor = ContextCompactor(self.workspace, client=client, model=model,
                                           config=self.config, echo=self.echo, new_id=new_id,
                                           measure=measure)
+        # prepare(compactor, messages, active_request): a learner's own (notebook 08), run
+        # in place of ContextCompactor.prepare before every model call; None: the package's.
+        self.own_prepare = prepare
         self.messages: list = []
         self.answer: str | None = None   # the last final answer
         self.model_calls = 0
@@ -163,10 +166,17 @@ class Agent:
         self.answer = self.loop(request)
         return self.answer
 
+    def prepare(self, request: str) -> list:
+        """The list to send: ContextCompactor.prepare, or the learner's own prepare."""
+        if self.own_prepare is None:
+            return self.compactor.prepare(self.messages, request)
+        self.compactor.calls += 1   # as prepare counts them: the step records carry the call
+        return list(self.own_prepare(self.compactor, list(self.messages), request))
+
     def loop(self, request: str) -> str:
         retries = 0
         for _ in range(self.max_turns):
-            self.messages[:] = self.compactor.prepare(self.messages, request)
+            self.messages[:] = self.prepare(request)
             try:
                 response = self.call_model()
             except anthropic.APIStatusError as error:

@@ -36,7 +36,7 @@ SLIDERS = {
     "snip_max_messages": (10, 120, 5),
     "snip_target_messages": (5, 119, 1),
     "keep_recent_results": (0, 10, 1),
-    "micro_min_chars": (0, 2_000, 20),
+    "micro_min_chars": (0, 4_000, 20),   # past the 3,471 characters of five_reads' older READMEs
 }
 # The article's step 2 has no target: it keeps head + (max - head) newest.
 DEFAULT_ONLY = ("snip_target_messages",)
@@ -105,7 +105,8 @@ def threshold_explorer(history, profile: str = "default", **initial) -> widgets.
 
     The returned box carries `.controls` (name -> widget), `.output` (the
     Output widget), `.status` (a one-line summary or the error) and
-    `.redraw()`; `.last` holds the settings of the latest drawing.
+    `.redraw()`; `.last` holds the settings of the latest drawing, `.calls` and `.once`
+    its timeline and its one `prepare` (None after a bad combination).
     """
     history = load_history(history)
     base = CompactionConfig.named(profile).as_dict()
@@ -120,6 +121,7 @@ def threshold_explorer(history, profile: str = "default", **initial) -> widgets.
     status = widgets.HTML()
     box = widgets.VBox([switch, *(controls[n] for n in SLIDERS), status, output])
     box.controls, box.output, box.status, box.last = controls, output, status, None
+    box.calls = box.once = None
 
     def current() -> tuple[str, dict]:
         chosen = switch.value
@@ -134,12 +136,12 @@ def threshold_explorer(history, profile: str = "default", **initial) -> widgets.
             calls, once = _replays(history, chosen, values)
         except ValueError as error:
             status.value = say("widget invalid", error=html.escape(str(error)))
-            box.last = None
+            box.last = box.calls = box.once = None
             return
         status.value = html.escape(describe(calls))
         for figure in _figures(history, chosen, calls, once):
             output.append_display_data(Image(data=png(figure), format="png"))
-        box.last = {"profile": chosen, **values}
+        box.last, box.calls, box.once = {"profile": chosen, **values}, calls, once
 
     for widget in controls.values():
         widget.observe(redraw, names="value")

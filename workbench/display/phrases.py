@@ -89,6 +89,12 @@ PHRASES = {
     "cassette none": ("no cassette: COMPACT_RECORD=FILE records this run, COMPACT_CASSETTE=FILE replays one",
                       "没有 cassette：COMPACT_RECORD=文件 录下这次运行，"
                       "COMPACT_CASSETTE=文件 回放一次录好的运行"),
+    "live run: prepare own": ("prepare: your own, {name} (notebook 08), before every model call",
+                              "prepare：你自己的 {name}（notebook 08），在每次模型调用之前运行"),
+    "live run: prepare the package's": ("prepare: the package's ContextCompactor.prepare (my_prepare is "
+                                        "None: build yours in notebook 08 and paste it above)",
+                                        "prepare：本包的 ContextCompactor.prepare（my_prepare 是 None："
+                                        "在 notebook 08 里写好你自己的，粘贴到上面）"),
     # answers
     "sources": ("Looked at: {where}.",
                 "查看过：{where}。"),
@@ -687,6 +693,47 @@ PHRASES = {
     "profiles: 120 is left alone": ("a result of exactly 120 characters is left alone: step 3 "
                                     "shrinks only results longer than 120.",
                                     "正好 120 个字符的结果不动：第三步只缩短超过 120 个字符的结果。"),
+    # -- prepare.py (08)
+    "prepare: input": ("input: the history {label}, {n} messages, about {size:,d} characters; "
+                       "active_request={request!r}",
+                       "输入：历史 {label}，{n} 条消息，约 {size:,d} 个字符；active_request={request!r}"),
+    "prepare: step 4 on every call": ("your prepare summarized although steps 1-3 had brought the "
+                                      "list under the limit: step 4 runs only if the list is still "
+                                      "over compactor.config.context_limit after them.",
+                                      "你的 prepare 在第一到第三步已经让列表降到上限以下时仍然做了摘要："
+                                      "只有在这三步之后列表仍然超过 compactor.config.context_limit，"
+                                      "第四步才运行。"),
+    "prepare: step 4 measured before steps 1-3": ("your prepare measured the list before steps 1-3: "
+                                                  "measure it after them (compactor.size), since "
+                                                  "they may already bring it under the limit.",
+                                                  "你的 prepare 在第一到第三步之前量了列表的大小："
+                                                  "要在它们之后量（compactor.size），"
+                                                  "因为它们可能已经让列表降到上限以下。"),
+    "prepare: step 4 although steps 1-3 were enough": (
+        "steps 1-3 brought this list under the limit, and your prepare still summarized it: "
+        "measure the list after them (compactor.size), and run step 4 only if it is still over "
+        "compactor.config.context_limit.",
+        "第一到第三步已经让这个列表降到上限以下，你的 prepare 仍然做了摘要：在这三步之后再量列表"
+        "（compactor.size），只有仍然超过 compactor.config.context_limit 时才运行第四步。"),
+    "prepare: step 4 never": ("this list is still over the limit after steps 1-3, and your prepare "
+                              "did not summarize it: that is step 4's case.",
+                              "这个列表在第一到第三步之后仍然超过上限，而你的 prepare 没有做摘要："
+                              "这正是第四步要处理的情况。"),
+    "prepare: step 3 before step 1": ("your prepare ran step 3 before step 1 (or step 2 before "
+                                      "step 1): the article's order is 1, 2, 3, so that step 1 saves "
+                                      "a huge result before step 3 would shrink it.",
+                                      "你的 prepare 把第三步（或第二步）放在了第一步之前："
+                                      "文章的顺序是 1、2、3，这样第一步先把大结果存到磁盘，"
+                                      "第三步才去收缩它。"),
+    "prepare: a step left out": ("your prepare left out one of steps 1-3: all three run on every "
+                                 "call, each decides itself whether it has work to do.",
+                                 "你的 prepare 漏掉了第一到第三步中的一步：这三步每次调用都运行，"
+                                 "各自判断有没有事可做。"),
+    "prepare: a different number of messages": ("the package's prepare leaves {want} messages, "
+                                                "yours {have}: which step changes the count?",
+                                                "本包的 prepare 留下 {want} 条消息，你的留下 {have} 条："
+                                                "哪一步会改变消息的条数？"),
+
     # -- reactive.py
     "reactive: return one index the first message": ("return one index: the first message kept "
                                                      "verbatim.",

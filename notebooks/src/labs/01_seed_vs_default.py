@@ -298,9 +298,11 @@ if open_hint:
 # **Try this.** Start from the seed profile and look at the strip of marks under the top
 # chart: one row per step, a mark on each call where it fired. Switch the profile to
 # default and compare the `micro_compact` and `snip_compact` rows with the table above.
-# Then, in the default profile, lower `context_char_limit` step by step: the fixed
-# pipeline starts to rewrite old results on more calls, and each of those calls breaks
-# the prompt cache.
+# Then, in the default profile, lower `context_char_limit` to 10,000: `snip_compact`
+# marks more calls, each one an archive that breaks the prompt cache, and `micro_compact`
+# still marks none: over the limit, the default's step 2 archives the oldest messages in
+# that same call (flaw 17's switch, `compact_in_one_call`), so step 3 finds nothing old
+# to shrink (`tests/test_widgets.py` drives the explorer to check it).
 
 # %% tags=["nbval-ignore-output"]
 threshold_explorer("timeline_150", profile="seed")

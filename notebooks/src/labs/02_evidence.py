@@ -227,6 +227,11 @@ chart.bench_chart(rows, timings=False)
 # | cache | acts rarely, cuts to a target, one break per compaction | past the trigger, a break at each new tool use; `clear_at_least` delays the first | one break per compaction |
 # | huge fresh result | persisted with a preview | cleared only once old enough | summarized |
 #
+# The cache row's two API columns are the offline server's reading, not the API's word:
+# the SDK's docstrings say what each edit clears, not how the prompt cache meets it
+# (`docs/AFTER_THE_ARTICLE.md` says which parts are ours; lab 03 measures the breaks on
+# the offline server). The default profile's column is this benchmark's own measure.
+#
 # The benchmark's lesson carries over: what you remove, and how often you rewrite the
 # start of the list, decide the cost as much as how small the list is.
 

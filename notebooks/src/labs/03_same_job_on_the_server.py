@@ -13,8 +13,10 @@
 # | on-demand compaction, `compaction={"type": "summarize"}` | `compact-2026-09-04` | compacts now; the SDK's tool runner sends it through `compact_before_next_turn()` | the `compact` tool |
 #
 # **What the API's docs recommend.** The context-editing page
-# (https://platform.claude.com/docs/en/build-with-claude/context-editing, read
-# 2026-12-01) opens, above its "Overview", with this note: "For most use cases,
+# (https://platform.claude.com/docs/en/build-with-claude/context-editing; a copy of its
+# Markdown, dated 2026-05-09, is at
+# https://kb.kakadata.com/entries/source-url-https-platform-claude-com-docs-en-build-with-claude-context-editing)
+# opens its "Overview" with this note: "For most use cases,
 # server-side compaction is the primary strategy for managing context in long-running
 # conversations. The strategies on this page are useful for specific scenarios where you
 # need more fine-grained control over what content is cleared." This page starts there,

@@ -16,7 +16,7 @@
 # %% [markdown]
 # **目标。** 学完本节，你会知道：文章怎样测量上下文（JSON 的字符数）；不做压缩时，会话增长得
 # 有多快；文章管线的整体结构：四个步骤，各自由什么触发，各自在上下文里和磁盘上留下什么。
-# 自学约 25 分钟；在 90 分钟的课堂上用 10 分钟（docs/TEACHING.md）。本课程的中英术语对照见
+# 自学约 25 分钟；在 90 分钟的课堂上用 8 分钟（docs/TEACHING.md）。本课程的中英术语对照见
 # [docs/GLOSSARY.md](../../docs/GLOSSARY.md)。
 
 # %% [markdown]
@@ -46,54 +46,6 @@
 # 因为它确定、廉价。离线模型（一个确定性程序，不是语言模型）按
 # `ceil(ASCII characters / 4) + other characters` 估算 token 数：四个 ASCII 字符算一个
 # token，其他每个字符（包括每个汉字）各算一个。最后一列就是这个估算值。
-
-# %% [markdown]
-# ## 字符与 token 并排对照
-#
-# 模型的限制和计费都以 token 为单位，而一个请求有多少 token，只有它的 API 知道：
-# `messages.count_tokens`。`compact.TokenMeasure` 通过当前使用的客户端去问它。这里的客户端
-# 就是课程各处选用的模型：没有密钥时是离线模型，它的计数就是上面的估算；设置了
-# `ANTHROPIC_API_KEY` 和 `MODEL_ID` 时是真实 API（第一行会写明是哪一个；有密钥时，你看到的
-# 数字是模型自己的计数）。
-#
-# 五段文本：英文散文（`five_reads`）、一份英文测试日志（`overflow`）、代码
-# （`two_code_files`）、JSON（`huge_result`），以及中文：基准测试里中文类的一个会话
-# （`workbench.bench.sessions`，12 轮，种子 0），其中的笔记、请求和文件内容都是中文。
-
-# %% [markdown]
-# ### 不同模型的分词器不同
-#
-# 每个模型家族都有自己的分词器，所以同一段文本在不同模型上的 token 数不同，只有模型自己的
-# `count_tokens` 知道确切的数目。不调用它的 harness 只能估算。下面是同一段文本（上面的中文会话）
-# 在两种常见估算下的结果；两者都是估算，都不是任何真实模型的计数。
-
-# %% [markdown]
-# 离线估算分不出散文、代码和 JSON：任何 ASCII 文本都是四个字符一个 token。中文会话也不是
-# 一个字符一个 token：它的工具调用、路径和 JSON 都是 ASCII，所以结果落在两者之间。
-#
-# ### 文章的阈值放进窗口里意味着什么
-#
-# 文章的每个阈值都是字符数；换成 token 是多少，取决于文本本身。下面把每个阈值按各段文本
-# 自己的比例换算成 token，再写成它占 200,000 token 窗口、1,000,000 token 窗口（已有 1M
-# token 的窗口：按模型页面，Claude Sonnet 5 就是）和 32,000 token 窗口的比例。超过
-# 100% 就表示这个阈值已经越过窗口：管线还没来得及动作，API 就会拒绝请求。
-
-# %% [markdown]
-# API 自己的上下文管理（context management）也按输入 token 计数：默认从 100,000 个 token
-# 起清除旧的工具结果，从 150,000 个起做压缩：是 200,000 token 窗口的 0.5 和 0.75，
-# 1,000,000 token 窗口的十分之一和不到六分之一（单元格逐一打印）。
-# `CompactionConfig.for_window(window, fraction)` 用同样的方式给出管线的上限：窗口的一个
-# 比例，单位是 token。这时压缩器需要一个 token 度量
-# （`ContextCompactor(measure=TokenMeasure(client, model))`）；上限和度量的单位不一致时，
-# 压缩器会拒绝。`CompactionConfig.seed()` 本身仍然是文章的字符数。
-
-# %% [markdown]
-# ### 每条消息数一次，还是整个请求数一次？
-#
-# 每次调用前都把整个列表数一遍，每次调用就要多花一个请求。`TokenMeasure` 每条消息只数
-# 一次并记住结果（带 `tool_use` 的消息和它的结果算作一个单元，因为 API 拒绝其中任何一个
-# 单独出现），所以一次 `prepare` 只为新内容发请求。各单元之和并不严格等于整个请求的一次
-# 计数：每一块各自取整，还带着一点框架开销。下面的单元格在每段预先录制的历史上量出这个差距。
 
 # %% [markdown]
 # ## 会话增长得有多快
@@ -140,7 +92,7 @@
 #
 # - `five_reads`：9 条消息，约 17,000 个字符，读取五个 README；
 # - `huge_result`：5 条消息；最新一批结果里有一次 288,000 字符的文件读取，外加三条小结果；
-# - `long_session`：64 条短消息；
+# - `long_session`：64 条消息，多于第二步的 50 条，总共约 24,000 个字符；
 # - `two_code_files`：5 条消息，约 65,000 个字符；最新一批结果里有两个代码文件，各约
 #   30,000 个字符。
 #
@@ -159,11 +111,3 @@
 # %% [markdown]
 # **参考资料。**
 # - 文章（learn-claude-code s08）的「一、先理解上下文」和「二、为什么先整理工具结果」两节；[docs/ARTICLE_MAP.md](../../docs/ARTICLE_MAP.md) 把文章各节对应到代码。
-# - 上游代码：https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py（本章的 README：https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.zh.md）。
-# - API 文档，上下文窗口（Context windows）：https://platform.claude.com/docs/en/build-with-claude/context-windows
-# - API 文档，token 计数（Token counting）：https://platform.claude.com/docs/en/build-with-claude/token-counting
-# - Liu 等，*Lost in the Middle: How Language Models Use Long Contexts*，TACL 2024：https://arxiv.org/abs/2307.03172
-#
-# **课堂讨论。**
-# 1. 你的 agent 用的模型窗口有 1,000,000 个 token，它还需要压缩吗？除了被拒绝，再说出两项随上下文增长的代价（上面的单元格打印了其中一项）。
-# 2. 文章测量字符，API 计数 token。在你自己的 harness 里，每次调用前你会测量哪一个？各自要付出什么？

@@ -25,7 +25,7 @@
 # %% [markdown]
 # **目标。** 你将了解：第一步何时动作（某个批次超过上限时）；它把哪些结果转存到磁盘，按什么
 # 顺序；它在原处留下的文本块长什么样。然后你要把它的规则倒过来用，亲手选出一个阈值。自学约
-# 25 分钟；在 90 分钟的课堂上用 10 分钟（docs/TEACHING.md）。
+# 25 分钟；在 90 分钟的课堂上用 8 分钟（docs/TEACHING.md）。
 
 # %% [markdown]
 # ## 最新的批次
@@ -70,7 +70,9 @@
 # 任何文件。这是第三步做的：这次读取是批次四条结果中最早的一条，不在最新 3 条之内，于是
 # 文章的第三步在模型读到它之前，就把它换成了 `[Earlier tool result omitted.]`，也没有任何
 # 地方留下副本。notebook 03 讲第三步，notebook 05 专门讨论这个例子。把上限拖回 288,840 以下，
-# 文件就又会被保存。
+# 文件就又会被保存。配置开关、灰掉的 `snip_target_messages` 滑块（文章的第二步没有目标值，所以在
+# 原文配置下不可用）和标记条带里的 `persist_largest` 一行（摘要之前的一道工序，原文配置下从不运行）
+# 都属于本包的第二种配置（notebook 05）：见 [docs/DESIGN.md](../../docs/DESIGN.md#the-flaws) 的缺陷 4 和缺陷 8。
 
 # %% [markdown]
 # 同样的回放，`tool_result_batch_char_limit` 设为 290,000，和滑块画出来的一样（上图：逐次
@@ -102,11 +104,3 @@
 # %% [markdown]
 # **参考资料。**
 # - 文章（learn-claude-code s08）的「三、第一步：tool_result_budget」一节；[docs/ARTICLE_MAP.md](../../docs/ARTICLE_MAP.md) 把文章各节对应到代码。
-# - 上游代码：https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py（本章的 README：https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.zh.md）。
-# - API 文档，工具使用概览（Tool use overview）：https://platform.claude.com/docs/en/agents-and-tools/tool-use/overview
-# - API 文档，上下文编辑（Context editing：在服务端清除旧的工具结果）：https://platform.claude.com/docs/en/build-with-claude/context-editing
-# - Packer 等，*MemGPT: Towards LLMs as Operating Systems*，2023：https://arxiv.org/abs/2310.08560
-#
-# **课堂讨论。**
-# 1. 你自己的 agent 的工具输出里，哪些可以低成本地重新获得（读一个文件），哪些不能（对不稳定服务跑的测试、会变化的网页）？两者都该用 30,000 字符的上限吗？
-# 2. 预览是开头 2,000 个字符。对测试日志来说，开头是该保留的部分吗？

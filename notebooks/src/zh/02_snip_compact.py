@@ -22,7 +22,7 @@
 # **目标。** 你将了解：第二步何时动作（看消息条数，不看字符数）；它在哪里切分，切点为什么会
 # 绕开工具配对；transcript（完整记录）里保存了什么；以及为什么文章的第二步在紧接着的下一次
 # 调用中又会触发。然后你要算出：切到目标条数的第二步多久归档一次。自学约 25 分钟；在 90 分钟
-# 的课堂上用 10 分钟（docs/TEACHING.md）。
+# 的课堂上用 7 分钟（docs/TEACHING.md）。
 
 # %% [markdown]
 # ## 一个长会话，切点落在哪里
@@ -87,10 +87,3 @@
 # %% [markdown]
 # **参考资料。**
 # - 文章（learn-claude-code s08）的「四、第二步：snip_compact」一节；[docs/ARTICLE_MAP.md](../../docs/ARTICLE_MAP.md) 把文章各节对应到代码。
-# - 上游代码：https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py（本章的 README：https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.zh.md）。
-# - API 文档，压缩（Compaction）：https://platform.claude.com/docs/en/build-with-claude/compaction
-# - Liu 等，*Lost in the Middle: How Language Models Use Long Contexts*，TACL 2024：https://arxiv.org/abs/2307.03172
-#
-# **课堂讨论。**
-# 1. 第二步保留列表的开头和结尾，把中间段归档。你的会话中间有什么模型以后可能用到的内容？它怎么知道该去 transcript 里找？
-# 2. 一旦超过触发条件，文章每次调用都会再归档一次。你会把触发条件和切点放在哪里，让它很少归档？

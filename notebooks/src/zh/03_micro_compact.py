@@ -22,7 +22,7 @@
 # %% [markdown]
 # **目标。** 你将了解：第三步会缩短哪些结果、保留哪些结果；它怎样通过 `Full output:` 行找到
 # 第一步保存的副本；“omitted”要付出什么代价。最后你会亲手写出这一步的核心逻辑。自学约
-# 30 分钟；在 90 分钟的课堂上用 15 分钟（docs/TEACHING.md）。
+# 30 分钟；在 90 分钟的课堂上用 12 分钟（docs/TEACHING.md）。
 
 # %% [markdown]
 # ## 工具结果，从旧到新
@@ -62,7 +62,8 @@
 # ## 压缩前后的字符数
 #
 # 原文配置的第三步在 `five_reads` 上的效果，以及消息图（绿色：占位符，磁盘上有副本；朱红色：
-# omitted，没有副本）。
+# omitted，没有副本）。上面一行是之前的列表，每条消息按它的去向着色，也就是第三步把它变成了什么；
+# 下面一行是之后的列表，每条按它现在装的内容着色。第三步不移动任何消息，所以两行看起来很像。
 
 # %% [markdown]
 # ## 拖动阈值
@@ -74,13 +75,6 @@
 
 # %% [markdown]
 # 同样的回放，`keep_recent_results` 设为 1，和滑块画出来的一样：
-
-# %% [markdown]
-# ## 当 KEEP_RECENT_RESULTS 为 0 时
-#
-# 文章用切片 `results[:-KEEP_RECENT_RESULTS]` 选出较旧的结果。Python 把 `-0` 当作 `0`，所以
-# 取 0 时切片是空的：这时文章的第三步**一条**结果都不缩短，而不是全部缩短。下面单独演示这个
-# 切片，用五个代替真实结果的字符串：
 
 # %% [markdown]
 # ## 自测：写出第三步的核心
@@ -101,17 +95,11 @@
 # - 第三步保留最近 3 条结果，以及所有不超过 120 个字符的结果；其余每条结果都变成一行，而且
 #   每次调用都这样做。
 # - 它通过读取第一步自己写下的块中的 `Full output:` 行，找到第一步保存的副本。
-# - 没有这样的副本时，那一行写的是 `omitted`：这条结果的文本从此不在任何文件里，这就是文章的
-#   缺陷 1。
+# - 没有这样的副本时，那一行写的是 `omitted`，第三步自己也不留副本（文章的缺陷 1）：
+#   只有之前写下的 transcript 里还可能有这段文本（这里没有；labs/01 展示了有 transcript 的一次调用）。
 #
 # **下一步：** notebook 04，第四步 `compact_history`：唯一需要付出一次模型调用的步骤。
 
 # %% [markdown]
 # **参考资料。**
 # - 文章（learn-claude-code s08）的「五、第三步：micro_compact」一节；[docs/ARTICLE_MAP.md](../../docs/ARTICLE_MAP.md) 把文章各节对应到代码。
-# - 上游代码：https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py（本章的 README：https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.zh.md）。
-# - API 文档，上下文编辑（Context editing：`clear_tool_uses` 保留最新的几次工具调用）：https://platform.claude.com/docs/en/build-with-claude/context-editing
-#
-# **课堂讨论。**
-# 1. KEEP_RECENT_RESULTS 是 3。对一个先读十个文件、再改其中一个的 agent，你会取多少？为什么？
-# 2. 在没有任何副本时，harness 应该把一条输出换成 `omitted` 吗？你会怎么做？

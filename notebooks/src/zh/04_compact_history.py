@@ -27,7 +27,7 @@
 # %% [markdown]
 # **目标。** 你将了解：第四步何时运行；它留下的那条三段式消息的确切文本；transcript（完整记录）
 # 保存了什么；摘要器自己的输入怎样截断；这条消息怎样对待历史里出现的指令。然后你要推算出：
-# 摘要器对哪些消息一个字符都看不到。自学约 30 分钟；在 90 分钟的课堂上用 15 分钟（docs/TEACHING.md）。
+# 摘要器对哪些消息一个字符都看不到。自学约 30 分钟；在 90 分钟的课堂上用 10 分钟（docs/TEACHING.md）。
 
 # %% [markdown]
 # ## 为什么第一步到第三步在这里帮不上忙
@@ -45,9 +45,6 @@
 # 五条消息变成了一条。这就是现在的整个上下文：
 
 # %% [markdown]
-# agent 的系统提示（system prompt）告诉模型应当怎样读它：
-
-# %% [markdown]
 # 其余的进了 transcript：它保存的列表和生成摘要之前完全一样，两个文件都在里面。摘要只保留了每个文件的少数几
 # 条事实（行数、其中定义的名字）：想了解其他任何细节，模型必须重新读取文件（或 transcript）。
 
@@ -63,18 +60,11 @@
 # 拿被丢弃的内容核对一下：目标就是用户输入的请求，一字未改；agent 读过的每个文件都写明了真实的行数。
 
 # %% [markdown]
-# 小节标题跟随请求的语言。用中文问同样的问题，摘要的小节标题就是中文；事实（文件名、计数、代码
-# 里的名字）保持文件中的原样：
-
-# %% [markdown]
 # ## 摘要器收到什么
 #
 # 摘要调用本身绝不能溢出。它的输入是消息的 JSON；超过 `SUMMARY_INPUT_CHAR_LIMIT` 时，只从开头
 # 取这个预算的四分之一，从结尾取预算的四分之三，中间原来的位置放一个标记。这里的 65,229 个字符
 # 可以完整放下；notebook 00 的长会话则放不下：
-
-# %% [markdown]
-# 再看摘要器的系统提示，真实运行的 agent 用的也是这一份：
 
 # %% [markdown]
 # ## 历史里的指令只是数据
@@ -137,11 +127,3 @@
 # %% [markdown]
 # **参考资料。**
 # - 文章（learn-claude-code s08）的「六、第四步：compact_history」一节；[docs/ARTICLE_MAP.md](../../docs/ARTICLE_MAP.md) 把文章各节对应到代码。
-# - 上游代码：https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py（本章的 README：https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.zh.md）。
-# - API 文档，压缩（Compaction：API 自己对长上下文做的摘要）：https://platform.claude.com/docs/en/build-with-claude/compaction
-# - Claude Code 的文档，压缩之后它会重新附上什么：https://code.claude.com/docs/en/context-window
-# - Packer 等，*MemGPT: Towards LLMs as Operating Systems*，2023：https://arxiv.org/abs/2310.08560
-#
-# **课堂讨论。**
-# 1. 对你的任务，摘要必须保留什么：请求、用户的约束、动过的文件、下一步？其中哪些你会在摘要之后逐字重新附上，而不是信任摘要（上面 Claude Code 的文档页列出了它会重新附上的内容）？
-# 2. 第四步要付一次模型调用的钱。什么时候摘要值这个价？什么时候丢掉旧消息就够了？

@@ -17,7 +17,7 @@
 # **目标。** 你将了解：为什么第一步必须在第三步之前运行；“永久丢失”的确切含义（哪里都读不到：
 # 不在上下文里，不在 transcript（完整记录）里，也不在保存的文件里）。你会亲手写出这个判断。
 # 你还会认识包的第二种配置，它修正了导致这种丢失的缺陷。自学约 20 分钟；在 90 分钟的课堂上
-# 用 10 分钟（docs/TEACHING.md）。
+# 用 8 分钟（docs/TEACHING.md）。
 
 # %% [markdown]
 # ## 这段历史
@@ -102,9 +102,3 @@
 # %% [markdown]
 # **参考资料。**
 # - 文章（learn-claude-code s08）的「七、为什么顺序必须固定」一节；[docs/ARTICLE_MAP.md](../../docs/ARTICLE_MAP.md) 把文章各节对应到代码。
-# - 上游代码：https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py（本章的 README：https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.zh.md）。
-# - API 文档，上下文编辑（Context editing）：https://platform.claude.com/docs/en/build-with-claude/context-editing
-#
-# **课堂讨论。**
-# 1. 在只显示大小的图表上，两种顺序都让上下文变小；只有丢失输出的计数能显示差别。在你自己的 harness 里，什么检查能发现一条丢失的输出？
-# 2. 有没有一种四步顺序什么都不丢、但成本更高？你会怎么取舍？

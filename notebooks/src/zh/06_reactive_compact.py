@@ -18,13 +18,13 @@
 # 调用方，而不是无限循环。
 #
 # 本 notebook 让离线模型扮演一个窗口很小（8,000 token）的模型，用它回放预先录制的历史
-# `overflow`。你会看到一次拒绝、一次重试，然后是第二次拒绝；接着用一个以 token 计的上限再跑一遍，两次
-# 拒绝都不再发生。离线模型是一个按 Messages API 协议应答的确定性程序，不是语言模型。
+# `overflow`。你会看到一次拒绝、一次重试，然后是第二次拒绝。
+# 离线模型是一个按 Messages API 协议应答的确定性程序，不是语言模型。
 
 # %% [markdown]
 # **目标。** 你将了解：为什么字符数低于阈值的请求仍可能被拒绝；拒绝是怎样被识别的；
 # `reactive_compact` 在哪里切分，为什么每次调用只补救一次。然后你要设计一个只让模型读一次请求
-# 的尾部。自学约 30 分钟；在 90 分钟的课堂上用 10 分钟（docs/TEACHING.md）。
+# 的尾部。自学约 30 分钟；在 90 分钟的课堂上用 8 分钟（docs/TEACHING.md）。
 
 # %% [markdown]
 # ## 这段历史：字符数低于阈值，却超出窗口
@@ -73,7 +73,9 @@
 #
 # 尺度上有一处改动：摘要请求也发给这个小窗口的模型，所以发给它的文本同样必须装得进窗口。文章把摘要输入
 # 限制在 `SUMMARY_INPUT_CHAR_LIMIT = 80,000` 个字符：按离线估算，一个字符最多算一个 token，也就是最多
-# 80,000 个 token，放进 200,000 token 的窗口是安全的。窗口只有 8,000 token 时，我们把它设为 20,000。
+# 80,000 个 token，放进 200,000 token 的窗口是安全的。窗口只有 8,000 token 时，我们把它设为 20,000，这已不是上面那条界限：每个字符一个
+# token 的文本需要低于 8,000 的上限。它对这段历史成立：英文和 JSON 都是 ASCII，离线估算按四个字符
+# 一个 token 计（notebook 00），约 5,000 个 token。
 #
 # 还有一项设置：`persist_oversized=False`。这样第一步像文章里那样，只处理超过 200,000 个字符的批次，
 # 你就能看到补救压缩对一条刚到的大结果能做些什么。（默认配置的其他开关留到 notebook labs/01 再讲。）
@@ -89,8 +91,7 @@
 #    但这条大结果就在最近 5 条消息之中，而它们要逐字保留：
 #    重试的请求一样长。于是这连续的第二次拒绝被抛给了调用方。
 #
-# 补救压缩防的是历史越积越长，防不了一条刚到的结果本身就太长。那是第一步的职责。以 token 计的上限能看到
-# 它：见图表之后的一节。
+# 补救压缩防的是历史越积越长，防不了一条刚到的结果本身就太长。那是第一步的职责。
 
 # %% [markdown]
 # 第 1 次调用就是上一节那次 `reactive_compact`，处理的是同一个列表，结果却是 2,621 个字符，而
@@ -102,20 +103,6 @@
 #
 # 每一对柱子是某次模型调用上的一个步骤：前三个廉价步骤在这里什么也没改变，只有每次
 # `reactive_compact` 起了作用。
-
-# %% [markdown]
-# ## 同一次运行，上限以 token 计
-#
-# 第一次拒绝之所以绕过了管线，是因为管线量的是字符。那就让它用窗口的单位：一个 `TokenMeasure`，用这个
-# 模型的 `count_tokens` 计数，并带上 agent 的系统提示和工具（窗口也要算它们），再把上限设为窗口的
-# 四分之三：`CompactionConfig.for_window(window, 0.75)`，也就是所有开关都打开的默认配置。同样的历史、
-# 同样的模型、同样的窗口，换一个新的服务器。
-
-# %% [markdown]
-# 这一次没有拒绝：用窗口自己的单位测量，管线在发送任何内容之前就动手了；上面的记录写明了哪一步在哪次
-# 调用中起了作用。默认配置的各步怎样降到目标值，是 notebook labs/01 的内容；这里要紧的是单位。这些计数都是模型
-# 自己的，每条消息只问一次（一次调用和它的结果算在一起）：最后一行就是整次运行在 `count_tokens` 请求上
-# 的开销。
 
 # %% [markdown]
 # ## 自测：只读一次请求的尾部
@@ -148,10 +135,3 @@
 # %% [markdown]
 # **参考资料。**
 # - 文章（learn-claude-code s08）的「八、API 拒绝后的补救：reactive_compact」一节；[docs/ARTICLE_MAP.md](../../docs/ARTICLE_MAP.md) 把文章各节对应到代码。
-# - 上游代码：https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py（本章的 README：https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.zh.md）。
-# - API 文档，错误（Errors：`invalid_request_error`，请求过长）：https://platform.claude.com/docs/en/api/errors
-# - API 文档，上下文窗口（Context windows）：https://platform.claude.com/docs/en/build-with-claude/context-windows
-#
-# **课堂讨论。**
-# 1. 重试一次，然后放弃。什么时候第二次重试值得它的成本？什么时候它只会掩盖管线里的一个 bug？
-# 2. agent 放弃时，它应该告诉用户什么？又该保存什么，才不至于丢掉已做的工作？

@@ -19,7 +19,7 @@
 
 # %% [markdown]
 # **目标。** 你将了解：为什么 harness 要先执行完整批次，再做压缩；换成另外两种顺序会出什么问题。
-# 然后你要写一个执行批次的函数，让它在某个工具失败时也能正确收尾。自学约 25 分钟；在 90 分钟的课堂上用 10 分钟（docs/TEACHING.md）。
+# 然后你要写一个执行批次的函数，让它在某个工具失败时也能正确收尾。自学约 25 分钟；在 90 分钟的课堂上用 7 分钟（docs/TEACHING.md）。
 
 # %% [markdown]
 # ## 历史与批次
@@ -91,11 +91,3 @@
 # **参考资料。**
 # - 文章第九节（agent 循环）和第十节（compact 工具）；这一章在上游仓库中的页面：
 #   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.zh.md
-# - 上游代码，其中的 `compact` 工具和执行一批调用的循环：https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py
-# - Messages API 的工具调用，每个 `tool_use` 都要有一个 `tool_result` 回应：
-#   https://platform.claude.com/docs/en/agents-and-tools/tool-use/overview
-#
-# **课堂讨论。**
-# - 该由谁决定什么时候压缩：模型（通过一个工具），还是 harness（按阈值）？你会在工具的描述里写
-#   什么，让模型用好它？
-# - 一批调用先写了一个文件，然后请求 `compact`。摘要必须怎样提到这次写入，模型才不会再写一次？

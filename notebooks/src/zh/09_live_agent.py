@@ -36,7 +36,7 @@
 
 # %% [markdown]
 # **目标。** 你将看到整条管线在文章的 agent 里、在一个真实的工作区上运行，读懂它留在磁盘上的
-# 东西，再改一个设置，看这次运行怎样变化。自学约 20 分钟；不在 90 分钟的课堂之内（docs/TEACHING.md）。
+# 东西，再用你在 notebook 08 里写的 `prepare` 运行它。自学约 20 分钟；在 90 分钟的课堂上用 10 分钟（docs/TEACHING.md）。
 
 # %% [markdown]
 # **录好的运行。** 有密钥的老师可以把这次运行存进一个 cassette 文件：启动 Jupyter 时让
@@ -80,26 +80,6 @@
 # agent 在摘要之后做的工具调用。
 
 # %% [markdown]
-# ## 摘要之后，真实的 agent 会拿回什么
-#
-# 摘要保留的是模型的笔记，不是文件。Claude Code 的文档有一张表，列出压缩之后留下什么（见参考
-# 资料中的“What survives compaction”）：系统提示和输出风格不变；项目根目录的 `CLAUDE.md` 和没有
-# `paths:` 的规则从磁盘重新读入，自动记忆也一样；带 `paths:` 的规则和子目录里的 `CLAUDE.md` 会
-# 丢失，直到再读到匹配的文件；调用过的 skill 正文会放回，每个 skill 上限 5,000 个 token，总共
-# 25,000，超出时先丢最早的。这张表没有提到 agent 正在处理的文件。
-#
-# 把 agent 正在处理的文件重新附上，是 agent *可以*做的事，`workbench.agent.reattach` 就为这里的
-# agent 这样做，以字符计：取 transcript 中 `read_file`、`write_file` 和 `edit_file` 调用的文件，
-# 最新的在前，从工作区重新读取，每个都有上限，更大的只给路径。我们 agent 的指令不需要这一步：它们在系统提示里，
-# `prepare` 从不改动系统提示。这里的 agent 并不发送这条消息；下面的单元格用两种单文件上限生成
-# 它，并和阈值比较。
-
-# %% [markdown]
-# 上限低于文件大小时，两个文件都只以路径回来，只有几百个字符，agent 只重新读它需要的部分。上限高于
-# 文件大小时，两个文件都完整回来，上下文又超过了阈值：下一次调用会再做一次摘要。所以放回的内容
-# 需要上限：Claude Code 给放回的内容设了上限，按每个 skill 也按总量；重新附上文件的 agent，也需要
-# 每个文件的上限和总上限。
-#
 # ## 实验二：一个超大的 JSON 文件，默认配置（default）
 #
 # 同一个工作区，一个新的 agent，默认配置：读取 `docs.json` 的结果超过第一步的阈值，所以它应当
@@ -112,9 +92,6 @@
 # `.task_outputs/tool-results/` 保存压缩器移出上下文的每条结果的全文。
 
 # %% [markdown]
-# 实验三的 transcript 就是摘要之前的那个列表：请求，以及两个完整的代码文件。
-
-# %% [markdown]
 # ## 每次模型调用压缩前后的字符数
 #
 # 灰色是上下文到达 `prepare` 时的大小，蓝色是发出的大小；条带标出某个步骤触发的调用。实时运行
@@ -124,23 +101,15 @@
 # ## 两次运行的汇总
 
 # %% [markdown]
-# ## 每次调用用了多少
+# ## 轮到你了：你的 prepare，你的设置
 #
-# 每个响应都带有 `usage`，也就是 API 自己的计数：普通输入、输出，以及提示缓存的写入和读取。
-# agent 发送 API 的顶层 `cache_control`，它给每个请求的最后一块打上缓存断点，于是下一次调用
-# 可以读取上一次写入的前缀。`Agent.usage` 为每次调用保留一条记录；`python -m compact run` 在每次
-# 调用之后打印同样的一行。有密钥时，这些是 API 的计数；离线时，是离线模型按 API 的规则算出的
-# 估算（哪些部分是我们自己的做法，见 `workbench/offline/api/usage.py`）。
-
-# %% [markdown]
-# ## 轮到你了：改一处，再跑一次
-#
-# 下面的单元格在一份新的工作区副本里再运行一次实验三，用的是单元格顶部的三个设置。它启动自己的
-# 模型（没有设置密钥时是离线模型），最后再把它关闭，所以无论在两个实验之前还是之后，都可以反复
-# 运行（只要顶部的准备单元格已经运行过）。**试一试。** 先在文章的 50,000 下设 `my_profile = "default"`，核对你的预测：数一数
-# 写入的文件和模型调用次数。然后用原文配置把 `my_limit` 提高到 70,000：摘要调用还在吗？最后，
-# 在 `my_question` 里写一个你自己关于这个工作区的问题（比如关于 `logs/test_run.log`），读一读
-# agent 的回答，看看哪些步骤会触发。
+# `your_run`（`workbench/course/live_run.py`）在一份新的工作区副本里再运行一次实验三，用它自己的
+# 模型（没有设置密钥时是离线模型），所以只要顶部的准备单元格已经运行过，就可以反复运行。
+# **试一试。** 把你在 notebook 08 里写好的 `def my_prepare(...)` 放到 `my_prepare = None`
+# 这一行的位置：agent 就会在每次模型调用之前运行*你的*管线，打印的第一行会说明这一点（保留
+# `None` 时，它说明运行的是本包的 `prepare`）。然后设 `my_profile = "default"`，核对你的预测：
+# 写入的文件和模型调用次数。最后，在 `my_question` 里写一个你自己的问题（比如关于
+# `logs/test_run.log`）。
 
 # %% [markdown]
 # **小结。**
@@ -148,8 +117,7 @@
 # - 在实验三中，两个代码文件把上下文推过阈值，花了一次摘要；
 #   在实验二中，第一步把超大的 JSON 结果转存到磁盘，留下一段预览。
 # - 从上下文中移出的一切，都在工作区里的 `.transcripts/` 或 `.task_outputs/tool-results/` 中；
-#   摘要保留的是笔记，不是文件，所以 agent 可以在摘要之后从磁盘读回正在处理的文件，并设上限
-#   （Claude Code 放回的是它的指令和 skill，也有上限）。
+#   你自己的 `prepare` 可以代替本包的，在 agent 里运行。
 #
 # **下一步：** `labs/` 里的实验 notebook，从 labs/01 开始：文章的设计与默认配置对照。
 # 文章的下一章 s09 讲记忆：什么能在一次会话之后留存下来。
@@ -159,13 +127,3 @@
 # **参考资料。**
 # - 文章第九节（agent 循环）和第十三节（动手实验）；这一章在上游仓库中的页面：
 #   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.zh.md
-# - 上游代码：https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py
-# - Claude Code 压缩之后保留什么（它的表格“What survives compaction”）：https://code.claude.com/docs/en/context-window
-# - API 自己的压缩，一项服务器端功能（notebook labs/03）：
-#   https://platform.claude.com/docs/en/build-with-claude/compaction
-# - MemGPT，让模型自己把记忆换入换出上下文（Packer 等，2023）：https://arxiv.org/abs/2310.08560
-#
-# **课堂讨论。**
-# - 你的 agent 刚做完一次摘要。你会把哪些文件、笔记或指令还给它？按什么顺序？允许多少个字符，
-#   超过后改为只给路径？
-# - agent 自己决定重新读取预览对应的保存副本。什么时候这比把文件留在上下文里更省，什么时候不是？

@@ -29,6 +29,7 @@ from .order import check_lost, check_order_loss
 from .own import check_settings
 from .payoff import check_calls_to_pay_off
 from .pipeline import check_steps_that_act
+from .prepare import check_my_prepare
 from .profiles import check_seed_losses, check_unread_shrunk
 from .reactive import check_tail_once
 from .server_edits import check_edits_for_budget

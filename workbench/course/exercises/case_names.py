@@ -69,6 +69,13 @@ CASES_ZH = {
     "a write, a failure, then compact": "写入、失败，然后 compact",
     "compact first, then a failure": "先 compact，再失败",
     "two failures, a write between": "两次失败，中间一次写入",
+    # 08 my_prepare: the canned histories
+    "five_reads": "预先录制的历史 five_reads",
+    "huge_result": "预先录制的历史 huge_result",
+    "long_session": "预先录制的历史 long_session",
+    "two_code_files": "预先录制的历史 two_code_files",
+    "overflow": "预先录制的历史 overflow",
+    "compact_tool": "预先录制的历史 compact_tool",
     # labs/01 unread_shrunk
     "five unread reads": "五个未读的读取结果",
     "three unread: the newest 3 stay": "三个未读：最新的 3 个保留",
@@ -112,6 +119,7 @@ RANDOM_ZH = (
      r"随机历史 \1（\2 条消息，keep \3）"),
     (re.compile(r"random history (\d+) \((\d+) messages, max (\d+)\)"),
      r"随机历史 \1（\2 条消息，max \3）"),
+    (re.compile(r"random history (\d+) \((\d+) messages\)"), r"随机历史 \1（\2 条消息）"),
     (re.compile(r"random history (\d+)"), r"随机历史 \1"),
     (re.compile(r"random text (\d+)"), r"随机文字 \1"),
     (re.compile(r"random list (\d+), limit ([\d,]+)"), r"随机列表 \1，阈值 \2"),

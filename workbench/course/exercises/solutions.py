@@ -126,12 +126,23 @@ def run_batch_safely(messages, tool_uses, run, compact):
 
 # -- 08 --------------------------------------------------------------------------------
 
+def my_prepare(compactor, messages, active_request):
+    messages = compactor.tool_result_budget(messages)              # 1: huge results to disk
+    messages = compactor.snip_compact(messages, active_request)    # 2: the middle to a transcript
+    messages = compactor.micro_compact(messages)                   # 3: old results to one line
+    if compactor.size(messages) > compactor.config.context_limit:  # 4: only if still over
+        messages = compactor.compact_history(messages, active_request)
+    return messages
+
+
+# -- labs/01 ---------------------------------------------------------------------------
+
 def unread_shrunk(sizes, fresh):
     older = range(len(sizes) - 3)            # the newest 3 stay whole, by position
     return sum(1 for i in older if i >= len(sizes) - fresh and sizes[i] > 120)
 
 
-# -- 09 --------------------------------------------------------------------------------
+# -- labs/02 ---------------------------------------------------------------------------
 
 def calls_to_pay_off(before, after, summary=None, cold=False):
     old = sum(tokens for _, tokens in before)
@@ -150,7 +161,7 @@ def calls_to_pay_off(before, after, summary=None, cold=False):
     return 1 + math.ceil(extra / saving)
 
 
-# -- 10: a prediction: edits for the budget --------------------------------------------
+# -- labs/03: a prediction: edits for the budget ---------------------------------------
 
 # The many small bash and glob results are not worth a cache break each: keep them.
 EDITS_FOR_BUDGET = [{"type": "clear_tool_uses_20250919",
@@ -159,7 +170,7 @@ EDITS_FOR_BUDGET = [{"type": "clear_tool_uses_20250919",
                      "exclude_tools": ["bash", "glob"]}]
 
 
-# -- 12 --------------------------------------------------------------------------------
+# -- labs/05 ---------------------------------------------------------------------------
 
 def instructions(text):
     from workbench.probes import CONSTRAINT_EN, CONSTRAINT_ZH, readable_units

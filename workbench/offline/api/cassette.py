@@ -32,6 +32,8 @@ import threading
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from ...display.text import shown
+
 FORMAT = "compact-cassette/1"
 SHOWN = 60     # characters of a differing value quoted in a mismatch
 
@@ -181,6 +183,9 @@ class Cassette:
                 or not isinstance(data.get("exchanges"), list):
             raise CassetteError(f"{path}: not a cassette (expected format {FORMAT!r} "
                                 f"and a list of exchanges)")
+        wrong = malformed(data)
+        if wrong:   # at load, in one line: not a 500 at every request
+            raise CassetteError(shown(f"{path}: {wrong}"))
         return cls(data, str(path))
 
     @property
@@ -189,8 +194,9 @@ class Cassette:
 
     def describe(self) -> str:
         """'7 exchanges recorded 2026-12-01, answered by claude-...'."""
-        return (f"{len(self.exchanges)} exchanges recorded {self.data.get('recorded', '(no date)')}, "
-                f"answered by {', '.join(map(str, self.models)) or '(no model named)'}")
+        # Through `shown`: a cassette is anyone's file, and its text reaches a terminal.
+        return (f"{len(self.exchanges)} exchanges recorded {shown(self.data.get('recorded', '(no date)'))}, "
+                f"answered by {shown(', '.join(map(str, self.models))) or '(no model named)'}")
 
     def answer(self, method: str, path: str, body) -> tuple:
         """(status, body) recorded for this request; (400, the API's error shape)
@@ -230,6 +236,31 @@ class Cassette:
             return 400, {"type": "error", "error": {"type": "invalid_request_error",
                                                     "message": f"Request body is not valid JSON: {error}"}}
         return self.answer("POST", path, body)
+
+
+def malformed(data: dict) -> str:
+    """The first field of a cassette that answer() could not use, named; '' when none."""
+    if "models" in data and not (isinstance(data["models"], list)
+                                 and all(isinstance(m, str) for m in data["models"])):
+        return f"models: a list of model names expected, got {_short(data['models'])}"
+    if "recorded" in data and not isinstance(data["recorded"], str):
+        return f"recorded: a date expected, got {_short(data['recorded'])}"
+    for index, exchange in enumerate(data["exchanges"]):
+        where = f"exchanges[{index}]"
+        if not isinstance(exchange, dict):
+            return f"{where}: an object with a request and a response expected, got {_short(exchange)}"
+        request, response = exchange.get("request"), exchange.get("response")
+        if not _holds(request, {"method": str, "path": str, "body": object}):
+            return f"{where}.request: an object with method, path and body expected, got {_short(request)}"
+        if not _holds(response, {"status": int, "body": object}):
+            return f"{where}.response: an object with status and body expected, got {_short(response)}"
+    return ""
+
+
+def _holds(value, fields: dict) -> bool:
+    """`value` is an object with each of `fields`, of its type."""
+    return isinstance(value, dict) and all(name in value and isinstance(value[name], kind)
+                                           for name, kind in fields.items())
 
 
 def _unstreamed(body):

@@ -56,10 +56,11 @@ from pathlib import Path
 from aiohttp import web
 from aiohttp.web_protocol import RequestHandler
 
+from ...display.text import shown
 from ..model.reply import MODEL_NAME
 from ..tokens import DEFAULT_WINDOW
 from .answer import answer
-from .cassette import Cassette
+from .cassette import Cassette, CassetteError
 from .rules import error_body
 from .sse import send_stream, wants_stream
 from .usage import PromptCache
@@ -425,13 +426,16 @@ def main_serve(argv=None) -> int:
     try:
         server = start_offline_server(window=args.window, faults=args.fail, port=args.port,
                                       cassette=args.cassette)
+    except CassetteError as error:   # its file and field, in one line (already through shown)
+        print(f"error: {error}", file=sys.stderr)
+        return 1
     except (OSError, ValueError) as error:
         print(f"error: cannot serve on {HOST}:{args.port}: {error}", file=sys.stderr)
         return 1
     key = _key_file(server)
     print(f"Offline model listening on {server.base_url} (window {server.window} tokens).")
     if server.cassette is not None:
-        print(f"It answers from {args.cassette}: {server.cassette.describe()}.")
+        print(f"It answers from {shown(args.cassette)}: {server.cassette.describe()}.")
     print(f"Its key is in {key} (yours alone; a new one each start). Point a client at it:")
     print(f"  ANTHROPIC_BASE_URL={server.base_url} ANTHROPIC_API_KEY=$(cat {key}) MODEL_ID={MODEL_NAME}")
     print("Ctrl-C stops it.", flush=True)

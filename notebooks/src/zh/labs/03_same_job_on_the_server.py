@@ -13,8 +13,9 @@
 # | 按需压缩，`compaction={"type": "summarize"}` | `compact-2026-09-04` | 立即压缩；SDK 的 tool runner 通过 `compact_before_next_turn()` 发送它 | `compact` 工具 |
 #
 # **API 文档的建议。** 上下文编辑（context editing）页面
-# （https://platform.claude.com/docs/en/build-with-claude/context-editing，2026-12-01 读取）
-# 在 "Overview" 之前有这样一条说明（英文原话）："For most use cases, server-side compaction is
+# （https://platform.claude.com/docs/en/build-with-claude/context-editing；它的 Markdown 有一份
+# 2026-05-09 的副本：https://kb.kakadata.com/entries/source-url-https-platform-claude-com-docs-en-build-with-claude-context-editing）
+# 的 "Overview" 一节以这样一条说明开头（英文原话）："For most use cases, server-side compaction is
 # the primary strategy for managing context in long-running conversations. The strategies on
 # this page are useful for specific scenarios where you need more fine-grained control over
 # what content is cleared."（对大多数用例，服务器端压缩是管理长对话上下文的首要策略；本页的

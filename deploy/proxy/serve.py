@@ -1,0 +1,152 @@
+"""The class proxy: LiteLLM's app behind a guard that lets in only the course's routes and bounded bodies.
+
+course-proxy.service and start-proxy.sh run this instead of the `litellm` command:
+
+    /opt/course-proxy/bin/python serve.py --config litellm.yaml --host 127.0.0.1 --port 4000
+
+Why a guard in front of LiteLLM rather than its settings: LiteLLM serves far more than the
+Messages API. Its pass-through routes (`/anthropic/{endpoint}`: batches, files, any model)
+accept any key the class's custom auth accepts and forward the request as sent with the
+teacher's key, outside litellm.yaml's models and outside every budget; and it reads a
+whole request body before it checks the key (its `max_request_size_mb` is an enterprise
+feature). The guard answers before LiteLLM sees anything:
+
+- a route other than ROUTES (method and exact path, the query string aside: the SDK adds
+  `?beta=true`): 404, with the Messages API's error shape;
+- a body over MAX_BODY bytes (COURSE_PROXY_MAX_BODY; 8 MiB): 413, from its Content-Length
+  alone when it has one, else as soon as that many bytes have come in; at most MAX_BODY
+  bytes are ever held. The course's requests stay far below: the context is kept under
+  50,000 characters, a tool-result batch under 200,000 and a summary's input under 80,000
+  (SPEC 2), a few hundred KB of JSON at most;
+- a body whose `model` is not a model_name of litellm.yaml: 400 (LiteLLM would send an
+  unknown model straight to the provider with the proxy's ANTHROPIC_API_KEY);
+- websockets: closed.
+
+Left out: TLS (the proxy listens on 127.0.0.1), rate limits (they need LiteLLM's database).
+"""
+
+import argparse
+import json
+import os
+import sys
+
+ROUTES = frozenset({
+    ("POST", "/v1/messages"),
+    ("POST", "/v1/messages/count_tokens"),
+    # LiteLLM's own health answers, which ask no upstream: is it up, is it ready.
+    ("GET", "/health/liveliness"),
+    ("GET", "/health/readiness"),
+})
+MAX_BODY = int(os.environ.get("COURSE_PROXY_MAX_BODY", str(8 * 1024 ** 2)))
+
+
+async def answer(send, status: int, kind: str, message: str) -> None:
+    """An error in the Messages API's shape; the connection is closed after it."""
+    body = json.dumps({"type": "error", "error": {"type": kind, "message": message}}).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"connection", b"close"),
+                            (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
+
+
+def declared_length(scope) -> int:
+    """The request's Content-Length, or -1 without one (chunked) or when it is not a number."""
+    for name, value in scope.get("headers", []):
+        if name == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return -1
+    return -1
+
+
+class Guard:
+    """An ASGI app in front of `app`: only `routes` get through, with at most `max_body` bytes."""
+
+    def __init__(self, app, models, routes=ROUTES, max_body: int = MAX_BODY):
+        self.app, self.models, self.routes, self.max_body = app, frozenset(models), routes, max_body
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "lifespan":   # LiteLLM's start-up and shutdown
+            return await self.app(scope, receive, send)
+        if scope["type"] != "http":
+            return await send({"type": "websocket.close", "code": 1008})
+        if (scope["method"], scope["path"]) not in self.routes:
+            return await answer(send, 404, "not_found_error",
+                                f"{scope['method']} {scope['path']} is not served by the class proxy: "
+                                "only the Messages API is (POST /v1/messages, /v1/messages/count_tokens).")
+        if scope["method"] == "GET":   # the health answers: no body, no model
+            return await self.app(scope, receive, send)
+        too_big = (413, "request_too_large", f"The request is over the class proxy's {self.max_body} bytes.")
+        if declared_length(scope) > self.max_body:
+            return await answer(send, *too_big)
+        body = await self.read_body(receive)
+        if body is None:
+            return await answer(send, *too_big)
+        model = requested_model(body)
+        if model not in self.models:
+            return await answer(send, 400, "invalid_request_error",
+                                f"model: {model!r} is not a model of the class proxy; "
+                                f"it serves {', '.join(sorted(self.models))}.")
+        return await self.app(scope, replay(body, receive), send)
+
+    async def read_body(self, receive):
+        """The whole body, or None as soon as it passes max_body (or the client leaves)."""
+        chunks, size = [], 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return None
+            size += len(message.get("body", b""))
+            if size > self.max_body:
+                return None
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body"):
+                return b"".join(chunks)
+
+
+def requested_model(body: bytes):
+    """The body's `model`, or None when the body is no JSON object."""
+    try:
+        value = json.loads(body)
+    except ValueError:
+        return None
+    return value.get("model") if isinstance(value, dict) else None
+
+
+def model_names(config: str) -> list:
+    """The model_name of each entry of litellm.yaml's model_list: the only models served."""
+    import yaml
+    with open(config) as file:
+        return [entry["model_name"] for entry in yaml.safe_load(file)["model_list"]]
+
+
+def replay(body: bytes, receive):
+    """A receive() that hands the app the body read already, then waits as the real one does."""
+    given = []
+
+    async def again():
+        if not given:
+            given.append(True)
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return again
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--config", required=True, help="litellm.yaml")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=4000)
+    args = parser.parse_args(argv)
+    # LiteLLM's start-up reads its config from here (what its own CLI hands it otherwise).
+    os.environ["CONFIG_FILE_PATH"] = os.path.abspath(args.config)
+    import uvicorn
+    from litellm.proxy.proxy_server import app
+    uvicorn.run(Guard(app, model_names(args.config)), host=args.host, port=args.port, log_level="info")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
