@@ -79,6 +79,8 @@ def test_a_request_reads_the_previous_request_or_nothing():
     assert alone["cache_creation_input_tokens"] == alone["cache_read_input_tokens"] == 0
     assert cost.request_cost([], [J(A), J(B)]) == pytest.approx(
         1.25 * first["cache_creation_input_tokens"] + first["input_tokens"])
+    assert cost.CostLedger().minimum == 1024 and cost.CostLedger("claude-opus-5-5").minimum == 512
+    assert cost.CostLedger("claude-sonnet-5-5").minimum == 1024   # no source: the offline model's
     assert total == estimate_tokens({"messages": [A, B]})   # what count_tokens answers
 
 
@@ -99,7 +101,7 @@ def test_the_ledger_books_requests_replies_summaries_and_time():
                                                        for u in (one, two, cold))
     assert ledger.cost == pytest.approx(cost.priced(total))
     assert ledger.input_tokens_sent == sum(total[f] for f in cost.FIELDS[:3])
-    assert ledger.summary_calls == 1 and ledger.model == "claude-sonnet-5"
+    assert ledger.summary_calls == 1 and ledger.model == prices.DEFAULT_MODEL == "claude-sonnet-5"
 
 
 def test_one_hour_writes_are_billed_at_their_own_price():
@@ -113,16 +115,47 @@ def test_one_hour_writes_are_billed_at_their_own_price():
 
 
 def test_the_rates_are_the_table_prices_ratios():
+    # Sonnet 5.5 and Opus 5.5 read the cache at 0.05 of input, Fable 5.1 at 0.025,
+    # the older models at 0.1; writes at 1.25 (5 minutes) and 2 (1 hour) everywhere.
+    shares = {model: prices.rates(model)["cache_read_input_tokens"] for model in prices.PRICES}
+    assert shares["claude-sonnet-5-5"] == shares["claude-opus-5-5"] == pytest.approx(0.05)
+    assert shares["claude-fable-5-1"] == shares["claude-mythos-5-1"] == pytest.approx(0.025)
+    assert shares["claude-sonnet-5"] == shares["claude-opus-4-5"] == pytest.approx(0.1)
     for model, row in prices.PRICES.items():
         rates = prices.rates(model)
-        assert (rates["cache_write_5m"], rates["cache_write_1h"], rates["cache_read_input_tokens"],
-                rates["output_tokens"]) == pytest.approx((1.25, 2.0, 0.1, 5.0)), model
-        assert row.source.startswith("https://platform.claude.com/docs/")
-    assert cost.INPUT_RATE == 1.0
+        assert (rates["cache_write_5m"], rates["cache_write_1h"]) == pytest.approx((1.25, 2.0)), model
+        assert rates["output_tokens"] == pytest.approx(5.0), model
+        assert row.source and all(s.startswith(("https://", "issue 43")) for s in row.source), model
+        assert row.read_on == prices.CHECKED
+    assert cost.INPUT_RATE == 1.0 and cost.CACHE_READ_RATE == pytest.approx(0.1)
     assert cost.priced({"output_tokens": 2}) == 10.0
     assert cost.dollars({"input_tokens": 1_000_000}) == prices.PRICES["claude-sonnet-5"].input == 2.0
+    assert cost.dollars({"input_tokens": 1_000_000}, "claude-opus-5-5") == 4.0
     with pytest.raises(ValueError, match="no price for model"):
         cost.CostLedger("gpt-4")
+
+
+def test_a_model_priced_by_prompt_length_bills_each_request_in_its_band():
+    # Haiku 5.5: up to 100,000 prompt tokens $0.10 input, above it $0.50 on every token.
+    small = {"input_tokens": 100_000, "output_tokens": 10}
+    large = {"input_tokens": 100_001, "output_tokens": 10}
+    assert cost.priced(small, "claude-haiku-5-5") == pytest.approx(100_000 + 5 * 10)
+    assert cost.priced(large, "claude-haiku-5-5") == pytest.approx(5 * 100_001 + 25 * 10)
+    assert prices.band("claude-haiku-5-5", 100_001).name.endswith("over 100,000 tokens)")
+    # The ledger prices request by request: one large and one small is not two halves.
+    ledger = cost.CostLedger("claude-haiku-5-5")
+    ledger.add_summary("a" * 4 * 100_001, "")
+    ledger.add_summary("a" * 4 * 10, "")
+    assert ledger.cost == pytest.approx(5 * 100_001 + 10)
+
+
+def test_a_miss_is_priced_as_its_re_read():
+    ledger = cost.CostLedger()
+    bill = ledger.add_miss(sent_tokens=10_000, needed_text="x" * 4000)   # 1,000 tokens
+    # The prefix read from the cache, the read_file call as output, the text written.
+    expected = 0.1 * 10_000 + 5 * cost.REREAD_CALL_TOKENS + 1.25 * 1000
+    assert bill == pytest.approx(expected) and ledger.repaid == pytest.approx(expected)
+    assert ledger.cost == 0 and ledger.missed == 1 and 20 < cost.REREAD_CALL_TOKENS < 60
 
 
 def test_a_turn_adds_fewer_blocks_than_the_apis_lookback():
@@ -350,10 +383,13 @@ def test_quick_command_prints_the_table_and_writes_the_chart(tmp_path, capsys):
     assert cli.main(["--quick", "--sessions", "tool-heavy", "--chart", str(chart)]) == 0
     out = capsys.readouterr().out
     rows = [line.split() for line in out.splitlines()
-            if line.startswith("tool-heavy") and len(line.split()) == len(tables.COLUMNS)
-            and line.split()[2] in bench.DESIGNS]
-    assert [(r[1], r[2]) for r in rows] == [
-        (str(t), d) for t in bench.QUICK_TURNS for d in bench.DESIGNS]
+            if len(line.split()) == len(tables.COLUMNS) and line.split()[1] == "tool-heavy"
+            and line.split()[3] in bench.DESIGNS]
+    # Billed as both of the bench's models, each one's rows in a block of its own.
+    assert [(r[0], r[2], r[3]) for r in rows] == [
+        (tables.short_model(m), str(t), d) for t in bench.QUICK_TURNS for m in prices.BENCH_MODELS
+        for d in bench.DESIGNS]
+    assert all(line in out for line in prices.table_lines(prices.BENCH_MODELS))
     assert "mean and worst of each design" in out and "x seed mean" in out
     assert "(yes)" not in out and "(NO)" not in out   # figures only: the tests assert
     assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -362,7 +398,7 @@ def test_quick_command_prints_the_table_and_writes_the_chart(tmp_path, capsys):
 def test_chart_and_table_name_every_design():
     rows = bench.run_bench(turns=(8, 16), sessions=("chat-heavy",))
     table = tables.format_table(rows)
-    assert len(table.splitlines()) == 2 + 8 + 1  # header, rule, 8 rows, one blank
+    assert len(table.splitlines()) == 2 + 10 + 1  # header, rule, 10 rows, one blank
     fig = chart.bench_chart(rows)
     assert isinstance(fig, Figure)
     labels = [t.get_text() for t in fig.legends[0].get_texts()]
@@ -398,7 +434,7 @@ def test_chart_without_timings_draws_the_request_sizes_instead():
     first = [r for r in rows if r["session"] == "tool-heavy" and r["turns"] == 16]
     lines = {line.get_label(): list(line.get_ydata()) for line in panel.lines}
     # One line per design but none (it grows off the chart), the sizes the rows hold.
-    assert {d: lines[d] for d in ("summary", "seed", "default")} == {
+    assert {d: lines[d] for d in ("summary", "seed", "default", "oracle")} == {
         r["design"]: r["request_chars"] for r in first if r["design"] != "none"}
     assert "none" not in lines
     assert lines["CONTEXT_CHAR_LIMIT (50,000)"] == [50_000, 50_000]
@@ -475,26 +511,43 @@ def test_the_servers_usage_over_a_bench_session_is_the_bench_bill(monkeypatch):
     assert row["cache_read"] == totals["cache_read_input_tokens"] > 0
 
 
-def test_every_price_the_course_prints_is_the_tables():
-    """Lab 02 prints the table's rows (both editions); no page writes a dollar figure
-    of its own that the table does not have."""
+def _printed(notebook) -> str:
+    cells = json.loads(notebook.read_text())["cells"]
+    return "".join("".join(o.get("text", "")) for c in cells if c["cell_type"] == "code"
+                   for o in c.get("outputs", []))
+
+
+def test_every_price_the_course_prints_is_a_row_of_the_table_with_its_source(capsys):
+    """Each price line printed (the bench, lab 02 in both editions) is one row of
+    workbench.bench.prices as `row_line` writes it: its five prices, its minimum, the day
+    it was read and its sources; no page writes a dollar figure the table does not have."""
     import re
     from pathlib import Path
     root = Path(__file__).resolve().parents[1]
-    table = {f"{v:.2f}" for row in prices.PRICES.values()
-             for v in (row.input, row.write_5m, row.write_1h, row.read, row.output)}
+    lines = prices.table_lines()
+    for line, row in zip(lines, [r for r in prices.PRICES.values() for r in (r, r.above) if r]):
+        for figure in (row.input, row.write_5m, row.write_1h, row.read, row.output):
+            assert f"{figure:.3f}" in line, (row.name, figure)
+        assert row.read_on in line and all(source in line for source in row.source)
+    assert cli.main(["--quick", "--turns", "4", "--sessions", "chat-heavy", "--designs", "default"]) == 0
+    out = capsys.readouterr().out
+    shown = [line for line in out.splitlines() if line.startswith("Claude ") and ": input " in line]
+    assert shown == prices.table_lines(prices.BENCH_MODELS)
+    # The legend's rates are the same rows over their base input price.
+    assert all(tables.rates_line(model) in out for model in prices.BENCH_MODELS)
+    assert "cache read 0.05, output 5" in tables.rates_line("claude-opus-5-5")
+    assert "cache read 0.1, output 5" in tables.rates_line("claude-sonnet-5")
     for name in ("labs/02_evidence.ipynb", "zh/labs/02_evidence.ipynb"):
-        cells = json.loads((root / "notebooks" / name).read_text())["cells"]
-        printed = "".join("".join(o.get("text", "")) for c in cells if c["cell_type"] == "code"
-                          for o in c.get("outputs", []))
-        for row in prices.PRICES.values():
-            line = (f"{row.name}: input {row.input:.2f}, cache write 5 min {row.write_5m:.2f}, "
-                    f"1 hour {row.write_1h:.2f}, cache read {row.read:.2f}, output {row.output:.2f}")
-            assert line in printed and row.source in printed, (name, row.name)
+        printed = [line for line in _printed(root / "notebooks" / name).splitlines()
+                   if line.startswith("Claude ") and ": input " in line]
+        assert printed and set(printed) <= set(lines), name
+        assert any(line.startswith(prices.price(prices.DEFAULT_MODEL).name + ":") for line in printed)
+    table = {round(v, 3) for row in prices.PRICES.values() for r in (row, row.above) if r
+             for v in (r.input, r.write_5m, r.write_1h, r.read, r.output)}
     pages = [*root.glob("notebooks/src/**/*.py"), *root.glob("docs/*.md"), root / "README.md"]
     for page in pages:
         for figure in re.findall(r"\$\s?(\d+(?:\.\d+)?)\b", page.read_text(encoding="utf-8")):
-            assert f"{float(figure):.2f}" in table, (page.name, figure)
+            assert round(float(figure), 3) in table, (page.name, figure)
 
 
 def test_the_sessions_clock_has_tools_the_model_and_the_users_pauses():
@@ -534,3 +587,51 @@ def test_the_cache_aware_switch_stays_off_it_saves_money_but_misses_more():
     assert all(cold["cost"] < plain["cost"] for plain, cold in pairs)
     assert sum(c["misses"] for _, c in pairs) > sum(p["misses"] for p, _ in pairs)
     assert CompactionConfig().compact_when_cold is False
+
+
+def test_the_oracle_never_misses_never_rewrites_and_loses_nothing():
+    """The floor: every output saved on arrival, each one a call needs written for it."""
+    first, second = five_results_session().turns
+    session = Session("tiny", OPENING, "hi", (
+        first, replace(second, refers_to="t4"),
+        Turn({"role": "assistant", "content": "ok"}, OK, "ok", refers_to="t0")))
+    oracle = bench.run_session(session, "oracle")
+    assert (oracle["misses"], oracle["lost"], oracle["files"]) == (0, 0, 5)
+    # Its requests hold placeholders; the two needs are billed as two 500-character writes.
+    assert oracle["request_chars"][1] < bench.run_session(session, "none")["request_chars"][1]
+    assert oracle["repaid"] == pytest.approx(2 * 1.25 * estimate_text_tokens("0" * 500))
+    rows = bench.add_oracle([{**bench.run_session(session, d), "seed": 0} for d in ("seed", "oracle")])
+    assert rows[1]["x_oracle"] == 1.0
+    assert rows[0]["x_oracle"] == rows[0]["cost_repaid"] / oracle["cost_repaid"]
+    # A miss costs the seed its re-read: the bill with misses priced is higher by `repaid`.
+    seed = rows[0]
+    assert seed["misses"] == 1 and seed["repaid"] > 0
+    assert seed["cost_repaid"] == pytest.approx(seed["cost"] + seed["repaid"], abs=0.1)
+
+
+def test_the_tables_price_misses_and_say_how_far_from_the_oracle(capsys):
+    rows = bench.run_bench(turns=(40,), sessions=("tool-heavy",), seeds=range(2),
+                           models=prices.BENCH_MODELS)
+    assert {r["priced_as"] for r in rows} == set(prices.BENCH_MODELS)
+    summary = stats.across_seeds(rows)
+    oracle = [r for r in summary if r["design"] == "oracle"]
+    assert all(r["oracle_mean"] == 1.0 and r["misses_total"] == 0 for r in oracle)
+    default = [r for r in summary if r["design"] == "default"]
+    assert all(r["oracle_mean"] > 1 and r["priced_ratio_mean"] < 1 for r in default)
+    table = tables.format_seeds(summary)
+    assert "+misses k mean" in table and "x oracle" in table
+    assert "x oracle" in tables.format_table(rows) and "+misses k" in tables.format_table(rows)
+
+
+def test_no_page_ranks_designs_by_cost_alone():
+    """Issue 43: a ranking by cost alone rewards starving the model; every ranking the course
+    prints uses the bill with misses priced (`cost_repaid`), or misses first (the sweep)."""
+    import re
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    ranking = re.compile(r"(?:min|max|sorted)\([^\n]*key=lambda \w+: [^\n]*\[['\"]cost['\"]\]")
+    pages = [*root.glob("notebooks/src/**/*.py"), *root.glob("workbench/**/*.py")]
+    found = [(page.name, m.group(0)) for page in pages
+             for m in ranking.finditer(page.read_text(encoding="utf-8"))]
+    assert found == []
+    assert ranking.search('cheapest = min(OTHERS, key=lambda d: by[d]["cost"])')   # what it finds

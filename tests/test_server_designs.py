@@ -163,9 +163,9 @@ def test_no_answer_is_not_attempted(capsys):
 # -- the benchmark's rows ----------------------------------------------------------------
 
 def test_python_m_compact_bench_prints_every_design(capsys):
-    assert cli.main(["--quick", "--sessions", "chat-heavy"]) == 0
-    shown = [line.split()[2] for line in capsys.readouterr().out.splitlines()
-             if line.startswith("chat-heavy") and line.split()[2] in bench.DESIGN_TABLE]
+    assert cli.main(["--quick", "--sessions", "chat-heavy", "--models", "claude-sonnet-5"]) == 0
+    shown = [line.split()[3] for line in capsys.readouterr().out.splitlines()
+             if line.split()[1:2] == ["chat-heavy"] and line.split()[3] in bench.DESIGN_TABLE]
     # The first seed's table, then the table across seeds: every design in both.
     assert shown == [*bench.DESIGN_TABLE] * len(bench.QUICK_TURNS) * 2
 

@@ -40,7 +40,8 @@ def result():
 
 
 def parsed(table: str) -> list:
-    """(mark, profile, limit, keep, snip, cost, lost, misses, summaries, peak) of each printed row;
+    """(mark, profile, limit, keep, snip, cost, +misses, lost, misses, summaries, peak) of each
+    printed row;
     the limit as printed, with its unit ('50,000 ch')."""
     rows = []
     for line in table.splitlines()[1:]:
@@ -54,12 +55,14 @@ def test_the_printed_best_row_is_the_one_the_rule_picks(result):
     rows = parsed(result.table())
     assert len(rows) == 16 and {r[1] for r in rows} == {"seed", "default"}
     assert {r[2] for r in rows} == {"25,000 ch", "50,000 ch", "100,000 ch", "12,000 tok"}
-    # The rule: fits the window, loses nothing; fewest misses, then lowest cost, then first.
-    fitting = [r for r in rows if r[9] <= WINDOW and r[6] == 0]
-    expected = min(fitting, key=lambda r: (r[7], r[5]))
+    # The rule: fits the window, loses nothing; fewest misses, then the lowest bill with
+    # misses priced (+misses), then first. No row is ranked by its cost alone.
+    fitting = [r for r in rows if r[10] <= WINDOW and r[7] == 0]
+    expected = min(fitting, key=lambda r: (r[8], r[6]))
+    assert all(r[6] >= r[5] for r in rows) and any(r[6] > r[5] for r in rows if r[8])
     marked = [r for r in rows if r[0] == "*"]
     assert marked == [("*", *expected[1:])]
-    assert [r for r in rows if r[0] == "!"] == [r for r in rows if r[9] > WINDOW and r[0] != "*"]
+    assert [r for r in rows if r[0] == "!"] == [r for r in rows if r[10] > WINDOW and r[0] != "*"]
     best = result.best
     assert (best.profile, limit_of(best.settings), best.cost) == (expected[1], expected[2], expected[5])
 
@@ -300,3 +303,10 @@ def test_the_small_window_exercise_needs_a_setting_off_the_grid(probed, capsys, 
     for case in failing:      # every FAIL line says why, on the line below it
         at = next(n for n, line in enumerate(lines) if line.strip() == f"FAIL  {case}")
         assert lines[at + 1].startswith("      ") and lines[at + 1].strip()
+
+
+def test_the_sweep_names_the_model_it_bills(result):
+    from workbench.bench.prices import DEFAULT_MODEL, price
+    text = describe(result)
+    assert f"billed as {price(DEFAULT_MODEL).name}" in text and "+misses" in text
+    assert all(r.repaid >= 0 for r in result.rows) and any(r.repaid > 0 for r in result.rows)

@@ -17,9 +17,21 @@ context before every model call; the request "sent" is the prepared context:
 - server-clear, server-compact, default+server-compact: the API's own context
   management as the offline server plays it, with the API's defaults
   (`workbench.bench.server_designs`): the client keeps one list and the model reads
-  another, and a compaction's summary is booked as a summary call.
+  another, and a compaction's summary is booked as a summary call;
+- oracle: the floor, a design no compactor can be, for it knows the future: every
+  tool output is saved on arrival and arrives as a saved placeholder, and on a call
+  that needs one it has that output in front of the model at the price of writing it
+  (its tokens at the 5-minute write price, no call spent asking, `CostLedger.add_miss`
+  with `call=False`); the rest of the list (requests, replies, placeholders) the
+  default's `prepare` keeps in bounds. It never misses and loses nothing.
 `DESIGN_TABLE` has one row per design; `run_bench` runs the article's four
-(`DESIGNS`) unless told otherwise, the command (`workbench.bench.cli`) all seven.
+(`DESIGNS`) unless told otherwise, the command (`workbench.bench.cli`) all of them.
+
+Prices: a run bills one model (`model`, a row of `workbench.bench.prices`);
+`run_bench(models=...)` runs each design once per model. A miss is priced as its
+re-read (`workbench.bench.cost.miss_usage`): `repaid`, and `cost_repaid` = cost +
+repaid, the bill with misses priced; `x oracle` in the tables is a design's
+cost_repaid over the oracle's on the same session.
 Summaries come from `workbench.offline.model.extractive.extractive_summary` (no model), each
 counted as a summary call whose input and output are booked by `workbench.bench.cost`,
 which also defines what a request is billed (tokens in, cache writes and reads, tokens
@@ -62,19 +74,21 @@ import tempfile
 import time
 from dataclasses import replace
 
+from compact import formats
 from compact.compactor import ContextCompactor
 from compact.config import CompactionConfig
 from compact.messages import estimate_chars
 from compact.store import seeded_ids
 from compact.summary import summary_input
 
-from ..display.palette import BLUE, GREY, PURPLE, VERMILLION, YELLOW
+from ..display.palette import BLACK, BLUE, GREY, PURPLE, VERMILLION, YELLOW
 from ..offline.model.extractive import extractive_summary
 from ..offline.tokens import DEFAULT_WINDOW
 from ..probes import make_probes
 from ..probes.status import Locator
 from . import cost, server_designs
-from .sessions import KINDS, call_times, make_session, session_messages
+from .prices import DEFAULT_MODEL
+from .sessions import KINDS, Session, call_times, make_session, session_messages
 from .thinking import Invalidated, session_with_thinking
 
 TURNS = (120, 400)
@@ -113,10 +127,28 @@ DESIGN_TABLE = {
     "server-compact": (server_designs.bench_step("server-compact"), server_designs.COLOURS["server-compact"]),
     "default+server-compact": (server_designs.bench_step("default+server-compact"),
                                server_designs.COLOURS["default+server-compact"]),
+    "oracle": (_prepare, BLACK),   # the default's prepare over the oracle's session (_oracle)
 }
-# The article's designs and no management: what run_bench runs unless told (lab 02).
-DESIGNS = ("none", "summary", "seed", "default")
+# The article's designs, no management and the floor: what run_bench runs unless told
+# (lab 02). The oracle needs a bench session's future (`Turn.refers_to`): no
+# replay of a recorded history can run it (`workbench.course.probe` leaves it out).
+ORACLE = "oracle"
+DESIGNS = ("none", "summary", "seed", "default", ORACLE)
 COLOURS = {name: colour for name, (_, colour) in DESIGN_TABLE.items()}
+
+
+def _oracle(session: Session, store) -> Session:
+    """The session as the oracle sends it: every output saved on arrival, a saved
+    placeholder in its place (what a call needs, `_drive` puts in front of the model)."""
+    turns = []
+    for turn in session.turns:
+        content = turn.user["content"]
+        if isinstance(content, list):
+            content = [{**block, "content": formats.saved_placeholder(
+                           store.persist_result(block["tool_use_id"], block["content"]))}
+                       for block in content]
+        turns.append(replace(turn, user={**turn.user, "content": content}))
+    return replace(session, turns=tuple(turns))
 
 
 def _config(design: str, limits: dict | None) -> CompactionConfig:
@@ -132,7 +164,8 @@ def _step(design: str, compactor: ContextCompactor):
     return DESIGN_TABLE[design][0](compactor)
 
 
-def _drive(session, step, ledgers: list, window: int, compactor=None) -> dict:
+def _drive(session, step, ledgers: list, window: int, compactor=None, originals=None,
+           oracle: bool = False) -> dict:
     """Replay the session; the final context and the per-call figures. `ledgers` are
     (ledger, call times) pairs booking the same requests; the first one's clock decides
     a cold call when the compactor's config has `compact_when_cold`."""
@@ -140,7 +173,9 @@ def _drive(session, step, ledgers: list, window: int, compactor=None) -> dict:
     context, active = [session.opening], session.request
     texts = [cost.message_json(session.opening)]
     new = len(texts[0])
-    timings, news, sizes, refused, misses, originals = [], [], [], 0, 0, session.outputs()
+    # The outputs as the tools wrote them (the oracle's session holds placeholders for some).
+    originals = session.outputs() if originals is None else originals
+    timings, news, sizes, refused, misses = [], [], [], 0, 0
     thinking, added = Invalidated(), []
     warm = compactor.config if compactor is not None else None
     colds = 0
@@ -159,8 +194,6 @@ def _drive(session, step, ledgers: list, window: int, compactor=None) -> dict:
             if call.summary:
                 for book, _ in ledgers:
                     book.add_summary(*call.summary)
-        if turn.refers_to is not None:
-            misses += not cost.in_context(sent, turn.refers_to, originals[turn.refers_to])
         if sent is not context:
             # JSON once per message per call keeps the bookkeeping O(request);
             # an unchanged list (design none) reuses what it had.
@@ -168,7 +201,15 @@ def _drive(session, step, ledgers: list, window: int, compactor=None) -> dict:
         # What the client sends back is what the API checks: a server design's kept list.
         thinking.see(texts if kept is sent else [cost.message_json(m) for m in kept], kept, added)
         added = [cost.message_json(turn.assistant), cost.message_json(turn.user)]
-        usage = [book.add_request(texts, reply=added[0], at=times[number]) for book, times in ledgers][0]
+        usages = [book.add_request(texts, reply=added[0], at=times[number]) for book, times in ledgers]
+        usage = usages[0]
+        needed = turn.refers_to
+        if needed is not None and not cost.in_context(sent, needed, originals[needed]):
+            # Each ledger repays the miss: the model goes back and reads the output; the
+            # oracle knew, and had it written in the request at no call's cost.
+            misses += not oracle
+            for (book, _), booked in zip(ledgers, usages):
+                book.add_miss(cost.prompt_tokens(booked), originals[needed], call=not oracle)
         sizes.append(cost.request_size(texts))
         # The window counts tokens: every input token of the request, cached or not.
         refused += usage["input_tokens"] + usage["cache_creation_input_tokens"] \
@@ -184,12 +225,13 @@ def _drive(session, step, ledgers: list, window: int, compactor=None) -> dict:
 
 def run_session(session, design: str, *, limits: dict | None = None,
                 summarize=extractive_summary, root=None, window: int = DEFAULT_WINDOW,
-                probes=None, thinking: bool = False) -> dict:
+                probes=None, model: str = DEFAULT_MODEL, thinking: bool = False) -> dict:
     """One design over one session: a row of figures (see format_table).
 
     `limits` overrides CompactionConfig fields (tests use tiny ones);
     `summarize(messages) -> str` stands in for the summary model; `window` is the
-    model's, in tokens: a request over it counts as refused. `probes`
+    model's, in tokens: a request over it counts as refused; `model` the row of
+    `workbench.bench.prices` the bill prices. `probes`
     (`workbench.probes.make_probes` of the session) adds `forgotten`: the probes gone
     from what the design sends for the turn after the last (`workbench.probes.status`).
     `thinking`: every reply starts with a thinking block; the row's `thinking_invalid`
@@ -197,7 +239,7 @@ def run_session(session, design: str, *, limits: dict | None = None,
     """
     session = session_with_thinking(session) if thinking else session
     config = _config(design, limits)
-    ledger, calm = cost.CostLedger(), cost.CostLedger()
+    ledger, calm = cost.CostLedger(model), cost.CostLedger(model)
 
     def summarizer(messages):
         text = summarize(messages)
@@ -209,8 +251,9 @@ def run_session(session, design: str, *, limits: dict | None = None,
         compactor = ContextCompactor(folder, summarizer, config, new_id=seeded_ids())
         step = _step(design, compactor)
         books = [(ledger, call_times(session)), (calm, call_times(session, pauses=False))]
-        run = _drive(session, step, books, window, compactor)
         originals = session.outputs()
+        sent = _oracle(session, compactor.store) if design == ORACLE else session
+        run = _drive(sent, step, books, window, compactor, originals, oracle=design == ORACLE)
         lost = cost.lost_outputs(originals, run["final"], compactor.store)
         files = len(compactor.store.written)
         gone = None if probes is None else _forgotten(session, step, run["final"], probes, compactor)
@@ -223,6 +266,8 @@ def run_session(session, design: str, *, limits: dict | None = None,
         "tokens_in": ledger.input_tokens_sent, "tokens_out": ledger.total["output_tokens"],
         "cache_read": ledger.total["cache_read_input_tokens"], "cost": round(ledger.cost, 1),
         "cost_no_pauses": round(calm.cost, 1), "cold_calls": run["cold_calls"], "priced_as": ledger.model,
+        "repaid": round(ledger.repaid, 1), "cost_repaid": round(ledger.cost + ledger.repaid, 1),
+        "repaid_no_pauses": round(calm.repaid, 1),
         "largest": ledger.largest, "largest_tokens": ledger.largest_tokens,
         "outputs": len(originals), "lost": len(lost), "lost_ids": lost, "files": files,
         "misses": run["misses"], "references": sum(t.refers_to is not None for t in session.turns),
@@ -246,7 +291,8 @@ def add_growth(rows: list[dict]) -> list[dict]:
     """Set `growth` on each row against the shortest run of its session, seed and design."""
     groups: dict[tuple, list] = {}
     for row in rows:
-        groups.setdefault((row["session"], row.get("seed", 0), row["design"]), []).append(row)
+        key = (row.get("priced_as"), row["session"], row.get("seed", 0), row["design"])
+        groups.setdefault(key, []).append(row)
     for group in groups.values():
         base = min(group, key=lambda r: r["turns"])
         for row in group:
@@ -258,13 +304,26 @@ def add_growth(rows: list[dict]) -> list[dict]:
     return rows
 
 
+def add_oracle(rows: list[dict]) -> list[dict]:
+    """Set `x_oracle` on each row: its cost_repaid over the oracle's on the same session
+    (model, kind, length, seed); None when the oracle did not run."""
+    def key(row):
+        return (row.get("priced_as"), row["session"], row["turns"], row.get("seed", 0))
+    floor = {key(r): r["cost_repaid"] for r in rows if r["design"] == ORACLE}
+    for row in rows:
+        base = floor.get(key(row))
+        row["x_oracle"] = row["cost_repaid"] / base if base else None
+    return rows
+
+
 def run_bench(turns=TURNS, sessions=KINDS, designs=DESIGNS, seed: int = 0,
               limits: dict | None = None, root=None, seeds=None, probe_seeds=(),
-              thinking: bool = False) -> list[dict]:
-    """Every design over every session at every length, for `seed` (or each of `seeds`):
-    one row each; the runs' scratch folders go in `root` (default: the temporary folder).
-    The runs of the seeds in `probe_seeds` are probed too (`forgotten`); `thinking`: every
-    reply thinks first, and each row counts the blocks invalidated (`thinking_invalid`)."""
+              models=(DEFAULT_MODEL,), thinking: bool = False) -> list[dict]:
+    """Every design over every session at every length, for `seed` (or each of `seeds`),
+    billed as each of `models`: one row each; the runs' scratch folders go in `root`
+    (default: the temporary folder). The runs of the seeds in `probe_seeds` are probed
+    too (`forgotten`); `thinking`: every reply thinks first, and each row counts the
+    blocks invalidated (`thinking_invalid`)."""
     rows = []
     for number in (seed,) if seeds is None else seeds:
         for kind in sessions:
@@ -273,10 +332,11 @@ def run_bench(turns=TURNS, sessions=KINDS, designs=DESIGNS, seed: int = 0,
                 # The first `count` turns: the same text as make_session(kind, count, number).
                 session = replace(longest, turns=longest.turns[:count])
                 probes = make_probes(*session_messages(session)) if number in probe_seeds else None
-                for design in designs:
-                    row = run_session(session, design, limits=limits, root=root, probes=probes,
-                                      thinking=thinking)
-                    rows.append({**row, "seed": number})
-    return add_growth(rows)
+                for model in models:
+                    for design in designs:
+                        row = run_session(session, design, limits=limits, root=root, probes=probes,
+                                          model=model, thinking=thinking)
+                        rows.append({**row, "seed": number})
+    return add_oracle(add_growth(rows))
 
 

@@ -1,13 +1,15 @@
 """`python -m compact bench`: the benchmark from the command line.
 
-    python -m compact bench                 # 3 sessions x 120 and 400 turns x 7 designs x 8 seeds
+    python -m compact bench                 # 3 sessions x 120 and 400 turns x every design x 8 seeds,
+                                            # billed as Claude Sonnet 5.5 and Claude Opus 5.5
     python -m compact bench --quick         # a smoke run of a few seconds (one seed)
-    python -m compact bench --chart bench.png
+    python -m compact bench --models claude-opus-5-5 --chart bench.png
 
-It prints the first seed's table (`workbench.bench.tables`), then each design's mean
-and worst over the seeds (cost, cost over the seed profile's on the same session,
-misses: `workbench.bench.stats`), and writes the chart if asked. It prints figures;
-whether they meet a target is for the tests to assert.
+It prints the rows of the price table it bills, the first seed's table
+(`workbench.bench.tables`), then each design's mean and worst over the seeds
+(cost, and cost with misses priced, over the seed profile's and the oracle's on
+the same session, misses: `workbench.bench.stats`), and writes the chart if
+asked. It prints figures; whether they meet a target is for the tests to assert.
 
 Left out: saving the rows (run `workbench.bench.benchmark.run_bench` from Python for
 them) and running seeds in parallel (two cores are shared by a class).
@@ -23,6 +25,7 @@ from pathlib import Path
 
 from .benchmark import DESIGN_TABLE, QUICK_TURNS, SEEDS, TURNS, run_bench
 from .chart import bench_chart, chart_path_problem, save_chart
+from .prices import BENCH_MODELS, PRICES, table_lines
 from .rounds import rounds_table, session_rounds
 from .sessions import KINDS, make_session, session_messages
 from .stats import across_seeds
@@ -66,6 +69,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=0, help="the first session seed (default 0)")
     parser.add_argument("--seeds", type=positive_int,
                         help=f"how many seeds from --seed on (default {SEEDS}; --quick: 1)")
+    parser.add_argument("--models", nargs="+", choices=PRICES, default=list(BENCH_MODELS),
+                        help="the models billed, each a row of workbench.bench.prices "
+                             f"(default {' '.join(BENCH_MODELS)})")
     parser.add_argument("--chart", metavar="FILE", help="also write the chart to this PNG")
     parser.add_argument("--thinking", action="store_true",
                         help="every reply thinks first; count the thinking blocks each design invalidates")
@@ -90,14 +96,16 @@ def main(argv=None) -> int:
         # The first seed's runs are probed: its table has the forgotten beside the cost.
         rows = run_bench(turns, args.sessions, args.designs, root=scratch,
                          seeds=range(args.seed, args.seed + count), probe_seeds=(args.seed,),
-                         thinking=args.thinking)
+                         models=tuple(args.models), thinking=args.thinking)
     finally:
         _remove_all(scratch)
     first = [r for r in rows if r["seed"] == args.seed]
-    print(f"seed {args.seed}:")
+    print("billed as (US dollars per million tokens, workbench.bench.prices):")
+    print("\n".join(table_lines(args.models)))
+    print(f"\nseed {args.seed}:")
     print(format_table(first))
     print()
-    print(legend())
+    print(legend(args.models))
     print(f"\nover {count} seeds ({args.seed}..{args.seed + count - 1}): mean and worst of each design")
     print(format_seeds(across_seeds(rows)))
     print("\n" + SEED_LEGEND)

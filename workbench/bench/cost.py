@@ -22,13 +22,19 @@ assistant message's JSON. A summary call is one more request: its input
 
 `priced(usage, model)` is the only place the formula is written: each count
 times its rate, in units of one base input token, from the model's row of
-`workbench.bench.prices` (5-minute and 1-hour writes at their own prices); the
-ledger names the model it prices (`CostLedger.model`) and gives dollars too.
+`workbench.bench.prices` (5-minute and 1-hour writes at their own prices; a
+model priced by prompt length, Haiku 5.5, takes the band of each request's
+prompt, so the ledger prices request by request); the ledger names the model it
+prices (`CostLedger.model`) and gives dollars too.
 
 Misses: on a call where the model needs an earlier output
 (`workbench.bench.sessions`), a miss when that output's text is not whole in the
 request sent (`in_context`); the text may still be on disk, for a model that
-goes back to read it.
+goes back to read it. A miss is priced as that re-read (`miss_usage`): one more
+call that reads the request it missed on from the cache, writes the model's
+read_file call as output, and appends the output's text (its tokens at the
+5-minute write price, what appending a block costs). `CostLedger.repaid` sums
+them; `cost + repaid` is the bill with misses priced.
 
 Lost outputs: a tool output is lost when its original text cannot be read
 verbatim from the final context, from a file the store saved (reached through
@@ -45,7 +51,7 @@ from compact import formats
 from compact.messages import text_of, tool_results
 from compact.store import TRANSCRIPTS
 
-from ..offline.api.usage import TTL_SECONDS, Prompt, PromptCache, block_text, message_blocks, minimum_for
+from ..offline.api.usage import DEFAULT_MINIMUM, TTL_SECONDS, Prompt, PromptCache, block_text, message_blocks
 from ..offline.tokens import estimate_text_tokens
 from .prices import DEFAULT_MODEL, price, rates
 
@@ -89,13 +95,18 @@ def written_1h(usage: dict) -> int:
 def priced(usage: dict, model: str = DEFAULT_MODEL) -> float:
     """The cost formula, the only place it is written: each count of `usage` at its
     rate, in base input tokens of `model`."""
-    rate = rates(model)
+    rate = rates(model, prompt_tokens(usage))
     hour = written_1h(usage)
     return (rate["input_tokens"] * usage.get("input_tokens", 0)
             + rate["cache_write_5m"] * (usage.get("cache_creation_input_tokens", 0) - hour)
             + rate["cache_write_1h"] * hour
             + rate["cache_read_input_tokens"] * usage.get("cache_read_input_tokens", 0)
             + rate["output_tokens"] * usage.get("output_tokens", 0))
+
+
+def prompt_tokens(usage: dict) -> int:
+    """Every input token of one request, cached or not: what picks a banded model's row."""
+    return sum(usage.get(name, 0) for name in FIELDS[:3])
 
 
 def priced_misses(outputs, model: str = DEFAULT_MODEL) -> float:
@@ -107,6 +118,19 @@ def priced_misses(outputs, model: str = DEFAULT_MODEL) -> float:
 def dollars(usage: dict, model: str = DEFAULT_MODEL) -> float:
     """The same bill in US dollars, at the table's price for `model`."""
     return priced(usage, model) * price(model).input / 1_000_000
+
+
+# The model's call that re-reads a saved output: one read_file tool_use, as output tokens.
+REREAD_CALL = {"type": "tool_use", "id": "toolu_0000_0_0000000000", "name": "read_file",
+               "input": {"path": ".task_outputs/tool-results/toolu_0000_0_0000000000.txt"}}
+REREAD_CALL_TOKENS = estimate_text_tokens(json.dumps(REREAD_CALL))
+
+
+def miss_usage(sent_tokens: int, needed_tokens: int) -> dict:
+    """The usage a miss adds: a call reading the `sent_tokens` it missed on from the cache
+    and writing the read_file call, then the needed output's tokens appended (written)."""
+    return {"input_tokens": 0, "cache_creation_input_tokens": needed_tokens,
+            "cache_read_input_tokens": sent_tokens, "output_tokens": REREAD_CALL_TOKENS}
 
 
 def _ascii(text: str) -> int:
@@ -174,10 +198,14 @@ class CostLedger:
     """
 
     def __init__(self, model: str = DEFAULT_MODEL, ttl: str = "5m"):
-        price(model)
+        row = price(model)
         self.model, self.ttl, self.now = model, ttl, 0.0
         self.cache = PromptCache(clock=lambda: self.now)
-        self.minimum = minimum_for(model)
+        # The row's minimum; where no source gives one, the offline model's (ours).
+        self.minimum = row.minimum or DEFAULT_MINIMUM
+        self.billed = 0.0         # the requests and summary calls, each priced on its own
+        self.repaid = 0.0         # the misses, each priced as its re-read (miss_usage)
+        self.missed = 0
         self.previous: list[str] = []
         self.requests = 0
         self.usage = _zero()          # the session's requests
@@ -204,6 +232,7 @@ class CostLedger:
         usage = self.cache.input_usage(self._pieces.prompt(texts, self.ttl), self.minimum, self.now)
         usage["output_tokens"] = estimate_text_tokens(reply) if reply else 0
         _add(self.usage, usage)
+        self.billed += priced(usage, self.model)
         self.requests += 1
         size = request_size(texts)
         if size > self.largest:
@@ -218,8 +247,21 @@ class CostLedger:
                  "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0,
                  "output_tokens": estimate_text_tokens(summary)}
         _add(self.summary_usage, usage)
+        self.billed += priced(usage, self.model)
         self.summary_calls += 1
         return usage
+
+    def add_miss(self, sent_tokens: int, needed_text: str, call: bool = True) -> float:
+        """Price one miss as its re-read (`miss_usage`); what it adds to the bill.
+        `call=False`: only the text written, no call spent reading it (the oracle's)."""
+        usage = miss_usage(sent_tokens, estimate_text_tokens(needed_text))
+        if not call:
+            usage = {**usage, "cache_read_input_tokens": 0, "output_tokens": 0}
+        # The 5-minute price of the appended text, whatever the breakpoints' lifetime.
+        bill = priced({**usage, "cache_creation": {"ephemeral_1h_input_tokens": 0}}, self.model)
+        self.repaid += bill
+        self.missed += 1
+        return bill
 
     @property
     def total(self) -> dict:
@@ -232,11 +274,12 @@ class CostLedger:
 
     @property
     def cost(self) -> float:
-        return priced(self.total, self.model)
+        """The bill of every request and summary call (misses not priced), in base input tokens."""
+        return self.billed
 
     @property
     def dollars(self) -> float:
-        return dollars(self.total, self.model)
+        return self.billed * price(self.model).input / 1_000_000
 
     @property
     def input_tokens_sent(self) -> int:

@@ -3,8 +3,8 @@
 One session kind at one length is a different session for every seed; a design's
 figures on one seed can be luck. `across_seeds` folds the driver's rows
 (`workbench.bench.benchmark.run_bench` with several seeds) into one row per
-(session, turns, design), and sets each design's cost beside the seed profile's
-on the very same session.
+(model billed, session, turns, design), and sets each design's bill beside the
+seed profile's, the default's and the oracle's on the very same session.
 
 Left out: confidence intervals and significance tests (eight seeds are read as
 mean and worst, nothing finer), and any verdict: the tests assert, this only counts.
@@ -13,36 +13,57 @@ mean and worst, nothing finer), and any verdict: the tests assert, this only cou
 import statistics
 
 
+def _ratios(mine: list, others: list, field: str) -> list:
+    return [r[field] / o[field] for r, o in zip(mine, others) if o and o.get(field)]
+
+
+def _mean(values):
+    return statistics.mean(values) if values else None
+
+
+def _worst(values):
+    return max(values) if values else None
+
+
 def across_seeds(rows: list[dict]) -> list[dict]:
-    """One row per (session, turns, design): mean and worst over the seeds of cost (with
-    the user's pauses and without), of cost / the seed profile's and / the default's on
-    the same session (the latter is the cache-aware switch's effect on default+cold),
-    and of misses; the most lost and summaries of any seed; and whether it missed no
-    more than the seed profile on every seed."""
-    by_run = {(r["session"], r["turns"], r["seed"], r["design"]): r for r in rows}
+    """One row per (model, session, turns, design): mean and worst over the seeds of cost
+    (with the user's pauses and without), of cost / the seed profile's and / the default's
+    on the same session (the latter is the cache-aware switch's effect on default+cold), of
+    the bill with misses priced (cost_repaid) / the seed profile's and / the oracle's, and
+    of misses; the most lost and summaries of any seed; and whether it missed no more than
+    the seed profile on every seed."""
+    def key_of(r):
+        return (r.get("priced_as"), r["session"], r["turns"])
+    by_run = {(*key_of(r), r["seed"], r["design"]): r for r in rows}
     out = []
-    for key in dict.fromkeys((r["session"], r["turns"], r["design"]) for r in rows):
-        session, turns, design = key
-        mine = [r for r in rows if (r["session"], r["turns"], r["design"]) == key]
-        seeds = [by_run.get((session, turns, r["seed"], "seed")) for r in mine]
-        ratios = [r["cost"] / s["cost"] for r, s in zip(mine, seeds) if s and s["cost"]]
-        defaults = [by_run.get((session, turns, r["seed"], "default")) for r in mine]
-        to_default = [r["cost"] / d["cost"] for r, d in zip(mine, defaults) if d and d["cost"]]
+    for key in dict.fromkeys((*key_of(r), r["design"]) for r in rows):
+        *run, design = key
+        mine = [r for r in rows if (*key_of(r), r["design"]) == key]
+
+        seeds, defaults, oracles = ([by_run.get((*run, r["seed"], name)) for r in mine]
+                                    for name in ("seed", "default", "oracle"))
         calm = [r.get("cost_no_pauses", r["cost"]) for r in mine]
+        repaid = [r.get("cost_repaid", r["cost"]) for r in mine]
         out.append({
-            "session": session, "turns": turns, "design": design, "seeds": len(mine),
+            "priced_as": run[0], "session": run[1], "turns": run[2], "design": design,
+            "seeds": len(mine),
             "cost_mean": statistics.mean(r["cost"] for r in mine),
             "cost_worst": max(r["cost"] for r in mine),
-            "ratio_mean": statistics.mean(ratios) if ratios else None,
-            "ratio_worst": max(ratios) if ratios else None,
+            "ratio_mean": _mean(_ratios(mine, seeds, "cost")),
+            "ratio_worst": _worst(_ratios(mine, seeds, "cost")),
             "calm_mean": statistics.mean(calm), "calm_worst": max(calm),
-            "default_mean": statistics.mean(to_default) if to_default else None,
-            "default_worst": max(to_default) if to_default else None,
+            "default_mean": _mean(_ratios(mine, defaults, "cost")),
+            "default_worst": _worst(_ratios(mine, defaults, "cost")),
+            "repaid_mean": statistics.mean(repaid), "repaid_worst": max(repaid),
+            "priced_ratio_mean": _mean(_ratios(mine, seeds, "cost_repaid")),
+            "priced_ratio_worst": _worst(_ratios(mine, seeds, "cost_repaid")),
+            "oracle_mean": _mean(_ratios(mine, oracles, "cost_repaid")),
+            "oracle_worst": _worst(_ratios(mine, oracles, "cost_repaid")),
             "misses_mean": statistics.mean(r["misses"] for r in mine),
             "misses_worst": max(r["misses"] for r in mine),
+            "misses_total": sum(r["misses"] for r in mine),
             "misses_le_seed": all(s is not None and r["misses"] <= s["misses"] for r, s in zip(mine, seeds)),
             "lost_worst": max(r["lost"] for r in mine),
             "summaries_worst": max(r["summary_calls"] for r in mine),
         })
     return out
-

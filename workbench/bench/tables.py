@@ -12,11 +12,11 @@ Left out: any other format (CSV, markdown); the rows are plain dicts for that.
 
 from ..display.text import fixed_width
 from ..offline.tokens import DEFAULT_WINDOW
-from . import cost
-from .prices import DEFAULT_MODEL, price
+from .prices import DEFAULT_MODEL, price, rates
 
 # The columns that name a run, first in both tables: header, width, how to show a row.
 KEY_COLUMNS = (
+    ("model", 5, lambda r: short_model(r.get("priced_as") or DEFAULT_MODEL)),
     ("session", 10, lambda r: r["session"]),
     ("turns", 5, lambda r: r["turns"]),
     ("design", 7, lambda r: r["design"]),
@@ -33,15 +33,30 @@ SEED_COLUMNS = (  # header, width, how to show an across-seeds row
     ("worst", 5, lambda r: f"{r['calm_worst'] / 1000:,.0f}"),
     ("x default mean", 14, lambda r: "-" if r["default_mean"] is None else f"{r['default_mean']:.3f}"),
     ("worst", 5, lambda r: "-" if r["default_worst"] is None else f"{r['default_worst']:.3f}"),
+    ("+misses k mean", 14, lambda r: f"{r['repaid_mean'] / 1000:,.0f}"),
+    ("x seed", 6, lambda r: _ratio(r["priced_ratio_mean"])),
+    ("worst", 5, lambda r: _ratio(r["priced_ratio_worst"])),
+    ("x oracle", 8, lambda r: _ratio(r["oracle_mean"])),
+    ("worst", 5, lambda r: _ratio(r["oracle_worst"])),
     ("misses mean", 11, lambda r: f"{r['misses_mean']:.1f}"),
     ("worst", 5, lambda r: r["misses_worst"]),
+    ("total", 5, lambda r: r["misses_total"]),
     ("lost max", 8, lambda r: r["lost_worst"]),
     ("summ max", 8, lambda r: r["summaries_worst"]),
 )
 
 
+def _ratio(value) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
+def short_model(model: str) -> str:
+    """A model id as the tables show it: claude-sonnet-5-5 is sonnet-5-5."""
+    return model.removeprefix("claude-")
+
+
 def format_seeds(summary: list[dict]) -> str:
-    """The across-seeds rows as a fixed-width table, a blank line between (session, turns)."""
+    """The across-seeds rows as a fixed-width table, a blank line between (model, session, turns)."""
     return _table(summary, list(SEED_COLUMNS))
 
 
@@ -54,6 +69,8 @@ COLUMNS = (  # header, width, how to show a row
     ("read", 4, lambda r: f"{r['cache_read'] / max(r['tokens_in'], 1):.0%}"),
     ("out ktok", 8, lambda r: f"{r['tokens_out'] / 1000:,.0f}"),
     ("cost k", 7, lambda r: f"{r['cost'] / 1000:,.0f}"),
+    ("+misses k", 9, lambda r: f"{r['cost_repaid'] / 1000:,.0f}"),
+    ("x oracle", 8, lambda r: _ratio(r.get("x_oracle"))),
     ("no pauses", 9, lambda r: f"{r['cost_no_pauses'] / 1000:,.0f}"),
     ("cold", 4, lambda r: r["cold_calls"]),
     ("forgot", 7, lambda r: f"{r['forgotten']}/{r['probes']}" if "forgotten" in r else "-"),
@@ -70,38 +87,52 @@ COLUMNS = (  # header, width, how to show a row
 )
 
 LEGEND = """\
-calls: model calls (turns + summaries); summ: summary calls; refused: requests over the
-window ({window:,d} tokens); in ktok: thousands of input tokens sent (requests + summary
-input); read: the share of them read from the prompt cache; out ktok: thousands of output
-tokens (replies + summaries); cost k: thousands of base input tokens' price of {model} (input
-{input:g}, cache write {write:g}, 1-hour write {hour:g}, cache read {read:g}, output {output:g} each),
-requests sent at their time on the session's clock (the user's pauses in: a cache entry
-left over 5 minutes is gone); no pauses: the same requests without the user's pauses;
-cold: calls on an expired cache that the cache-aware switch compacted; max kch / max ktok: largest
-request, thousands of characters / tokens; forgot: probes (workbench.probes: a line of an
-output, a file touched, the request, a stated step or decision, a user's instruction) that
-nothing sent for the next turn, no file it names and no summary keeps / all probes (- when
-not probed); lost: tool outputs not readable verbatim from
-context or disk / all outputs; missed: calls whose needed earlier output was not whole in
-the request sent / calls that needed one; thinking (runs with thinking on, else -): thinking
-blocks sent back behind a changed prefix (the API's 400, or dropped) / replies; files: files written;
-med/max ms: prepare time per call; growth: per-call time ratio / new-content ratio between
-the shortest and this length (about 1: no quadratic loop)."""
+model: the model billed (workbench.bench.prices); calls: model calls (turns + summaries);
+summ: summary calls; refused: requests over the window ({window:,d} tokens); in ktok:
+thousands of input tokens sent (requests + summary input); read: the share of them read
+from the prompt cache; out ktok: thousands of output tokens (replies + summaries); cost k:
+thousands of base input tokens' price of the model billed, requests sent at their time on
+the session's clock (the user's pauses in: a cache entry left over 5 minutes is gone);
++misses k: that bill with each miss priced as its re-read (a call reading the request from
+the cache, the model's read_file call as output, the output's tokens written); x oracle:
++misses over the oracle's on the same session (the oracle knows which outputs will be
+needed: it saves every output on arrival and has each written on the call that needs it);
+no pauses: the same requests without the user's pauses; cold: calls on an expired cache that
+the cache-aware switch compacted; max kch / max ktok: largest request, thousands of
+characters / tokens; forgot: probes (workbench.probes: a line of an output, a file touched,
+the request, a stated step or decision, a user's instruction) that nothing sent for the
+next turn, no file it names and no summary keeps / all probes (- when not probed); lost:
+tool outputs not readable verbatim from context or disk / all outputs; missed: calls whose
+needed earlier output was not whole in the request sent / calls that needed one; thinking
+(runs with thinking on, else -): thinking blocks sent back behind a changed prefix (the
+API's 400, or dropped) / replies; files: files written; med/max ms: prepare time per call;
+growth: per-call time ratio / new-content ratio between the shortest and this length
+(about 1: no quadratic loop).
+{rates}"""
 
 
 SEED_LEGEND = """\
 cost k mean / worst: the bill over the seeds (as cost k above), in thousands; x seed: that
 cost over the seed profile's on the same session (mean, worst); no pauses: the bill of the
 same requests without the user's pauses; x default: cost over the default's on the same
-session (for default+cold, the cache-aware switch's effect); misses: calls whose needed
-earlier output was not whole in the request sent; lost max / summ max: the most of any seed."""
+session (for default+cold, the cache-aware switch's effect); +misses k mean: the bill with
+misses priced; its x seed (mean, worst) and x oracle (mean, worst) on the same session;
+misses: calls whose needed earlier output was not whole in the request sent (mean, worst,
+total over the seeds); lost max / summ max: the most of any seed."""
 
 
-def legend() -> str:
-    """LEGEND with the window and the rates filled in."""
-    return LEGEND.format(window=DEFAULT_WINDOW, model=price(DEFAULT_MODEL).name, input=cost.INPUT_RATE,
-                         write=cost.CACHE_WRITE_RATE, hour=cost.RATES["cache_write_1h"],
-                         read=cost.CACHE_READ_RATE, output=cost.OUTPUT_RATE)
+def rates_line(model: str) -> str:
+    """A model's rates in its own base input tokens, as the legend states them."""
+    row, rate = price(model), rates(model)
+    return (f"{short_model(model)} ({row.name}): input {rate['input_tokens']:g}, cache write "
+            f"{rate['cache_write_5m']:g}, 1-hour write {rate['cache_write_1h']:g}, cache read "
+            f"{rate['cache_read_input_tokens']:g}, output {rate['output_tokens']:g}, in its base input "
+            f"tokens ({row.input:g} US dollars per million)")
+
+
+def legend(models=(DEFAULT_MODEL,)) -> str:
+    """LEGEND with the window and each billed model's rates filled in."""
+    return LEGEND.format(window=DEFAULT_WINDOW, rates="\n".join(map(rates_line, models)))
 
 
 TIMING_COLUMNS = ("med ms", "max ms", "growth")
@@ -137,7 +168,7 @@ def format_table(rows: list[dict], columns=None) -> str:
 def _table(rows: list[dict], chosen: list) -> str:
     rows_shown, previous = [], None
     for row in rows:
-        key = (row["session"], row["turns"])
+        key = (row.get("priced_as"), row["session"], row["turns"])
         if previous is not None and key != previous:
             rows_shown.append("")
         previous = key

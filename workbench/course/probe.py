@@ -47,7 +47,7 @@ import os
 import sys
 import time
 
-from ..bench.benchmark import DESIGN_TABLE
+from ..bench.benchmark import DESIGN_TABLE, ORACLE
 from ..bench.probe_walk import forgotten, session_messages, walk
 from ..bench.rounds import ROUNDS, rounds_table
 from ..bench.sessions import KINDS as SESSION_KINDS
@@ -58,7 +58,7 @@ from ..importers import SESSION_FORMATS, SessionFileError
 from ..probes import KINDS, SCORES, STATUSES, count_by_kind, make_probes
 from .histories import CANNED, HistoryError, list_histories, load_history
 
-DESIGNS = tuple(DESIGN_TABLE)
+DESIGNS = tuple(name for name in DESIGN_TABLE if name != ORACLE)   # a history has no future
 
 
 class UsageError(Exception):

@@ -18,6 +18,10 @@ crossed with the other thresholds. What a row measures, per session:
   previous one reads that one from the cache at 0.1 and writes the rest at
   1.25), each recorded reply as output (5), and each summary call (its input
   and its text);
+  (as `workbench.bench.prices.DEFAULT_MODEL` prices it; the sweep names it);
+- repaid: each miss (below) priced as its re-read (`cost.CostLedger.add_miss`): the
+  newest earlier output holding each name the call lacked, read back; `+misses` is
+  cost + repaid, the bill with misses priced;
 - lost: tool outputs no longer readable verbatim anywhere (`cost.lost_outputs`);
 - misses: model calls whose reply used a name that only an earlier tool output
   held (an identifier with an underscore, 8 characters or more, in the reply's
@@ -32,8 +36,8 @@ crossed with the other thresholds. What a row measures, per session:
 A row fits a window when its peak is at most the window. The best row: of the
 rows that fit, lose nothing and cost at most the budget (if one is set), and,
 probed, forget no more probes than the default profile at its default settings
-(the command says so), the fewest misses, then the lowest cost, then the first
-in the grid's order.
+(the command says so), the fewest misses, then the lowest bill with misses priced,
+then the first in the grid's order.
 
 Left out: a live model (replies are the recorded ones, so no setting changes
 what the model did next), reactive_compact (a row that does not fit shows
@@ -52,6 +56,7 @@ from compact.store import Store
 from compact.summary import summary_input
 
 from ..bench import cost
+from ..bench.prices import DEFAULT_MODEL, price
 from ..display.import_report import print_notes
 from ..display.text import fixed_width, plural, print_shown, shown
 from ..offline.model.extractive import extractive_summary
@@ -96,6 +101,11 @@ class SweepRow:
     peak_tokens: int
     calls: int
     forgotten: int | None = None   # probes gone at the end (workbench.probes), when probed
+    repaid: float = 0              # the misses, each priced as its re-read
+
+    @property
+    def cost_repaid(self) -> float:
+        return self.cost + self.repaid
 
     def fits(self, window_tokens: int) -> bool:
         return self.peak_tokens <= window_tokens
@@ -132,10 +142,10 @@ class Sweep:
 def best_row(rows: list, window_tokens: int, budget: float | None = None,
              most_forgotten: int | None = None) -> "SweepRow | None":
     """Fits the window, loses nothing, within budget (and, probed, forgets no more than
-    `most_forgotten`); then fewest misses, lowest cost, first."""
+    `most_forgotten`); then fewest misses, lowest bill with misses priced, first."""
     fitting = [r for r in rows if r.fits(window_tokens) and r.lost == 0
                and (budget is None or r.cost <= budget) and ranked(r, most_forgotten)]
-    return min(fitting, key=lambda r: (r.misses, r.cost), default=None)
+    return min(fitting, key=lambda r: (r.misses, r.cost_repaid), default=None)
 
 
 def ranked(row: "SweepRow", most_forgotten: int | None) -> bool:
@@ -166,6 +176,20 @@ def needs(messages) -> dict:
     return found
 
 
+def _holders(messages, names: set) -> list:
+    """The outputs a model would read back for `names`: for each, the newest tool output
+    that holds it, each output once."""
+    found = []
+    for message in reversed(messages):
+        for block in tool_results(message) if message["role"] == "user" else ():
+            text = text_of(block.get("content", ""))
+            held = _names(text) & names
+            if held:
+                names = names - held
+                found.append(text)
+    return found
+
+
 def _request_tokens(texts: list) -> int:
     """The offline estimate of a request given the JSON of its messages."""
     return estimate_text_tokens("[" + ", ".join(texts) + "]")
@@ -190,12 +214,16 @@ def run_row(history: dict, profile: str, settings: dict, probes=None) -> SweepRo
     def observe(point, sent):
         texts = [cost.message_json(m) for m in sent]
         reply = replies[point.call - 1] if point.call <= len(replies) else None
-        ledger.add_request(texts, None if reply is None else cost.message_json(history["messages"][reply]))
+        answer = None if reply is None else cost.message_json(history["messages"][reply])
+        usage = ledger.add_request(texts, answer)
         state["peak"] = max(state["peak"], _request_tokens(texts))
         state["sent"] = sent
         # The JSON escapes nothing a name is made of: a name in it is a name in the context.
         if reply in needed and not needed[reply] <= _names(" ".join(texts)):
             state["misses"] += 1
+            lacking = needed[reply] - _names(" ".join(texts))
+            for text in _holders(history["messages"][:reply], lacking):
+                ledger.add_miss(cost.prompt_tokens(usage), text)
 
     run = timeline(history, profile=profile, overrides=settings, observe=observe, summarizer=summarizer)
     originals = {b["tool_use_id"]: text_of(b.get("content", ""))
@@ -205,7 +233,8 @@ def run_row(history: dict, profile: str, settings: dict, probes=None) -> SweepRo
         Locator(probes, Store(run.root)).statuses(state["sent"]).count("gone")
     return SweepRow(profile=profile, settings=dict(settings), cost=round(ledger.cost),
                     lost=len(lost), misses=state["misses"], summaries=ledger.summary_calls,
-                    peak_tokens=state["peak"], calls=len(run.points), forgotten=forgotten)
+                    peak_tokens=state["peak"], calls=len(run.points), forgotten=forgotten,
+                    repaid=round(ledger.repaid))
 
 
 def _settings(grid: dict) -> list:
@@ -278,15 +307,16 @@ def format_table(rows: list, window_tokens: int, budget: float | None = None,
     best = best_row(rows, window_tokens, budget, most_forgotten)
     axes = [a for a in (rows[0].settings if rows else {}) if a not in LIMITS]
     probed = any(row.forgotten is not None for row in rows)
-    header = ("", "profile", "limit", *(SHORT.get(a, a) for a in axes), "cost",
+    header = ("", "profile", "limit", *(SHORT.get(a, a) for a in axes), "cost", "+misses",
               *(("forgot",) if probed else ()), "lost", "misses", "summaries", "peak tokens")
-    widths = (2, 9, 12, *(9 for _ in axes), 10, *((8,) if probed else ()), 6, 8, 11, 0)
+    widths = (2, 9, 12, *(9 for _ in axes), 10, 10, *((8,) if probed else ()), 6, 8, 11, 0)
     lines = [header]
     for row in rows:
         mark = "*" if row is best else ("!" if not row.fits(window_tokens)
                                         else "-" if not ranked(row, most_forgotten) else "")
         lines.append((mark, row.profile, limit_of(row.settings), *(f"{row.settings[a]:,}" for a in axes),
-                      f"{row.cost:,}", *((str(row.forgotten),) if probed else ()), str(row.lost),
+                      f"{row.cost:,}", f"{row.cost_repaid:,}", *((str(row.forgotten),) if probed else ()),
+                      str(row.lost),
                       str(row.misses), str(row.summaries), f"{row.peak_tokens:,}"))
     return "\n".join(fixed_width(lines, widths))
 
@@ -372,6 +402,8 @@ def describe(result: Sweep) -> str:
     base, best = result.baseline, result.best
     lines = [f"{result.history['name']}: {len(result.history['messages'])} messages, "
              f"window {result.window_tokens:,} tokens",
+             f"billed as {price(DEFAULT_MODEL).name}, in its base input tokens "
+             f"(workbench.bench.prices); +misses: the bill with each miss priced as its re-read",
              f"no compaction: cost {base['cost']:,}, peak {base['peak_tokens']:,} tokens", "",
              result.table(), ""]
     if result.reference is not None:
@@ -387,5 +419,6 @@ def describe(result: Sweep) -> str:
         chosen = ", ".join(f"{name}={value:,}" for name, value in best.settings.items())
         misses = plural(best.misses, "miss", "misses")
         lines.append(f"best (*): {best.profile} profile, {chosen}: cost {best.cost:,} "
-                     f"({best.cost / base['cost']:.2f} of no compaction), {misses}")
+                     f"({best.cost / base['cost']:.2f} of no compaction), {misses} "
+                     f"(+misses {best.cost_repaid:,})")
     return shown("\n".join(lines))     # the history's name comes from the file

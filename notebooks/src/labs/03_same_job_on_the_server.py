@@ -322,6 +322,7 @@ print("\n".join(replies[-1]["text"].splitlines()[-5:]))
 
 # %%
 from workbench.bench import benchmark as bench
+from workbench.bench import prices
 from workbench.bench.probe_walk import session_messages
 from workbench.bench.sessions import make_session
 from workbench.probes import make_probes
@@ -338,13 +339,16 @@ for design, trigger in triggers.items():
                                                           limits={"context_char_limit": limit})
     fair[f"{design}, {trigger:,d} tokens"] = bench.run_session(long_session, design, probes=probes)
 print(f"{per_token:.2f} characters a token in this session")
-print(f"{'design, trigger':34}{'cost k':>8}{'no pauses':>10}{'peak ktok':>10}{'lost':>6}{'summ':>5}"
-      f"{'missed':>8}{'forgot':>9}")
+print(f"billed as {prices.price(plain['priced_as']).name}; +misses k: the bill with each miss "
+      f"priced as its re-read")
+print(f"{'design, trigger':34}{'cost k':>8}{'+misses k':>10}{'no pauses':>10}{'peak ktok':>10}"
+      f"{'lost':>6}{'summ':>5}{'missed':>8}{'forgot':>9}")
 for label, row in fair.items():
-    print(f"{label:34}{row['cost'] / 1000:>8,.0f}{row['cost_no_pauses'] / 1000:>10,.0f}"
+    print(f"{label:34}{row['cost'] / 1000:>8,.0f}{row['cost_repaid'] / 1000:>10,.0f}"
+          f"{row['cost_no_pauses'] / 1000:>10,.0f}"
           f"{row['largest_tokens'] / 1000:>10.1f}{row['lost']:>6}{row['summary_calls']:>5}"
           f"{row['misses']:>5}/{row['references']}{row['forgotten']:>5}/{row['probes']}")
-print(f"cheapest: {min(fair, key=lambda k: fair[k]['cost'])}; fewest misses: "
+print(f"cheapest, misses priced: {min(fair, key=lambda k: fair[k]['cost_repaid'])}; fewest misses: "
       f"{min(fair, key=lambda k: fair[k]['misses'])}; fewest forgotten: "
       f"{min(fair, key=lambda k: fair[k]['forgotten'])}")
 for design in triggers:

@@ -162,7 +162,9 @@ display(timeline_chart(calls, title=f"{history['name']}: the context at each mod
 # - **cost**: the session's bill in base input tokens, as in lab 02: a request that
 #   extends the previous one reads that one from the prompt cache at 0.1 a token and
 #   writes the rest at 1.25; each recorded reply is output, at 5; each summary call is
-#   billed too;
+#   billed too (the table's first line names the model priced);
+# - **+misses**: that bill with each miss (below) priced as its re-read: the newest
+#   earlier output holding each name the call lacked, read back;
 # - **lost**: tool outputs that can no longer be read verbatim anywhere;
 # - **misses**: model calls whose recorded reply used a name (`snake_case`, 8 characters
 #   or more) that only an earlier tool output held, when that name was nowhere in what the
@@ -178,7 +180,8 @@ display(timeline_chart(calls, title=f"{history['name']}: the context at each mod
 # The ranking keeps only the rows that forget no more than the default profile at its
 # defaults (the line under the table prints how many that is, and how many rows it leaves
 # out, marked `-`). Of those, the best row (`*`) fits the window and loses nothing, then has
-# the fewest misses, then the lowest cost. A `!` marks a row over the window.
+# the fewest misses, then the lowest bill with misses priced (`+misses`). A `!` marks a
+# row over the window.
 
 # %%
 WINDOW = 16_000

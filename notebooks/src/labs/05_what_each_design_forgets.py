@@ -251,7 +251,8 @@ for name, detail, text in kept["decision"]["gone texts"]:
 # %%
 rows = cost_and_forgotten("tool-heavy", 120)
 for row in rows:
-    print(f"{row['design']:24} cost {row['cost'] / 1e6:5.2f}M  forgotten {row['forgotten']:3d} "
+    print(f"{row['design']:24} cost {row['cost'] / 1e6:5.2f}M (misses priced "
+          f"{row['cost_repaid'] / 1e6:5.2f}M, {row['misses']} misses)  forgotten {row['forgotten']:3d} "
           f"of {row['probes']}  requests over the window {row['refused']:3d}  "
           f"summary calls {row['summary_calls']:2d}")
 # A server compaction is booked as a summary call, so none here means it never triggered.
@@ -261,7 +262,8 @@ print(f"default+server-compact: {both['summary_calls']} summary calls, the serve
 cost_forgotten_chart(rows)
 
 # %% [markdown]
-# Read the chart from the lower left: the cheapest design that forgets nothing. On this
+# Read the chart from the lower left: the cheapest design, misses priced (each miss
+# billed as its re-read, lab 02), that forgets nothing. On this
 # session that is the default profile (and the default under server compaction, which
 # never triggers here: the cell prints 0 summary calls for it, the server's compactions
 # included). The seed profile costs more and forgets; server compaction

@@ -161,8 +161,8 @@ if open_hint:
 # %%
 rows = lab.in_place_or_whole(turns=60)
 print(f"priced as {lab.priced_as()}")
-print(tables.format_table(rows, columns=("design", "calls", "summ", "read", "cost k", "lost", "missed",
-                                         "thinking")))
+print(tables.format_table(rows, columns=("design", "calls", "summ", "read", "cost k", "+misses k", "lost",
+                                         "missed", "thinking")))
 lab.cost_chart(rows)
 
 # %% [markdown]
