@@ -136,7 +136,8 @@ def test_a_compaction_right_after_a_reply_counts_that_reply_as_before_it(tmp_pat
     # without the summary the two replies join into one message, and that message holds
     # the reply from before the compaction, so messages[:at] must include it.
     lines, summary = compacted_21()
-    lines[11] = rec("assistant", "u5", "cs1", [{"type": "text", "text": "Going on: running the tests."}], "m7")
+    going_on = [{"type": "text", "text": "Going on: running the tests."}]
+    lines[11] = rec("assistant", "u5", "cs1", going_on, "m7")
     lines[12] = {**lines[12], "message": {**lines[12]["message"], "id": "m7b"}}
     lines[13:] = [tool_result_rec("d2", "d1", "t8", "3 passed"), rec("user", "u6", "d2", "Thanks")]
     history = load_session(write_jsonl(tmp_path / "s.jsonl", lines))
