@@ -131,6 +131,21 @@ def test_claude_codes_own_compaction_is_kept_as_such(tmp_path):
             "apart in the history's compactions; the messages before it are read") in history["import_notes"]
 
 
+def test_a_compaction_right_after_a_reply_counts_that_reply_as_before_it(tmp_path):
+    # Compacted after "Fixed the parser." and the model went on with a reply of its own:
+    # without the summary the two replies join into one message, and that message holds
+    # the reply from before the compaction, so messages[:at] must include it.
+    lines, summary = compacted_21()
+    lines[11] = rec("assistant", "u5", "cs1", [{"type": "text", "text": "Going on: running the tests."}], "m7")
+    lines[12] = {**lines[12], "message": {**lines[12]["message"], "id": "m7b"}}
+    lines[13:] = [tool_result_rec("d2", "d1", "t8", "3 passed"), rec("user", "u6", "d2", "Thanks")]
+    history = load_session(write_jsonl(tmp_path / "s.jsonl", lines))
+    [compaction] = history["compactions"]
+    before = json.dumps(history["messages"][:compaction["at"]])
+    assert "Fixed the parser." in before
+    assert compaction["at"] == 4
+
+
 def test_a_compaction_whose_start_is_not_in_the_file_keeps_its_summary_as_a_message(tmp_path):
     lines, summary = compacted_21()
     history = load_session(write_jsonl(tmp_path / "s.jsonl", lines[9:]))

@@ -84,7 +84,10 @@ def message_index(items: list, count: int) -> int:
     if count >= len(items):
         return len(merge_turns(items)[0])
     roles = [message["role"] for _, message in items[:count + 1]]
-    return sum(1 for n, role in enumerate(roles) if n == 0 or role != roles[n - 1]) - 1
+    index = sum(1 for n, role in enumerate(roles) if n == 0 or role != roles[n - 1]) - 1
+    # items[count] joins the message before it (two replies in a row once a compaction's
+    # summary is set apart): that message holds what came before, so it counts as before.
+    return index + 1 if count and roles[-1] == roles[-2] else index
 
 
 def to_history(path, source_format: str, items: list, title: str | None = None,
@@ -95,7 +98,8 @@ def to_history(path, source_format: str, items: list, title: str | None = None,
     the typed text of each user message (a slash command's expanded prompt).
     `compactions`: the other agent's own compactions, each with `at` counting the
     items before it; in the history `at` is the index of the first message that
-    holds anything after it, so `messages[:at]` is what came before."""
+    holds nothing from before it, so `messages[:at]` holds all that came before (and,
+    where the compaction falls inside two same-role items joined, the rest of that message)."""
     if not items:
         raise SessionFileError(path, None, "no messages in the file")
     messages, lines = merge_turns(items)
