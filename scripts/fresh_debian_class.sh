@@ -157,7 +157,7 @@ EOF
         -e 's|^\(\.venv/bin/python -m pytest tests/test_hub.py[^#]*\)|\1\|\| echo "README STEP FAILED: the hub test" |' \
   > "$root/root/readme-steps.sh"
 if [ "$mode" = chroot ]; then   # docs/CLASS.md's lines without systemd
-  sed -i -e 's|^cp deploy/hub/jupyterhub.service .*|COURSE_ADMINS=teacher setsid deploy/hub/start-hub.sh \&|' \
+  sed -i -e 's|^cp deploy/hub/jupyterhub-proxy.service .*|setsid deploy/hub/start-hub-proxy.sh \& COURSE_ADMINS=teacher setsid deploy/hub/start-hub.sh \&|' \
          -e '/user-slice.conf/d' \
          -e 's|^cp deploy/proxy/course-proxy.service .*|setsid deploy/proxy/start-proxy.sh \&|' "$root/root/readme-steps.sh"
 fi
@@ -168,7 +168,7 @@ started=$(date +%s)
 inside bash /root/readme-steps.sh
 say "docs/CLASS.md's steps took $(( $(date +%s) - started )) s"
 if [ "$mode" = systemd ]; then
-  inside systemctl --no-pager status jupyterhub course-proxy | grep -E "●|Active:|Memory:|Tasks:" || true
+  inside systemctl --no-pager status jupyterhub-proxy jupyterhub course-proxy | grep -E "●|Active:|Memory:|Tasks:" || true
 fi
 
 # -- 4. the class, live ------------------------------------------------------------------------
@@ -188,7 +188,7 @@ if [ "$mode" = systemd ]; then
     systemctl restart jupyterhub && sleep 15
     after=$(pgrep -f "[j]upyterhub-singleuser" | sort | tr "\n" " ")
     echo "  servers before: $(wc -w <<< "$before"), after: $(wc -w <<< "$after"), the same processes: $([ "$before" = "$after" ] && echo yes || echo no)"
-    echo "  jupyterhub: $(systemctl is-active jupyterhub), course-proxy: $(systemctl is-active course-proxy)"
+    echo "  jupyterhub-proxy: $(systemctl is-active jupyterhub-proxy), jupyterhub: $(systemctl is-active jupyterhub), course-proxy: $(systemctl is-active course-proxy)"
     echo "  user-slice.conf on a student slice: $(systemctl show user-$(id -u class-01).slice -p MemoryMax -p TasksMax | tr "\n" " ")"
     echo "  the memory controller for systemd: $(if [ -w /sys/fs/cgroup/memory ] || grep -qw memory /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then echo yes; else echo "no (read-only: $(findmnt -no OPTIONS /sys/fs/cgroup/memory))"; fi)"
     systemctl --no-pager list-units --type=scope,slice | grep -E "course-|user-" | head -n 8' || true

@@ -6,8 +6,9 @@ Everything is built the README's way and removed at the end, whatever happens:
   closed with the README's command;
 - the students: deploy/hub/add-students.sh from a `name:password` list, in a group of the
   run's own, removed with their homes and control groups;
-- the hub: deploy/hub/start-hub.sh (the start without systemd) with the deployed
-  jupyterhub_config.py, only its environment variables set (ports, state folder, group);
+- the hub: deploy/hub/start-hub-proxy.sh (port 8000's proxy, apart), then deploy/hub/start-hub.sh
+  (the start without systemd) with the deployed jupyterhub_config.py, only its environment
+  variables set (ports, state folder, group);
   students log in with their password through the hub's form, as a browser would;
 - the class proxy: deploy/proxy/start-proxy.sh, LiteLLM from /opt/course-proxy (test.sh
   installs it) as a throwaway proxy user, with the offline model as its upstream.
@@ -189,9 +190,28 @@ class DeployedHub:
                     **(extra_env or {})}
         for name in ("ANTHROPIC_API_KEY", "MODEL_ID", "ANTHROPIC_BASE_URL", "CI", "COMPACT_OFFLINE"):
             self.env.pop(name, None)
-        self.process = None
+        self.process = self.proxy = None
+
+    def start_proxy(self) -> None:
+        """deploy/hub/start-hub-proxy.sh: port 8000's proxy, apart from the hub (once, before it)."""
+        self.proxy = subprocess.Popen(["bash", str(self.course / "deploy" / "hub" / "start-hub-proxy.sh")],
+                                      env=self.env, start_new_session=True,
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        import socket
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proxy.poll() is not None:
+                raise RuntimeError(f"start-hub-proxy.sh exited with {self.proxy.returncode}")
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return
+            except OSError:
+                time.sleep(0.1)
+        raise TimeoutError("configurable-http-proxy did not open its port in 30 s")
 
     def start(self, timeout: float = 90) -> "DeployedHub":
+        if self.proxy is None:
+            self.start_proxy()
         self.process = subprocess.Popen(["bash", str(self.course / "deploy" / "hub" / "start-hub.sh")],
                                         env=self.env, start_new_session=True,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
@@ -223,15 +243,11 @@ class DeployedHub:
                 classroom.stop_processes_of(pwd.getpwnam(name).pw_uid)
             except KeyError:
                 pass
-        pid_file = self.state / "jupyterhub-proxy.pid"
-        if pid_file.exists():
-            import psutil
-            try:
-                proxy = psutil.Process(int(pid_file.read_text()))
-                if "configurable-http-proxy" in " ".join(proxy.cmdline()):
-                    proxy.kill()
-            except (psutil.Error, ValueError):
-                pass
+        if self.proxy is not None:
+            if not classroom.terminate(self.proxy):
+                os.killpg(self.proxy.pid, signal.SIGKILL)
+                self.proxy.wait()
+            self.proxy = None
         shutil.rmtree(self.runtime_root, ignore_errors=True)
 
     @staticmethod

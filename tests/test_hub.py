@@ -32,6 +32,7 @@ import signal
 import stat
 import subprocess
 import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -129,18 +130,50 @@ def server_pid(student: str):
 
 
 def restart_the_hub(hub, view, kernel_id: str) -> dict:
-    """Stop the hub, look, start it again, look: the student's server and kernel, before and after."""
+    """Stop the hub, look, start it again, look: the student's server and kernel, before and after.
+
+    All the while a poller asks port 8000 (the hub's public port) for the student's
+    /user/NAME/api/status, as their open page would, every 0.1 s: how many asks found the
+    port closed, the longest time it stayed closed, and the answers' status codes.
+    """
     pid = server_pid(view.name)
+    polls = {"asks": 0, "refused": 0, "closed_seconds": 0.0, "codes": {}}
+    done = threading.Event()
+
+    def poll():
+        session, closed_since = hub.session(), None
+        while not done.is_set():
+            polls["asks"] += 1
+            try:
+                answer = session.get(f"{hub.base_url}/user/{view.name}/api/status", timeout=5,
+                                     headers={"Authorization": f"token {view.token}"}, allow_redirects=False)
+                polls["codes"][answer.status_code] = polls["codes"].get(answer.status_code, 0) + 1
+                closed_since = None
+            except OSError:   # connection refused or reset: the port is closed
+                polls["refused"] += 1
+                now = time.monotonic()
+                closed_since = closed_since or now
+                polls["closed_seconds"] = max(polls["closed_seconds"], now - closed_since)
+            time.sleep(0.1)
+
+    poller = threading.Thread(target=poll, daemon=True)
+    poller.start()
+    time.sleep(1)
     hub.stop()
     alive_while_down = pid is not None and psutil.pid_exists(pid)
     hub.start()
     deadline = time.monotonic() + 60
     while not view.ready() and time.monotonic() < deadline:
         time.sleep(0.5)
+    time.sleep(1)
+    done.set()
+    poller.join()
+    hubkit.say(f"the restart: port {hub.port} refused {polls['refused']} of {polls['asks']} asks, "
+               f"closed for {polls['closed_seconds']:.1f} s at most; answers {polls['codes']}")
     output, errors = view.execute(kernel_id, "print(6 * 7)")
     return {"pid": pid, "alive_while_down": alive_while_down, "same_pid": server_pid(view.name) == pid,
             "ready": view.ready(), "kernel_listed": kernel_id in view.kernels(), "output": output,
-            "errors": errors}
+            "errors": errors, "polls": polls}
 
 
 def over_the_limit(hog_view, other_view, other_kernel: str) -> dict:
@@ -238,6 +271,14 @@ def test_a_hub_restart_leaves_a_students_server_and_kernel_running(lesson):
     assert restart["pid"] and restart["alive_while_down"] and restart["same_pid"], restart
     assert restart["ready"] and restart["kernel_listed"], restart
     assert restart["output"] == "42" and restart["errors"] == [], restart
+
+
+@NEEDS_A_HUB
+def test_a_hub_restart_never_closes_port_8000_and_a_students_page_keeps_answering(lesson):
+    polls = lesson.restart["polls"]
+    assert polls["asks"] > 20, polls
+    assert polls["refused"] == 0, polls
+    assert polls["codes"].get(200, 0) == polls["asks"], polls
 
 
 @NEEDS_A_HUB
@@ -475,6 +516,23 @@ def test_the_config_keeps_servers_across_a_restart_and_its_state_in_one_folder()
     assert config.JupyterHub.cleanup_servers is False
     assert config.JupyterHub.db_url == "sqlite:////srv/jupyterhub/jupyterhub.sqlite"
     assert config.JupyterHub.cookie_secret_file == "/srv/jupyterhub/jupyterhub_cookie_secret"
+
+
+def test_the_config_leaves_port_8000s_proxy_to_its_own_service():
+    # A hub that starts configurable-http-proxy stops it at its restart: port 8000 was closed
+    # for 5 s (test_a_hub_restart_never_closes_port_8000_and_a_students_page_keeps_answering).
+    config = hub_config()
+    assert config.ConfigurableHTTPProxy.should_start is False
+    assert config.ConfigurableHTTPProxy.api_url == "http://127.0.0.1:8001"
+    hub = deployed_hub_text("jupyterhub.service")
+    assert "Wants=jupyterhub-proxy.service" in hub and "jupyterhub-proxy.service" in hub.split("After=")[1]
+    proxy = deployed_hub_text("jupyterhub-proxy.service")
+    assert "ExecStart=/opt/course/deploy/hub/start-hub-proxy.sh" in proxy
+    assert "CONFIGPROXY_AUTH_TOKEN" in deployed_hub_text("start-hub-proxy.sh")
+
+
+def deployed_hub_text(name: str) -> str:
+    return (classroom.ROOT / "deploy" / "hub" / name).read_text()
 
 
 def test_the_config_starts_kernels_over_ipc_with_no_news_and_an_idle_culler():

@@ -5,8 +5,9 @@ or start-hub.sh start it so):
 
     /opt/course/.venv/bin/jupyterhub -f /opt/course/deploy/hub/jupyterhub_config.py
 
-What it sets up: the hub on 127.0.0.1 behind configurable-http-proxy (put a TLS front such
-as nginx or caddy before it to serve a room); local users who log in with their password
+What it sets up: the hub on 127.0.0.1 behind configurable-http-proxy, started apart
+(start-hub-proxy.sh, jupyterhub-proxy.service) so a hub restart leaves port 8000 open (put a
+TLS front such as nginx or caddy before it to serve a room); local users who log in with their password
 (PAM) and belong to the group COURSE_GROUP (default `students`), and the teacher: the
 admins of COURSE_ADMINS, let in by name (outside the group, so with no class key); one
 server a student, the course venv's jupyterhub-singleuser, started as the student inside
@@ -31,7 +32,7 @@ tests/test_hub.py runs this file as it is, with these variables.
 """
 
 import os
-import shutil
+import secrets
 import sys
 from pathlib import Path
 
@@ -60,9 +61,29 @@ c.JupyterHub.ip = "127.0.0.1"
 c.JupyterHub.port = int(os.environ.get("COURSE_HUB_PORT", "8000"))
 c.JupyterHub.hub_ip = "127.0.0.1"
 c.JupyterHub.hub_port = int(os.environ.get("COURSE_HUB_API_PORT", "8081"))
+# configurable-http-proxy runs on its own (start-hub-proxy.sh, jupyterhub-proxy.service):
+# the hub only sets its routes, so a hub restart leaves port 8000 open and students' pages
+# answering (JupyterHub's own deployments run it so). They share the token in the state folder.
+c.ConfigurableHTTPProxy.should_start = False
 c.ConfigurableHTTPProxy.api_url = f"http://127.0.0.1:{os.environ.get('COURSE_PROXY_API_PORT', '8001')}"
-c.ConfigurableHTTPProxy.command = [shutil.which("configurable-http-proxy") or "configurable-http-proxy"]
-c.ConfigurableHTTPProxy.pid_file = str(STATE / "jupyterhub-proxy.pid")
+
+
+def proxy_token(path: Path) -> str:
+    """The token in `path`, made first if it is not there (whole, then linked, as start-hub-proxy.sh does)."""
+    if not path.exists():
+        made = path.with_name(f"{path.name}.{os.getpid()}")
+        made.write_text(secrets.token_hex(32))   # 600: the umask above
+        try:
+            os.link(made, path)
+        except FileExistsError:   # the proxy made it first: its token is the one
+            pass
+        finally:
+            made.unlink()
+    return path.read_text().strip()
+
+
+if STATE.is_dir() and os.access(STATE, os.W_OK):   # not where the config is only read (tests/test_hub.py)
+    c.ConfigurableHTTPProxy.auth_token = proxy_token(STATE / "proxy-token")
 
 # The state folder: the database lists every user, their activity and token hashes.
 c.JupyterHub.db_url = f"sqlite:///{STATE / 'jupyterhub.sqlite'}"

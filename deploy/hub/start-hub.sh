@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The hub without systemd (a container, a machine booted otherwise), as root:
-#   setsid deploy/hub/start-hub.sh &           leaves it running when your SSH session ends
+# The hub without systemd (a container, a machine booted otherwise), as root, after
+# port 8000's proxy (start-hub-proxy.sh, which a hub restart leaves running):
+#   setsid deploy/hub/start-hub-proxy.sh & setsid deploy/hub/start-hub.sh &   left running when your SSH session ends
 # It runs in the state folder (COURSE_HUB_STATE, default /srv/jupyterhub, 700: docs/CLASS.md), with
 # the same settings as jupyterhub.service; the log of the hub and of every student's server
 # goes to jupyterhub.log there.
