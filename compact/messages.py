@@ -168,17 +168,14 @@ def text_of(content) -> str:
 
 def non_text_blocks(content) -> list:
     """The blocks of a content value that are not text (images, documents)."""
-    if isinstance(content, list):
-        return [b for b in content if not (isinstance(b, dict) and b.get("type") == "text")]
-    return []
+    return [b for b in content if not (isinstance(b, dict) and b.get("type") == "text")] \
+        if isinstance(content, list) else []
 
 
 def with_text(content, text: str):
     """Replace the text of a content value, keeping images and other blocks."""
     others = non_text_blocks(content)
-    if not others:
-        return text
-    return [{"type": "text", "text": text}, *others]
+    return [{"type": "text", "text": text}, *others] if others else text
 
 
 def all_tool_results(messages) -> list:
@@ -188,9 +185,7 @@ def all_tool_results(messages) -> list:
 
 def user_text(message) -> str:
     """What a person typed: a user message's text, tool results left out."""
-    if message.get("role") != "user":
-        return ""
-    return text_of(message.get("content"))
+    return text_of(message.get("content")) if message.get("role") == "user" else ""
 
 
 def check_request(active_request) -> None:
@@ -202,9 +197,7 @@ def check_request(active_request) -> None:
 def request_positions(messages, active_request: str) -> list[int]:
     """Indexes of user messages where the current request can be read."""
     check_request(active_request)
-    if not active_request:
-        return []
-    return [i for i, m in enumerate(messages) if active_request in user_text(m)]
+    return [i for i, m in enumerate(messages) if active_request in user_text(m)] if active_request else []
 
 
 def validate_messages(messages, changed=None) -> None:
