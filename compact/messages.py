@@ -103,8 +103,7 @@ def _deep_place(value) -> str:
 
 def _block_place(i: int, j: int, block) -> str:
     """messages[i].content[j], and the block's id when it has one."""
-    where = f"messages[{i}].content[{j}]"
-    return where + _id_note(block)
+    return f"messages[{i}].content[{j}]" + _id_note(block)
 
 
 def _id_note(block) -> str:
@@ -169,17 +168,14 @@ def text_of(content) -> str:
 
 def non_text_blocks(content) -> list:
     """The blocks of a content value that are not text (images, documents)."""
-    if isinstance(content, list):
-        return [b for b in content if not (isinstance(b, dict) and b.get("type") == "text")]
-    return []
+    return [b for b in content if not (isinstance(b, dict) and b.get("type") == "text")] \
+        if isinstance(content, list) else []
 
 
 def with_text(content, text: str):
     """Replace the text of a content value, keeping images and other blocks."""
     others = non_text_blocks(content)
-    if not others:
-        return text
-    return [{"type": "text", "text": text}, *others]
+    return [{"type": "text", "text": text}, *others] if others else text
 
 
 def all_tool_results(messages) -> list:
@@ -189,9 +185,7 @@ def all_tool_results(messages) -> list:
 
 def user_text(message) -> str:
     """What a person typed: a user message's text, tool results left out."""
-    if message.get("role") != "user":
-        return ""
-    return text_of(message.get("content"))
+    return text_of(message.get("content")) if message.get("role") == "user" else ""
 
 
 def check_request(active_request) -> None:
@@ -203,9 +197,7 @@ def check_request(active_request) -> None:
 def request_positions(messages, active_request: str) -> list[int]:
     """Indexes of user messages where the current request can be read."""
     check_request(active_request)
-    if not active_request:
-        return []
-    return [i for i, m in enumerate(messages) if active_request in user_text(m)]
+    return [i for i, m in enumerate(messages) if active_request in user_text(m)] if active_request else []
 
 
 def validate_messages(messages, changed=None) -> None:
@@ -217,11 +209,45 @@ def validate_messages(messages, changed=None) -> None:
     """
     if not isinstance(messages, list):
         raise MessageFormatError(f"messages must be a list, got {type(messages).__name__}")
-    indexes = range(len(messages)) if changed is None else changed
-    for i in indexes:
-        _check_shape(i, messages[i])
-    check_pairs(messages, PIPELINE, changed)
+    if changed is not None and len(changed) < len(messages):
+        for i in changed:
+            _check_shape(i, messages[i])
+    elif _check_all(messages):   # a fresh list: one pass; True when pairs and ids hold too
+        return
+    check_pairs(messages, PIPELINE, changed)   # the pairs' first problem, named
     _check_unique_ids(messages)   # ids are global: one pass over the blocks, whatever changed
+
+
+def _check_all(messages) -> bool:
+    """Each shape, raised as _check_shape would, in order; True when the pairs and ids hold too."""
+    ok, ids, asked = True, set(), []
+    for i, message in enumerate(messages):
+        role, content = (message.get("role"), message.get("content")) if type(message) is dict else (0, 0)
+        plain = type(content) in (str, list) and all(type(k) is str and type(v) is str for k, v in
+                                                     message.items() if k != "content") and role in ROLES
+        uses, answers = [], []
+        for j, block in enumerate(content if plain and type(content) is list else ()):
+            kind = block.get("type") if type(block) is dict and type(block.get("type")) is str else None
+            if kind is not None and not all(type(k) is str and type(v) is str for k, v in block.items()):
+                _check_values(lambda i=i, j=j, block=block: _block_place(i, j, block), block, 3)
+            if kind in ROLE_OF:   # in its role's message, with an id; a result's content a string
+                tool_id = block.get(FIELDS[kind][0][0])
+                (uses if kind == "tool_use" else answers).append(tool_id)
+                plain = role == ROLE_OF[kind][0] and type(tool_id) is str and tool_id != "" \
+                    and type(block.get("content", "")) is str
+            else:
+                plain = kind is not None and (kind != "text" or type(block.get("text")) is str)
+            if not plain:
+                break
+        if not plain:   # anything else: the general check, then its blocks by kind
+            _check_shape(i, message)
+            found = _by_kind(messages, i)
+            uses, answers = ([b[FIELDS[k][0][0]] for *_, b in found[k]] for k in ROLE_OF)
+        # Each result answers the message before, each use is answered (a last one may wait).
+        ok = ok and set(answers) == set(asked) and ids.isdisjoint(uses) and len(set(uses)) == len(uses)
+        ids.update(uses)
+        asked = uses
+    return ok
 
 
 def _check_unique_ids(messages) -> None:
@@ -298,7 +324,7 @@ def _check_shape(i, message):
             _check_values(lambda: f"messages[{i}]", dict(others), 1)
         if isinstance(content, list):
             for j, block in enumerate(content):
-                _check_values(lambda j=j, block=block: _block_place(i, j, block), block, 3)
+                _check_values(lambda i=i, j=j, block=block: _block_place(i, j, block), block, 3)
         else:
             _check_values(lambda: f"messages[{i}].content", content, 2)
     check_message(i, message, PIPELINE)
@@ -498,8 +524,6 @@ def check_pairs(messages, rules: Rules, changed=None) -> None:
         return [found for i in indexes for found in seen[i][kind]]
 
     for previous, turn, following in _turns(messages, rules, changed):
-        if len(turn) == 1 and turn[0] in seen and not any(seen[turn[0]].values()):
-            continue   # a message with neither tool_use nor tool_result: nothing to pair
         results = of_kind(turn, "tool_result")
         if results:
             asked = {b["id"] for _, _, b in of_kind(previous, "tool_use")}
