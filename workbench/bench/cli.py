@@ -30,6 +30,7 @@ from .rounds import rounds_table, session_rounds
 from .sessions import KINDS, make_session, session_messages
 from .stats import across_seeds
 from .tables import SEED_LEGEND, format_seeds, format_table, legend
+from .thinking import add_thinking_argument
 
 
 def positive_int(text: str) -> int:
@@ -73,8 +74,7 @@ def _parser() -> argparse.ArgumentParser:
                         help="the models billed, each a row of workbench.bench.prices "
                              f"(default {' '.join(BENCH_MODELS)})")
     parser.add_argument("--chart", metavar="FILE", help="also write the chart to this PNG")
-    parser.add_argument("--thinking", action="store_true",
-                        help="every reply thinks first; count the thinking blocks each design invalidates")
+    add_thinking_argument(parser)
     parser.add_argument("--rounds", action="store_true",
                         help="also each design's first compactions of each session (the longest, "
                              "the first seed): what it still holds and reaches, by kind")

@@ -24,6 +24,12 @@ from dataclasses import replace
 THINKING_TYPES = ("thinking", "redacted_thinking")
 
 
+def add_thinking_argument(parser) -> None:
+    """`--thinking`, one flag for `bench` and `probe`."""
+    parser.add_argument("--thinking", action="store_true",
+                        help="every reply thinks first; count the thinking blocks each design invalidates")
+
+
 def _thought(message: dict, number: int) -> dict:
     block = {"type": "thinking", "signature": f"bench-thinking-{number}",
              "thinking": f"(A stand-in for the model's reasoning before reply {number}.)"}

@@ -52,7 +52,7 @@ from ..bench.probe_walk import forgotten, session_messages, walk
 from ..bench.rounds import ROUNDS, rounds_table
 from ..bench.sessions import KINDS as SESSION_KINDS
 from ..bench.sessions import make_session
-from ..bench.thinking import with_thinking
+from ..bench.thinking import add_thinking_argument, with_thinking
 from ..display.text import fixed_width, shown
 from ..importers import SESSION_FORMATS, SessionFileError
 from ..probes import KINDS, SCORES, STATUSES, count_by_kind, make_probes
@@ -148,8 +148,7 @@ def _parser() -> argparse.ArgumentParser:
                         help="ask the offline model even when a key and MODEL_ID are set "
                              "(also when CI or COMPACT_OFFLINE is set)")
     parser.add_argument("--json", action="store_true", help="print {design: {kind: {status: count}}}")
-    parser.add_argument("--thinking", action="store_true",
-                        help="each reply thinks first; count the thinking blocks each design invalidates")
+    add_thinking_argument(parser)
     parser.add_argument("--recorded", action="store_true",
                         help="audit the compactions the file records (Claude Code compact_boundary, "
                              "Codex compacted), and the designs at the same point")
