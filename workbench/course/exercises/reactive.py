@@ -14,7 +14,7 @@ the request being the text of message `request_at`. The diagnosis knows the
 article's tail, a tail that starts at the request (reading it twice), and a
 tail pulled back to the request when the request is already summarized.
 
-Left out: the summary itself (notebook 06 shows it).
+Left out: the summary itself (notebook 04 prints one).
 """
 
 from ...display.phrases import say

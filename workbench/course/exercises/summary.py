@@ -16,7 +16,7 @@ in halves, a head of three quarters, JSON without its `[`, `, ` and `]`, and a
 message partly sent counted as unseen.
 
 Left out: what the summary then says about the unseen messages (notebook 04
-shows the summary beside what it replaced).
+prints a summary).
 """
 
 import json
