@@ -55,7 +55,7 @@ compactor = make_compactor(scratch.name, profile="default", echo=print)
 prepared = compactor.prepare(messages, request)
 print(f"{len(prepared)} messages, {estimate_chars(prepared):,d} characters, under "
       f"CONTEXT_CHAR_LIMIT = {config.context_char_limit:,d}; steps of prepare that acted: "
-      f"{[r.step for r in compactor.records if r.fired]}")
+      f"{[r.step for r in compactor.records if r.fired] or 'none'}")
 
 server = start_offline_server(window=window)
 client = offline_client(server.base_url, max_retries=0)
