@@ -72,7 +72,8 @@ agent.run_batch(before_batch[-1]["content"], request)
 saved = agent.compactor.store.read_transcript(agent.compactor.records[-1].files[0])
 validate_messages(saved)   # raises if a tool_use in the transcript has no tool_result
 print("\nnotes/lessons.md on disk:", (workspace / "notes" / "lessons.md").is_file())
-print(f"the transcript: {len(saved)} messages, the last answering", [b["tool_use_id"] for b in tool_results(saved[-1])])
+print(f"the transcript: {len(saved)} messages, the last answering",
+      [b["tool_use_id"] for b in tool_results(saved[-1])])
 print(f"the context now: {len(agent.messages)} message; the summary records the write:",
       "- notes/lessons.md (written)" in agent.messages[0]["content"])
 answer = agent.loop(request)

@@ -57,8 +57,8 @@ scratch = tempfile.TemporaryDirectory(prefix="live-run-")
 workspace = Path(scratch.name) / "workspace"
 sample = Path(compact.__file__).resolve().parent.parent / "data" / "workspace"
 shutil.copytree(sample, workspace, ignore=shutil.ignore_patterns(".transcripts", ".task_outputs"))
-print("characters:", {name: len((workspace / name).read_text(encoding="utf-8")) for name in
-                      ("s08_context_compact/code.py", "s09_memory/code.py", "web/src/data/generated/docs.json")})
+print("characters:", {name: len((workspace / name).read_text(encoding="utf-8")) for name in (
+    "s08_context_compact/code.py", "s09_memory/code.py", "web/src/data/generated/docs.json")})
 
 
 def calls_only(line):
