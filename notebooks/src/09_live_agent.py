@@ -95,7 +95,8 @@ if open_hint:
 #
 # Lines starting `>` are tool calls, bracketed ones what the compactor prints, as in the
 # article (`echo=print` shows the results too). After the summary neither file's text is
-# left: the agent goes on from the `[Compacted]` message; "Your turn" prints its answer.
+# left: the agent goes on from the `[Compacted]` message. "Your turn" runs it again and
+# prints the answer.
 
 # %%
 compare_run = Agent(workspace, choice.client, choice.model, config=CompactionConfig.seed(),
