@@ -125,7 +125,7 @@ print("the answer's last line:", json_answer.splitlines()[-1])
 # %% [markdown]
 # ## What the runs leave, and the context at each call
 #
-# `.transcripts/` holds each list that was summarized; `.task_outputs/tool-results/` the
+# `.transcripts/` holds each list archived or summarized; `.task_outputs/tool-results/` the
 # full text of each result moved out of the context. In the charts, grey is the context
 # as it reached `prepare`, blue what was sent; the strip marks where a step fired.
 

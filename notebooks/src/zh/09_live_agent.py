@@ -47,7 +47,7 @@
 # %% [markdown]
 # ## 两次运行留下的东西，以及每次调用时的上下文
 #
-# `.transcripts/` 保存每个被总结的列表；`.task_outputs/tool-results/` 保存
+# `.transcripts/` 保存每个被归档或被总结的列表；`.task_outputs/tool-results/` 保存
 # 移出上下文的每条结果的全文。图中灰色是上下文到达 `prepare` 时的大小，蓝色是发出的大小；条带
 # 标出某个步骤触发的调用。
 
