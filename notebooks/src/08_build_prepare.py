@@ -13,17 +13,6 @@
 # and then run the live agent of notebook 09 with it. About 15 minutes on your own; in
 # the 90-minute class, 12 (docs/TEACHING.md).
 
-# %%
-# %matplotlib inline
-import tempfile
-
-from IPython.display import display
-
-from workbench.course.charts import before_after
-from workbench.course.exercises import check_my_prepare, hint
-from workbench.course.histories import load_history
-from workbench.course.replay import format_table, make_compactor
-
 # %% [markdown]
 # ## The four steps, as methods
 #
@@ -41,9 +30,19 @@ from workbench.course.replay import format_table, make_compactor
 # Steps 1-3 decide for themselves whether they have work to do. Step 4 does not: it
 # always pays for a summary, so `prepare` calls it only while `compactor.size(messages)`
 # is over `compactor.config.context_limit` (50,000 characters here). The package's own
-# `prepare` on two histories:
+# `prepare` on two histories, and a chart of the first:
 
 # %%
+# %matplotlib inline
+import tempfile
+
+from IPython.display import display
+
+from workbench.course.charts import before_after
+from workbench.course.exercises import check_my_prepare, hint
+from workbench.course.histories import load_history
+from workbench.course.replay import format_table, make_compactor
+
 runs = {}
 for name in ("huge_result", "two_code_files"):
     history = load_history(name)
@@ -52,17 +51,15 @@ for name in ("huge_result", "two_code_files"):
         compactor.prepare(history["messages"], history["active_request"])
         runs[name] = compactor.records
         print(f"== {name}\n{format_table(compactor.records)}\n")
+display(before_after(runs["huge_result"], limit=50_000,
+                     title="huge_result: prepare, seed profile"))
 
 # %% [markdown]
 # `huge_result` comes in at over 300,000 characters, and step 4 does not run: step 1 saved
 # the huge read to disk and steps 1-3 left about 2,500 characters. `two_code_files` is
 # 65,000 characters that no cheap step can shrink (two fresh reads), so it is still over
 # the limit and step 4 summarizes it. The bars are each step's size before (grey) and
-# after (blue):
-
-# %%
-display(before_after(runs["huge_result"], limit=50_000,
-                     title="huge_result: prepare, seed profile"))
+# after (blue).
 
 # %% [markdown]
 # ## Check yourself: write prepare
@@ -100,3 +97,5 @@ if open_hint:
 
 # %% [markdown]
 # **References.**
+# - The article, sections 7 (the order) and 9 (the agent loop, which runs `prepare` before
+#   every model call): https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.en.md

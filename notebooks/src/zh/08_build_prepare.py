@@ -26,13 +26,13 @@
 #
 # 第一到第三步自己判断有没有事可做。第四步不会：它每次都要花钱做一次摘要，所以 `prepare` 只在
 # `compactor.size(messages)` 超过 `compactor.config.context_limit`（这里是 50,000 个字符）时才调用它。
-# 下面是本包自己的 `prepare` 在两段历史上的运行：
+# 下面是本包自己的 `prepare` 在两段历史上的运行，以及第一段的图：
 
 # %% [markdown]
 # `huge_result` 进来时超过 300,000 个字符，第四步却没有运行：第一步把那次巨大的读取存到了磁盘，
 # 第一到第三步之后只剩约 2,500 个字符。`two_code_files` 有 65,000 个字符，没有哪个便宜的步骤能
 # 缩小它（两次刚到的读取），所以它仍然超过上限，由第四步做摘要。图中的条形是每一步之前（灰色）
-# 和之后（蓝色）的大小：
+# 和之后（蓝色）的大小。
 
 # %% [markdown]
 # ## 自测：写出 prepare
@@ -55,3 +55,5 @@
 
 # %% [markdown]
 # **参考资料。**
+# - 文章第七节（顺序）和第九节（agent 循环，在每次模型调用之前运行 `prepare`）：
+#   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.zh.md
