@@ -149,6 +149,19 @@ if open_hint:
     hint()
 
 # %% [markdown]
+# **The server's answer** opens once you have checked a full prediction: the offline
+# server's own check (`binding.check`, which its HTTP handler runs on each request) on
+# the checker's five-turn session, for each of the three edits.
+
+# %%
+from workbench.course.exercises import revealed
+from workbench.course.exercises.dropped import expected as dropped_by_the_server
+
+if revealed("dropped_paths"):
+    for edit, paths in dropped_by_the_server().items():
+        print(f"{edit}: {paths}")
+
+# %% [markdown]
 # ## An in-place edit beside a compaction, on the bill
 #
 # The benchmark's tool-heavy session, 60 turns, with thinking on (each canned reply
