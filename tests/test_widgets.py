@@ -107,6 +107,25 @@ def test_the_pictures_are_png_images():
 
 # -- every "Try this." works as written (issue 40) ---------------------------------------------
 
+def test_01s_try_this_at_290000_step_1_rests_and_step_3_takes_the_unread_read():
+    # "Drag tool_result_batch_char_limit to 290,000: step 1 no longer fires, yet the context
+    # still falls to about 2,500 characters, with no file written ... [Earlier tool result
+    # omitted.]"; back under the batch (288,840), the file is saved again.
+    from compact import estimate_chars
+    explorer = threshold_explorer("huge_result", profile="seed")
+    slider = explorer.controls["tool_result_batch_char_limit"]
+    assert slider.min <= 288_000 and 290_000 <= slider.max and 290_000 % slider.step == 0
+    fired = lambda: [r.step for r in explorer.once.records if r.fired]  # noqa: E731
+    assert "tool_result_budget" in fired() and explorer.once.files
+    slider.value = 290_000
+    assert explorer.last["tool_result_batch_char_limit"] == 290_000
+    assert fired() == ["micro_compact"] and not explorer.once.files
+    assert 2_000 <= estimate_chars(explorer.once.after) <= 3_000
+    assert "[Earlier tool result omitted.]" in str(explorer.once.after)
+    slider.value = 288_000
+    assert "tool_result_budget" in fired() and explorer.once.files
+
+
 def test_03s_try_this_raises_micro_min_chars_above_the_older_readmes(box):
     # "raise micro_min_chars above the size of the two older READMEs: they stay whole".
     from compact.messages import text_of, tool_results
