@@ -42,7 +42,9 @@ nbval compares every later run against them. So the saved file must be the
 same bytes on every build and every machine:
 - cell ids come from the notebook's name and the cell's position, not uuids;
 - no execution timestamps, and `language_info` is pinned to "3.11", not the
-  patch release of whoever built it;
+  patch release of whoever built it (the course's JupyterLab serves each notebook
+  with its kernel's own, so opening one marks nothing unsaved:
+  workbench/course/lab_contents.py);
 - a widget's view is replaced by a fixed line: its model id is random and its
   state lives in the kernel that made it, so a saved copy could only ever show
   "model not found". The cell that follows draws the default view instead;

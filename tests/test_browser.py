@@ -20,7 +20,8 @@ Jupyter news" prompt over it. A plain JupyterLab on the same folder and page,
 without the course's settings folder, does show the prompt here, so the check
 can see it and its absence is the command's doing. The same goes for the kernels' "running
 over TCP without encryption" warning: the course command's kernels use IPC, so running
-notebook 00 there prints none, while the plain JupyterLab's kernel prints it.
+notebook 00 there prints none, while the plain JupyterLab's kernel prints it. And a stored
+notebook opened there, its kernel connected, has no "unsaved" mark on its tab.
 """
 
 import os
@@ -168,11 +169,12 @@ def chromium_page(tmp_path):
             browser.close()
 
 
-def first_page(page, tmp_path, launcher, run: bool = False) -> str:
+def first_page(page, tmp_path, launcher, run: bool = False, then=None) -> str:
     """Start a launcher, open its root URL; the notebook tab it lands on.
 
-    Its kernel is started and connected before the server stops (run=True: every cell ran);
-    what the server and the kernel printed stays in lab_log(tmp_path).
+    Its kernel is started and connected before the server stops (run=True: every cell ran;
+    `then(page)` is called while the server still runs); what the server and the kernel
+    printed stays in lab_log(tmp_path).
     """
     # Opening a notebook makes a checkpoint copy: into tmp, not beside the tracked notebooks.
     launcher = [*launcher, f"--FileCheckpoints.checkpoint_dir={tmp_path / 'checkpoints'}"]
@@ -186,6 +188,8 @@ def first_page(page, tmp_path, launcher, run: bool = False) -> str:
         lab.wait_for_connected_kernel()
         if run:
             run_all_cells(page)
+        if then is not None:
+            then(page)
         return page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current").inner_text()
 
 
@@ -226,3 +230,34 @@ def test_the_course_command_opens_the_chinese_edition_with_zh(chromium_page, tmp
     title = chromium_page.locator(".jp-NotebookPanel .jp-RenderedMarkdown h1").first
     assert "为什么要压缩" in title.inner_text(timeout=30 * SECONDS)
     assert chromium_page.get_by_text(NEWS_PROMPT).count() == 0
+
+
+# -- a stored notebook opens clean ------------------------------------------------------------
+
+DIRTY_TAB = ".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current.jp-mod-dirty"
+
+
+@pytest.mark.parametrize("edition", ["", "zh"])
+def test_a_stored_notebook_opens_in_the_course_command_with_no_unsaved_mark(
+        chromium_page, tmp_path, edition):
+    # On connect JupyterLab writes the kernel's language_info and kernelspec into the
+    # notebook's metadata; a value that differs from the stored one (the kernel's "3.11.7"
+    # for the stored "3.11") marks the document changed: the tab's dot, and a prompt on close.
+    if Path(sys.prefix).resolve() != (ROOT / ".venv").resolve():
+        pytest.skip("the course command runs .venv's JupyterLab: run this test with .venv/bin/python")
+    seen = {}
+
+    def look(page):
+        page.wait_for_selector('.jp-Notebook-ExecutionIndicator[data-status="idle"]',
+                               timeout=60 * SECONDS)
+        page.wait_for_timeout(3 * SECONDS)  # the kernel's info reply has been applied
+        current = page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current")
+        seen.update(tabs=current.count(), dirty=page.locator(DIRTY_TAB).count(),
+                    classes=current.first.get_attribute("class"))
+
+    tab = first_page(chromium_page, tmp_path, [*COURSE, *([edition] if edition else [])], then=look)
+    assert tab.strip() == FIRST_NOTEBOOK
+    assert seen["tabs"] == 1 and seen["dirty"] == 0, seen
+    # The course's contents manager serves it, with jupytext's built on top (.py sources open).
+    assert ("Deriving an AsyncTextFileContentsManager from CourseContentsManager"
+            in lab_log(tmp_path))

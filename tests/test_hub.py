@@ -540,6 +540,9 @@ def test_the_config_starts_kernels_over_ipc_with_no_news_and_an_idle_culler():
     assert "--KernelManager.transport=ipc" in args
     # The folder of course.sh's overrides.json (the browser test sees it hide the prompt).
     assert f"--LabApp.app_settings_dir={classroom.ROOT / 'scripts' / 'jupyterlab'}" in args
+    # The contents manager course.sh uses (the browser test sees a notebook open clean there).
+    assert ("--ServerApp.contents_manager_class="
+            "workbench.course.lab_contents.CourseContentsManager") in args
     assert "--MappingKernelManager.cull_idle_timeout=1800" in args  # 30 minutes
     assert "--ServerApp.shutdown_no_activity_timeout=3600" in args  # an hour
     # No websocket pings: jupyter_server's figures (ms) would reach tornado as seconds, with a warning.
