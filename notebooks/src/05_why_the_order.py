@@ -107,8 +107,8 @@ display(before_after(right["records"], limit=seed.context_char_limit,
 # **flaw 3**, the read was in the batch the model had not answered yet, so it was shrunk
 # before the model read it. The default profile keeps the article's numbers and fixes its
 # flaws (lab 01 takes them one by one): its step 3 never shrinks a result newer than the
-# model's last reply, and saves the full text before it writes a placeholder: the table's
-# second column.
+# model's last reply, and saves the full text before it writes a placeholder: the
+# table's column `lost, default`.
 #
 # ## Check yourself: what is lost for good?
 #
