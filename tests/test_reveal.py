@@ -143,6 +143,32 @@ def test_revealed_opens_only_after_the_prediction_is_made(lang, capsys):
     assert ex.revealed("steps_that_act") is False  # each prediction on its own
 
 
-def test_revealed_refuses_a_name_no_checker_has():
-    with pytest.raises(ValueError, match="revealed\\('default_runs'\\): no checker has that name"):
+def test_revealed_refuses_a_name_no_prediction_has():
+    with pytest.raises(ValueError, match="revealed\\('default_runs'\\): no prediction has that name"):
         ex.revealed("default_runs")
+    # A function's checker never opens a cell: gating on one would hold it back for ever.
+    with pytest.raises(ValueError, match="no prediction has that name"):
+        ex.revealed("largest_large_limit")
+
+
+def test_the_prediction_names_are_the_ones_check_prediction_is_given():
+    import ast
+    from pathlib import Path
+
+    from workbench.course.exercises import hints
+    names = set()
+    for path in Path(machinery.__file__).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and getattr(node.func, "id", "") == "check_prediction"
+                    and isinstance(node.args[0], ast.Constant)):
+                names.add(node.args[0].value)
+    assert names == hints.PREDICTIONS
+
+
+def test_a_none_inside_a_value_is_a_prediction_not_made_yet(capsys):
+    ex.check_steps_that_act({"five_reads": [None], "huge_result": [], "long_session": [],
+                             "two_code_files": []})
+    assert ex.revealed("steps_that_act") is False
+    ex.check_steps_that_act({"five_reads": ["micro_compact"], "huge_result": [],
+                             "long_session": [], "two_code_files": []})
+    assert ex.revealed("steps_that_act") is True

@@ -394,6 +394,15 @@ def check_function(name, function, cases, hint, *, normalise=None, diagnose=None
     return report(name, rows, hint, hints, ways)
 
 
+def has_none(value) -> bool:
+    """None anywhere in a value: `[None]` or `{"a": None}` is a prediction not made yet."""
+    if isinstance(value, (list, tuple, set)):
+        return any(map(has_none, value))
+    if isinstance(value, dict):
+        return any(map(has_none, value.values()))
+    return value is None
+
+
 def check_prediction(name, answer, expected: dict, hint, *, diagnose=None) -> CheckResult:
     """expected: {label: value}; answer: one value, a tuple in that order, or a dict.
 
@@ -414,7 +423,7 @@ def check_prediction(name, answer, expected: dict, hint, *, diagnose=None) -> Ch
     else:
         print(frame("one value", name=name, n=len(labels), labels=", ".join(labels)))
         return remember(CheckResult(name, 0, len(labels), True, [], hint))
-    missing = [label for label, value in given.items() if value is None]
+    missing = [label for label, value in given.items() if has_none(value)]
     if missing:
         return not_attempted(name, len(labels), hint, "a prediction None",
                              labels=", ".join(missing), given=len(labels) - len(missing),
