@@ -39,6 +39,14 @@ def profile_name(environ) -> str:
 settings.load_profile(profile_name(os.environ))
 
 
+@pytest.fixture(autouse=True)
+def fresh_kernel():
+    """Each test starts as a fresh kernel for the checkers: no failing run counted yet,
+    no prediction made, so a test's first wrong try is a first try (hints.py)."""
+    from workbench.course.exercises import hints
+    hints.forget()
+
+
 @pytest.fixture(params=PROFILES)
 def profile(request) -> str:
     """Each profile by name: a test that takes `profile` runs once with each."""

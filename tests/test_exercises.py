@@ -542,7 +542,9 @@ def test_a_prediction_takes_a_number_a_tuple_or_a_dict(capsys):
     assert machinery.check_prediction("p", {"placeholders": 2, "omitted": 1}, expected, "h").ok
     wrong = machinery.check_prediction("p", (2, 2), expected, "h")
     assert wrong.attempted and wrong.passed == 1
-    assert "expected 1, got 2" in capsys.readouterr().out
+    assert "omitted\n      too high" in capsys.readouterr().out  # a first try: the direction
+    machinery.check_prediction("p", (2, 2), expected, "h")
+    assert "expected 1, got 2" in capsys.readouterr().out      # the second: the value
     assert not machinery.check_prediction("p", None, expected, "h").attempted
     assert not machinery.check_prediction("p", (2, None), expected, "h").attempted
     assert machinery.check_prediction("p", (2,), expected, "h").passed == 0
@@ -553,6 +555,8 @@ def test_a_prediction_takes_a_number_a_tuple_or_a_dict(capsys):
 def test_a_string_prediction_is_told_its_type(capsys):
     result = machinery.check_prediction("one", "1", {"n": 1}, "h")
     assert not result.ok
+    assert "should be an int, not a str" in capsys.readouterr().out
+    machinery.check_prediction("one", "1", {"n": 1}, "h")
     assert "expected an int (1), got a str ('1')" in capsys.readouterr().out
 
 
@@ -657,10 +661,11 @@ def test_the_live_prediction_is_the_default_run_and_names_the_expected_mistakes(
     capsys.readouterr()
     result = ex.check_default_run({"files_saved": 0, "model_calls": 3})
     out = capsys.readouterr().out
-    assert result.passed == 0 and "expected 2, got 0" in out and "expected 5, got 3" in out
+    assert result.passed == 0 and out.count("too low") == 2 and "expected 5" not in out
     ex.hint()
     opened = capsys.readouterr().out
     assert "over 40% of 50,000" in opened and "one more call per file" in opened
+    assert "expected 2, got 0" in opened and "expected 5, got 3" in opened
     ex.check_default_run({"files_saved": 2, "model_calls": 4})
     ex.hint()
     assert "the seed run's count" in capsys.readouterr().out
@@ -690,6 +695,10 @@ def test_a_prediction_checker_passes_the_right_numbers_and_fails_wrong_ones(
     assert check(right_answer).ok
     wrong = check({label: value + 1 for label, value in expected.items()})
     assert wrong.attempted and wrong.passed == 0 and wrong.total == len(expected)
+    out = capsys.readouterr().out
+    assert out.count("too high") == len(expected)  # a first try: the direction, no value
+    assert not [value for value in expected.values() if f"expected {value}" in out]
+    check({label: value + 1 for label, value in expected.items()})
     out = capsys.readouterr().out
     assert all(f"expected {value}, got {value + 1}" in out for value in expected.values())
     as_text = check({label: str(value) for label, value in expected.items()})
@@ -737,7 +746,7 @@ def test_the_checkers_speak_through_the_one_phrasebook():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             assert not (isinstance(node, ast.FunctionDef) and node.name == "say"), path.name
             if (isinstance(node, ast.Constant) and isinstance(node.value, str)
-                    and node.value.split(": ")[0] == path.stem):
+                    and node.value.startswith(f"{path.stem}: ")):  # a row is "<module>: ..."
                 used.add(node.value)
     rows = {key for key in PHRASES if key.split(": ")[0] in stems}
     assert used and used == rows, (sorted(used - rows), sorted(rows - used))

@@ -6,7 +6,10 @@ package's own implementation: one PASS/FAIL line per case, a diff and a hint
 for each miss, a one-line verdict, and a `CheckResult`. A stub that still
 raises NotImplementedError, or a prediction left as None, gets a friendly
 "not attempted yet" line, never a traceback. The hints stay closed until the
-learner runs `hint()`.
+learner runs `hint()`; a first wrong try is told which way it is off, the
+expected value waits for `hint()` or a second try. A cell that shows a
+prediction's answer runs under `if revealed("<checker name>"):`, so it opens only
+once the learner made that prediction (workbench/course/exercises/hints.py).
 
 One module a notebook, each checker marked with its notebook (`@exercise("03")`,
 `catalogue.py`): `CHECKERS` maps every notebook to its checkers, and each checker's
@@ -22,7 +25,7 @@ from .catalogue import CHECKERS, WRITES_CODE
 from .check import CheckResult
 from .dropped import check_dropped_paths
 from .forgets import check_instructions
-from .hints import hint
+from .hints import hint, revealed
 from .live import check_default_run
 from .micro import check_older_result, check_placeholders
 from .order import check_lost, check_order_loss
@@ -37,5 +40,5 @@ from .snip import check_archive_calls
 from .summary import check_unseen
 from .tool import check_run_batch_safely
 
-__all__ = ["CHECKERS", "WRITES_CODE", "CheckResult", "hint", *(f.__name__ for fs in CHECKERS.values()
-                                                        for f in fs)]
+__all__ = ["CHECKERS", "WRITES_CODE", "CheckResult", "hint", "revealed",
+           *(f.__name__ for fs in CHECKERS.values() for f in fs)]

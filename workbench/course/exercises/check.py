@@ -1,8 +1,11 @@
 """The checkers' shared machinery: run the learner's answer, compare, explain a miss.
 
 A checker runs the learner's function on cases whose expected value comes
-from the package itself, and prints one PASS/FAIL line per case. A FAIL says
-*how* the answer differs, not only that it does:
+from the package itself, and prints one PASS/FAIL line per case. On the
+checker's first failing run in a kernel a FAIL gives the case's input and a
+direction only (`direction`, one table of kinds: too high, 2 items should be 3,
+a key missing), so the learner has something left to reason out; the second
+failing run, and `hint()`, say *how* the answer differs from the expected value:
 - when the types differ, both types (`expected an int, got a str`);
 - for texts, the first differing character, with a little context either side;
 - for lists, tuples and dicts, the first differing element or key, explained
@@ -26,16 +29,14 @@ Left out on purpose: grading and timing.
 """
 
 import inspect
-import json
 import math
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from ...display.lang import choose, language
+from ...display.lang import language
 from ...display.phrases import PHRASES, say
 from .case_names import shown
-from .hints import remember
+from .hints import failed_before, hint_text, made, remember
 
 SHOWN_FAILS = 3      # failing cases explained in full; the others get their first two lines
 BRIEF = 110          # characters of each of those lines
@@ -50,9 +51,10 @@ class CheckResult:
     passed: int
     total: int
     attempted: bool = True
-    rows: list = field(default_factory=list)  # (case, ok, detail)
+    rows: list = field(default_factory=list)  # (case, ok, detail with the expected value)
     general: str = ""                         # the checker's hint
     hints: list = field(default_factory=list)  # (case, hint tied to that case's mistake)
+    held: list = field(default_factory=list)  # (case, difference) a first try kept back
 
     @property
     def ok(self) -> bool:
@@ -73,7 +75,13 @@ class CheckResult:
         most = max(count.values(), default=0)
         lines = [frame("hint for", case=shown(case), hint=text)
                  for kind, (case, text) in first.items() if count[kind] == most]
-        return "\n".join([*lines, frame("hint general", hint=self.general)])
+        return "\n".join([*lines, frame("hint general", hint=self.general), *self.answers()])
+
+    def answers(self) -> list:
+        """The expected values a first try held back: the first SHOWN_FAILS in full."""
+        return [frame("answer for", case=shown(case),
+                      what=text if n < SHOWN_FAILS else _brief(text, 1))
+                for n, (case, text) in enumerate(self.held)]
 
     def __repr__(self) -> str:
         state = f"{self.passed}/{self.total}" if self.attempted else "not attempted"
@@ -81,14 +89,9 @@ class CheckResult:
 
 
 
-# Each checker's hint, in both languages: data, kept beside the code that prints it.
-# The frame (PASS, FAIL, what differs) is in the package's phrasebook, as "check ..." rows.
-HINTS = json.loads(Path(__file__).with_name("texts.json").read_text(encoding="utf-8"))["hints"]
-
-
-def hint(name: str) -> str:
-    """The hint of checker `name` in the notebook's language."""
-    return choose(HINTS[name]["en"], HINTS[name]["zh"])
+# Each checker's hint is in texts.json (hints.py reads it); the frame (PASS, FAIL,
+# what differs) is in the package's phrasebook, as "check ..." rows.
+hint = hint_text
 
 
 def frame(key: str, **values) -> str:
@@ -198,6 +201,73 @@ def _sortable(items) -> bool:
     return _flat(items) and len({type(i) for i in items}) <= 1 and len(items) > 1
 
 
+# -- a direction, not the answer -----------------------------------------------------
+# A first wrong try is told which way it is off, never the expected value, so the
+# learner still has something to reason out. Each row: (applies to (expected, got),
+# the direction); the first row that applies speaks. Only the learner's own values
+# are quoted.
+
+def _number_way(expected, got) -> str:
+    if got > expected:
+        return frame("too high")
+    return frame("too low") if got < expected else frame("wrong")  # NaN is neither
+
+
+def _type_way(expected, got) -> str:
+    return frame("should be type", want_type=_a(type(expected)), have_type=_a(type(got)))
+
+
+def _text_way(expected: str, got: str) -> str:
+    at = next((i for i, (a, b) in enumerate(zip(expected, got)) if a != b),
+              min(len(expected), len(got)))
+    end = frame("stops") if at == len(got) else frame("goes on") if at == len(expected) else ""
+    return frame("text from", at=at) + end
+
+
+def _list_way(expected, got) -> str:
+    # a name or path that does not belong is named; a number that is off gets its direction
+    extra = next((item for item in got
+                  if _flat(got) and not is_number(item) and item not in expected), _NONE)
+    if len(expected) != len(got):
+        count = frame("count", n=len(expected), m=len(got))
+        if extra is not _NONE:
+            return count + frame("then") + frame("item extra", item=short(extra))
+        return count + (frame("then") + frame("item missing") if len(got) < len(expected) else "")
+    if _sortable(expected) and _sortable(got) and sorted(expected) == sorted(got):
+        return frame("wrong order")
+    if extra is not _NONE:
+        return frame("item extra", item=short(extra))
+    index = next(i for i, (want, have) in enumerate(zip(expected, got)) if not same(want, have))
+    return frame("item wrong", i=index, what=direction(expected[index], got[index]))
+
+
+def _dict_way(expected: dict, got: dict) -> str:
+    missing = next((k for k in expected if k not in got), _NONE)
+    if missing is not _NONE:
+        return frame("key missing", name=short(missing))
+    extra = next((k for k in got if k not in expected), _NONE)
+    if extra is not _NONE:
+        return frame("key extra", name=short(extra))
+    key = next(k for k in expected if not same(expected[k], got[k]))
+    return frame("at", where=repr(key), what=direction(expected[key], got[key]))
+
+
+_NONE = object()  # "no such item": None can be an item
+WAYS = [
+    (lambda e, g: is_number(e) and is_number(g), _number_way),
+    (lambda e, g: type(e) is not type(g), _type_way),
+    (lambda e, g: isinstance(e, str), _text_way),
+    (lambda e, g: isinstance(e, (list, tuple)), _list_way),
+    (lambda e, g: isinstance(e, dict), _dict_way),
+    (lambda e, g: True, lambda e, g: frame("wrong")),
+]
+
+
+def direction(expected, got) -> str:
+    """Which way `got` is off from `expected`, without saying what `expected` is."""
+    return next(way(expected, got) for applies, way in WAYS if applies(expected, got))
+
+
 def shown_input(names, args) -> str:
     """A failing case's input, argument by argument, each cut to INPUT characters."""
     parts = []
@@ -221,15 +291,22 @@ def _names(function, args) -> list:
 
 # -- printing ----------------------------------------------------------------------
 
-def report(name: str, rows: list, hint: str, hints=()) -> CheckResult:
+def report(name: str, rows: list, hint: str, hints=(), ways=None) -> CheckResult:
     """Print the PASS/FAIL lines and the verdict; rows are (case, ok, detail).
 
-    The hints are not printed: the verdict says how to open them (`hint()`)."""
+    `ways` holds, for each row, (its detail with a direction in place of the expected
+    value, the difference alone): the directions are printed on the checker's first
+    failing run in this kernel and the differences kept for hint(); the next run prints
+    the rows' own details. The hints are not printed: the verdict says how to open them."""
+    failing = any(not ok for _, ok, _ in rows)
+    first = failing and ways is not None and not failed_before(name)
+    printed = [(case, ok, way) for (case, ok, _), (way, _) in zip(rows, ways)] if first else rows
+    held = [(case, kept) for (case, ok, _), (_, kept) in zip(rows, ways or ()) if first and not ok]
     width = max(len(shown(case)) for case, _, _ in rows)
     one = "one " if len(rows) == 1 else ""   # "1 case", never "1 cases"
     print(frame(f"{one}cases", name=name, n=len(rows)))
     explained = 0
-    for case, ok, detail in rows:
+    for case, ok, detail in printed:
         line = f"  {frame('PASS') if ok else frame('FAIL')}  {shown(case).ljust(width)}".rstrip()
         if not ok and detail:
             explained += 1
@@ -241,14 +318,16 @@ def report(name: str, rows: list, hint: str, hints=()) -> CheckResult:
         print(frame(f"{one}all pass", n=len(rows)))
     else:
         print(frame(f"{one}some pass", passed=passed, n=len(rows)))
-    return remember(CheckResult(name, passed, len(rows), True, rows, hint, list(hints)))
+    if first:
+        print(frame("held"))
+    return remember(CheckResult(name, passed, len(rows), True, rows, hint, list(hints), held))
 
 
-def _brief(detail: str) -> str:
+def _brief(detail: str, count: int = 2) -> str:
     """A failing case past the first SHOWN_FAILS: its first two lines (the input, when the
     case has one, and the start of the reason), each cut to BRIEF characters, so that no
     FAIL line stands without its reason."""
-    lines = [line.strip() for line in detail.splitlines() if line.strip()][:2]
+    lines = [line.strip() for line in detail.splitlines() if line.strip()][:count]
     return "\n      ".join(line if len(line) <= BRIEF else line[: BRIEF - 3] + "..."
                            for line in lines)
 
@@ -285,7 +364,7 @@ def check_function(name, function, cases, hint, *, normalise=None, diagnose=None
     if not callable(function):
         print(frame("not a function", name=name, got=_a(type(function))))
         return remember(CheckResult(name, 0, len(cases), True, [], hint))
-    rows, hints = [], []
+    rows, ways, hints = [], [], []
     try:
         for label, args, expected in cases:
             given = (show_input or (lambda a: shown_input(_names(function, a), a)))(args)
@@ -293,6 +372,7 @@ def check_function(name, function, cases, hint, *, normalise=None, diagnose=None
             if not ran:
                 specific = diagnose(args, expected, None) if diagnose and explain_errors else None
                 rows.append((label, False, given + got))
+                ways.append((given + got, got))
                 hints += [(label, specific)] if specific else []
                 continue
             if normalise is not None:
@@ -302,13 +382,16 @@ def check_function(name, function, cases, hint, *, normalise=None, diagnose=None
                     pass  # left as it is: the comparison explains the shape
             if same(expected, got):
                 rows.append((label, True, ""))
+                ways.append(("", ""))
                 continue
             specific = diagnose(args, expected, got) if diagnose else None
-            rows.append((label, False, given + difference(expected, got)))
+            missed = difference(expected, got)
+            rows.append((label, False, given + missed))
+            ways.append((given + direction(expected, got), missed))
             hints += [(label, specific)] if specific else []
     except NotAttempted:
         return not_attempted(name, len(cases), hint, "still raises")
-    return report(name, rows, hint, hints)
+    return report(name, rows, hint, hints, ways)
 
 
 def check_prediction(name, answer, expected: dict, hint, *, diagnose=None) -> CheckResult:
@@ -336,10 +419,12 @@ def check_prediction(name, answer, expected: dict, hint, *, diagnose=None) -> Ch
         return not_attempted(name, len(labels), hint, "a prediction None",
                              labels=", ".join(missing), given=len(labels) - len(missing),
                              n=len(labels))
-    rows = [(label, same(expected[label], given[label]),
-             "" if same(expected[label], given[label])
-             else difference(expected[label], given[label]))
+    made(name)  # every value filled in: cells behind revealed(name) may show the answer
+    oks = {label: same(expected[label], given[label]) for label in labels}
+    rows = [(label, oks[label], "" if oks[label] else difference(expected[label], given[label]))
             for label in labels]
+    ways = [("", "") if oks[label] else (direction(expected[label], given[label]), detail)
+            for label, _, detail in rows]
     hints = [(label, text) for label, ok, _ in rows if not ok and diagnose
              for text in [diagnose(label, expected[label], given[label])] if text]
-    return report(name, rows, hint, hints)
+    return report(name, rows, hint, hints, ways)

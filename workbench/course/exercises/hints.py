@@ -1,17 +1,38 @@
-"""The learner's `hint()`: the hints of the last check, opened only when asked.
+"""The learner's `hint()` and `revealed()`: what a check opens only when asked.
 
-A checker prints what failed and how (the input, the first difference); the
-hint tied to each mistake, and the checker's general hint, wait until the
-learner runs `hint()` in a cell of their own, so that trying first stays the
-default. Every checker hands its result to `remember` (check.py imports this
-module, never the other way round): the result carries its own hints.
+A checker prints what failed and how; on its first failing run in a kernel
+only the direction of each miss (too high, an item too many), so the learner
+still has something to reason out. The expected values, the hint tied to each
+mistake and the checker's general hint wait for the learner's `hint()` in a
+cell of their own, or for a second failing run of the same checker. Every
+checker hands its result to `remember` (check.py imports this module, never
+the other way round): the result carries its own hints and answers.
 
-Left out: a ladder of hints revealed one at a time.
+`revealed(name)` gates a cell that shows a prediction's answer: it opens once
+the learner has run that prediction's checker with every value filled in, so
+Run All on a notebook shipped unsolved shows no answer.
+
+Left out: a ladder of hints revealed one at a time; state beyond the kernel
+(a restarted kernel holds everything back again).
 """
 
+import json
+from pathlib import Path
+
+from ...display.lang import choose
 from ...display.phrases import say
 
-LAST: list = []  # the last check's result (a CheckResult), for hint()
+# Each checker's hint, in both languages: data, kept beside the code that prints it.
+HINTS = json.loads(Path(__file__).with_name("texts.json").read_text(encoding="utf-8"))["hints"]
+
+LAST: list = []      # the last check's result (a CheckResult), for hint()
+FAILED: dict = {}    # checker name -> failing runs in this kernel
+MADE: set = set()    # prediction checkers run with every value filled in
+
+
+def hint_text(name: str) -> str:
+    """The hint of checker `name` in the notebook's language."""
+    return choose(HINTS[name]["en"], HINTS[name]["zh"])
 
 
 def remember(result):
@@ -21,8 +42,38 @@ def remember(result):
     return result
 
 
+def failed_before(name: str) -> bool:
+    """Count one more failing run of checker `name`; True when it is not the first."""
+    FAILED[name] = FAILED.get(name, 0) + 1
+    return FAILED[name] > 1
+
+
+def made(name: str) -> None:
+    """The learner committed to every value of prediction `name`."""
+    MADE.add(name)
+
+
+def revealed(name: str) -> bool:
+    """True once prediction `name` was checked with every value filled in, this kernel;
+    otherwise print one line saying so and return False."""
+    if name not in HINTS:  # a typo would hold the cell back for ever, silently
+        raise ValueError(f"revealed({name!r}): no checker has that name; "
+                         f"the names are those passed to check_prediction")
+    if name in MADE:
+        return True
+    print(say("check held back"))
+    return False
+
+
+def forget() -> None:
+    """A fresh kernel's state: no check run, nothing revealed (for tests)."""
+    LAST.clear()
+    FAILED.clear()
+    MADE.clear()
+
+
 def hint() -> None:
-    """Print the hints of the check that ran last in this kernel."""
+    """Print the hints, and the expected values, of the check that ran last."""
     if not LAST:
         print(say("check no check yet"))
         return

@@ -1,0 +1,148 @@
+"""A first wrong try gets a direction, not the answer; the answer waits for a second try
+or hint(); a cell that shows a prediction's answer opens only once it was made (issue 40).
+
+Each kind of value a checker compares is one row: the expected value, a wrong answer,
+the direction the first try prints in each language. The expected value is chosen so
+its repr cannot appear by chance in the learner's own values.
+"""
+
+import pytest
+
+from workbench.course import exercises as ex
+from workbench.course.exercises import check as machinery
+
+KINDS = [
+    # (kind, expected, wrong, English direction, Chinese direction)
+    ("number", 4817, 5000, "too high", "偏大"),
+    ("number low", 4817, 12, "too low", "偏小"),
+    ("type", 4817, "a string", "should be an int, not a str", "应为 int，不是 str"),
+    ("list count", [4817, 9391], [4817], "1 items, should be 2; misses an item",
+     "1 项，应为 2 项；少了一项"),
+    ("list extra", ["alpha.py", "zeta.py"], ["alpha.py", "mine.py"],
+     "has an item it should not: 'mine.py'", "有一项不该有：'mine.py'"),
+    ("list item", [[4817], [9391]], [[4817], [12]], "item 1 is wrong: item 0 is wrong: too low",
+     "第 1 项不对：第 0 项不对：偏小"),
+    ("list order", ["zeta.py", "alpha.py"], ["alpha.py", "zeta.py"],
+     "the right items in the wrong order", "项目对，顺序不对"),
+    ("dict value", {"reads": 4817, "writes": 9391}, {"reads": 4817, "writes": 10000},
+     "at ['writes']: too high", "在 ['writes']：偏大"),
+    ("dict key", {"reads": 4817, "secret_key": 9391}, {"reads": 4817, "mine": 1},
+     "misses the key 'secret_key'", "缺少键 'secret_key'"),
+    ("text", "the hidden answer is here", "the hidden words", "the text is wrong from character 11 on",
+     "文本从第 11 个字符起不对"),
+    ("text short", "the hidden answer is here", "the hidden", "character 10 on; yours stops there",
+     "第 10 个字符起不对；你的在那里就结束了"),
+]
+IDS = [kind for kind, *_ in KINDS]
+
+
+def answers(expected, wrong) -> list:
+    """What a first try must not show: the expected value, each part of it the learner
+    did not write, and for a text the expected words where the two part."""
+    parts = list(expected.values()) if isinstance(expected, dict) else (
+        expected if isinstance(expected, list) else [])
+    hidden = [repr(expected), *(repr(p) for p in parts if repr(p) not in repr(wrong))]
+    if isinstance(expected, str):
+        at = next(i for i, (a, b) in enumerate(zip(expected + "\0", wrong + "\1")) if a != b)
+        hidden.append(expected[at:at + 6])
+    return hidden
+
+
+def run_function(expected, wrong):
+    return machinery.check_function("kind", lambda n: wrong, [("a case", (1,), expected)],
+                                    "the general hint")
+
+
+@pytest.fixture(params=["en", "zh"])
+def lang(request, monkeypatch):
+    monkeypatch.setenv("COMPACT_LANG", request.param)
+    return request.param
+
+
+@pytest.mark.parametrize("kind, expected, wrong, en, zh", KINDS, ids=IDS)
+def test_a_first_wrong_answer_gets_a_direction_not_the_expected_value(
+        kind, expected, wrong, en, zh, lang, capsys):
+    result = run_function(expected, wrong)
+    out = capsys.readouterr().out
+    assert not result.ok and (en if lang == "en" else zh) in out, out
+    assert not [a for a in answers(expected, wrong) if a in out], out
+    assert ("input: n=1" if lang == "en" else "输入：n=1") in out  # the failing case's input
+
+
+@pytest.mark.parametrize("kind, expected, wrong, en, zh", KINDS, ids=IDS)
+def test_a_second_wrong_try_shows_the_expected_value(kind, expected, wrong, en, zh, lang, capsys):
+    run_function(expected, wrong)
+    capsys.readouterr()
+    run_function(expected, wrong)
+    out = capsys.readouterr().out
+    assert machinery.difference(expected, wrong) in out, out
+    assert (en if lang == "en" else zh) not in out
+
+
+@pytest.mark.parametrize("kind, expected, wrong, en, zh", KINDS, ids=IDS)
+def test_hint_shows_the_expected_value_after_a_first_try(kind, expected, wrong, en, zh, lang,
+                                                         capsys):
+    run_function(expected, wrong)
+    capsys.readouterr()
+    ex.hint()
+    opened = capsys.readouterr().out
+    assert machinery.difference(expected, wrong) in opened, opened
+    assert "the general hint" in opened
+
+
+@pytest.mark.parametrize("kind, expected, wrong, en, zh", KINDS, ids=IDS)
+def test_a_wrong_prediction_gets_a_direction_then_the_value(kind, expected, wrong, en, zh, lang,
+                                                            capsys):
+    machinery.check_prediction("guess", {"it": wrong}, {"it": expected}, "h")
+    first = capsys.readouterr().out
+    assert (en if lang == "en" else zh) in first
+    assert not [a for a in answers(expected, wrong) if a in first], first
+    machinery.check_prediction("guess", {"it": wrong}, {"it": expected}, "h")
+    assert machinery.difference(expected, wrong) in capsys.readouterr().out
+
+
+def test_the_first_try_says_how_to_see_the_values_and_a_pass_is_unchanged(lang, capsys):
+    run_function(4817, 5000)
+    told = {"en": "run hint() to see them", "zh": "运行 hint() 查看"}[lang]
+    assert told in capsys.readouterr().out
+    result = run_function(4817, 4817)
+    out = capsys.readouterr().out
+    assert result.ok and told not in out
+    assert out.splitlines()[-1] == {"en": "The case passes.", "zh": "这个用例通过。"}[lang]
+
+
+def test_each_checker_counts_its_own_tries(capsys):
+    run_function(4817, 5000)
+    machinery.check_function("another", lambda n: 5000, [("a case", (1,), 4817)], "h")
+    assert "expected 4817" not in capsys.readouterr().out
+
+
+def test_a_first_try_of_a_real_prediction_shows_no_answer(capsys):
+    expected = ex.live.default_run()
+    ex.check_default_run({"files_saved": 0, "model_calls": 3})
+    out = capsys.readouterr().out
+    assert "too low" in out and f"expected {expected['model_calls']}" not in out
+
+
+HELD = {"en": "Held back until you make the prediction above",
+        "zh": "先做上面的预测"}
+
+
+def test_revealed_opens_only_after_the_prediction_is_made(lang, capsys):
+    assert ex.revealed("default_run") is False
+    assert HELD[lang] in capsys.readouterr().out
+    ex.check_default_run({"files_saved": 2, "model_calls": None})  # one value left as None
+    capsys.readouterr()
+    assert ex.revealed("default_run") is False
+    ex.check_default_run(None)
+    assert ex.revealed("default_run") is False
+    capsys.readouterr()
+    ex.check_default_run({"files_saved": 9, "model_calls": 9})  # wrong, but made
+    assert ex.revealed("default_run") is True
+    assert HELD[lang] not in capsys.readouterr().out
+    assert ex.revealed("steps_that_act") is False  # each prediction on its own
+
+
+def test_revealed_refuses_a_name_no_checker_has():
+    with pytest.raises(ValueError, match="revealed\\('default_runs'\\): no checker has that name"):
+        ex.revealed("default_runs")
