@@ -58,6 +58,7 @@ from workbench.course.histories import load_history
 from workbench.course.prefix import PrefixCounter
 from compact.formats import OMITTED
 from compact.messages import text_of, tool_results
+from compact.store import safe_name, sanitize_id
 from workbench.course.replay import outputs_lost, replay, timeline
 from workbench.course.widgets import explore, threshold_explorer
 
@@ -160,6 +161,19 @@ for profile, overrides in (("seed", {}), ("default", {"persist_oversized": False
           f"{run.records[0].chars_before:,d} -> {run.records[-1].chars_after:,d} characters")
     for line in run.echo + run.files:
         print("   ", line)
+
+# %% [markdown]
+# **Flaw 7, fixed in both profiles.** Step 1 names a saved file after the `tool_use_id`,
+# with every character outside `[A-Za-z0-9._-]` turned into `_`, and the article reuses
+# a file that already exists. Two different ids can clean up to the same name, and the
+# second result would be "recovered" from the first one's file. The package keeps the
+# article's name when the id is already clean, and adds a short hash of the real id when
+# it is not:
+
+# %%
+for tool_use_id in ("toolu_0002", "call_1", "call/1"):
+    print(f"{tool_use_id:<12} article: {sanitize_id(tool_use_id):<12} package: "
+          f"{safe_name(tool_use_id)}")
 
 # %% [markdown]
 # ## A whole session, call by call

@@ -78,6 +78,29 @@ print("the table (workbench.bench.prices), US dollars per million tokens, one ro
 print("\n".join(prices.table_lines()))
 
 # %% [markdown]
+# ## Characters and tokens
+#
+# The pipeline counts characters, as the article does:
+# `estimate_chars(messages) = len(json.dumps(messages, ensure_ascii=False))`. Without
+# `ensure_ascii=False`, Python writes each non-ASCII character as a six-character escape
+# (`\u8bf7`). This benchmark counts tokens with the offline model's estimate,
+# `ceil(ASCII characters / 4) + other characters`: a token for four ASCII characters, one
+# for every other character, each Chinese one included. One request, three weights:
+
+# %%
+import json
+
+from compact import estimate_chars
+from workbench.offline import estimate_text_tokens
+
+request_en = [{"role": "user", "content": "Read the five lesson READMEs and compare their titles."}]
+request_zh = [{"role": "user", "content": "请读取五节课程的 README.md，比较它们的一级标题。"}]
+print(f"{'':<9}{'default json.dumps':>20}{'ensure_ascii=False':>20}{'tokens (estimate)':>19}")
+for name, sample in (("English", request_en), ("Chinese", request_zh)):
+    print(f"{name:<9}{len(json.dumps(sample)):>20}{estimate_chars(sample):>20}"
+          f"{estimate_text_tokens(json.dumps(sample, ensure_ascii=False)):>19}")
+
+# %% [markdown]
 # ## The table
 #
 # Every figure here is deterministic: the same on every machine. `tables.format_table`

@@ -45,6 +45,14 @@
 # 调用才能回本。自学约 30 分钟；不在 90 分钟的课堂之内（docs/TEACHING.md）。
 
 # %% [markdown]
+# ## 字符与 token
+#
+# 管线和文章一样数字符：`estimate_chars(messages) = len(json.dumps(messages, ensure_ascii=False))`。
+# 不加 `ensure_ascii=False`，Python 会把每个非 ASCII 字符写成六个字符长的转义（`\u8bf7`）。本基准
+# 测试按离线模型的估算数 token：`ceil(ASCII characters / 4) + other characters`，即四个 ASCII
+# 字符算一个 token，其他每个字符（包括每个汉字）各算一个。同一个请求，三种分量：
+
+# %% [markdown]
 # ## 表格
 #
 # 这里的每个数字都是确定的：在任何机器上都一样。`tables.format_table` 打印一个随机种子的各行；
