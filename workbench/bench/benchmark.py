@@ -262,7 +262,9 @@ def run_bills(session, design: str, bills, *, limits: dict | None = None,
                              f"{', '.join(TTL_DESIGNS)})")
     session = session_with_thinking(session) if thinking else session
     config = _config(design, limits)
-    pairs = [(cost.CostLedger(model, ttl), cost.CostLedger(model, ttl)) for model, ttl, _ in bills]
+    pieces = cost.shared_pieces()
+    pairs = [(cost.CostLedger(model, ttl, pieces), cost.CostLedger(model, ttl, pieces))
+             for model, ttl, _ in bills]
 
     def summarizer(messages):
         text = summarize(messages)

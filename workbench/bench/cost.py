@@ -52,7 +52,15 @@ from compact.messages import text_of, tool_results
 from compact.store import TRANSCRIPTS
 
 from ..agent.breakpoints import breakpoints, check_rule, seen_after, typed_by_user
-from ..offline.api.usage import DEFAULT_MINIMUM, TTL_SECONDS, Prompt, PromptCache, block_text, message_blocks
+from ..offline.api.usage import (
+    DEFAULT_MINIMUM,
+    TTL_SECONDS,
+    Prompt,
+    PromptCache,
+    block_text,
+    message_blocks,
+    prefix_digests,
+)
 from ..offline.tokens import estimate_text_tokens
 from .prices import DEFAULT_MODEL, price, rates
 
@@ -143,6 +151,7 @@ class _Pieces:
 
     def __init__(self):
         self._known: dict[str, tuple] = {}
+        self._last, self._made = None, None   # the last list read, and what it made
 
     def __call__(self, text: str) -> tuple:
         known = self._known.get(text)
@@ -156,7 +165,15 @@ class _Pieces:
 
     def prompt(self, texts: list[str], rule: str, seen=frozenset()) -> Prompt:
         """The request as the cache sees it: `{"messages": [...]}` with the breakpoints
-        `rule` places (`workbench.agent.breakpoints`; "5m" is the top-level `cache_control`)."""
+        `rule` places (`workbench.agent.breakpoints`; "5m" is the top-level `cache_control`).
+        The same list sent again (every bill of one replay sends it) is read once."""
+        if texts is not self._last:
+            self._last, self._made = texts, self._read(texts)
+        blocks, tokens, ends, typed, total, prefixes = self._made
+        marks = [(ends[index], ttl) for index, ttl in breakpoints(rule, len(texts), typed, seen)]
+        return Prompt(blocks, tokens, marks if blocks else [], total, prefixes)
+
+    def _read(self, texts: list[str]) -> tuple:
         blocks, tokens, ascii_chars, other = [], [], _OPEN + _CLOSE + _BETWEEN * max(len(texts) - 1, 0), 0
         ends, typed = [], None
         for number, text in enumerate(texts):
@@ -167,8 +184,7 @@ class _Pieces:
             typed = number if by_user else typed
             ascii_chars, other = ascii_chars + a, other + n
         total = -(-ascii_chars // 4) + other
-        marks = [(ends[index], ttl) for index, ttl in breakpoints(rule, len(texts), typed, seen)]
-        return Prompt(blocks, tokens, marks if blocks else [], total)
+        return blocks, tokens, ends, typed, total, prefix_digests(Prompt(blocks, tokens, [], total))
 
 
 def request_usage(previous, texts, output_tokens: int = 0, model: str = DEFAULT_MODEL) -> dict:
@@ -196,16 +212,22 @@ def _zero() -> dict:
     return {**dict.fromkeys(FIELDS, 0), "cache_creation": {"ephemeral_1h_input_tokens": 0}}
 
 
+def shared_pieces() -> _Pieces:
+    """What ledgers booking the same requests can share (`CostLedger(..., pieces=...)`)."""
+    return _Pieces()
+
+
 class CostLedger:
     """Running totals for one session under one design, priced as `model`.
 
     `ttl` is the rule that places each request's breakpoints and their lifetimes
     (`workbench.agent.breakpoints.TTL_RULES`: "5m", "1h", "1h-prefix", ...);
     `add_request(..., at=t)` sends a request at t seconds on the session's clock
-    (without `at`, at the time of the previous request: no time passes).
+    (without `at`, at the time of the previous request: no time passes). Ledgers that
+    book the same requests may share `pieces` (`shared_pieces()`): each is read once.
     """
 
-    def __init__(self, model: str = DEFAULT_MODEL, ttl: str = "5m"):
+    def __init__(self, model: str = DEFAULT_MODEL, ttl: str = "5m", pieces: "_Pieces | None" = None):
         row = price(model)
         self.model, self.ttl, self.now = model, check_rule(ttl), 0.0
         self.seen = frozenset()   # what the client has seen of the clock (breakpoints.seen_after)
@@ -223,7 +245,7 @@ class CostLedger:
         self.summary_calls = 0
         self.largest = 0          # characters of the largest request
         self.largest_tokens = 0   # its tokens
-        self._pieces = _Pieces()
+        self._pieces = pieces or _Pieces()   # shared by the bills of one replay
 
     def cold(self, at: float) -> bool:
         """Whether the entries of the last request have expired by `at` (it left them

@@ -152,11 +152,13 @@ def ttl_of(block, request: dict) -> str:
 @dataclass(frozen=True)
 class Prompt:
     """A request as the cache sees it: each block's text and tokens, the breakpoints
-    (index, ttl) and the tokens of the whole request."""
+    (index, ttl) and the tokens of the whole request; `prefixes`, when given, what
+    `prefix_digests` would compute (a bench replay that bills one request many ways hashes it once)."""
     texts: list
     tokens: list
     marks: list
     total: int
+    prefixes: tuple | None = None
 
 
 def prompt_of(request: dict) -> Prompt:
@@ -197,7 +199,7 @@ class PromptCache:
         total, written = prompt.total, {"5m": 0, "1h": 0}
         read = 0
         if prompt.marks:
-            digests, sums = _prefixes(prompt)
+            digests, sums = prompt.prefixes or prefix_digests(prompt)
             with self._lock:
                 read = self._read(prompt, digests, sums, now)
                 covered = read
@@ -242,7 +244,7 @@ class PromptCache:
         entry.expires = now + TTL_SECONDS[entry.ttl]
 
 
-def _prefixes(prompt: Prompt) -> tuple[list[str], list[int]]:
+def prefix_digests(prompt: Prompt) -> tuple[list[str], list[int]]:
     """The digest and the tokens of every prefix: entry k covers blocks[0..k]."""
     running, digests, sums, total = hashlib.sha256(), [], [], 0
     for text, tokens in zip(prompt.texts, prompt.tokens):
