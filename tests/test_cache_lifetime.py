@@ -168,8 +168,8 @@ def test_the_bench_prints_the_rule_and_the_clock_of_every_row(capsys):
     assert cli.main(["--quick", "--sessions", "tool-heavy", "--designs", "seed", "default", "oracle",
                      "--ttls", "5m", "adaptive", "--clocks", "cold", "--models", "claude-sonnet-5"]) == 0
     out = capsys.readouterr().out
-    assert ("cache breakpoints: 5m, adaptive for default, default+cold, oracle, 5m for the rest; "
-            "clocks: cold") in out
+    assert ("cache breakpoints (workbench.agent.breakpoints): 5m, adaptive for default, default+cold, "
+            "oracle, 5m for the rest; clocks: cold") in out
     table = out.split("seed 0:\n")[1].split("\n\n")[0].splitlines()
     assert table[0].split()[:6] == ["model", "session", "turns", "design", "ttl", "clock"]
     assert [line.split()[:6] for line in table[2:7]] == [
@@ -177,3 +177,10 @@ def test_the_bench_prints_the_rule_and_the_clock_of_every_row(capsys):
         for design, ttl in (("seed", "5m"), ("default", "5m"), ("default", "adaptive"),
                             ("oracle", "5m"), ("oracle", "adaptive"))]
     assert "+misses x seed mean" in out and "<= seed each run" in out
+    # One rule and one clock: said once above the tables, no column that reads the same in every row.
+    assert cli.main(["--quick", "--sessions", "chat-heavy", "--designs", "seed", "default",
+                     "--models", "claude-sonnet-5"]) == 0
+    out = capsys.readouterr().out
+    assert "cache breakpoints (workbench.agent.breakpoints): 5m for every design; clocks: bench" in out
+    assert out.split("seed 0:\n")[1].splitlines()[0].split()[:5] == ["model", "session", "turns", "design",
+                                                                      "calls"]

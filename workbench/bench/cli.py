@@ -110,8 +110,9 @@ def main(argv=None) -> int:
     finally:
         _remove_all(scratch)
     first = [r for r in rows if r["seed"] == args.seed]
-    print(f"cache breakpoints: {', '.join(args.ttls)} for {', '.join(TTL_DESIGNS)}, 5m for the rest; "
-          f"clocks: {', '.join(args.clocks)}")
+    rules = "5m for every design" if args.ttls == ["5m"] else \
+        f"{', '.join(args.ttls)} for {', '.join(TTL_DESIGNS)}, 5m for the rest"
+    print(f"cache breakpoints (workbench.agent.breakpoints): {rules}; clocks: {', '.join(args.clocks)}")
     print("billed as (US dollars per million tokens, workbench.bench.prices):")
     print("\n".join(table_lines(args.models)))
     print(f"\nseed {args.seed}:")

@@ -210,7 +210,14 @@ def format_table(rows: list[dict], columns=None) -> str:
     return _table(rows, _columns(columns))
 
 
+# Columns shown only when some row differs from their value here: the breakpoint rule and
+# the clock of a bench run with one of each are said once, above its tables (`cli`).
+UNLESS_ALL = {"ttl": "5m", "clock": "bench"}
+
+
 def _table(rows: list[dict], chosen: list) -> str:
+    chosen = [column for column in chosen if column[0] not in UNLESS_ALL
+              or any(column[2](row) != UNLESS_ALL[column[0]] for row in rows)]
     rows_shown, previous = [], None
     for row in rows:
         key = (row.get("priced_as"), row["session"], row["turns"], row.get("clock"))
