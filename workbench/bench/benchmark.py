@@ -48,7 +48,16 @@ Time: each request is booked at its time on the session's clock (tools, the
 model, the user's pauses, now and then a long one), so a cache entry left
 alone past its lifetime is gone; `cost` is that bill, `cost_no_pauses` the
 bill of the very same requests with the user's pauses left out (the designs do
-not look at the clock, but for default+cold).
+not look at the clock, but for default+cold). `run_bench(clocks=...)` runs on
+each clock of `workbench.bench.sessions.CLOCKS` (the bench's, issue 43's "every
+pause 6-10 minutes" and "no call survives 5 minutes").
+
+The cache's lifetime: `run_bench(ttls=...)` bills the designs of TTL_DESIGNS
+under each breakpoint rule of `workbench.agent.breakpoints.TTL_RULES` (where the
+breakpoints go, 5 minutes or an hour each); the seed profile keeps its one
+5-minute breakpoint, so `x seed` always compares with the article as sent. A
+rule changes the bill, never what is sent: one replay (`run_bills`) books every
+model, rule and clock of a design and session (default+cold: one per clock).
 
 Timing: `prepare` (or the design's equivalent) is timed per call with
 time.perf_counter. growth = (median ms per call at the longer session / at the

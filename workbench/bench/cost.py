@@ -11,9 +11,10 @@ What a request is billed: the four counts of the API's `usage`, computed by the
 offline server's own prompt cache (`workbench.offline.api.usage.PromptCache`, the
 API's rules: breakpoints, the 20-block lookback, the model's minimum, entries
 that live 5 minutes or an hour from their last use). The ledger sends each
-request as the agent does, messages only, with the API's top-level
-`cache_control` (one breakpoint on its last block, `ttl` the ledger's), at the
-time the session's clock gives (`add_request(..., at=seconds)`); the same
+request as the agent does, messages only, with the breakpoints the ledger's
+rule places (`ttl`, a row of `workbench.agent.breakpoints.TTL_RULES`; "5m" is
+the agent's: the API's top-level `cache_control`, one 5-minute breakpoint on the
+last block), at the time the session's clock gives (`add_request(..., at=seconds)`); the same
 request sent to the offline server through the SDK gets the same `usage`
 (tests/test_bench.py checks). Tokens are the offline estimate
 (`workbench.offline.tokens`). The reply is `output_tokens`: the estimate of the

@@ -62,9 +62,8 @@ LOOKBACK = 20
 MAX_BREAKPOINTS = 4
 BREAKPOINTS_ERROR = "A maximum of {limit} blocks with cache_control may be provided. Found {found}."
 TTL_SECONDS = {"5m": 5 * 60, "1h": 60 * 60}
-TTL_ORDER_ERROR = ("A cache_control block with ttl '1h' may not follow one with ttl '5m': "
-                   "breakpoints with the longer ttl must come first. Found '1h' at block {late} "
-                   "after '5m' at block {early}.")
+TTL_ORDER_ERROR = ("A cache_control with ttl '1h' may not follow one with ttl '5m': breakpoints "
+                   "with the longer ttl must come first (in the order tools, system, messages).")
 
 # The minimum cacheable prompt length, in tokens, by model id (a dated id such as
 # claude-opus-4-5-20251101 takes its family's row). Source: the "minimum cacheable
@@ -130,9 +129,8 @@ def check_ttl_order(marks) -> None:
     """CacheControlError when a 1-hour breakpoint comes after a 5-minute one
     (`marks`: (block index, ttl) in the request's order)."""
     early = next((k for k, ttl in marks if ttl == "5m"), None)
-    late = next((k for k, ttl in marks if ttl == "1h" and early is not None and k > early), None)
-    if late is not None:
-        raise CacheControlError(TTL_ORDER_ERROR.format(late=late, early=early))
+    if early is not None and any(ttl == "1h" and k > early for k, ttl in marks):
+        raise CacheControlError(TTL_ORDER_ERROR)
 
 
 def block_text(block) -> str:
