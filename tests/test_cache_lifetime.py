@@ -4,13 +4,14 @@ offline server's cache (workbench/offline/api/usage.py), the clocks of the issue
 (workbench/bench/sessions.py `CLOCKS`) and the bench that measures each rule on each.
 """
 
+import json
 from dataclasses import replace
 
 import anthropic
 import pytest
 
 from workbench.agent.breakpoints import TTL_RULES, breakpoints, seen_after, typed_by_user, with_breakpoints
-from workbench.bench import benchmark, cli
+from workbench.bench import benchmark, cli, cost, stats, tables
 from workbench.bench.sessions import CLOCKS, PAST_THE_CACHE, call_times, make_session
 from workbench.offline import MODEL_NAME
 from workbench.offline.api.usage import TTL_ORDER_ERROR, PromptCache, check_breakpoints, prompt_of
@@ -184,3 +185,33 @@ def test_the_bench_prints_the_rule_and_the_clock_of_every_row(capsys):
     assert "cache breakpoints (workbench.agent.breakpoints): 5m for every design; clocks: bench" in out
     assert out.split("seed 0:\n")[1].splitlines()[0].split()[:5] == ["model", "session", "turns", "design",
                                                                       "calls"]
+
+
+def test_a_call_is_cold_only_once_the_longest_lived_breakpoint_has_lapsed():
+    """The cache-aware switch asks `cold`: under 1h-prefix a 7-minute pause leaves the
+    prefix alive, so compacting then would break what is still paid for."""
+    texts = [json.dumps(m) for m in conversation(1)]
+    for rule, cold_after_7 in (("5m", True), ("1h-prefix", False), ("1h", False)):
+        ledger = cost.CostLedger("claude-sonnet-5", rule)
+        ledger.add_request(texts, at=0.0)
+        assert ledger.cold(7 * 60) is cold_after_7
+        assert ledger.cold(61 * 60)
+
+
+def test_over_sessions_sets_each_rule_beside_the_article_and_the_oracle():
+    def row(design, ttl, seed, kind, bill, misses):
+        return {"priced_as": "claude-sonnet-5", "session": kind, "turns": 120, "clock": "bench",
+                "seed": seed, "design": design, "ttl": ttl, "cost_repaid": bill, "misses": misses}
+    rows = [row("seed", "5m", 0, "chat-heavy", 100, 5), row("seed", "5m", 1, "chinese", 200, 5),
+            row("default", "5m", 0, "chat-heavy", 50, 4), row("default", "5m", 1, "chinese", 60, 6),
+            row("default", "1h", 0, "chat-heavy", 40, 4), row("default", "1h", 1, "chinese", 80, 6),
+            row("oracle", "5m", 0, "chat-heavy", 25, 0), row("oracle", "5m", 1, "chinese", 30, 0)]
+    by = {(r["design"], r["ttl"]): r for r in stats.over_sessions(rows)}
+    assert by["default", "5m"]["priced_ratio_mean"] == pytest.approx((0.5 + 0.3) / 2)
+    assert by["default", "1h"]["priced_ratio_worst"] == pytest.approx(0.4)
+    # No oracle ran under 1h: the 5-minute oracle is the floor.
+    assert by["default", "1h"]["oracle_by_kind"] == {"chat-heavy": pytest.approx(1.6),
+                                                     "chinese": pytest.approx(80 / 30)}
+    assert by["default", "5m"]["misses_total"] == 10 and not by["default", "5m"]["misses_le_seed"]
+    line = tables.format_over(stats.over_sessions(rows)).splitlines()[3]
+    assert line.split()[:6] == ["sonnet-5", "bench", "default", "5m", "2", "0.400"]
