@@ -10,8 +10,12 @@
 It prints the rows of the price table it bills, the first seed's table
 (`workbench.bench.tables`), then each design's mean and worst over the seeds
 (cost, and cost with misses priced, over the seed profile's and the oracle's on
-the same session, misses: `workbench.bench.stats`), and writes the chart if
-asked. It prints figures; whether they meet a target is for the tests to assert.
+the same session, misses: `workbench.bench.stats`), then one row per model,
+clock, design and breakpoint rule over every session (`stats.over_sessions`), and
+writes the chart if asked. `--ttls` and `--clocks` run the designs whose breakpoints
+are the course's under each rule of `workbench.agent.breakpoints` on each clock of
+`workbench.bench.sessions.CLOCKS`. It prints figures; whether they meet a target is
+for the tests to assert.
 
 Left out: saving the rows (run `workbench.bench.benchmark.run_bench` from Python for
 them) and running seeds in parallel (two cores are shared by a class).
