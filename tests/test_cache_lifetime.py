@@ -215,3 +215,39 @@ def test_over_sessions_sets_each_rule_beside_the_article_and_the_oracle():
     assert by["default", "5m"]["misses_total"] == 10 and not by["default", "5m"]["misses_le_seed"]
     line = tables.format_over(stats.over_sessions(rows)).splitlines()[3]
     assert line.split()[:6] == ["sonnet-5", "bench", "default", "5m", "2", "0.400"]
+
+
+@pytest.mark.parametrize("rule", ["1h-prefix", "adaptive"])
+def test_the_servers_usage_under_a_rule_is_the_bench_bill(monkeypatch, rule):
+    """Every request of a bench session on the 6-10 minute clock, sent through the SDK with
+    the breakpoints the rule places (`with_breakpoints`), at its time: the offline server
+    reads and writes what the bench booked, the 1-hour and 5-minute writes apart."""
+    booked, real = [], cost.CostLedger.add_request
+
+    def recording(self, texts, reply=None, at=None):
+        usage = real(self, texts, reply, at)
+        booked.append((list(texts), self.now, self.seen, usage))
+        return usage
+
+    monkeypatch.setattr(cost.CostLedger, "add_request", recording)
+    benchmark.run_session(make_session("chat-heavy", 30, 2), "default", ttl=rule, clock="pauses",
+                          limits={"context_char_limit": 20_000})
+    booked = booked[0::2]   # the bill with pauses (a second ledger books them without)
+    with offline_model() as (server, client):
+        clock = [0.0]
+        server.prompt_cache.clock = lambda: clock[0]
+        for texts, at, seen, usage in booked:
+            clock[0] = at
+            got = create(client, with_breakpoints([json.loads(t) for t in texts], rule, seen)).usage
+            # The server's estimate also counts the markers' own JSON (a string made a text
+            # block, "cache_control": {...}; the API's tokens do not): its request is a few
+            # tokens longer, and a prefix that reaches the end is capped at that total (the
+            # blocks' rounded estimates add up to a little more than the request's).
+            served = [got.cache_read_input_tokens, got.cache_creation_input_tokens,
+                      got.cache_creation.ephemeral_1h_input_tokens]
+            billed = [usage["cache_read_input_tokens"], usage["cache_creation_input_tokens"],
+                      usage["cache_creation"]["ephemeral_1h_input_tokens"]]
+            assert all(abs(a - b) <= 16 for a, b in zip(served, billed)), (served, billed)
+            assert 0 <= got.input_tokens - usage["input_tokens"] <= 40
+    assert sum(u["cache_creation"]["ephemeral_1h_input_tokens"] for *_, u in booked) > 0
+    assert sum(u["cache_read_input_tokens"] for *_, u in booked) > 0

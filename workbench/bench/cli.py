@@ -1,7 +1,7 @@
 """`python -m compact bench`: the benchmark from the command line.
 
     python -m compact bench                 # 3 sessions x 120 and 400 turns x every design x 8 seeds,
-                                            # billed as Claude Sonnet 5.5 and Claude Opus 5.5
+                                            # billed as Claude Sonnet 5 and Claude Opus 5.5
     python -m compact bench --quick         # a smoke run of a few seconds (one seed)
     python -m compact bench --models claude-opus-5-5 --chart bench.png
     python -m compact bench --ttls 5m 1h adaptive --clocks bench pauses cold
