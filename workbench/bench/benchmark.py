@@ -48,7 +48,16 @@ Time: each request is booked at its time on the session's clock (tools, the
 model, the user's pauses, now and then a long one), so a cache entry left
 alone past its lifetime is gone; `cost` is that bill, `cost_no_pauses` the
 bill of the very same requests with the user's pauses left out (the designs do
-not look at the clock, but for default+cold).
+not look at the clock, but for default+cold). `run_bench(clocks=...)` runs on
+each clock of `workbench.bench.sessions.CLOCKS` (the bench's, issue 43's "every
+pause 6-10 minutes" and "no call survives 5 minutes").
+
+The cache's lifetime: `run_bench(ttls=...)` bills the designs of TTL_DESIGNS
+under each breakpoint rule of `workbench.agent.breakpoints.TTL_RULES` (where the
+breakpoints go, 5 minutes or an hour each); the seed profile keeps its one
+5-minute breakpoint, so `x seed` always compares with the article as sent. A
+rule changes the bill, never what is sent: one replay (`run_bills`) books every
+model, rule and clock of a design and session (default+cold: one per clock).
 
 Timing: `prepare` (or the design's equivalent) is timed per call with
 time.perf_counter. growth = (median ms per call at the longer session / at the
@@ -73,6 +82,7 @@ import statistics
 import tempfile
 import time
 from dataclasses import replace
+from itertools import product
 
 from compact import formats
 from compact.compactor import ContextCompactor
@@ -135,6 +145,10 @@ DESIGN_TABLE = {
 ORACLE = "oracle"
 DESIGNS = ("none", "summary", "seed", "default", ORACLE)
 COLOURS = {name: colour for name, (_, colour) in DESIGN_TABLE.items()}
+# The designs whose breakpoints are the course's to place: each runs once per rule of
+# run_bench's `ttls`. The article's (seed) is sent as its code sends it, the API's automatic
+# 5-minute breakpoint; so are none, summary and the server designs.
+TTL_DESIGNS = ("default", "default+cold", ORACLE)
 
 
 def _oracle(session: Session, store) -> Session:
@@ -225,7 +239,8 @@ def _drive(session, step, ledgers: list, window: int, compactor=None, originals=
 
 def run_session(session, design: str, *, limits: dict | None = None,
                 summarize=extractive_summary, root=None, window: int = DEFAULT_WINDOW,
-                probes=None, model: str = DEFAULT_MODEL, thinking: bool = False) -> dict:
+                probes=None, model: str = DEFAULT_MODEL, thinking: bool = False,
+                ttl: str = "5m", clock: str = "bench") -> dict:
     """One design over one session: a row of figures (see format_table).
 
     `limits` overrides CompactionConfig fields (tests use tiny ones);
@@ -236,21 +251,42 @@ def run_session(session, design: str, *, limits: dict | None = None,
     from what the design sends for the turn after the last (`workbench.probes.status`).
     `thinking`: every reply starts with a thinking block; the row's `thinking_invalid`
     counts those the design sent back behind a changed prefix (None when off).
+    `ttl`: the rule that places the breakpoints (`workbench.agent.breakpoints.TTL_RULES`;
+    only the designs of TTL_DESIGNS take another than "5m"); `clock`: a row of
+    `workbench.bench.sessions.CLOCKS`.
     """
+    return run_bills(session, design, [(model, ttl, clock)], limits=limits, summarize=summarize,
+                     root=root, window=window, probes=probes, thinking=thinking)[0]
+
+
+def run_bills(session, design: str, bills, *, limits: dict | None = None,
+              summarize=extractive_summary, root=None, window: int = DEFAULT_WINDOW,
+              probes=None, thinking: bool = False) -> list[dict]:
+    """`run_session` for each (model, ttl, clock) of `bills`, from one replay: the design
+    does not look at the bill, so every bill books the same requests (default+cold looks
+    at the clock: the first bill's decides its cold calls). One row per bill."""
+    for _, ttl, _ in bills:
+        if ttl != "5m" and design not in TTL_DESIGNS:
+            raise ValueError(f"design {design!r} sends the 5-minute breakpoint only (TTL_DESIGNS: "
+                             f"{', '.join(TTL_DESIGNS)})")
     session = session_with_thinking(session) if thinking else session
     config = _config(design, limits)
-    ledger, calm = cost.CostLedger(model), cost.CostLedger(model)
+    pieces = cost.shared_pieces()
+    pairs = [(cost.CostLedger(model, ttl, pieces), cost.CostLedger(model, ttl, pieces))
+             for model, ttl, _ in bills]
 
     def summarizer(messages):
         text = summarize(messages)
-        for book in (ledger, calm):
+        for book in (book for pair in pairs for book in pair):
             book.add_summary(summary_input(messages, config.summary_input_char_limit), text)
         return text
 
     with tempfile.TemporaryDirectory(prefix="compact-bench-", dir=root) as folder:
         compactor = ContextCompactor(folder, summarizer, config, new_id=seeded_ids())
         step = _step(design, compactor)
-        books = [(ledger, call_times(session)), (calm, call_times(session, pauses=False))]
+        books = [book for (ledger, calm), (_, _, clock) in zip(pairs, bills)
+                 for book in ((ledger, call_times(session, clock=clock)),
+                              (calm, call_times(session, pauses=False, clock=clock)))]
         originals = session.outputs()
         sent = _oracle(session, compactor.store) if design == ORACLE else session
         run = _drive(sent, step, books, window, compactor, originals, oracle=design == ORACLE)
@@ -258,17 +294,10 @@ def run_session(session, design: str, *, limits: dict | None = None,
         files = len(compactor.store.written)
         gone = None if probes is None else _forgotten(session, step, run["final"], probes, compactor)
     timed = design != "none"
-    return {
+    shared = {
         **({} if gone is None else {"forgotten": gone, "probes": len(probes)}),
         "session": session.kind, "turns": len(session.turns), "design": design,
-        "model_calls": len(session.turns) + ledger.summary_calls,
-        "summary_calls": ledger.summary_calls, "refused": run["refused"],
-        "tokens_in": ledger.input_tokens_sent, "tokens_out": ledger.total["output_tokens"],
-        "cache_read": ledger.total["cache_read_input_tokens"], "cost": round(ledger.cost, 1),
-        "cost_no_pauses": round(calm.cost, 1), "cold_calls": run["cold_calls"], "priced_as": ledger.model,
-        "repaid": round(ledger.repaid, 1), "cost_repaid": round(ledger.cost + ledger.repaid, 1),
-        "repaid_no_pauses": round(calm.repaid, 1),
-        "largest": ledger.largest, "largest_tokens": ledger.largest_tokens,
+        "refused": run["refused"], "cold_calls": run["cold_calls"],
         "outputs": len(originals), "lost": len(lost), "lost_ids": lost, "files": files,
         "misses": run["misses"], "references": sum(t.refers_to is not None for t in session.turns),
         "thinking_invalid": run["thinking_invalid"] if thinking else None,
@@ -277,6 +306,21 @@ def run_session(session, design: str, *, limits: dict | None = None,
         "median_new_chars": statistics.median(run["news"]), "growth": None,
         "prepare_ms": run["timings"] if timed else [], "request_chars": run["sizes"],
         "limit": config.context_char_limit,
+    }
+    return [{**shared, **_bill(ledger, calm, len(session.turns)), "ttl": ttl, "clock": clock}
+            for (ledger, calm), (_, ttl, clock) in zip(pairs, bills)]
+
+
+def _bill(ledger, calm, turns: int) -> dict:
+    """One bill's figures: the ledger with the user's pauses, and `calm` without them."""
+    return {
+        "model_calls": turns + ledger.summary_calls, "summary_calls": ledger.summary_calls,
+        "tokens_in": ledger.input_tokens_sent, "tokens_out": ledger.total["output_tokens"],
+        "cache_read": ledger.total["cache_read_input_tokens"], "cost": round(ledger.cost, 1),
+        "cost_no_pauses": round(calm.cost, 1), "priced_as": ledger.model,
+        "repaid": round(ledger.repaid, 1), "cost_repaid": round(ledger.cost + ledger.repaid, 1),
+        "repaid_no_pauses": round(calm.repaid, 1),
+        "largest": ledger.largest, "largest_tokens": ledger.largest_tokens,
     }
 
 
@@ -291,7 +335,8 @@ def add_growth(rows: list[dict]) -> list[dict]:
     """Set `growth` on each row against the shortest run of its session, seed and design."""
     groups: dict[tuple, list] = {}
     for row in rows:
-        key = (row.get("priced_as"), row["session"], row.get("seed", 0), row["design"])
+        key = (row.get("priced_as"), row["session"], row.get("seed", 0), row["design"],
+               row.get("ttl"), row.get("clock"))
         groups.setdefault(key, []).append(row)
     for group in groups.values():
         base = min(group, key=lambda r: r["turns"])
@@ -304,23 +349,35 @@ def add_growth(rows: list[dict]) -> list[dict]:
     return rows
 
 
+def oracle_of(row: dict, by_key: dict):
+    """The oracle's row for `row`: the same session (model, kind, length, seed, clock) under
+    the same breakpoint rule, or under the 5-minute one when the oracle ran without it."""
+    key = (row.get("priced_as"), row["session"], row["turns"], row.get("seed", 0), row.get("clock", "bench"))
+    return by_key.get((*key, row.get("ttl", "5m"))) or by_key.get((*key, "5m"))
+
+
+def oracles(rows: list[dict]) -> dict:
+    return {(r.get("priced_as"), r["session"], r["turns"], r.get("seed", 0), r.get("clock", "bench"),
+             r.get("ttl", "5m")): r for r in rows if r["design"] == ORACLE}
+
+
 def add_oracle(rows: list[dict]) -> list[dict]:
-    """Set `x_oracle` on each row: its cost_repaid over the oracle's on the same session
-    (model, kind, length, seed); None when the oracle did not run."""
-    def key(row):
-        return (row.get("priced_as"), row["session"], row["turns"], row.get("seed", 0))
-    floor = {key(r): r["cost_repaid"] for r in rows if r["design"] == ORACLE}
+    """Set `x_oracle` on each row: its cost_repaid over the oracle's (`oracle_of`); None
+    when the oracle did not run."""
+    floor = oracles(rows)
     for row in rows:
-        base = floor.get(key(row))
-        row["x_oracle"] = row["cost_repaid"] / base if base else None
+        base = oracle_of(row, floor)
+        row["x_oracle"] = row["cost_repaid"] / base["cost_repaid"] if base and base["cost_repaid"] else None
     return rows
 
 
 def run_bench(turns=TURNS, sessions=KINDS, designs=DESIGNS, seed: int = 0,
               limits: dict | None = None, root=None, seeds=None, probe_seeds=(),
-              models=(DEFAULT_MODEL,), thinking: bool = False) -> list[dict]:
+              models=(DEFAULT_MODEL,), thinking: bool = False, ttls=("5m",),
+              clocks=("bench",)) -> list[dict]:
     """Every design over every session at every length, for `seed` (or each of `seeds`),
-    billed as each of `models`: one row each; the runs' scratch folders go in `root`
+    billed as each of `models`, on each of `clocks`: one row each, and one per rule of
+    `ttls` for the designs of TTL_DESIGNS; the runs' scratch folders go in `root`
     (default: the temporary folder). The runs of the seeds in `probe_seeds` are probed
     too (`forgotten`); `thinking`: every reply thinks first, and each row counts the
     blocks invalidated (`thinking_invalid`)."""
@@ -332,11 +389,20 @@ def run_bench(turns=TURNS, sessions=KINDS, designs=DESIGNS, seed: int = 0,
                 # The first `count` turns: the same text as make_session(kind, count, number).
                 session = replace(longest, turns=longest.turns[:count])
                 probes = make_probes(*session_messages(session)) if number in probe_seeds else None
-                for model in models:
-                    for design in designs:
-                        row = run_session(session, design, limits=limits, root=root, probes=probes,
-                                          model=model, thinking=thinking)
-                        rows.append({**row, "seed": number})
+                made_here = []
+                for design in designs:
+                    bills = list(product(models, ttls if design in TTL_DESIGNS else ("5m",), clocks))
+                    # One replay books every bill, but default+cold's: its cold calls follow the clock.
+                    groups = [[b for b in bills if b[2] == clock] for clock in clocks] \
+                        if design == "default+cold" else [bills]
+                    for group in groups:
+                        made = run_bills(session, design, group, limits=limits, root=root, probes=probes,
+                                         thinking=thinking)
+                        made_here += [{**row, "seed": number} for row in made]
+                # In the tables' order: by model, clock, design, rule.
+                order = {name: k for names in (models, clocks, designs, ttls) for k, name in enumerate(names)}
+                rows += sorted(made_here, key=lambda r: tuple(order.get(r[field], -1) for field in
+                                                              ("priced_as", "clock", "design", "ttl")))
     return add_oracle(add_growth(rows))
 
 

@@ -1,15 +1,21 @@
 """`python -m compact bench`: the benchmark from the command line.
 
     python -m compact bench                 # 3 sessions x 120 and 400 turns x every design x 8 seeds,
-                                            # billed as Claude Sonnet 5.5 and Claude Opus 5.5
+                                            # billed as Claude Sonnet 5 and Claude Opus 5.5
     python -m compact bench --quick         # a smoke run of a few seconds (one seed)
     python -m compact bench --models claude-opus-5-5 --chart bench.png
+    python -m compact bench --ttls 5m 1h adaptive --clocks bench pauses cold
+                                            # the cache's lifetime: when each rule wins
 
 It prints the rows of the price table it bills, the first seed's table
 (`workbench.bench.tables`), then each design's mean and worst over the seeds
 (cost, and cost with misses priced, over the seed profile's and the oracle's on
-the same session, misses: `workbench.bench.stats`), and writes the chart if
-asked. It prints figures; whether they meet a target is for the tests to assert.
+the same session, misses: `workbench.bench.stats`), then one row per model,
+clock, design and breakpoint rule over every session (`stats.over_sessions`), and
+writes the chart if asked. `--ttls` and `--clocks` run the designs whose breakpoints
+are the course's under each rule of `workbench.agent.breakpoints` on each clock of
+`workbench.bench.sessions.CLOCKS`. It prints figures; whether they meet a target is
+for the tests to assert.
 
 Left out: saving the rows (run `workbench.bench.benchmark.run_bench` from Python for
 them) and running seeds in parallel (two cores are shared by a class).
@@ -23,13 +29,14 @@ import tempfile
 import time
 from pathlib import Path
 
-from .benchmark import DESIGN_TABLE, QUICK_TURNS, SEEDS, TURNS, run_bench
+from ..agent.breakpoints import TTL_RULES
+from .benchmark import DESIGN_TABLE, QUICK_TURNS, SEEDS, TTL_DESIGNS, TURNS, run_bench
 from .chart import bench_chart, chart_path_problem, save_chart
 from .prices import BENCH_MODELS, PRICES, table_lines
 from .rounds import rounds_table, session_rounds
-from .sessions import KINDS, make_session, session_messages
-from .stats import across_seeds
-from .tables import SEED_LEGEND, format_seeds, format_table, legend
+from .sessions import CLOCKS, KINDS, make_session, session_messages
+from .stats import across_seeds, over_sessions
+from .tables import OVER_LEGEND, SEED_LEGEND, format_over, format_seeds, format_table, legend
 from .thinking import add_thinking_argument
 
 
@@ -73,6 +80,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--models", nargs="+", choices=PRICES, default=list(BENCH_MODELS),
                         help="the models billed, each a row of workbench.bench.prices "
                              f"(default {' '.join(BENCH_MODELS)})")
+    parser.add_argument("--ttls", nargs="+", choices=TTL_RULES, default=["5m"],
+                        help="the breakpoint rules (workbench.agent.breakpoints) the designs "
+                             f"{', '.join(TTL_DESIGNS)} each run under (default 5m); the others "
+                             "send one 5-minute breakpoint")
+    parser.add_argument("--clocks", nargs="+", choices=CLOCKS, default=["bench"],
+                        help="when the calls are sent (workbench.bench.sessions.CLOCKS; default bench)")
     parser.add_argument("--chart", metavar="FILE", help="also write the chart to this PNG")
     add_thinking_argument(parser)
     parser.add_argument("--rounds", action="store_true",
@@ -96,10 +109,14 @@ def main(argv=None) -> int:
         # The first seed's runs are probed: its table has the forgotten beside the cost.
         rows = run_bench(turns, args.sessions, args.designs, root=scratch,
                          seeds=range(args.seed, args.seed + count), probe_seeds=(args.seed,),
-                         models=tuple(args.models), thinking=args.thinking)
+                         models=tuple(args.models), thinking=args.thinking,
+                         ttls=tuple(dict.fromkeys(args.ttls)), clocks=tuple(dict.fromkeys(args.clocks)))
     finally:
         _remove_all(scratch)
     first = [r for r in rows if r["seed"] == args.seed]
+    rules = "5m for every design" if args.ttls == ["5m"] else \
+        f"{', '.join(args.ttls)} for {', '.join(TTL_DESIGNS)}, 5m for the rest"
+    print(f"cache breakpoints (workbench.agent.breakpoints): {rules}; clocks: {', '.join(args.clocks)}")
     print("billed as (US dollars per million tokens, workbench.bench.prices):")
     print("\n".join(table_lines(args.models)))
     print(f"\nseed {args.seed}:")
@@ -109,6 +126,9 @@ def main(argv=None) -> int:
     print(f"\nover {count} seeds ({args.seed}..{args.seed + count - 1}): mean and worst of each design")
     print(format_seeds(across_seeds(rows)))
     print("\n" + SEED_LEGEND)
+    print()
+    print(format_over(over_sessions(rows)))
+    print("\n" + OVER_LEGEND)
     if args.rounds:
         for kind in args.sessions:
             print(f"\nrounds: {kind}, {max(turns)} turns, seed {args.seed}")

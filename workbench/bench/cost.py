@@ -11,9 +11,10 @@ What a request is billed: the four counts of the API's `usage`, computed by the
 offline server's own prompt cache (`workbench.offline.api.usage.PromptCache`, the
 API's rules: breakpoints, the 20-block lookback, the model's minimum, entries
 that live 5 minutes or an hour from their last use). The ledger sends each
-request as the agent does, messages only, with the API's top-level
-`cache_control` (one breakpoint on its last block, `ttl` the ledger's), at the
-time the session's clock gives (`add_request(..., at=seconds)`); the same
+request as the agent does, messages only, with the breakpoints the ledger's
+rule places (`ttl`, a row of `workbench.agent.breakpoints.TTL_RULES`; "5m" is
+the agent's: the API's top-level `cache_control`, one 5-minute breakpoint on the
+last block), at the time the session's clock gives (`add_request(..., at=seconds)`); the same
 request sent to the offline server through the SDK gets the same `usage`
 (tests/test_bench.py checks). Tokens are the offline estimate
 (`workbench.offline.tokens`). The reply is `output_tokens`: the estimate of the
@@ -51,7 +52,16 @@ from compact import formats
 from compact.messages import text_of, tool_results
 from compact.store import TRANSCRIPTS
 
-from ..offline.api.usage import DEFAULT_MINIMUM, TTL_SECONDS, Prompt, PromptCache, block_text, message_blocks
+from ..agent.breakpoints import breakpoints, check_rule, seen_after, typed_by_user
+from ..offline.api.usage import (
+    DEFAULT_MINIMUM,
+    TTL_SECONDS,
+    Prompt,
+    PromptCache,
+    block_text,
+    message_blocks,
+    prefix_digests,
+)
 from ..offline.tokens import estimate_text_tokens
 from .prices import DEFAULT_MODEL, price, rates
 
@@ -142,26 +152,40 @@ class _Pieces:
 
     def __init__(self):
         self._known: dict[str, tuple] = {}
+        self._last, self._made = None, None   # the last list read, and what it made
 
     def __call__(self, text: str) -> tuple:
         known = self._known.get(text)
         if known is None:
-            texts = [block_text(b) for b in message_blocks(json.loads(text))]
+            message = json.loads(text)
+            texts = [block_text(b) for b in message_blocks(message)]
             ascii_chars = _ascii(text)
             known = self._known[text] = (texts, [estimate_text_tokens(t) for t in texts],
-                                         ascii_chars, len(text) - ascii_chars)
+                                         ascii_chars, len(text) - ascii_chars, typed_by_user(message))
         return known
 
-    def prompt(self, texts: list[str], ttl: str) -> Prompt:
-        """The request `{"messages": [...], "cache_control": {...}}` as the cache sees it."""
+    def prompt(self, texts: list[str], rule: str, seen=frozenset()) -> Prompt:
+        """The request as the cache sees it: `{"messages": [...]}` with the breakpoints
+        `rule` places (`workbench.agent.breakpoints`; "5m" is the top-level `cache_control`).
+        The same list sent again (every bill of one replay sends it) is read once."""
+        if texts is not self._last:
+            self._last, self._made = texts, self._read(texts)
+        blocks, tokens, ends, typed, total, prefixes = self._made
+        marks = [(ends[index], ttl) for index, ttl in breakpoints(rule, len(texts), typed, seen)]
+        return Prompt(blocks, tokens, marks if blocks else [], total, prefixes)
+
+    def _read(self, texts: list[str]) -> tuple:
         blocks, tokens, ascii_chars, other = [], [], _OPEN + _CLOSE + _BETWEEN * max(len(texts) - 1, 0), 0
-        for text in texts:
-            parts, counts, a, n = self(text)
+        ends, typed = [], None
+        for number, text in enumerate(texts):
+            parts, counts, a, n, by_user = self(text)
             blocks += parts
             tokens += counts
+            ends.append(len(blocks) - 1)
+            typed = number if by_user else typed
             ascii_chars, other = ascii_chars + a, other + n
         total = -(-ascii_chars // 4) + other
-        return Prompt(blocks, tokens, [(len(blocks) - 1, ttl)] if blocks else [], total)
+        return blocks, tokens, ends, typed, total, prefix_digests(Prompt(blocks, tokens, [], total))
 
 
 def request_usage(previous, texts, output_tokens: int = 0, model: str = DEFAULT_MODEL) -> dict:
@@ -189,17 +213,26 @@ def _zero() -> dict:
     return {**dict.fromkeys(FIELDS, 0), "cache_creation": {"ephemeral_1h_input_tokens": 0}}
 
 
+def shared_pieces() -> _Pieces:
+    """What ledgers booking the same requests can share (`CostLedger(..., pieces=...)`)."""
+    return _Pieces()
+
+
 class CostLedger:
     """Running totals for one session under one design, priced as `model`.
 
-    `ttl` is the lifetime of the breakpoint each request carries ("5m" or "1h");
+    `ttl` is the rule that places each request's breakpoints and their lifetimes
+    (`workbench.agent.breakpoints.TTL_RULES`: "5m", "1h", "1h-prefix", ...);
     `add_request(..., at=t)` sends a request at t seconds on the session's clock
-    (without `at`, at the time of the previous request: no time passes).
+    (without `at`, at the time of the previous request: no time passes). Ledgers that
+    book the same requests may share `pieces` (`shared_pieces()`): each is read once.
     """
 
-    def __init__(self, model: str = DEFAULT_MODEL, ttl: str = "5m"):
+    def __init__(self, model: str = DEFAULT_MODEL, ttl: str = "5m", pieces: "_Pieces | None" = None):
         row = price(model)
-        self.model, self.ttl, self.now = model, ttl, 0.0
+        self.model, self.ttl, self.now = model, check_rule(ttl), 0.0
+        self.seen = frozenset()   # what the client has seen of the clock (breakpoints.seen_after)
+        self.lifetime = 0         # seconds the last request's longest-lived breakpoint lives
         self.cache = PromptCache(clock=lambda: self.now)
         # The row's minimum; where no source gives one, the offline model's (ours).
         self.minimum = row.minimum or DEFAULT_MINIMUM
@@ -213,23 +246,27 @@ class CostLedger:
         self.summary_calls = 0
         self.largest = 0          # characters of the largest request
         self.largest_tokens = 0   # its tokens
-        self._pieces = _Pieces()
+        self._pieces = pieces or _Pieces()   # shared by the bills of one replay
 
     def cold(self, at: float) -> bool:
         """Whether the entries of the last request have expired by `at` (it left them
         alive for one lifetime): a request now reads nothing."""
-        return self.requests > 0 and at - self.now > TTL_SECONDS[self.ttl]
+        return self.requests > 0 and at - self.now > self.lifetime
 
     def tokens(self, text: str) -> int:
         """The estimate of one message's JSON, computed once per text."""
-        _, _, ascii_chars, other = self._pieces(text)
+        _, _, ascii_chars, other, _ = self._pieces(text)
         return -(-ascii_chars // 4) + other
 
     def add_request(self, texts: list[str], reply: str | None = None, at: float | None = None) -> dict:
         """Book one model request (the JSON of each message) and its reply's JSON; its usage."""
         if at is not None:
+            if self.requests and texts:
+                self.seen = seen_after(self.seen, at - self.now, self._pieces(texts[-1])[4])
             self.now = at
-        usage = self.cache.input_usage(self._pieces.prompt(texts, self.ttl), self.minimum, self.now)
+        prompt = self._pieces.prompt(texts, self.ttl, self.seen)
+        self.lifetime = max((TTL_SECONDS[ttl] for _, ttl in prompt.marks), default=0)
+        usage = self.cache.input_usage(prompt, self.minimum, self.now)
         usage["output_tokens"] = estimate_text_tokens(reply) if reply else 0
         _add(self.usage, usage)
         self.billed += priced(usage, self.model)

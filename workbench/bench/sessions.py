@@ -29,7 +29,10 @@ token of it); then either the tools run (TOOL_SECONDS each) or, when the turn
 ends with a request the user typed, the user pauses: USER_PAUSE seconds as a
 rule, and now and then a long pause (LONG_PAUSES: a coffee past the 5-minute
 cache lifetime, a meeting past the hour). The figures are ours, of a plausible
-order, not measured; `pauses=False` leaves the user's pauses out.
+order, not measured; `pauses=False` leaves the user's pauses out. Two more
+clocks (`CLOCKS`, issue 43's): "pauses", every user pause 6-10 minutes (past the
+5-minute cache, within the hour); "cold", every call 6-10 minutes after the one
+before, tool runs too: no call survives the 5-minute cache.
 """
 
 import json
@@ -299,6 +302,13 @@ TOOL_SECONDS = (0.5, 20.0)   # one tool's run, uniform
 USER_PAUSE = (5.0, 120.0)    # reading the answer and typing the next request, uniform
 # (chance, shortest, longest seconds): a long pause now and then, drawn in this order.
 LONG_PAUSES = ((0.02, 65 * 60.0, 180 * 60.0), (0.08, 6 * 60.0, 40 * 60.0))
+PAST_THE_CACHE = (6 * 60.0, 10 * 60.0)   # issue 43's pause: past 5 minutes, within the hour
+# name -> (the user's pause, one tool's run, each drawn from the clock's stream), the bench's first.
+CLOCKS = {
+    "bench": (lambda rng: _user_pause(rng), lambda rng: rng.uniform(*TOOL_SECONDS)),
+    "pauses": (lambda rng: rng.uniform(*PAST_THE_CACHE), lambda rng: rng.uniform(*TOOL_SECONDS)),
+    "cold": (lambda rng: rng.uniform(*PAST_THE_CACHE), lambda rng: rng.uniform(*PAST_THE_CACHE)),
+}
 
 
 def _user_pause(rng) -> float:
@@ -308,12 +318,16 @@ def _user_pause(rng) -> float:
     return rng.uniform(*USER_PAUSE)
 
 
-def call_times(session: Session, pauses: bool = True) -> list[float]:
+def call_times(session: Session, pauses: bool = True, clock: str = "bench") -> list[float]:
     """The time of each model call of `session`, in seconds from the first (see above).
 
     The same session always gets the same clock, and a session of N turns the
-    first N times of a longer one; `pauses=False`: the same tools and model, no user.
+    first N times of a longer one; `pauses=False`: the same tools and model, no user;
+    `clock`: a row of CLOCKS.
     """
+    if clock not in CLOCKS:
+        raise ValueError(f"unknown clock {clock!r}: use one of {', '.join(CLOCKS)}")
+    user_pause, tool_run = CLOCKS[clock]
     rng = random.Random(f"{session.kind}:{session.request}:clock")
     times, now = [], 0.0
     for turn in session.turns:
@@ -321,9 +335,9 @@ def call_times(session: Session, pauses: bool = True) -> list[float]:
         reply = estimate_text_tokens(json.dumps(turn.assistant, ensure_ascii=False))
         now += MODEL_SECONDS + reply * SECONDS_PER_TOKEN
         if turn.request is not None:
-            pause = _user_pause(rng)
+            pause = user_pause(rng)
             now += pause if pauses else 0.0
         else:
             uses = sum(1 for block in turn.assistant["content"] if block.get("type") == "tool_use")
-            now += sum(rng.uniform(*TOOL_SECONDS) for _ in range(uses))
+            now += sum(tool_run(rng) for _ in range(uses))
     return times

@@ -20,6 +20,8 @@ KEY_COLUMNS = (
     ("session", 10, lambda r: r["session"]),
     ("turns", 5, lambda r: r["turns"]),
     ("design", 7, lambda r: r["design"]),
+    ("ttl", 5, lambda r: r.get("ttl", "5m")),
+    ("clock", 5, lambda r: r.get("clock", "bench")),
 )
 
 SEED_COLUMNS = (  # header, width, how to show an across-seeds row
@@ -46,8 +48,8 @@ SEED_COLUMNS = (  # header, width, how to show an across-seeds row
 )
 
 
-def _ratio(value) -> str:
-    return "-" if value is None else f"{value:.2f}"
+def _ratio(value, digits: int = 2) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
 
 
 def short_model(model: str) -> str:
@@ -58,6 +60,42 @@ def short_model(model: str) -> str:
 def format_seeds(summary: list[dict]) -> str:
     """The across-seeds rows as a fixed-width table, a blank line between (model, session, turns)."""
     return _table(summary, list(SEED_COLUMNS))
+
+
+OVER_COLUMNS = (  # header, width, how to show an over-sessions row (stats.over_sessions)
+    ("model", 5, lambda r: short_model(r.get("priced_as") or DEFAULT_MODEL)),
+    ("clock", 5, lambda r: r["clock"]),
+    ("design", 7, lambda r: r["design"]),
+    ("ttl", 5, lambda r: r["ttl"]),
+    ("runs", 4, lambda r: r["runs"]),
+    ("+misses x seed mean", 19, lambda r: _ratio(r["priced_ratio_mean"], 3)),
+    ("worst", 5, lambda r: _ratio(r["priced_ratio_worst"], 3)),
+    ("x oracle mean, by kind", 22, lambda r: " / ".join(
+        f"{kind} {_ratio(value)}" for kind, value in r["oracle_by_kind"].items())),
+    ("misses total", 12, lambda r: r["misses_total"]),
+    ("<= seed each run", 16, lambda r: "yes" if r["misses_le_seed"] else "no"),
+)
+
+OVER_LEGEND = """\
+over every session, length and seed above, one row per model, clock, design and breakpoint
+rule: +misses x seed, the bill with misses priced over the seed profile's (its 5-minute
+breakpoint) on the same session and clock (mean, worst); x oracle, the same bill over the
+oracle's (under the same rule), the mean for each session kind; misses total; <= seed each
+run: whether it missed no more than the seed profile on every run."""
+
+
+def format_over(summary: list[dict]) -> str:
+    """The over-sessions rows (`stats.over_sessions`), a blank line between models and clocks."""
+    rows_shown, previous = [], None
+    for row in summary:
+        if previous is not None and (row["priced_as"], row["clock"]) != previous:
+            rows_shown.append("")
+        previous = (row["priced_as"], row["clock"])
+        rows_shown.append(tuple(show(row) for _, _, show in OVER_COLUMNS))
+    widths = [max([width, *(len(str(r[k])) for r in rows_shown if not isinstance(r, str))])
+              for k, (_, width, _) in enumerate(OVER_COLUMNS)]
+    header = fixed_width([tuple(name for name, _, _ in OVER_COLUMNS)], widths, ">", "  ")[0]
+    return "\n".join([header, "-" * len(header), *fixed_width(rows_shown, widths, ">", "  ")])
 
 
 COLUMNS = (  # header, width, how to show a row
@@ -87,7 +125,14 @@ COLUMNS = (  # header, width, how to show a row
 )
 
 LEGEND = """\
-model: the model billed (workbench.bench.prices); calls: model calls (turns + summaries);
+model: the model billed (workbench.bench.prices); ttl: where the requests' cache breakpoints
+go and how long each lives (workbench.agent.breakpoints: 5m, one 5-minute breakpoint on the
+last block; 1h, one 1-hour; 1h-prefix, 1 hour on the latest message the user typed and 5
+minutes on the last block; 1h-after-pause, 5m until a gap over 5 minutes, then 1h; adaptive,
+1h-prefix until a tool result came back over 5 minutes after its call, then 1h); clock:
+when the calls are sent (workbench.bench.sessions.CLOCKS: bench, the user's pauses mostly
+short; pauses, every user pause 6-10 minutes; cold, every call 6-10 minutes after the one
+before); calls: model calls (turns + summaries);
 summ: summary calls; refused: requests over the window ({window:,d} tokens); in ktok:
 thousands of input tokens sent (requests + summary input); read: the share of them read
 from the prompt cache; out ktok: thousands of output tokens (replies + summaries); cost k:
@@ -165,10 +210,17 @@ def format_table(rows: list[dict], columns=None) -> str:
     return _table(rows, _columns(columns))
 
 
+# Columns shown only when some row differs from their value here: the breakpoint rule and
+# the clock of a bench run with one of each are said once, above its tables (`cli`).
+UNLESS_ALL = {"ttl": "5m", "clock": "bench"}
+
+
 def _table(rows: list[dict], chosen: list) -> str:
+    chosen = [column for column in chosen if column[0] not in UNLESS_ALL
+              or any(column[2](row) != UNLESS_ALL[column[0]] for row in rows)]
     rows_shown, previous = [], None
     for row in rows:
-        key = (row.get("priced_as"), row["session"], row["turns"])
+        key = (row.get("priced_as"), row["session"], row["turns"], row.get("clock"))
         if previous is not None and key != previous:
             rows_shown.append("")
         previous = key

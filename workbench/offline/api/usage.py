@@ -17,7 +17,15 @@ module follows:
   up to each breakpoint (LOOKBACK), and so does this module;
 - the tokens from there to the last breakpoint are written
   (`cache_creation_input_tokens`), each stretch under the time to live of the
-  breakpoint that ends it; the tokens after the last breakpoint are plain input;
+  breakpoint that ends it; the tokens after the last breakpoint are plain input.
+  With both lifetimes in one request the API bills three positions: A, the
+  highest hit; B, the highest 1-hour breakpoint after A; C, the last breakpoint:
+  reads for A, 1-hour writes for B - A, 5-minute writes for C - B (the
+  "Mixing different TTLs" section); the stretches above come to the same;
+- a 1-hour breakpoint must come before every 5-minute one ("Cache entries with
+  longer TTL must appear before shorter TTLs", the same section): a request
+  with a 1-hour breakpoint after a 5-minute one is refused here
+  (`TTL_ORDER_ERROR`, HTTP 400; the wording is ours, the page gives none);
 - a prefix under the model's minimum (MINIMUM_TOKENS) is never cached;
 - an entry lives 5 minutes (`ttl` "5m", the default) or 1 hour ("1h") from its
   last use: reading it refreshes it; one left alone longer is gone.
@@ -38,8 +46,7 @@ What is ours, not the API's (docs/AFTER_THE_ARTICLE.md):
   API's is per organization);
 - `output_tokens` is the estimate of the reply's content blocks as JSON.
 
-Left out: the rule that 1-hour breakpoints must come before 5-minute ones,
-automatic caching's skipping of blocks that cannot be cached, and prices
+Left out: automatic caching's skipping of blocks that cannot be cached, and prices
 (`workbench.bench.prices`).
 """
 
@@ -55,6 +62,8 @@ LOOKBACK = 20
 MAX_BREAKPOINTS = 4
 BREAKPOINTS_ERROR = "A maximum of {limit} blocks with cache_control may be provided. Found {found}."
 TTL_SECONDS = {"5m": 5 * 60, "1h": 60 * 60}
+TTL_ORDER_ERROR = ("A cache_control with ttl '1h' may not follow one with ttl '5m': breakpoints "
+                   "with the longer ttl must come first (in the order tools, system, messages).")
 
 # The minimum cacheable prompt length, in tokens, by model id (a dated id such as
 # claude-opus-4-5-20251101 takes its family's row). Source: the "minimum cacheable
@@ -109,9 +118,19 @@ def request_blocks(request: dict) -> list[tuple[dict, bool]]:
 
 def check_breakpoints(request: dict) -> None:
     """CacheControlError when the request has more breakpoints than the API takes."""
-    found = sum(mark for _, mark in request_blocks(request))
+    blocks = request_blocks(request)
+    found = sum(mark for _, mark in blocks)
     if found > MAX_BREAKPOINTS:
         raise CacheControlError(BREAKPOINTS_ERROR.format(limit=MAX_BREAKPOINTS, found=found))
+    check_ttl_order([(k, ttl_of(block, request)) for k, (block, mark) in enumerate(blocks) if mark])
+
+
+def check_ttl_order(marks) -> None:
+    """CacheControlError when a 1-hour breakpoint comes after a 5-minute one
+    (`marks`: (block index, ttl) in the request's order)."""
+    early = next((k for k, ttl in marks if ttl == "5m"), None)
+    if early is not None and any(ttl == "1h" and k > early for k, ttl in marks):
+        raise CacheControlError(TTL_ORDER_ERROR)
 
 
 def block_text(block) -> str:
@@ -131,11 +150,13 @@ def ttl_of(block, request: dict) -> str:
 @dataclass(frozen=True)
 class Prompt:
     """A request as the cache sees it: each block's text and tokens, the breakpoints
-    (index, ttl) and the tokens of the whole request."""
+    (index, ttl) and the tokens of the whole request; `prefixes`, when given, what
+    `prefix_digests` would compute (a bench replay that bills one request many ways hashes it once)."""
     texts: list
     tokens: list
     marks: list
     total: int
+    prefixes: tuple | None = None
 
 
 def prompt_of(request: dict) -> Prompt:
@@ -176,7 +197,7 @@ class PromptCache:
         total, written = prompt.total, {"5m": 0, "1h": 0}
         read = 0
         if prompt.marks:
-            digests, sums = _prefixes(prompt)
+            digests, sums = prompt.prefixes or prefix_digests(prompt)
             with self._lock:
                 read = self._read(prompt, digests, sums, now)
                 covered = read
@@ -221,7 +242,7 @@ class PromptCache:
         entry.expires = now + TTL_SECONDS[entry.ttl]
 
 
-def _prefixes(prompt: Prompt) -> tuple[list[str], list[int]]:
+def prefix_digests(prompt: Prompt) -> tuple[list[str], list[int]]:
     """The digest and the tokens of every prefix: entry k covers blocks[0..k]."""
     running, digests, sums, total = hashlib.sha256(), [], [], 0
     for text, tokens in zip(prompt.texts, prompt.tokens):
