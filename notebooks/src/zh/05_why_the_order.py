@@ -41,7 +41,7 @@
 # 文章第三步的两个缺陷（在 [docs/DESIGN.md](../../docs/DESIGN.md) 中都有编号）让这次丢失成为可能：
 # **缺陷 1**，`[Earlier tool result omitted.]` 在任何地方都不留副本；**缺陷 3**，这次读取位于模型
 # 还没回应的批次里，所以模型还没读到它，它就被收缩了。默认配置保留文章的数值，并修正文章的缺陷
-# （notebook labs/01 会逐一讲解）：它的第三步从不收缩比模型最近一次回复更新的结果，并且在写入
+# （labs/01 会逐一讲解这些缺陷）：它的第三步从不收缩比模型最近一次回复更新的结果，并且在写入
 # 占位符之前先保存完整文本：见表格的 `lost, default` 一列。
 #
 # ## 自测：什么会永久丢失？
@@ -52,7 +52,7 @@
 # 条件是：在上下文或某个 transcript 中，有一个带着它的 id 的 `tool_result` 恰好保存着原始输出，
 # 或者是我们自己的标记之一（`<persisted-output>`、`[Earlier tool result saved at ...]`），而标记
 # 里的路径（用 `compact.formats.persisted_path` 和 `saved_path` 读出）指向一个保存着原始输出的
-# 文件。`compact.messages.text_of` 取出一条结果的文本。检查器在预设历史上，按所有顺序、用两种配置，
+# 文件。`compact.messages.text_of` 取出一条结果的文本。检查器在预先录制的历史上，按所有顺序、用两种配置，
 # 和 `lost_outputs` 比较。
 
 # %% [markdown]

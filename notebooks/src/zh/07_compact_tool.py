@@ -40,7 +40,7 @@
 # 上面的 harness 没有说工具抛出异常时会怎样：批次会停在半路，已经发出的调用没有结果。写出
 # `run_batch_safely(messages, tool_uses, run, compact)`：`messages` 以包含 `tool_uses` 的回复结尾；
 # `run(tool_use)` 返回一个工具的文本，也可能抛出异常；`compact` 没有处理函数（它的回应是
-# `compact.formats.COMPACT_TOOL_ACK`），`compact(the list)` 返回压缩后的列表。返回包的 harness
+# `compact.formats.COMPACT_TOOL_ACK`），`compact(列表)` 返回压缩后的列表。返回包的 harness
 # 会留下的列表：失败调用的结果写 `Error: <异常的消息>`，之后的每个调用照样运行，请求过的 `compact`
 # 也照样在结果之后运行。检查器在预设批次和随机批次上把你的列表和 `Agent.run_batch` 的比较；
 # `hint()` 会指出它识别出的错误。
@@ -59,4 +59,4 @@
 # **参考资料。**
 # - 文章第九节（agent 循环）和第十节（compact 工具）；这一章在上游仓库中的页面：
 #   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.zh.md
-#   （文章之后有改动：它的 compact 工具现在先压缩，再追加结果：即错误 1）
+#   （英文页面 README.en.md 在文章之后有改动：它的 compact 工具现在先压缩，再追加结果：即错误 1）
