@@ -61,7 +61,7 @@ def size_cut(messages, compactor, head_end: int, size: int, active_request=None)
     share of the list's characters, so a token measure is asked nothing more.
     """
     config = compactor.config
-    chars = [compactor.message_chars(m) for m in messages]
+    chars = [len(text) + 2 for text in compactor.texts(messages)]   # its JSON and its ", "
     room = sum(chars) * config.archive_size / max(size, 1) - sum(chars[:head_end])
     start = len(messages)
     while start > head_end and chars[start - 1] <= room:
