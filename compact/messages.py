@@ -155,8 +155,8 @@ def text_of(content) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        return "\n".join(b.get("text", "") for b in content
-                         if isinstance(b, dict) and b.get("type") == "text")
+        return "\n".join([b.get("text", "") for b in content   # a list: faster than a generator
+                          if isinstance(b, dict) and b.get("type") == "text"])
     return ""
 
 

@@ -101,9 +101,9 @@ def _texts(messages: list, kept: list) -> tuple[list, list]:
     close, so it cannot be the start of a longer one. Other messages are
     encoded alone, to know where the next one starts.
     """
-    # The whole list's JSON is for comparing with `kept`: with none (a first call, or
-    # after a compaction's new list), each message alone is the one encoding needed.
-    whole = _json_or_none(messages) if kept else None
+    if not kept:   # a first call, or after a compaction's new list: each message alone, all new
+        return [_json_or_none(m) if isinstance(m, dict) else None for m in messages], [*range(len(messages))]
+    whole = _json_or_none(messages)   # the whole list's JSON, to compare with `kept`
     texts, changed, at, known = [], [], 1, len(kept)   # at: after "["
     for i, message in enumerate(messages):
         if whole is None:   # not plain JSON (SDK objects, ...): each message alone
