@@ -113,18 +113,12 @@ class ContextCompactor:
     def size(self, messages) -> int:
         """The list's size by the compactor's measure; the article's comes from each
         message's JSON, made once a call."""
-        if self.measure is estimate_chars:
-            return self._sizes.lengths.size(messages)
-        return self.measure(messages)
+        return self._sizes.lengths.size(messages) if self.measure is estimate_chars \
+            else self.measure(messages)
 
     def texts(self, messages) -> list:
         """Each message's JSON, made once a call (a transcript's lines)."""
         return self._sizes.lengths.texts(messages)
-
-    def message_chars(self, message) -> int:
-        """One message's characters in the list's JSON: its own and its ", ". In
-        characters whatever the measure: a token measure is asked for whole lists only."""
-        return len(self._sizes.lengths.text(message)) + 2
 
     def replace_content(self, messages, index: int, block, content, chars: int | None):
         """Put `content` in `block` (a block of messages[index]); the list's size after,
@@ -148,23 +142,20 @@ class ContextCompactor:
         before_files, before_calls = len(self.store.written), self._model_calls
         self._errors, self._sizes.change = [], 0
         needs = {"request": active_request, "size": before_chars}
-        thinking = thinking_count(messages)
+        thinking = self._thinking_in(messages)
         seen = [self._sizes.lengths.text(m) for m in messages] if thinking else None
         out = step.run(messages, self, *(needs[need] for need in step.needs))
-        if out is messages and self.measure is estimate_chars:
-            after_chars = before_chars + self._sizes.change   # edited in place, each change counted
-        else:
-            after_chars = self.size(out)
-        messages = out
+        in_place = out is messages and self.measure is estimate_chars   # each change counted
+        after_chars = before_chars + self._sizes.change if in_place else self.size(out)
         self.records.append(StepRecord(
             call=self.calls, step=step.name,
-            messages_before=self._count, messages_after=len(messages),
+            messages_before=self._count, messages_after=len(out),
             chars_before=before_chars, chars_after=after_chars,
             files=self.store.written[before_files:],
             model_calls=self._model_calls - before_calls,
             error="; ".join(self._errors) or None, **self._thinking_cost(seen, out, thinking)))
-        self._count = len(messages)
-        return messages, after_chars
+        self._count = len(out)
+        return out, after_chars
 
     def _thinking_cost(self, seen, out, thinking: int) -> dict:
         """The record's thinking fields: `seen` is each message's JSON before the step."""
@@ -172,15 +163,21 @@ class ContextCompactor:
             return {}
         now = [self._sizes.lengths.text(m) for m in out]
         first = next((i for i, text in enumerate(seen) if i >= len(now) or now[i] != text), None)
-        left = thinking_count(out)
+        left = self._thinking_in(out)
         return {"thinking_dropped": max(thinking - left, 0), "cache_restart_at": first,
                 "thinking_invalidated": 0 if first is None else thinking_count(out[first:])}
+
+    def _thinking_in(self, messages) -> int:
+        """thinking_count once a list: edits in place (replace_content) touch no assistant block."""
+        if self._counted[0] is not messages:
+            self._counted = (messages, thinking_count(messages))
+        return self._counted[1]
 
     def _start(self, messages):
         # One pass: a copy (the caller's list is never changed), each message's
         # JSON, and the check of what changed since the last output.
         messages = self._sizes.begin(messages)
-        self._count = len(messages)
+        self._count, self._counted = len(messages), (None, 0)
         return messages
 
     # -- the article's entry points: each step alone, by its name in STEPS ------------
@@ -225,7 +222,7 @@ class ContextCompactor:
         self.calls += 1
         messages = self._start(messages)
         chars = self._sizes.start if self.measure is estimate_chars else self.measure(messages)
-        thinking = thinking_count(messages) > 0   # then the default edits nothing in place
+        thinking = self._thinking_in(messages) > 0   # then the default edits nothing in place
         with self.store.held_folders():
             for step in STEPS:
                 # flaw 8: a summary where a file write would do. persist_largest's row

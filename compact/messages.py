@@ -107,11 +107,9 @@ def _block_place(i: int, j: int, block) -> str:
 
 
 def _id_note(block) -> str:
-    if isinstance(block, dict):
-        for key in ("id", "tool_use_id"):
-            if isinstance(block.get(key), str):
-                return f" ({key} {block[key]!r})"
-    return ""
+    key = next((k for k in ("id", "tool_use_id") if isinstance(block, dict)
+                and isinstance(block.get(k), str)), None)
+    return f" ({key} {block[key]!r})" if key else ""
 
 
 def estimate_chars(messages) -> int:
@@ -152,17 +150,13 @@ def thinking_count(messages) -> int:
                and isinstance(m.get("content"), list) for b in m["content"])
 
 
-def has_thinking(messages) -> bool:
-    return thinking_count(messages) > 0
-
-
 def text_of(content) -> str:
     """The text of a content value: the string itself, or its text blocks joined."""
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        return "\n".join(b.get("text", "") for b in content
-                         if isinstance(b, dict) and b.get("type") == "text")
+        return "\n".join([b.get("text", "") for b in content   # a list: faster than a generator
+                          if isinstance(b, dict) and b.get("type") == "text"])
     return ""
 
 
@@ -197,7 +191,9 @@ def check_request(active_request) -> None:
 def request_positions(messages, active_request: str) -> list[int]:
     """Indexes of user messages where the current request can be read."""
     check_request(active_request)
-    return [i for i, m in enumerate(messages) if active_request in user_text(m)] if active_request else []
+    # user_text inline: a call a message is most of the time on a long list.
+    return [i for i, m in enumerate(messages) if m.get("role") == "user"
+            and active_request in text_of(m.get("content"))] if active_request else []
 
 
 def validate_messages(messages, changed=None) -> None:

@@ -15,7 +15,7 @@ them). Flaws are numbered as in docs/DESIGN.md.
 """
 
 from . import messages as message_list
-from .messages import has_thinking, has_tool_use, is_tool_result, request_positions
+from .messages import has_tool_use, is_tool_result, request_positions, thinking_count
 from .summary import summary_message_for
 
 TOO_LONG_SPELLINGS = ("prompt is too long", "prompt_too_long", "too many tokens")
@@ -69,7 +69,7 @@ def reactive_compact(messages, compactor, active_request: str):
     """Summarize all but the newest messages; the whole list when that tail is all of it."""
     config = compactor.config
     start = tail_start(messages, config.keep_recent_messages, active_request, config.request_once)
-    if config.append_only_thinking and has_thinking(messages[start:]):
+    if config.append_only_thinking and thinking_count(messages[start:]):
         start = 0   # a kept tail's thinking would be bound to the head it lost: summarize all
     # Only the dropped part is summarized, never the kept tail: the article gets this
     # right (its own test asserts it; flaw 10 is withdrawn).

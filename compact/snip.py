@@ -46,10 +46,10 @@ def carried_request(messages, head_end: int, tail_start: int, active_request):
 
     flaw 14: the current request can leave the context. The marker then carries
     it, so the model still reads what the user asked this turn (`request_once`)."""
-    positions = request_positions(messages, active_request)
-    if positions and all(head_end <= i < tail_start for i in positions):
-        return active_request
-    return None
+    # Not in a kept message, and in an archived one: the kept few are read first.
+    if request_positions([*messages[:head_end], *messages[tail_start:]], active_request):
+        return None
+    return active_request if request_positions(messages[head_end:tail_start], active_request) else None
 
 
 def size_cut(messages, compactor, head_end: int, size: int, active_request=None) -> int:
@@ -61,7 +61,7 @@ def size_cut(messages, compactor, head_end: int, size: int, active_request=None)
     share of the list's characters, so a token measure is asked nothing more.
     """
     config = compactor.config
-    chars = [compactor.message_chars(m) for m in messages]
+    chars = [len(text) + 2 for text in compactor.texts(messages)]   # its JSON and its ", "
     room = sum(chars) * config.archive_size / max(size, 1) - sum(chars[:head_end])
     start = len(messages)
     while start > head_end and chars[start - 1] <= room:

@@ -26,8 +26,19 @@ import json
 
 from .messages import MessageFormatError, plain_message, to_plain, validate_messages
 
-# One encoder, made once: json.dumps builds a new one on every call with these arguments.
-encode = json.JSONEncoder(ensure_ascii=False).encode
+# One encoder, made once: json.dumps makes one a call, and JSONEncoder.encode a C encoder.
+_ENCODER, _MARKS = json.JSONEncoder(ensure_ascii=False), {}   # _MARKS: the C one's cycle check
+_C = json.encoder.c_make_encoder and json.encoder.c_make_encoder(
+    _MARKS, _ENCODER.default, json.encoder.encode_basestring, None, ": ", ", ", False, False, True)
+
+
+def encode(value) -> str:
+    """json.dumps(value, ensure_ascii=False), by the C encoder made once (if this Python has it)."""
+    try:
+        return "".join(_C(value, 0)) if _C else _ENCODER.encode(value)
+    except BaseException:
+        _MARKS.clear()   # a failed call leaves its marks behind: the next one starts clean
+        raise
 
 
 def _json_or_none(message) -> str | None:
@@ -39,12 +50,13 @@ def _json_or_none(message) -> str | None:
 
 
 def _editable(message: dict) -> dict:
-    """A copy of a vouched message deep enough for the steps' edits (they replace a
-    block's content): the message, its content list and its blocks."""
+    """A copy as deep as the steps edit (they replace a block's content): the message, its
+    content list and its blocks, the common block (a plain dict) inline, without a call."""
     copy = message.copy()
     content = copy.get("content")
     if isinstance(content, (list, tuple)):
-        copy["content"] = [_editable_block(block) for block in content]
+        copy["content"] = [b.copy() if type(b) is dict and not isinstance(b.get("content"), tuple)
+                           else _editable_block(b) for b in content]
     return copy
 
 
@@ -52,7 +64,7 @@ def _editable_block(block):
     if not isinstance(block, dict):
         return block
     block = block.copy()
-    if isinstance(block.get("content"), tuple):   # a tool result's blocks, as to_plain makes them
+    if isinstance(block.get("content"), tuple):   # a tool result's blocks given as a tuple
         block["content"] = list(block["content"])
     return block
 
@@ -89,9 +101,9 @@ def _texts(messages: list, kept: list) -> tuple[list, list]:
     close, so it cannot be the start of a longer one. Other messages are
     encoded alone, to know where the next one starts.
     """
-    # The whole list's JSON is for comparing with `kept`: with none (a first call, or
-    # after a compaction's new list), each message alone is the one encoding needed.
-    whole = _json_or_none(messages) if kept else None
+    if not kept:   # a first call, or after a compaction's new list: each message alone, all new
+        return [_json_or_none(m) if isinstance(m, dict) else None for m in messages], [*range(len(messages))]
+    whole = _json_or_none(messages)   # the whole list's JSON, to compare with `kept`
     texts, changed, at, known = [], [], 1, len(kept)   # at: after "["
     for i, message in enumerate(messages):
         if whole is None:   # not plain JSON (SDK objects, ...): each message alone
@@ -119,8 +131,7 @@ class Lengths:
 
     def __init__(self, messages: list, texts: list):
         self._messages, self._texts = messages, texts
-        self._by_id: dict | None = None
-        self._edited = False
+        self._by_id, self._edited = None, set()   # the table; ids of the messages edited in place
 
     def _table(self) -> dict:
         if self._by_id is None:
@@ -141,9 +152,10 @@ class Lengths:
 
     def forget(self, message) -> None:
         self._table().pop(id(message), None)
-        self._edited = True
+        self._edited.add(id(message))
 
     def texts(self, messages: list) -> list:
-        if messages is self._messages and not self._edited:
-            return self._texts
+        if messages is self._messages:   # the call's own list: its texts, but for what was edited
+            return [self.text(m) if id(m) in self._edited else t
+                    for m, t in zip(messages, self._texts)] if self._edited else self._texts
         return [self.text(m) for m in messages]

@@ -23,6 +23,9 @@ practitioner's file holds:
   calls, an apply_patch custom tool call, a web search), event messages, a
   `compacted` record with its `replacement_history`, and a last call the
   session never answered (it stopped mid-call).
+- `rollout-2025-05-07T17-24-21-<id>.jsonl`, an early Codex CLI rollout (before
+  the typed lines): the session's meta with no type, bare response items and
+  `{"record_type": "state"}` lines, as openai/codex's rollout.rs wrote them at 89a151f.
 - `responses_request.json`, an OpenAI Responses API request body:
   instructions, tools, input items with function calls and their outputs.
 - `atif_trajectory.json`, an ATIF v1.4 trajectory (harbor's format).
@@ -321,6 +324,23 @@ def codex(workspace: Path) -> dict:
     return {f"rollout-2026-01-08T10-00-00-{session}.jsonl": r.lines}
 
 
+def codex_early(workspace: Path) -> dict:
+    """An early rollout (openai/codex codex-rs/core/src/rollout.rs at 89a151f): the meta with
+    no type, then bare response items (no reasoning) and `{"record_type": "state"}` lines."""
+    r = Rollout(workspace)
+    session = str(uuid.uuid5(uuid.NAMESPACE_URL, "compact-course/codex/early-session"))
+    r.add("meta", {"id": session, "timestamp": "2025-05-07T17:24:21.000Z", "instructions": MADE})
+    r.message("user", TASK)
+    r.shell(f"grep -n FAILED {LOG}")     # one call at a time, each with its output
+    r.add("state", {"record_type": "state"})
+    r.shell(f"grep -n 'def snip_cut' -A 14 {S08}")
+    r.add("state", {"record_type": "state"})
+    r.message("assistant", "test_snip_keeps_pairs fails: snip_cut can start the tail before the head.")
+    r.add("state", {"record_type": "state"})
+    # The bare payloads, one a line: the typed lines came later.
+    return {f"rollout-2025-05-07T17-24-21-{session}.jsonl": [line["payload"] for line in r.lines]}
+
+
 # -- Responses API body and ATIF trajectory ------------------------------------------------------
 
 def responses_body(workspace: Path) -> dict:
@@ -382,7 +402,7 @@ def build() -> dict:
     """{path under data/sessions: text} for every made file."""
     files = {}
     with tempfile.TemporaryDirectory() as scratch:
-        for make in (claude_code, codex, responses_body, atif):
+        for make in (claude_code, codex, codex_early, responses_body, atif):
             ws = Path(scratch) / make.__name__
             shutil.copytree(WORKSPACE, ws, ignore=shutil.ignore_patterns(
                 ".transcripts", ".task_outputs", "__pycache__", ".memory"))

@@ -152,6 +152,53 @@ def test_codex_errors_name_the_line(tmp_path, index, value, words):
     assert words in str(caught.value) and caught.value.line is not None
 
 
+def early_rollout():
+    """A rollout from before the typed lines (openai/codex codex-rs/core/src/rollout.rs at
+    89a151f): the session's meta with no type, then bare response items and state lines."""
+    return [
+        {"id": "5973b6c0", "timestamp": "2025-05-07T17:24:21.000Z", "instructions": "Be brief."},
+        {"type": "message", "role": "user",
+         "content": [{"type": "input_text", "text": "Why does parse fail?"}]},
+        {"type": "function_call", "name": "shell", "call_id": "call_1",
+         "arguments": json.dumps({"command": ["bash", "-lc", "pytest -q"]})},
+        {"type": "function_call_output", "call_id": "call_1", "output": "1 failed"},
+        {"record_type": "state"},
+        {"type": "message", "role": "assistant",
+         "content": [{"type": "output_text", "text": "An empty line."}]},
+        {"record_type": "state", "previous_response_id": "resp_1"},
+    ]
+
+
+def test_an_early_codex_rollout_is_read(tmp_path):
+    """On main before this, the file was taken for Messages API JSONL and refused."""
+    path = write_jsonl(tmp_path / "rollout-2025-05-07T17-24-21-5973b6c0.jsonl", early_rollout())
+    assert detect(path) == "codex"
+    history = load_session(path)
+    messages = history["messages"]
+    assert history["active_request"] == "Why does parse fail?"
+    assert [m["role"] for m in messages] == ["user", "assistant", "user", "assistant"]
+    assert tool_uses(messages[1]) == [{"type": "tool_use", "id": "call_1", "name": "shell",
+                                       "input": {"command": ["bash", "-lc", "pytest -q"]}}]
+    assert tool_results(messages[2])[0]["content"] == "1 failed"
+    assert history["import_report"]["left_out_lines"] == {"session_meta": [1], "state": [5, 7]}
+
+
+@pytest.mark.parametrize("index, value, words", [
+    (4, {"role": "user", "content": "no type"}, "not a line of an early rollout"),
+    (3, ["a", "list"], "not a line of an early rollout"),
+    (3, {"type": "function_call_output", "call_id": "call_9", "output": "x"},
+     "tool_result for id 'call_9' has no tool_use"),
+])
+def test_early_codex_errors_name_the_line(tmp_path, index, value, words):
+    lines = early_rollout()
+    lines[index] = value
+    lines.insert(5, {"record_type": "state"})   # still an early rollout by its other lines
+    path = write_jsonl(tmp_path / "rollout-x.jsonl", lines)
+    with pytest.raises(SessionFileError) as caught:
+        load_session(path, "codex")
+    assert words in str(caught.value) and caught.value.line is not None
+
+
 # -- Responses API request bodies ------------------------------------------------------------
 
 BODY = {

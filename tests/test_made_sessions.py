@@ -20,11 +20,12 @@ ROOT = Path(__file__).resolve().parent.parent
 SESSIONS = ROOT / "data" / "sessions"
 CLAUDE = SESSIONS / "claude_code_2_1.jsonl"
 AGENT = SESSIONS / "claude_code_2_1" / "subagents" / "agent-a3f9c2e1.jsonl"
-[ROLLOUT] = sorted(SESSIONS.glob("rollout-*.jsonl"))
+[ROLLOUT] = sorted(SESSIONS.glob("rollout-2026-*.jsonl"))
+[EARLY_ROLLOUT] = sorted(SESSIONS.glob("rollout-2025-*.jsonl"))   # before the typed lines
 RESPONSES = SESSIONS / "responses_request.json"
 TRAJECTORY = SESSIONS / "atif_trajectory.json"
-MADE = {CLAUDE: "claude-code", AGENT: "claude-code", ROLLOUT: "codex", RESPONSES: "responses",
-        TRAJECTORY: "atif"}
+MADE = {CLAUDE: "claude-code", AGENT: "claude-code", ROLLOUT: "codex", EARLY_ROLLOUT: "codex",
+        RESPONSES: "responses", TRAJECTORY: "atif"}
 
 
 def records(path):
@@ -40,6 +41,7 @@ def test_the_samples_are_fresh():
 def test_each_sample_says_it_was_made():
     assert records(CLAUDE)[0]["summary"].startswith("MADE, NOT RECORDED")
     assert records(ROLLOUT)[0]["payload"]["instructions"].startswith("MADE, NOT RECORDED")
+    assert records(EARLY_ROLLOUT)[0]["instructions"].startswith("MADE, NOT RECORDED")
     assert json.loads(RESPONSES.read_text())["metadata"]["note"].startswith("MADE, NOT RECORDED")
     assert json.loads(TRAJECTORY.read_text())["notes"].startswith("MADE, NOT RECORDED")
 
@@ -58,6 +60,15 @@ def test_the_claude_code_sample_has_2_1s_shapes():
     assert [r["subtype"] for r in lines if r["type"] == "system"] == ["compact_boundary"]
     assert sum(1 for r in lines if r.get("isCompactSummary")) == 1
     assert all(r["isSidechain"] and r["agentId"] == "a3f9c2e1" for r in records(AGENT))
+
+
+def test_the_early_rollout_has_its_shapes():
+    """openai/codex's rollout.rs at 89a151f: the meta with no type, then bare items and
+    state lines; no line is typed and none has a payload."""
+    meta, *rest = records(EARLY_ROLLOUT)
+    assert set(meta) == {"id", "timestamp", "instructions"}
+    assert all("payload" not in r and ("type" in r) != ("record_type" in r) for r in rest)
+    assert {r["type"] for r in rest if "type" in r} == {"message", "function_call", "function_call_output"}
 
 
 @pytest.mark.parametrize("path", list(MADE), ids=lambda p: p.name)

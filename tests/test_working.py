@@ -82,6 +82,23 @@ def test_only_the_new_messages_are_checked_on_a_quiet_call(root, monkeypatch):
     assert checked == ["all"]   # a list that is not the last output is checked whole, in one pass
 
 
+def test_the_encoder_made_once_writes_what_json_dumps_writes_even_after_a_cycle():
+    """The C encoder is made once, so its cycle marks outlive a call: a failed call must
+    leave none behind, or the same dict, fixed, would be refused as a cycle."""
+    import json
+
+    from compact.working import encode
+    block = {"type": "text", "text": "é\u2028\ud800 \x00", "n": [1.5, float("inf"), None, True]}
+    block["self"] = block
+    with pytest.raises(ValueError, match="Circular"):
+        encode({"role": "user", "content": [block]})
+    del block["self"]
+    for value in ({"role": "user", "content": [block]}, "é", 3, [block, block]):
+        assert encode(value) == json.dumps(value, ensure_ascii=False)
+    with pytest.raises(TypeError, match="Object of type set is not JSON serializable"):
+        encode({"a": {1}})
+
+
 def test_every_recorded_size_is_the_measure_of_the_list(root, profile):
     c = make_compactor(root, profile)
     sizes = []

@@ -33,7 +33,10 @@ like any other, so the API summarizes what the model has been reading.
     client = client.with_options(middleware=[PrepareEveryRequest(compactor, request)])
     runner = client.beta.messages.tool_runner(..., thread=False)   # the whole history each turn
 
-Left out: the async client (`handle_async`), streaming runners' eager tools,
+The async client (`AsyncAnthropic`, its tool runner) calls `handle_async`, the same
+steps with the rest of the chain awaited: one middleware serves both clients.
+
+Left out: streaming runners' eager tools,
 and message threads: a threaded request sends only the new messages, which
 `prepare` cannot budget, so it is refused with a word (`thread=False`).
 """
@@ -59,24 +62,53 @@ class PrepareEveryRequest(anthropic.Middleware):
         self.reactive_compactions = 0
 
     def handle(self, request, call_next):
+        body = self._body(request)
+        if body is None:
+            return call_next(request)
+        response = call_next(request.copy(body={**body, "messages": self._prepared(body)}))
+        if response.status_code in (400, 413) and _too_long(response.text()):
+            retry = self._retried()
+            if retry is not None:
+                response = call_next(request.copy(body={**body, "messages": retry}))
+        return response
+
+    async def handle_async(self, request, call_next):
+        """The same for AsyncAnthropic: only the calls to the rest of the chain are awaited."""
+        body = self._body(request)
+        if body is None:
+            return await call_next(request)
+        response = await call_next(request.copy(body={**body, "messages": self._prepared(body)}))
+        if response.status_code in (400, 413) and _too_long(await response.text()):
+            retry = self._retried()
+            if retry is not None:
+                response = await call_next(request.copy(body={**body, "messages": retry}))
+        return response
+
+    def _body(self, request) -> dict | None:
+        """The body of a Messages API request with the whole history; None for any other."""
         body = request.json
         if (request.method.lower() != "post" or request.url.split("?")[0] != MESSAGES_PATH
                 or not isinstance(body, dict)):
-            return call_next(request)
+            return None
         if body.get("thread") is not None:
             raise ValueError("PrepareEveryRequest needs the whole history in every request: "
                              "make the tool runner with thread=False")
+        return body
+
+    def _prepared(self, body: dict) -> list:
         history = list(body.get("messages") or [])
         messages = self.guard.prepare(self._continued(history), self.active_request)
         self.seen, self.sent = history, messages
-        response = call_next(request.copy(body={**body, "messages": messages}))
-        if response.status_code in (400, 413) and _too_long(response):
-            retry = self.compactor.reactive_compact(messages, self.active_request)
-            if estimate_chars(retry) < estimate_chars(messages):   # else the refusal stands
-                self.reactive_compactions += 1
-                self.sent = retry
-                response = call_next(request.copy(body={**body, "messages": retry}))
-        return response
+        return messages
+
+    def _retried(self) -> list | None:
+        """After "prompt is too long": the reactive compaction of what went out, if smaller."""
+        retry = self.compactor.reactive_compact(self.sent, self.active_request)
+        if estimate_chars(retry) >= estimate_chars(self.sent):   # the refusal stands
+            return None
+        self.reactive_compactions += 1
+        self.sent = retry
+        return retry
 
     def _continued(self, history: list) -> list:
         """What went out last time plus the history's new messages, when the history
@@ -87,9 +119,10 @@ class PrepareEveryRequest(anthropic.Middleware):
         return history
 
 
-def _too_long(response) -> bool:
+def _too_long(text: str) -> bool:
+    """Is the response's body the API's "prompt is too long"?"""
     try:
-        error = json.loads(response.text()).get("error", {})
+        error = json.loads(text).get("error", {})
     except (ValueError, AttributeError):
         return False
     message = str(error.get("message", "")).lower()

@@ -83,7 +83,8 @@ def fanned_out(path) -> int:
                and uses.get(block["tool_use_id"]) == record["parentUuid"])
 
 
-TODAYS = ("claude_code_2_1.jsonl", "rollout-*.jsonl", "responses_request.json", "atif_trajectory.json")
+# The Codex rollout of today's format: the 2025 one beside it is the early format, before typed lines.
+TODAYS = ("claude_code_2_1.jsonl", "rollout-2026-*.jsonl", "responses_request.json", "atif_trajectory.json")
 
 
 def todays_samples() -> list:

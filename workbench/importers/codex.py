@@ -23,9 +23,14 @@ CLI wrote itself (`<environment_context>`, AGENTS.md instructions) are kept
 as the model read them, and are never the request. A call with no output
 (the session stopped mid-call) is left out, named in a warning.
 
-Left out: rollouts from before the typed lines (2025's first CLI versions
-wrote bare items), the `event_msg` stream (it repeats the items for the
-screen) and the settings.
+An early rollout (2025's first CLI versions, before the typed lines; openai/codex
+codex-rs/core/src/rollout.rs at 89a151f) is read too. Its first line is the
+session's meta with no type (`{"id", "timestamp", "instructions"}`), then bare
+response items one a line (messages, shell and function calls, their outputs) and
+`{"record_type": "state", ...}` lines (the previous response's id, left out). It
+has no `user_message` events, so the request is the last user text the CLI did not write.
+
+Left out: the `event_msg` stream (it repeats the items for the screen) and the settings.
 """
 
 import re
@@ -50,10 +55,38 @@ def _kind(record) -> str:
     return str(record.get("type", "untyped"))
 
 
+def _is_early(records: list) -> bool:
+    """The first line an early rollout's meta: an id and a timestamp, no type, no role."""
+    first = records[0][1] if records else None
+    return isinstance(first, dict) and {"id", "timestamp"} <= first.keys() \
+        and "type" not in first and "role" not in first
+
+
+def _early_line(record) -> str | None:
+    """What a line after an early rollout's meta is: "state", "response_item", or None."""
+    if isinstance(record, dict) and record.get("record_type") == "state":
+        return "state"
+    return "response_item" if isinstance(record, dict) and isinstance(record.get("type"), str) else None
+
+
+def _early(path, records: list) -> list:
+    """An early rollout's lines as typed ones: the meta, then items and state lines."""
+    typed = [(records[0][0], {"type": "session_meta", "payload": records[0][1]})]
+    for line, record in records[1:]:
+        if _early_line(record) is not None:
+            typed.append((line, {"type": _early_line(record), "payload": record}))
+        else:
+            raise SessionFileError(path, line, "not a line of an early rollout: expected a response "
+                                               "item {\"type\": ...} or {\"record_type\": \"state\"}")
+    return typed
+
+
 def _records(path, report: ImportReport) -> list:
     records = reported_lines(path, report)
+    early = _is_early(records)
+    records, allowed = (_early(path, records), (*TYPES, "state")) if early else (records, TYPES)
     for line, record in records:
-        if not isinstance(record, dict) or record.get("type") not in TYPES \
+        if not isinstance(record, dict) or record.get("type") not in allowed \
                 or not isinstance(record.get("payload"), dict):
             raise SessionFileError(path, line, f"not a rollout line: expected {{\"type\": one of "
                                                f"{', '.join(TYPES)}, \"payload\": {{...}}}}")
@@ -106,6 +139,10 @@ def load(path) -> dict:
 
 
 def looks_like(records: list) -> bool:
-    """Rollout lines: a typed record with a payload, a session_meta or a response_item among them."""
+    """Rollout lines: a typed record with a payload, a session_meta or a response_item among
+    them; or an early rollout's: the meta first, then only items and state lines."""
+    if _is_early(records) and len(records) > 1 \
+            and all(_early_line(r) is not None for _, r in records[1:]):
+        return True
     return any(isinstance(r, dict) and r.get("type") in ("session_meta", "response_item")
                and isinstance(r.get("payload"), dict) for _, r in records)
