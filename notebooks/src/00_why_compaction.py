@@ -76,9 +76,10 @@ grown = [estimate_chars(everything[:i]) for i in starts]
 tokens = estimate_text_tokens(json.dumps(everything[:starts[-1]], ensure_ascii=False))
 sent = [point.chars_after for point in timeline(session, profile="seed").points]
 refused_at = len(grown) + int((DEFAULT_WINDOW - tokens) // (tokens / len(grown))) + 1
-print(f"timeline_150, {len(grown)} calls: at the last {grown[-1]:,d} characters "
-      f"({grown[-1] / tokens:.1f} a token) with no compaction, at most {max(sent):,d} "
-      f"sent with prepare; 'prompt is too long' from about call {refused_at}")
+print(f"timeline_150, {len(grown)} calls: at the last {grown[-1]:,d} characters with no "
+      f"compaction, at most {max(sent):,d} sent with prepare; by the offline model's token "
+      f"estimate ({grown[-1] / tokens:.1f} characters a token), 'prompt is too long' from "
+      f"about call {refused_at}")
 growth_chart(grown, sent, config.context_char_limit, DEFAULT_WINDOW * grown[-1] / tokens,
              DEFAULT_WINDOW, refused_at=refused_at, title="timeline_150: the context at each model call")
 
@@ -104,8 +105,8 @@ pipeline_picture()
 # - `huge_result`: 5 messages; the newest batch holds a 288,000-character file read and
 #   three small results;
 # - `long_session`: 64 messages, more than step 2's 50, about 24,000 characters in all;
-# - `two_code_files`: 5 messages, about 65,000 characters; the newest batch holds two
-#   code files of about 30,000 characters each.
+# - `two_code_files` (the one-minute run's task): 5 messages, about 65,000 characters;
+#   the newest batch holds two code files of about 30,000 characters each.
 #
 # Which steps change something on each? Write a list of step names per history, in the
 # order they run; the checker replays each history and compares.

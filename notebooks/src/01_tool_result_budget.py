@@ -6,16 +6,16 @@
 # is over `TOOL_RESULT_BATCH_CHAR_LIMIT` it takes the results **largest first**, writes
 # each one longer than `LARGE_RESULT_CHAR_LIMIT` whole to
 # `.task_outputs/tool-results/<tool_use_id>.txt`, leaves a short `<persisted-output>`
-# block in its place, and stops as soon as the batch is under the limit. It runs first:
+# block in its place, and stops as soon as the batch is at most the limit. It runs first:
 # cheap, no model, and one `read_file` undoes it. The history is the article's second
 # experiment: the agent reads a 288,000-character file, `docs.json`, and runs three small
 # commands in the same batch.
 
 # %% [markdown]
 # **Goal.** You will learn when step 1 acts (one batch over its limit), which results it
-# moves to disk and in what order, and the exact block it leaves in their place; then you
-# will run its rule backwards and choose a threshold yourself. About 25 minutes on your
-# own; in the 90-minute class, 8 (docs/TEACHING.md).
+# moves to disk, and the exact block it leaves in their place; then you will run its
+# rule backwards and choose a threshold yourself. About 25 minutes on your own; in the
+# 90-minute class, 8 (docs/TEACHING.md).
 
 # %%
 # %matplotlib inline
@@ -46,9 +46,9 @@ print(f"the batch: {sum(len(text_of(b['content'])) for b in batch):,d} character
 # ## Run step 1
 #
 # `replay` runs the history through one step in a scratch folder. Below: the block left
-# in the context (its 2,000-character preview cut short here), the file behind its
-# `Full output:` line, and the whole context before and after (dashed: the article's
-# context limit).
+# in the context (its 2,000-character preview cut short here), a check that the file
+# behind its `Full output:` line holds the result, and the whole context before and after
+# (dashed: the article's context limit).
 
 # %%
 run = replay(history, profile="seed", step="tool_result_budget")
@@ -69,13 +69,11 @@ before_after(run.records, limit=config.context_char_limit,
 #
 # **Try this.** Drag `tool_result_batch_char_limit` to 290,000, above the batch, and look
 # at the bottom chart: step 1 no longer fires, yet the context still falls to about 2,500
-# characters, with no file written. Step 3 did it: the read is the oldest of the batch's
-# four results, not one of the newest 3, so the article's step 3 replaced it by
-# `[Earlier tool result omitted.]` before the model ever read it, and nothing saved a
-# copy (notebooks 03 and 05). The profile switch, the greyed `snip_target_messages`
-# slider (the article's step 2 has no target) and the strip's `persist_largest` row (a
-# pass before a summary, which never runs here) belong to the package's second profile
-# (notebook 05; flaws 4 and 8 in [docs/DESIGN.md](../docs/DESIGN.md#the-flaws)).
+# characters, with no file written. Step 3 did it; what that costs is notebook 05's
+# question (flaw 3). The profile switch, the greyed `snip_target_messages` slider (the
+# article's step 2 has no target) and the strip's `persist_largest` row (a pass before a
+# summary, which never runs here) belong to the package's second profile (notebook 05;
+# flaws 4 and 8 in [docs/DESIGN.md](../docs/DESIGN.md#the-flaws)).
 
 # %% tags=["nbval-ignore-output"]
 threshold_explorer(history, profile="seed")
@@ -111,8 +109,8 @@ if open_hint:
 # **Recap.**
 # - Step 1 looks only at the newest batch, and only when its total is over 200,000
 #   characters.
-# - It moves results longer than 30,000 characters to `.task_outputs/tool-results/`,
-#   largest first, until the batch is under the limit again.
+# - It moves results longer than 30,000 characters to `.task_outputs/tool-results/`
+#   until the batch is at most the limit; largest first is the rule the exercise checks.
 # - In their place stays a `<persisted-output>` block: the file's path on a
 #   `Full output:` line and a 2,000-character preview.
 #

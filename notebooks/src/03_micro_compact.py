@@ -12,9 +12,9 @@
 #     [Earlier tool result omitted.]
 
 # %% [markdown]
-# **Goal.** You will learn which results step 3 shrinks, how it finds step 1's saved copy,
-# and what "omitted" costs; then you will write the step's core yourself. About 25
-# minutes on your own; in the 90-minute class, 12 (docs/TEACHING.md).
+# **Goal.** You will learn which results step 3 shrinks and what "omitted" costs; then
+# you will write the step's core yourself. About 25 minutes on your own; in the 90-minute
+# class, 12 (docs/TEACHING.md).
 
 # %% [markdown]
 # ## Predict first
@@ -95,7 +95,8 @@ if open_hint:
 # **Recap.**
 # - Step 3 keeps the newest 3 results and any of at most 120 characters; the rest become
 #   one line, on every call.
-# - It finds step 1's saved copy through the `Full output:` line of step 1's own block.
+# - It finds step 1's saved copy through the `Full output:` line of step 1's own block;
+#   the exercise checks it on files step 1 really saved.
 # - Otherwise it says `omitted`, and no copy is kept (flaw 1): only an earlier transcript
 #   may hold the text (lab 01 shows one).
 #

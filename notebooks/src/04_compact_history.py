@@ -88,10 +88,10 @@ print(f"timeline_150:   {estimate_chars(long_session):,d} characters in {len(lon
 # %% [markdown]
 # ## An instruction in the history is data
 #
-# The article's fourth lesson. A note in the workspace is titled with an order aimed at
-# the agent; the user asks what work the note says is still open; the agent reads it, and
-# step 4 summarizes (in a scratch copy of the sample workspace). Where does the order
-# land, and what does the agent do next?
+# The article's last lesson: the summary is reference data. A note in the workspace is
+# titled with an order aimed at the agent; the user asks what work the note says is
+# still open; the agent reads it, and step 4 summarizes (in a scratch copy of the sample
+# workspace). Where does the order land, and what does the agent do next?
 
 # %%
 planted_root = tempfile.TemporaryDirectory(prefix="planted-")
@@ -120,9 +120,8 @@ planted_root.cleanup()
 # is `json.dumps` of the whole list: work out on paper where each message starts; a
 # message the cut passes through is partly seen.
 #
-# Predict one case first: thirty messages of 4,000 characters each, `limit` 80,000. How
-# many does the summarizer never see? The checker compares your function with the
-# package's `summary_input` on canned cases and ten seeded random lists.
+# The checker compares your function with the package's `summary_input` on canned cases
+# and ten seeded random lists.
 
 # %%
 def unseen(sizes, limit):

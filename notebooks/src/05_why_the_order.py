@@ -8,8 +8,7 @@
 # The article (section 7) gives two reasons. Cost: the summary is the only step that needs
 # the model, so it comes last, and only when the others were not enough. Loss: **step 1
 # must run before step 3**. Step 1 saves a huge result to disk and leaves its path, which
-# step 3 then points at. The other way round, step 3 sees the huge result first and
-# replaces it with `[Earlier tool result omitted.]`: no copy was ever made.
+# step 3 then points at.
 
 # %% [markdown]
 # **Goal.** You will learn why step 1 must run before step 3 and what "lost for good"
@@ -67,7 +66,8 @@ if open_hint:
 # `run_in_order` runs the cheap steps (numbered 1-3) in a given order in a scratch
 # folder, then asks `workbench.bench.cost.lost_outputs` which original results can no
 # longer be read verbatim: in the article's profile (seed), and in the package's default
-# one, `CompactionConfig()` (next section). The table shows once your prediction is in.
+# one, `CompactionConfig()` (next section). The table and the second chart show once
+# your prediction is in.
 
 # %%
 def run_in_order(order, profile="seed"):
@@ -84,6 +84,8 @@ steps = ("tool_result_budget", "snip_compact", "micro_compact")
 runs = {order: {profile: run_in_order(order, profile) for profile in ("seed", "default")}
         for order in itertools.permutations(steps)}
 right, wrong = runs[steps]["seed"], runs[steps[::-1]]["seed"]
+display(before_after(right["records"], limit=seed.context_char_limit,
+                     title="huge_result: the article's order (seed profile)"))
 if revealed("order_loss"):
     print(f"{'order':<12}{'lost, seed':>11}{'lost, default':>15}{'characters after, seed':>24}")
     for order, run in runs.items():
@@ -91,10 +93,8 @@ if revealed("order_loss"):
         print(f"{numbers:<12}{len(run['seed']['lost']):>11}{len(run['default']['lost']):>15}"
               f"{run['seed']['records'][-1].chars_after:>24,d}")
     print(f"\nthe read, step 3 first (seed): {text_of(tool_results(wrong['context'][-1])[0]['content'])}")
-display(before_after(right["records"], limit=seed.context_char_limit,
-                     title="huge_result: the article's order (seed profile)"),
-        before_after(wrong["records"], limit=seed.context_char_limit,
-                     title="huge_result: step 3 before step 1 (seed profile)"))
+    display(before_after(wrong["records"], limit=seed.context_char_limit,
+                         title="huge_result: step 3 before step 1 (seed profile)"))
 
 # %% [markdown]
 # Only whether step 1 comes before step 3 matters: step 2 does nothing on 5 messages. The

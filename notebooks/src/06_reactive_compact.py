@@ -12,7 +12,8 @@
 #
 # The canned history `overflow` is served by the offline model (a deterministic program
 # that speaks the Messages API, not a language model) playing a model with a window of
-# 8,000 tokens: you will see one refusal, the retry, and then a second refusal.
+# 8,000 tokens: you will see a refusal and a retry that goes through, then a refusal
+# whose retry is refused too.
 
 # %% [markdown]
 # **Goal.** You will learn why a request under the character limit can still be refused,
@@ -157,10 +158,8 @@ before_after(agent.compactor.records, limit=config.context_char_limit,
 # messages, never part a `tool_use` from its `tool_result`, and let the model read the
 # request once, in the summary message.
 #
-# Predict one case on paper first: `["user", "assistant", "user", "assistant", "user",
-# "tool_use", "tool_result", "assistant"]`, `keep=5`, the request at 4. Where does the
-# article's tail start, and where must yours? The checker compares with the package's
-# `compact.reactive.tail_start` (default profile) on canned and random histories.
+# The checker compares with the package's `compact.reactive.tail_start` (default
+# profile) on canned and random histories.
 
 # %%
 def tail_once(kinds, keep, request_at):

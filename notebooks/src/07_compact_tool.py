@@ -111,8 +111,8 @@ print("         the next call:", [f"{b.name} {b.input}" for b in reply.content i
 # %% [markdown]
 # ## Characters before and after
 #
-# The closed turn of 7 messages became 1, far under the limit: the model decided, not the
-# threshold.
+# The closed turn of 7 messages became 1, although it was already under the limit: the
+# model asked, not the threshold.
 
 # %%
 display(before_after(agent.compactor.records, limit=agent.config.context_char_limit,
@@ -124,8 +124,8 @@ wrong_scratch.cleanup()
 # %% [markdown]
 # ## Check yourself: a batch runner that survives a failing tool
 #
-# The harness above does not say what happens when a tool raises: the batch would stop
-# half-way, and the calls already made would have no results. Write
+# A harness that lets a tool's exception escape stops half-way: the calls already made
+# get no results. Write
 # `run_batch_safely(messages, tool_uses, run, compact)`: `messages` ends with the reply
 # holding `tool_uses`; `run(tool_use)` returns a tool's text and may raise; `compact`
 # has no handler (its answer is `compact.formats.COMPACT_TOOL_ACK`), and

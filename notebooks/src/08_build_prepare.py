@@ -28,7 +28,7 @@
 # | 4 | `compactor.compact_history(messages, active_request)` |
 #
 # Steps 1-3 decide for themselves whether they have work to do. Step 4 does not: it
-# always pays for a summary, so `prepare` calls it only while `compactor.size(messages)`
+# always pays for a summary, so `prepare` calls it only if `compactor.size(messages)`
 # is over `compactor.config.context_limit` (50,000 characters here). The package's own
 # `prepare` on two histories, and a chart of the first:
 
@@ -57,9 +57,9 @@ display(before_after(runs["huge_result"], limit=50_000,
 # %% [markdown]
 # `huge_result` comes in at over 300,000 characters, and step 4 does not run: step 1 saved
 # the huge read to disk and steps 1-3 left about 2,500 characters. `two_code_files` is
-# 65,000 characters that no cheap step can shrink (two fresh reads), so it is still over
-# the limit and step 4 summarizes it. The bars are each step's size before (grey) and
-# after (blue).
+# 65,000 characters that no cheap step shrinks (its batch is under 200,000 and its 3
+# results are the newest 3), so it is still over the limit and step 4 summarizes it.
+# The bars are each step's size before (grey) and after (blue).
 
 # %% [markdown]
 # ## Check yourself: write prepare

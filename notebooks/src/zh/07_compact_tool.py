@@ -32,12 +32,12 @@
 # %% [markdown]
 # ## 压缩前后的字符数
 #
-# 这个已经闭合的回合共 7 条消息，变成了 1 条，而它远低于上限：做决定的是模型，而不是阈值。
+# 这个已经闭合的回合共 7 条消息，变成了 1 条，尽管它本来就低于上限：提出请求的是模型，而不是阈值。
 
 # %% [markdown]
 # ## 自测：工具失败时也能正确收尾的批次执行
 #
-# 上面的 harness 没有说工具抛出异常时会怎样：批次会停在半路，已经发出的调用没有结果。写出
+# 如果 harness 放任工具的异常抛出去，批次就会停在半路：已经发出的调用得不到结果。写出
 # `run_batch_safely(messages, tool_uses, run, compact)`：`messages` 以包含 `tool_uses` 的回复结尾；
 # `run(tool_use)` 返回一个工具的文本，也可能抛出异常；`compact` 没有处理函数（它的回应是
 # `compact.formats.COMPACT_TOOL_ACK`），`compact(列表)` 返回压缩后的列表。返回包的 harness
