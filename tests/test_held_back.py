@@ -1,4 +1,4 @@
-"""Stored outputs show no prediction's answer: lab 06's and notebook 09's (issue 40).
+"""Stored outputs show no prediction's answer: 03's, 05's, lab 06's and 09's (issue 40).
 
 Lab 06 shows the server's answer to its prediction in a cell that opens with
 `revealed("dropped_paths")`; built by Run All, that cell stored the one-line notice and
@@ -50,3 +50,20 @@ def test_notebook_09_stores_no_default_run_of_experiment_3(edition):
     [your_turn] = [cell for cell in cells if "your_run(" in cell.source]
     assert "profile seed," in stored(your_turn)
     assert f"model calls {answer['model_calls']}," not in "".join(stored(cell) for cell in cells)
+
+
+# Each gated cell's answer, by a line only the answer prints (03: what step 3 left and the
+# files written; 05: the table of the orders' losses and the read step 3 left).
+GATED = [("03_micro_compact", "placeholders", ("files written:", "[Earlier tool result")),
+         ("05_why_the_order", "order_loss", ("lost, seed", "the read, step 3 first"))]
+
+
+@pytest.mark.parametrize("name, checker, answers", GATED, ids=[g[0] for g in GATED])
+@pytest.mark.parametrize("edition, lang", [("", "en"), ("zh/", "zh")])
+def test_a_gated_cell_stores_the_notice_and_not_the_answer(edition, lang, name, checker, answers):
+    nb = nbformat.read(ROOT / "notebooks" / f"{edition}{name}.ipynb", as_version=4)
+    [gate] = [cell for cell in nb.cells if f'if revealed("{checker}"):' in cell.source]
+    assert stored(gate).endswith(say("check held back", lang) + "\n")
+    later = nb.cells[nb.cells.index(gate):]
+    printed = "".join(stored(cell) for cell in later if cell.cell_type == "code")
+    assert not any(answer in printed for answer in answers)
