@@ -151,7 +151,8 @@ scratch.cleanup()
 # `my_prepare = None`. `your_run` (`workbench/course/live_run.py`) runs experiment 3 again
 # in a fresh copy of the workspace with `Agent(prepare=my_prepare)`: your pipeline before
 # every model call, as its first line says. Then set `my_profile = "default"` to check
-# your prediction, and ask a question of your own in `my_question`.
+# your prediction, and ask a question of your own in `my_question`. The answer's first
+# line is the offline model's note on the result it has just read whole, here the outline.
 
 # %%
 from workbench.course.live_run import your_run

@@ -58,6 +58,7 @@
 # 位置。`your_run`（`workbench/course/live_run.py`）在一份新的工作区副本里用
 # `Agent(prepare=my_prepare)` 再运行一次实验三：每次模型调用之前运行你的管线，打印的第一行会说明
 # 这一点。然后设 `my_profile = "default"` 核对你的预测，再在 `my_question` 里写一个你自己的问题。
+# 回答的第一行是离线模型对刚完整读到的结果（这里是大纲）记下的笔记。
 
 # %% [markdown]
 # **小结。**
