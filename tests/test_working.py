@@ -15,7 +15,7 @@ from anthropic.types import TextBlock
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from compact import MessageFormatError, estimate_chars, validate_messages
+from compact import MessageFormatError, estimate_chars, formats, validate_messages
 from compact import messages as messages_module
 from compact import store as store_module
 from compact.messages import blocks
@@ -174,6 +174,41 @@ def test_a_rename_that_fails_leaves_no_temporary_file(root, monkeypatch):
     with pytest.raises(store_module.StoreError, match="could not write .*toolu_1.txt"):
         store.persist_result("toolu_1", "x" * 100)
     assert list((root / store_module.TOOL_RESULTS).iterdir()) == []
+
+
+# -- copy on write: the working list holds the caller's messages until a step edits one ----
+
+def editable_parts(listed) -> set:
+    """The ids of what a step may edit: each message, its content list, its blocks."""
+    return {id(part) for m in listed for part in (m, *([m["content"], *blocks(m)] if blocks(m) else []))}
+
+
+def test_a_step_edits_its_own_copy_never_the_callers_message(root):
+    """Step 1 saves both results of one message: the second is still the block the step read
+    from the caller's message before the first edit copied it. The caller's list is
+    unchanged, and the output shares no message, content list or block with it."""
+    c = make_compactor(root, tool_result_batch_char_limit=30_000, large_result_char_limit=20_000)
+    history = [user(REQUEST), *call({"toolu_a": body("toolu_a", 40_000), "toolu_b": body("toolu_b", 40_000)})]
+    before = copy.deepcopy(history)
+    out = c.tool_result_budget(history)
+    assert history == before
+    assert all(formats.PERSISTED_RE.match(b["content"]) for b in out[2]["content"])
+    assert c.records[-1].chars_after == estimate_chars(out)
+    assert not editable_parts(out) & editable_parts(history)
+    again = c.prepare(out, REQUEST)   # nothing to do: still a list of its own
+    assert again == out and not editable_parts(again) & editable_parts(out)
+
+
+def test_blocks_given_as_a_tuple_are_taken_as_a_list_as_before(root):
+    """The caller's dict is checked as it is; blocks given as a tuple fail that check, so the
+    list is checked again as copied (tuples made lists), and passes or fails as it did."""
+    text = {"type": "text", "text": REQUEST}
+    listed = [{"role": "user", "content": (text,)}, *call({"toolu_01": (text,)})]
+    out = make_compactor(root).prepare(listed, REQUEST)
+    assert out[0]["content"] == [text] and out[2]["content"][0]["content"] == [text]
+    listed[2]["content"][0]["content"] = ({"type": "text", "text": 5},)
+    with pytest.raises(MessageFormatError, match=r"messages\[2\]\.content\[0\]\.content\[0\] \(tool_use_id"):
+        make_compactor(root).prepare(listed, REQUEST)
 
 
 # -- the one-pass check of a fresh list: what the check message by message raises ----------
