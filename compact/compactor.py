@@ -22,7 +22,7 @@ from pathlib import Path
 
 from . import summary, working
 from .config import CompactionConfig
-from .messages import check_request, estimate_chars, json_len, thinking_count
+from .messages import check_request, estimate_chars, thinking_count
 from .record import StepRecord
 from .steps import STEPS, step_named
 from .store import Store
@@ -30,40 +30,6 @@ from .store import Store
 
 class CompactionWarning(UserWarning):
     """A write failed; the text stayed in context."""
-
-
-class Sizes:
-    """The list's size in the article's measure, kept up to date as the steps edit it
-    call after call, without measuring the list again.
-
-    At the start of a call `begin` makes the working copy and each message's JSON
-    (compact/working.py), checking only what changed since the last output; a step
-    that replaces a block's content adds the difference (`replaced`); `finish` keeps
-    the output's JSON for the next call.
-    """
-
-    def __init__(self):
-        self.kept: list[str] = []   # each message's JSON in the last output
-        self.lengths = working.Lengths([], [])
-        self.change = 0             # characters the current step's edits added (or took)
-        self.start = 2              # the working list's size when the call started
-
-    def begin(self, messages) -> list:
-        messages, texts = working.start(messages, self.kept)
-        self.lengths = working.Lengths(messages, texts)
-        self.start = sum(map(len, texts)) + 2 * max(len(messages), 1)
-        return messages
-
-    def finish(self, messages) -> list:
-        self.kept = self.lengths.texts(messages)
-        return messages
-
-    def replaced(self, message, before, content) -> int:
-        """`message`'s block went from `before` to `content`: the change in characters."""
-        self.lengths.forget(message)
-        change = json_len(content) - json_len(before)
-        self.change += change
-        return change
 
 
 class ContextCompactor:
@@ -90,7 +56,7 @@ class ContextCompactor:
         self.calls = 0
         self._errors: list[str] = []
         self._model_calls = 0
-        self._sizes = Sizes()
+        self._working = working.Working()   # each message's JSON, kept up to date; copy on write
 
     # -- services the steps use ----------------------------------------------
     def summarize(self, messages) -> str:
@@ -113,12 +79,12 @@ class ContextCompactor:
     def size(self, messages) -> int:
         """The list's size by the compactor's measure; the article's comes from each
         message's JSON, made once a call."""
-        return self._sizes.lengths.size(messages) if self.measure is estimate_chars \
+        return self._working.size(messages) if self.measure is estimate_chars \
             else self.measure(messages)
 
     def texts(self, messages) -> list:
         """Each message's JSON, made once a call (a transcript's lines)."""
-        return self._sizes.lengths.texts(messages)
+        return self._working.texts(messages)
 
     def replace_content(self, messages, index: int, block, content, chars: int | None):
         """Put `content` in `block` (a block of messages[index]); the list's size after,
@@ -128,9 +94,7 @@ class ContextCompactor:
         JSON of the message changes by the JSON of the content); a custom
         measure (tokens, say) is asked again.
         """
-        before = block.get("content", "")
-        block["content"] = content
-        change = self._sizes.replaced(messages[index], before, content)
+        change = self._working.replace(messages, index, block, content)   # never the caller's
         if self.measure is estimate_chars:
             return None if chars is None else chars + change
         return None if chars is None else self.measure(messages)
@@ -140,13 +104,13 @@ class ContextCompactor:
         """Run one step (a row of STEPS) and record it; `chars` is the size when known."""
         before_chars = self.size(messages) if chars is None else chars
         before_files, before_calls = len(self.store.written), self._model_calls
-        self._errors, self._sizes.change = [], 0
+        self._errors, self._working.change = [], 0
         needs = {"request": active_request, "size": before_chars}
         thinking = self._thinking_in(messages)
-        seen = [self._sizes.lengths.text(m) for m in messages] if thinking else None
+        seen = self._working.texts(messages) if thinking else None
         out = step.run(messages, self, *(needs[need] for need in step.needs))
         in_place = out is messages and self.measure is estimate_chars   # each change counted
-        after_chars = before_chars + self._sizes.change if in_place else self.size(out)
+        after_chars = before_chars + self._working.change if in_place else self.size(out)
         self.records.append(StepRecord(
             call=self.calls, step=step.name,
             messages_before=self._count, messages_after=len(out),
@@ -161,7 +125,7 @@ class ContextCompactor:
         """The record's thinking fields: `seen` is each message's JSON before the step."""
         if not thinking:
             return {}
-        now = [self._sizes.lengths.text(m) for m in out]
+        now = self._working.texts(out)
         first = next((i for i, text in enumerate(seen) if i >= len(now) or now[i] != text), None)
         left = self._thinking_in(out)
         return {"thinking_dropped": max(thinking - left, 0), "cache_restart_at": first,
@@ -174,9 +138,9 @@ class ContextCompactor:
         return self._counted[1]
 
     def _start(self, messages):
-        # One pass: a copy (the caller's list is never changed), each message's
+        # One pass: the working list (the caller's is never changed), each message's
         # JSON, and the check of what changed since the last output.
-        messages = self._sizes.begin(messages)
+        messages = self._working.begin(messages)
         self._count, self._counted = len(messages), (None, 0)
         return messages
 
@@ -185,7 +149,7 @@ class ContextCompactor:
         """One step alone, by its name in STEPS, on a copy of `messages`."""
         step = step_named(name)
         with self.store.held_folders():
-            return self._sizes.finish(self._run(step, self._start(messages), active_request)[0])
+            return self._working.finish(self._run(step, self._start(messages), active_request)[0])
 
     def tool_result_budget(self, messages):
         """Step 1 alone: persist the newest batch's largest results while it is over its limit."""
@@ -221,7 +185,7 @@ class ContextCompactor:
         check_request(active_request)
         self.calls += 1
         messages = self._start(messages)
-        chars = self._sizes.start if self.measure is estimate_chars else self.measure(messages)
+        chars = self._working.start if self.measure is estimate_chars else self.measure(messages)
         thinking = self._thinking_in(messages) > 0   # then the default edits nothing in place
         with self.store.held_folders():
             for step in STEPS:
@@ -232,5 +196,5 @@ class ContextCompactor:
                 if step.says:
                     self.echo_line(step.says)
                 messages, chars = self._run(step, messages, active_request, chars=chars)
-        return self._sizes.finish(messages)
+        return self._working.finish(messages)
 

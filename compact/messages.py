@@ -103,13 +103,9 @@ def _deep_place(value) -> str:
 
 def _block_place(i: int, j: int, block) -> str:
     """messages[i].content[j], and the block's id when it has one."""
-    return f"messages[{i}].content[{j}]" + _id_note(block)
-
-
-def _id_note(block) -> str:
     key = next((k for k in ("id", "tool_use_id") if isinstance(block, dict)
                 and isinstance(block.get(k), str)), None)
-    return f" ({key} {block[key]!r})" if key else ""
+    return f"messages[{i}].content[{j}]" + (f" ({key} {block[key]!r})" if key else "")
 
 
 def estimate_chars(messages) -> int:
@@ -219,29 +215,43 @@ def _check_all(messages) -> bool:
     ok, ids, asked = True, set(), []
     for i, message in enumerate(messages):
         role, content = (message.get("role"), message.get("content")) if type(message) is dict else (0, 0)
-        plain = type(content) in (str, list) and all(type(k) is str and type(v) is str for k, v in
-                                                     message.items() if k != "content") and role in ROLES
+        # A role and a content and no other field (told by the size), or others all strings.
+        plain = type(content) in (str, list) and role in ROLES and (len(message) == 2 and type(role) is str
+                or all(type(k) is str and type(v) is str for k, v in message.items() if k != "content"))
         uses, answers = [], []
         for j, block in enumerate(content if plain and type(content) is list else ()):
             kind = block.get("type") if type(block) is dict and type(block.get("type")) is str else None
-            if kind is not None and not all(type(k) is str and type(v) is str for k, v in block.items()):
-                _check_values(lambda i=i, j=j, block=block: _block_place(i, j, block), block, 3)
-            if kind in ROLE_OF:   # in its role's message, with an id; a result's content a string
-                tool_id = block.get(FIELDS[kind][0][0])
-                (uses if kind == "tool_use" else answers).append(tool_id)
-                plain = role == ROLE_OF[kind][0] and type(tool_id) is str and tool_id != "" \
+            # In its role's message, with an id; a result's content a string. `common`: the
+            # block holds only the strings read here (told by its size; a tool_use also its
+            # name, and its input a dict of strings), so its values need no walk.
+            if kind == "tool_result":
+                tool_id = block.get("tool_use_id")
+                answers.append(tool_id)
+                plain = role == "user" and type(tool_id) is str and tool_id != "" \
                     and type(block.get("content", "")) is str
+                common = len(block) == 2 + ("content" in block)
+            elif kind == "tool_use":
+                tool_id, given = block.get("id"), block.get("input")
+                uses.append(tool_id)
+                plain = role == "assistant" and type(tool_id) is str and tool_id != ""
+                common = len(block) == 4 and type(block.get("name")) is str and type(given) is dict \
+                    and all(type(k) is str and type(v) is str for k, v in given.items())
             else:
                 plain = kind is not None and (kind != "text" or type(block.get("text")) is str)
-            if not plain:
+                common = kind == "text" and len(block) == 2
+            if not plain:   # _check_shape names the problem (a value's first, as it checks them first)
                 break
+            if not (common or all(type(k) is str and type(v) is str for k, v in block.items())):
+                _check_values(lambda i=i, j=j, block=block: _block_place(i, j, block), block, 3)
         if not plain:   # anything else: the general check, then its blocks by kind
             _check_shape(i, message)
             found = _by_kind(messages, i)
             uses, answers = ([b[FIELDS[k][0][0]] for *_, b in found[k]] for k in ROLE_OF)
-        # Each result answers the message before, each use is answered (a last one may wait).
-        ok = ok and set(answers) == set(asked) and ids.isdisjoint(uses) and len(set(uses)) == len(uses)
+        # Each result answers the message before, each use is answered (a last one may wait),
+        # and no id is used twice: the set of ids grows by every use.
+        known = len(ids)
         ids.update(uses)
+        ok = ok and (answers == asked or set(answers) == set(asked)) and len(ids) == known + len(uses)
         asked = uses
     return ok
 

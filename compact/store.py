@@ -182,7 +182,9 @@ def _write_whole(fd: int, data: bytes) -> None:
     memory would lose, and an fsync per file made step 3 take seconds.
     """
     try:
-        _write_all(fd, data)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
     finally:
         os.close(fd)
 
@@ -192,12 +194,6 @@ def _unlink_quietly(dir_fd: int, name: str) -> None:
         os.unlink(name, dir_fd=dir_fd)
     except OSError:
         pass
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view):]
 
 
 def _temporary_name(name: str) -> str:

@@ -46,6 +46,8 @@ thresholds (`CompactionConfig.context_token_limit`), and retries (the client's).
 
 import json
 
+from .messages import has_tool_use, tool_results, tool_uses
+
 PROBE = {"role": "user", "content": "."}
 # The API's own context management counts input tokens too; its default triggers:
 # tool result clearing (`clear_tool_uses_20250919`) and compaction (`compact_20260112`,
@@ -59,7 +61,7 @@ def units(messages) -> list[list]:
     cut, i = [], 0
     while i < len(messages):
         message = messages[i]
-        uses = _has_tool_use(message)
+        uses = has_tool_use(message)
         if uses and i + 1 < len(messages) and messages[i + 1].get("role") == "user":
             cut.append([message, messages[i + 1]])
             i += 2
@@ -75,24 +77,12 @@ TOOL_BLOCKS = ("tool_use", "tool_result")
 def countable(unit: list) -> list:
     """The unit as count_tokens accepts it: a whole call and its results as they are; a
     lone tool_use or tool_result block as a text block holding its JSON."""
-    if len(unit) == 2 or not any(_tool_blocks(message) for message in unit):
+    if len(unit) == 2 or not any(tool_uses(message) or tool_results(message) for message in unit):
         return unit
     return [{**message, "content": [
         {"type": "text", "text": json.dumps(block, ensure_ascii=False)}
         if isinstance(block, dict) and block.get("type") in TOOL_BLOCKS else block
         for block in message["content"]]} for message in unit]
-
-
-def _tool_blocks(message) -> list:
-    content = message.get("content")
-    return [block for block in content if isinstance(block, dict)
-            and block.get("type") in TOOL_BLOCKS] if isinstance(content, list) else []
-
-
-def _has_tool_use(message) -> bool:
-    content = message.get("content")
-    return message.get("role") == "assistant" and isinstance(content, list) and any(
-        isinstance(block, dict) and block.get("type") == "tool_use" for block in content)
 
 
 class TokenMeasure:

@@ -1,4 +1,4 @@
-"""The start of every compactor call in one pass: the working copy, each message's JSON,
+"""The start of every compactor call in one pass: the working list, each message's JSON,
 and the check of only what changed since the compactor's last output.
 
 A `prepare` that changes nothing should cost about one `json.dumps` of the list.
@@ -13,10 +13,14 @@ So, at the start of a call:
   `validate_messages` checks a list (shapes, values, depth), and so are the
   pairs on both sides of it. A message changed in place (the same dict with new
   content) has new JSON, so it is checked again;
-- the copy is deep (`to_plain`: SDK objects become dicts) for a message that is
-  not plain JSON yet, and as deep as the steps edit for every other: the
-  message, its content list and its blocks. A step replaces a block's content,
-  never anything inside it, so deeper values can be shared with the caller's list.
+- nothing is copied yet (copy on write, `Working`): the working list holds the
+  caller's own messages, but one that is not plain JSON yet is made plain whole
+  (`to_plain`: SDK objects become dicts). A message is copied as deep as the
+  steps edit (the message, its content list and its blocks) when a step edits
+  it, and so is every message of the output: a compaction never copies what it
+  archives, and the caller's list is never changed. A step replaces a block's
+  content, never anything inside it, so deeper values can be shared with the
+  caller's list.
 
 Left out: the steps themselves, and a token measure (a custom `measure` is
 asked for the whole list, as before; it can keep its own cache per message).
@@ -24,7 +28,7 @@ asked for the whole list, as before; it can keep its own cache per message).
 
 import json
 
-from .messages import MessageFormatError, plain_message, to_plain, validate_messages
+from .messages import MessageFormatError, blocks, plain_message, to_plain, validate_messages
 
 # One encoder, made once: json.dumps makes one a call, and JSONEncoder.encode a C encoder.
 _ENCODER, _MARKS = json.JSONEncoder(ensure_ascii=False), {}   # _MARKS: the C one's cycle check
@@ -69,8 +73,9 @@ def _editable_block(block):
     return block
 
 
-def start(messages, kept: list) -> tuple[list, list]:
-    """(copy, texts): a checked copy of `messages` safe to edit, and each message's JSON.
+def start(messages, kept: list) -> tuple[list, list, list]:
+    """(working, texts, made): a checked list of `messages`, each message's JSON, and the
+    messages of the list that are not the caller's (made plain, or copied to be checked).
 
     `kept` holds the JSON of each message of the compactor's last output.
     MessageFormatError, naming the message, when the list breaks a rule.
@@ -80,15 +85,21 @@ def start(messages, kept: list) -> tuple[list, list]:
         if not isinstance(messages, list):
             raise MessageFormatError(f"messages must be a list, got {type(messages).__name__}")
     texts, changed = _texts(messages, kept)
-    # A message the encoder wrote is plain JSON already (no SDK object, no cycle): copied
-    # as deep as the steps edit, like a vouched one. Any other is made plain, whole.
-    copy = [_editable(m) if text is not None and isinstance(m, dict) else plain_message(messages, i)
-            for i, (m, text) in enumerate(zip(messages, texts))]
-    validate_messages(copy, changed)
+    # A message the encoder wrote is plain JSON already (no SDK object, no cycle): the
+    # caller's own dict stays, copied only if a step edits it. Any other is made plain, whole.
+    working = [m if text is not None and isinstance(m, dict) else plain_message(messages, i)
+               for i, (m, text) in enumerate(zip(messages, texts))]
+    try:
+        validate_messages(working, changed)
+    except MessageFormatError:
+        # The copy makes a tuple of blocks a list, which passes: a list refused as it is
+        # is checked again as copied, so it passes or fails, naming the same place, as it did.
+        working = [_editable(m) if m is theirs else m for m, theirs in zip(working, messages)]
+        validate_messages(working, changed)
     for i in changed:
         if texts[i] is None:
-            texts[i] = encode(copy[i])
-    return copy, texts
+            texts[i] = encode(working[i])
+    return working, texts, [m for m, theirs in zip(working, messages) if m is not theirs]
 
 
 def _texts(messages: list, kept: list) -> tuple[list, list]:
@@ -119,40 +130,68 @@ def _texts(messages: list, kept: list) -> tuple[list, list]:
     return texts, changed
 
 
-class Lengths:
-    """Each message's JSON and its length, for the messages of one call's working list.
+class Working:
+    """A compactor's working lists, call after call: each message's JSON and its length,
+    and which messages are the compactor's own (copy on write).
 
-    Keyed by the message object; an entry keeps the object alive, so its id is
-    never reused for another message during the call. A step that edits a
-    message in place says so (`forget`); a message a step makes (a marker, a
-    summary) is encoded when first asked for. A call that changes nothing never
-    builds the table: its list and texts come back as they went in.
+    `begin` starts a call (`start`); a step that replaces a block's content calls
+    `replace`, which copies the message first when it is the caller's and counts
+    the change in characters; `finish` copies each message still the caller's and
+    keeps the output's JSON for the next call. A message a step makes (a marker, a
+    summary), or one of another list, is encoded when first asked for. Entries are
+    kept by the message object and keep it alive, so no id is reused for another
+    message during a call. A call that changes nothing encodes nothing again.
     """
 
-    def __init__(self, messages: list, texts: list):
-        self._messages, self._texts = messages, texts
-        self._by_id, self._edited = None, set()   # the table; ids of the messages edited in place
+    def __init__(self):
+        self.kept: list[str] = []   # each message's JSON in the last output
+        self.change = 0             # characters the current step's edits added (or took)
+        self.start = 2              # the working list's size when the call started
+        self._call([], [])
 
-    def _table(self) -> dict:
-        if self._by_id is None:
-            self._by_id = {id(m): (m, t) for m, t in zip(self._messages, self._texts)}
-        return self._by_id
+    def _call(self, messages: list, texts: list, made=()) -> None:
+        self._messages, self._texts = messages, texts   # the call's own list, and its JSON
+        self._known, self._edited = {}, set()   # id -> (message, JSON); ids edited in place
+        self._ours = {id(m): (m, m) for m in made}   # id -> (ours, the caller's it copies)
+
+    def begin(self, messages) -> list:
+        messages, texts, made = start(messages, self.kept)
+        self._call(messages, texts, made)
+        self.start = sum(map(len, texts)) + 2 * max(len(messages), 1)
+        return messages
+
+    def finish(self, messages: list) -> list:
+        self.kept = self.texts(messages)
+        messages = [m if id(m) in self._ours else _editable(m) for m in messages]
+        self._call(messages, self.kept)   # the output's size is known without encoding it
+        return messages
+
+    def replace(self, messages: list, index: int, block, content) -> int:
+        """Put `content` in `block`, a block of messages[index] (the caller's message is
+        copied first, and its block found at its place in the copy): the change in characters."""
+        if id(messages[index]) not in self._ours:
+            copy = _editable(messages[index])
+            self._ours[id(copy)] = (copy, messages[index])
+            messages[index] = copy
+        message, theirs = self._ours[id(messages[index])]
+        # A step may still hold the caller's block, read before the copy was made.
+        place = [j for j, b in enumerate(blocks(theirs)) if b is block] if theirs is not message else []
+        block = message["content"][place[0]] if place else block
+        change = len(encode(content)) - len(encode(block.get("content", "")))
+        block["content"] = content
+        self._known.pop(id(message), None)
+        self._edited.add(id(message))
+        self.change += change
+        return change
 
     def text(self, message) -> str:
-        table = self._table()
-        entry = table.get(id(message))
-        if entry is None or entry[0] is not message:
-            entry = (message, encode(message))
-            table[id(message)] = entry
-        return entry[1]
+        if id(message) not in self._known:
+            self._known[id(message)] = (message, encode(message))
+        return self._known[id(message)][1]
 
     def size(self, messages: list) -> int:
         """len(json.dumps(messages, ensure_ascii=False)), from the messages' own JSON."""
         return sum(len(t) for t in self.texts(messages)) + 2 * max(len(messages), 1)
-
-    def forget(self, message) -> None:
-        self._table().pop(id(message), None)
-        self._edited.add(id(message))
 
     def texts(self, messages: list) -> list:
         if messages is self._messages:   # the call's own list: its texts, but for what was edited

@@ -1,22 +1,39 @@
-"""`prepare` near one pass (compact/working.py, issue 20): each message's JSON made once, the
-size kept per change, one copy, and only what changed since the last output checked.
+"""`prepare` near one pass (compact/working.py, issues 20 and 41): each message's JSON made
+once, the size kept per change, a message copied only when a step edits it or it is output
+(copy on write), and only what changed since the last output checked.
 
 Speed itself is `python -m compact bench-prepare`'s to print; these tests check that the
 short cuts change nothing a caller can see: every rule is still enforced on any message
-that is not exactly the compactor's own last output, and every size recorded is exact.
+that is not exactly the compactor's own last output, the one-pass check of a fresh list
+raises what the check message by message raises, the caller's list is never changed, and
+every size recorded is exact.
 """
 
+import copy
 import errno
 import os
 
 import pytest
 from anthropic.types import TextBlock
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
-from compact import MessageFormatError, estimate_chars
+from compact import MessageFormatError, estimate_chars, formats, validate_messages
 from compact import messages as messages_module
 from compact import store as store_module
+from compact.messages import blocks
 
-from .helpers import body, call, make_compactor, pairs_history, replay, tool_heavy_session, user
+from .helpers import (
+    assistant,
+    body,
+    call,
+    make_compactor,
+    pairs_history,
+    replay,
+    tool_heavy_session,
+    tool_use,
+    user,
+)
 
 REQUEST = "Fix the failing test."
 
@@ -160,3 +177,104 @@ def test_a_rename_that_fails_leaves_no_temporary_file(root, monkeypatch):
     with pytest.raises(store_module.StoreError, match="could not write .*toolu_1.txt"):
         store.persist_result("toolu_1", "x" * 100)
     assert list((root / store_module.TOOL_RESULTS).iterdir()) == []
+
+
+# -- copy on write: the working list holds the caller's messages until a step edits one ----
+
+def editable_parts(listed) -> set:
+    """The ids of what a step may edit: each message, its content list, its blocks."""
+    return {id(part) for m in listed for part in (m, *([m["content"], *blocks(m)] if blocks(m) else []))}
+
+
+def test_a_step_edits_its_own_copy_never_the_callers_message(root):
+    """Step 1 saves both results of one message: the second is still the block the step read
+    from the caller's message before the first edit copied it. The caller's list is
+    unchanged, and the output shares no message, content list or block with it."""
+    c = make_compactor(root, tool_result_batch_char_limit=30_000, large_result_char_limit=20_000)
+    history = [user(REQUEST), *call({"toolu_a": body("toolu_a", 40_000), "toolu_b": body("toolu_b", 40_000)})]
+    before = copy.deepcopy(history)
+    out = c.tool_result_budget(history)
+    assert history == before
+    assert all(formats.PERSISTED_RE.match(b["content"]) for b in out[2]["content"])
+    assert c.records[-1].chars_after == estimate_chars(out)
+    assert not editable_parts(out) & editable_parts(history)
+    again = c.prepare(out, REQUEST)   # nothing to do: still a list of its own
+    assert again == out and not editable_parts(again) & editable_parts(out)
+
+
+def test_blocks_given_as_a_tuple_are_taken_as_a_list_as_before(root):
+    """The caller's dict is checked as it is; blocks given as a tuple fail that check, so the
+    list is checked again as copied (tuples made lists), and passes or fails as it did."""
+    text = {"type": "text", "text": REQUEST}
+    listed = [{"role": "user", "content": (text,)}, *call({"toolu_01": (text,)})]
+    out = make_compactor(root).prepare(listed, REQUEST)
+    assert out[0]["content"] == [text] and out[2]["content"][0]["content"] == [text]
+    listed[2]["content"][0]["content"] = ({"type": "text", "text": 5},)
+    with pytest.raises(MessageFormatError, match=r"messages\[2\]\.content\[0\]\.content\[0\] \(tool_use_id"):
+        make_compactor(root).prepare(listed, REQUEST)
+
+
+# -- the one-pass check of a fresh list: what the check message by message raises ----------
+
+def _nested(levels: int) -> list:
+    value = []
+    for _ in range(levels):
+        value = [value]
+    return value
+
+
+HISTORY = [user(REQUEST), assistant(tool_use("toolu_00"), note="Reading it."),
+           {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_00", "content": "ok"}]},
+           assistant(tool_use("toolu_01"), tool_use("toolu_02")),
+           *call({"toolu_01": "one", "toolu_02": [{"type": "text", "text": "two"}]})[1:],
+           {"role": "assistant", "content": "Done."}]
+DELETE = object()
+DEEP = messages_module.MAX_DEPTH
+VALUES = st.sampled_from([
+    DELETE, None, 0, 2.5, float("nan"), float("inf"), True, "", "x", "user", "assistant", "text",
+    "tool_use", "tool_result", "toolu_00", "toolu_01", [], {}, {1: "x"}, {"a": float("nan")}, {"path": "a"},
+    ("x",), [{"type": "text", "text": "t"}], {"x": ["y", {"z": 2}]}, _nested(DEEP), _nested(DEEP + 5)])
+KEYS = st.sampled_from(["role", "content", "type", "id", "tool_use_id", "text", "name", "input", "extra"])
+
+
+def message_by_message(listed) -> None:
+    """validate_messages without its one pass: each shape, then the pairs, then the ids."""
+    for i, message in enumerate(listed):
+        messages_module._check_shape(i, message)
+    messages_module.check_pairs(listed, messages_module.PIPELINE)
+    messages_module._check_unique_ids(listed)
+
+
+def outcome(check, listed) -> str | None:
+    try:
+        check(listed)
+    except MessageFormatError as error:
+        return str(error)
+    return None
+
+
+@settings(max_examples=settings().max_examples * 20)
+@example([(3, 1, "id", "toolu_00"), (4, 1, "tool_use_id", "toolu_00")])   # pairs hold, an id twice
+@example([(1, 0, "role", "user")])            # a tool_use in a user message
+@example([(2, 0, "role", "assistant")])       # a tool_result in an assistant message
+@example([(4, 0, "content", "x")])            # tool_use ids without their results
+@example([(1, 2, "input", {1: "x"})])         # a key that is not a string, in a tool_use's input
+@example([(2, 1, "extra", float("nan"))])     # a value JSON cannot hold, beside a result's fields
+@example([(2, 1, "content", DELETE), (2, 1, "extra", float("nan"))])   # ... in place of its content
+@given(st.lists(st.tuples(st.integers(0, len(HISTORY) - 1), st.integers(0, 3), KEYS, VALUES), max_size=3))
+def test_the_one_pass_check_names_what_the_check_message_by_message_names(edits):
+    """Edits of a valid list (a field set to a value JSON can or cannot hold, or deleted, in a
+    message or one of its blocks): the one pass raises the same text, or passes, as the checks
+    of each message, the pairs and the ids, in that order."""
+    listed = copy.deepcopy(HISTORY)
+    for i, j, key, value in edits:
+        target = listed[i]
+        if j and blocks(target):
+            target = target["content"][(j - 1) % len(target["content"])]
+        if not isinstance(target, dict):
+            continue
+        if value is DELETE:
+            target.pop(key, None)
+        else:
+            target[key] = copy.deepcopy(value)
+    assert outcome(validate_messages, listed) == outcome(message_by_message, listed)
