@@ -113,9 +113,24 @@ def estimate_chars(messages) -> int:
     return len(json.dumps(to_plain(messages), ensure_ascii=False))
 
 
+# One encoder, made once: json.dumps makes one a call, and JSONEncoder.encode a C encoder.
+_ENCODER, _MARKS = json.JSONEncoder(ensure_ascii=False), {}   # _MARKS: the C one's cycle check
+_C = json.encoder.c_make_encoder and json.encoder.c_make_encoder(
+    _MARKS, _ENCODER.default, json.encoder.encode_basestring, None, ": ", ", ", False, False, True)
+
+
+def encode(value) -> str:
+    """json.dumps(value, ensure_ascii=False), by the C encoder made once (if this Python has it)."""
+    try:
+        return "".join(_C(value, 0)) if _C else _ENCODER.encode(value)
+    except BaseException:
+        _MARKS.clear()   # a failed call leaves its marks behind: the next one starts clean
+        raise
+
+
 def json_len(value) -> int:
     """Characters of one value's JSON, as the article's measure counts them."""
-    return len(json.dumps(value, ensure_ascii=False))
+    return len(encode(value))
 
 
 def blocks(message) -> list:
@@ -210,6 +225,20 @@ def validate_messages(messages, changed=None) -> None:
     _check_unique_ids(messages)   # ids are global: one pass over the blocks, whatever changed
 
 
+def _strings(pairs) -> bool:
+    return all(type(k) is str and type(v) is str for k, v in pairs)
+
+
+# The common blocks: each holds only the fields the one pass reads, all strings (told by its
+# size; a tool_use's input a dict of strings), so its values need no walk.
+_COMMON = {
+    "text": lambda block: len(block) == 2,
+    "tool_result": lambda block: len(block) == 2 + ("content" in block),
+    "tool_use": lambda block: len(block) == 4 and type(block.get("name")) is str
+    and type(block.get("input")) is dict and _strings(block["input"].items()),
+}
+
+
 def _check_all(messages) -> bool:
     """Each shape, raised as _check_shape would, in order; True when the pairs and ids hold too."""
     ok, ids, asked = True, set(), []
@@ -221,27 +250,17 @@ def _check_all(messages) -> bool:
         uses, answers = [], []
         for j, block in enumerate(content if plain and type(content) is list else ()):
             kind = block.get("type") if type(block) is dict and type(block.get("type")) is str else None
-            # In its role's message, with an id; a result's content a string. `common`: the
-            # block holds only the strings read here (told by its size; a tool_use also its
-            # name, and its input a dict of strings), so its values need no walk.
-            if kind == "tool_result":
-                tool_id = block.get("tool_use_id")
-                answers.append(tool_id)
-                plain = role == "user" and type(tool_id) is str and tool_id != "" \
+            if kind in ROLE_OF:   # in its role's message, with an id; a result's content a string
+                tool_id = block.get(FIELDS[kind][0][0])
+                (uses if kind == "tool_use" else answers).append(tool_id)
+                plain = role == ROLE_OF[kind][0] and type(tool_id) is str and tool_id != "" \
                     and type(block.get("content", "")) is str
-                common = len(block) == 2 + ("content" in block)
-            elif kind == "tool_use":
-                tool_id, given = block.get("id"), block.get("input")
-                uses.append(tool_id)
-                plain = role == "assistant" and type(tool_id) is str and tool_id != ""
-                common = len(block) == 4 and type(block.get("name")) is str and type(given) is dict \
-                    and all(type(k) is str and type(v) is str for k, v in given.items())
             else:
                 plain = kind is not None and (kind != "text" or type(block.get("text")) is str)
-                common = kind == "text" and len(block) == 2
             if not plain:   # _check_shape names the problem (a value's first, as it checks them first)
                 break
-            if not (common or all(type(k) is str and type(v) is str for k, v in block.items())):
+            common = _COMMON.get(kind)
+            if not (common and common(block) or _strings(block.items())):
                 _check_values(lambda i=i, j=j, block=block: _block_place(i, j, block), block, 3)
         if not plain:   # anything else: the general check, then its blocks by kind
             _check_shape(i, message)

@@ -26,23 +26,7 @@ Left out: the steps themselves, and a token measure (a custom `measure` is
 asked for the whole list, as before; it can keep its own cache per message).
 """
 
-import json
-
-from .messages import MessageFormatError, blocks, plain_message, to_plain, validate_messages
-
-# One encoder, made once: json.dumps makes one a call, and JSONEncoder.encode a C encoder.
-_ENCODER, _MARKS = json.JSONEncoder(ensure_ascii=False), {}   # _MARKS: the C one's cycle check
-_C = json.encoder.c_make_encoder and json.encoder.c_make_encoder(
-    _MARKS, _ENCODER.default, json.encoder.encode_basestring, None, ": ", ", ", False, False, True)
-
-
-def encode(value) -> str:
-    """json.dumps(value, ensure_ascii=False), by the C encoder made once (if this Python has it)."""
-    try:
-        return "".join(_C(value, 0)) if _C else _ENCODER.encode(value)
-    except BaseException:
-        _MARKS.clear()   # a failed call leaves its marks behind: the next one starts clean
-        raise
+from .messages import MessageFormatError, blocks, encode, json_len, plain_message, to_plain, validate_messages
 
 
 def _json_or_none(message) -> str | None:
@@ -177,7 +161,7 @@ class Working:
         # A step may still hold the caller's block, read before the copy was made.
         place = [j for j, b in enumerate(blocks(theirs)) if b is block] if theirs is not message else []
         block = message["content"][place[0]] if place else block
-        change = len(encode(content)) - len(encode(block.get("content", "")))
+        change = json_len(content) - json_len(block.get("content", ""))
         block["content"] = content
         self._known.pop(id(message), None)
         self._edited.add(id(message))
