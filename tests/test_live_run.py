@@ -13,11 +13,14 @@ import re
 
 import pytest
 
-from workbench.agent.tasks import COMPARE_CODE
+from compact.messages import text_of, tool_results, tool_uses
+from workbench.agent.tasks import COMPARE_CODE, texts
 from workbench.course.exercises import live
 from workbench.course.exercises import solutions as right
 from workbench.course.live_run import your_run
 from workbench.display.phrases import say
+from workbench.offline.model.experiments.compare_code import outline_command
+from workbench.offline.model.experiments.notes import code_facts, code_note
 
 
 def test_the_learners_prepare_runs_and_the_default_run_shows_the_predicted_numbers(capsys):
@@ -42,6 +45,18 @@ def test_left_as_none_the_packages_prepare_runs_and_says_so(capsys):
     out = capsys.readouterr().out
     assert out.splitlines()[0] == say("live run: prepare the package's", "en")
     assert "model calls 4, summary calls 1" in out
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_answers_first_line_is_the_note_on_the_outline_just_read(capsys, lang):
+    run = your_run(texts(lang)["COMPARE_CODE"], "seed", 50_000, prepare=None, offline=True)
+    answer = capsys.readouterr().out.split("the agent's answer:\n", 1)[1]
+    asked = [use for use in tool_uses(run.messages[-3]) if use["name"] == "bash"]
+    [path] = [p for p in ("s08_context_compact/code.py", "s09_memory/code.py")
+              if [use["input"]["command"] for use in asked] == [outline_command(p)]]
+    [result] = tool_results(run.messages[-2])   # the result the answer came right after
+    note = code_note(path, code_facts(text_of(result["content"]), outline=True), lang)
+    assert answer.splitlines()[0] == note
 
 
 def test_a_prepare_that_raises_is_the_learners_error():

@@ -67,6 +67,9 @@ def test_the_150_minute_class_adds_up_and_gives_each_notebook_one_reading_at_lea
     short = {nb: (given[nb], reading[nb]) for nb in given if given[nb] < reading[nb]}
     assert not short, f"(class minutes, one reading) of each notebook given less: {short}"
     assert any("break" in part for _, part in rows)
+    # "The 150-minute path below gives 00-07 more time each" than the 90-minute class.
+    ninety = {notebook: int(mins) for mins, notebook, _ in table("## A 90-minute class")}
+    assert all(given[nb] > ninety[nb] for nb in given), (given, ninety)
 
 
 def test_the_core_paths_minutes_in_class_are_the_ones_teaching_states():

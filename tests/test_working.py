@@ -18,7 +18,14 @@ from anthropic.types import TextBlock
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from compact import MessageFormatError, estimate_chars, formats, validate_messages
+from compact import (
+    CompactionConfig,
+    ContextCompactor,
+    MessageFormatError,
+    estimate_chars,
+    formats,
+    validate_messages,
+)
 from compact import messages as messages_module
 from compact import store as store_module
 from compact.messages import blocks
@@ -200,6 +207,22 @@ def test_a_step_edits_its_own_copy_never_the_callers_message(root):
     assert not editable_parts(out) & editable_parts(history)
     again = c.prepare(out, REQUEST)   # nothing to do: still a list of its own
     assert again == out and not editable_parts(again) & editable_parts(out)
+
+
+def test_until_a_step_edits_one_the_working_list_holds_the_callers_messages(root):
+    """CONTRIBUTING's rule for a step, edit through replace_content, and why: the working list
+    holds the caller's own messages until then, so a block changed any other way is the
+    caller's block."""
+    history, seen = [user(REQUEST), *call({"toolu_a": "ok"})], []
+
+    def measure(listed):
+        seen.append(listed)
+        return estimate_chars(listed)
+
+    ContextCompactor(root, None, CompactionConfig(), measure=measure).prepare(history, REQUEST)
+    assert seen and all(m is theirs for m, theirs in zip(seen[0], history, strict=True))
+    seen[0][2]["content"][0]["content"] = "changed"   # not through replace_content
+    assert history[2]["content"][0]["content"] == "changed"
 
 
 def test_blocks_given_as_a_tuple_are_taken_as_a_list_as_before(root):
