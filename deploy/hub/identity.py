@@ -6,8 +6,10 @@ with utils.py's `make_ssl_context`: CERT_REQUIRED and check_hostname) and
 configurable-http-proxy (every request it forwards to an https target: http-proxy-3 sets
 rejectUnauthorized, and Node checks the certificate names the address it connects to)
 refuse a server whose certificate is not the CA's or does not name the address they
-connect to. That is what keeps student B out when B listens first on student A's port:
-the hub no longer takes any answer there for A's server.
+connect to (the hub's check also trusts the system's CAs, which the CA/Browser Forum's
+rules forbid to sign for a reserved address such as a loopback one). That is what keeps
+student B out when B listens first on student A's port: the hub no longer takes any
+answer there for A's server.
 
 It holds only if no other student's certificate names A's address. By default every
 certificate names 127.0.0.1 and localhost (`Spawner.ssl_alt_names_include_local`), and
