@@ -355,11 +355,18 @@ def no_sandbox(monkeypatch, tmp_path):
     return course_env
 
 
-@pytest.mark.parametrize("where", ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "course .env"])
+@pytest.mark.parametrize("where", ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "course .env",
+                                   "--env-file"])
 def test_without_a_sandbox_bash_refuses_while_a_key_is_configured(workspace, no_sandbox,
                                                                  monkeypatch, where):
     if where == "course .env":
         no_sandbox.write_text(f"ANTHROPIC_API_KEY={KEY}\n")
+    elif where == "--env-file":     # issue 49: a file named by the flag counts too
+        from workbench.agent import model
+        named = no_sandbox.parent / "named.env"
+        named.write_text(f"ANTHROPIC_API_KEY={KEY}\n")
+        named.chmod(0o600)
+        assert model.settings(env_file=str(named))["ANTHROPIC_API_KEY"] == KEY
     else:
         monkeypatch.setenv(where, KEY)
     command = f"echo ran > ran.txt; tr '\\0' '\\n' < /proc/{os.getpid()}/environ | base64"
