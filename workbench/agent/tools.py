@@ -43,6 +43,7 @@ from pathlib import Path
 
 from compact.formats import COMPACT_TOOL_ACK
 
+from ..offline.api.cassette import KEY_SHAPE
 from . import limits, model, sandbox
 
 # Large enough that experiment 2's JSON (over 200,000 characters) arrives whole
@@ -67,7 +68,6 @@ SECRET_NAMES = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")
 # NAME=value, NAME: value, "NAME": "value" for any ANTHROPIC_* name; the value is group 2.
 ASSIGNED = re.compile(r"""([A-Z0-9_]*ANTHROPIC_[A-Z0-9_]*["']?[ \t]*[=:][ \t]*)"""
                       r"""("[^"\n]*"|'[^'\n]*'|[^\s"',;]+)""")
-KEY_SHAPE = re.compile(r"sk-ant-[A-Za-z0-9_\-]{8,}")
 
 TOOLS = [
     {"name": "bash", "description": "Run a shell command in the workspace.",

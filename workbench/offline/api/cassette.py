@@ -20,13 +20,23 @@ was recorded (a date, UTC) and which model answered (the responses' `model`).
 Recording goes through httpx event hooks on the SDK's own HTTP client, so
 every call the SDK makes (retries included) is seen as sent.
 
+A cassette never holds a key. An exchange that holds a key-shaped string
+(KEY_SHAPE: Anthropic's keys, the class proxy's) or the recording client's own
+key, anywhere in a request or a reply, is refused when it would be written: the
+file keeps the exchanges before it, the SDK call raises `KeyInCassette` (the
+SDK's own kind of error, so it is not retried), naming the entry and never the
+key, and no later request of that client goes out. A cassette that holds one is
+refused at load too, so an old one is not served to a class.
+
 Left out: matching requests loosely (a replay is for the same run: the same
 requests, byte for byte once parsed) and recording anything but JSON bodies.
 """
 
 import datetime
+import functools
 import json
 import os
+import re
 import tempfile
 import threading
 from pathlib import Path
@@ -36,10 +46,14 @@ from ...display.text import shown
 
 FORMAT = "compact-cassette/1"
 SHOWN = 60     # characters of a differing value quoted in a mismatch
+# A key: Anthropic's (sk-ant-api03-..., sk-ant-oat01-..., sk-ant-admin01-...) and the class
+# proxy's (sk-class-..., deploy/proxy/class_keys.py). The agent's tools redact the same shape.
+KEY_SHAPE = re.compile(r"sk-(?:ant|class)-[A-Za-z0-9_\-]{8,}")
+MIN_SECRET = 8   # characters: a shorter "key" would match ordinary text
 
 
 class CassetteError(ValueError):
-    """A cassette that cannot be read: the file and what is wrong."""
+    """A cassette that cannot be read, or written: the file and what is wrong."""
 
 
 def _relative_path(url, base_url: str) -> str:
@@ -60,25 +74,81 @@ def _body_of(content: bytes, content_type: str):
         return {"text": text}
 
 
+def key_at(value, where: str, secrets=()) -> str | None:
+    """Where in `value` (a parsed JSON value) a key-shaped string or one of `secrets`
+    is, as `where.field[3].text`; None when nowhere. Walked with a stack, not recursion:
+    any depth. A field name that holds one is named by its parent, never itself."""
+    secrets = [secret for secret in secrets if secret and len(secret) >= MIN_SECRET]
+    pending = [(where, value)]
+    while pending:
+        here, item = pending.pop()
+        if isinstance(item, str) and _holds_key(item, secrets):
+            return here
+        if isinstance(item, dict):
+            for name, inner in reversed(item.items()):
+                if _holds_key(name, secrets):
+                    return f"{here} (a field's name)"
+                pending.append((_field(here, name), inner))
+        elif isinstance(item, list):
+            pending.extend((f"{here}[{index}]", inner) for index, inner in reversed(list(enumerate(item))))
+    return None
+
+
+def _holds_key(text: str, secrets) -> bool:
+    return bool(KEY_SHAPE.search(text)) or any(secret in text for secret in secrets)
+
+
+def _field(where: str, name: str) -> str:
+    return f"{where}.{name}" if name.isidentifier() else f"{where}[{_short(name)}]"
+
+
+@functools.cache
+def key_in_cassette():
+    """`KeyInCassette`: a CassetteError that is also the SDK's own kind of error, so the
+    SDK neither retries the call nor turns it into "Connection error." (made on first
+    use: this module does not import anthropic until it records)."""
+    import anthropic
+
+    class KeyInCassette(CassetteError, anthropic.AnthropicError):
+        """A recorded exchange that holds a key: refused, the entry named, never the key."""
+    return KeyInCassette
+
+
 class Recorder:
     """Writes a cassette as exchanges happen: the file is whole after each one
-    (written to a temporary name, then renamed), so a run cut short keeps what it did."""
+    (written to a temporary name, then renamed), so a run cut short keeps what it did.
+    `secrets`: the recording client's own key(s), refused like a key-shaped string."""
 
-    def __init__(self, path, base_url: str, today: str | None = None):
+    def __init__(self, path, base_url: str, today: str | None = None, secrets=()):
         self.path, self.base_url = Path(path), base_url
         self.recorded = today or datetime.datetime.now(datetime.UTC).date().isoformat()
         self.exchanges: list = []
+        self.secrets = tuple(secret for secret in secrets if isinstance(secret, str))
+        self.refused: str | None = None     # why recording stopped, once an exchange held a key
+
+    def on_request(self, request) -> None:
+        """An httpx request hook: after a refusal, nothing more goes out."""
+        if self.refused:
+            raise key_in_cassette()(self.refused)
 
     def on_response(self, response) -> None:
-        """An httpx response hook: read the reply and keep the exchange."""
+        """An httpx response hook: read the reply and keep the exchange (or refuse it)."""
         response.read()
         request = response.request
-        self.exchanges.append({
+        exchange = {
             "request": {"method": request.method, "path": _relative_path(request.url, self.base_url),
                         "body": _body_of(request.content, request.headers.get("content-type", ""))},
             "response": {"status": response.status_code,
                          "body": _body_of(response.content, response.headers.get("content-type", ""))},
-        })
+        }
+        where = key_at(exchange, f"exchanges[{len(self.exchanges)}]", self.secrets)
+        if where:
+            self.refused = shown(
+                f"{self.path}: not recorded: {where} holds a key-shaped string or this client's "
+                f"key, and a cassette never holds a key; the run stops here, and the cassette "
+                f"keeps the {len(self.exchanges)} exchanges before it")
+            raise key_in_cassette()(self.refused)
+        self.exchanges.append(exchange)
         self.save()
 
     def models(self) -> list:
@@ -118,7 +188,7 @@ def recording_http_client(recorder: Recorder, base_url: str):
     """The SDK's default HTTP client, with `recorder` hooked to every response
     (a loopback base URL is reached without a proxy, as the offline client is)."""
     import anthropic
-    options = {"event_hooks": {"response": [recorder.on_response]}}
+    options = {"event_hooks": {"request": [recorder.on_request], "response": [recorder.on_response]}}
     if urlsplit(base_url).hostname in ("127.0.0.1", "localhost"):
         options["mounts"] = {"all://127.0.0.1": None}
     return anthropic.DefaultHttpxClient(**options)
@@ -126,9 +196,10 @@ def recording_http_client(recorder: Recorder, base_url: str):
 
 def recording_client(client, cassette_path, today: str | None = None):
     """A copy of an `anthropic.Anthropic` client that records to `cassette_path`;
-    (client, recorder). The copy keeps the key, base URL and retries of `client`."""
+    (client, recorder). The copy keeps the key, base URL and retries of `client`; the
+    recorder refuses an exchange that holds that key."""
     base_url = str(client.base_url)
-    recorder = Recorder(cassette_path, base_url, today)
+    recorder = Recorder(cassette_path, base_url, today, secrets=(client.api_key, client.auth_token))
     return client.with_options(http_client=recording_http_client(recorder, base_url)), recorder
 
 
@@ -186,6 +257,10 @@ class Cassette:
         wrong = malformed(data)
         if wrong:   # at load, in one line: not a 500 at every request
             raise CassetteError(shown(f"{path}: {wrong}"))
+        where = key_at(data["exchanges"], "exchanges")
+        if where:   # recorded before cassettes refused keys: never served to a class
+            raise CassetteError(shown(f"{path}: {where} holds a key-shaped string; a cassette "
+                                      f"never holds a key: record it again"))
         return cls(data, str(path))
 
     @property
