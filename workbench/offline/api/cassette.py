@@ -28,6 +28,13 @@ SDK's own kind of error, so it is not retried), naming the entry and never the
 key, and no later request of that client goes out. A cassette that holds one is
 refused at load too, so an old one is not served to a class.
 
+A cassette is anyone's file, so `Cassette.load` checks every field the server
+reads before it serves (`malformed`): a file of any other shape is one line
+naming the file and the entry (or, for JSON no reader can parse, the line and
+column), never a traceback at start or a 500 at each request. Nothing in it
+nests deeper than MAX_DEPTH, so no comparison or dump of it can run out of
+Python's recursion.
+
 Left out: matching requests loosely (a replay is for the same run: the same
 requests, byte for byte once parsed) and recording anything but JSON bodies.
 """
@@ -50,6 +57,9 @@ SHOWN = 60     # characters of a differing value quoted in a mismatch
 # proxy's (sk-class-..., deploy/proxy/class_keys.py). The agent's tools redact the same shape.
 KEY_SHAPE = re.compile(r"sk-(?:ant|class)-[A-Za-z0-9_\-]{8,}")
 MIN_SECRET = 8   # characters: a shorter "key" would match ordinary text
+# Levels of nesting a cassette may hold: a tool's input in a block in a message in a
+# request is 6, and Python's recursion limit (1,000) is well above it plus the stack.
+MAX_DEPTH = 100
 
 
 class CassetteError(ValueError):
@@ -231,7 +241,10 @@ def first_difference(recorded, sent, where: str = "body") -> str | None:
 
 
 def _short(value) -> str:
-    text = json.dumps(value, ensure_ascii=False)
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (RecursionError, ValueError):     # a sent body nested deeper than the stack
+        return "(a value nested too deep to quote)"
     return text if len(text) <= SHOWN else text[:SHOWN - 3] + "..."
 
 
@@ -246,10 +259,11 @@ class Cassette:
 
     @classmethod
     def load(cls, path) -> "Cassette":
-        try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-            raise CassetteError(f"{path}: not a cassette ({error})") from None
+        data = _parsed(path)
+        deep = deeper_than(data, MAX_DEPTH)
+        if deep is not None:
+            raise CassetteError(shown(f"{path}: {deep or '(the top)'}: nested deeper than "
+                                      f"{MAX_DEPTH} levels"))
         if not isinstance(data, dict) or data.get("format") != FORMAT \
                 or not isinstance(data.get("exchanges"), list):
             raise CassetteError(f"{path}: not a cassette (expected format {FORMAT!r} "
@@ -307,29 +321,146 @@ class Cassette:
         """The server's entry: (status, payload) for a POST of `raw` to `path`."""
         try:
             body = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError) as error:
+        except (UnicodeDecodeError, ValueError, RecursionError) as error:
             return 400, {"type": "error", "error": {"type": "invalid_request_error",
                                                     "message": f"Request body is not valid JSON: {error}"}}
         return self.answer("POST", path, body)
 
 
+def _parsed(path):
+    """The JSON of a cassette file, or CassetteError in one line: the file and why."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise CassetteError(shown(f"{path}: not a cassette ({error})")) from None
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except ValueError as error:      # JSONDecodeError, NaN, an integer of 5,000 digits
+        raise CassetteError(shown(f"{path}: not a cassette ({error})")) from None
+    except RecursionError:
+        line, column = _too_deep_at(text)
+        raise CassetteError(f"{path}: not a cassette (nested deeper than {MAX_DEPTH} levels "
+                            f"at line {line} column {column})") from None
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not JSON")
+
+
+_TOKENS = re.compile(r'"(?:[^"\\]++|\\.)*+"|[\[\]{}]')
+
+
+def _too_deep_at(text: str) -> tuple:
+    """(line, column) where `text` first nests deeper than MAX_DEPTH (strings skipped)."""
+    depth, at = 0, 0
+    for token in _TOKENS.finditer(text):
+        if token[0] in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                at = token.start()
+                break
+        elif token[0] in "]}":
+            depth -= 1
+    line = text.count("\n", 0, at) + 1
+    return line, at - (text.rfind("\n", 0, at) + 1) + 1
+
+
+def deeper_than(value, limit: int, where: str = "") -> str | None:
+    """The path of the first value in `value` nested deeper than `limit` levels (the top
+    is level 1), cut to its first five steps (`exchanges[0].request.body.messages`); None
+    when none is. Walked with a stack."""
+    pending = [(value, 1, where, 0)]
+    while pending:
+        item, depth, here, steps = pending.pop()
+        if not isinstance(item, (dict, list)):
+            continue
+        if depth > limit:
+            return here
+        pairs = item.items() if isinstance(item, dict) else enumerate(item)
+        for key, inner in pairs:
+            step = (_field(here, key) if isinstance(key, str) else f"{here}[{key}]") if steps < 5 \
+                else here
+            pending.append((inner, depth + 1, step.lstrip("."), steps + 1))
+    return None
+
+
+# What the server reads of a reply, by when it reads it: (which replies, field, the kinds
+# it may be (None: absent or null too), what is expected). Anything else is sent as recorded.
+REPLY_FIELDS = (
+    ("any", "events", (str,), "the text of an event stream"),
+    ("error", "error", (dict,), "an object with the error's type and message"),
+    ("message", "usage", (dict, None), "an object of token counts"),
+    ("message", "content", (list, None), "a list of content blocks"),
+)
+
+
 def malformed(data: dict) -> str:
-    """The first field of a cassette that answer() could not use, named; '' when none."""
+    """The first field of a cassette that the server could not answer with, named; ''
+    when none. `data` nests no deeper than MAX_DEPTH (checked first)."""
     if "models" in data and not (isinstance(data["models"], list)
                                  and all(isinstance(m, str) for m in data["models"])):
         return f"models: a list of model names expected, got {_short(data['models'])}"
     if "recorded" in data and not isinstance(data["recorded"], str):
         return f"recorded: a date expected, got {_short(data['recorded'])}"
     for index, exchange in enumerate(data["exchanges"]):
-        where = f"exchanges[{index}]"
-        if not isinstance(exchange, dict):
-            return f"{where}: an object with a request and a response expected, got {_short(exchange)}"
-        request, response = exchange.get("request"), exchange.get("response")
-        if not _holds(request, {"method": str, "path": str, "body": object}):
-            return f"{where}.request: an object with method, path and body expected, got {_short(request)}"
-        if not _holds(response, {"status": int, "body": object}):
-            return f"{where}.response: an object with status and body expected, got {_short(response)}"
+        wrong = _malformed_exchange(exchange, f"exchanges[{index}]")
+        if wrong:
+            return wrong
     return ""
+
+
+def _malformed_exchange(exchange, where: str) -> str:
+    if not isinstance(exchange, dict):
+        return f"{where}: an object with a request and a response expected, got {_short(exchange)}"
+    request, response = exchange.get("request"), exchange.get("response")
+    if not _holds(request, {"method": str, "path": str, "body": object}):
+        return f"{where}.request: an object with method, path and body expected, got {_short(request)}"
+    if not _holds(response, {"status": int, "body": object}):
+        return f"{where}.response: an object with status and body expected, got {_short(response)}"
+    status, body = response["status"], response["body"]
+    if isinstance(status, bool) or not 200 <= status <= 599:
+        return f"{where}.response.status: an HTTP status from 200 to 599 expected, got {_short(status)}"
+    if not isinstance(body, dict):
+        return f"{where}.response.body: an object (the reply's JSON) expected, got {_short(body)}"
+    try:    # a stream is sent as UTF-8: a lone surrogate (JSON's "\ud800") cannot be
+        json.dumps(body, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return f"{where}.response.body: a text with a lone surrogate, which is no UTF-8 text"
+    return _malformed_reply(body, status, f"{where}.response.body")
+
+
+def _malformed_reply(body: dict, status: int, where: str) -> str:
+    """The first field of a reply the server could not send (see REPLY_FIELDS)."""
+    kind = "error" if status != 200 else "message" if "events" not in body else "events"
+    for which, name, kinds, expected in REPLY_FIELDS:
+        if which in ("any", kind) and name in body and not _of_kind(body[name], kinds):
+            return f"{where}.{name}: {expected} expected, got {_short(body[name])}"
+    if kind == "error" and isinstance(body.get("error"), dict):
+        for name in ("type", "message"):
+            if not _of_kind(body["error"].get(name), (str, None)):
+                return f"{where}.error.{name}: a text expected, got {_short(body['error'][name])}"
+    if kind == "message":
+        return _unstreamable(body, where)
+    return ""
+
+
+def _unstreamable(message: dict, where: str) -> str:
+    """What of a message sse.stream_events could not send: a token count that is no
+    number, a block that is no object, a text or thinking that is no text."""
+    used = (message.get("usage") or {}).get("output_tokens", 0)
+    if not isinstance(used, (int, float)) or isinstance(used, bool):
+        return f"{where}.usage.output_tokens: a number expected, got {_short(used)}"
+    for index, block in enumerate(message.get("content") or []):
+        if not isinstance(block, dict):
+            return f"{where}.content[{index}]: a content block (an object) expected, got {_short(block)}"
+        field = block.get("type") if block.get("type") in ("text", "thinking") else None
+        if field and not isinstance(block.get(field, ""), str):
+            return f"{where}.content[{index}].{field}: a text expected, got {_short(block[field])}"
+    return ""
+
+
+def _of_kind(value, kinds) -> bool:
+    return (value is None and None in kinds) or isinstance(value, tuple(k for k in kinds if k))
 
 
 def _holds(value, fields: dict) -> bool:
