@@ -9,8 +9,11 @@ and names the first difference of any other.
 """
 
 import json
+import os
 import re
 import shutil
+import subprocess
+import sys
 
 import pytest
 
@@ -66,6 +69,32 @@ def test_no_key_header_or_base_url_is_in_the_cassette(recorded):
                    "x-api-key", "authorization", "anthropic-version", "user-agent",
                    "x-stainless", "content-type", "headers"):
         assert secret not in text, secret
+
+
+def test_compact_serve_names_the_recorded_model_and_a_run_by_its_line_replays(recorded, tmp_path):
+    """docs/INSTALL.md's recipe: `compact serve --cassette FILE` prints the line a client
+    needs, with the model the cassette recorded (it printed the offline model's own name,
+    so a run by that line got a 400 at body.model), and `compact run` replays by it."""
+    cassette = recorded[0]
+    served = subprocess.Popen([sys.executable, "-P", "-m", "compact", "serve", "--port", "0",
+                               "--cassette", str(cassette)], stdout=subprocess.PIPE, text=True)
+    try:
+        lines = [served.stdout.readline() for _ in range(5)]
+        [line] = [line for line in lines if "ANTHROPIC_BASE_URL=" in line]
+        assert line.rstrip().endswith(" MODEL_ID=claude-teachers-choice"), lines
+        url, key_file = re.search(r"ANTHROPIC_BASE_URL=(\S+) ANTHROPIC_API_KEY=\$\(cat (\S+)\)",
+                                  line).groups()
+        workspace = tmp_path / "class" / "workspace"
+        shutil.copytree(SAMPLE, workspace, ignore=shutil.ignore_patterns(".transcripts", ".task_outputs"))
+        env = {**os.environ, "ANTHROPIC_BASE_URL": url, "MODEL_ID": "claude-teachers-choice",
+               "ANTHROPIC_API_KEY": open(key_file).read(), "COMPACT_ENV_FILE": str(tmp_path / "no.env")}
+        done = subprocess.run([sys.executable, "-P", "-m", "compact", "run", "titles", "--workspace",
+                               str(workspace)], env=env, capture_output=True, text=True, timeout=120)
+    finally:
+        served.terminate()
+        served.wait(timeout=30)
+    assert done.returncode == 0, done.stderr[-1000:]
+    assert "claude-teachers-choice" in done.stdout and "s01" in done.stdout
 
 
 def test_the_cassette_answers_what_it_holds(recorded):

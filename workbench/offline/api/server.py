@@ -477,8 +477,11 @@ def main_serve(argv=None) -> int:
     print(f"Offline model listening on {server.base_url} (window {server.window} tokens).")
     if server.cassette is not None:
         print(f"It answers from {shown(args.cassette)}: {server.cassette.describe()}.")
+    # A cassette answers requests in the model's name it recorded: the client must send it.
+    model = server.cassette.models[0] if server.cassette is not None and server.cassette.models \
+        else MODEL_NAME
     print(f"Its key is in {key} (yours alone; a new one each start). Point a client at it:")
-    print(f"  ANTHROPIC_BASE_URL={server.base_url} ANTHROPIC_API_KEY=$(cat {key}) MODEL_ID={MODEL_NAME}")
+    print(f"  ANTHROPIC_BASE_URL={server.base_url} ANTHROPIC_API_KEY=$(cat {key}) MODEL_ID={shown(model)}")
     print("Ctrl-C stops it.", flush=True)
     signal.signal(signal.SIGTERM, signal.default_int_handler)   # `kill` too removes the key
     try:
