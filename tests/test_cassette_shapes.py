@@ -165,6 +165,8 @@ def serve(path) -> subprocess.CompletedProcess:
     ("buried", "exchanges[0].request.body.messages: nested deeper than 100 levels"),
     ("status", "exchanges[0].response.status: an HTTP status from 200 to 599 expected, got 99"),
     ("content", "exchanges[0].response.body.content[1].text: a text expected, got 5"),
+    ("key", "exchanges[0].response.body.content[1].text holds a key-shaped string; a cassette "
+            "never holds a key: record it again"),
 ])
 def test_compact_serve_says_a_broken_cassette_in_one_line_without_a_traceback(tmp_path, shape, said):
     """The two the issue found (200,000 deep; `"body": 5`) and three more, through the
@@ -179,6 +181,8 @@ def test_compact_serve_says_a_broken_cassette_in_one_line_without_a_traceback(tm
         exchange["response"]["status"] = 99
     elif shape == "content":
         exchange["response"]["body"]["content"][1]["text"] = 5
+    elif shape == "key":     # recorded before cassettes refused keys
+        exchange["response"]["body"]["content"][1]["text"] = "sk-class-" + "Q" * 43
     text = json.dumps(data)
     if shape == "deep":
         text = text.replace('"max_tokens": 50', '"max_tokens": ' + "[" * 200_000 + "]" * 200_000, 1)

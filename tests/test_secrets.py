@@ -212,3 +212,15 @@ def test_a_settings_file_however_named_reaches_neither_the_agent_nor_the_cassett
     # The attack ran, and was stopped by the sandbox's cover (or by bash refusing unsandboxed).
     assert all("Permission denied" in result or "bash refused" in result for result in results[:2]), results
     assert len(json.loads(searched["cassette"])["exchanges"]) >= 1
+
+
+def test_a_value_of_a_settings_file_named_by_flag_is_redacted_from_every_tool(planted, tmp_path):
+    """The file --env-file names, read for settings, counts among the values redacted, even
+    one with no key's shape (issue 49: only the environment's and the course's .env did)."""
+    from workbench.agent import model
+    named = tmp_path / "named.env"
+    named.write_text("ANTHROPIC_API_KEY=proxy-key-of-no-known-shape-31415926\nMODEL_ID=claude-x\n")
+    named.chmod(0o600)
+    assert model.settings(env_file=str(named))["MODEL_ID"] == "claude-x"    # read (the key: env's)
+    (planted / "quoted.txt").write_text("it was proxy-key-of-no-known-shape-31415926\n")
+    assert run_tool(planted, "read_file", {"path": "quoted.txt"}) == "it was [redacted]"
