@@ -15,9 +15,9 @@ relative to the checkout), then the environment. Never a `.env` found from the
 current folder or the workspace: the agent's bash can write there, and nothing
 the agent writes may configure it. Every settings file this process was pointed
 at is remembered (`settings_files`), however it was named, so the tools can
-cover each one from the agent's commands (tools.py, sandbox.py). A `.env` that cannot be read, is not a
-regular file or is over 64 KiB counts as missing, with one line on stderr that
-says so. As ssh refuses a private key others can read, a settings file that
+cover each one from the agent's commands (tools.py, sandbox.py). A `.env` that
+cannot be read, is not a regular file or is over 64 KiB counts as missing, with
+one line on stderr that says so. As ssh refuses a private key others can read, a settings file that
 holds a key and is group- or world-readable is refused, and so is one others
 may write or that another user owns: one line says why and gives the
 `chmod 600`, and no key is read from it.

@@ -23,7 +23,8 @@ Secrets: no `.env` file (`.env.example` aside) is read, written or listed, and
 `run_tool` redacts every ANTHROPIC_* value it can know of (the environment's,
 the workspace's `.env` files', every settings file this process was pointed at; each
 read as `model.read_env_file` reads settings, at most 64 KiB) and anything shaped
-like an Anthropic key, before the text enters the messages. edit_file, like
+like a key (an Anthropic key, the class proxy's: cassette.KEY_SHAPE), before the
+text enters the messages. edit_file, like
 read_file, refuses a file over MAX_FILE_BYTES or one that is not a regular file.
 `compact` has no handler: the agent loop answers it, as the article's harness does.
 
