@@ -372,12 +372,12 @@ def test_a_transcript_the_summary_names_is_on_disk_as_a_designs_transcript_is(as
     summary = SUMMARY_2 + TRANSCRIPT_AT.format(session=SESSION)
     path = cart_session(summary).write(tmp_path / "claude-session.jsonl")
     [found] = read_recorded(path)
-    assert found.transcript.endswith(f"{SESSION}.jsonl") and found.transcript_here
     [row] = audit([found], asker)
     # Every probe of the messages before it is in the transcript: none is gone, as none is
     # for the course's summary design, whose transcript is on disk too.
-    assert (row["gone"], row["re_read"]) == (0, 0) and row["on_disk"] > 0
-    assert row["on_disk"] + row["summary_only"] == row["probes"]
+    assert (row["gone"], row["re_read"]) == (0, 0)
+    assert row["on_disk"] > 0 and row["on_disk"] + row["summary_only"] == row["probes"]
+    assert found.transcript.endswith(f"{SESSION}.jsonl") and found.transcript_here
     designs = designs_at(row, found, ("summary",))
     assert designs["recorded"]["gone"] == designs["summary"]["gone"] == 0
     # Asked, the offline model re-reads the transcript: on disk, and answered right.
@@ -390,11 +390,11 @@ def test_a_transcript_the_summary_names_is_on_disk_as_a_designs_transcript_is(as
 def test_a_transcript_that_is_not_this_file_is_named_and_not_read(tmp_path, capsys):
     other = "9d1e0000-0000-4000-8000-000000000000"
     path = cart_session(SUMMARY_2 + TRANSCRIPT_AT.format(session=other)).write(tmp_path / "s.jsonl")
-    [row] = audit(read_recorded(path))
-    assert (row["transcript_here"], row["on_disk"]) == (False, 0) and row["gone"] > 0
     assert probe_main([str(path), "--recorded", "--designs", "default"]) == 0
     out = capsys.readouterr().out
     assert f"a transcript that is not this file, /home/u/.claude/projects/-home-u-cart/{other}.jsonl" in out
+    [row] = audit(read_recorded(path))
+    assert (row["transcript_here"], row["on_disk"]) == (False, 0) and row["gone"] > 0
 
 
 def test_messages_the_compaction_kept_word_for_word_are_in_context(tmp_path, monkeypatch):
@@ -411,9 +411,9 @@ def test_messages_the_compaction_kept_word_for_word_are_in_context(tmp_path, mon
         **history, "compactions": [{**compaction, "kept": [typed, typed + 1]}]})
     [row] = audit(read_recorded(path))
     found = places(row)
-    assert found[("continuation", "request", "Change the timeout to 45.")] == "in context"
     assert found[("continuation", "next step", "Next I will check the discount code in cart/NOTES.md.")] \
         == "in context"
+    assert found[("continuation", "request", "Change the timeout to 45.")] == "in context"
     assert row["kept"] == 2 and row["in_context"] >= 3
     # Without `kept` (a file before the importer reads preservedSegment): nothing in context.
     monkeypatch.setattr(recorded, "load_session", lambda p: history)
@@ -422,13 +422,13 @@ def test_messages_the_compaction_kept_word_for_word_are_in_context(tmp_path, mon
 
 def test_the_compactions_own_token_count_is_given_beside_the_slices(tmp_path, capsys):
     path = cart_session(SUMMARY_2).write(tmp_path / "s.jsonl")
+    assert probe_main([str(path), "--recorded", "--designs", "default"]) == 0
+    out = capsys.readouterr().out
+    assert "the compaction was made at 155,000 (its compactMetadata.preTokens)" in out
     [row] = audit(read_recorded(path))
     assert (row["tokens"], row["tokens_from"]) == (155_000, "its compactMetadata.preTokens")
     assert 0 < row["slice_tokens"] < 2_000
-    assert probe_main([str(path), "--recorded", "--designs", "default"]) == 0
-    out = capsys.readouterr().out
     assert f"this file's slice before it is {row['slice_tokens']:,}" in out
-    assert "the compaction was made at 155,000 (its compactMetadata.preTokens)" in out
     # No preTokens: the usage of the last model call before it (input, cache writes, reads, output).
     session = cart_session(SUMMARY_2, pre_tokens=None)
     last = max(n for n, r in enumerate(session.records, start=1)
@@ -439,7 +439,7 @@ def test_the_compactions_own_token_count_is_given_beside_the_slices(tmp_path, ca
                                                             f"line {last}")
 
 
-def test_a_codex_rollouts_token_count_before_its_compaction_is_the_compactions(tmp_path):
+def test_a_codex_rollouts_token_count_before_its_compaction_is_the_compactions(tmp_path, capsys):
     lines = [{"type": "session_meta", "payload": {"id": "r1", "cwd": "/w"}},
              {"type": "response_item", "payload": {"type": "message", "role": "user", "content": [
                  {"type": "input_text", "text": "Fix the cart tests."}]}},
@@ -457,6 +457,9 @@ def test_a_codex_rollouts_token_count_before_its_compaction_is_the_compactions(t
                  {"type": "output_text", "text": "Done."}]}}]
     path = tmp_path / "rollout-2026-01-01T00-00-00-r1.jsonl"
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    assert probe_main([str(path), "--recorded", "--designs", "default"]) == 0
+    assert "the compaction was made at 120,800 (the usage of the last model call before it, line 5)" \
+        in capsys.readouterr().out
     [row] = audit(read_recorded(path))
     assert (row["tokens"], row["tokens_from"]) == (120_800,
                                                    "the usage of the last model call before it, line 5")
