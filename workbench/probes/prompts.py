@@ -7,12 +7,13 @@
 
 An agent's harness writes into the user's turn too: a slash command's tags and its local
 output, a caveat line, a background task's notification, a system reminder, an
-interruption notice, the Codex CLI's own context. `HARNESS` has one row per kind (what
+interruption notice, a skill's instructions, the Codex CLI's own context. `HARNESS` has one row per kind (what
 it is, how its text starts); a text block that is one of them, or only system reminders,
 is not a prompt, and neither is a tool result nor one of the pipeline's own markers.
-System reminders around a typed text are taken off it. A slash command's expanded prompt
-(the text Claude Code sends the model after the command's tags) is what the model was
-asked, and counts. The texts are the ones real session files hold (Claude Code,
+System reminders around a typed text are taken off it. A custom slash command's expanded
+prompt (the text Claude Code sends the model after the command's tags) is what the model
+was asked, and counts; a skill's instructions ("Base directory for this skill: ...") are
+the harness's, and do not. The texts are the ones real session files hold (Claude Code,
 the Codex CLI); the importers (`workbench.importers`) leave some of them out already.
 
 Left out: telling a typed `/path/to/file` alone on a line from a command (it reads as one),
@@ -31,6 +32,7 @@ HARNESS = (
     ("a local command's output", re.compile(r"<local-command-(?:stdout|stderr)>")),
     ("a caveat line", re.compile(r"<local-command-caveat>|Caveat: The messages below were generated")),
     ("a background task's notification", re.compile(r"<task-notification>")),
+    ("a skill's instructions", re.compile(r"Base directory for this skill:")),
     ("shell mode's command or output", re.compile(r"<bash-(?:input|stdout|stderr)>")),
     ("an interruption notice", re.compile(r"\[Request interrupted by user")),
     ("another session's message", re.compile(r"<cross-session-message|Another Claude session sent a")),
