@@ -26,6 +26,10 @@ designs and the compactions a session file records (`workbench.course.recorded`)
 before "gone", "re-read" (the agent fetched it again later in the file), for a design
 at the same point too (`place_of`).
 
+A summary's text is read by `summary_says` (the pipeline's summaries, which write
+"path (read)"); `Locator(..., says=...)` takes another reading, for a summary another
+model wrote (`workbench.course.recorded.in_summary`).
+
 `read_request(messages)` gives what a request holds for this (`Readable`); the offline
 model answers a probe from the same reading (`workbench.offline.model.probe_reply`).
 The Locator remembers each message it has read (by object), each text and
