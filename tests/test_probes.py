@@ -347,6 +347,7 @@ AGENT_CALLS = [   # (tool, input, the files an artifact probe asks about), the a
     ("Bash", {"command": "sed -n '1,80p' cart/a.py 2>/dev/null | head -5 && cat b.txt"},
      ["cart/a.py", "b.txt"]),
     ("Bash", {"command": "python -m pytest -q > out.txt"}, []),    # runs, writes: no file shown
+    ("Bash", {"command": "cd cart && cat g.py\nnpm test"}, ["g.py"]),   # a line is a command
     ("shell", {"command": ["bash", "-lc", "nl -ba cart/c.py | sed -n '1,40p'"]}, ["cart/c.py"]),
     ("shell", {"command": ["cat", "README.md"]}, ["README.md"]),
     ("shell_command", {"command": "head -n 20 logs/run.log"}, ["logs/run.log"]),

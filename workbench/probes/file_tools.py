@@ -11,7 +11,7 @@ to a file, and where its input names the file:
   `notebook_path`; the Codex CLI's `file_path` and `dir_path`);
 - a shell command (`command`, `cmd`: a text, or the Codex CLI's list `["bash", "-lc", TEXT]`):
   the files a command that only shows them is given (`cat`, `head`, `tail`, `nl`, `less`,
-  `more`, `bat`, `sed -n`), each command of a pipeline or a `&&`/`;` chain read alone;
+  `more`, `bat`, `sed -n`), each command of a pipeline, a `&&`/`;` chain or a line read alone;
 - a patch (the Codex CLI's `apply_patch`, its free text in `input`): the file of each
   `*** Update File:`, `*** Add File:` and `*** Delete File:` line.
 
@@ -69,8 +69,9 @@ FILE_TOOLS = {
 SHOWS = {"cat": (), "nl": ("-v", "-i", "-w", "-s"), "less": (), "more": (), "bat": ("-r", "--line-range"),
          "head": ("-n", "-c"), "tail": ("-n", "-c"), "sed": ("-e", "-f")}
 SHELLS = {"bash", "sh", "zsh", "/bin/bash", "/bin/sh", "/bin/zsh", "/usr/bin/bash"}
-BETWEEN = {"|", "||", "&&", ";", "&", "(", ")"}
-REDIRECTS = {">", ">>", "<", "<<", ">&", "&>", "<>", ">|"}
+# The lexer's runs of operator characters: a run with < or > redirects, any other one
+# ends a command (`|`, `&&`, `;`, a new line, and runs of them such as `;\n`).
+OPERATORS, REDIRECTING = set("();<>|&\n"), set("<>")
 _PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (?P<path>.+)$", re.MULTILINE)
 
 
@@ -106,8 +107,9 @@ def command_files(command) -> list[str]:
     if not isinstance(command, str):
         return []
     try:
-        lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
-        lexer.whitespace_split = True
+        # A new line ends a command as `;` does (a multi-line Bash call is several commands).
+        lexer = shlex.shlex(command, posix=True, punctuation_chars="".join(sorted(OPERATORS)))
+        lexer.whitespace, lexer.whitespace_split = " \t\r", True
         tokens = list(lexer)
     except ValueError:          # an unclosed quote: not a command this reads
         return []
@@ -118,15 +120,16 @@ def _commands(tokens: list) -> list[list]:
     """The words of each simple command, redirections and their targets left out."""
     commands, words, skip = [], [], False
     for token in tokens:
-        if skip:
+        operator = bool(token) and set(token) <= OPERATORS
+        if skip and not operator:
             skip = False
-        elif token in BETWEEN:
-            commands.append(words)
-            words = []
-        elif token in REDIRECTS:
+        elif operator and REDIRECTING & set(token):
             if words and words[-1].isdigit():
                 words.pop()       # `2>/dev/null`: the 2 is the redirection's, not a file
             skip = True
+        elif operator:
+            commands.append(words)
+            words, skip = [], False
         else:
             words.append(token)
     return [w for w in [*commands, words] if w]
