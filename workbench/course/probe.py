@@ -275,9 +275,9 @@ def recorded_report(row: dict, designs: dict) -> str:
     if answers:
         lines.append("  answers: the offline model, from what the compaction left (its summary, the "
                      "messages it kept, the transcript it names)")
-    lines.append("  the places, for the recorded compaction and the course's designs at the same point "
-                 "(cost in base input tokens;")
-    lines.append("  a miss: a tool's output not in context, priced as one re-read):")
+    lines.append("  one table of places: the recorded compaction and the course's designs at the same point")
+    lines.append("  (cost in base input tokens; a miss: a tool's output not in context, priced as "
+                 "one re-read)")
     table_rows = [("design", *PLACES, "cost", "misses", "misses cost", "total")]
     for design, d in designs.items():
         bill = ("-", "-") if design == "recorded" else (f"{d['cost']:,.0f}", f"{d['total']:,.0f}")
