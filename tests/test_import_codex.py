@@ -389,3 +389,14 @@ def test_the_recipe_has_a_row_for_each_format_read():
     assert len(rows) == len({name.removesuffix("-jsonl") for name in SESSION_FORMATS})
     for words in ("Claude Code", "Codex CLI", "Responses API", "ATIF", "Messages API", "OpenAI chat"):
         assert sum(words in row for row in rows) == 1, words
+
+
+def test_the_recipe_says_what_is_done_with_each_odd_kind():
+    # docs/RECIPE.md's table of odd records is odd.ODD, row for row.
+    from pathlib import Path
+
+    from workbench.importers.odd import ODD
+    recipe = (Path(__file__).resolve().parent.parent / "docs" / "RECIPE.md").read_text(encoding="utf-8")
+    table = recipe[recipe.index("| kind | what the importer does |"):].split("\n\n")[0]
+    rows = [tuple(cell.strip() for cell in row.strip("|").split(" | ")) for row in table.splitlines()[2:]]
+    assert rows == list(ODD.items())

@@ -50,12 +50,13 @@ events = st.one_of(
     batches(),
     st.tuples(st.just("orphan"), call_ids, words),              # a result whose call is not here
     st.tuples(st.just("unknown"), st.sampled_from(["future_record", "x-new", "Message"])),
+    st.tuples(st.just("agent"), words),                         # another agent's message (Codex)
 )
 sessions = st.lists(events, min_size=1, max_size=8)
 
 
 def holds_text(session) -> bool:
-    return any(e[0] in ("user", "assistant") and e[1].strip() for e in session)
+    return any(e[0] in ("user", "assistant", "agent") and e[1].strip() for e in session)
 
 
 # -- each format, from the same events -----------------------------------------------------
@@ -77,6 +78,8 @@ def as_messages(session) -> list:
                 out.append({"role": "user", "content": [_result(i, t, img) for i, t, img in answered]})
         elif event[0] == "orphan":
             out.append({"role": "user", "content": [_result(event[1], event[2], False)]})
+        elif event[0] == "agent":
+            out.append({"role": "user", "content": event[1]})
         else:
             out.append({"role": event[1], "content": "?"})         # an unknown role: unreadable
     return out
@@ -109,7 +112,7 @@ def claude_code(session) -> list:
         return f"r{n}"
 
     for event in session:
-        if event[0] == "user":
+        if event[0] in ("user", "agent"):
             add("user", as_messages([event])[0]["content"])
         elif event[0] == "assistant":
             add("assistant", event[1], parent=f"gone-{n}" if event[1] == "ok" else parent)   # a lost parent
@@ -151,6 +154,11 @@ def codex(session) -> list:
                     item({"type": "function_call_output", "call_id": tool_id, "output": text})
         elif event[0] == "orphan":
             item({"type": "function_call_output", "call_id": event[1], "output": event[2]})
+        elif event[0] == "agent":
+            lines.append({"timestamp": "t", "type": "inter_agent_communication",
+                          "payload": {"author": "/root/a", "recipient": "/root", "content": event[1]}})
+            item({"type": "agent_message", "author": "/root/b", "recipient": "/root",
+                  "content": [{"type": "input_text", "text": event[1]}, {"type": "encrypted_content"}]})
         else:
             lines.append({"timestamp": "t", "type": event[1], "payload": {}})
             item({"type": event[1]})
@@ -160,7 +168,9 @@ def codex(session) -> list:
 def openai(session) -> list:
     out = []
     for event in session:
-        if event[0] == "user":
+        if event[0] == "agent":
+            out.append({"role": "user", "content": event[1]})
+        elif event[0] == "user":
             out.append({"role": "user", "content": [
                 {"type": "text", "text": event[1]},
                 *([{"type": "image_url", "image_url": {"url": IMAGE_URL}}] if event[2] else [])]})
@@ -187,7 +197,7 @@ def responses(session) -> dict:
 def atif(session) -> dict:
     steps = []
     for event in session:
-        if event[0] == "user":
+        if event[0] in ("user", "agent"):
             steps.append({"source": "user", "message": event[1]})
         elif event[0] == "assistant":
             steps.append({"source": "agent", "message": event[1]})

@@ -48,7 +48,7 @@ Left out: the `event_msg` stream (it repeats the items for the screen) and the s
 import re
 
 from . import responses
-from .build import to_history
+from .build import to_history, typed_text
 from .report import ImportReport
 from .source import SessionFileError, reported_lines
 
@@ -139,10 +139,9 @@ def _compaction(line: int, payload: dict, items: list) -> dict:
 
 def _typed(messages: list) -> list:
     """What a person typed, when the file has no user_message events: user texts
-    that are not the CLI's own."""
-    texts = [" ".join(b["text"] for b in m["content"] if b.get("type") == "text")
-             for _, m in messages if m["role"] == "user"]
-    return [t for t in texts if t.strip() and not _HARNESS.match(t)]
+    that are not the CLI's own, nor another agent's."""
+    texts = [typed_text(m) for _, m in messages]
+    return [t for t in texts if t and not _HARNESS.match(t) and not t.startswith(responses.AGENT_MESSAGE)]
 
 
 def _replacement(payload: dict) -> list:

@@ -153,10 +153,13 @@ def _search_output(path, line: int, item, report) -> dict:
     return _output(path, line, {**item, "output": tools}, report)
 
 
+AGENT_MESSAGE = "[message from "
+
+
 def agent_message(author, recipient, texts: list) -> dict | None:
     """What another agent sent this one, as the user text the model read (None if no text)."""
     body = "\n".join(t for t in texts if t)
-    return {"role": "user", "content": f"[message from {author} to {recipient}]\n{body}"} if body else None
+    return {"role": "user", "content": f"{AGENT_MESSAGE}{author} to {recipient}]\n{body}"} if body else None
 
 
 def _agent_message(path, line: int, item, report):
