@@ -51,6 +51,7 @@ events = st.one_of(
     st.tuples(st.just("orphan"), call_ids, words),              # a result whose call is not here
     st.tuples(st.just("unknown"), st.sampled_from(["future_record", "x-new", "Message"])),
     st.tuples(st.just("agent"), words),                         # another agent's message (Codex)
+    st.tuples(st.just("compact"), st.integers(0, 9)),           # the agent's own compaction
 )
 sessions = st.lists(events, min_size=1, max_size=8)
 
@@ -80,6 +81,8 @@ def as_messages(session) -> list:
             out.append({"role": "user", "content": [_result(event[1], event[2], False)]})
         elif event[0] == "agent":
             out.append({"role": "user", "content": event[1]})
+        elif event[0] == "compact":
+            continue
         else:
             out.append({"role": event[1], "content": "?"})         # an unknown role: unreadable
     return out
@@ -124,6 +127,14 @@ def claude_code(session) -> list:
                     add("user", [_result(tool_id, text, image)], parent=owner)
         elif event[0] == "orphan":
             add("user", [_result(event[1], event[2], False)])
+        elif event[0] == "compact":     # kept word for word: a head that may be any record, or none
+            records.append({"type": "system", "subtype": "compact_boundary", "uuid": f"cb{n}",
+                            "parentUuid": None, "logicalParentUuid": parent,
+                            "compactMetadata": {"preservedSegment": {"headUuid": f"r{event[1]}",
+                                                                     "tailUuid": parent,
+                                                                     "anchorUuid": f"cs{n}"}}})
+            parent = f"cb{n}"
+            add("user", "Summary: earlier work.", isCompactSummary=True)
         else:
             records.append({"type": event[1], "uuid": f"u{n}", "parentUuid": parent})
     return records
@@ -154,6 +165,11 @@ def codex(session) -> list:
                     item({"type": "function_call_output", "call_id": tool_id, "output": text})
         elif event[0] == "orphan":
             item({"type": "function_call_output", "call_id": event[1], "output": event[2]})
+        elif event[0] == "compact":
+            history = [{"type": "message", "role": "user", "content": "Summary"},
+                       {"type": "compaction", "encrypted_content": "x"}]
+            lines.append({"timestamp": "t", "type": "compacted",
+                          "payload": {"message": "Summary", "replacement_history": history[:event[1] % 3]}})
         elif event[0] == "agent":
             lines.append({"timestamp": "t", "type": "inter_agent_communication",
                           "payload": {"author": "/root/a", "recipient": "/root", "content": event[1]}})
@@ -184,7 +200,7 @@ def openai(session) -> list:
                     for i, _, done, t, _ in event[1] if done]
         elif event[0] == "orphan":
             out.append({"role": "tool", "tool_call_id": event[1], "content": event[2]})
-        else:
+        elif event[0] != "compact":
             out.append({"role": "assistant", "content": [{"type": event[1], "x": 1}]})
     return out
 
@@ -211,7 +227,7 @@ def atif(session) -> dict:
         elif event[0] == "orphan":
             steps.append({"source": "agent", "message": "",
                           "observation": {"results": [{"source_call_id": event[1], "content": event[2]}]}})
-        else:
+        elif event[0] != "compact":
             steps.append({"source": event[1], "message": "?"})
     return {"schema_version": "ATIF-v1.4", "session_id": "s", "agent": {"name": "a"}, "steps": steps}
 

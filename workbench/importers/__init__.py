@@ -6,7 +6,8 @@
     history["messages"], history["active_request"], history["lines"]
 
     source.py       reading a file: records with their line, SessionFileError (FILE:LINE: what),
-                    a half-written last line skipped, files above MAX_SESSION_BYTES refused
+                    a line that is not JSON skipped and counted, a .jsonl that is one JSON
+                    document read as it, files above MAX_SESSION_BYTES refused
     report.py       what an import read and left out, by kind: `import_report`, `import_notes`
     odd.py          what real files hold and clean ones do not: ODD, one table of kinds for
                     every importer, and the repair that keeps calls and results in valid pairs

@@ -48,8 +48,8 @@ format is Claude Code's own and undocumented; this reads what its files hold:
   they were written, and the compaction names them in `kept` (message indexes);
   a boundary whose logical parent is one of them, already read, goes on from the
   newest kept message not yet read;
-- a half-written last line (the session is still being written) is skipped
-  with a warning.
+- a half-written last line (the session is still being written), or any line
+  that is not JSON, is skipped and counted (odd.py).
 
 Every record read is counted by kind, and every one left out by why, in the
 history's `import_report` and `import_notes` (see report.py). A user or
@@ -259,15 +259,23 @@ def _before_compaction(record, by_uuid, seen: set) -> str | None:
     return next((c for c in candidates if c in by_uuid and c not in seen), None)
 
 
+def _field(record, key: str) -> dict:
+    return record[key] if isinstance(record.get(key), dict) else {}
+
+
+def _listed(boundary) -> list | None:
+    """`compactMetadata.preservedMessages.uuids`, the newer list of every kept message."""
+    uuids = _field(_field(boundary, "compactMetadata"), "preservedMessages").get("uuids")
+    return list(uuids) if isinstance(uuids, list) and all(isinstance(u, str) for u in uuids) else None
+
+
 def _preserved(boundary) -> list:
     """The uuids a compaction kept word for word, oldest first: `preservedMessages.uuids`, or
     `preservedSegment`'s head and tail (the records between are found by walking back)."""
-    meta = boundary.get("compactMetadata") if isinstance(boundary.get("compactMetadata"), dict) else {}
-    listed = meta.get("preservedMessages") if isinstance(meta.get("preservedMessages"), dict) else {}
-    uuids = listed.get("uuids")
-    if isinstance(uuids, list) and all(isinstance(u, str) for u in uuids):
-        return list(uuids)
-    segment = meta.get("preservedSegment") if isinstance(meta.get("preservedSegment"), dict) else {}
+    listed = _listed(boundary)
+    if listed is not None:
+        return listed
+    segment = _field(_field(boundary, "compactMetadata"), "preservedSegment")
     return [u for u in (segment.get("headUuid"), segment.get("tailUuid")) if isinstance(u, str)]
 
 
@@ -275,8 +283,7 @@ def _kept_items(chain: list, boundary, item_of: dict) -> list:
     """The item indexes (into _spoken's items) of the messages a compaction kept: the
     listed uuids, or for a segment every message of the chain from its head to its tail."""
     uuids = _preserved(boundary)
-    meta = boundary.get("compactMetadata") or {}
-    if not isinstance(meta.get("preservedMessages"), dict) and len(uuids) == 2:
+    if _listed(boundary) is None and len(uuids) == 2:
         order = [_id(r, "uuid") for _, r in chain]
         if all(u in order for u in uuids):
             head, tail = sorted(order.index(u) for u in uuids)

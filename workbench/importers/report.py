@@ -4,7 +4,7 @@ import's report, kept in the history as `import_report` and as plain `import_not
     report = ImportReport()
     report.read("user", 3)                     # a record of this kind on line 3
     report.leave_out("sidechain", 12)          # left out, and why
-    report.warn("half-written", 40, "...")     # left out AND worth a warning
+    report.warn("off the parent chain", [5, 6], "...")   # left out AND worth a warning
     report.joined(7)                           # a record that continues the reply before it
     report.compacted({...})                    # a compaction the other agent recorded
     report.odd("call never answered", 9, "call_1")   # a record of a kind in odd.ODD, and how
