@@ -283,7 +283,7 @@ def test_every_odd_kind_is_said_in_one_line_in_both_languages(lang, start):
     lines = report_lines(report.as_dict(), lang)
     [odd] = [line for line in lines if line.startswith(start)]
     assert all(say(f"import odd {kind}", lang) in odd for kind in ODD)
-    assert say("import odd call never answered", "en") == ODD["call never answered"]
+    assert all(say(f"import odd {kind}", "en") == done for kind, done in ODD.items())   # one wording
 
 
 def test_the_chinese_report_lists_its_kinds_with_the_chinese_comma(tmp_path):
