@@ -295,7 +295,7 @@ def test_probe_exits_2_with_one_line(argv, says, capsys):
 
 def test_probe_exits_2_naming_a_file_that_is_no_session(tmp_path, capsys):
     bad = tmp_path / "bad.jsonl"
-    bad.write_text('{"role": "user", "content": "hi"}\nnot json\n')
+    bad.write_text('not json\nat all\n')           # a line that is not JSON alone is skipped and counted
     assert probe_main([str(bad)]) == 2
     assert "bad.jsonl" in capsys.readouterr().err
 
