@@ -301,6 +301,28 @@ def test_a_burst_at_the_budgets_edge_spends_no_more_than_the_budget(proxy, short
     assert budget - spend < worst, (spend, worst)
 
 
+def test_docs_class_states_the_margin_the_burst_test_holds():
+    text = " ".join((classroom.ROOT / "docs" / "CLASS.md").read_text(encoding="utf-8").split())
+    assert MARGIN == 0 and "**The margin is zero:** no burst spends past a student's budget" in text
+
+
+@NEEDS_THE_PROXY
+def test_litellm_caps_a_students_calls_in_flight(proxy):
+    """class_auth.LIMITS: LiteLLM's own max_parallel_requests on every key, a 429 past it."""
+    key = key_of(proxy, "wide", 5)
+    answers = []
+
+    def one(_):
+        answers.append(call(proxy, "POST", "/v1/messages", key, message("Say hello. " * 2000)))
+
+    with concurrent.futures.ThreadPoolExecutor(30) as pool:
+        list(pool.map(one, range(30)))
+    refused = [a for a in answers if a.status_code == 429]
+    assert refused and len(refused) < 30, Counter(a.status_code for a in answers)
+    assert all("Limit type: max_parallel_requests. Current limit: 4" in a.json()["error"]["message"]
+               for a in refused), refused[0].text[:300]
+
+
 @NEEDS_THE_PROXY
 def test_what_the_teachers_table_shows_is_what_the_proxy_refuses(proxy):
     """Whole cents, rounded against the student, in the table and in the refusal: each call is
@@ -720,7 +742,7 @@ def test_the_units_run_the_guard_in_limits_and_the_offline_model_with_a_kept_key
     script = (DEPLOY / "proxy" / "start-proxy.sh").read_text()
     assert "prlimit --as=" in script and "--nofile=4096" in script and '"$here/serve.py"' in script
     offline = (DEPLOY / "proxy" / "course-offline-model.service").read_text()
-    assert re.search(r"^LoadCredential=key:/etc/course-proxy/offline-key$", offline, re.M)
+    assert re.search(r"^LoadCredential=key:/var/lib/course-proxy/offline-key$", offline, re.M)
     assert re.search(r"^ExecStart=/opt/course/.venv/bin/compact serve --port 8765 "
                      r"--key-file \$\{CREDENTIALS_DIRECTORY\}/key$", offline, re.M)
     assert re.search(r"^DynamicUser=yes$", offline, re.M)
