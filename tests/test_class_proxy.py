@@ -186,15 +186,25 @@ def message(text: str = "Say hello.", model: str = "course-model", max_tokens: i
 
 
 def ledger(proxy) -> dict:
-    """The ledger, to the last digit (root reads it)."""
-    try:
-        return json.loads((proxy.state / "spend.json").read_text())
-    except FileNotFoundError:
-        return {}
+    """The ledger, to the last digit (root reads it), once the calls answered are in it: the
+    proxy adds a call's price just after its answer has gone, so it is read until it holds still."""
+    def read():
+        try:
+            return json.loads((proxy.state / "spend.json").read_text())
+        except FileNotFoundError:
+            return {}
+    seen = read()
+    while True:
+        time.sleep(0.3)
+        again = read()
+        if again == seen:
+            return again
+        seen = again
 
 
 def table(proxy) -> dict:
     """class_keys.py spend, as the teacher reads it: {student: (spend, budget, left)}, in dollars."""
+    ledger(proxy)     # the calls answered are in it
     rows = proxy.class_keys("spend").splitlines()[1:]
     return {row.split()[0]: tuple(row.split()[1:4]) for row in rows}
 
@@ -361,6 +371,7 @@ def test_the_teacher_reads_each_students_spend_without_root_and_no_student_does(
         proxy.state.chmod(0o2750)
         key = key_of(proxy, "wide", 5)       # the key file is written again: the folder's group
         assert call(proxy, "POST", "/v1/messages", key, message()).status_code == 200
+        cents = deployed("class_keys").cents_up(ledger(proxy)[proxy.students["wide"]])
         spend = ["runuser", "-u", "{}", "--", str(classroom.SYSTEM_PYTHON),
                  str(proxy.course / "deploy" / "proxy" / "class_keys.py"),
                  "--proxy-file", str(proxy.state / "keys.json"),
@@ -369,7 +380,6 @@ def test_the_teacher_reads_each_students_spend_without_root_and_no_student_does(
                                     capture_output=True, text=True)
         assert as_teacher.returncode == 0, as_teacher.stderr
         rows = {row.split()[0]: row.split()[1:] for row in as_teacher.stdout.splitlines()[1:]}
-        cents = deployed("class_keys").cents_up(ledger(proxy)[proxy.students["wide"]])
         assert cents > 0 and rows[proxy.students["wide"]][:2] == [f"{cents / 100:.2f}", "5.00"], rows
         as_student = subprocess.run([part.format(proxy.students["edge"]) for part in spend],
                                     capture_output=True, text=True)
