@@ -25,9 +25,9 @@ feature). The guard answers before LiteLLM sees anything:
   200,000 and a summary's input under 80,000 (SPEC 2), a few hundred KB of JSON at most;
 - more than BODIES_AT_ONCE bytes of bodies (COURSE_PROXY_BODIES_AT_ONCE; 32 MiB) held by
   requests being read or answered at once: 529 `overloaded_error`, which the SDK retries.
-  LiteLLM holds about six times a body's size while it answers (24 bodies of 7.7 MiB took
-  the proxy from 327 MB to 1,408 MB), and uvicorn's `limit_concurrency` counts requests,
-  not bytes;
+  LiteLLM holds five to six times a body's size while it answers (24 bodies of 7.7 MiB took
+  the proxy from 327 MB to 1,408 MB in issue 49, from 405 MB to 1,390 MB here), and uvicorn's
+  `limit_concurrency` counts requests, not bytes;
 - a body whose `model` is not a model_name of litellm.yaml: 400 (LiteLLM would send an
   unknown model straight to the provider with the proxy's ANTHROPIC_API_KEY);
 - websockets: closed.
