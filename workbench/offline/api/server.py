@@ -451,6 +451,18 @@ def _key_file(server: OfflineServer) -> Path:
     return path
 
 
+def _kept_key(path: str) -> str:
+    """The key kept in `path` (its first line), which no one else may read: a unit hands it over
+    (systemd's LoadCredential), or a shell as its standard input (`--key-file /dev/stdin`)."""
+    with open(path) as file:
+        if os.fstat(file.fileno()).st_mode & 0o077:
+            raise ValueError("others may read or write it: chmod 600 it")
+        key = file.readline().strip()
+    if not key:
+        raise ValueError("it holds no key on its first line")
+    return key
+
+
 def main_serve(argv=None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m compact serve",
@@ -463,24 +475,33 @@ def main_serve(argv=None) -> int:
     parser.add_argument("--fail", type=int, action="append", default=[], choices=sorted(FAULTS),
                         help="answer the next request with this status; repeat for more")
     parser.add_argument("--cassette", metavar="FILE", help="answer from this recorded run (compact record)")
+    parser.add_argument("--key-file", metavar="FILE",
+                        help="require the key in FILE (its first line; readable by you alone), the same at "
+                             "every start, instead of a new one each start")
     args = parser.parse_args(argv)
     try:
+        kept = _kept_key(args.key_file) if args.key_file else None
+    except (OSError, ValueError) as error:
+        print(f"error: --key-file {shown(args.key_file)}: {shown(str(error))}", file=sys.stderr)
+        return 1
+    try:
         server = start_offline_server(window=args.window, faults=args.fail, port=args.port,
-                                      cassette=args.cassette)
+                                      cassette=args.cassette, key=kept)
     except CassetteError as error:   # its file and field, in one line (already through shown)
         print(f"error: {error}", file=sys.stderr)
         return 1
     except (OSError, ValueError) as error:
         print(f"error: cannot serve on {HOST}:{args.port}: {error}", file=sys.stderr)
         return 1
-    key = _key_file(server)
+    key = Path(args.key_file) if kept is not None else _key_file(server)
     print(f"Offline model listening on {server.base_url} (window {server.window} tokens).")
     if server.cassette is not None:
         print(f"It answers from {shown(args.cassette)}: {server.cassette.describe()}.")
     # A cassette answers requests in the model's name it recorded: the client must send it.
     model = server.cassette.models[0] if server.cassette is not None and server.cassette.models \
         else MODEL_NAME
-    print(f"Its key is in {key} (yours alone; a new one each start). Point a client at it:")
+    print(f"Its key is in {key} (yours alone; {'a new one' if kept is None else 'the same'} each start). "
+          "Point a client at it:")
     print(f"  ANTHROPIC_BASE_URL={server.base_url} ANTHROPIC_API_KEY=$(cat {key}) MODEL_ID={shown(model)}")
     print("Ctrl-C stops it.", flush=True)
     signal.signal(signal.SIGTERM, signal.default_int_handler)   # `kill` too removes the key
@@ -490,5 +511,6 @@ def main_serve(argv=None) -> int:
         print("stopped")
     finally:
         server.stop()
-        shutil.rmtree(key.parent, ignore_errors=True)
+        if kept is None:
+            shutil.rmtree(key.parent, ignore_errors=True)
     return 0
