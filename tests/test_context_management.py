@@ -441,6 +441,11 @@ def test_a_null_block_is_a_no_op(model):
     _, client = model
     messages = [{"role": "assistant", "content": [{"type": "compaction", "content": None}]}, user("Hello.")]
     assert create(client, messages, [COMPACT]).content[0].type == "text"
+    # With encrypted_content too, and after the history: nothing before it is dropped.
+    failed = {"type": "compaction", "content": None, "encrypted_content": "opaque"}
+    later = [user("Fix the failing test. " * 400), {"role": "assistant", "content": [failed]}, user("Go on.")]
+    response = create(client, later, [COMPACT])
+    assert response.usage.input_tokens == estimate_tokens({"model": MODEL, "messages": [later[0], later[2]]})
 
 
 # -- compaction={"type": "summarize"} and the tool runner ----------------------------------
