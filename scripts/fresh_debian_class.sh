@@ -14,8 +14,8 @@
 #  3. Run docs/CLASS.md's two blocks ("Every step, as root, on a fresh Debian 12" and the first
 #     one of "Live runs for a class") as the page gives them, read from docs/CLASS.md, with
 #     only these changes: the URL above; `passwd teacher` reads the password from a
-#     file; after the proxy's env file is installed, it is filled in with the offline model
-#     (`python -m compact serve`, started once the venv exists) as the upstream, and its key.
+#     file. The class has no key: the lines marked `# no key` run, and the offline model
+#     (course-offline-model.service) is the proxy's upstream.
 #     /root/students.txt (24 students, `name:password`, 600) is made before the blocks.
 #  4. scripts/class_live_run.py: every student logs in, starts their server and runs
 #     notebook 09 live through the proxy, all at once; then `class_keys.py spend`.
@@ -127,38 +127,18 @@ teacher_password=$(head -c 12 /dev/urandom | base64 | tr -d '/+=')
   echo 'set -euxo pipefail'
   echo 'PS4="+ [\$(date +%H:%M:%S)] "'
   echo 'cd /root'
-  cat <<'EOF'
-offline_model() {   # the proxy's upstream: the course's offline model, with a key of its own
-  { set +x; } 2>/dev/null   # its key and the master key stay out of the log
-  if [ ! -s /root/offline-model.log ]; then
-    serve=(/opt/course/.venv/bin/python -u -m compact serve --port 8765)
-    if [ -d /run/systemd/system ]; then   # a service of its own: it outlives this script's
-      systemd-run --quiet --unit=offline-model -p StandardOutput=file:/root/offline-model.log "${serve[@]}"
-    else
-      setsid "${serve[@]}" > /root/offline-model.log 2>&1 < /dev/null &
-    fi
-    for _ in $(seq 60); do grep -q "Its key is in" /root/offline-model.log && break; sleep 1; done
-  fi
-  key=$(cat "$(sed -n 's/^Its key is in \(.*\) (yours.*/\1/p' /root/offline-model.log)")
-  master=$(head -c 24 /dev/urandom | base64 | tr -d '/+=')
-  sed -i -e "s|^ANTHROPIC_API_KEY=.*|ANTHROPIC_API_KEY=$key|" \
-         -e "s|^COURSE_UPSTREAM=.*|COURSE_UPSTREAM=http://127.0.0.1:8765|" \
-         -e "s|^COURSE_UPSTREAM_MODEL=.*|COURSE_UPSTREAM_MODEL=anthropic/offline-s08|" \
-         -e "s|^LITELLM_MASTER_KEY=.*|LITELLM_MASTER_KEY=sk-master-$master|" /etc/course-proxy/env
-  echo "(/etc/course-proxy/env: the offline model at 127.0.0.1:8765 upstream, its key, a master key)"
-  set -x
-}
-EOF
   block '^Every step, as root, on a fresh Debian 12'
   block '^### Live runs for a class'
 } | sed -e 's|^COURSE_REPO=.*|COURSE_REPO=file:///srv/course-src.git|' \
         -e 's|passwd teacher|chpasswd < /root/teacher.txt|' \
-        -e 's|^\(install -m 600 deploy/proxy/env.example /etc/course-proxy/env\)\(.*\)|\1\2\noffline_model|' \
+        -e 's|^\(echo "LITELLM_MASTER_KEY=.*\)$|{ set +x; } 2>/dev/null   # keys stay out of the log\n\1\nset -x|' \
+        -e 's|^\(printf .*ANTHROPIC_API_KEY=.*\)$|{ set +x; } 2>/dev/null   # keys stay out of the log\n\1\nset -x|' \
         -e 's|^\(\.venv/bin/python -m pytest tests/test_hub.py[^#]*\)|\1\|\| echo "README STEP FAILED: the hub test" |' \
   > "$root/root/readme-steps.sh"
 if [ "$mode" = chroot ]; then   # docs/CLASS.md's lines without systemd
   sed -i -e 's|^cp deploy/hub/jupyterhub-proxy.service .*|setsid deploy/hub/start-hub-proxy.sh \& COURSE_ADMINS=teacher setsid deploy/hub/start-hub.sh \&|' \
          -e '/user-slice.conf/d' \
+         -e 's|^cp deploy/proxy/course-offline-model.service .*|setsid setpriv --reuid=course-proxy --regid=course-proxy --init-groups /opt/course/.venv/bin/compact serve --port 8765 --key-file /var/lib/course-proxy/offline-key >> /var/lib/course-proxy/offline-model.log 2>\&1 < /dev/null \&|' \
          -e 's|^cp deploy/proxy/course-proxy.service .*|setsid deploy/proxy/start-proxy.sh \&|' "$root/root/readme-steps.sh"
 fi
 [ -z "$site_cas" ] || inside update-ca-certificates

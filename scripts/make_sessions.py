@@ -18,11 +18,22 @@ practitioner's file holds:
   and a compaction: a `compact_boundary` record, then the summary
   (`isCompactSummary`). The summary is written here, in the sections Claude
   Code's summaries have; it is not a model's.
+- `claude_code_2_1_live.jsonl`, the same format as a practitioner copies it
+  out of a session still running: a compaction that kept the last exchange
+  word for word (`compactMetadata.preservedSegment`: the kept records stay
+  where they were written, the next prompt's parent is the summary), and a
+  last batch of parallel calls of which one has its result yet.
 - `rollout-2026-01-08T10-00-00-<id>.jsonl`, an OpenAI Codex CLI rollout:
   session_meta, turn_context, response items (messages, reasoning, shell
   calls, an apply_patch custom tool call, a web search), event messages, a
   `compacted` record with its `replacement_history`, and a last call the
   session never answered (it stopped mid-call).
+- `rollout-2026-07-20T09-00-00-<id>.jsonl`, a rollout of a current Codex CLI
+  (the lines openai/codex's RolloutItem has since `token_usage_record` came in):
+  `token_usage_record` and `world_state` lines, a `configuration_update` item,
+  another agent's message (`inter_agent_communication`, and an `agent_message`
+  item), and a server-side compaction (`context_compaction`, then `compacted`
+  with the replacement history).
 - `rollout-2025-05-07T17-24-21-<id>.jsonl`, an early Codex CLI rollout (before
   the typed lines): the session's meta with no type, bare response items and
   `{"record_type": "state"}` lines, as openai/codex's rollout.rs wrote them at 89a151f.
@@ -75,6 +86,13 @@ s08_context_compact."
 7. Pending Tasks: edit snip_cut.
 8. Current Work: about to edit the tail computation in snip_cut.
 9. Optional Next Step: apply the edit and check it with grep."""
+LIVE_SUMMARY = """This session is being continued from a previous conversation that ran out of context. \
+The conversation is summarized below:
+Summary:
+1. Primary Request and Intent: find the failing tests in logs/test_run.log; fix the ones in \
+s08_context_compact.
+2. Errors and fixes: three tests fail; test_snip_keeps_pairs is in s08_context_compact.
+3. Pending Tasks: fix snip_cut; leave the other lessons' files as they are."""
 CODEX_SUMMARY = ("The user asked to find why tests fail in logs/test_run.log and fix what belongs to "
                  "s08_context_compact. pytest output in the log shows three failures; "
                  "test_snip_keeps_pairs is in s08: snip_cut can start the tail before the head. "
@@ -128,12 +146,13 @@ class ClaudeThread:
         self.parent = uid
         return uid
 
-    def typed(self, text: str, **extra) -> None:
-        self._add("user", {"role": "user", "content": text}, **extra)
+    def typed(self, text: str, **extra) -> str:
+        return self._add("user", {"role": "user", "content": text}, **extra)
 
-    def reply(self, note: str | None, *calls, subagent=None) -> list:
+    def reply(self, note: str | None, *calls, subagent=None, answered: int | None = None) -> list:
         """One reply: a record a block, chained; then each result, its parent the record of its
-        own tool_use (so the batch fans out); the next record follows the last result."""
+        own tool_use (so the batch fans out); the next record follows the last result.
+        `answered`: how many results are written yet (a session still running)."""
         self.replies += 1
         message_id = f"msg_made_{self.clock.name}_{self.replies:03d}"
         uses = [{"type": "tool_use", "id": f"toolu_made_{self.clock.name}_{self.replies:03d}_{k}",
@@ -148,7 +167,7 @@ class ClaudeThread:
                             requestId=f"req_{message_id}")
             owners[block.get("id")] = uid
         outputs = []
-        for use in uses:
+        for use in uses[:answered]:
             output = subagent(use["input"]) if use["name"] == "Task" else self._run(use)
             outputs.append(output)
             self._add("user", {"role": "user", "content": [
@@ -179,6 +198,26 @@ class ClaudeThread:
                              "compactMetadata": {"trigger": "auto", "preTokens": pre_tokens}})
         self.parent = uid
         self.typed(summary, isCompactSummary=True, isVisibleInTranscriptOnly=True)
+
+    def compact_keeping(self, summary: str, pre_tokens: int, head: str) -> None:
+        """A compaction that keeps the records from `head` to the last one word for word: they
+        stay where they were written; the boundary names them (`preservedSegment`, anchored on
+        the summary), and the next record's parent is the summary."""
+        tail = self.parent
+        uid, stamp = self.clock.tick()
+        anchor = str(uuid.uuid5(uuid.NAMESPACE_URL, f"compact-course/{self.clock.name}/anchor"))
+        self.records.append({"parentUuid": None, "logicalParentUuid": tail, "isSidechain": False,
+                             "userType": "external", "cwd": CWD, "sessionId": self.session_id,
+                             "version": "2.1.9-made", "gitBranch": "main", "type": "system",
+                             "subtype": "compact_boundary", "content": "Conversation compacted",
+                             "isMeta": False, "timestamp": stamp, "uuid": uid, "level": "info",
+                             "compactMetadata": {"trigger": "auto", "preTokens": pre_tokens,
+                                                 "preservedSegment": {"headUuid": head, "anchorUuid": anchor,
+                                                                      "tailUuid": tail}}})
+        self.parent = uid
+        self._add("user", {"role": "user", "content": summary}, isCompactSummary=True,
+                  isVisibleInTranscriptOnly=True)
+        self.records[-1]["uuid"] = self.parent = anchor
 
 
 def claude_code(workspace: Path) -> dict:
@@ -228,6 +267,27 @@ def claude_code(workspace: Path) -> dict:
             "leafUuid": main.parent}
     return {"claude_code_2_1.jsonl": [head, *main.records],
             f"claude_code_2_1/subagents/agent-{agent_id}.jsonl": agent.records}
+
+
+def claude_code_live(workspace: Path) -> dict:
+    """A 2.1.x session copied while it runs: a compaction that kept the last exchange, and a
+    last batch of three reads of which one has its result yet."""
+    clock = Clock("claude-2-1-live")
+    main = ClaudeThread(workspace, clock, str(uuid.uuid5(uuid.NAMESPACE_URL, "compact-course/live/session")))
+    main.typed(TASK)
+    main.reply("Searching the log and listing the code at once.",
+               ("Grep", {"pattern": "FAILED", "path": LOG}), ("Glob", {"pattern": "s0*/code.py"}))
+    main.answer("Three tests fail; test_snip_keeps_pairs is in s08_context_compact.")
+    head = main.typed("Keep the other lessons' files as they are.")
+    main.answer("Understood: only s08_context_compact/code.py changes.")
+    main.compact_keeping(LIVE_SUMMARY, pre_tokens=171_250, head=head)
+    main.typed(NEXT)
+    main.reply("Searching both at once.", ("Grep", {"pattern": "class MemoryStore", "path": S09}),
+               ("Grep", {"pattern": "transcript", "path": S08}),
+               ("Grep", {"pattern": "def ", "path": S09}), answered=1)
+    first = {"type": "summary", "summary": f"{MADE}: Claude Code 2.1.x, copied while it runs",
+             "leafUuid": main.parent}
+    return {"claude_code_2_1_live.jsonl": [first, *main.records]}
 
 
 # -- OpenAI Codex CLI --------------------------------------------------------------------------
@@ -324,6 +384,45 @@ def codex(workspace: Path) -> dict:
     return {f"rollout-2026-01-08T10-00-00-{session}.jsonl": r.lines}
 
 
+def codex_today(workspace: Path) -> dict:
+    """A rollout of a current CLI: the bookkeeping lines and response items openai/codex's
+    RolloutItem and ResponseItem have since token_usage_record came in."""
+    r = Rollout(workspace)
+    r.clock = Clock("codex-today")
+    session = str(uuid.uuid5(uuid.NAMESPACE_URL, "compact-course/codex/today"))
+    r.add("session_meta", {"id": session, "timestamp": r.clock.tick()[1], "cwd": CWD,
+                           "originator": "codex_cli_rs", "cli_version": "0.160.0-made",
+                           "base_instructions": {"text": MADE}, "source": "cli", "model_provider": "openai"})
+    r.add("world_state", {"full": True, "state": {"environments": {"current_date": "2026-07-20"}}})
+    r.add("turn_context", {"cwd": CWD, "approval_policy": "on-request", "model": "made-by-script",
+                           "effort": "medium", "summary": "auto"})
+    r.typed(TASK)
+    r.add("response_item", {"type": "configuration_update", "reasoning": {"effort": "high"}})
+    r.reasoning("**Reading the failures**")
+    r.shell(f"grep -n FAILED {LOG}")
+    r.add("token_usage_record", {"response_id": "resp_made_1", "thread_id": session,
+                                 "usage": {"input_tokens": 0, "output_tokens": 0, "total_tokens": 0}})
+    r.add("inter_agent_communication", {"author": "/root/reviewer", "recipient": "/root",
+                                        "other_recipients": [], "content": "s09 is not part of this fix.",
+                                        "trigger_turn": False})
+    said = "test_snip_keeps_pairs fails alone."
+    r.add("response_item", {"type": "agent_message", "author": "/root/tester", "recipient": "/root",
+                            "content": [{"type": "input_text", "text": said}]})
+    r.shell(f"grep -n 'def snip_cut' -A 14 {S08}")
+    r.add("token_usage_record", {"response_id": "resp_made_2", "thread_id": session,
+                                 "usage": {"input_tokens": 0, "output_tokens": 0, "total_tokens": 0}})
+    r.message("assistant", "snip_cut can start the tail before the head; the fix keeps it at or after.")
+    replacement = [message_item("user", TASK),
+                   {"type": "compaction", "encrypted_content": "made-not-encrypted"}]
+    r.add("response_item", {"type": "context_compaction", "encrypted_content": "made-not-encrypted"})
+    r.add("compacted", {"message": "", "replacement_history": replacement,
+                        "compaction_response_id": "resp_made_3"})
+    r.typed(NEXT)
+    r.shell(f"grep -c transcript {S08}")
+    r.message("assistant", "s08 writes transcripts when it compacts.")
+    return {f"rollout-2026-07-20T09-00-00-{session}.jsonl": r.lines}
+
+
 def codex_early(workspace: Path) -> dict:
     """An early rollout (openai/codex codex-rs/core/src/rollout.rs at 89a151f): the meta with
     no type, then bare response items (no reasoning) and `{"record_type": "state"}` lines."""
@@ -402,7 +501,7 @@ def build() -> dict:
     """{path under data/sessions: text} for every made file."""
     files = {}
     with tempfile.TemporaryDirectory() as scratch:
-        for make in (claude_code, codex, codex_early, responses_body, atif):
+        for make in (claude_code, claude_code_live, codex, codex_today, codex_early, responses_body, atif):
             ws = Path(scratch) / make.__name__
             shutil.copytree(WORKSPACE, ws, ignore=shutil.ignore_patterns(
                 ".transcripts", ".task_outputs", "__pycache__", ".memory"))

@@ -47,6 +47,15 @@ def fresh_kernel():
     hints.forget()
 
 
+@pytest.fixture(autouse=True)
+def settings_files_forgotten(monkeypatch):
+    """Each test starts as a fresh process for the settings files: none named yet, so a
+    file one test pointed at (and left in tmp_path, with a key) does not make another
+    test's unsandboxed bash refuse (workbench.agent.model.settings_files)."""
+    from workbench.agent import model
+    monkeypatch.setattr(model, "_named", [])
+
+
 @pytest.fixture(params=PROFILES)
 def profile(request) -> str:
     """Each profile by name: a test that takes `profile` runs once with each."""

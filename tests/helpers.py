@@ -6,7 +6,8 @@ unique per tool call so a test can tell every result apart. `Archive` follows
 the compactor's markers back to disk: it is how the tests check that nothing
 taken out of context was lost (the Lossless invariant in docs/DESIGN.md) and
 that no marker points at a missing file (Fail safe). `offline_model` runs the
-offline model with an SDK client for the tests that talk to a model.
+offline model with an SDK client for the tests that talk to a model; `sdk_error` is
+the SDK's own error for a refusal, for the tests that script one.
 
 Left out on purpose: anything random without a seed; the hypothesis strategies
 live in test_invariants.py, the only place that needs them.
@@ -300,6 +301,32 @@ def offline_model(window: int = 200_000, faults=(), max_retries: int = 0):
             yield server, client
         finally:
             client.close()
+
+
+def sdk_error(status: int, message: str, kind: str = "invalid_request_error",
+              request_id: str | None = None):
+    """The SDK's own error for an API refusal: an SDK client is answered `status` with the
+    API's error body (and `request-id`), so the error's class and its `str()` are the
+    pinned SDK's, whatever form that SDK gives them (2.10.0 wrote "Error code: 400 - {body}",
+    2.17.0 "400 <message> (path: ..., type: ...)"); nothing leaves the process."""
+    import anthropic
+    import httpx2
+
+    body = {"type": "error", "error": {"type": kind, "message": message}}
+    headers = {"request-id": request_id} if request_id else {}
+
+    def refuse(request):
+        return httpx2.Response(status, json=body, headers=headers)
+
+    client = anthropic.Anthropic(api_key="not-a-key", base_url="http://127.0.0.1:9", max_retries=0,
+                                 http_client=httpx2.Client(transport=httpx2.MockTransport(refuse)))
+    try:
+        client.messages.create(model="m", max_tokens=1, messages=[{"role": "user", "content": "x"}])
+    except anthropic.APIStatusError as error:
+        return error
+    finally:
+        client.close()
+    raise AssertionError(f"the SDK took a {status} as an answer")
 
 
 def load_script(name: str):

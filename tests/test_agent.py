@@ -12,7 +12,6 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import anthropic
-import httpx2
 import pytest
 
 from compact import CompactionConfig, formats, validate_messages
@@ -23,7 +22,7 @@ from workbench.agent.loop import Agent, AgentError, main_agent, main_run
 from workbench.agent.tools import MAX_OUTPUT, run_tool
 from workbench.offline import MODEL_NAME
 
-from .helpers import offline_model
+from .helpers import offline_model, sdk_error
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "data" / "workspace"
@@ -257,13 +256,6 @@ def test_write_and_compact_in_one_batch(workspace):
 
 # -- the loop's rules, with a scripted client ----------------------------------------------------
 
-def sdk_error(cls, status, message):
-    request = httpx2.Request("POST", "http://127.0.0.1/v1/messages")
-    body = {"type": "error", "error": {"type": "invalid_request_error", "message": message}}
-    return cls(f"Error code: {status} - {body}", response=httpx2.Response(status, request=request),
-               body=body)
-
-
 class ScriptedClient:
     """Answers the agent's calls from a list: an exception is raised, a reply returned."""
 
@@ -289,7 +281,7 @@ def reply(text, *uses, stop="end_turn"):
 @pytest.mark.parametrize("message", ["prompt is too long: 210445 tokens > 200000 maximum",
                                      "prompt_too_long", "Too many tokens in the request"])
 def test_every_spelling_of_the_refusal_triggers_one_reactive_compaction(tmp_path, message):
-    client = ScriptedClient(sdk_error(anthropic.BadRequestError, 400, message), reply("done"))
+    client = ScriptedClient(sdk_error(400, message), reply("done"))
     agent = Agent(tmp_path, client, "m", echo=None)
     # An earlier turn long enough that its summary is smaller: a retry must shrink the list.
     agent.messages = [{"role": "user", "content": "earlier"},
@@ -298,7 +290,7 @@ def test_every_spelling_of_the_refusal_triggers_one_reactive_compaction(tmp_path
 
 
 @pytest.mark.parametrize("error", [
-    sdk_error(anthropic.BadRequestError, 400, "messages.0: something else"),
+    sdk_error(400, "messages.0: something else"),
     RuntimeError("prompt_too_long"),   # not the SDK's error: not the API's refusal
 ])
 def test_other_errors_are_raised_without_reactive_compaction(tmp_path, error):

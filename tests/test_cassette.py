@@ -9,8 +9,11 @@ and names the first difference of any other.
 """
 
 import json
+import os
 import re
 import shutil
+import subprocess
+import sys
 
 import pytest
 
@@ -66,6 +69,32 @@ def test_no_key_header_or_base_url_is_in_the_cassette(recorded):
                    "x-api-key", "authorization", "anthropic-version", "user-agent",
                    "x-stainless", "content-type", "headers"):
         assert secret not in text, secret
+
+
+def test_compact_serve_names_the_recorded_model_and_a_run_by_its_line_replays(recorded, tmp_path):
+    """docs/INSTALL.md's recipe: `compact serve --cassette FILE` prints the line a client
+    needs, with the model the cassette recorded (it printed the offline model's own name,
+    so a run by that line got a 400 at body.model), and `compact run` replays by it."""
+    cassette = recorded[0]
+    served = subprocess.Popen([sys.executable, "-P", "-m", "compact", "serve", "--port", "0",
+                               "--cassette", str(cassette)], stdout=subprocess.PIPE, text=True)
+    try:
+        lines = [served.stdout.readline() for _ in range(5)]
+        [line] = [line for line in lines if "ANTHROPIC_BASE_URL=" in line]
+        assert line.rstrip().endswith(" MODEL_ID=claude-teachers-choice"), lines
+        url, key_file = re.search(r"ANTHROPIC_BASE_URL=(\S+) ANTHROPIC_API_KEY=\$\(cat (\S+)\)",
+                                  line).groups()
+        workspace = tmp_path / "class" / "workspace"
+        shutil.copytree(SAMPLE, workspace, ignore=shutil.ignore_patterns(".transcripts", ".task_outputs"))
+        env = {**os.environ, "ANTHROPIC_BASE_URL": url, "MODEL_ID": "claude-teachers-choice",
+               "ANTHROPIC_API_KEY": open(key_file).read(), "COMPACT_ENV_FILE": str(tmp_path / "no.env")}
+        done = subprocess.run([sys.executable, "-P", "-m", "compact", "run", "titles", "--workspace",
+                               str(workspace)], env=env, capture_output=True, text=True, timeout=120)
+    finally:
+        served.terminate()
+        served.wait(timeout=30)
+    assert done.returncode == 0, done.stderr[-1000:]
+    assert "claude-teachers-choice" in done.stdout and "s01" in done.stdout
 
 
 def test_the_cassette_answers_what_it_holds(recorded):
@@ -172,3 +201,62 @@ def test_a_cassettes_recorded_text_reaches_the_terminal_shown_not_obeyed(tmp_pat
     said = Cassette.load(path).describe()
     assert "\x1b" not in said and "\x07" not in said, repr(said)
     assert "\\x1b]52;c;ZXZpbA==" in said
+
+
+# -- issue 49: a cassette never holds a key ------------------------------------------------
+
+CLASS_KEY = "sk-class-" + "Q" * 43          # the class proxy's shape (deploy/proxy/class_keys.py)
+
+
+def test_compact_record_refuses_an_exchange_that_holds_a_key_naming_where(tmp_path, capsys):
+    """The task itself carries a key-shaped string: the first exchange is refused when it
+    would be written, the run stops with one line naming the entry, and no key is anywhere."""
+    key = "sk-ant-api03-" + "k" * 40
+    cassette = tmp_path / "run.cassette.json"
+    workspace = tmp_path / "workspace"
+    shutil.copytree(SAMPLE, workspace, ignore=shutil.ignore_patterns(".transcripts", ".task_outputs"))
+    code = main(["record", str(cassette), f"Is {key} the title of s01?", "--offline",
+                 "--workspace", str(workspace)])
+    out = capsys.readouterr()
+    assert code == 1
+    [line] = [line for line in out.err.splitlines() if line.startswith("error:")]
+    assert line == (f"error: {cassette}: not recorded: exchanges[0].request.body.messages[0].content "
+                    f"holds a key-shaped string or this client's key, and a cassette never holds a "
+                    f"key; the run stops here, and the cassette keeps the 0 exchanges before it")
+    assert key not in out.out + out.err and "Traceback" not in out.err
+    assert not cassette.exists() or key not in cassette.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("secret", ["shape", "client's key"])
+def test_a_recording_client_stops_at_the_first_exchange_that_holds_a_key(tmp_path, secret):
+    from workbench.agent.model import offline_client
+    from workbench.offline.api.cassette import recording_client
+    cassette = tmp_path / "run.cassette.json"
+    with start_offline_server() as server, offline_client(server.base_url, max_retries=2) as plain:
+        recording, recorder = recording_client(plain, cassette)
+        held = CLASS_KEY if secret == "shape" else key_for(server.base_url)   # the latter: no shape
+        ask = lambda text: recording.messages.create(  # noqa: E731
+            model="m", max_tokens=50, messages=[{"role": "user", "content": text}])
+        ask("What is the title of s01_agent_loop/README.md?")
+        with pytest.raises(CassetteError) as caught:
+            ask(f"Please keep {held} safe.")
+        assert len(server.requests) == 2      # not retried: the SDK's own kind of error
+        with pytest.raises(CassetteError):
+            ask("And now something harmless?")     # nothing more goes out
+        assert len(server.requests) == 2
+    message = str(caught.value)
+    assert "exchanges[1].request.body.messages[0].content holds a key-shaped string" in message
+    assert held not in message and "keeps the 1 exchanges before it" in message
+    text = cassette.read_text(encoding="utf-8")
+    assert held not in text and len(json.loads(text)["exchanges"]) == 1
+
+
+def test_a_cassette_that_holds_a_key_is_refused_at_load(tmp_path):
+    exchange = json.loads(json.dumps(GOOD_EXCHANGE))
+    exchange["response"]["body"] = {"content": [{"type": "text", "text": f"here: {CLASS_KEY}"}]}
+    path = tmp_path / "old.cassette.json"
+    path.write_text(json.dumps({"format": FORMAT, "exchanges": [GOOD_EXCHANGE, exchange]}), encoding="utf-8")
+    with pytest.raises(CassetteError) as caught:
+        Cassette.load(path)
+    assert str(caught.value) == (f"{path}: exchanges[1].response.body.content[0].text holds a key-shaped "
+                                 f"string; a cassette never holds a key: record it again")

@@ -3,7 +3,7 @@
 Runs are recorded against the offline server itself (it plays the live model)
 and replayed by a fresh server holding only the cassette: the same agent run
 gets the same replies, streamed or not; a request that differs gets a 400
-naming the first difference. Last, lab 05 recorded once and run again
+naming the first difference. Last, the live notebook (09) recorded once and run again
 from its cassette prints byte for byte what it printed, and what is stored.
 """
 
@@ -82,23 +82,23 @@ def outputs(nb) -> list:
 
 
 @pytest.mark.slow
-def test_notebook_12_replays_byte_for_byte_from_its_cassette(tmp_path, monkeypatch):
+def test_the_live_notebook_replays_byte_for_byte_from_its_cassette(tmp_path, monkeypatch):
     builder = load_builder()
     [path] = (ROOT / "notebooks").glob("*_live_agent.ipynb")      # 09, the core path's last
     stored = nbformat.read(path, as_version=4)
-    cassette = tmp_path / "notebook12.cassette.json"
+    cassette = tmp_path / "notebook09.cassette.json"
     monkeypatch.setenv("COMPACT_OFFLINE", "1")
     monkeypatch.setenv("COMPACT_RECORD", str(cassette))
-    recorded = builder.execute(copy.deepcopy(stored), "12 recorded")
+    recorded = builder.execute(copy.deepcopy(stored), "09 recorded")
     monkeypatch.delenv("COMPACT_RECORD")
     monkeypatch.setenv("COMPACT_CASSETTE", str(cassette))
-    replayed = builder.execute(copy.deepcopy(stored), "12 replayed")
+    replayed = builder.execute(copy.deepcopy(stored), "09 replayed")
     # The cell that says which model, and the one that says which cassette, differ by design.
     code = [cell.source for cell in stored.cells if cell.cell_type == "code"]
     model = next(i for i, source in enumerate(code) if "choose_model(" in source)
     which = next(i for i, source in enumerate(code) if 'say("cassette' in source)
     mine = [model, which]
-    assert "replayed from the cassette notebook12.cassette.json" in outputs(replayed)[model]
+    assert "replayed from the cassette notebook09.cassette.json" in outputs(replayed)[model]
     assert "replaying the cassette" in outputs(replayed)[which]
     assert "recording every API exchange" in outputs(recorded)[which]
     for index, (a, b, c) in enumerate(zip(outputs(recorded), outputs(replayed), outputs(stored))):

@@ -2,8 +2,10 @@
 
 `clear_tool_uses_20250919` with each knob, `count_tokens` with context management,
 `compact_20260112` (trigger, pause, usage.iterations), the compaction block's round
-trip and its signature, on-demand `compaction={"type": "summarize"}`, the SDK's tool
-runner with `compact_before_next_turn()`, and every refusal. Each response is also
+trip and its signature, the block where clients send it back (pydantic-ai's request,
+field for field, and the SDK's `to_param()` appended to the history), on-demand
+`compaction={"type": "summarize"}`, the SDK's tool runner with
+`compact_before_next_turn()`, and every refusal. Each response is also
 validated against the SDK's Beta types with pydantic (the SDK itself builds its
 objects without validation).
 """
@@ -310,6 +312,11 @@ def test_the_model_reads_the_block_as_the_summary_it_holds():
     seen = sc.adopt([{"role": "assistant", "content": [block]}, user("And now?")], b"key")
     assert seen[0]["content"].startswith("[Compacted]\n\nCurrent user request:\nShip it.\n")
     assert '"Current goal:\\nShip it."' in seen[0]["content"] and seen[1] == user("And now?")
+    # Unsigned, nothing vouches for its encrypted_content: the request it names is not read.
+    unsigned = {**block, "signature": None}
+    assert sc.block_meta(unsigned)["request"] == "Ship it."
+    assert sc.adopt([{"role": "assistant", "content": [unsigned]}], b"key")[0]["content"].startswith(
+        "[Compacted]\n\nCurrent user request:\n\n\nConversation summary")
 
 
 REMOVAL = {"type": "tool_removal", "tool": {"type": "tool_reference", "name": "bash"}}
@@ -331,7 +338,7 @@ def test_the_signature_is_checked(model):
         (tampered(block, signature=flip(block.signature)), CompactionSignatureInvalidError),
         (tampered(block, encrypted_content=block.encrypted_content[::-1]), CompactionSignatureInvalidError),
         (tampered(block, tool_changes=[REMOVAL]), CompactionToolChangesMismatchError),
-        ([user("Hi."), {"role": "assistant", "content": [block.model_dump()]}, user("Go on.")],
+        ([{"role": "system", "content": [block.model_dump()]}, user("Go on.")],
          CompactionBlockMisplacedError),
         ([{"role": "assistant", "content": [block.model_dump(), block.model_dump()]}, user("Go on.")],
          CompactionBlockAmbiguousError),
@@ -350,10 +357,95 @@ def test_another_server_does_not_take_the_block(model):
             create(offline_client(other.base_url, max_retries=0), tampered(block), [COMPACT])
 
 
+# -- where the block goes back (issue 51: the offline server refused a request the API answered) --
+
+def pydantic_ai_round_trip(first_turn: str) -> dict:
+    """The request pydantic-ai's Anthropic model sends after a compaction, field for field:
+    the history as its messages, the block it keeps (`content` alone, no signature) first in
+    the assistant message that brought it, the answer's text after it; the edit still on."""
+    return {
+        "max_tokens": 4096, "system": "Answer in one line.", "stream": False,
+        "context_management": {"edits": [{"type": "compact_20260112"}]},
+        "messages": [
+            {"role": "user", "content": [{"type": "text", "text": first_turn}]},
+            {"role": "assistant", "content": [
+                {"type": "compaction", "content": "The user asked for the capital of France."},
+                {"type": "text", "text": "Paris."}]},
+            {"role": "user", "content": [{"type": "text", "text": "What did I ask you before?"},
+                                         {"type": "text", "text": "What did I ask you before?"}]},
+        ]}
+
+
+def test_pydantic_ais_compaction_round_trip_is_answered(model):
+    _, client = model
+    request = pydantic_ai_round_trip("What is the capital of France? " + "Some context. " * 3000)
+    response = client.beta.messages.create(model=MODEL, betas=[COMPACT], **request)
+    assert response.stop_reason == "end_turn" and response.content[0].type == "text"
+    # The block stands for what came before it: the long first turn is not read again.
+    everything = estimate_tokens({"model": MODEL, **request})
+    assert response.usage.input_tokens < 300 < 10_000 < everything
+    counted = client.beta.messages.count_tokens(model=MODEL, betas=[COMPACT], messages=request["messages"],
+                                                 system=request["system"])
+    assert counted.input_tokens == response.usage.input_tokens
+    seen = sc.adopt(request["messages"], b"any server")
+    assert [m["role"] for m in seen] == ["user", "assistant", "user"]
+    assert seen[0]["content"].startswith("[Compacted]\n\nCurrent user request:\n\n\nConversation summary")
+    assert "The user asked for the capital of France." in seen[0]["content"]
+    assert "Some context." not in seen[0]["content"]
+    assert seen[1:] == [{"role": "assistant", "content": [{"type": "text", "text": "Paris."}]},
+                        request["messages"][2]]
+
+
+def test_a_reply_sent_back_where_the_sdk_puts_it_round_trips(model):
+    _, client = model
+    messages = history(30)
+    for pause in (False, True):
+        reply = compacting(client, messages, pause_after_compaction=pause)
+        assert reply.content[0].type == "compaction"
+        later = [*messages, reply.to_param(), user("Which files did you read?")]
+        assert later[-2]["role"] == "assistant" and later[-2]["content"][0].type == "compaction"
+        response = compacting(client, later)
+        assert response.content[0].type == "text" and response.usage.iterations is None
+        whole = estimate_tokens({"model": MODEL, "messages": messages})
+        assert response.usage.input_tokens < 5_000 < 50_000 < whole
+
+
+def test_where_the_block_stands_it_is_still_checked(model):
+    _, client = model
+    messages = history(30)
+    reply = compacting(client, messages)
+    block = reply.content[0]
+
+    def sent_back(**change):
+        return [*messages, {"role": "assistant", "content": [{**block.model_dump(), **change},
+                                                             *reply.to_param()["content"][1:]]},
+                user("Go on.")]
+
+    cases = [(sent_back(signature=flip(block.signature)), CompactionSignatureInvalidError),
+             (sent_back(signature=""), CompactionSignatureInvalidError),
+             (sent_back(content=block.content.replace("Fix", "Delete")), CompactionContentMismatchError),
+             (sent_back(content=""), anthropic.BadRequestError)]
+    for sent, error in cases:
+        with pytest.raises(error) as caught:
+            create(client, sent, [COMPACT])
+        assert caught.value.api_message.startswith(f"messages.{len(messages)}.content.0")
+    # What the block replaced is checked as the API reads it: a malformed message is refused.
+    broken = copy.deepcopy(pydantic_ai_round_trip("Hello."))
+    broken["messages"][0]["content"][0].pop("text")
+    with pytest.raises(anthropic.BadRequestError) as caught:
+        client.beta.messages.create(model=MODEL, betas=[COMPACT], **broken)
+    assert caught.value.api_message.startswith("messages.0.content.0.text: Field required")
+
+
 def test_a_null_block_is_a_no_op(model):
     _, client = model
     messages = [{"role": "assistant", "content": [{"type": "compaction", "content": None}]}, user("Hello.")]
     assert create(client, messages, [COMPACT]).content[0].type == "text"
+    # With encrypted_content too, and after the history: nothing before it is dropped.
+    failed = {"type": "compaction", "content": None, "encrypted_content": "opaque"}
+    later = [user("Fix the failing test. " * 400), {"role": "assistant", "content": [failed]}, user("Go on.")]
+    response = create(client, later, [COMPACT])
+    assert response.usage.input_tokens == estimate_tokens({"model": MODEL, "messages": [later[0], later[2]]})
 
 
 # -- compaction={"type": "summarize"} and the tool runner ----------------------------------

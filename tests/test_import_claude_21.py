@@ -14,8 +14,9 @@ import json
 import pytest
 
 from compact.messages import tool_results, tool_uses
-from tests.test_importers import result, use, write_jsonl
-from workbench.importers import load_session
+from tests.test_importers import assert_accepted, result, use, write_jsonl
+from workbench.importers import SessionFileError, load_session
+from workbench.importers.odd import NO_CALL, NO_RESULT
 
 
 def rec(kind, uuid, parent, content, message_id=None, **extra):
@@ -180,3 +181,107 @@ def test_a_second_result_for_a_call_already_answered_is_not_put_back(tmp_path):
     history = load_session(write_jsonl(tmp_path / "s.jsonl", lines))
     assert [b["tool_use_id"] for b in tool_results(history["messages"][2])] == ["t1", "t2", "t3"]
     assert history["import_report"]["left_out_lines"] == {"off the parent chain": [9]}
+
+
+# -- issue 51: files as practitioners have them (a live session, lost records, older shapes,
+#    the compactions of today's Claude Code) ---------------------------------------------------
+
+def test_a_session_that_ends_mid_batch_keeps_every_call(tmp_path):
+    # A live session's file: two of the three parallel reads have their result yet. On
+    # a854c46 the pair check refused the whole file.
+    lines = fan_out_session()[:7]
+    history = load_session(write_jsonl(tmp_path / "s.jsonl", lines))
+    assert_accepted(history["messages"])
+    assert [b["id"] for b in tool_uses(history["messages"][1])] == ["t1", "t2", "t3"]
+    assert [(b["tool_use_id"], b["content"]) for b in tool_results(history["messages"][2])] == [
+        ("t3", NO_RESULT), ("t1", "def parse(): ..."), ("t2", "import a")]
+    assert history["import_report"]["odd_lines"] == {"call never answered": [2]}
+    assert history["active_request"] == "Fix the parser in a.py"
+
+
+def test_a_result_whose_call_record_was_lost_is_kept_as_marked_text(tmp_path):
+    # The record of t2's call is not in the file: the next call's parent and t2's result's
+    # parent are missing. Both are read where they were written; the result, whose call is
+    # gone, as marked text. On a854c46 the file was refused.
+    lines = fan_out_session()
+    del lines[3]
+    history = load_session(write_jsonl(tmp_path / "s.jsonl", lines))
+    assert_accepted(history["messages"])
+    marked = [b["text"] for m in history["messages"] if m["role"] == "user" and isinstance(m["content"], list)
+              for b in m["content"] if b["type"] == "text"]
+    assert marked == [NO_CALL.format(id="t2") + "\nimport a"]
+    assert history["import_report"]["odd_lines"] == {"parent not in the file": [4, 6],
+                                                     "result without its call": [6]}
+    assert history["messages"][0]["content"] == "Fix the parser in a.py"
+
+
+def test_content_of_an_older_shape_is_read_as_text(tmp_path):
+    # Older writers: a content list of plain texts, a text part with no type, no content.
+    lines = [rec("user", "u1", None, ["Fix the parser", {"text": "in a.py"}]),
+             rec("assistant", "a1", "u1", [{"type": "text", "text": "On it."}], "m1"),
+             {**rec("user", "u2", "a1", "x"), "message": {"role": "user", "content": None}},
+             rec("user", "u3", "u2", "Now add a test")]
+    history = load_session(write_jsonl(tmp_path / "s.jsonl", lines))
+    assert history["messages"][0]["content"] == [{"type": "text", "text": "Fix the parser"},
+                                                 {"type": "text", "text": "in a.py"}]
+    assert history["active_request"] == "Now add a test"
+    assert history["import_report"]["odd_lines"] == {"empty message": [3]}
+
+
+def preserved_session():
+    """Claude Code compacted and kept its last exchange word for word (a suffix-preserving
+    compaction): the kept records stay where they were written, with their first parents;
+    the boundary names them (`preservedSegment`); what follows goes on from the summary."""
+    lines = fan_out_session()[:9] + [rec("user", "u2", "b1", "Keep the tests green")]
+    boundary = {"parentUuid": None, "logicalParentUuid": "u2", "isSidechain": False, "type": "system",
+                "subtype": "compact_boundary", "content": "Conversation compacted", "uuid": "cb1",
+                "compactMetadata": {"trigger": "auto", "preTokens": 150000,
+                                    "preservedSegment": {"headUuid": "b1", "anchorUuid": "cs1",
+                                                         "tailUuid": "u2"}}}
+    after = [rec("user", "cs1", "cb1", "Summary: the parser in a.py was fixed.", isCompactSummary=True),
+             rec("user", "u5", "cs1", "Now run the tests"),
+             rec("assistant", "d1", "u5", [{"type": "text", "text": "All pass."}], "m9")]
+    return lines + [boundary, *after]
+
+
+def test_a_compaction_names_the_messages_it_kept_word_for_word(tmp_path):
+    history = load_session(write_jsonl(tmp_path / "s.jsonl", preserved_session()))
+    assert_accepted(history["messages"])
+    [compaction] = history["compactions"]
+    kept = [history["messages"][i] for i in compaction["kept"]]
+    # "Fixed the parser." and "Keep the tests green", from before the compaction, kept verbatim.
+    assert [m["role"] for m in kept] == ["assistant", "user"]
+    assert "Fixed the parser." in json.dumps(kept) and "Keep the tests green" in json.dumps(kept)
+    assert compaction["at"] == 5 and compaction["before_in_file"] is True
+    assert history["active_request"] == "Now run the tests"
+
+
+def test_a_kept_message_written_after_the_summary_is_read_once_where_it_is(tmp_path):
+    # A writer that put the relinked tail after the summary, as Claude Code reads it back, with
+    # the boundary's logical parent that tail (a loop on a854c46: "loops back to a later record").
+    lines = preserved_session()
+    tail = lines.pop(9)
+    lines[9] = {**lines[9], "logicalParentUuid": "u2",
+                "compactMetadata": {**lines[9]["compactMetadata"],
+                                    "preservedMessages": {"anchorUuid": "cs1", "uuids": ["b1", "u2"]}}}
+    lines.insert(11, {**tail, "parentUuid": "cs1"})            # right after the summary
+    lines[12] = {**lines[12], "parentUuid": "u2"}              # "Now run the tests" follows it
+    history = load_session(write_jsonl(tmp_path / "s.jsonl", lines))
+    assert_accepted(history["messages"])
+    text = json.dumps(history["messages"])
+    assert text.count("Keep the tests green") == 1 and "Fixed the parser." in text
+    [compaction] = history["compactions"]
+    assert len(compaction["kept"]) == 2 and history["import_report"]["odd"] == {}
+
+
+def test_a_jsonl_file_that_is_one_json_document_is_read(tmp_path):
+    # Issue 51: a .jsonl file holding one pretty-printed JSON document was refused on a854c46.
+    path = tmp_path / "s.jsonl"
+    path.write_text(json.dumps(fan_out_session(), indent=2), encoding="utf-8")
+    history = load_session(path)
+    assert [b["id"] for b in tool_uses(history["messages"][1])] == ["t1", "t2", "t3"]
+    assert history["import_report"]["odd"] == {"one JSON document": 1}
+    path.write_text(json.dumps({"title": "t", "note": "not a session"}, indent=2), encoding="utf-8")
+    with pytest.raises(SessionFileError, match=r"s\.jsonl: this looks like one JSON document \(not one "
+                                               r"record a line\): a JSON object with keys title, note"):
+        load_session(path)

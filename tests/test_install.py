@@ -243,13 +243,13 @@ def _setup_copy(tmp_path, pip_lines: str, pip_status: int):
 
 
 def test_the_first_install_prints_a_line_per_package_it_collects(tmp_path):
-    root, done = _setup_copy(tmp_path, "Collecting anthropic==2.10.0\\nDownloading x\\n"
+    root, done = _setup_copy(tmp_path, "Collecting anthropic==2.17.0\\nDownloading x\\n"
                                        "Collecting httpx==0.28.1\\n", 0)
     pins = {line.split("==")[0] for line in (ROOT / "requirements.txt").read_text().splitlines()
             if re.match(r"^[A-Za-z0-9_.-]+==", line)}
     assert done.returncode == 0, done.stderr
     assert f"installing about {len(pins)} pinned packages (requirements.txt)" in done.stderr
-    assert f"[1/{len(pins)}] anthropic==2.10.0" in done.stderr
+    assert f"[1/{len(pins)}] anthropic==2.17.0" in done.stderr
     assert f"[2/{len(pins)}] httpx==0.28.1" in done.stderr and "Downloading" not in done.stderr
     assert (root / ".venv" / ".requirements.sha").read_text().startswith("course ")
 

@@ -19,13 +19,15 @@ from workbench.importers import detect, load_session
 ROOT = Path(__file__).resolve().parent.parent
 SESSIONS = ROOT / "data" / "sessions"
 CLAUDE = SESSIONS / "claude_code_2_1.jsonl"
+LIVE = SESSIONS / "claude_code_2_1_live.jsonl"
 AGENT = SESSIONS / "claude_code_2_1" / "subagents" / "agent-a3f9c2e1.jsonl"
-[ROLLOUT] = sorted(SESSIONS.glob("rollout-2026-*.jsonl"))
+[ROLLOUT] = sorted(SESSIONS.glob("rollout-2026-01-*.jsonl"))
+[TODAY] = sorted(SESSIONS.glob("rollout-2026-07-*.jsonl"))     # a current CLI's lines and items
 [EARLY_ROLLOUT] = sorted(SESSIONS.glob("rollout-2025-*.jsonl"))   # before the typed lines
 RESPONSES = SESSIONS / "responses_request.json"
 TRAJECTORY = SESSIONS / "atif_trajectory.json"
-MADE = {CLAUDE: "claude-code", AGENT: "claude-code", ROLLOUT: "codex", EARLY_ROLLOUT: "codex",
-        RESPONSES: "responses", TRAJECTORY: "atif"}
+MADE = {CLAUDE: "claude-code", LIVE: "claude-code", AGENT: "claude-code", ROLLOUT: "codex",
+        TODAY: "codex", EARLY_ROLLOUT: "codex", RESPONSES: "responses", TRAJECTORY: "atif"}
 
 
 def records(path):
@@ -40,6 +42,8 @@ def test_the_samples_are_fresh():
 
 def test_each_sample_says_it_was_made():
     assert records(CLAUDE)[0]["summary"].startswith("MADE, NOT RECORDED")
+    assert records(LIVE)[0]["summary"].startswith("MADE, NOT RECORDED")
+    assert records(TODAY)[0]["payload"]["base_instructions"]["text"].startswith("MADE, NOT RECORDED")
     assert records(ROLLOUT)[0]["payload"]["instructions"].startswith("MADE, NOT RECORDED")
     assert records(EARLY_ROLLOUT)[0]["instructions"].startswith("MADE, NOT RECORDED")
     assert json.loads(RESPONSES.read_text())["metadata"]["note"].startswith("MADE, NOT RECORDED")
@@ -60,6 +64,35 @@ def test_the_claude_code_sample_has_2_1s_shapes():
     assert [r["subtype"] for r in lines if r["type"] == "system"] == ["compact_boundary"]
     assert sum(1 for r in lines if r.get("isCompactSummary")) == 1
     assert all(r["isSidechain"] and r["agentId"] == "a3f9c2e1" for r in records(AGENT))
+
+
+def test_the_live_sample_has_a_kept_segment_and_ends_mid_batch():
+    """Issue 51: the boundary names the records it kept; they stay where they were written,
+    and the next prompt's parent is the summary; the last batch has one result of three."""
+    lines = records(LIVE)
+    [boundary] = [r for r in lines if r.get("subtype") == "compact_boundary"]
+    segment = boundary["compactMetadata"]["preservedSegment"]
+    at = {r.get("uuid"): n for n, r in enumerate(lines)}
+    assert at[segment["headUuid"]] < at[segment["tailUuid"]] < at[boundary["uuid"]]
+    assert lines[at[segment["anchorUuid"]] + 1]["parentUuid"] == segment["anchorUuid"]
+    *_, last_reply, result = lines
+    assert len([r for r in lines if r.get("message", {}).get("id") == last_reply["message"]["id"]]) == 4
+    assert result["sourceToolAssistantUUID"] and len(result["message"]["content"]) == 1
+    history = load_session(LIVE)
+    [compaction] = history["compactions"]
+    kept = json.dumps([history["messages"][i] for i in compaction["kept"]])
+    assert "Keep the other lessons' files as they are." in kept and compaction["at"] == 6
+    assert history["import_report"]["odd"] == {"call never answered": 2}
+
+
+def test_todays_rollout_has_the_lines_and_items_of_a_current_cli():
+    kinds = {(r["type"], r["payload"].get("type")) for r in records(TODAY)}
+    assert {("token_usage_record", None), ("world_state", None), ("inter_agent_communication", None),
+            ("response_item", "configuration_update"), ("response_item", "agent_message"),
+            ("response_item", "context_compaction"), ("compacted", None)} <= kinds
+    history = load_session(TODAY)
+    assert history["import_report"]["odd"] == {} and history["compactions"][0]["encrypted"]
+    assert "[message from /root/reviewer to /root]" in json.dumps(history["messages"])
 
 
 def test_the_early_rollout_has_its_shapes():

@@ -295,7 +295,7 @@ def test_probe_exits_2_with_one_line(argv, says, capsys):
 
 def test_probe_exits_2_naming_a_file_that_is_no_session(tmp_path, capsys):
     bad = tmp_path / "bad.jsonl"
-    bad.write_text('{"role": "user", "content": "hi"}\nnot json\n')
+    bad.write_text('not json\nat all\n')           # a line that is not JSON alone is skipped and counted
     assert probe_main([str(bad)]) == 2
     assert "bad.jsonl" in capsys.readouterr().err
 
@@ -331,3 +331,113 @@ def test_the_sweep_ranks_only_rows_that_forget_no_more_than_the_default():
     assert "forget no more than the default" in text and "forgot" in text
     plain = sweep("long_session", grid, window_tokens=60_000)
     assert "forgot" not in describe(plain)
+
+
+# -- other agents' file tools, one table (issue 51) ---------------------------------------------
+
+AGENT_CALLS = [   # (tool, input, the files an artifact probe asks about), the agents' own names
+    ("Read", {"file_path": "/w/cart/a.py", "offset": 10}, ["/w/cart/a.py"]),
+    ("Write", {"file_path": "notes.md", "content": "x"}, ["notes.md"]),
+    ("Edit", {"file_path": "cart/a.py", "old_string": "1", "new_string": "2"}, ["cart/a.py"]),
+    ("MultiEdit", {"file_path": "cart/b.py", "edits": []}, ["cart/b.py"]),
+    ("NotebookEdit", {"notebook_path": "nb.ipynb", "new_source": "x"}, ["nb.ipynb"]),
+    ("Glob", {"pattern": "**/*.py", "path": "cart"}, ["cart"]),
+    ("Glob", {"pattern": "**/*.py"}, []),                         # no path: a pattern is no file
+    ("Grep", {"pattern": "total", "path": "cart/a.py"}, ["cart/a.py"]),
+    ("Bash", {"command": "sed -n '1,80p' cart/a.py 2>/dev/null | head -5 && cat b.txt"},
+     ["cart/a.py", "b.txt"]),
+    ("Bash", {"command": "python -m pytest -q > out.txt"}, []),    # runs, writes: no file shown
+    ("Bash", {"command": "cd cart && cat g.py\nnpm test"}, ["g.py"]),   # a line is a command
+    ("shell", {"command": ["bash", "-lc", "nl -ba cart/c.py | sed -n '1,40p'"]}, ["cart/c.py"]),
+    ("shell", {"command": ["cat", "README.md"]}, ["README.md"]),
+    ("shell_command", {"command": "head -n 20 logs/run.log"}, ["logs/run.log"]),
+    ("exec_command", {"cmd": "tail -n 5 logs/run.log; echo done"}, ["logs/run.log"]),
+    ("apply_patch", {"input": "*** Begin Patch\n*** Update File: cart/d.py\n@@\n-a\n+b\n"
+                              "*** Add File: cart/e.py\n+x\n*** End Patch"}, ["cart/d.py", "cart/e.py"]),
+    ("read_file", {"file_path": "cart/f.py"}, ["cart/f.py"]),      # Codex's read_file
+    ("read_file", {"path": "cart/g.py"}, ["cart/g.py"]),           # the course's
+    ("list_dir", {"dir_path": "cart"}, ["cart"]),
+    ("grep_files", {"pattern": "x", "path": "cart"}, ["cart"]),
+    ("view_image", {"path": "shot.png"}, ["shot.png"]),
+    ("bash", {"command": "cat cart/a.py"}, []),   # the course's own bash: not a file tool of its probes
+]
+
+
+def test_artifact_probes_come_from_other_agents_file_tools_through_one_table():
+    from workbench.probes.file_tools import FILE_TOOLS, files_of
+
+    messages = [user("Fix the cart.")]
+    for k, (name, data, _) in enumerate(AGENT_CALLS):
+        messages += [assistant(tool_use(f"t{k}", name, **data)),
+                     {"role": "user", "content": [tool_result(f"t{k}", "ok")]}]
+    for name, data, files in AGENT_CALLS:
+        assert files_of({"name": name, "input": data}) == files, name
+    probes = [p for p in make_probes(messages, "Fix the cart.") if p.kind == "artifact"]
+    wanted = [(name, f) for name, _, files in AGENT_CALLS for f in files]
+    assert [(p.tool, p.cue) for p in probes] == list(dict.fromkeys(wanted))
+    assert {p.tool for p in probes} <= set(FILE_TOOLS)
+    # Each asks in the agent's own words, and the request that holds the call holds the probe.
+    assert read_question(probes[0].question) == ("use", "/w/cart/a.py", "Read")
+    assert set(Locator(probes).statuses(messages)) == {"in context"}
+    assert set(Locator(probes).statuses(messages[:1])) == {"gone"}
+
+
+def test_the_default_probe_draws_artifact_probes_from_a_claude_code_session(capsys):
+    assert probe_main([str(sample_path()), "--json", "--end", "--designs", "none", "default"]) == 0
+    table = json.loads(capsys.readouterr().out)
+    # The sample's Read, Grep and Edit calls (and Bash `cat`): each (tool, file) a probe.
+    for design in ("none", "default"):
+        assert sum(table[design]["artifact"].values()) >= 5, table[design]
+    assert table["none"]["artifact"]["in context"] == sum(table["none"]["artifact"].values())
+
+
+# -- the last real prompt (issue 51) --------------------------------------------------------------
+
+HARNESS_TEXTS = {   # a row of HARNESS -> a text of that kind, as the agents write it
+    "a slash command": "/exit",
+    "a slash command's tags": "<command-name>/clear</command-name>\n<command-message>clear</command-message>",
+    "a local command's output": "<local-command-stdout>Bye!</local-command-stdout>",
+    "a caveat line": "Caveat: The messages below were generated by the user while running local commands.",
+    "a background task's notification": "<task-notification>\n<task-id>b1</task-id>\n</task-notification>",
+    "shell mode's command or output": "<bash-input>ls</bash-input>",
+    "a skill's instructions": "Base directory for this skill: /home/u/.claude/skills/apply-grant\n\n# Apply",
+    "an interruption notice": "[Request interrupted by user for tool use]",
+    "another session's message": '<cross-session-message from="x">hello</cross-session-message>',
+    "a compaction's summary": "This session is being continued from a previous conversation that ran out",
+    "the Codex CLI's context": "<environment_context>\n  <cwd>/w</cwd>\n</environment_context>",
+}
+
+
+def test_every_kind_of_harness_text_is_not_a_prompt_and_the_last_typed_text_is():
+    from workbench.probes.prompts import HARNESS, harness_kind, is_prompt, last_prompt, real_request
+
+    assert set(HARNESS_TEXTS) == {what for what, _ in HARNESS}
+    for what, text in HARNESS_TEXTS.items():
+        assert harness_kind(text) == what and not is_prompt(text), what
+    for typed in ("Fix the cart tests.", "/src/app.py fails on import, why?", "把超时改成 45"):
+        assert is_prompt(typed), typed
+    reminder = "<system-reminder>The date is today.</system-reminder>"
+    assert harness_kind(reminder) == "only system reminders"
+    messages = [user("Fix the cart tests."), assistant(tool_use("t1", "Read", file_path="a.py")),
+                {"role": "user", "content": [tool_result("t1", "x = 1"),
+                                             {"type": "text", "text": f"{reminder}\nNow the notes."}]},
+                assistant(note="Reading the notes."),
+                {"role": "user", "content": [{"type": "text", "text": t} for t in HARNESS_TEXTS.values()]}]
+    assert last_prompt(messages) == "Now the notes."
+    assert last_prompt(messages, skip={"Now the notes."}) == "Fix the cart tests."
+    assert real_request("/exit", messages) == "Now the notes."
+    assert real_request("Fix it.", messages) == "Fix it."
+    # make_probes, asked for no request, draws the request's probe from the last real prompt.
+    long = [*messages[:-1], user("Please make the discount apply once per cart."), assistant(note="OK."),
+            messages[-1]]
+    [request] = [p for p in make_probes(long) if p.detail == "request"]
+    assert request.expected == "Please make the discount apply once per cart."
+
+
+def test_the_places_are_one_table_for_the_designs_and_a_recorded_compaction():
+    from workbench.probes.status import PLACE_TABLE, PLACES, place_of
+
+    assert PLACES == ("in context", "on disk", "summary only", "re-read", "gone")
+    assert STATUSES == tuple(p for p in PLACES if p != "re-read")
+    assert all(meaning for _, meaning in PLACE_TABLE)
+    assert place_of("gone", True) == "re-read" and place_of("on disk", True) == "on disk"

@@ -1,6 +1,6 @@
 """The pipeline in front of every request of the SDK's tool runner (workbench/agent/runner.py).
 
-Through the real SDK (`client.beta.messages.tool_runner`, anthropic 2.10.0) and
+Through the real SDK (`client.beta.messages.tool_runner`, anthropic 2.17.0) and
 the offline server: the task reads s08_context_compact/code.py (30,766
 characters, over the default's 20,000 saved as it arrives). The request right
 after that read carries the result as a saved preview, not one call late; no

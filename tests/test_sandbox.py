@@ -11,6 +11,7 @@ start; `scripts/test.sh` installs it when it runs as root.
 """
 
 import base64
+import json
 import os
 import secrets
 import shutil
@@ -257,6 +258,80 @@ def test_the_sandbox_holds_no_capability(workspace):
                       "CapAmb": "0" * 16, "NoNewPrivs": "1"}, output
 
 
+# Each line: a user namespace of the command's own, then one mapped to root (-r) with its caps.
+USERNS_PROBE = ("unshare -U true; echo \"userns=$?\"; "
+                "unshare -Ur grep CapEff /proc/self/status; echo \"root-map=$?\"")
+
+
+def made_no_user_namespace(output: str) -> bool:
+    """Both unshares refused, and no capability printed (issue 49)."""
+    lines = output.splitlines()
+    return "userns=0" not in lines and "root-map=0" not in lines and "CapEff" not in output
+
+
+@needs_bwrap
+def test_a_command_makes_no_user_namespace_of_its_own(workspace):
+    output, _ = bounded(bash, workspace, USERNS_PROBE)
+    assert made_no_user_namespace(output), output
+    assert "No space left on device" in output, output      # --disable-userns: a limit of 0
+
+
+UNPRIVILEGED = """
+import json, sys
+from workbench.agent import sandbox, tools
+print(json.dumps({"mode": sandbox.mode(), "output": tools.run_tool(sys.argv[1], "bash",
+                                                                   {"command": sys.argv[2]})}))
+"""
+
+
+@needs_bwrap
+def test_as_an_unprivileged_user_a_command_gets_no_capability_in_a_namespace_of_its_own():
+    """`unshare -Ur` gave an unprivileged user's command every capability (CapEff
+    000001ffffffffff) in a user namespace of its own (issue 49). Run as nobody (setpriv)."""
+    if os.geteuid() != 0 or not shutil.which("setpriv"):
+        pytest.skip("running as another user needs root and setpriv")
+    as_nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+    if subprocess.run([*as_nobody, sys.executable, "-c", ""], capture_output=True).returncode:
+        pytest.skip(f"{sys.executable} is out of nobody's reach")
+    folder = Path(tempfile.mkdtemp(prefix="compact-unprivileged-", dir="/var/tmp"))
+    try:
+        os.chown(folder, 65534, 65534)
+        env = {"PATH": os.environ.get("PATH", os.defpath), "LANG": "C.UTF-8", "HOME": str(folder),
+               "PYTHONPATH": str(Path(tools.__file__).parents[2])}
+        done = subprocess.run([*as_nobody, sys.executable, "-c", UNPRIVILEGED, str(folder),
+                               USERNS_PROBE],
+                              cwd=folder, env=env, capture_output=True, text=True, timeout=120)
+    finally:
+        shutil.rmtree(folder)
+    assert done.returncode == 0, done.stderr[-2000:]
+    found = json.loads(done.stdout.splitlines()[-1])
+    assert found["mode"] == "bubblewrap", done.stderr
+    assert made_no_user_namespace(found["output"]), found["output"]
+
+
+def test_an_older_bwrap_without_disable_userns_still_sandboxes_and_says_what_is_missing(
+        workspace, monkeypatch):
+    """bubblewrap before 0.8 has no --disable-userns: the sandbox still starts, without
+    it, and one warning names it."""
+    from workbench.agent import sandbox
+    real = shutil.which("bwrap")
+    if not BWRAP:
+        pytest.skip("bwrap cannot start here")
+    fake = workspace.parent / "bin"
+    fake.mkdir()
+    (fake / "bwrap").write_text("#!/bin/sh\nfor a in \"$@\"; do if [ \"$a\" = --disable-userns ]; then\n"
+                                "echo 'bwrap: Unknown option --disable-userns' >&2; exit 1; fi; done\n"
+                                f"exec {real} \"$@\"\n")
+    (fake / "bwrap").chmod(0o755)
+    monkeypatch.setattr(sandbox, "BWRAP_NAME", str(fake / "bwrap"))
+    monkeypatch.setattr(sandbox, "_mode", None)
+    monkeypatch.setattr(sandbox, "_isolation", None)
+    with pytest.warns(sandbox.UnsandboxedWarning, match="--disable-userns needs bubblewrap 0.8"):
+        output, _ = bounded(bash, workspace, "echo ran")
+    assert output == "ran" and sandbox.mode() == "bubblewrap"
+    assert "--disable-userns" not in sandbox.isolation()
+
+
 @needs_bwrap
 def test_no_kernel_setting_can_be_written(workspace):
     # The value it already has, so that where the write goes through nothing changes.
@@ -355,11 +430,18 @@ def no_sandbox(monkeypatch, tmp_path):
     return course_env
 
 
-@pytest.mark.parametrize("where", ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "course .env"])
+@pytest.mark.parametrize("where", ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "course .env",
+                                   "--env-file"])
 def test_without_a_sandbox_bash_refuses_while_a_key_is_configured(workspace, no_sandbox,
                                                                  monkeypatch, where):
     if where == "course .env":
         no_sandbox.write_text(f"ANTHROPIC_API_KEY={KEY}\n")
+    elif where == "--env-file":     # issue 49: a file named by the flag counts too
+        from workbench.agent import model
+        named = no_sandbox.parent / "named.env"
+        named.write_text(f"ANTHROPIC_API_KEY={KEY}\n")
+        named.chmod(0o600)
+        assert model.settings(env_file=str(named))["ANTHROPIC_API_KEY"] == KEY
     else:
         monkeypatch.setenv(where, KEY)
     command = f"echo ran > ran.txt; tr '\\0' '\\n' < /proc/{os.getpid()}/environ | base64"

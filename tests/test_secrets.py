@@ -5,8 +5,10 @@ offline model (a deterministic program, not a language model) until it
 answers, and every output, message, transcript and saved file is searched for
 the key."""
 
+import base64
 import json
 import shutil
+import tempfile
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -16,6 +18,7 @@ from compact import CompactionConfig, formats
 from workbench.agent.loop import Agent
 from workbench.agent.tools import run_tool
 from workbench.offline import MODEL_NAME
+from workbench.offline.api.server import start_offline_server
 
 from .helpers import offline_model
 
@@ -151,3 +154,73 @@ def test_any_planted_key_is_redacted_from_every_tool(planted):
         output = run_tool(planted, name, tool_input, confirm=lambda command: True)
         assert leaks(output) == [], (name, tool_input, output)
     assert run_tool(planted, "read_file", {"path": "notes.txt"}) == "debug: key was [redacted]"
+
+
+# -- issue 49: a settings file however it is named (flag, environment, default) -----------------
+
+NAMED_KEY = "sk-ant-api03-NAMEDfile-0123456789abcdefghijkl"
+
+
+@pytest.fixture
+def settings_outside(monkeypatch):
+    """A folder outside /tmp (the sandbox's /tmp is its own, which would hide a file there
+    from a command whatever the fix) for a settings file; no key anywhere else."""
+    folder = Path(tempfile.mkdtemp(prefix="compact-settings-", dir="/var/tmp"))
+    for name in ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "MODEL_ID", "ANTHROPIC_BASE_URL",
+                 "COMPACT_ENV_FILE", "COMPACT_RECORD"):
+        monkeypatch.delenv(name, raising=False)
+    yield folder
+    shutil.rmtree(folder)
+
+
+@pytest.mark.parametrize("named_by", ["flag", "environment", "default"])
+def test_a_settings_file_however_named_reaches_neither_the_agent_nor_the_cassette(
+        settings_outside, tmp_path, monkeypatch, named_by):
+    """`compact record CASSETTE TASK --env-file PATH` (issue 49): one bash call, `base64 -w0
+    PATH`, gave the model the key past the redaction, and the cassette kept it. Now the
+    sandbox covers the file whatever named it (or, with no sandbox, bash refuses to run)."""
+    from workbench.agent import model
+    workspace = tmp_path / "workspace"
+    shutil.copytree(SAMPLE, workspace)
+    path = settings_outside / ("settings.env" if named_by != "default" else ".env")
+    cassette = tmp_path / "run.cassette.json"
+    with start_offline_server(window=200_000, key=NAMED_KEY) as server:
+        path.write_text(f"ANTHROPIC_API_KEY={NAMED_KEY}\nMODEL_ID=claude-teachers-choice\n"
+                        f"ANTHROPIC_BASE_URL={server.base_url}\n")
+        path.chmod(0o600)
+        options = {}
+        if named_by == "flag":
+            options["env_file"] = str(path)        # what `--env-file PATH` passes
+        elif named_by == "environment":
+            monkeypatch.setenv("COMPACT_ENV_FILE", str(path))
+        else:
+            monkeypatch.setattr(model, "CHECKOUT", settings_outside)    # the checkout's own .env
+        with model.choose_model(echo=None, record=cassette, **options) as choice:
+            assert choice.model == "claude-teachers-choice"     # the file was read: it configures
+            attack = [("bash", {"command": f"base64 -w0 {path}"}),
+                      ("bash", {"command": f"rev {path}; od -c {path} | head -3"})]
+            agent = Agent(workspace, AttackerFirst(choice.client, attack), choice.model,
+                          echo=None, confirm=lambda command: True)
+            agent.ask("What is in this workspace?")
+    results = [block["content"] for message in agent.messages if isinstance(message["content"], list)
+               for block in message["content"] if block.get("type") == "tool_result"]
+    encoded = base64.b64encode(path.read_bytes()).decode()
+    searched = {"results": "\n".join(results), "cassette": cassette.read_text(encoding="utf-8")}
+    for where, text in searched.items():
+        for shape in (NAMED_KEY, encoded[:24], NAMED_KEY[::-1][:24], "s   k   -   a   n   t"):
+            assert shape not in text, (where, shape)
+    # The attack ran, and was stopped by the sandbox's cover (or by bash refusing unsandboxed).
+    assert all("Permission denied" in result or "bash refused" in result for result in results[:2]), results
+    assert len(json.loads(searched["cassette"])["exchanges"]) >= 1
+
+
+def test_a_value_of_a_settings_file_named_by_flag_is_redacted_from_every_tool(planted, tmp_path):
+    """The file --env-file names, read for settings, counts among the values redacted, even
+    one with no key's shape (issue 49: only the environment's and the course's .env did)."""
+    from workbench.agent import model
+    named = tmp_path / "named.env"
+    named.write_text("ANTHROPIC_API_KEY=proxy-key-of-no-known-shape-31415926\nMODEL_ID=claude-x\n")
+    named.chmod(0o600)
+    assert model.settings(env_file=str(named))["MODEL_ID"] == "claude-x"    # read (the key: env's)
+    (planted / "quoted.txt").write_text("it was proxy-key-of-no-known-shape-31415926\n")
+    assert run_tool(planted, "read_file", {"path": "quoted.txt"}) == "it was [redacted]"

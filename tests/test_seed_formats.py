@@ -12,7 +12,6 @@ import re
 import uuid
 
 import anthropic
-import httpx
 import pytest
 
 from compact import (
@@ -36,8 +35,10 @@ from .helpers import (
     body,
     call,
     make_compactor,
+    offline_model,
     pairs_history,
     prepare_steps,
+    sdk_error,
     user,
 )
 from .helpers import result_texts as contents
@@ -368,14 +369,6 @@ def test_reactive_on_a_short_list_summarizes_everything(root):
     assert len(out) == 1 and summarizer.calls == [messages]
 
 
-def api_error(status: int, message: str, kind: str = "invalid_request_error"):
-    body = {"type": "error", "error": {"type": kind, "message": message}}
-    response = httpx.Response(status, json=body,
-                              request=httpx.Request("POST", "https://api.anthropic.com/v1/messages"))
-    error_class = {400: anthropic.BadRequestError, 429: anthropic.RateLimitError}[status]
-    return error_class(f"Error code: {status} - {body}", response=response, body=body)
-
-
 @pytest.mark.parametrize("text", [
     "prompt is too long: 210445 tokens > 200000 maximum",
     "Error: prompt_too_long",
@@ -383,18 +376,30 @@ def api_error(status: int, message: str, kind: str = "invalid_request_error"):
 ])
 def test_prompt_too_long_in_every_spelling(text):
     assert is_prompt_too_long(RuntimeError(text))
-    assert is_prompt_too_long(api_error(400, text))
+    assert is_prompt_too_long(sdk_error(400, text))
 
 
 def test_the_sdks_bad_request_error_with_the_real_message():
-    error = api_error(400, "prompt is too long: 210445 tokens > 200000 maximum")
+    error = sdk_error(400, "prompt is too long: 210445 tokens > 200000 maximum")
     assert isinstance(error, anthropic.BadRequestError) and error.status_code == 400
     assert is_prompt_too_long(error)
 
 
+def test_a_scripted_refusal_is_the_one_the_sdk_raises_for_a_real_answer():
+    # The tests that script a refusal (sdk_error) get what the pinned SDK raises for the
+    # offline server's own 400: the same class and the same str(), whatever its form
+    # (issue 51: the SDK's text changed in 2.17.0 and two tests still faked the old one).
+    with offline_model(window=3000) as (_, client):
+        with pytest.raises(anthropic.BadRequestError) as real:
+            client.messages.create(model="m", max_tokens=10, messages=[user("x " * 9000)])
+    scripted = sdk_error(400, real.value.body["error"]["message"], request_id=real.value.request_id)
+    assert type(scripted) is type(real.value) and str(scripted) == str(real.value)
+    assert "prompt is too long" in str(real.value) and is_prompt_too_long(scripted)
+
+
 @pytest.mark.parametrize("error", [
-    api_error(400, "messages.3.content.0: unexpected `tool_use_id` found in `tool_result` blocks: x"),
-    api_error(429, "too many tokens per minute", kind="rate_limit_error"),
+    sdk_error(400, "messages.3.content.0: unexpected `tool_use_id` found in `tool_result` blocks: x"),
+    sdk_error(429, "too many tokens per minute", kind="rate_limit_error"),
     RuntimeError("connection reset"),
 ])
 def test_other_errors_are_not_prompt_too_long(error):

@@ -8,6 +8,8 @@ import json
 import os
 import resource
 import socket
+import subprocess
+import sys
 import threading
 import time
 
@@ -74,6 +76,56 @@ def test_with_two_thousand_idle_connections_open_a_client_still_gets_its_answer_
     finally:
         for sock in idle:
             sock.close()
+
+
+CROWD = """
+import socket, sys, time
+port, count = int(sys.argv[1]), int(sys.argv[2])
+held = []
+for _ in range(count):
+    try:
+        held.append(socket.create_connection(("127.0.0.1", port), timeout=10))
+    except OSError:
+        pass
+print(len(held), flush=True)
+sys.stdin.read()     # held until the test closes stdin
+"""
+
+
+@pytest.mark.slow
+def test_another_user_holding_4200_connections_leaves_the_students_client_served(offline):
+    """Issue 49: another local user (nobody, when the test runs as root) opened 4,200
+    connections without the key and held them; the student's client got 529."""
+    count = server.MAX_CONNECTIONS + 104
+    open_files_for(count // 2)      # this process holds the server's ends only
+    as_other = (["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+                if os.geteuid() == 0 else [])
+    if as_other and subprocess.run([*as_other, sys.executable, "-c", ""]).returncode:
+        as_other = []   # this Python is out of nobody's reach: the server tells no user apart anyway
+    files = count + 256
+
+    def more_files():
+        hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+        wanted = files if hard == resource.RLIM_INFINITY or os.geteuid() == 0 else min(files, hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, max(wanted, hard)))
+
+    crowd = subprocess.Popen([*as_other, sys.executable, "-c", CROWD, str(offline.port), str(count)],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                             preexec_fn=more_files, cwd="/")
+    try:
+        opened = int(crowd.stdout.readline())
+        assert opened >= server.MAX_CONNECTIONS, opened
+        for _ in range(200):     # at most 10 s: the server holds as many as it allows
+            if offline.connections >= server.MAX_CONNECTIONS:
+                break
+            time.sleep(0.05)
+        assert offline.connections >= server.MAX_CONNECTIONS
+        with offline_client(offline.base_url, max_retries=0) as sdk:
+            replies = [sdk.messages.create(**HELLO).type for _ in range(5)]
+        assert replies == ["message"] * 5
+    finally:
+        crowd.stdin.close()
+        crowd.wait(timeout=30)
 
 
 # -- bounded work: edits per request ------------------------------------------------------------

@@ -181,8 +181,11 @@ def test_replay_takes_a_session_file_and_names_a_bad_line(tmp_path):
     lines = SAMPLE.read_text(encoding="utf-8").splitlines()
     lines[5] = lines[5][:40]
     bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    done = run("replay", str(bad))      # issue 51: the line is skipped, and said so with its number
+    assert done.returncode == 0 and "replay: not as expected: 1 not JSON (line 6; " in done.stderr
+    bad.write_text("not json\nat all\n", encoding="utf-8")
     done = run("replay", str(bad))
-    assert done.returncode == 2 and done.stderr.startswith(f"replay: error: {bad}:6: not JSON")
+    assert done.returncode == 2 and done.stderr.startswith(f"replay: error: {bad}:1: not JSON")
 
 
 def test_replay_takes_a_limit_in_tokens_and_measures_it_so():

@@ -4,6 +4,12 @@ course-proxy.service and start-proxy.sh run this instead of the `litellm` comman
 
     /opt/course-proxy/bin/python serve.py --config litellm.yaml --host 127.0.0.1 --port 4000
 
+It gives LiteLLM its config with the prices of the course's table filled in (billing.py:
+each model's input, cache writes and reads, output and web searches), written as
+`litellm.effective.yaml` in its working folder (the state folder), and runs LiteLLM's app
+under uvicorn with the settings and the protocol of connections.py (timeouts, caps per local
+user), behind this guard.
+
 Why a guard in front of LiteLLM rather than its settings: LiteLLM serves far more than the
 Messages API. Its pass-through routes (`/anthropic/{endpoint}`: batches, files, any model)
 accept any key the class's custom auth accepts and forward the request as sent with the
@@ -13,22 +19,27 @@ feature). The guard answers before LiteLLM sees anything:
 
 - a route other than ROUTES (method and exact path, the query string aside: the SDK adds
   `?beta=true`): 404, with the Messages API's error shape;
-- a body over MAX_BODY bytes (COURSE_PROXY_MAX_BODY; 8 MiB): 413, from its Content-Length
-  alone when it has one, else as soon as that many bytes have come in; at most MAX_BODY
-  bytes are ever held. The course's requests stay far below: the context is kept under
-  50,000 characters, a tool-result batch under 200,000 and a summary's input under 80,000
-  (SPEC 2), a few hundred KB of JSON at most;
+- a body over MAX_BODY bytes (COURSE_PROXY_MAX_BODY; 2 MiB): 413, from its Content-Length
+  alone when it has one, else as soon as that many bytes have come in. The course's requests
+  stay far below: the context is kept under 50,000 characters, a tool-result batch under
+  200,000 and a summary's input under 80,000 (SPEC 2), a few hundred KB of JSON at most;
+- more than BODIES_AT_ONCE bytes of bodies (COURSE_PROXY_BODIES_AT_ONCE; 32 MiB) held by
+  requests being read or answered at once: 529 `overloaded_error`, which the SDK retries.
+  LiteLLM holds five to six times a body's size while it answers (24 bodies of 7.7 MiB took
+  the proxy from 327 MB to 1,408 MB in issue 49, from 405 MB to 1,390 MB here), and uvicorn's
+  `limit_concurrency` counts requests, not bytes;
 - a body whose `model` is not a model_name of litellm.yaml: 400 (LiteLLM would send an
   unknown model straight to the provider with the proxy's ANTHROPIC_API_KEY);
 - websockets: closed.
 
-Left out: TLS (the proxy listens on 127.0.0.1), rate limits (they need LiteLLM's database).
+Left out: TLS (the proxy listens on 127.0.0.1).
 """
 
 import argparse
 import json
 import os
 import sys
+from pathlib import Path
 
 ROUTES = frozenset({
     ("POST", "/v1/messages"),
@@ -37,7 +48,12 @@ ROUTES = frozenset({
     ("GET", "/health/liveliness"),
     ("GET", "/health/readiness"),
 })
-MAX_BODY = int(os.environ.get("COURSE_PROXY_MAX_BODY", str(8 * 1024 ** 2)))
+MAX_BODY = int(os.environ.get("COURSE_PROXY_MAX_BODY", str(2 * 1024 ** 2)))
+BODIES_AT_ONCE = int(os.environ.get("COURSE_PROXY_BODIES_AT_ONCE", str(32 * 1024 ** 2)))
+# uvicorn's own settings (connections.py says what each does and what it leaves open).
+UVICORN = {"limit_concurrency": 512, "timeout_keep_alive": 5, "h11_max_incomplete_event_size": 16 * 1024}
+HERE = Path(__file__).resolve().parent
+EFFECTIVE = "litellm.effective.yaml"
 
 
 async def answer(send, status: int, kind: str, message: str) -> None:
@@ -61,10 +77,13 @@ def declared_length(scope) -> int:
 
 
 class Guard:
-    """An ASGI app in front of `app`: only `routes` get through, with at most `max_body` bytes."""
+    """An ASGI app in front of `app`: only `routes` get through, with at most `max_body` bytes,
+    and at most `bodies_at_once` bytes of bodies held by the requests it is serving."""
 
-    def __init__(self, app, models, routes=ROUTES, max_body: int = MAX_BODY):
+    def __init__(self, app, models, routes=ROUTES, max_body: int = MAX_BODY,
+                 bodies_at_once: int = BODIES_AT_ONCE):
         self.app, self.models, self.routes, self.max_body = app, frozenset(models), routes, max_body
+        self.bodies_at_once, self.holding = bodies_at_once, 0
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "lifespan":   # LiteLLM's start-up and shutdown
@@ -77,12 +96,25 @@ class Guard:
                                 "only the Messages API is (POST /v1/messages, /v1/messages/count_tokens).")
         if scope["method"] == "GET":   # the health answers: no body, no model
             return await self.app(scope, receive, send)
-        too_big = (413, "request_too_large", f"The request is over the class proxy's {self.max_body} bytes.")
-        if declared_length(scope) > self.max_body:
-            return await answer(send, *too_big)
+        declared = declared_length(scope)
+        if declared > self.max_body:
+            return await answer(send, 413, "request_too_large",
+                                f"The request is over the class proxy's {self.max_body} bytes.")
+        held = declared if declared >= 0 else self.max_body   # a chunked body may grow to the limit
+        if self.holding + held > self.bodies_at_once:
+            return await answer(send, 529, "overloaded_error",
+                                "The class proxy holds as many requests as it can: try again in a moment.")
+        self.holding += held
+        try:
+            await self.serve(scope, receive, send)
+        finally:
+            self.holding -= held
+
+    async def serve(self, scope, receive, send):
         body = await self.read_body(receive)
         if body is None:
-            return await answer(send, *too_big)
+            return await answer(send, 413, "request_too_large",
+                                f"The request is over the class proxy's {self.max_body} bytes.")
         model = requested_model(body)
         if model not in self.models:
             return await answer(send, 400, "invalid_request_error",
@@ -109,16 +141,9 @@ def requested_model(body: bytes):
     """The body's `model`, or None when the body is no JSON object."""
     try:
         value = json.loads(body)
-    except ValueError:
+    except (ValueError, RecursionError):   # not JSON, or nested past the parser's depth
         return None
     return value.get("model") if isinstance(value, dict) else None
-
-
-def model_names(config: str) -> list:
-    """The model_name of each entry of litellm.yaml's model_list: the only models served."""
-    import yaml
-    with open(config) as file:
-        return [entry["model_name"] for entry in yaml.safe_load(file)["model_list"]]
 
 
 def replay(body: bytes, receive):
@@ -140,12 +165,30 @@ def main(argv=None) -> int:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=4000)
     args = parser.parse_args(argv)
+    # LiteLLM imports the config's custom_auth and callbacks by name from here.
+    sys.path.insert(0, str(HERE))
+    import billing
+    try:
+        config = billing.with_prices(billing.read_config(args.config), os.environ)
+    except (OSError, ValueError, KeyError) as error:
+        print(f"error: {args.config}: {error}", file=sys.stderr)
+        return 1
+    effective = Path.cwd() / EFFECTIVE
+    effective.write_text(f"# Written by serve.py from {args.config} and {billing.TABLE}: edit those.\n"
+                         + yaml_text(config))
     # LiteLLM's start-up reads its config from here (what its own CLI hands it otherwise).
-    os.environ["CONFIG_FILE_PATH"] = os.path.abspath(args.config)
+    os.environ["CONFIG_FILE_PATH"] = str(effective)
     import uvicorn
+    from connections import ClassProtocol
     from litellm.proxy.proxy_server import app
-    uvicorn.run(Guard(app, model_names(args.config)), host=args.host, port=args.port, log_level="info")
+    uvicorn.run(Guard(app, [entry["model_name"] for entry in config["model_list"]]), host=args.host,
+                port=args.port, log_level="info", http=ClassProtocol, **UVICORN)
     return 0
+
+
+def yaml_text(value) -> str:
+    import yaml
+    return yaml.safe_dump(value, sort_keys=False)
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ set -a
 set +a
 export CLASS_KEYS_FILE="$state/keys.json" CLASS_SPEND_FILE="$state/spend.json" LITELLM_LOCAL_MODEL_COST_MAP=True HOME="$state"
 cd "$state"
-exec prlimit --as="$(numfmt --from=iec "${COURSE_PROXY_MEMORY:-4G}")" -- \
+exec prlimit --as="$(numfmt --from=iec "${COURSE_PROXY_MEMORY:-4G}")" --nofile=4096 -- \
   setpriv --reuid="$user" --regid="$user" --init-groups --no-new-privs --inh-caps=-all \
   "$venv/bin/python" "$here/serve.py" --config "$here/litellm.yaml" --host 127.0.0.1 --port "${COURSE_PROXY_PORT:-4000}" \
   >> "$state/litellm.log" 2>&1

@@ -13,9 +13,11 @@ Where settings come from (`settings`), later wins: the course's own `.env`
 file `COMPACT_ENV_FILE` or `--env-file` names: an absolute path, or one taken
 relative to the checkout), then the environment. Never a `.env` found from the
 current folder or the workspace: the agent's bash can write there, and nothing
-the agent writes may configure it. A `.env` that cannot be read, is not a
-regular file or is over 64 KiB counts as missing, with one line on stderr that
-says so. As ssh refuses a private key others can read, a settings file that
+the agent writes may configure it. Every settings file this process was pointed
+at is remembered (`settings_files`), however it was named, so the tools can
+cover each one from the agent's commands (tools.py, sandbox.py). A `.env` that
+cannot be read, is not a regular file or is over 64 KiB counts as missing, with
+one line on stderr that says so. As ssh refuses a private key others can read, a settings file that
 holds a key and is group- or world-readable is refused, and so is one others
 may write or that another user owns: one line says why and gives the
 `chmod 600`, and no key is read from it.
@@ -50,6 +52,7 @@ READ_BITS, WRITE_BITS = 0o044, 0o022   # group's and others' read, and write, pe
 KEY_NAMES = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")
 CHECKOUT = Path(__file__).resolve().parents[2]
 _said = set()               # the .env problems already reported, one line each
+_named: list = []           # every settings file this process was pointed at (settings_files)
 
 
 @dataclass
@@ -165,6 +168,28 @@ def _say(path, line: str, echo) -> dict:
     return {}
 
 
+def settings_path(environ=None, env_file=True) -> Path | None:
+    """The settings file `settings` reads (None: none), remembered for `settings_files`.
+
+    `env_file`: True names the course's own `.env` (`course_env_file`), a path
+    that file, False none."""
+    env = os.environ if environ is None else environ
+    path = course_env_file(env) if env_file is True else env_file and env_file_path(env_file)
+    if path and path not in _named:
+        _named.append(path)
+    return path or None
+
+
+def settings_files() -> list:
+    """Every file that may hold this process's key, without repeats: the checkout's
+    `.env`, the file COMPACT_ENV_FILE names now, and each file a `settings` call was
+    pointed at since the process started (`--env-file`, a notebook's own), whether or
+    not a key was read from it. What names a file (a flag, the environment, the
+    default) differs; the agent's tools treat them all alike."""
+    found = [CHECKOUT / ".env", course_env_file()] + _named
+    return list(dict.fromkeys(found))
+
+
 def settings(environ=None, env_file=True) -> dict:
     """The three variables, from the course's `.env` overridden by the environment.
 
@@ -172,7 +197,7 @@ def settings(environ=None, env_file=True) -> dict:
     reads that file, False reads none. No file is looked for anywhere else.
     """
     env = os.environ if environ is None else environ
-    path = course_env_file(env) if env_file is True else env_file and env_file_path(env_file)
+    path = settings_path(environ, env_file)
     values = read_env_file(path) if path else {}
     values = {k: v for k, v in values.items() if k in (KEY, MODEL, BASE_URL)}
     values.update({k: env[k] for k in (KEY, MODEL, BASE_URL) if env.get(k)})
@@ -217,6 +242,7 @@ def choose_model(*, offline: bool = False, window: int = DEFAULT_WINDOW, faults=
     in the same run does not write over the first one's cassette)."""
     env = os.environ if environ is None else environ
     record = env.get(RECORD) if record is None else record
+    settings_path(environ, env_file)    # named, so covered from the agent, even when not read
     found = {} if offline or cassette else settings(environ, env_file)
     if cassette:
         choice = _replaying(cassette, max_retries)

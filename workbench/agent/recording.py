@@ -5,7 +5,9 @@
 A teacher with `ANTHROPIC_API_KEY` and `MODEL_ID` set records a run of the
 real model once; the cassette (workbench/offline/api/cassette.py) holds each
 request and response, dated and labelled with the model that answered, and
-no key, header or base URL. The class replays it without a key:
+no key, header or base URL: an exchange that holds a key-shaped string or the
+run's own key stops the run with one line naming the entry (cassette.py). The
+class replays it without a key:
 `compact serve --cassette run.cassette.json`, or the live notebook with
 `COMPACT_CASSETTE` naming the file. Without a key it records the offline
 model, which is how the tests check the round trip.

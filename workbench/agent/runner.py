@@ -1,6 +1,6 @@
 """The pipeline in front of every request the SDK's tool runner makes.
 
-`client.beta.messages.tool_runner(...)` (anthropic 2.10.0,
+`client.beta.messages.tool_runner(...)` (anthropic 2.17.0,
 anthropic/lib/tools/_beta_runner.py) runs the tool loop itself: it sends a
 request, yields the reply, runs the tools, appends the reply and the results,
 and sends the next request, with no call of ours in between. Two ways in fail:

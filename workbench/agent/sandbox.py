@@ -5,9 +5,16 @@ read-only except its workspace, a private /tmp, no network (a network
 namespace of its own, loopback included) and only its own processes; it dies
 with the agent. It holds no capability, even when the agent runs as root
 (`--cap-drop ALL`: no remount, no umount; `/proc/sys` read-only, since uid 0
-writes a sysctl without any), `/run` is an empty folder of its own
-(no D-Bus, docker or other host socket there), and inside the workspace the
-compactor's folders (`.transcripts/`, `.task_outputs/`) are read-only.
+writes a sysctl without any), and cannot get any: it runs in a user namespace
+bwrap made (`--unshare-user`) in which no other may be made
+(`--disable-userns`, bubblewrap 0.8), so `unshare -Ur` fails where it used to
+hand an unprivileged user every capability over namespaces of its own. `/run`
+is an empty folder of its own (no D-Bus, docker or other host socket there),
+inside the workspace the compactor's folders (`.transcripts/`,
+`.task_outputs/`) are read-only, and every settings file the agent's process
+was pointed at (tools.secret_files) is covered by an empty file it may not read.
+A bwrap older than 0.8 runs without `--disable-userns`, and one older than 0.7
+without `--size`, each with a warning that says what is missing.
 Without it, or when bwrap cannot start (no user namespaces, say), the command
 runs as a plain child process with the user's rights, and a warning says so,
 once. In both modes:
@@ -22,7 +29,7 @@ once. In both modes:
   memory, CPU time, file size; in the sandbox, a sized /tmp and /dev/shm too),
   and the result says which limit ended it.
 
-Left out: a quota on the workspace's disk, and hiding files outside the
+Left out: a quota on the workspace's disk, and hiding other files outside the
 workspace (they stay readable; tools.py redacts keys from output).
 Without bwrap none of the above holds but the environment, the session, the
 time limit and the resource limits: a command can read what the user can, and
@@ -46,7 +53,7 @@ ALLOWED_VARIABLES = ("PATH", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TERM", "
 GRACE = 2.0  # seconds given to the output pipe to drain once the shell has ended
 
 _mode = None      # "bubblewrap" or "unsandboxed", decided by the first command
-_isolation = None  # ISOLATION, or it unsized for an old bwrap; decided with the mode
+_isolation = None  # one of VARIANTS' isolations, the first this bwrap starts; decided with the mode
 _warned = False
 
 
@@ -77,6 +84,8 @@ ISOLATION = ("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
                and not os.path.islink(folder) for arg in ("--size", str(RUN_SIZE), "--tmpfs", folder)),
              "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
              "--cap-drop", "ALL", "--new-session", "--die-with-parent")
+# A user namespace of bwrap's own, in which the command may make none (bubblewrap 0.8).
+NO_USER_NAMESPACE = ("--unshare-user", "--disable-userns")
 
 
 def bwrap_arguments(bwrap: str, workspace, hidden=(), read_only=()) -> list:
@@ -90,8 +99,13 @@ def bwrap_arguments(bwrap: str, workspace, hidden=(), read_only=()) -> list:
     workspace = str(workspace)
     masks = [arg for path in hidden for arg in ("--ro-bind", "/dev/null", str(path))]
     frozen = [arg for path in read_only for arg in ("--ro-bind", str(path), str(path))]
-    return [bwrap, *(_isolation or ISOLATION), "--bind", workspace, workspace, *frozen, *masks,
+    return [bwrap, *isolation(), "--bind", workspace, workspace, *frozen, *masks,
             "--chdir", workspace]
+
+
+def isolation() -> tuple:
+    """The isolation this bwrap starts (VARIANTS' first until the probe has run)."""
+    return _isolation or VARIANTS[0][0]
 
 
 def mode() -> str:
@@ -102,30 +116,6 @@ def mode() -> str:
         if _mode == "unsandboxed":
             _warn(reason)
     return _mode
-
-
-def _probe() -> tuple:
-    global _isolation
-    path = shutil.which(BWRAP_NAME)
-    if path is None:
-        return "unsandboxed", "bwrap (bubblewrap) is not installed"
-    said = ""
-    # A bwrap older than 0.7 has no --size: then the same isolation, its RAM folders unsized.
-    for isolation in (ISOLATION, unsized(ISOLATION)):
-        try:
-            done = subprocess.run([path, *isolation, "true"], stdin=subprocess.DEVNULL,
-                                  capture_output=True, timeout=30, env=clean_environment("/"))
-        except (OSError, subprocess.TimeoutExpired) as error:
-            return "unsandboxed", f"bwrap could not start ({error})"
-        if done.returncode == 0:
-            _isolation = isolation
-            if isolation is not ISOLATION:
-                warnings.warn("this bwrap has no --size: the sandbox's /tmp and /dev/shm have "
-                              "no size limit", UnsandboxedWarning, stacklevel=3)
-            return "bubblewrap", ""
-        lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        said = said or (lines[-1] if lines else str(done.returncode))
-    return "unsandboxed", f"bwrap could not start ({said})"
 
 
 def unsized(isolation) -> tuple:
@@ -139,6 +129,40 @@ def unsized(isolation) -> tuple:
     return tuple(out)
 
 
+# The isolations tried in turn, and what a warning says is missing from each: bubblewrap
+# 0.8 (Debian 12) starts the first; 0.7 has no --disable-userns, older ones no --size either.
+# A bwrap that cannot make a user namespace (setuid, with them turned off) starts the second.
+NO_USERNS_WARNING = ("this bwrap cannot keep a command from making a user namespace of its own "
+                     "(--disable-userns needs bubblewrap 0.8 and user namespaces): there an "
+                     "unprivileged command holds every capability over its own namespaces")
+VARIANTS = ((ISOLATION + NO_USER_NAMESPACE, ()),
+            (ISOLATION, (NO_USERNS_WARNING,)),
+            (unsized(ISOLATION), (NO_USERNS_WARNING, "this bwrap has no --size: the sandbox's "
+                                                     "/tmp and /dev/shm have no size limit")))
+
+
+def _probe() -> tuple:
+    global _isolation
+    path = shutil.which(BWRAP_NAME)
+    if path is None:
+        return "unsandboxed", "bwrap (bubblewrap) is not installed"
+    said = ""
+    for isolation, missing in VARIANTS:
+        try:
+            done = subprocess.run([path, *isolation, "true"], stdin=subprocess.DEVNULL,
+                                  capture_output=True, timeout=30, env=clean_environment("/"))
+        except (OSError, subprocess.TimeoutExpired) as error:
+            return "unsandboxed", f"bwrap could not start ({error})"
+        if done.returncode == 0:
+            _isolation = isolation
+            for warning in missing:
+                warnings.warn(warning, UnsandboxedWarning, stacklevel=3)
+            return "bubblewrap", ""
+        lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        said = said or (lines[-1] if lines else str(done.returncode))
+    return "unsandboxed", f"bwrap could not start ({said})"
+
+
 def _warn(reason: str) -> None:
     global _warned
     if not _warned:
@@ -150,11 +174,13 @@ def _warn(reason: str) -> None:
 
 def own_user_namespace() -> bool:
     """Whether bwrap runs a call in a user namespace of its own, where RLIMIT_NPROC
-    counts the call's tasks alone: unprivileged, with a bwrap that is not setuid, on
-    Linux 5.14 or later (before, the count was the user's across namespaces)."""
+    counts the call's tasks alone: unprivileged, with `--unshare-user` or a bwrap that
+    is not setuid (it makes one to mount anything), on Linux 5.14 or later (before, the
+    count was the user's across namespaces). Root is exempt from the count either way."""
     path = shutil.which(BWRAP_NAME)
     return (mode() == "bubblewrap" and os.geteuid() != 0 and path is not None
-            and not os.stat(path).st_mode & stat.S_ISUID and kernel_at_least(5, 14))
+            and ("--unshare-user" in isolation() or not os.stat(path).st_mode & stat.S_ISUID)
+            and kernel_at_least(5, 14))
 
 
 def kernel_at_least(major: int, minor: int) -> bool:

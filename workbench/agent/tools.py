@@ -10,9 +10,10 @@ bash runs each command through `sandbox.py`: in a bubblewrap sandbox where one
 can start, otherwise plainly with a warning; either way with no secret in its
 environment, a time limit on the whole process group and a cap on the output.
 Without a sandbox, a plain command could read this process's environment and
-the course's `.env`: so while a key is configured (the environment or that
-`.env` holds ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN), bash refuses to run
-plainly unless the user opts in with COMPACT_UNSANDBOXED_BASH=1.
+its settings files: so while a key is configured (the environment or any
+settings file this process was pointed at holds ANTHROPIC_API_KEY or
+ANTHROPIC_AUTH_TOKEN), bash refuses to run plainly unless the user opts in with
+COMPACT_UNSANDBOXED_BASH=1.
 Before that, it refuses a short deny list and asks before destructive-looking
 commands (without a person to ask, `confirm=None`, it refuses them). That
 filter catches slips, not an attacker: `python3 -c "..."` or `tee` pass it, and
@@ -20,9 +21,10 @@ only the sandbox keeps such a command inside the workspace.
 
 Secrets: no `.env` file (`.env.example` aside) is read, written or listed, and
 `run_tool` redacts every ANTHROPIC_* value it can know of (the environment's,
-the workspace's `.env` files', the `.env` the model settings come from; each
+the workspace's `.env` files', every settings file this process was pointed at; each
 read as `model.read_env_file` reads settings, at most 64 KiB) and anything shaped
-like an Anthropic key, before the text enters the messages. edit_file, like
+like a key (an Anthropic key, the class proxy's: cassette.KEY_SHAPE), before the
+text enters the messages. edit_file, like
 read_file, refuses a file over MAX_FILE_BYTES or one that is not a regular file.
 `compact` has no handler: the agent loop answers it, as the article's harness does.
 
@@ -42,6 +44,7 @@ from pathlib import Path
 
 from compact.formats import COMPACT_TOOL_ACK
 
+from ..offline.api.cassette import KEY_SHAPE
 from . import limits, model, sandbox
 
 # Large enough that experiment 2's JSON (over 200,000 characters) arrives whole
@@ -66,7 +69,6 @@ SECRET_NAMES = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")
 # NAME=value, NAME: value, "NAME": "value" for any ANTHROPIC_* name; the value is group 2.
 ASSIGNED = re.compile(r"""([A-Z0-9_]*ANTHROPIC_[A-Z0-9_]*["']?[ \t]*[=:][ \t]*)"""
                       r"""("[^"\n]*"|'[^'\n]*'|[^\s"',;]+)""")
-KEY_SHAPE = re.compile(r"sk-ant-[A-Za-z0-9_\-]{8,}")
 
 TOOLS = [
     {"name": "bash", "description": "Run a shell command in the workspace.",
@@ -206,9 +208,10 @@ def regular_only(path: str, mode: int) -> None:
 
 
 def key_configured() -> bool:
-    """Whether this process holds a key a plain command could read (environment or .env)."""
-    found = {**model.read_env_file(model.course_env_file(), private=False), **os.environ}
-    return any(found.get(name) for name in SECRET_NAMES)
+    """Whether this process holds a key a plain command could read: in its environment, or
+    in any settings file it was pointed at (`model.settings_files`)."""
+    sources = [model.read_env_file(path, private=False) for path in model.settings_files()]
+    return any(source.get(name) for source in [*sources, os.environ] for name in SECRET_NAMES)
 
 
 def write_file(workspace, path: str, content: str) -> str:
@@ -366,8 +369,10 @@ def run_tool(workspace, name: str, tool_input: dict, confirm=None) -> str:
 # -- secrets ---------------------------------------------------------------------------------
 
 def secret_files(workspace) -> list:
-    """The .env files whose keys a tool could show: the workspace's own (top level)
-    and the one the model settings are read from (workbench.agent.model), links followed.
+    """The files whose keys a tool could show: the workspace's own `.env` files (top
+    level) and every settings file this process was pointed at, however it was named
+    (`model.settings_files`: the checkout's `.env`, COMPACT_ENV_FILE's, `--env-file`'s),
+    links followed.
 
     Regular files only, and none under the folders the sandbox makes anew: a
     `.env.local` that links to /proc/self/status is neither read nor masked (a
@@ -378,9 +383,9 @@ def secret_files(workspace) -> list:
             found = [Path(e.path) for e in listing if is_secret_file(e.name)]
     except OSError:
         pass
-    found.append(model.course_env_file())
+    found += model.settings_files()
     resolved = [resolve(path) for path in found]
-    return [path for path in resolved if path is not None and _maskable(path)]
+    return list(dict.fromkeys(path for path in resolved if path is not None and _maskable(path)))
 
 
 def _maskable(path: Path) -> bool:

@@ -43,7 +43,7 @@ class UnsafeWorkspace(ValueError):
 def course_places(settings_files=()) -> list:
     """(path, what it is) for everything the agent must not be able to write."""
     places = [(package, "the course's package") for package in PACKAGES]
-    places.append((model.course_env_file(), "the course's settings"))
+    places += [(path, "the course's settings") for path in model.settings_files()]
     places += [(model.env_file_path(path), "the course's settings") for path in settings_files]
     if sys.prefix != sys.base_prefix:
         places.append((Path(sys.prefix), "the course's venv"))

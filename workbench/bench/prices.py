@@ -26,6 +26,12 @@ with the course's search tool (stored copies of the pages, not the live web):
   512 as issue 43 quotes "What's new in Claude Opus 5.5". Where no source gives
   a model's minimum, the row says so (None) and the bill uses the offline
   model's 1,024 (ours, `DEFAULT_MINIMUM`).
+- web searches (the server tool's `usage.server_tool_use.web_search_requests`): $10 per
+  1,000, on every model of the table, read 2026-12-06: LiteLLM 1.108.0's price map
+  (`search_context_cost_per_query`, $0.01 a search, on every row it has of this table) and
+  two guides that quote Anthropic's web search page (WEB_SEARCH_SOURCE); no Anthropic page
+  in the stored copies gives the figure itself. The class proxy's ledger prices them
+  (deploy/proxy/billing.py).
 Left out, for want of a source with every figure: Sonnet 4.6 and 4.5, Haiku 4.5,
 Fable 5, Mythos 5 (their cache prices or rows were not in the stored copies).
 Prices change: check the pages before quoting a dollar figure.
@@ -43,6 +49,13 @@ SONNET_55_CUT = ("https://github.com/kurofune/claudit/releases/tag/v1.9.2",
                  "https://github.com/TheKrush/PromptFuel/releases/tag/v1.0.23")
 CACHING_LIST = "https://platform.claude.com/docs/en/build-with-claude/prompt-caching (via LiteLLM's docs)"
 OPUS_55_MINIMUM = "issue 43, quoting \"What's new in Claude Opus 5.5\""
+
+
+# Dollars per 1,000 web searches, the same on every model (see above).
+WEB_SEARCH = 10.00
+WEB_SEARCH_SOURCE = ("LiteLLM 1.108.0, litellm/model_prices_and_context_window_backup.json",
+                     "https://claudecodeguides.com/claude-web-search-costs-10-per-thousand/",
+                     "https://clauder-navi.com/articles/claude-web-search/")
 
 
 @dataclass(frozen=True)

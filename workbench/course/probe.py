@@ -27,11 +27,18 @@ and can still reach, by kind.
 
 `--recorded` audits instead the compactions the file itself records (Claude Code's
 `compact_boundary` and its summary, Codex's `compacted`; `workbench.course.recorded`): per
-compaction, the probes of the messages before it in the summary, re-read later in the
-file, or gone, by kind, with the offline model's answers from the summary alone; then
-each design of the course at the same point: what it would have forgotten, its bill,
-its misses (a probe of a tool's output it does not send whole) priced at one re-read each
-(`workbench.bench.cost.priced_misses`), and the time it all took.
+compaction, the probes of the messages before it, by kind, in the places the designs are
+counted in (`workbench.probes.status.PLACES`: in context, what it kept word for word; on
+disk, the transcript its summary points to; summary only; re-read later in the file;
+gone), what the summary itself says, the compaction's own token count beside this
+file's slice, and the offline model's answers from what the compaction left; then one
+table of places for the compaction and each design of the course at the same point,
+with each design's bill and its misses (a probe of a tool's output not in context)
+priced at one re-read each (`workbench.bench.cost.priced_misses`), and the time it all took.
+
+The request a session is replayed and probed for is its last real prompt
+(`workbench.probes.prompts`): not a slash command, a task notification or other text
+the harness wrote in the user's turn.
 
 Exit status 2, with one line naming the file and what is wrong, for a file that is
 not a session; `--json` prints only the statuses (no asking, no times). `--offline`
@@ -56,6 +63,7 @@ from ..bench.thinking import add_thinking_argument, with_thinking
 from ..display.text import fixed_width, shown
 from ..importers import SESSION_FORMATS, SessionFileError
 from ..probes import KINDS, SCORES, STATUSES, count_by_kind, make_probes
+from ..probes.prompts import real_request
 from .histories import CANNED, HistoryError, list_histories, load_history
 
 DESIGNS = tuple(name for name in DESIGN_TABLE if name != ORACLE)   # a history has no future
@@ -166,7 +174,7 @@ def _session(args) -> tuple[list, str, str]:
     if not args.history:
         raise UsageError("give a FILE (a canned history's name or a path) or --bench KIND")
     history = load_history(args.history, args.format)
-    return history["messages"], history["active_request"], \
+    return history["messages"], real_request(history["active_request"], history["messages"]), \
         f"{one_line(history.get('name', args.history), 40)}: {one_line(history.get('title', ''))}"
 
 
@@ -244,15 +252,19 @@ def _recorded(args) -> int:
 
 
 def recorded_report(row: dict, designs: dict) -> str:
-    """One recorded compaction: its probes by kind and place, the offline model's answers
-    from the summary alone, and each design at the same point."""
-    from .recorded import PLACES
+    """One recorded compaction: its probes by kind and place, the summary's own keep, the
+    token counts, the offline model's answers from what the compaction left, and one table
+    of places for the compaction and each design at the same point."""
+    from .recorded import PLACES, key
 
     answers = row.get("answers") or []
     lines = [f"line {row['line']}: {row['kind']}" + (f" ({row['trigger']})" if row["trigger"] else "")
              + f", after {row['messages_before']} messages; {row['probes']} probes: "
-             + ", ".join(f"{where} {row[where.replace('-', '_').replace(' ', '_')]}" for where in PLACES)
-             + f"; a stale value in the summary: {row['stale']}"]
+             + ", ".join(f"{where} {row[key(where)]}" for where in PLACES)]
+    lines.append(f"  the summary itself says {row['summary_says']} of them; a stale value in it: "
+                 f"{row['stale']}; messages it kept word for word: {row['kept']}")
+    lines.append("  " + transcript_line(row))
+    lines.append("  " + tokens_line(row))
     rows = [("kind", *PLACES, *(SCORES if answers else ()))]
     for kind in KINDS:
         scores = [sum(a["score"] == s for p, a in zip(row["_probes"], answers) if p.kind == kind)
@@ -261,19 +273,38 @@ def recorded_report(row: dict, designs: dict) -> str:
     widths = [max(len(str(r[k])) for r in rows) for k in range(len(rows[0]))]
     lines += ["  " + line for line in fixed_width(rows, widths, ">", "  ")]
     if answers:
-        lines.append("  answers: the offline model, from the recorded summary alone")
-    own = designs.pop("recorded", None)
-    if own:
-        lines.append(f"  the recorded compaction: {own['misses']} misses of a tool's output "
-                     f"(each a re-read), priced {own['misses_cost']:,.0f} base input tokens")
-    lines.append("  the course's designs at the same point (cost in base input tokens):")
-    table_rows = [("design", "gone", *KINDS, "cost", "misses", "misses cost", "total")]
+        lines.append("  answers: the offline model, from what the compaction left (its summary, the "
+                     "messages it kept, the transcript it names)")
+    lines.append("  one table of places: the recorded compaction and the course's designs at the same point")
+    lines.append("  (cost in base input tokens; a miss: a tool's output not in context, priced as "
+                 "one re-read)")
+    table_rows = [("design", *PLACES, "cost", "misses", "misses cost", "total")]
     for design, d in designs.items():
-        table_rows.append((design, d["gone"], *(d["by_kind"][k] for k in KINDS), f"{d['cost']:,.0f}",
-                           d["misses"], f"{d['misses_cost']:,.0f}", f"{d['total']:,.0f}"))
+        bill = ("-", "-") if design == "recorded" else (f"{d['cost']:,.0f}", f"{d['total']:,.0f}")
+        table_rows.append((design, *(d[w] for w in PLACES), bill[0], d["misses"], f"{d['misses_cost']:,.0f}",
+                           bill[1]))
     widths = [max(len(str(r[k])) for r in table_rows) for k in range(len(table_rows[0]))]
     lines += ["  " + line for line in fixed_width(table_rows, widths, ">", "  ")]
     return "\n".join(lines)
+
+
+def transcript_line(row: dict) -> str:
+    """What the summary says of a transcript on disk, and whether the audit read it."""
+    if not row["transcript"]:
+        return "the summary names no transcript: nothing of it stands on disk"
+    where = one_line(row["transcript"], 100)
+    if row["transcript_here"]:
+        return f"the summary points to the full transcript, {where}: this file, read as on disk"
+    return f"the summary points to a transcript that is not this file, {where}: not read"
+
+
+def tokens_line(row: dict) -> str:
+    """This file's slice beside the compaction's own token count."""
+    line = (f"tokens: this file's slice before it is {row['slice_tokens']:,} (the offline model's "
+            f"estimate of its messages; no system prompt, no tools)")
+    if row["tokens"] is None:
+        return line + "; the file records no token count for the compaction"
+    return line + f"; the compaction was made at {row['tokens']:,} ({row['tokens_from']})"
 
 
 def _report(runs: dict, messages, request: str, args) -> None:

@@ -7,8 +7,9 @@ The counts and kinds come from the file (a kind is the record's own `type`,
 or why it was left out); the sentences around them come from the phrasebook,
 so the Chinese edition reads them in Chinese.
 
-Left out: the warnings' free text (`history["import_notes"]`, English, for the
-terminal); here each warning is said again from its kind and its lines.
+Left out: the warnings' free text and the details of odd records (`history["import_notes"]`,
+English, for the terminal); here each warning and each odd kind is said again from its
+kind and its lines.
 """
 
 import sys
@@ -36,9 +37,22 @@ def report_lines(report: dict, lang: str | None = None) -> list:
     for c in report.get("compactions", ()):
         kept = say("import compaction apart" if c["before_in_file"] else "import compaction kept", lang)
         lines.append(say("import compaction", lang, line=c["line"], chars=c["summary_chars"], kept=kept))
+    if report.get("odd"):
+        lines.append(odd_line(report, lang))
     for warning in report["warnings"]:
         lines.append(say(f"import warn {warning['kind']}", lang, lines=line_list(warning["lines"])))
     return lines
+
+
+def odd_line(report: dict, lang: str | None = None) -> str:
+    """Every odd kind (workbench/importers/odd.py) in one line: how many, where, what was done."""
+    said = []
+    for kind, count in report["odd"].items():
+        at, done = report["odd_lines"].get(kind, []), say(f"import odd {kind}", lang)
+        said.append(say("import odd kind", lang, count=count, kind=kind, lines=line_list(at), done=done,
+                        s="s" if len(set(at)) > 1 else "") if at
+                    else say("import odd kind nowhere", lang, count=count, kind=kind, done=done))
+    return say("import odd", lang, kinds=say("import odd and", lang).join(said))
 
 
 def print_notes(prog: str, history: dict, file=None) -> None:

@@ -6,8 +6,11 @@
     history["messages"], history["active_request"], history["lines"]
 
     source.py       reading a file: records with their line, SessionFileError (FILE:LINE: what),
-                    a half-written last line skipped, files above MAX_SESSION_BYTES refused
+                    a line that is not JSON skipped and counted, a .jsonl that is one JSON
+                    document read as it, files above MAX_SESSION_BYTES refused
     report.py       what an import read and left out, by kind: `import_report`, `import_notes`
+    odd.py          what real files hold and clean ones do not: ODD, one table of kinds for
+                    every importer, and the repair that keeps calls and results in valid pairs
     build.py        joining turns, checking pairs, calls never answered, the request and title
     claude_code.py  Claude Code's session JSONL (main thread, parallel batches, split replies,
                     subagent files, its own compactions)
@@ -20,12 +23,18 @@
 A history here is what a canned one is (`title`, `active_request`,
 `messages`), plus `format`, `source`, `lines` (the line each message
 starts on), the compactions the other agent recorded (`compactions`: where
-each happened and the summary its model wrote) and the import's report
-(`import_report`, `import_notes`). Every error is a SessionFileError naming
-the file and, where there is one, the line; no history is returned unless
-the whole file converted and its tool pairs match. A file no importer
-claims is a NotRead error: "FILE: this looks like X, which is not read;
-these are: ..." (SHAPES says what X is), never a guess.
+each happened, the summary its model wrote, and for Claude Code the messages
+it kept word for word, `kept`) and the import's report (`import_report`,
+`import_notes`). Every importer reads what it can and counts what it could
+not, by kind, with the same policy (odd.py): a call never answered, a result
+without its call, a missing parent, arguments that are not JSON, a record or
+item of an unknown type. The messages always pass the pipeline's validator and
+the API's pairing rules. A file is refused (a SessionFileError naming the file
+and, where there is one, the line) only when no conversation can be built from
+it. A file no importer claims is a NotRead error: "FILE: this looks like X,
+which is not read; these are: ..." (SHAPES says what X is), never a guess; a
+`.jsonl` file that is one JSON document (pretty-printed) is read as that
+document, or named as one.
 
 Imports: the pipeline only (the message checks and our markers), so every
 other part may use these; the course's loader (`workbench.course.sessions`)
@@ -37,7 +46,7 @@ from pathlib import Path
 
 from . import atif, claude_code, codex, messages_api, openai_chat, responses
 from .report import shown_kind
-from .source import SessionFileError, SessionFileTooLarge, json_lines, not_json, read_text
+from .source import SessionFileError, SessionFileTooLarge, json_lines, not_json, one_document, read_text
 
 __all__ = ["SESSION_FORMATS", "NotRead", "SessionFileError", "SessionFileTooLarge", "detect",
            "load_session"]
@@ -99,12 +108,15 @@ SHAPES = [
 ]
 
 
-def not_read(path, value, line=None) -> NotRead:
+def not_read(path, value, line=None, document: bool = False) -> NotRead:
     """The error for a file no importer claims, from what it holds (`value`: the whole
-    JSON value, or the list of a JSONL file's records; None for an empty file)."""
+    JSON value, or the list of a JSONL file's records; None for an empty file).
+    `document`: a .jsonl file that is one JSON document, said so first."""
     for test, name in SHAPES:
         if test(value):
-            return NotRead(path, line, name(value) if callable(name) else name)
+            looks = name(value) if callable(name) else name
+            return NotRead(path, line, f"one JSON document (not one record a line): {looks}"
+                           if document else looks)
     raise AssertionError("the last row of SHAPES matches everything")
 
 
@@ -133,7 +145,8 @@ def detect(path) -> str:
     own format (the course's loader reads it); NotRead when no importer claims the file."""
     path = Path(path).expanduser()
     text = read_text(path)
-    if _is_jsonl(path, text):
+    document = path.suffix == ".jsonl" and one_document(text)
+    if _is_jsonl(path, text) and not document:
         records = json_lines(path, text)
         values = [v for _, v in records]
         if codex.looks_like(records):
@@ -147,6 +160,11 @@ def detect(path) -> str:
         whole = json.loads(text) if text.strip() else None
     except json.JSONDecodeError as error:
         raise not_json(path, error) from None
+    records = [(1, v) for v in whole] if isinstance(whole, list) else []
+    if codex.looks_like(records):
+        return "codex"
+    if claude_code.looks_like(records):
+        return "claude-code"
     if atif.looks_like(whole):
         return "atif"
     if responses.looks_like(whole):
@@ -155,7 +173,7 @@ def detect(path) -> str:
         return CANNED
     values = whole.get("messages") if isinstance(whole, dict) else whole
     if not _has_roles(values) or _is_gemini(values):
-        raise not_read(path, whole)
+        raise not_read(path, whole, document=document)
     return "openai" if openai_chat.looks_like(values) else "messages"
 
 

@@ -19,14 +19,17 @@ Left out, each counted in the report: `system` steps (the system prompt,
 and what the harness did), `reasoning_content` (the agent's own reasoning:
 no text the model read back), a result's `subagent_trajectory_ref` (another
 file: import it alone), and `metrics`, `final_metrics`, `notes`, `extra`. A
-tool call no result answers is left out, named in a warning.
+tool call no result answers is kept, with a result saying so; a step that
+cannot be read is left out; each counted (odd.py).
 """
 
 import json
+from functools import partial
 
-from .build import to_history, unanswered
+from .build import to_history
+from .odd import call_input, readable
 from .report import ImportReport
-from .source import SessionFileError, json_elements, not_json, read_text
+from .source import SessionFileError, document_note, json_elements, not_json, read_text
 
 SOURCES = ("system", "user", "agent")
 
@@ -43,16 +46,15 @@ def _text(path, line: int, message) -> list:
     raise SessionFileError(path, line, "a step's message must be a text (or a list of text parts)")
 
 
-def _tool_use(path, line: int, call) -> dict:
+def _tool_use(path, line: int, call, report: ImportReport) -> dict:
     if not isinstance(call, dict) or not isinstance(call.get("tool_call_id"), str) \
             or not isinstance(call.get("function_name"), str):
         raise SessionFileError(path, line, "a tool call without a tool_call_id or function_name")
-    arguments = call.get("arguments", {})
-    if not isinstance(arguments, dict):
-        raise SessionFileError(path, line, f"tool call {call['tool_call_id']!r}: arguments must be "
-                                           f"a JSON object")
+    tool_input, odd = call_input(call.get("arguments", {}))
+    if odd:
+        report.odd(odd, line, call["tool_call_id"])
     return {"type": "tool_use", "id": call["tool_call_id"], "name": call["function_name"],
-            "input": arguments}
+            "input": tool_input}
 
 
 def _results(path, line: int, observation, report: ImportReport) -> list:
@@ -75,7 +77,7 @@ def _results(path, line: int, observation, report: ImportReport) -> list:
     return blocks
 
 
-def _step(path, line: int, step, report: ImportReport) -> list:
+def _step(path, report: ImportReport, line: int, step) -> list:
     """The messages of one step: none, a user message, or an assistant message and its observation."""
     source = step.get("source") if isinstance(step, dict) else None
     if source not in SOURCES:
@@ -92,7 +94,7 @@ def _step(path, line: int, step, report: ImportReport) -> list:
     if not isinstance(calls, list):
         raise SessionFileError(path, line, "tool_calls must be a list")
     reply = {"role": "assistant", "content": _text(path, line, step.get("message"))
-             + [_tool_use(path, line, call) for call in calls]}
+             + [_tool_use(path, line, call, report) for call in calls]}
     messages = [reply] if reply["content"] else []
     if step.get("observation") is not None:
         results = _results(path, line, step["observation"], report)
@@ -114,8 +116,10 @@ def load(path) -> dict:
     if not looks_like(whole):
         raise SessionFileError(path, None, "not an ATIF trajectory: no schema_version 'ATIF-v1.x' "
                                            "and 'steps' list")
-    items = []
-    for line, step in json_elements(path, text, "steps")[1]:
+    document_note(path, report)
+    steps = json_elements(path, text, "steps")[1]
+    for line, step in steps:
         report.read(f"{step.get('source')} step" if isinstance(step, dict) else type(step).__name__, line)
-        items += [(line, message) for message in _step(path, line, step, report)]
-    return to_history(path, "atif", unanswered(items, report), report=report)
+    items = [(line, message) for line, messages in readable(steps, report, partial(_step, path, report))
+             for message in messages]
+    return to_history(path, "atif", items, report=report)

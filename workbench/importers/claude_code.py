@@ -15,7 +15,8 @@ format is Claude Code's own and undocumented; this reads what its files hold:
   messages off that chain are left out with a warning naming their lines;
   a file where no record names its parent (every `parentUuid` null or
   missing) is read in file order, with a warning too; a parent that is not
-  in the file (a session resumed from another) starts the chain, with a warning;
+  in the file (a session resumed from another, a lost record) or one that
+  loops back starts the chain there, counted as odd (odd.py);
 - `isSidechain` records (a subagent's conversation, inside the main file)
   are left out; a file where every message is a sidechain (a subagent's own
   `agent-*.jsonl`) is that subagent's session and is read as one;
@@ -39,11 +40,22 @@ format is Claude Code's own and undocumented; this reads what its files hold:
   too and the summary is not one of the messages (the pipeline makes its own).
   When those messages are not in the file, the summary stays a message as
   well, as the only account of them (`before_in_file` False);
-- a half-written last line (the session is still being written) is skipped
-  with a warning.
+- a compaction that kept messages word for word after its summary (the
+  boundary's `compactMetadata.preservedSegment`, head to tail, or the newer
+  `preservedMessages` list of uuids): Claude Code's own loader
+  (`applyPreservedSegmentRelinks`) links the head to the anchor on reading; the
+  records keep their first parents in the file, so the walk reads them where
+  they were written, and the compaction names them in `kept` (message indexes);
+  a boundary whose logical parent is one of them, already read, goes on from the
+  newest kept message not yet read;
+- a half-written last line (the session is still being written), or any line
+  that is not JSON, is skipped and counted (odd.py).
 
 Every record read is counted by kind, and every one left out by why, in the
-history's `import_report` and `import_notes` (see report.py).
+history's `import_report` and `import_notes` (see report.py). A user or
+assistant record without a readable `message` is left out and counted as odd;
+content of an older shape (a list of texts, a text part with no type) is read
+as text (odd.py).
 
 Left out: the harness's settings, todos and timings, and a subagent's
 sidechain merged back into its parent's session (import its file alone).
@@ -51,7 +63,7 @@ sidechain merged back into its parent's session (import its file alone).
 
 import re
 
-from compact.messages import text_of, tool_results
+from compact.messages import tool_results
 
 from .build import to_history
 from .report import ImportReport, line_list
@@ -65,16 +77,28 @@ _LOCAL_OUTPUT = re.compile(r"\s*(<(local-command-(?:stdout|stderr))>[\s\S]*?</\2
 _CAVEAT = re.compile(r"\s*(Caveat:|<local-command-caveat>[\s\S]*</local-command-caveat>\s*$)")
 
 
-def _check_record(path, line: int, record) -> None:
+def _problem(record) -> str | None:
+    """Why a record cannot be read, or None."""
     if not isinstance(record, dict):
-        raise SessionFileError(path, line, f"expected a JSON object, found {type(record).__name__}")
+        return f"expected a JSON object, found {type(record).__name__}"
     if record.get("type") in MESSAGE_TYPES:
         message = record.get("message")
         if not isinstance(message, dict) or message.get("role") != record["type"]:
-            raise SessionFileError(path, line, f"a {record['type']} record without a "
-                                               f"{record['type']} 'message'")
-        if not isinstance(message.get("content"), (str, list)):
-            raise SessionFileError(path, line, "message.content must be a text or a list of blocks")
+            return f"a {record['type']} record without a {record['type']} 'message'"
+        if not isinstance(message.get("content"), (str, list, type(None))):
+            return "message.content must be a text or a list of blocks"
+    return None
+
+
+def text_of(content) -> str:
+    """The text of a content value as the file has it (a text part's text may be of any type)."""
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        return ""
+    return "\n".join(b if isinstance(b, str) else b["text"] for b in content
+                     if isinstance(b, str) or isinstance(b, dict) and b.get("type", "text") == "text"
+                     and isinstance(b.get("text"), str))
 
 
 def kind_of(record) -> str:
@@ -100,7 +124,8 @@ def _thread(path, records: list, sidechain: bool, report: ImportReport) -> list:
                         f"the {len(members)} messages on lines {line_list(line for line, _ in members)} "
                         f"are read in file order")
         return members
-    chain = _with_batches(records, _chain(path, records, members[-1], report), sidechain)
+    chain = _chain(path, records, members, report)
+    chain = _with_batches(records, _with_lost_links(records, chain, members, report), sidechain)
     on_chain = {line for line, _ in chain}
     off = [line for line, _ in members if line not in on_chain]
     for line in off:
@@ -113,25 +138,47 @@ def _thread(path, records: list, sidechain: bool, report: ImportReport) -> list:
     return chain
 
 
-def _chain(path, records: list, newest, report: ImportReport) -> list:
+def _chain(path, records: list, members: list, report: ImportReport) -> list:
+    """The walk from the newest message back by parentUuid. A parent that is not in the
+    file (a lost record, a session resumed from another) is counted, and the walk goes on
+    from the message written just before (the parent a writer that lost nothing names);
+    one that loops back ends it, counted too."""
     by_uuid = {r["uuid"]: (line, r) for line, r in records if isinstance(r.get("uuid"), str)}
-    chain, seen = [], set()
-    line, record = newest
+    chain, seen, taken = [], set(), set()
+    line, record = members[-1]
     while True:
         chain.append((line, record))
         seen.add(_id(record, "uuid"))
-        parent = _id(record, "parentUuid") or _before_compaction(record, by_uuid)
+        taken.add(line)
+        parent = _id(record, "parentUuid") or _before_compaction(record, by_uuid, seen)
         if not parent:
             return chain[::-1]
         if parent in seen:
-            raise SessionFileError(path, line, f"parentUuid {parent!r} loops back to a later record")
-        if parent not in by_uuid:
-            # The chain starts in another file (a resumed session) or lost a record: what is
-            # here is read, and the messages before this one are left out, by _thread, named.
-            report.warn("dangling parent", [line], f"line {line} names a parent (parentUuid {parent!r}) "
-                                                   f"that is not in the file: the chain starts there")
+            report.odd("parent loop", line, parent)
             return chain[::-1]
+        if parent not in by_uuid:
+            report.odd("parent not in the file", line, parent)
+            before = [m for m in members if m[0] < line and m[0] not in taken]
+            if not before:
+                return chain[::-1]
+            line, record = before[-1]
+            continue
         line, record = by_uuid[parent]
+
+
+def _with_lost_links(records: list, chain: list, members: list, report: ImportReport) -> list:
+    """The chain with each message off it whose parent is not in the file (a lost link,
+    never a rewind: a rewound branch starts from a record that is there) put back after
+    the record of the chain written before it."""
+    uuids = {r["uuid"] for _, r in records if isinstance(r.get("uuid"), str)}
+    on_chain = {line for line, _ in chain}
+    lost = [(line, r) for line, r in members if line not in on_chain
+            and isinstance(r.get("parentUuid"), str) and r["parentUuid"] not in uuids]
+    for line, record in lost:
+        report.odd("parent not in the file", line, record["parentUuid"])
+        place = max((n for n, (at, _) in enumerate(chain) if at < line), default=-1)
+        chain = [*chain[:place + 1], (line, record), *chain[place + 1:]]
+    return chain
 
 
 def _with_batches(records: list, chain: list, sidechain: bool) -> list:
@@ -202,11 +249,46 @@ def _id(record, key: str) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def _before_compaction(record, by_uuid) -> str | None:
-    """A compaction boundary's link to the last message before it, when that is in the file."""
-    if record.get("subtype") == "compact_boundary" and _id(record, "logicalParentUuid") in by_uuid:
-        return record["logicalParentUuid"]
-    return None
+def _before_compaction(record, by_uuid, seen: set) -> str | None:
+    """A compaction boundary's link to the last message before it, when that is in the file:
+    its logical parent, or (when that was read already: a kept message written after the
+    summary) the newest message it kept that was not."""
+    if record.get("subtype") != "compact_boundary":
+        return None
+    candidates = [_id(record, "logicalParentUuid"), *reversed(_preserved(record))]
+    return next((c for c in candidates if c in by_uuid and c not in seen), None)
+
+
+def _field(record, key: str) -> dict:
+    return record[key] if isinstance(record.get(key), dict) else {}
+
+
+def _listed(boundary) -> list | None:
+    """`compactMetadata.preservedMessages.uuids`, the newer list of every kept message."""
+    uuids = _field(_field(boundary, "compactMetadata"), "preservedMessages").get("uuids")
+    return list(uuids) if isinstance(uuids, list) and all(isinstance(u, str) for u in uuids) else None
+
+
+def _preserved(boundary) -> list:
+    """The uuids a compaction kept word for word, oldest first: `preservedMessages.uuids`, or
+    `preservedSegment`'s head and tail (the records between are found by walking back)."""
+    listed = _listed(boundary)
+    if listed is not None:
+        return listed
+    segment = _field(_field(boundary, "compactMetadata"), "preservedSegment")
+    return [u for u in (segment.get("headUuid"), segment.get("tailUuid")) if isinstance(u, str)]
+
+
+def _kept_items(chain: list, boundary, item_of: dict) -> list:
+    """The item indexes (into _spoken's items) of the messages a compaction kept: the
+    listed uuids, or for a segment every message of the chain from its head to its tail."""
+    uuids = _preserved(boundary)
+    if _listed(boundary) is None and len(uuids) == 2:
+        order = [_id(r, "uuid") for _, r in chain]
+        if all(u in order for u in uuids):
+            head, tail = sorted(order.index(u) for u in uuids)
+            uuids = order[head:tail + 1]
+    return sorted({item_of[u] for u in uuids if u in item_of})
 
 
 def command_line(text: str) -> str | None:
@@ -226,7 +308,7 @@ class _Requests:
         self.texts, self.command_open = [], False
 
     def add(self, record, message) -> None:
-        if message["role"] != "user" or tool_results(message):
+        if message["role"] != "user" or tool_results(message) or record.get("isCompactSummary"):
             self.command_open = False
             return
         text = text_of(message["content"]).strip()
@@ -245,7 +327,7 @@ def _spoken(chain: list, report: ImportReport) -> tuple:
     """([(line, message)] for what the model saw, with split assistant messages
     joined; the requests, oldest first; the compactions recorded on the way)."""
     items, requests, open_reply = [], _Requests(), None   # open_reply: (message.id, index)
-    compactions, boundary = [], None
+    compactions, boundary, item_of = [], None, {}         # item_of: uuid -> index in items
     for line, record in chain:
         if record.get("subtype") == "compact_boundary":
             boundary = (line, record)
@@ -258,7 +340,7 @@ def _spoken(chain: list, report: ImportReport) -> tuple:
             continue
         if record.get("isCompactSummary"):
             compaction = _compaction(chain, boundary, line, message, len(items))
-            compactions.append(compaction)
+            compactions.append((compaction, boundary[1] if boundary else {}))
             report.compacted(compaction)
             boundary = None
             if compaction["before_in_file"]:
@@ -273,11 +355,16 @@ def _spoken(chain: list, report: ImportReport) -> tuple:
             reply = items[open_reply[1]][1]["content"]
             reply += [block for block in content if block not in reply]
             report.joined(line)
+            item_of[_id(record, "uuid")] = open_reply[1]
             continue
         if record["type"] == "assistant":
             open_reply = (message_id, len(items))
+        item_of[_id(record, "uuid")] = len(items)
         items.append((line, {"role": message["role"], "content": content}))
-    return items, requests.texts, compactions
+    for compaction, boundary_record in compactions:
+        if _preserved(boundary_record):
+            compaction["kept_items"] = _kept_items(chain, boundary_record, item_of)
+    return items, requests.texts, [c for c, _ in compactions]
 
 
 def _compaction(chain, boundary, line: int, message, at: int) -> dict:
@@ -311,11 +398,18 @@ def _title(records) -> str | None:
 
 
 def _read(path, report: ImportReport) -> list:
-    records = reported_lines(path, report)
-    for line, record in records:
-        _check_record(path, line, record)
+    """The records that can be read, each counted by kind; the others counted as odd."""
+    kept = []
+    for line, record in reported_lines(path, report):
+        problem = _problem(record)
+        if problem:
+            report.odd("unreadable record", line, problem)
+            continue
+        if record.get("type") in MESSAGE_TYPES and record["message"].get("content") is None:
+            record = {**record, "message": {**record["message"], "content": []}}
         report.read(kind_of(record), line)
-    return records
+        kept.append((line, record))
+    return kept
 
 
 def _count_the_rest(records: list, kept_lines: set, report: ImportReport, sidechain: bool) -> None:
@@ -334,7 +428,8 @@ def load(path) -> dict:
     report = ImportReport()
     records = _read(path, report)
     if not any(r.get("type") in MESSAGE_TYPES for _, r in records):
-        raise SessionFileError(path, None, "no user or assistant record")
+        raise SessionFileError(path, None, "no conversation in the file: no user or assistant record "
+                                           "could be read")
     # A subagent's own file (agent-*.jsonl) holds only its sidechain: that is the session.
     sidechain = not any(_is_message(r, False) for _, r in records)
     if sidechain:

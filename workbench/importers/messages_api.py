@@ -6,13 +6,19 @@ so is a canned history's own title: use the course's loader for those), or
 JSONL with one message a line. Each message is `{"role", "content"}` as the
 API takes it; the blocks are kept as they are.
 
+A message of another role, or without a content, is left out and counted
+(odd.py); the rest is read.
+
 Left out: the request's `system` and `tools` (the pipeline compacts only
 `messages`) and any field of a message but `role` and `content`.
 """
 
+from functools import partial
+
 from .build import to_history
+from .odd import readable
 from .report import ImportReport
-from .source import SessionFileError, json_elements, json_lines, read_text
+from .source import SessionFileError, document_note, json_elements, read_text, reported_lines
 
 ROLES = ("user", "assistant")
 
@@ -28,23 +34,19 @@ def message_of(path, line: int, value) -> dict:
     return {"role": role, "content": value["content"]}
 
 
-def records(path, jsonl: bool, report: ImportReport | None = None) -> list:
-    """(line, value) of each message; a half-written last JSONL line is left out, and reported."""
-    text = read_text(path)
-    if not jsonl:
-        values = json_elements(path, text)[1]
+def records(path, jsonl: bool, report: ImportReport) -> list:
+    """(line, value) of each message; the lines a JSONL file could not give are counted."""
+    if jsonl:
+        values = reported_lines(path, report)
     else:
-        notes = []
-        values = json_lines(path, text, notes)
-        for _, line, problem in notes if report else ():
-            report.leave_out("half-written line", line)
-            report.warn("half-written", line, f"line {line} is half-written and is left out: {problem}")
-    for line, value in values if report else ():
+        values = json_elements(path, read_text(path))[1]
+        document_note(path, report)
+    for line, value in values:
         report.read(str(value.get("role")) if isinstance(value, dict) else type(value).__name__, line)
     return values
 
 
 def load(path, jsonl: bool = False) -> dict:
     report = ImportReport()
-    items = [(line, message_of(path, line, value)) for line, value in records(path, jsonl, report)]
+    items = list(readable(records(path, jsonl, report), report, partial(message_of, path)))
     return to_history(path, "messages", items, report=report)

@@ -10,9 +10,12 @@ as `FILE:LINE: what`. A JSON list is read element by element with
 `json.JSONDecoder.raw_decode`, which knows where each element starts.
 
 A session still being written ends in a half-written line: the last line,
-when it is JSON cut short, is skipped and named in `notes`. Any other line
-that is not JSON is an error. Line numbers of a JSON list are counted in one
-pass over the text, however many elements it holds.
+when it is JSON cut short, is skipped and named in `notes`; so is any other
+line that is not JSON (two writers interleaved, a stray print), unless no line
+is JSON at all: then the file is not JSONL and the error names its first line.
+A `.jsonl` that is one JSON document (pretty-printed over many lines, or one
+list) gives the records it holds. Line numbers of a JSON list are counted in
+one pass over the text, however many elements it holds.
 
 Left out: guessing an encoding (a session file is UTF-8) and files above
 MAX_SESSION_BYTES (a session is read whole, as the pipeline holds it whole;
@@ -80,11 +83,35 @@ def _line_at_byte(path: Path, offset: int) -> int:
         return handle.read(offset).count(b"\n") + 1
 
 
+def one_document(text: str) -> bool:
+    """True when a JSONL text is one JSON document instead: a list, or a value
+    written over several lines (its first line alone is not JSON)."""
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    try:
+        json.loads(first)
+        whole_first = True
+    except json.JSONDecodeError:
+        whole_first = False
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        return False
+    return isinstance(value, list) or not whole_first
+
+
 def json_lines(path, text: str, notes: list | None = None) -> list:
-    """(line number, value) for each non-blank line of a JSONL text. A last line
-    cut short (a session read while it is written) is skipped and named in
-    `notes` as ("half-written", line, what); any other bad line is an error."""
-    records, lines = [], text.splitlines()
+    """(line number, value) for each non-blank line of a JSONL text. A line that is not
+    JSON is skipped and named in `notes` as ("not JSON", line, what); a last line cut
+    short (a session read while it is written) as ("half-written line", line, what).
+    When no line is JSON, the error names the first. A text that is one JSON document
+    gives its elements (or itself), noted as ("one JSON document", 1, what)."""
+    if one_document(text):
+        value = json.loads(text)
+        if notes is not None:
+            notes.append(("one JSON document", 1, "one JSON document, not one record a line"))
+        start = _line_of(text, _skip(text, 0))
+        return _array(path, text, _skip(text, 0)) if isinstance(value, list) else [(start, value)]
+    records, bad, lines = [], [], text.splitlines()
     last = max((n for n, line in enumerate(lines, start=1) if line.strip()), default=0)
     for number, line in enumerate(lines, start=1):
         if not line.strip():
@@ -92,24 +119,28 @@ def json_lines(path, text: str, notes: list | None = None) -> list:
         try:
             records.append((number, json.loads(line)))
         except json.JSONDecodeError as error:
-            if number == last and cut_short(line, error):
-                if notes is not None:
-                    notes.append(("half-written", number, json_problem(error)))
-                continue
-            raise SessionFileError(path, number, json_problem(error)) from None
+            kind = "half-written line" if number == last and cut_short(line, error) else "not JSON"
+            bad.append((kind, number, json_problem(error)))
+    if bad and not records and bad[0][0] == "not JSON":
+        raise SessionFileError(path, bad[0][1], bad[0][2])
+    if notes is not None:
+        notes.extend(bad)
     return records
 
 
 def reported_lines(path, report) -> list:
-    """json_lines of a session file, each half-written last line left out in `report`
-    (an ImportReport) and named in a warning."""
+    """json_lines of a session file, each line it skips counted in `report` (an ImportReport)."""
     notes = []
     records = json_lines(path, read_text(path), notes)
-    for _, line, problem in notes:
-        report.leave_out("half-written line", line)
-        report.warn("half-written", line, f"line {line} is half-written (a session still being "
-                                          f"written?) and is left out: {problem}")
+    for kind, line, problem in notes:
+        report.odd(kind, line, problem.removeprefix("not JSON (").removesuffix(")"))
     return records
+
+
+def document_note(path, report) -> None:
+    """Count a `.jsonl` file read as the one JSON document it is (detect sends it here)."""
+    if Path(path).suffix == ".jsonl":
+        report.odd("one JSON document", 1, "one JSON document, not one record a line")
 
 
 def cut_short(line: str, error: json.JSONDecodeError) -> bool:

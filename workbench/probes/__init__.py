@@ -6,9 +6,13 @@
     questions.py  the probes: questions a session answers (recall, artifact, continuation,
                   decision, latest value), the question's text, scoring an answer (a stale
                   value is wrong); `readable_units`, `facts_in`
-    status.py     where a probe stands in a request: in context, on disk, summary only, gone
+    status.py     where a probe stands in a request: in context, on disk, summary only, gone;
+                  PLACES, the one table of places (re-read too) for designs and recorded compactions
+    file_tools.py FILE_TOOLS, the one table of file tools (the course's, Claude Code's, the
+                  Codex CLI's): the files a call names, what an artifact probe is drawn from
+    prompts.py    the last real user prompt, not a text the harness wrote in the user's turn
 
-No model: both read messages only, and import only the pipeline (`compact`), so the
+No model: they read messages only, and import only the pipeline (`compact`), so the
 offline model (its answer to a probe, `workbench.offline.model.probe_reply`), the bench
 (`probe_walk`, `probe_ask`) and the `probe` command (`workbench.course.probe`) all stand
 above them and agree on what "the whole line" is. The package's names are the questions'.

@@ -9,8 +9,11 @@ compaction, December 2025): recall, artifact, continuation, decision. Here each
 is drawn from the messages, deterministically and without a model:
 - recall: a distinctive line of a tool output (no other output has it), near its middle
   (one with a number when there is one);
-- artifact: each (tool, path) of a read_file, write_file or edit_file call;
-- continuation: the current request, and the assistant's last stated next step;
+- artifact: each (tool, file) of a call of a file tool: the course's read_file, write_file and
+  edit_file, and other agents' (Claude Code's Read, Edit, Bash..., the Codex CLI's shell,
+  apply_patch...), each in its own name (`workbench.probes.file_tools`, one table);
+- continuation: the current request (by default the last real prompt, not a harness text:
+  `workbench.probes.prompts`), and the assistant's last stated next step;
 - decision: the user's instructions ("do not", "always", "only", "must" and their
   Chinese forms: detail "constraint") and the assistant's stated decisions;
 - latest value: a fact the session states more than once with different values
@@ -43,10 +46,12 @@ from dataclasses import dataclass
 
 from compact.messages import text_of, tool_results, tool_uses, user_text
 
+from .file_tools import files_of
+from .prompts import last_prompt
+
 KINDS = ("recall", "artifact", "continuation", "decision", "latest value")
 STATUSES = ("in context", "on disk", "summary only", "gone")
 SCORES = ("right", "can't tell", "wrong")
-FILE_TOOLS = ("read_file", "write_file", "edit_file")
 
 CONSTRAINT_EN = ("do not", "don't", "never", "always", "only", "must")
 CONSTRAINT_ZH = ("不要", "不能", "不许", "禁止", "必须", "务必", "一定要", "总是", "始终", "只")
@@ -340,10 +345,15 @@ def stated(sentence: str) -> bool:
     return sentence.lower().startswith(DECISION_START) or _has_cue(sentence, DECISION_EN, DECISION_ZH)
 
 
+# The argument that names what a call works on, the first a call gives (a file, a command, a pattern).
+DESCRIBED = ("path", "file_path", "notebook_path", "dir_path", "command", "cmd", "pattern")
+
+
 def describe_use(use: dict) -> str:
     data = use.get("input") if isinstance(use.get("input"), dict) else {}
-    arg = next((v for k in ("path", "command", "pattern") if isinstance(v := data.get(k), str)), "")
-    arg = " ".join(arg.split())
+    arg = next((v for k in DESCRIBED if isinstance(v := data.get(k), str)
+                or isinstance(v, list) and all(isinstance(w, str) for w in v)), "")
+    arg = " ".join((" ".join(arg) if isinstance(arg, list) else arg).split())
     return f"{use.get('name')} {arg[:80]}".strip()
 
 
@@ -400,8 +410,7 @@ def make_probes(messages, active_request: str | None = None) -> list[Probe]:
         if message.get("role") == "assistant":
             for use in tool_uses(message):
                 uses[use.get("id")] = use
-                path = (use.get("input") or {}).get("path") if isinstance(use.get("input"), dict) else None
-                if use.get("name") in FILE_TOOLS and isinstance(path, str) and path:
+                for path in files_of(use):
                     add(Probe("artifact", use["name"], question_for("use", path, tool=use["name"]),
                               "yes", path, "use", i, tool=use["name"], use_id=use.get("id", "")))
             for sentence in readable_units(text_of(message.get("content")), "sentence"):
@@ -423,7 +432,7 @@ def make_probes(messages, active_request: str | None = None) -> list[Probe]:
         last = n == len(steps) - 1
         text_probe("continuation" if last else "decision", "next step" if last else "decision",
                    sentence, i)
-    request = active_request if active_request is not None else _last_typed(messages)
+    request = active_request if active_request is not None else last_prompt(messages)
     first = next(iter(readable_units(request or "", "sentence")), "")
     if first:
         where = max((i for i, m in enumerate(messages) if first in user_text(m)), default=len(messages) - 1)
@@ -431,13 +440,6 @@ def make_probes(messages, active_request: str | None = None) -> list[Probe]:
     probes.extend(_latest_probes(messages))
     probes.sort(key=lambda p: (p.source, KINDS.index(p.kind)))
     return probes
-
-
-def _last_typed(messages) -> str:
-    for message in reversed(messages):
-        if message.get("role") == "user" and not tool_results(message) and user_text(message):
-            return user_text(message)
-    return ""
 
 
 def count_by_kind(probes) -> dict:

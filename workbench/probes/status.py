@@ -5,10 +5,11 @@
     locator.statuses(sent)      # one of STATUSES per probe, structurally, no model
 
 - in context: the probe's line or sentence is readable verbatim in the request (an
-  artifact: the tool_use naming its path is there). Readable means what the model
-  can read as it is: a whole tool result, the preview of a persisted one but its
-  last line (a preview may cut it), the user's and the assistant's text, the
-  current request a marker carries. A summary's text is not: it is model-written;
+  artifact: a call of its tool naming its file is there, `workbench.probes.file_tools`).
+  Readable means what the model can read as it is: a whole tool result, the preview
+  of a persisted one but its last line (a preview may cut it), the user's and the
+  assistant's text, the current request a marker carries. A summary's text is not: it
+  is model-written;
 - on disk: the request names a file (a saved output, an archive's or a summary's
   transcript) that holds it verbatim, or names a file that names one that does:
   the names are followed from file to file, as a model re-reading them would. Only
@@ -18,6 +19,16 @@
   still says it: the probe's text appears in the summary, or, for an artifact,
   one line of it names the path and what the tool did to it;
 - gone: none of these.
+
+`PLACES` is the one table of these places, with what each means, shared by the course's
+designs and the compactions a session file records (`workbench.course.recorded`): there
+"on disk" is the transcript the recorded summary points to, and one more place sits
+before "gone", "re-read" (the agent fetched it again later in the file), for a design
+at the same point too (`place_of`).
+
+A summary's text is read by `summary_says` (the pipeline's summaries, which write
+"path (read)"); `Locator(..., says=...)` takes another reading, for a summary another
+model wrote (`workbench.course.recorded.in_summary`).
 
 `read_request(messages)` gives what a request holds for this (`Readable`); the offline
 model answers a probe from the same reading (`workbench.offline.model.probe_reply`).
@@ -35,10 +46,26 @@ from dataclasses import dataclass, field
 from compact import formats
 from compact.messages import text_of, tool_results, tool_uses, user_text
 
+from .file_tools import action_words, files_of
 from .questions import STATUSES, readable_units
 
-ACTION_WORDS = {"read_file": ("read",), "write_file": ("written", "write"),
-                "edit_file": ("edited", "edit")}
+# Where a probe stands: one row a place, in the order a probe is placed (the first that holds it).
+PLACE_TABLE = (
+    ("in context", "readable as it is in what the model is sent (after a recorded compaction: a "
+                   "message it kept word for word)"),
+    ("on disk", "in a file the request names, followed from file to file (a design's saved output "
+                "or transcript; the transcript a recorded summary points to)"),
+    ("summary only", "neither, but a summary the model is sent still says it"),
+    ("re-read", "none of these, but the agent fetched it again later in the session file"),
+    ("gone", "none of these"),
+)
+PLACES = tuple(name for name, _ in PLACE_TABLE)
+RE_READ = "re-read"
+
+
+def place_of(status: str, fetched_again: bool) -> str:
+    """A status (STATUSES) as a place: "gone" is "re-read" when the session fetched it again."""
+    return RE_READ if status == STATUSES[-1] and fetched_again else status
 
 
 @dataclass
@@ -92,9 +119,7 @@ def read_message(message, out: Readable | None = None) -> Readable:
     if message.get("role") == "assistant":
         out.texts.append(text_of(message.get("content")))
         for use in tool_uses(message):
-            data = use.get("input") if isinstance(use.get("input"), dict) else {}
-            if isinstance(data.get("path"), str):
-                out.uses.add((use.get("name"), data["path"]))
+            out.uses.update((use.get("name"), path) for path in files_of(use))
         return out
     _user_parts(user_text(message), out)
     for block in tool_results(message):
@@ -112,7 +137,7 @@ def read_request(messages) -> Readable:
 def summary_says(probe, summary: str) -> bool:
     """Whether a summary text keeps the probe (see the module's doc)."""
     if probe.unit == "use":
-        words = ACTION_WORDS.get(probe.tool, ())
+        words = action_words(probe.tool)
         return any(probe.cue in line and (probe.tool in line or any(f"({w})" in line for w in words))
                    for line in summary.splitlines())
     return " ".join(probe.expected.split()) in " ".join(summary.split())
@@ -143,9 +168,10 @@ class Locator:
     files never change once written, so neither does what they reach.
     """
 
-    def __init__(self, probes, store=None):
+    def __init__(self, probes, store=None, says=summary_says):
         self.probes = list(probes)
         self.store = store
+        self.says = says    # whether a summary text keeps a probe: `summary_says`, or another reading
         self._by_object: dict[int, tuple] = {}   # id(message) -> (message, Held): the message pinned
         self._texts: dict[str, frozenset] = {}
         self._summaries: dict[str, frozenset] = {}
@@ -174,7 +200,7 @@ class Locator:
         found = self._summaries.get(summary)
         if found is None:
             found = self._summaries[summary] = frozenset(
-                k for k, probe in enumerate(self.probes) if summary_says(probe, summary))
+                k for k, probe in enumerate(self.probes) if self.says(probe, summary))
         return found
 
     def held(self, readable: Readable) -> Held:

@@ -3,7 +3,7 @@
 #
 # The article's pipeline runs on the client: before every call, your code rewrites the
 # `messages` list. The Anthropic API now offers to do much of this job on its side, in
-# three beta features that the pinned SDK (`anthropic` 2.10.0) carries in
+# three beta features that the pinned SDK (`anthropic` 2.17.0) carries in
 # `anthropic.types.beta`:
 #
 # | the API's feature | beta | what it does | the article's nearest step |

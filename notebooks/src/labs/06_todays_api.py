@@ -13,7 +13,7 @@
 # choose." The same page: the API enforces the prefix check by default for accounts
 # created on or after August 31, 2026; make your integration append-only now.
 #
-# The pinned SDK (`anthropic` 2.10.0) has the types: `BetaThinkingBlockBindingParam`
+# The pinned SDK (`anthropic` 2.17.0) has the types: `BetaThinkingBlockBindingParam`
 # (`prefix_mismatch_behavior`: "error", the default, or "drop_block"), and the top-level
 # `input_transformations` of a response, which "Requires `anthropic-beta:
 # thinking-binding-controls-2026-08-01`" and, when streaming, "is final in

@@ -23,7 +23,16 @@ from ..tokens import estimate_tokens
 from . import binding, context_edits
 from . import context_management as cm
 from . import server_compaction as sc
-from .rules import TOO_DEEP, RequestError, check_pairs, check_shape, check_window, error_body, parse_body
+from .rules import (
+    SENT,
+    TOO_DEEP,
+    RequestError,
+    check_pairs,
+    check_shape,
+    check_window,
+    error_body,
+    parse_body,
+)
 from .thinking import check_tool_choice, sign_reply, with_thinking
 from .usage import CacheControlError, PromptCache, check_breakpoints
 from .window import stop_at_window
@@ -43,6 +52,8 @@ def answer(endpoint: str, raw: bytes, window: int, cache: PromptCache | None = N
             if isinstance(sent, dict) else (sent, None)
         asked = cm.read_asked(body, betas)
         request = cm.request_read(body, asked, secret) if asked else body
+        if asked and request.get("messages") is not body.get("messages"):
+            check_shape(body, endpoint, SENT)   # what a compaction block replaced is checked too
         check_shape(request, endpoint)
         check_pairs(request["messages"])
         check_breakpoints(request)

@@ -5,8 +5,9 @@ back into the server. As the pinned SDK's types define it (`anthropic.types.beta
 1. `read_asked`: what the request asks, checked: each edit and the `compaction`
    parameter needs its own beta (`EDITS`, `ON_DEMAND_BETA`), named in
    `betas=[...]` (the `anthropic-beta` header); at most MAX_EDITS edits;
-2. `request_read`: a `compaction` block sent back first in `messages` is verified
-   and read as the summary it holds (`server_compaction.adopt`);
+2. `request_read`: a `compaction` block sent back (first, or in the assistant message
+   that brought it) is verified when signed and read as the summary it holds, what
+   came before it dropped (`server_compaction.adopt`);
 3. `counted`: `count_tokens` counts the prompt after the clearing edits and reports
    `context_management.original_input_tokens` (compaction is not run to count);
 4. `compact_now`: `compaction={"type": "summarize"}` summarizes now and answers with

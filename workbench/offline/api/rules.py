@@ -5,7 +5,8 @@ API's own texts (SPEC 5.1), so the SDK raises its own exceptions:
 - a body that is not a JSON object, not UTF-8, nested too deeply, or holding a
   lone surrogate (`parse_body`);
 - a missing or mistyped field, in the API's wording (`messages.1.content.0.text:
-  Input should be a valid string`): `check_shape`;
+  Input should be a valid string`): `check_shape`, on the messages as sent too when a
+  compaction block dropped some (`SENT`);
 - a tool_result whose tool_use is not in the previous turn, and a tool_use with
   no tool_result right after it, in the API's two texts (`check_pairs`);
   consecutive messages of one role are one turn, as the API merges them;
@@ -19,6 +20,7 @@ Left out: the API's rules for fields the offline model never reads (images'
 bytes, documents, citations, tool choice), and the 4-breakpoint cache limit.
 """
 
+import dataclasses
 import json
 
 from compact import messages as shared
@@ -51,6 +53,11 @@ API = shared.Rules(
     nonempty_content=True)                       # but the final assistant message's
 
 
+# The messages as sent, before a compaction block is read and what it replaced dropped
+# (server_compaction.adopt): every message is checked, the block among them.
+SENT = dataclasses.replace(API, block_types=(*BLOCK_TYPES, "compaction"))
+
+
 def error_body(kind: str, message: str) -> dict:
     return {"type": "error", "error": {"type": kind, "message": message}}
 
@@ -64,8 +71,9 @@ def _need(body: dict, field: str, kind: type, name: str):
     return value
 
 
-def check_shape(body, endpoint: str) -> None:
-    """Fields and types, in the API's wording (`messages.1.content.0.text: ...`)."""
+def check_shape(body, endpoint: str, rules: shared.Rules = API) -> None:
+    """Fields and types, in the API's wording (`messages.1.content.0.text: ...`); `rules`:
+    SENT for the messages as sent, compaction blocks and all."""
     if not isinstance(body, dict):
         raise RequestError("Request body must be a JSON object")
     model = _need(body, "model", str, "string")
@@ -80,7 +88,7 @@ def check_shape(body, endpoint: str) -> None:
     if not messages:
         raise RequestError("messages: at least one message is required")
     for i, message in enumerate(messages):
-        shared.check_message(i, message, API, last=i == len(messages) - 1)
+        shared.check_message(i, message, rules, last=i == len(messages) - 1)
     _check_system(body.get("system"))
     _check_tools(body.get("tools"))
 

@@ -24,9 +24,11 @@ thousands of connections on one event loop without a thread each. Its parser
 - a connection that sends no request for IDLE_TIMEOUT seconds is closed
   (aiohttp's keep-alive timer, armed from the connection's start), and a body
   not received within IDLE_TIMEOUT is a 408;
-- at most MAX_CONNECTIONS connections are open at once (one more is answered 529
-  `overloaded_error` and closed), MAX_BODY bytes a body, MAX_BODIES_AT_ONCE bytes
-  of bodies being read or answered at once (529 past it);
+- at most MAX_CONNECTIONS connections are open at once, and the key holder's are
+  never crowded out (`_Server`): at the cap a new connection takes the place of the
+  oldest one that has not shown the key, and only when every connection has shown
+  it is the new one answered 529 `overloaded_error` and closed; MAX_BODY bytes a
+  body, MAX_BODIES_AT_ONCE bytes of bodies being read or answered at once (529 past it);
 - the log is a ring of LOG_SIZE entries of bounded facts: path, status, error
   type and the error's message cut to LOG_MESSAGE_CHARS; never a header, never a body.
 The server runs on its own event loop in a daemon thread, so a notebook or a
@@ -226,6 +228,7 @@ class OfflineServer:
         size = 0
         try:
             self._check_post(request, endpoint)
+            self._web.admit(request.protocol)    # it showed the key: never crowded out
             size = request.content_length or 0
             raw = await self._read_body(request, size)
         except _Refused as refused:
@@ -377,12 +380,50 @@ class _Overloaded(asyncio.Protocol):
 
 
 class _Server(web.Server):
-    """aiohttp's low-level server, with a cap on open connections."""
+    """aiohttp's low-level server, with a cap on open connections that another user of
+    the machine cannot fill.
+
+    aiohttp caps nothing, and knows a peer only by its address: on loopback every peer
+    is 127.0.0.1, so a cap per address would be one cap for everyone, and another local
+    user holding MAX_CONNECTIONS idle connections locked the key holder out (529). The
+    peer that counts here is whether a connection has shown this server's key: a request
+    on it that carries the key makes it the key holder's (`admit`), and those are never
+    closed to make room. At the cap, a new connection takes the place of the oldest one
+    that has not shown the key (closed unanswered); only when every open connection has
+    shown it is the new one answered 529. A student's client sends its request within a
+    millisecond of connecting, while a crowd would have to open MAX_CONNECTIONS more
+    connections in that time (at most BACKLOG are accepted an event-loop turn) to close
+    it first; each connection the crowd opens closes one of its own.
+    """
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._unproven: dict = {}     # connections that have not shown the key, oldest first
 
     def __call__(self):
-        if len(self._connections) >= MAX_CONNECTIONS:
+        if len(self._connections) >= MAX_CONNECTIONS and not self._make_room():
             return _Overloaded()
-        return _Protocol(self, loop=self._loop, **self._kwargs)
+        protocol = _Protocol(self, loop=self._loop, **self._kwargs)
+        self._unproven[protocol] = None
+        return protocol
+
+    def _make_room(self) -> bool:
+        """Close the oldest open connection that has not shown the key; False: none is."""
+        for protocol in self._unproven:
+            if protocol.transport is not None:   # made, and not closed yet
+                break
+        else:
+            return False
+        del self._unproven[protocol]
+        protocol.force_close()
+        return True
+
+    def admit(self, protocol) -> None:
+        self._unproven.pop(protocol, None)
+
+    def connection_lost(self, handler, exc=None) -> None:
+        self._unproven.pop(handler, None)
+        super().connection_lost(handler, exc)
 
 
 # -- python -m compact serve -------------------------------------------------------
@@ -410,6 +451,18 @@ def _key_file(server: OfflineServer) -> Path:
     return path
 
 
+def _kept_key(path: str) -> str:
+    """The key kept in `path` (its first line), which no one else may read: a unit hands it over
+    (systemd's LoadCredential), or a shell as its standard input (`--key-file /dev/stdin`)."""
+    with open(path) as file:
+        if os.fstat(file.fileno()).st_mode & 0o077:
+            raise ValueError("others may read or write it: chmod 600 it")
+        key = file.readline().strip()
+    if not key:
+        raise ValueError("it holds no key on its first line")
+    return key
+
+
 def main_serve(argv=None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m compact serve",
@@ -422,22 +475,34 @@ def main_serve(argv=None) -> int:
     parser.add_argument("--fail", type=int, action="append", default=[], choices=sorted(FAULTS),
                         help="answer the next request with this status; repeat for more")
     parser.add_argument("--cassette", metavar="FILE", help="answer from this recorded run (compact record)")
+    parser.add_argument("--key-file", metavar="FILE",
+                        help="require the key in FILE (its first line; readable by you alone), the same at "
+                             "every start, instead of a new one each start")
     args = parser.parse_args(argv)
     try:
+        kept = _kept_key(args.key_file) if args.key_file else None
+    except (OSError, ValueError) as error:
+        print(f"error: --key-file {shown(args.key_file)}: {shown(str(error))}", file=sys.stderr)
+        return 1
+    try:
         server = start_offline_server(window=args.window, faults=args.fail, port=args.port,
-                                      cassette=args.cassette)
+                                      cassette=args.cassette, key=kept)
     except CassetteError as error:   # its file and field, in one line (already through shown)
         print(f"error: {error}", file=sys.stderr)
         return 1
     except (OSError, ValueError) as error:
         print(f"error: cannot serve on {HOST}:{args.port}: {error}", file=sys.stderr)
         return 1
-    key = _key_file(server)
+    key = Path(args.key_file) if kept is not None else _key_file(server)
     print(f"Offline model listening on {server.base_url} (window {server.window} tokens).")
     if server.cassette is not None:
         print(f"It answers from {shown(args.cassette)}: {server.cassette.describe()}.")
-    print(f"Its key is in {key} (yours alone; a new one each start). Point a client at it:")
-    print(f"  ANTHROPIC_BASE_URL={server.base_url} ANTHROPIC_API_KEY=$(cat {key}) MODEL_ID={MODEL_NAME}")
+    # A cassette answers requests in the model's name it recorded: the client must send it.
+    model = server.cassette.models[0] if server.cassette is not None and server.cassette.models \
+        else MODEL_NAME
+    print(f"Its key is in {key} (yours alone; {'a new one' if kept is None else 'the same'} each start). "
+          "Point a client at it:")
+    print(f"  ANTHROPIC_BASE_URL={server.base_url} ANTHROPIC_API_KEY=$(cat {key}) MODEL_ID={shown(model)}")
     print("Ctrl-C stops it.", flush=True)
     signal.signal(signal.SIGTERM, signal.default_int_handler)   # `kill` too removes the key
     try:
@@ -446,5 +511,6 @@ def main_serve(argv=None) -> int:
         print("stopped")
     finally:
         server.stop()
-        shutil.rmtree(key.parent, ignore_errors=True)
+        if kept is None:
+            shutil.rmtree(key.parent, ignore_errors=True)
     return 0

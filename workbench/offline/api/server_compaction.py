@@ -8,14 +8,25 @@ Two features of the real API end in the same block (`anthropic.types.beta.BetaCo
   `pause_after_compaction` it is the block alone, `stop_reason` "compaction";
 - `compaction={"type": "summarize"}` (beta `compact-2026-09-04`): compact now,
   answer with the block alone (`BetaCompactionConfigParam`).
-The client sends the block back unchanged, first in `messages`, and it stands for
-everything it summarized. The server checks that it is its own: `signature` is
+The client sends the block back and it stands for everything before it (`adopt`). Where
+it may be, from three sources that agree: the API's docs ("append the response to your
+messages"; the API "drops all message blocks prior to the compaction block"); the SDK,
+whose `to_param()` of a reply makes an assistant message that starts with the block (its
+tool runner sends that message first); and a real exchange, pydantic-ai's recorded
+compaction round trip, which the API answered 200: the block, `content` alone, first in
+the assistant message after the user's, text after it. The types' `compaction_block_misplaced`
+("not the first block of the conversation, or is in a system message") is read after
+that drop: only a block in a system message is misplaced.
+
+A signed block must be this server's, as it returned it: `signature` is
 `<record>.<HMAC-SHA256>`, the record holding digests of `content` and
 `tool_changes` and the HMAC covering it and `encrypted_content`, keyed with a
 secret each server makes when it starts. A changed record or HMAC is
 `compaction_signature_invalid`; a changed `content` under a good record is
 `compaction_content_mismatch`; changed `tool_changes`, `compaction_tool_changes_mismatch`
-(the SDK's error classes, through `error.details.error_code`).
+(the SDK's error classes, through `error.details.error_code`). A block with no
+`signature` (pydantic-ai keeps `content` alone) is read as the client's summary, and
+its `encrypted_content`, which nothing then vouches for, is not read.
 
 The offline model's choices, where the API documents nothing (docs/AFTER_THE_ARTICLE.md):
 - the summary is the offline model's state summary (`state_summary`, the one step 4
@@ -23,7 +34,8 @@ The offline model's choices, where the API documents nothing (docs/AFTER_THE_ART
   accepted and change nothing, since a program follows no prompt;
 - `encrypted_content` is not encrypted: base64 of JSON saying what the block
   stands for (messages, tokens, the request the user typed last), signed, readable;
-- the model reads a block as the pipeline's `[Compacted]` message (`formats.summary_message`);
+- the model reads a block as the pipeline's `[Compacted]` message (`formats.summary_message`),
+  whose request is the one a signed block carries (an unsigned block carries none);
 - the `compaction` entry of `usage.iterations` (`compaction_usage`). The SDK's
   docstring (`BetaUsage.iterations`) says it reports the compaction operation
   itself, not the context it closed, and that a compaction closing about 200k
@@ -33,7 +45,8 @@ The offline model's choices, where the API documents nothing (docs/AFTER_THE_ART
   it already holds), output the summary, no cache counts. The benchmark's server
   designs book the same counts (`workbench.bench.server_designs`).
 
-Left out: `tool_changes` other than `[]` (the offline server has no inline tools).
+Left out: `tool_changes` other than `[]` (the offline server has no inline tools; an
+unsigned block's are not read).
 """
 
 import base64
@@ -158,7 +171,7 @@ def _blocks_of(messages):
     for i, message in enumerate(messages):
         content = message.get("content") if isinstance(message, dict) else None
         for j, block in enumerate(content if isinstance(content, list) else []):
-            if isinstance(block, dict) and block.get("type") == "compaction":
+            if _is_block(block):
                 yield i, j, block
 
 
@@ -167,42 +180,64 @@ def has_blocks(messages) -> bool:
 
 
 def adopt(messages: list, secret: bytes) -> list:
-    """The messages the model reads: a signed block, first, becomes the summary it holds.
+    """The messages the model reads: a compaction block with content stands for everything
+    before it, wherever the client keeps it (first, or in the assistant message that brought
+    it). What comes before it is dropped, the block is read as the summary it holds
+    (`as_read`), and the rest of its message and the messages after it follow as sent.
 
-    Blocks with null content are no-ops and are dropped, as the SDK's types say.
+    A signed block must be this server's, unchanged (`verify`); an unsigned one is the
+    client's summary, read as sent. Blocks with null content are no-ops and are dropped,
+    as the SDK's types say.
     """
     found = list(_blocks_of(messages))
+    for i, j, _ in found:
+        if messages[i].get("role") == "system":
+            raise CompactionError(f"messages.{i}.content.{j}: a compaction block cannot be in a system "
+                                  f"message", "compaction_block_misplaced")
     live = [(i, j, b) for i, j, b in found if b.get("content") is not None]
     if len(live) > 1:
         raise CompactionError(f"messages.{live[1][0]}.content.{live[1][1]}: messages hold more than one "
                               f"compaction block with content; send only the one returned last",
                               "compaction_block_ambiguous")
-    for i, j, block in live:
-        where = f"messages.{i}.content.{j}"
-        if (i, j) != (0, 0) or messages[0].get("role") == "system":
-            raise CompactionError(f"{where}: a compaction block must be the first block of the first "
-                                  f"message", "compaction_block_misplaced")
-        if not isinstance(block["content"], str) or not block["content"]:
-            raise CompactionError(f"{where}.content: a compaction block's content must be a non-empty "
-                                  f"string or null")
+    if not live:
+        return _without_blocks(messages)
+    i, j, block = live[0]
+    where = f"messages.{i}.content.{j}"
+    if not isinstance(block["content"], str) or not block["content"]:
+        raise CompactionError(f"{where}.content: a compaction block's content must be a non-empty "
+                              f"string or null")
+    if block.get("signature") is not None:
         verify(block, secret, where)
-    holders = {i for i, _, _ in found}
+    holder = messages[i]
+    after = [b for b in holder["content"][j + 1:] if not _is_block(b)]
+    return [as_read(block), *([{**holder, "content": after}] if after else []),
+            *_without_blocks(messages[i + 1:])]
+
+
+def _without_blocks(messages: list) -> list:
+    """`messages` without their (no-op) compaction blocks; a message left empty goes too."""
     out = []
-    for i, message in enumerate(messages):
-        if i not in holders:
+    for message in messages:
+        content = message.get("content") if isinstance(message, dict) else None
+        if not isinstance(content, list) or not any(_is_block(b) for b in content):
             out.append(message)
             continue
-        if live and i == 0:
-            out.append(as_read(live[0][2]))
-        rest = [b for b in message["content"] if not (isinstance(b, dict) and b.get("type") == "compaction")]
+        rest = [b for b in content if not _is_block(b)]
         if rest:
             out.append({**message, "content": rest})
     return out
 
 
+def _is_block(block) -> bool:
+    return isinstance(block, dict) and block.get("type") == "compaction"
+
+
 def as_read(block: dict) -> dict:
-    """How the offline model reads a block: the pipeline's `[Compacted]` message."""
-    return formats.summary_message("Compacted", block_meta(block).get("request", ""),
+    """How the offline model reads a block: the pipeline's `[Compacted]` message, with the
+    request a signed block carries; an unsigned block carries none (what it replaced is
+    dropped, not read for one)."""
+    carried = block_meta(block).get("request") if block.get("signature") is not None else None
+    return formats.summary_message("Compacted", carried if isinstance(carried, str) else "",
                                    block["content"], NO_TRANSCRIPT)
 
 

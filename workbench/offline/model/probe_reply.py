@@ -13,6 +13,7 @@ from compact.store import TRANSCRIPTS
 from ...display.lang import language_of
 from ...display.phrases import say
 from ...probes import describe_use, facts_in, read_question, sentences, value_runs
+from ...probes.file_tools import action_words
 from ...probes.status import Readable, read_message, read_request
 from .summary_reply import whole_messages
 from .view import Plan, View, read_view
@@ -46,10 +47,11 @@ def _from_summary(summaries, unit: str, cue: str) -> set:
 
 
 def _summary_shows(summaries, tool: str, path: str) -> str | None:
-    """The first summary line that names the call, or says what it did to the file."""
-    did = {"read_file": "(read)", "write_file": "(written)", "edit_file": "(edited)"}.get(tool, "\0")
+    """The first summary line that names the call, or says what it did to the file (the
+    words of the tool's action, `workbench.probes.file_tools`, in parentheses)."""
+    did = [f"({word})" for word in action_words(tool)]
     return next((line.strip() for summary in summaries for line in summary.splitlines()
-                 if path in line and (f"{tool}({path}" in line or did in line)), None)
+                 if path in line and (f"{tool}({path}" in line or any(d in line for d in did))), None)
 
 
 def _next_file(messages, view: View, here: Readable, read: dict, inner: list,

@@ -3,7 +3,7 @@
 #
 # 文章的管线在客户端运行：每次调用之前，由你的代码改写 `messages` 列表。
 # 现在，Anthropic API 也可以在服务器一侧替你完成这份工作的大部分：
-# 它提供了三项 beta 功能，本课程锁定的 SDK（`anthropic` 2.10.0）把它们放在
+# 它提供了三项 beta 功能，本课程锁定的 SDK（`anthropic` 2.17.0）把它们放在
 # `anthropic.types.beta` 里：
 #
 # | API 的功能 | beta | 做什么 | 文章里最接近的一步 |

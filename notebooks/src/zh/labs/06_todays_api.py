@@ -14,7 +14,7 @@
 # 思考块都失效，API 按你的选择以 400 拒绝请求，或丢弃失效的块。）同一页面还说：对 2026 年 8 月 31 日
 # 及之后创建的账户，API 默认执行前缀检查；现在就让你的集成只追加、不改写。
 #
-# 本课程锁定的 SDK（`anthropic` 2.10.0）有对应的类型：`BetaThinkingBlockBindingParam`
+# 本课程锁定的 SDK（`anthropic` 2.17.0）有对应的类型：`BetaThinkingBlockBindingParam`
 # （`prefix_mismatch_behavior`：默认 "error"，或 "drop_block"），以及回复顶层的
 # `input_transformations`，它 "Requires `anthropic-beta: thinking-binding-controls-2026-08-01`"
 # （需要这个 beta 请求头），流式时 "is final in `message_start`"（在 `message_start` 里就已确定）。
