@@ -5,15 +5,18 @@ Everything is built the README's way and removed at the end, whatever happens:
   Debian's /usr/bin/python3 (students must be able to run it), the teacher's files
   closed with the README's command;
 - the students: deploy/hub/add-students.sh from a `name:password` list, in a group of the
-  run's own, removed with their homes and control groups;
-- the hub: deploy/hub/start-hub-proxy.sh (port 8000's proxy, apart), then deploy/hub/start-hub.sh
-  (the start without systemd) with the deployed jupyterhub_config.py, only its environment
-  variables set (ports, state folder, group);
+  run's own, removed with their homes, control groups and what they left in the shared
+  temporary folders (`left_behind` finds anything still theirs);
+- the hub: deploy/hub/start-hub-proxy.sh (port 8000's proxy, apart; it makes the hub's
+  internal TLS certificates first), then deploy/hub/start-hub.sh (the start without
+  systemd) with the deployed jupyterhub_config.py, only its environment variables set
+  (ports, state folder, group, admins);
   students log in with their password through the hub's form, as a browser would;
+- the teachers: local users made as docs/CLASS.md makes the teacher, outside the group;
 - the class proxy: deploy/proxy/start-proxy.sh, LiteLLM from /opt/course-proxy (test.sh
   installs it) as a throwaway proxy user, with the offline model as its upstream.
 
-Left out: systemd (the units are for machines that boot it), TLS.
+Left out: systemd (the units are for machines that boot it), TLS on the public port.
 """
 
 import importlib.util
@@ -139,6 +142,43 @@ def class_of(course: Path, count: int, prefix: str = "ccs"):
             classroom.remove_student(name)
             limits.remove_student(name)
         subprocess.run(["groupdel", group], capture_output=True)
+
+
+@contextmanager
+def teachers(course: Path, count: int, prefix: str = "cct"):
+    """`count` teachers' accounts, made as docs/CLASS.md makes the teacher's (outside the
+    students' group): {name: password}; removed at the end, with whatever they left."""
+    passwords = {f"{prefix}-{os.getpid()}-{n}": secrets.token_urlsafe(12) for n in range(1, count + 1)}
+    try:
+        for name in passwords:
+            subprocess.run(["useradd", "--create-home", "-K", "HOME_MODE=0700", "--shell", "/bin/bash", name],
+                           check=True, capture_output=True)
+        subprocess.run(["chpasswd"], input="".join(f"{n}:{w}\n" for n, w in passwords.items()),
+                       text=True, check=True, capture_output=True)
+        yield passwords
+    finally:
+        limits = deployed_module(course, "limits")
+        for name in passwords:
+            classroom.remove_student(name)
+            limits.remove_student(name)
+
+
+LOOKED_AT = (Path("/tmp"), Path("/var/tmp"), Path("/dev/shm"), Path("/run"), Path("/home"))
+
+
+def left_behind(uids: set) -> list:
+    """Every path under LOOKED_AT owned by one of `uids` (links not followed)."""
+    found = []
+    for place in LOOKED_AT:
+        for folder, folders, files in os.walk(place):
+            for name in folders + files:
+                path = os.path.join(folder, name)
+                try:
+                    if os.lstat(path).st_uid in uids:
+                        found.append(path)
+                except OSError:   # gone meanwhile
+                    continue
+    return found
 
 
 def deployed_module(course: Path, name: str):
@@ -282,6 +322,20 @@ class DeployedHub:
         return Student(self, name, answer.json()["token"])
 
 
+def server_environ(name: str) -> dict:
+    """The environment of the user's jupyterhub-singleuser (read as root from /proc), or {}."""
+    import psutil
+    uid = pwd.getpwnam(name).pw_uid
+    for process in psutil.process_iter(["uids", "cmdline"]):
+        if process.info["uids"] and process.info["uids"].real == uid \
+                and "jupyterhub-singleuser" in " ".join(process.info["cmdline"] or ()):
+            try:
+                return process.environ()
+            except psutil.Error:
+                continue
+    return {}
+
+
 class Student:
     """One student's view of the hub, with their own token (what classroom.run_notebook needs)."""
 
@@ -307,6 +361,15 @@ class Student:
                 return time.monotonic() - started
             time.sleep(0.25)
         raise TimeoutError(f"{self.name}'s server not ready after {timeout:.0f} s\n{self.hub.log_tail()}")
+
+    def stop(self, timeout: float = 60) -> None:
+        """Stop the student's server and wait until the hub says it is gone."""
+        self.api("DELETE", f"/hub/api/users/{self.name}/server", timeout=timeout)
+        deadline = time.monotonic() + timeout
+        while self.api("GET", f"/hub/api/users/{self.name}")["servers"]:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{self.name}'s server still there after {timeout:.0f} s")
+            time.sleep(0.25)
 
     def ready(self) -> bool:
         return bool(self.api("GET", f"/hub/api/users/{self.name}")["servers"].get("", {}).get("ready"))

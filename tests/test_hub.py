@@ -1,4 +1,4 @@
-"""The course's JupyterHub as deployed (deploy/hub/) with a class of three real local students.
+"""The course's JupyterHub as deployed (deploy/hub/) with real local students, and attacked by one.
 
 As root (tests/hubkit.py builds each piece the README's way and removes it at the end):
 the students come from add-students.sh in a group of their own, the hub is start-hub.sh
@@ -13,24 +13,34 @@ Students 1 and 2 get a budget of $5, student 3 one of $0.0001. Then, in order:
    limits.py finds no control group, its allocation fails), student 1's is not.
 
 The tests assert on what that left (modes, the docs links, the spend, who can read what,
-the warnings in the hub's log).
+each server's address and certificate, the warnings in the hub's log); when the class is
+removed, nothing may be left that one of its uids owns.
+The squatter tests (issue 49) run a hub of their own for two students, two teachers and
+student B, whose program (tests/hub_squatter.py) takes the victim's server address and
+port while the victim logs in and starts their server in Chromium: the victim never
+reaches B's page, B makes no token of theirs, and the hub and the proxy refuse B's
+certificate for the victim's address.
 The race test runs the deployed hook 40 times against a student's process that swaps the
 hook's copy folder for a link to a folder of theirs, watches the copy, and swaps its top
 for a link to root's files as the hook hands it over (thousands of swaps in all): no
 file of root's may change owner. The hook before this one (copy as root, then chown)
-gave 13 to 18 of 3019 away on each of two tries. The whole file takes 4-7 minutes here,
-most of it the students' venv (made and removed each run); it prints its time.
+gave 13 to 18 of 3019 away on each of two tries. At the end the file prints how many of
+its tests ran and how long they took (the students' venv, made and removed each run, is a
+good part of it).
 Not root, no configurable-http-proxy or no LiteLLM in /opt/course-proxy: skipped, with the
 reason; the checks of the config's own settings, at the end, run anywhere.
 """
 
 import asyncio
+import json
 import os
 import pwd
 import re
+import shutil
 import signal
 import stat
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -41,7 +51,7 @@ from types import SimpleNamespace
 import psutil
 import pytest
 
-from tests import hubkit
+from tests import hub_squatter, hubkit
 from workbench.bench import classroom
 
 pytestmark = pytest.mark.slow
@@ -54,13 +64,15 @@ HOG = "x = bytearray(3 * 1024 ** 3)"   # 3 GB, touched: over the limit whatever 
 
 
 @pytest.fixture(scope="module")
-def course():
+def course(request):
     if REASON:
         pytest.skip(REASON)
     started = time.monotonic()
     with hubkit.students_course() as built:
         yield built
-    hubkit.say(f"the hub test took {time.monotonic() - started:.0f} s in all")
+    ran = [item for item in request.session.items if item.module is sys.modules[__name__]]
+    hubkit.say(f"the hub test: {len(ran)} tests of {Path(__file__).name} ran, "
+               f"{time.monotonic() - started:.0f} s in all")
 
 
 @pytest.fixture(scope="module")
@@ -75,6 +87,7 @@ def lesson(course):
     proxy = hubkit.ClassProxy(course, folder)
     with hubkit.class_of(course, 3) as (group, passwords):
         students = list(passwords)
+        uids = {pwd.getpwnam(name).pw_uid for name in students}
         hub = hubkit.DeployedHub(course, state, group,
                                  extra_env={"COURSE_MEMORY_LIMIT": MEMORY_LIMIT})
         try:
@@ -101,11 +114,15 @@ def lesson(course):
             hubkit.say(f"limits by {facts.limits}: {facts.memory['outcome']}")
             facts.log = (state / "jupyterhub.log").read_text(errors="replace")
             facts.state = state
+            facts.servers = {name: hubkit.server_environ(name) for name in students}
             yield facts
         finally:
             hub.close(students)
             proxy.stop()
             subprocess.run(["rm", "-rf", str(folder)])
+    # The class is gone: nothing of theirs may be left for the next user given their uid.
+    left = hubkit.left_behind(uids)
+    assert left == [], f"the hub test left these behind, owned by its students' uids: {left}"
 
 
 def home(student: str) -> Path:
@@ -199,14 +216,16 @@ def test_live_runs_go_through_the_proxy_and_an_over_budget_student_gets_a_clear_
     for run in (first, second):
         assert run.kernel_started and run.errors == [], \
             f"{run.student}: {run.errors}\n{lesson.proxy.log_tail()}"
-    # The budget is LiteLLM's check: its words reach the notebook, as an error of the SDK.
+    # The proxy's refusal reaches the notebook, as an error of the SDK.
     assert third.kernel_started
     assert len(third.errors) == 1 and "Budget has been exceeded" in third.errors[0], third.errors
     # The spend shows, per student, in the teacher's table.
     rows = {line.split()[0]: line.split()[1:] for line in lesson.spend.splitlines()[1:]}
     for student in lesson.students[:2]:
         assert float(rows[student][0]) > 0 and rows[student][1] == "5.00", lesson.spend
-    assert float(rows[lesson.students[2]][0]) > 0.0001, lesson.spend
+    # A budget is a bound (docs/CLASS.md): $0.0001 is $0.00 in whole cents, and the first call is
+    # refused before anything is spent.
+    assert rows[lesson.students[2]][:2] == ["0.00", "0.00"], lesson.spend
 
 
 @NEEDS_A_HUB
@@ -282,6 +301,35 @@ def test_a_hub_restart_never_closes_port_8000_and_a_students_page_keeps_answerin
 
 
 @NEEDS_A_HUB
+def test_each_server_has_an_address_of_its_own_and_a_key_only_its_student_reads(lesson):
+    from urllib.parse import urlsplit
+
+    from cryptography import x509
+    identity = deployed_hub_module("identity")
+    others = lesson.students[1:] + lesson.students[:1]
+    for student, other in zip(lesson.students, others):
+        uid, env = pwd.getpwnam(student).pw_uid, lesson.servers[student]
+        url = urlsplit(env["JUPYTERHUB_SERVICE_URL"])
+        assert url.scheme == "https" and url.hostname == identity.student_address(uid), env
+        folder = lesson.hub.runtime_root / f"{uid}.tls"
+        assert (folder.stat().st_uid, stat.S_IMODE(folder.stat().st_mode)) == (0, 0o711)
+        files = {"JUPYTERHUB_SSL_KEYFILE": "server.key", "JUPYTERHUB_SSL_CERTFILE": "server.crt",
+                 "JUPYTERHUB_SSL_CLIENT_CA": "ca.crt"}
+        for variable, name in files.items():
+            path = folder / name
+            assert env[variable] == str(path)
+            assert (path.stat().st_uid, stat.S_IMODE(path.stat().st_mode)) == (uid, 0o400)
+            assert hubkit.can_read(student, path) == "allowed"
+            assert hubkit.can_read(other, path) == "PermissionError"
+        names = x509.load_pem_x509_certificate((folder / "server.crt").read_bytes()).extensions \
+            .get_extension_for_class(x509.SubjectAlternativeName).value
+        assert [str(ip) for ip in names.get_values_for_type(x509.IPAddress)] == [url.hostname]
+        assert names.get_values_for_type(x509.DNSName) == []   # no localhost
+        # LocalProcessSpawner.move_certs would have put them there, as root
+        assert not (home(student) / ".jupyterhub").exists()
+
+
+@NEEDS_A_HUB
 def test_a_student_over_the_memory_limit_is_stopped_and_nobody_else(lesson):
     memory = lesson.memory
     if lesson.limits == "rlimit":   # no control group to be had: the allocation is refused
@@ -321,6 +369,172 @@ def test_the_log_carries_no_warning_of_a_servers_first_kernel(lesson):
     assert lesson.log.count("jupyterlab | extension was successfully linked") >= len(lesson.students)
     noisy = [line for line in lesson.log.splitlines() if any(text in line for text in NOISE)]
     assert noisy == []
+
+
+# -- issue 49: a classmate's server address, squatted -------------------------------------
+#
+# Student B (tests/hub_squatter.py: an unprivileged program of B's own, with B's own
+# certificate when the hub gave B one) takes the address and port of a classmate's server
+# or the teacher's, and the victim logs in and starts their server in a real browser. Before
+# issue 49 the port came from the uid: B bound it without listening, listened the moment
+# the victim's server started, the hub took B's answer for the victim's server, and B's
+# page on the hub's origin made a token of the victim's (an admin's, against the teacher).
+
+NEEDS_A_BROWSER = pytest.mark.skipif(not hub_squatter.CHROMIUM.exists(),
+                                     reason="Debian's chromium is not installed")
+ATTACK_SECONDS = 45   # how long the victim's browser is watched
+
+
+@pytest.fixture(scope="module")
+def squatted_class(course):
+    """A hub with three students and two teachers to be attacked, and B with their server running."""
+    folder = Path(tempfile.mkdtemp(prefix="ccsq-"))
+    state = folder / "state"
+    subprocess.run(["install", "-d", "-m", "700", str(state)], check=True)
+    with hubkit.removed(folder), hubkit.class_of(course, 4, prefix="ccq") as (group, passwords), \
+            hubkit.teachers(course, 2) as teachers:
+        *students, squatter = passwords
+        hub = hubkit.DeployedHub(course, state, group, admins=" ".join(teachers))
+        try:
+            hub.start()
+            hub.login(squatter, passwords[squatter]).spawn()
+            own = hubkit.server_environ(squatter)   # B's own server: B may read its environment
+            yield SimpleNamespace(hub=hub, passwords={**passwords, **teachers}, squatter=squatter,
+                                  victims={"student": students, "teacher": list(teachers)},
+                                  cert=(own.get("JUPYTERHUB_SSL_CERTFILE", ""),
+                                        own.get("JUPYTERHUB_SSL_KEYFILE", "")))
+        finally:
+            hub.close([*passwords, *teachers])
+
+
+def service_address(name: str) -> tuple:
+    """The address and port of the user's running server, from its JUPYTERHUB_SERVICE_URL."""
+    from urllib.parse import urlsplit
+    url = urlsplit(hubkit.server_environ(name)["JUPYTERHUB_SERVICE_URL"])
+    return url.hostname, url.port
+
+
+def attack(squatted, victim: str, prepare, shot: Path, opens: str = "/hub/spawn",
+           seconds: float = ATTACK_SECONDS) -> dict:
+    """B's squatter against `victim`, set up by prepare(squatter); the victim's browser opens
+    `opens` after logging in; then what B got, and what the hub logged meanwhile."""
+    hub = squatted.hub
+    logs = {name: (hub.state / name).stat().st_size for name in ("jupyterhub.log", "jupyterhub-proxy.log")}
+    squatter = hub_squatter.Squatter(hubkit.SYSTEM_PYTHON, squatted.squatter,
+                                     pwd.getpwnam(victim).pw_uid, squatted.cert)
+    try:
+        prepare(squatter)
+        seen = hub_squatter.victim_in_a_browser(hub.base_url, victim, squatted.passwords[victim],
+                                                opens, seconds, shot)
+        time.sleep(1)
+    finally:
+        squatter.stop()
+    tokens = []
+    for event in squatter.seen("stolen"):
+        report = json.loads(event["body"])
+        token = json.loads(report["answer"]).get("token") if 200 <= report["status"] < 300 else None
+        if token:   # what B can do with it
+            whom = hub.session().get(f"{hub.base_url}/hub/api/user", timeout=30,
+                                     headers={"Authorization": f"token {token}"}).json()
+            tokens.append({"name": whom.get("name"), "admin": whom.get("admin")})
+    hubkit.say(f"squatter against {victim}: the browser saw {seen['outcome']} ({seen['url']}); "
+               f"B's server: {len(squatter.seen('request'))} requests, "
+               f"{len(squatter.seen('tls refused'))} TLS handshakes refused, tokens made: {tokens}")
+    for name, start in logs.items():
+        with open(hub.state / name, "rb") as log:
+            log.seek(start)
+            logs[name] = log.read().decode(errors="replace")
+    return {"browser": seen, "tokens": tokens, "requests": squatter.seen("request"),
+            "refused": squatter.seen("tls refused"), "events": squatter.events,
+            "hub_log": logs["jupyterhub.log"], "proxy_log": logs["jupyterhub-proxy.log"],
+            "listening": [tuple(e["address"]) for e in squatter.seen("listening")]}
+
+
+@NEEDS_A_HUB
+@NEEDS_A_BROWSER
+@pytest.mark.parametrize("kind", ["student", "teacher"])
+def test_a_squatter_on_the_victims_last_address_and_port_never_gets_their_browser(squatted_class, kind,
+                                                                                   tmp_path):
+    victim = squatted_class.victims[kind][0]
+    # The victim's last start: its address and port, which any local user reads in /proc/net/tcp.
+    view = squatted_class.hub.login(victim, squatted_class.passwords[victim])
+    view.spawn()
+    ip, port = service_address(victim)
+    view.stop()
+
+    def prepare(squatter):
+        squatter.take("squat", ip, port)        # bound, not listening: listens when the server starts
+        squatter.take("listen", ip, port + 1)   # and, already listening, the ports next to it
+        squatter.take("listen", ip, port + 2)
+        squatter.wait_for("squatting")
+
+    outcome = attack(squatted_class, victim, prepare, tmp_path / "victim.png")
+    assert outcome["tokens"] == [], outcome
+    assert outcome["browser"]["outcome"] == "own server", outcome
+    assert outcome["requests"] == [], outcome
+
+
+@NEEDS_A_HUB
+@NEEDS_A_BROWSER
+@pytest.mark.parametrize("kind", ["student", "teacher"])
+def test_a_squatter_on_the_very_address_and_port_the_hub_hands_out_never_gets_their_browser(
+        squatted_class, kind, tmp_path):
+    """B gets more than a student can know: the address and port the hub handed the victim's
+    server, read as root from that server's environment the moment it starts (a lucky guess)."""
+    victim = squatted_class.victims[kind][1]
+
+    def prepare(squatter):
+        def hand_over():
+            deadline = time.monotonic() + ATTACK_SECONDS
+            while time.monotonic() < deadline:
+                try:
+                    ip, port = service_address(victim)
+                except (KeyError, TypeError):
+                    time.sleep(0.002)
+                    continue
+                squatter.take("listen", ip, port)
+                return
+        threading.Thread(target=hand_over, daemon=True).start()
+
+    outcome = attack(squatted_class, victim, prepare, tmp_path / "victim.png")
+    assert outcome["tokens"] == [], outcome
+    assert outcome["browser"]["outcome"] != "squatter", outcome
+    assert outcome["requests"] == [], outcome
+    # B did listen there before the victim's server (else this proves nothing), and the hub
+    # connected to B and refused its certificate, which names B's address and not the victim's.
+    assert len(outcome["listening"]) == 1 and outcome["refused"], outcome
+    ip, _ = outcome["listening"][0]
+    assert f"IP address mismatch, certificate is not valid for '{ip}'" in outcome["hub_log"]
+    view = squatted_class.hub.login(victim, squatted_class.passwords[victim])
+    assert not view.ready()   # the hub never took B's answer for the victim's server
+
+
+@NEEDS_A_HUB
+@NEEDS_A_BROWSER
+def test_a_squatter_on_the_address_of_a_server_that_just_died_never_gets_the_proxys_requests(
+        squatted_class, tmp_path):
+    """The victim's server dies (a crash, a kill) and B takes its address and port at once,
+    before the hub sees it gone: port 8000's proxy still routes the victim's pages there."""
+    victim = squatted_class.victims["student"][2]
+    view = squatted_class.hub.login(victim, squatted_class.passwords[victim])
+    view.spawn()
+    ip, port = service_address(victim)
+
+    def prepare(squatter):
+        os.kill(server_pid(victim), signal.SIGKILL)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and not squatter.seen("listening"):
+            squatter.take("listen", ip, port)   # as soon as the dying server lets the port go
+            time.sleep(0.05)
+
+    outcome = attack(squatted_class, victim, prepare, tmp_path / "victim.png",
+                     opens=f"/user/{victim}/lab", seconds=15)
+    assert outcome["tokens"] == [], outcome
+    assert outcome["browser"]["outcome"] != "squatter", outcome
+    assert outcome["requests"] == [], outcome
+    # Port 8000's proxy connected to B, and refused B's certificate: it names B's address.
+    assert outcome["listening"] == [(ip, port)] and outcome["refused"], outcome
+    assert f"IP: {ip} is not in the cert's list" in outcome["proxy_log"]
 
 
 # -- the race: a student's links against the hook ---------------------------------------
@@ -523,7 +737,7 @@ def test_the_config_leaves_port_8000s_proxy_to_its_own_service():
     # for 5 s (test_a_hub_restart_never_closes_port_8000_and_a_students_page_keeps_answering).
     config = hub_config()
     assert config.ConfigurableHTTPProxy.should_start is False
-    assert config.ConfigurableHTTPProxy.api_url == "http://127.0.0.1:8001"
+    assert config.ConfigurableHTTPProxy.api_url == "https://127.0.0.1:8001"
     hub = deployed_hub_text("jupyterhub.service")
     assert "Wants=jupyterhub-proxy.service" in hub and "jupyterhub-proxy.service" in hub.split("After=")[1]
     proxy = deployed_hub_text("jupyterhub-proxy.service")
@@ -566,58 +780,86 @@ def test_the_checkout_is_copied_again_over_its_last_copy_links_included(tmp_path
     assert not (course / ".venv").exists()
 
 
-# -- issue 38: a port of each student's own; the teacher let in (any user) -----------------
+# -- issue 38: the teacher let in; issue 49: a server the hub can tell apart (any user) -------
 
 def deployed_hub_module(name: str):
+    folder = str(classroom.ROOT / "deploy" / "hub")
+    if folder not in sys.path:   # as jupyterhub_config.py does: its modules import each other
+        sys.path.insert(0, folder)
     return hubkit.deployed_module(classroom.ROOT, name)
 
 
-def free_span(ports, span: int) -> int:
-    """A base port with `span` free ports from it (other hubs on this machine hold some)."""
-    for base in range(63000, 65000, span):
-        if all(ports.binds(port) for port in range(base, base + span)):
-            return base
-    raise RuntimeError("no free span of ports")
+def test_each_uid_gets_a_loopback_address_of_its_own_and_never_the_hubs():
+    identity = deployed_hub_module("identity")
+    uids = [*range(0, 140_000), identity.UID_LIMIT - 1]
+    addresses = [identity.student_address(uid) for uid in uids]
+    assert len(set(addresses)) == len(uids)   # one uid, one address
+    for address in addresses:
+        first, second, *_ = map(int, address.split("."))
+        assert first == 127 and 1 <= second <= 254, address   # loopback, never 127.0.x.x nor the broadcast
+    assert identity.student_address(1000) == "127.1.3.232"
+    for uid in (-1, identity.UID_LIMIT):
+        with pytest.raises(ValueError, match=f"uid {uid} has no loopback address of its own"):
+            identity.student_address(uid)
 
 
-def test_two_students_never_share_a_port_and_a_held_port_is_passed_over():
-    ports = deployed_hub_module("limits")
-    span = 20
-    base = free_span(ports, span)
-    handed = {}
-    first = ports.server_port(1001, handed, "ann", base=base, span=span)
-    # The same start point (uids a span apart): the second student gets the next port, not ann's.
-    second = ports.server_port(1001 + span, handed, "bob", base=base, span=span)
-    assert first == base + 1001 % span and second == first + 1
-    assert ports.server_port(1001, handed, "ann", base=base, span=span) == first   # the same each start
-    import socket
-    with socket.socket() as holder:   # something else holds carl's port: he gets the next free one
-        holder.bind(("127.0.0.1", base + 1005 % span))
-        holder.listen()
-        carl = ports.server_port(1005, handed, "carl", base=base, span=span)
-    assert carl == base + 1005 % span + 1
-    low, high = map(int, Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split())
-    assert not low <= ports.PORT_BASE <= high and not low <= ports.PORT_BASE + ports.PORT_SPAN - 1 <= high
+def test_the_config_turns_on_jupyterhubs_internal_tls_with_certificates_naming_only_the_servers_address():
+    config = hub_config()
+    assert config.JupyterHub.internal_ssl is True
+    assert config.JupyterHub.internal_certs_location == "/srv/jupyterhub/internal-ssl"
+    assert config.ConfigurableHTTPProxy.api_url == "https://127.0.0.1:8001"
+    assert config.Spawner.ssl_alt_names_include_local is False   # no 127.0.0.1, no localhost
+    assert config.Spawner.ssl_alt_names(SimpleNamespace(ip="127.1.3.232")) == ["IP:127.1.3.232"]
+    assert config.JupyterHub.spawner_class.__name__ == "CourseSpawner"
+    assert config.CourseSpawner.tls_root == "/run/course-kernels"
+    assert not hasattr(deployed_hub_module("limits"), "server_port")   # the uid rule is gone
 
 
-def test_the_spawner_starts_each_server_on_the_port_from_its_uid(monkeypatch):
-    limits = deployed_hub_module("limits")
-    chosen = []
+def test_the_spawner_listens_on_its_students_address_on_a_port_drawn_anew_each_start(monkeypatch):
+    identity = deployed_hub_module("identity")
+    started = []
 
-    async def started(self):
-        chosen.append(self.port)
-        return ("127.0.0.1", self.port)
+    async def start(self):
+        started.append((self.ip, self.port))
+        self.port = 50000 + len(started)   # as LocalProcessSpawner: a pick of its own, kept on the spawner
+        return (self.ip, self.port)
 
-    monkeypatch.setattr(limits.LocalProcessSpawner, "start", started)
-    monkeypatch.setattr(limits, "mode", lambda: "rlimit")
+    monkeypatch.setattr(identity.LimitedSpawner.__mro__[1], "start", start)
+    monkeypatch.setattr(sys.modules["limits"], "mode", lambda: "rlimit")
     me = pwd.getpwuid(os.getuid())
-    spawner = limits.LimitedSpawner.__new__(limits.LimitedSpawner)
-    monkeypatch.setattr(limits.LimitedSpawner, "user", SimpleNamespace(name=me.pw_name), raising=False)
-    monkeypatch.setattr(limits.LimitedSpawner, "handed", {})
+    spawner = identity.CourseSpawner(user=SimpleNamespace(name=me.pw_name))
     asyncio.run(spawner.start())
-    ports = deployed_hub_module("limits")
-    assert chosen and ports.PORT_BASE <= chosen[0] < ports.PORT_BASE + ports.PORT_SPAN
-    assert chosen[0] in limits.LimitedSpawner.handed   # recorded: no other student gets it
+    asyncio.run(spawner.start())   # after a failed start JupyterHub keeps the spawner, and its port
+    assert started == [(identity.student_address(me.pw_uid), 0)] * 2
+
+
+def test_the_proxys_start_passes_the_tls_flags_jupyterhub_passes_the_proxy_it_starts(tmp_path):
+    from jupyterhub.app import JupyterHub
+    from jupyterhub.httpclient import JupyterHubHTTPClient
+    from jupyterhub.proxy import ConfigurableHTTPProxy
+    app = JupyterHub(internal_ssl=True, internal_certs_location=str(tmp_path / "internal-ssl"))
+
+    async def init():   # its HTTP client wants a running loop
+        app.init_internal_ssl()
+
+    asyncio.run(init())
+    JupyterHubHTTPClient.clear_instance()
+    theirs = ConfigurableHTTPProxy._get_ssl_options(SimpleNamespace(app=app))
+    script = deployed_hub_text("start-hub-proxy.sh")
+    ours = script[script.index('exec "$(command -v configurable-http-proxy)"'):].replace("\\\n", " ").split()
+    flags = {arg: next_arg for arg, next_arg in zip(ours, [*ours[1:], ""]) if "-ssl-" in arg}
+
+    def basename(value: str) -> str:
+        return value.strip('"').rsplit("/", 1)[-1]
+
+    for flag, value in zip(theirs, [*theirs[1:], ""]):
+        if flag.startswith("--"):
+            assert flag in flags, flag
+            if not value.startswith("--"):   # a file: the same one, copied to proxy-ssl/ by hub-certs.sh
+                assert basename(flags[flag]) == basename(value), flag
+                assert basename(value) in deployed_hub_text("hub-certs.sh"), value
+    assert len(flags) == len([f for f in theirs if f.startswith("--")])
+    assert '--default-target "$hub_api"' in script and "hub_api=https://" in script
 
 
 def test_the_teacher_in_course_admins_is_let_in_and_an_admin_without_the_students_group(monkeypatch):
@@ -634,6 +876,71 @@ def test_the_teacher_in_course_admins_is_let_in_and_an_admin_without_the_student
 
     assert allowed("daemon") is True
     assert allowed("nobody") is False
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root (throwaway students)")
+def test_a_servers_key_goes_to_a_folder_of_roots_for_its_student_alone_and_never_through_a_link(tmp_path):
+    identity = deployed_hub_module("identity")
+    made = {}
+    for what, text in (("keyfile", "the key"), ("certfile", "the certificate"), ("cafile", "the CA")):
+        made[what] = tmp_path / what
+        made[what].write_text(text)
+    root = Path(tempfile.mkdtemp(prefix="cctls-"))
+    root.chmod(0o755)
+    victim = root / "root-only"   # a file of root's that a planted link points to
+    victim.write_text("root's")
+    with hubkit.removed(root), hubkit.class_of(classroom.ROOT, 2, prefix="cck") as (_, passwords):
+        student, other = passwords
+        account = pwd.getpwnam(student)
+        folder = root / f"{account.pw_uid}.tls"
+        folder.mkdir()
+        (folder / "server.key").symlink_to(victim)
+        placed = identity.place_certs({w: str(p) for w, p in made.items()}, root, account)
+        assert placed == {"keyfile": str(folder / "server.key"), "certfile": str(folder / "server.crt"),
+                          "cafile": str(folder / "ca.crt")}
+        assert victim.read_text() == "root's" and victim.stat().st_uid == 0
+        assert (folder / "server.key").read_text() == "the key" and not (folder / "server.key").is_symlink()
+        assert stat.S_IMODE(folder.stat().st_mode) == 0o711 and folder.stat().st_uid == 0
+        for path in placed.values():
+            info = Path(path).stat()
+            assert (info.st_uid, stat.S_IMODE(info.st_mode)) == (account.pw_uid, 0o400)
+            assert hubkit.can_read(student, path) == "allowed"
+            assert hubkit.can_read(other, path) == "PermissionError"
+        assert not made["keyfile"].exists() and not made["certfile"].exists()   # moved, as JupyterHub's own
+        # A link in place of the student's folder: refused, nothing written through it.
+        shutil.rmtree(folder)
+        elsewhere = root / "elsewhere"
+        elsewhere.mkdir()
+        folder.symlink_to(elsewhere)
+        made["keyfile"].write_text("the key")
+        made["certfile"].write_text("the certificate")
+        with pytest.raises(OSError):
+            identity.place_certs({w: str(p) for w, p in made.items()}, root, account)
+        assert list(elsewhere.iterdir()) == []
+
+
+LEAVE = r"""
+import os, sys, tempfile
+# What a kernel stopped in the middle of notebook 09 leaves: its TemporaryDirectory, the workspace in it.
+folder = tempfile.mkdtemp(prefix="live-run-", dir="/tmp")
+os.makedirs(os.path.join(folder, "workspace", ".transcripts"))
+open(os.path.join(folder, "workspace", "notes.md"), "w").write("mine")
+for place in ("/var/tmp", "/dev/shm"):
+    open(os.path.join(place, f"left-{os.getuid()}"), "w").write("mine")
+print(folder)
+"""
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root (a throwaway student)")
+def test_a_removed_student_leaves_nothing_in_the_shared_temporary_folders():
+    with hubkit.class_of(classroom.ROOT, 1, prefix="ccx") as (_, passwords):
+        student = next(iter(passwords))
+        uid = pwd.getpwnam(student).pw_uid
+        folder = hubkit.as_student(student, LEAVE)
+        assert Path(folder, "workspace", "notes.md").stat().st_uid == uid
+        assert len(hubkit.left_behind({uid})) >= 5   # the test can see what is left
+    assert hubkit.left_behind({uid}) == []
+    assert not Path(folder).exists()
 
 
 GIT_SHOW = r"""

@@ -5,7 +5,10 @@
 # it once the class has logged in). Each student gets a home of 700 (HOME_MODE: nobody
 # else can read it, even before their first login), bash in terminals, and the group
 # (default: students) that the hub lets in. A name that exists already is only given the
-# group and its password. Left out: removing students (userdel --remove NAME).
+# group and its password. Left out: removing students. `userdel --remove NAME` takes only
+# their home and mail; what they left in the shared temporary folders would belong to the
+# next user given their uid, so first stop their processes and remove it:
+#   pkill -KILL -u NAME; find /tmp /var/tmp /dev/shm -xdev -user NAME -delete; userdel --remove NAME
 set -euo pipefail
 list=${1:?usage: add-students.sh students.txt [group]}
 group=${2:-students}

@@ -11,23 +11,26 @@ TLS front such as nginx or caddy before it to serve a room); local users who log
 (PAM) and belong to the group COURSE_GROUP (default `students`), and the teacher: the
 admins of COURSE_ADMINS, let in by name (outside the group, so with no class key); one
 server a student, the course venv's jupyterhub-singleuser, started as the student inside
-their memory and process limits (limits.py), opened on notebook 00, on a port of its own
-(limits.py); before it starts, the student's own copy of notebooks/ and docs/ (without the
-teacher's notes), made as the student (home.py, student_copy.py); kernels over IPC in a
-700 socket folder of each student's; their class key for the proxy when the teacher made
-one (deploy/proxy/); the news prompt off; idle kernels and servers stopped.
+their memory and process limits (limits.py), opened on notebook 00; JupyterHub's internal
+TLS between the hub, its proxy and every server, each server on a loopback address of its
+own with a certificate that names only that address (identity.py), so that no student's
+server is ever taken for another's; before it starts, the student's own copy of
+notebooks/ and docs/ (without the teacher's notes), made as the student (home.py,
+student_copy.py); kernels over IPC in a 700 socket folder of each student's; their class
+key for the proxy when the teacher made one (deploy/proxy/); the news prompt off; idle
+kernels and servers stopped.
 The hub's database, cookie secret and log (jupyterhub.service and start-hub.sh send it
 there) live in the state folder (700, made so by the
 docs/CLASS.md), and a restart of the hub leaves every student's server and kernel running.
 
-Left out: TLS, anything past one machine (Zero to JupyterHub, on Kubernetes: docs/CLASS.md).
+Left out: TLS on port 8000 (a front's job), anything past one machine (Zero to JupyterHub,
+on Kubernetes: docs/CLASS.md).
 
 Environment, all optional: COURSE_DIR (the clone; default: the one holding this file),
 COURSE_HUB_STATE (/srv/jupyterhub), COURSE_HUB_PORT (8000), COURSE_HUB_API_PORT (8081),
 COURSE_PROXY_API_PORT (8001), COURSE_GROUP, COURSE_ADMINS (user names, separated by
 spaces), COURSE_RUNTIME_ROOT (/run/course-kernels), COURSE_CLASS_KEYS (the state folder's
-class-keys.json), COURSE_MEMORY_LIMIT and COURSE_TASKS_LIMIT (limits.py), COURSE_SERVER_PORTS
-and COURSE_SERVER_PORT_SPAN (limits.py).
+class-keys.json), COURSE_MEMORY_LIMIT and COURSE_TASKS_LIMIT (limits.py).
 tests/test_hub.py runs this file as it is, with these variables.
 """
 
@@ -40,7 +43,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))   # home.py and limits.py, beside this file
 
 from home import make_hook  # noqa: E402
-from limits import LimitedSpawner  # noqa: E402
+from identity import CourseSpawner, alt_names  # noqa: E402
 
 c = get_config()  # noqa: F821  (JupyterHub defines get_config when it loads this file)
 
@@ -65,7 +68,18 @@ c.JupyterHub.hub_port = int(os.environ.get("COURSE_HUB_API_PORT", "8081"))
 # the hub only sets its routes, so a hub restart leaves port 8000 open and students' pages
 # answering (JupyterHub's own deployments run it so). They share the token in the state folder.
 c.ConfigurableHTTPProxy.should_start = False
-c.ConfigurableHTTPProxy.api_url = f"http://127.0.0.1:{os.environ.get('COURSE_PROXY_API_PORT', '8001')}"
+c.ConfigurableHTTPProxy.api_url = f"https://127.0.0.1:{os.environ.get('COURSE_PROXY_API_PORT', '8001')}"
+
+# JupyterHub's internal TLS: the hub's own CA signs a certificate for the hub, its proxy's API
+# and client sides, and every student's server; each side refuses a peer whose certificate the
+# CA did not sign for the address it connects to. A student who listens first on a
+# classmate's address and port is refused there (identity.py says why each server needs an
+# address of its own for this to hold). The CA and the proxy's certificates are made once,
+# before the proxy starts (hub-certs.sh: `jupyterhub --generate-certs`), and kept across restarts.
+c.JupyterHub.internal_ssl = True
+c.JupyterHub.internal_certs_location = str(STATE / "internal-ssl")
+c.Spawner.ssl_alt_names = alt_names
+c.Spawner.ssl_alt_names_include_local = False
 
 
 def proxy_token(path: Path) -> str:
@@ -100,7 +114,8 @@ c.Authenticator.admin_users = ADMINS
 # that group's members keys), and JupyterHub lets in no admin the allowed rules leave out.
 c.Authenticator.allowed_users = ADMINS
 
-c.JupyterHub.spawner_class = LimitedSpawner
+c.JupyterHub.spawner_class = CourseSpawner
+c.CourseSpawner.tls_root = str(RUNTIME_ROOT)   # RUNTIME_ROOT/<uid>.tls: the server's key, the student's only
 c.Spawner.cmd = [str(VENV / "bin" / "jupyterhub-singleuser")]
 c.Spawner.notebook_dir = "~"
 c.Spawner.default_url = "/lab/tree/notebooks/00_why_compaction.ipynb"

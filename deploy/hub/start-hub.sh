@@ -13,5 +13,7 @@ course=${COURSE_DIR:-$(dirname "$(dirname "$here")")}
 state=${COURSE_HUB_STATE:-/srv/jupyterhub}
 umask 077
 cd "$state"
+exec >> "$state/jupyterhub.log" 2>&1
+bash "$here/hub-certs.sh"   # the hub's internal TLS, made once (start-hub-proxy.sh has made it already)
 echo $$ > jupyterhub.pid
-exec "$course/.venv/bin/jupyterhub" -f "$here/jupyterhub_config.py" >> "$state/jupyterhub.log" 2>&1
+exec "$course/.venv/bin/jupyterhub" -f "$here/jupyterhub_config.py"

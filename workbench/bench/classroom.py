@@ -1,8 +1,9 @@
 """A class on one machine: local students on the course's JupyterHub (deploy/hub/), measured.
 
 Not a step of the article: what a teacher needs before serving the course from one server.
-As root, it makes N local users, starts the hub of deploy/hub/jupyterhub_config.py on free
-loopback ports (a wrapper config changes only ports, state folders and who may log in,
+As root, it makes N local users, starts port 8000's proxy (deploy/hub/start-hub-proxy.sh) and
+the hub of deploy/hub/jupyterhub_config.py on free loopback ports (ports and state folders
+through the config's environment variables; a wrapper config changes only who may log in,
 and adds an API token for this program), starts every student's server at once, runs
 notebooks in every server through the kernel websocket, as a browser tab would, and reads
 the RSS of each server and kernel. scripts/bench_classroom.py prints the figures;
@@ -19,7 +20,7 @@ The students' side (a notebook through each kernel's websocket, memory) is
 scripts/bench_classroom.py and tests/test_hub.py call them.
 
 Left out: logging in through the browser (PAM passwords: the API token starts servers),
-TLS, widgets (nothing renders them here), a real model (COMPACT_OFFLINE=1).
+TLS on the public port, widgets (nothing renders them here), a real model (COMPACT_OFFLINE=1).
 """
 
 import fcntl
@@ -159,13 +160,36 @@ def stop_processes_of(uid: int) -> None:
                 pass
 
 
+# The folders every local user may write to. userdel --remove takes a user's home and mail
+# only: what they left here (a notebook's TemporaryDirectory whose kernel was stopped) would
+# belong to the next user given their uid.
+SHARED_TEMP = (Path("/tmp"), Path("/var/tmp"), Path("/dev/shm"))
+
+
 def remove_student(name: str) -> None:
     try:
         uid = pwd.getpwnam(name).pw_uid
     except KeyError:
         return
     stop_processes_of(uid)
+    remove_temp_files_of(uid)
     subprocess.run(["userdel", "--remove", "--force", name], capture_output=True)
+
+
+def remove_temp_files_of(uid: int) -> None:
+    """Remove what `uid` owns at the top of SHARED_TEMP (rm never follows a link)."""
+    for place in SHARED_TEMP:
+        try:
+            entries = list(os.scandir(place))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                owner = entry.stat(follow_symlinks=False).st_uid
+            except OSError:
+                continue
+            if owner == uid:
+                subprocess.run(["rm", "-rf", "--one-file-system", entry.path], capture_output=True)
 
 
 def add_student(name: str, tries: int = 10) -> None:
@@ -207,16 +231,11 @@ def state_folder():
 # -- the hub -----------------------------------------------------------------------------
 
 WRAPPER = """\
-# Written by workbench/bench/classroom.py: the course's hub config, on free ports, for a run.
+# Written by workbench/bench/classroom.py: the course's hub config (ports and state folder
+# from its environment variables), with this run's students and an API token for the bench.
 import os
 c = get_config()  # noqa: F821
 load_subconfig({config!r})  # noqa: F821
-c.JupyterHub.port = {port}
-c.JupyterHub.hub_port = {hub_port}
-c.ConfigurableHTTPProxy.api_url = "http://127.0.0.1:{api_port}"
-c.ConfigurableHTTPProxy.pid_file = {pid_file!r}
-c.JupyterHub.db_url = "sqlite:///{state}/jupyterhub.sqlite"
-c.JupyterHub.cookie_secret_file = {state!r} + "/jupyterhub_cookie_secret"
 c.Authenticator.allowed_users = set({students!r})
 c.JupyterHub.services = [{{"name": "classroom", "api_token": os.environ["CLASSROOM_TOKEN"]}}]
 c.JupyterHub.load_roles = [{{"name": "classroom", "services": ["classroom"],
@@ -226,7 +245,9 @@ c.Spawner.environment = {{"COMPACT_OFFLINE": "1"}}
 
 
 class ClassroomHub:
-    """deploy/hub/'s JupyterHub for `students`, started as root on free loopback ports."""
+    """deploy/hub/'s JupyterHub for `students`, started as root on free loopback ports: port
+    8000's proxy by start-hub-proxy.sh (which makes the hub's internal TLS certificates
+    first), then the hub, as docs/CLASS.md has them started."""
 
     def __init__(self, course: Path, students: list, state: Path):
         self.course, self.students, self.state = course, students, Path(state)
@@ -234,26 +255,33 @@ class ClassroomHub:
         self.base_url = f"http://127.0.0.1:{self.port}"
         self.token = secrets.token_hex(32)
         self.runtime_root = None
-        self.process = None
+        self.process = self.proxy = None
 
     def start(self, timeout: float = 90) -> "ClassroomHub":
         self.state.mkdir(mode=0o700, parents=True, exist_ok=True)  # its database: root's only
         # The students' socket folders, apart: they must cross this one, short, to reach theirs.
         self.runtime_root = Path(tempfile.mkdtemp(prefix="hubk-"))
         self.runtime_root.chmod(0o755)
-        config = self.state / "jupyterhub_config.py"
-        config.write_text(WRAPPER.format(
-            config=str(self.course / HUB_CONFIG), port=self.port, hub_port=free_port(),
-            api_port=free_port(), pid_file=str(self.state / "proxy.pid"), state=str(self.state),
-            students=self.students))
+        config = self.state / "classroom_config.py"
+        config.write_text(WRAPPER.format(config=str(self.course / HUB_CONFIG), students=self.students))
         env = {**os.environ, "CLASSROOM_TOKEN": self.token, "COURSE_DIR": str(self.course),
-               "COURSE_RUNTIME_ROOT": str(self.runtime_root), "COURSE_HUB_STATE": str(self.state)}
+               "COURSE_RUNTIME_ROOT": str(self.runtime_root), "COURSE_HUB_STATE": str(self.state),
+               "COURSE_HUB_PORT": str(self.port), "COURSE_HUB_API_PORT": str(free_port()),
+               "COURSE_PROXY_API_PORT": str(free_port())}
         env.pop("ANTHROPIC_API_KEY", None)
-        with open(self.state / "jupyterhub.log", "wb") as log:
+        self.proxy = subprocess.Popen(["bash", str(self.course / "deploy" / "hub" / "start-hub-proxy.sh")],
+                                      env=env, start_new_session=True,
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + timeout
+        while not self._port_open():
+            if self.proxy.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"configurable-http-proxy did not open port {self.port}:\n"
+                                   f"{self.log_tail(name='jupyterhub-proxy.log')}")
+            time.sleep(0.2)
+        with open(self.state / "jupyterhub.log", "ab") as log:
             self.process = subprocess.Popen(
                 [str(self.course / ".venv" / "bin" / "jupyterhub"), "-f", str(config)],
                 cwd=self.state, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-        deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"the hub exited with {self.process.returncode}:\n{self.log_tail()}")
@@ -263,6 +291,13 @@ class ClassroomHub:
             except (urllib.error.URLError, ConnectionError, TimeoutError):
                 time.sleep(0.3)
         raise TimeoutError(f"the hub did not answer in {timeout:.0f} s:\n{self.log_tail()}")
+
+    def _port_open(self) -> bool:
+        try:
+            socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+            return True
+        except OSError:
+            return False
 
     def api(self, method: str, path: str, body=None, timeout: float = 30):
         request = urllib.request.Request(
@@ -289,50 +324,35 @@ class ClassroomHub:
         with ThreadPoolExecutor(max_workers=len(self.students)) as pool:
             return dict(zip(self.students, pool.map(spawn, self.students)))
 
-    def log_tail(self, lines: int = 40) -> str:
+    def log_tail(self, lines: int = 40, name: str = "jupyterhub.log") -> str:
         try:
-            text = (self.state / "jupyterhub.log").read_text(errors="replace")
+            text = (self.state / name).read_text(errors="replace")
         except OSError:
             return "(no log)"
         return "\n".join(text.splitlines()[-lines:]).replace(self.token, "<token>")
 
     def stop(self) -> None:
-        """SIGTERM: the hub stops the servers and the proxy; then nothing of it is left."""
-        if self.process is None:
-            return
-        terminate(self.process)
-        try:
-            os.killpg(self.process.pid, signal.SIGKILL)  # start_new_session: it leads its group
-        except ProcessLookupError:
-            pass
-        self.process.wait()
-        self._stop_proxy()
-        shutil.rmtree(self.runtime_root, ignore_errors=True)
+        """SIGTERM to the hub, then its proxy; then whatever the students still run."""
+        for process in (self.process, self.proxy):
+            if process is None:
+                continue
+            terminate(process)
+            try:
+                os.killpg(process.pid, signal.SIGKILL)  # start_new_session: it leads its group
+            except ProcessLookupError:
+                pass
+            process.wait()
+        if self.runtime_root is not None:
+            shutil.rmtree(self.runtime_root, ignore_errors=True)
         for name in self.students:
             try:
                 stop_processes_of(pwd.getpwnam(name).pw_uid)
             except KeyError:
                 pass
 
-    def _stop_proxy(self) -> None:
-        """The proxy, if the hub left it running (its pid is checked: a pid can be reused)."""
-        import psutil
-        pid = self.proxy_pid()
-        if pid is None:
-            return
-        try:
-            proxy = psutil.Process(pid)
-            if "configurable-http-proxy" in " ".join(proxy.cmdline()):
-                proxy.kill()
-        except psutil.Error:
-            pass
-
     def proxy_pid(self):
-        try:
-            return int((self.state / "proxy.pid").read_text().strip())
-        except (OSError, ValueError):
-            return None
-
+        """configurable-http-proxy's pid: start-hub-proxy.sh becomes it (exec)."""
+        return None if self.proxy is None else self.proxy.pid
 
 
 @contextmanager
