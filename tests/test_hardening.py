@@ -193,7 +193,7 @@ def test_an_oversized_workspace_env_is_not_parsed_for_redaction(root, monkeypatc
 
 def run_cli(*args, cwd):
     env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
-    return subprocess.run([sys.executable, "-P", "-m", "compact", *args], cwd=cwd, env=env,
+    return subprocess.run([sys.executable, "-P", "-m", "workbench", *args], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=300)
 
 

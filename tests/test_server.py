@@ -669,7 +669,7 @@ def test_where_the_api_differs_it_is_a_named_rule():
         assert refused == (refuses == "pipeline", refuses == "server"), rule
 
 
-# -- python -m compact serve: the key in a file only its user can read ----------------------------
+# -- python -m workbench serve: the key in a file only its user can read ----------------------------
 
 @pytest.mark.slow
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "kill"])
@@ -677,7 +677,7 @@ def test_serve_keeps_its_key_in_a_private_file_and_never_prints_it(tmp_path, sto
     root = Path(__file__).resolve().parents[1]
     env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
     env.update(PYTHONPATH=str(root), TMPDIR=str(tmp_path))
-    child = subprocess.Popen([sys.executable, "-m", "compact", "serve", "--port", "0"], cwd=tmp_path,
+    child = subprocess.Popen([sys.executable, "-m", "workbench", "serve", "--port", "0"], cwd=tmp_path,
                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     guard = threading.Timer(60, child.kill)   # a child that never says four lines cannot hang the test
     guard.start()

@@ -2,7 +2,7 @@
 once, the size kept per change, a message copied only when a step edits it or it is output
 (copy on write), and only what changed since the last output checked.
 
-Speed itself is `python -m compact bench-prepare`'s to print; these tests check that the
+Speed itself is `python -m workbench bench-prepare`'s to print; these tests check that the
 short cuts change nothing a caller can see: every rule is still enforced on any message
 that is not exactly the compactor's own last output, the one-pass check of a fresh list
 raises what the check message by message raises, the caller's list is never changed, and
