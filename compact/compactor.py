@@ -148,8 +148,7 @@ class ContextCompactor:
     def run_step(self, name: str, messages, active_request=None):
         """One step alone, by its name in STEPS, on a copy of `messages`."""
         step = step_named(name)
-        with self.store.held_folders():
-            return self._working.finish(self._run(step, self._start(messages), active_request)[0])
+        return self._working.finish(self._run(step, self._start(messages), active_request)[0])
 
     def tool_result_budget(self, messages):
         """Step 1 alone: persist the newest batch's largest results while it is over its limit."""
@@ -187,14 +186,13 @@ class ContextCompactor:
         messages = self._start(messages)
         chars = self._working.start if self.measure is estimate_chars else self.measure(messages)
         thinking = self._thinking_in(messages) > 0   # then the default edits nothing in place
-        with self.store.held_folders():
-            for step in STEPS:
-                # flaw 8: a summary where a file write would do. persist_largest's row
-                # needs persist_before_summary, so only the default runs it before step 4.
-                if not step.runs_in_prepare(self.config, chars, thinking):
-                    continue
-                if step.says:
-                    self.echo_line(step.says)
-                messages, chars = self._run(step, messages, active_request, chars=chars)
+        for step in STEPS:
+            # flaw 8: a summary where a file write would do. persist_largest's row
+            # needs persist_before_summary, so only the default runs it before step 4.
+            if not step.runs_in_prepare(self.config, chars, thinking):
+                continue
+            if step.says:
+                self.echo_line(step.says)
+            messages, chars = self._run(step, messages, active_request, chars=chars)
         return self._working.finish(messages)
 

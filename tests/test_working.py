@@ -141,33 +141,7 @@ def test_every_recorded_size_is_the_measure_of_the_list(root, profile):
     assert any(r.fired for r in c.records if r.step in ("snip_compact", "micro_compact"))
 
 
-def test_a_call_opens_and_renames_once_per_file(root, monkeypatch):
-    """One open (the temporary file) and one rename per file saved, the folders walked once."""
-    opened, renamed = [], []
-    real_open, real_rename = os.open, store_module._rename_noreplace
-
-    def counting_open(path, flags, *args, **kwargs):
-        opened.append("folder" if flags & os.O_DIRECTORY else "file")
-        return real_open(path, flags, *args, **kwargs)
-
-    def counting_rename(*args):
-        renamed.append(args[2])
-        return real_rename(*args)
-
-    c = make_compactor(root)
-    (root / store_module.TOOL_RESULTS).mkdir(parents=True)  # made earlier: here it is only opened
-    history = pairs_history(40, size=3000)  # 120,000 characters: step 3 saves most results
-    monkeypatch.setattr(store_module.os, "open", counting_open)
-    monkeypatch.setattr(store_module, "_rename_noreplace", counting_rename)
-    c.micro_compact(history)
-    saved = len(c.store.written)
-    assert saved > 20
-    assert opened.count("file") == saved and len(renamed) == saved
-    assert opened.count("folder") == 3   # the root, .task_outputs, tool-results: once each
-
-
-def test_without_the_rename_a_hard_link_still_never_replaces(root, monkeypatch):
-    monkeypatch.setattr(store_module, "_rename_noreplace", lambda *args: None)
+def test_a_taken_name_is_never_replaced(root):
     store = store_module.Store(root)
     first = store.persist_result("call/1", "the first text")
     second = store.persist_result("call/1", "another text")
@@ -176,10 +150,10 @@ def test_without_the_rename_a_hard_link_still_never_replaces(root, monkeypatch):
     assert [p.name for p in (root / store_module.TOOL_RESULTS).iterdir() if p.suffix == ".tmp"] == []
 
 
-def test_a_rename_that_fails_leaves_no_temporary_file(root, monkeypatch):
-    def refused(*args):
+def test_a_link_that_fails_leaves_no_temporary_file(root, monkeypatch):
+    def refused(*args, **kwargs):
         raise OSError(errno.EIO, os.strerror(errno.EIO))
-    monkeypatch.setattr(store_module, "_rename_noreplace", refused)
+    monkeypatch.setattr(store_module.os, "link", refused)
     store = store_module.Store(root)
     with pytest.raises(store_module.StoreError, match="could not write .*toolu_1.txt"):
         store.persist_result("toolu_1", "x" * 100)
