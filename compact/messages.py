@@ -52,13 +52,11 @@ def encode(value) -> str:
     return _ENCODER.encode(value)   # json.dumps(value, ensure_ascii=False)
 
 
-def json_len(value) -> int:
-    """Characters of one value's JSON, as the article's measure counts them."""
+def json_len(value) -> int:   # characters of one value's JSON, as the article's measure counts them
     return len(encode(value))
 
 
-def estimate_chars(messages) -> int:
-    """The article's measure: characters of the JSON of the whole list."""
+def estimate_chars(messages) -> int:   # the article's measure: characters of the whole list's JSON
     return len(json.dumps(to_plain(messages), ensure_ascii=False))
 
 
@@ -82,13 +80,11 @@ def has_tool_use(message) -> bool:   # an assistant message that calls tools
     return message.get("role") == "assistant" and bool(tool_uses(message))
 
 
-def all_tool_results(messages) -> list:
-    """(message index, block) for every tool result, oldest first."""
+def all_tool_results(messages) -> list:   # (message index, block) for every tool result, oldest first
     return [(i, b) for i, m in enumerate(messages) for b in tool_results(m)]
 
 
-def thinking_count(messages) -> int:
-    """The thinking and redacted_thinking blocks of the assistant messages in `messages`."""
+def thinking_count(messages) -> int:   # thinking and redacted_thinking blocks of the assistant's
     return sum(1 for m in messages if m.get("role") == "assistant" for b in blocks(m)
                if isinstance(b, dict) and b.get("type") in ("thinking", "redacted_thinking"))
 
@@ -112,13 +108,11 @@ def with_text(content, text: str):
     return [{"type": "text", "text": text}, *others] if others else text
 
 
-def user_text(message) -> str:
-    """What a person typed: a user message's text, tool results left out."""
+def user_text(message) -> str:   # what a person typed: a user message's text, tool results left out
     return text_of(message.get("content")) if message.get("role") == "user" else ""
 
 
-def check_request(active_request) -> None:
-    """MessageFormatError unless the active request is a text (or None)."""
+def check_request(active_request) -> None:   # MessageFormatError unless a text (or None)
     if active_request is not None and not isinstance(active_request, str):
         raise MessageFormatError(f"active_request must be a text, got {type(active_request).__name__}")
 

@@ -1,15 +1,15 @@
 """The compactor's working list and each message's JSON: a call costs about one `json.dumps`.
 
-The working list holds the caller's messages (SDK objects made plain) until a step edits
-one: `replace` copies it first, as deep as a step edits (message, content list, blocks),
-and `finish` copies the rest of the output: the caller's list is never changed, and what
-a compaction archives is never copied. A message whose JSON, found at its place in the
-whole list's, is the one it had in the last output was checked then; any other is
-encoded and checked alone, with its pairs. The size is the sum of the messages' JSON plus
-2 a message (", " and the brackets). Left out: a custom measure, asked for the whole list.
+The working list holds the caller's messages (SDK objects made plain) until a step edits one:
+`replace` copies it first, as deep as a step edits (message, content list, blocks), and
+`finish` the rest of the output: the caller's list never changes, and what a compaction
+archives is never copied. A message whose JSON, found at its place in the whole list's, is
+the one it had in the last output was checked then; any other is encoded and checked alone,
+with its pairs. The size: the messages' JSON plus 2 a message (", " and brackets). Left out: a
+custom measure, asked for the whole list.
 """
 
-from .messages import MessageFormatError, blocks, encode, to_plain, validate_messages
+from .messages import MessageFormatError, encode, to_plain, validate_messages
 
 
 def _json_or_none(value) -> str | None:   # None: not plain JSON yet (SDK objects, a cycle, ...)
@@ -36,6 +36,15 @@ def _texts(messages: list, kept: list) -> tuple[list, list]:
     return texts, changed
 
 
+def _copy(message):   # as deep as a step edits: the message, its content list, its blocks
+    if not isinstance(message, dict):
+        return message
+    copy = message.copy()
+    if isinstance(copy.get("content"), (list, tuple)):
+        copy["content"] = [b.copy() if isinstance(b, dict) else b for b in copy["content"]]
+    return copy
+
+
 class Working:
     """The call's list and each message's JSON; a message a step edits or makes: when asked for."""
 
@@ -57,30 +66,25 @@ class Working:
                 working[i] = to_plain(messages[i], at=i)
         try:
             validate_messages(working, changed)
-        except MessageFormatError:   # a tool result's blocks given as a tuple: taken as a list
+        except MessageFormatError:   # blocks given as a tuple: taken as a list, as JSON has them
             for i in changed:
-                working[i] = self._own(working[i])
-                for block in blocks(working[i]):
-                    if isinstance(block, dict) and isinstance(block.get("content"), tuple):
-                        block["content"] = list(block["content"])
+                working[i] = to_plain(working[i], at=i)
             validate_messages(working, changed)
         for i in changed:
             texts[i] = texts[i] if texts[i] is not None else encode(working[i])
         self._list, self._texts = working, texts
         return working
 
-    def _own(self, message):   # the copy a step may edit: the message, its content list, its blocks
-        if not isinstance(message, dict) or id(message) in self._ours:
+    def _own(self, message):   # the compactor's copy of a message, made once a call
+        if id(message) in self._ours:
             return message
-        copy = message.copy()
-        if isinstance(copy.get("content"), (list, tuple)):
-            copy["content"] = [b.copy() if isinstance(b, dict) else b for b in copy["content"]]
+        copy = _copy(message)
         self._ours[id(copy)] = (copy, message)
         return copy
 
     def finish(self, messages: list) -> list:
         self.kept = self.texts(messages)
-        output = [self._own(m) for m in messages]
+        output = [m if id(m) in self._ours else _copy(m) for m in messages]
         self._list, self._ours = [], {}   # the caller's messages are no longer held
         return output
 
