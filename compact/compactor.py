@@ -113,13 +113,12 @@ class ContextCompactor:
         return messages
 
 
-    # -- the article's entry points: each step alone, by its name in STEPS ------------
+    # -- the article's entry points: each step alone, by its name (its module says what it does)
     def run_step(self, name: str, messages, active_request=None):
         """One step alone, by its name in STEPS, on a copy of `messages`."""
         step = step_named(name)
         return self._working.finish(self._run(step, self._start(messages), active_request)[0])
 
-    # Each step by the article's name (its module says what it does): a row of STEPS.
     def tool_result_budget(self, messages):
         return self.run_step("tool_result_budget", messages)
 

@@ -91,10 +91,14 @@ class Store:
         for part in folder.split("/"):
             walked.append(part)
             try:
-                if create:
-                    with suppress(FileExistsError):   # there, or made a moment ago by another writer
+                try:
+                    child = os.open(part, _FOLDER, dir_fd=fd)
+                except FileNotFoundError:
+                    if not create:
+                        raise
+                    with suppress(FileExistsError):   # made a moment ago by another writer
                         os.mkdir(part, dir_fd=fd)
-                child = os.open(part, _FOLDER, dir_fd=fd)
+                    child = os.open(part, _FOLDER, dir_fd=fd)
             except OSError:
                 if os.path.islink(self.root.joinpath(*walked)):
                     raise OSError(errno.ELOOP, f"{'/'.join(walked)} is a symbolic link, and the store "

@@ -12,8 +12,7 @@ import json
 from .messages import has_tool_use, tool_results, tool_uses
 
 PROBE = {"role": "user", "content": "."}   # every count starts with a user message
-# The API's own context management's default triggers, in input tokens: tool result
-# clearing (`clear_tool_uses_20250919`) and compaction (`compact_20260112`).
+# The API's own default triggers, in input tokens: clear_tool_uses_20250919 and compact_20260112.
 API_CLEARING_TRIGGER, API_COMPACTION_TRIGGER = 100_000, 150_000
 
 
