@@ -1,12 +1,9 @@
 """compact: the context-compaction pipeline of learn-claude-code s08, readable and safe.
 
-    from compact import ContextCompactor, CompactionConfig
-    c = ContextCompactor(root, summarizer=None, config=CompactionConfig())
+    c = ContextCompactor(root, summarizer, CompactionConfig())   # CompactionConfig.seed(): the article
     messages = c.prepare(messages, active_request)
 
-`CompactionConfig.seed()` reproduces the article; `CompactionConfig()` fixes its flaws.
-In tokens: `ContextCompactor(root, config=CompactionConfig.for_window(200_000, 0.75),
-measure=TokenMeasure(client, model))`.
+In tokens: config=CompactionConfig.for_window(200_000, 0.75), measure=TokenMeasure(client, model).
 """
 
 from .compactor import CompactionWarning, ContextCompactor
@@ -17,8 +14,6 @@ from .record import StepRecord
 from .store import Store, StoreError
 from .tokens import TokenMeasure
 
-__all__ = [
-    "CompactionConfig", "CompactionWarning", "ContextCompactor", "MessageFormatError",
-    "StepRecord", "Store", "StoreError", "TokenMeasure", "estimate_chars", "hit_the_window",
-    "is_prompt_too_long", "to_plain", "validate_messages",
-]
+__all__ = ["CompactionConfig", "CompactionWarning", "ContextCompactor", "MessageFormatError", "StepRecord",
+           "Store", "StoreError", "TokenMeasure", "estimate_chars", "hit_the_window", "is_prompt_too_long",
+           "to_plain", "validate_messages"]

@@ -2,19 +2,10 @@
 
     tool_result_budget -> snip_compact -> micro_compact -> compact_history (only if still over)
 
-While the list holds a thinking block, prepare runs no step that edits the past
-in place (flaw 19, `append_only_thinking`): over the limit it compacts whole, and
-each record counts what that cost.
-
-The order, and what each step needs, is one list: `compact.steps.STEPS`;
-`prepare` runs its rows. Each step is also a method of its own, by the article's
-name (`compactor.snip_compact(messages, request)`), a few lines that run its row.
-Each public method takes plain dicts or SDK objects, checks the list against the
-API's rules, works on a copy, and appends a StepRecord per step to `records`.
-
-Left out on purpose: calling the model and catching its refusal (the agent loop
-does both, then calls `reactive_compact`), and the `compact` tool's batch.
-Flaws are numbered as in docs/DESIGN.md.
+`prepare` runs the rows of `compact.steps.STEPS`, each also a method by the article's name,
+on plain dicts or SDK objects, checked, the caller's list unchanged (compact/working.py), a
+StepRecord a step in `records`; with a thinking block in the list it edits nothing in place
+(flaw 19). Left out: the model call and its refusal (the agent loop's), the `compact` tool.
 """
 
 import warnings
@@ -34,31 +25,25 @@ class CompactionWarning(UserWarning):
 
 class ContextCompactor:
     def __init__(self, root, summarizer=None, config: CompactionConfig | None = None, *,
-                 client=None, model: str | None = None, measure=None, new_id=None,
-                 echo=None):
+                 client=None, model: str | None = None, measure=None, new_id=None, echo=None):
         self.config = config or CompactionConfig()
         self.store = Store(Path(root), new_id=new_id)
         if summarizer is None and client is not None:
             if not model:
                 raise ValueError("a client needs a model name to summarize with")
-            summarizer = summary.client_summarizer(
-                client, model, self.config.summary_input_char_limit)
+            summarizer = summary.client_summarizer(client, model, self.config.summary_input_char_limit)
         self._summarizer = summarizer
         self.measure = measure or estimate_chars
-        # A limit in tokens compared with characters (or the reverse) would fire
-        # four times too late or too early without a word: refuse the mix.
+        # Tokens against characters would fire four times too late or early without a word.
         unit = getattr(self.measure, "unit", "characters")
         if unit != self.config.unit:
             raise ValueError(f"the measure counts {unit} but the config's context limit is in "
                              f"{self.config.unit}: set context_token_limit with a token measure")
         self.echo = echo  # callable(str) for the lines the article prints
         self.records: list[StepRecord] = []
-        self.calls = 0
-        self._errors: list[str] = []
-        self._model_calls = 0
-        self._working = working.Working()   # each message's JSON, kept up to date; copy on write
+        self.calls, self._model_calls, self._errors, self._working = 0, 0, [], working.Working()
 
-    # -- services the steps use ----------------------------------------------
+    # -- what the steps use ----------------------------------------------------
     def summarize(self, messages) -> str:
         """Ask the summarizer (a model call, counted in the step's record)."""
         if self._summarizer is None:
@@ -76,28 +61,18 @@ class ContextCompactor:
         if self.echo:
             self.echo(line)
 
-    def size(self, messages) -> int:
-        """The list's size by the compactor's measure; the article's comes from each
-        message's JSON, made once a call."""
-        return self._working.size(messages) if self.measure is estimate_chars \
-            else self.measure(messages)
+    def size(self, messages) -> int:   # by the compactor's measure (the article's: each message's JSON)
+        return self._working.size(messages) if self.measure is estimate_chars else self.measure(messages)
 
-    def texts(self, messages) -> list:
-        """Each message's JSON, made once a call (a transcript's lines)."""
+    def texts(self, messages) -> list:   # each message's JSON, made once a call (a transcript's lines)
         return self._working.texts(messages)
 
     def replace_content(self, messages, index: int, block, content, chars: int | None):
-        """Put `content` in `block` (a block of messages[index]); the list's size after,
-        given `chars`, the size before (None: the caller needs no size).
-
-        With the article's measure the change is exact and costs nothing (the
-        JSON of the message changes by the JSON of the content); a custom
-        measure (tokens, say) is asked again.
-        """
-        change = self._working.replace(messages, index, block, content)   # never the caller's
-        if self.measure is estimate_chars:
-            return None if chars is None else chars + change
-        return None if chars is None else self.measure(messages)
+        """Put `content` in `block`, a block of messages[index] (the only way a step edits);
+        the size after, given `chars` before (exact and free by the article's measure)."""
+        change = self._working.replace(messages, index, block, content)
+        if chars is not None:
+            return chars + change if self.measure is estimate_chars else self.measure(messages)
 
     # -- bookkeeping -----------------------------------------------------------
     def _run(self, step, messages, active_request=None, chars=None):
@@ -107,94 +82,76 @@ class ContextCompactor:
         self._errors, self._working.change = [], 0
         needs = {"request": active_request, "size": before_chars}
         thinking = self._thinking_in(messages)
-        seen = self._working.texts(messages) if thinking else None
+        seen = self.texts(messages) if thinking else None
         out = step.run(messages, self, *(needs[need] for need in step.needs))
         in_place = out is messages and self.measure is estimate_chars   # each change counted
         after_chars = before_chars + self._working.change if in_place else self.size(out)
         self.records.append(StepRecord(
-            call=self.calls, step=step.name,
-            messages_before=self._count, messages_after=len(out),
+            call=self.calls, step=step.name, messages_before=self._count, messages_after=len(out),
             chars_before=before_chars, chars_after=after_chars,
-            files=self.store.written[before_files:],
-            model_calls=self._model_calls - before_calls,
+            files=self.store.written[before_files:], model_calls=self._model_calls - before_calls,
             error="; ".join(self._errors) or None, **self._thinking_cost(seen, out, thinking)))
         self._count = len(out)
         return out, after_chars
 
-    def _thinking_cost(self, seen, out, thinking: int) -> dict:
-        """The record's thinking fields: `seen` is each message's JSON before the step."""
+    def _thinking_cost(self, seen, out, thinking: int) -> dict:   # seen: each message's JSON before
         if not thinking:
             return {}
-        now = self._working.texts(out)
+        now = self.texts(out)
         first = next((i for i, text in enumerate(seen) if i >= len(now) or now[i] != text), None)
-        left = self._thinking_in(out)
-        return {"thinking_dropped": max(thinking - left, 0), "cache_restart_at": first,
+        return {"thinking_dropped": max(thinking - self._thinking_in(out), 0), "cache_restart_at": first,
                 "thinking_invalidated": 0 if first is None else thinking_count(out[first:])}
 
-    def _thinking_in(self, messages) -> int:
-        """thinking_count once a list: edits in place (replace_content) touch no assistant block."""
+    def _thinking_in(self, messages) -> int:   # once a list: edits in place touch no assistant block
         if self._counted[0] is not messages:
             self._counted = (messages, thinking_count(messages))
         return self._counted[1]
 
     def _start(self, messages):
-        # One pass: the working list (the caller's is never changed), each message's
-        # JSON, and the check of what changed since the last output.
-        messages = self._working.begin(messages)
+        messages = self._working.begin(messages)   # checked; the caller's list is never changed
         self._count, self._counted = len(messages), (None, 0)
         return messages
 
-    # -- the article's entry points: each step alone, by its name in STEPS ------------
+
+    # -- the article's entry points: each step alone, by its name (its module says what it does)
     def run_step(self, name: str, messages, active_request=None):
         """One step alone, by its name in STEPS, on a copy of `messages`."""
         step = step_named(name)
-        with self.store.held_folders():
-            return self._working.finish(self._run(step, self._start(messages), active_request)[0])
+        return self._working.finish(self._run(step, self._start(messages), active_request)[0])
 
     def tool_result_budget(self, messages):
-        """Step 1 alone: persist the newest batch's largest results while it is over its limit."""
         return self.run_step("tool_result_budget", messages)
 
     def snip_compact(self, messages, active_request=None):
-        """Step 2 alone: archive the middle of a long list to a transcript."""
         return self.run_step("snip_compact", messages, active_request)
 
     def micro_compact(self, messages):
-        """Step 3 alone: older tool results become placeholders."""
         return self.run_step("micro_compact", messages)
 
     def persist_largest(self, messages):
-        """The default profile's pass before a summary: persist the largest results (flaw 8)."""
         return self.run_step("persist_largest", messages)
 
     def compact_history(self, messages, active_request=None):
-        """Step 4 alone: replace the list with one summary message (a model call)."""
         return self.run_step("compact_history", messages, active_request)
 
     def reactive_compact(self, messages, active_request=None):
-        """After a refusal: summarize all but the newest messages, keep those verbatim."""
         return self.run_step("reactive_compact", messages, active_request)
 
     def prepare(self, messages, active_request):
-        """Run before every model call: the steps of STEPS in order, each when its row says.
-
-        The three cheap steps cost no model call and leave a copy on disk (or, in the
-        article's step 3, a short placeholder); only then, if the context is still over
-        the limit, is a summary paid for. Step 1 must run before step 3, or a large old
-        result would become a placeholder with no saved copy."""
+        """Before every model call: the steps of STEPS in order, each when its row says. The
+        three cheap steps cost no model call and leave a copy on disk (or, in the article's
+        step 3, a short placeholder); only then, if still over the limit, is a summary paid
+        for. Step 1 runs before step 3, or a large old result would lose its saved copy."""
         check_request(active_request)
         self.calls += 1
         messages = self._start(messages)
-        chars = self._working.start if self.measure is estimate_chars else self.measure(messages)
+        chars = self.size(messages)
         thinking = self._thinking_in(messages) > 0   # then the default edits nothing in place
-        with self.store.held_folders():
-            for step in STEPS:
-                # flaw 8: a summary where a file write would do. persist_largest's row
-                # needs persist_before_summary, so only the default runs it before step 4.
-                if not step.runs_in_prepare(self.config, chars, thinking):
-                    continue
-                if step.says:
-                    self.echo_line(step.says)
-                messages, chars = self._run(step, messages, active_request, chars=chars)
+        for step in STEPS:
+            # flaw 8: persist_largest's row needs persist_before_summary: only the default runs it.
+            if not step.runs_in_prepare(self.config, chars, thinking):
+                continue
+            if step.says:
+                self.echo_line(step.says)
+            messages, chars = self._run(step, messages, active_request, chars=chars)
         return self._working.finish(messages)
-

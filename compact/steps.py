@@ -2,20 +2,8 @@
 
     tool_result_budget -> snip_compact -> micro_compact -> persist_largest -> compact_history
 
-One row a step: its name, the function that does it, its number in the
-article (None for the default profile's extra pass and for the safety net),
-what the function takes besides the list and the compactor, when `prepare`
-runs it, the profile switch it needs, the line the article prints when it
-runs, and its colour in every chart (a name from `workbench.display.palette`).
-
-`ContextCompactor.prepare` runs the rows in order; each step's method of the
-compactor (`def snip_compact` in compactor.py runs its row), replay, the charts
-and the pipeline picture read the same rows. Adding a step is a new module, a
-row here, its method in compactor.py, and a line in docs/DESIGN.md
-(docs/CONTRIBUTING.md walks through it).
-
-Left out: the order's reasons (the article's, in compactor.py) and the
-agent loop's retry around `reactive_compact` (its row only names the step).
+`prepare`, the compactor's step methods, replay and the charts read the rows (a new step:
+docs/CONTRIBUTING.md). Left out: the order's reasons (compactor.py), how a chart draws a step.
 """
 
 from collections.abc import Callable
@@ -37,12 +25,10 @@ class Step:
     when: str = ALWAYS
     switch: str | None = None   # a CompactionConfig switch that must be on
     says: str | None = None     # the line the article's agent prints when the step runs
-    colour: str = "black"       # a colour of workbench.display.palette, by name
     edits_past: bool = False    # rewrites messages the model has already read, in place
 
     def runs_in_prepare(self, config, chars: int, thinking: bool = False) -> bool:
-        """Whether `prepare` runs this step now, the list being `chars` long (`thinking`:
-        it holds a thinking block, which such an edit would invalidate)."""
+        """Whether `prepare` runs it now, the list `chars` long (`thinking`: with a thinking block)."""
         if self.switch is not None and not getattr(config, self.switch):
             return False
         if self.edits_past and thinking and config.append_only_thinking:
@@ -53,17 +39,15 @@ class Step:
 
 
 STEPS = (
-    Step("tool_result_budget", budget.tool_result_budget, 1, colour="orange"),
-    Step("snip_compact", snip.snip_compact, 2, needs=("request", "size"), colour="sky",
-         edits_past=True),
-    Step("micro_compact", micro.micro_compact, 3, needs=("size",), colour="green", edits_past=True),
+    Step("tool_result_budget", budget.tool_result_budget, 1),
+    Step("snip_compact", snip.snip_compact, 2, needs=("request", "size"), edits_past=True),
+    Step("micro_compact", micro.micro_compact, 3, needs=("size",), edits_past=True),
     # flaw 8: a summary where a file write would do (the default's pass before step 4).
     Step("persist_largest", budget.persist_largest, None, needs=("size",), when=OVER_LIMIT,
-         switch="persist_before_summary", colour="vermillion", edits_past=True),
+         switch="persist_before_summary", edits_past=True),
     Step("compact_history", summary.compact_history, 4, needs=("request",), when=OVER_LIMIT,
-         says="[auto compact]", colour="purple"),
-    Step("reactive_compact", reactive.reactive_compact, None, needs=("request",),
-         when=ON_REFUSAL, colour="black"),
+         says="[auto compact]"),
+    Step("reactive_compact", reactive.reactive_compact, None, needs=("request",), when=ON_REFUSAL),
 )
 
 BY_NAME = {step.name: step for step in STEPS}

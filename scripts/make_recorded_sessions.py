@@ -6,7 +6,7 @@ format, one a Codex CLI rollout.
     .venv/bin/python scripts/make_recorded_sessions.py --big /tmp/big.jsonl   # about 1 MB, for timing
 
 Both are MADE, NOT RECORDED: no Claude Code or Codex ran, and the summary each records
-was written by this script, not by a model. They exist so that `python -m compact probe
+was written by this script, not by a model. They exist so that `python -m workbench probe
 FILE --recorded` and the lab on what compaction forgets have a recorded compaction to
 audit whose every answer is known:
 - Claude Code (`recorded_claude_code.jsonl`): the records of scripts/make_claude_session.py

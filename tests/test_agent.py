@@ -350,7 +350,7 @@ def test_the_repl_ends_on_end_of_input(workspace, capsys, monkeypatch, no_key):
 def test_python_m_compact_run_works_as_a_command(workspace, tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ENV}
     env["PYTHONPATH"] = str(ROOT)
-    done = subprocess.run([sys.executable, "-m", "compact", "run", "titles", "--workspace",
+    done = subprocess.run([sys.executable, "-m", "workbench", "run", "titles", "--workspace",
                            str(workspace), "--profile", "seed"], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
@@ -362,7 +362,7 @@ def test_python_m_compact_run_works_as_a_command(workspace, tmp_path):
 def test_python_m_compact_serve_answers_any_client(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ENV}
     env["PYTHONPATH"] = str(ROOT)
-    process = subprocess.Popen([sys.executable, "-m", "compact", "serve", "--port", "0"],
+    process = subprocess.Popen([sys.executable, "-m", "workbench", "serve", "--port", "0"],
                                cwd=tmp_path, env=env, stdout=subprocess.PIPE, text=True)
     try:
         first, second = process.stdout.readline(), process.stdout.readline()

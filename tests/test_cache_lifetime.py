@@ -147,7 +147,7 @@ def test_one_replay_books_every_bill_as_separate_runs_would():
 
 def test_when_each_lifetime_wins():
     """One chat-heavy session of 120 turns, the default under each rule on each clock (the
-    figures docs/AFTER_THE_ARTICLE.md states; `python -m compact bench --ttls ... --clocks ...`
+    figures docs/AFTER_THE_ARTICLE.md states; `python -m workbench bench --ttls ... --clocks ...`
     prints them over every session and seed)."""
     session = make_session("chat-heavy", 120, 0)
     rules = ("5m", "1h", "1h-prefix", "adaptive")

@@ -17,8 +17,8 @@ import sys
 
 import pytest
 
-from compact.__main__ import main
 from tests.test_agent import SAMPLE
+from workbench.__main__ import main
 from workbench.agent import tasks
 from workbench.offline.api.cassette import FORMAT, Cassette, CassetteError, first_difference
 from workbench.offline.api.server import key_for, start_offline_server
@@ -76,7 +76,7 @@ def test_compact_serve_names_the_recorded_model_and_a_run_by_its_line_replays(re
     needs, with the model the cassette recorded (it printed the offline model's own name,
     so a run by that line got a 400 at body.model), and `compact run` replays by it."""
     cassette = recorded[0]
-    served = subprocess.Popen([sys.executable, "-P", "-m", "compact", "serve", "--port", "0",
+    served = subprocess.Popen([sys.executable, "-P", "-m", "workbench", "serve", "--port", "0",
                                "--cassette", str(cassette)], stdout=subprocess.PIPE, text=True)
     try:
         lines = [served.stdout.readline() for _ in range(5)]
@@ -88,7 +88,7 @@ def test_compact_serve_names_the_recorded_model_and_a_run_by_its_line_replays(re
         shutil.copytree(SAMPLE, workspace, ignore=shutil.ignore_patterns(".transcripts", ".task_outputs"))
         env = {**os.environ, "ANTHROPIC_BASE_URL": url, "MODEL_ID": "claude-teachers-choice",
                "ANTHROPIC_API_KEY": open(key_file).read(), "COMPACT_ENV_FILE": str(tmp_path / "no.env")}
-        done = subprocess.run([sys.executable, "-P", "-m", "compact", "run", "titles", "--workspace",
+        done = subprocess.run([sys.executable, "-P", "-m", "workbench", "run", "titles", "--workspace",
                                str(workspace)], env=env, capture_output=True, text=True, timeout=120)
     finally:
         served.terminate()

@@ -155,7 +155,7 @@ def test_a_broken_cassette_is_one_line_of_error_or_a_server_that_answers(tmp_pat
 
 
 def serve(path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-P", "-m", "compact", "serve", "--port", "0",
+    return subprocess.run([sys.executable, "-P", "-m", "workbench", "serve", "--port", "0",
                            "--cassette", str(path)], capture_output=True, text=True, timeout=30)
 
 

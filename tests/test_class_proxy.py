@@ -590,7 +590,7 @@ def test_the_proxy_runs_inside_its_memory_and_file_limits_without_systemd(proxy)
 # -- the offline upstream keeps its key ----------------------------------------------------------
 
 def serve_offline(key_file: Path, port: int, stdin=None):
-    return subprocess.Popen([sys.executable, "-P", "-m", "compact", "serve", "--port", str(port),
+    return subprocess.Popen([sys.executable, "-P", "-m", "workbench", "serve", "--port", str(port),
                              "--key-file", str(key_file)], stdin=stdin, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, cwd=classroom.ROOT)
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from matplotlib.figure import Figure
 
-from compact.__main__ import main as compact_main
+from workbench.__main__ import main as compact_main
 from workbench.bench import chart as bench_chart
 from workbench.bench import cli as bench_cli
 from workbench.course import replay as replay_module
@@ -24,7 +24,7 @@ ENV = ("ANTHROPIC_API_KEY", "MODEL_ID", "ANTHROPIC_BASE_URL", "ANTHROPIC_AUTH_TO
 
 
 def command_env(tmpdir: Path) -> dict:
-    """The environment of a `python -m compact` child: no key, its own temporary folder."""
+    """The environment of a `python -m workbench` child: no key, its own temporary folder."""
     env = {k: v for k, v in os.environ.items() if k not in ENV}
     env.update(PYTHONPATH=str(ROOT), TMPDIR=str(tmpdir), COMPACT_OFFLINE="1")
     return env
@@ -47,7 +47,7 @@ def test_ctrl_c_during_bench_ends_with_one_line_and_leaves_nothing(tmp_path):
     tmpdir.mkdir()
     chart = tmp_path / "bench.png"
     process = subprocess.Popen(
-        [sys.executable, "-m", "compact", "bench", "--quick", "--chart", str(chart)],
+        [sys.executable, "-m", "workbench", "bench", "--quick", "--chart", str(chart)],
         cwd=tmp_path, env=command_env(tmpdir), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         text=True)
     try:
@@ -171,7 +171,7 @@ def test_bench_checks_its_numbers(argv, named, capsys, monkeypatch):
 
 @pytest.mark.slow
 def test_serve_port_out_of_range_from_the_command_line(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "compact", "serve", "--port", "99999"],
+    done = subprocess.run([sys.executable, "-m", "workbench", "serve", "--port", "99999"],
                           cwd=tmp_path, env=command_env(tmp_path), capture_output=True, text=True,
                           timeout=60)
     assert done.returncode == 2

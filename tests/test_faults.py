@@ -2,7 +2,7 @@
 
 The tests run as root, so permissions cannot block a write: an unwritable store
 is a regular file where a folder should be, and a full disk is the store's
-rename, os.link (where there is no such rename) or os.write raising ENOSPC.
+os.link (a file taking its name) or os.write raising ENOSPC.
 In every case the text stays in context, no
 marker points at a missing file, no half-written file is left behind, a
 CompactionWarning is raised and the StepRecord carries the error.
@@ -141,17 +141,14 @@ def half_writing(fd, data):
 
 
 def full_disk(monkeypatch, how):
-    """ENOSPC from the rename, the link (on a system without that rename) or the write."""
+    """ENOSPC from the link that names a file, or from the write."""
     if how == "write":
         monkeypatch.setattr(store_module.os, "write", half_writing)
-    elif how == "rename":
-        monkeypatch.setattr(store_module, "_rename_noreplace", enospc)
     else:
-        monkeypatch.setattr(store_module, "_rename_noreplace", lambda *args: None)
         monkeypatch.setattr(store_module.os, "link", enospc)
 
 
-@pytest.mark.parametrize("how", ["rename", "link", "write"])
+@pytest.mark.parametrize("how", ["link", "write"])
 def test_full_disk_during_prepare(root, monkeypatch, profile, how):
     full_disk(monkeypatch, how)
     c = make_compactor(root, profile)
@@ -170,7 +167,7 @@ def test_full_disk_during_prepare(root, monkeypatch, profile, how):
 
 
 def test_full_disk_in_the_budget_step_names_the_file(root, monkeypatch):
-    full_disk(monkeypatch, "rename")
+    full_disk(monkeypatch, "link")
     c = make_compactor(root)
     with pytest.warns(CompactionWarning) as caught:
         c.tool_result_budget(huge_batch())
@@ -184,7 +181,7 @@ def test_the_next_call_succeeds_once_there_is_space(root, monkeypatch):
     c = make_compactor(root)
     messages = huge_batch()
     with monkeypatch.context() as patch:
-        full_disk(patch, "rename")
+        full_disk(patch, "link")
         with pytest.warns(CompactionWarning):
             out = c.prepare(messages, "Read the logs.")
     out = c.prepare(out, "Read the logs.")

@@ -3,8 +3,6 @@
 - the pipeline: an active request that is not a text, NaN and Infinity, an
   integer the JSON encoder refuses and duplicate tool_use ids are each a named
   MessageFormatError;
-- the store: a saved copy rewritten after its preview is no longer trusted, and
-  a stale temporary file of the store's own naming is removed by the next run;
 - the tools: edit_file is capped as read_file is, and never opens a FIFO; an
   oversized workspace `.env` is not parsed for redaction;
 - the command line: a chart never replaces a FIFO, a device or a link; a
@@ -16,13 +14,11 @@ import stat
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
 
-from compact import MessageFormatError, formats, micro, validate_messages
-from compact.store import STALE_TEMPORARY, TOOL_RESULTS, Store
+from compact import MessageFormatError, validate_messages
 from workbench.agent import model, tools
 from workbench.agent.loop import Agent, main_run
 
@@ -79,75 +75,6 @@ def test_duplicate_tool_use_ids_are_named():
         validate_messages(history(second_id="t1"))
 
 
-# -- the store's copies and its temporary files ----------------------------------------------------
-
-TEXT = "".join(f"line {n}: the whole tool output\n" for n in range(400))
-
-
-@pytest.mark.parametrize("tamper", ["same size", "longer", "shorter"])
-def test_a_copy_rewritten_after_its_preview_is_not_trusted(root, tamper):
-    store = Store(root)
-    path = store.persist_result("t1", TEXT)
-    preview = TEXT[:2000]
-    assert store.is_saved_copy(path, preview) and store.saved_text(path) == TEXT
-    forged = {"same size": TEXT[:2000] + "x" * (len(TEXT) - 2000),
-              "longer": TEXT + "planted\n", "shorter": TEXT[:2500]}[tamper]
-    (root / path).write_text(forged)          # what a bash command could do
-    assert not store.is_saved_copy(path, preview)
-    assert store.saved_text(path) is None
-    # Put back as it was, it is trusted again.
-    (root / path).write_text(TEXT)
-    assert store.is_saved_copy(path, preview) and store.saved_text(path) == TEXT
-
-
-def test_a_forged_copy_is_not_pointed_at_as_saved_by_micro_compact(root):
-    c = make_compactor(root)
-    path = c.store.persist_result("t1", TEXT)
-    block = tool_result("t1", formats.persisted_block(path, TEXT, c.config.preview_chars))
-    assert micro.placeholder(block, c) == formats.saved_placeholder(path)   # intact: trusted
-    (root / path).write_text(TEXT[:2000] + "planted instructions\n")
-    # Forged: the placeholder no longer names that file as where the result is saved.
-    assert path not in micro.placeholder(dict(block), c)
-
-
-def test_stale_temporary_files_of_ours_are_removed_by_the_next_run(root):
-    folder = root / TOOL_RESULTS
-    folder.mkdir(parents=True)
-    old = time.time() - STALE_TEMPORARY - 60
-    stale = folder / ".t1.txt.0123456789ab.tmp"      # left by a writer killed mid-write
-    fresh = folder / ".t2.txt.ba9876543210.tmp"      # a writer may be on it right now
-    others = [folder / "notes.tmp", folder / ".t3.txt.tmp", folder / ".t4.txt.0123456789ab.tmp.x"]
-    for path in (stale, fresh, *others):
-        path.write_text("half a text")
-    for path in (stale, *others):
-        os.utime(path, (old, old))
-    Store(root).persist_result("t9", "a new result")
-    assert not stale.exists()
-    assert fresh.exists() and all(path.exists() for path in others)
-
-
-def test_a_stale_temporary_file_left_by_kill_9_goes_on_the_next_run(root):
-    """A child writes through the store and is killed once its bytes are written, before
-    they get their name (at the rename or link that names them, whichever the store uses)."""
-    probe = ("import os, sys, signal\n"
-             "from compact import store\n"
-             "def die(*args, **kwargs):\n"
-             "    os.kill(os.getpid(), signal.SIGKILL)\n"
-             "store._rename_noreplace = store.os.link = die\n"
-             f"store.Store({str(root)!r}).persist_result('t1', 'x' * 100000)\n")
-    done = subprocess.run([sys.executable, "-P", "-c", probe], timeout=60)
-    assert done.returncode == -9
-    folder = root / TOOL_RESULTS
-    left = [p for p in folder.iterdir() if p.name.endswith(".tmp")]
-    assert len(left) == 1 and left[0].stat().st_size == 100000
-    Store(root).persist_result("t2", "next run")
-    assert [p for p in folder.iterdir() if p.name.endswith(".tmp")] == left   # too fresh yet
-    old = time.time() - STALE_TEMPORARY - 1
-    os.utime(left[0], (old, old))
-    Store(root).persist_result("t3", "a later run")
-    assert sorted(p.name for p in folder.iterdir()) == ["t2.txt", "t3.txt"]
-
-
 # -- the tools ---------------------------------------------------------------------------------
 
 def test_edit_file_is_capped_like_read_file(root):
@@ -193,7 +120,7 @@ def test_an_oversized_workspace_env_is_not_parsed_for_redaction(root, monkeypatc
 
 def run_cli(*args, cwd):
     env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
-    return subprocess.run([sys.executable, "-P", "-m", "compact", *args], cwd=cwd, env=env,
+    return subprocess.run([sys.executable, "-P", "-m", "workbench", *args], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=300)
 
 
@@ -253,7 +180,7 @@ def test_the_readmes_safety_numbers_are_the_codes():
     section = (ROOT / "docs" / "SAFETY.md").read_text(encoding="utf-8")
     for said in (f"over {model.MAX_ENV_BYTES // 1024} KiB", f"at most {model.MAX_ENV_BYTES // 1024} KiB",
                  f"up to {tools.MAX_FILE_BYTES:,} bytes", f"({tools.TIMEOUT} s)",
-                 f"over {STALE_TEMPORARY // 60} minutes old", f"nothing for {server.IDLE_TIMEOUT:g} s",
+                 f"nothing for {server.IDLE_TIMEOUT:g} s",
                  f"serves {server.MAX_CONNECTIONS} connections",
                  f"at most {server.MAX_BODY // 2 ** 20} MiB",
                  f"at most {server.MAX_BODIES_AT_ONCE // 2 ** 20} MiB of bodies", f"`{tools.OPT_IN}=1`"):

@@ -13,7 +13,6 @@ import json
 
 import pytest
 
-from compact import messages as shared
 from compact.messages import tool_results, tool_uses, validate_messages
 from tests.helpers import IMAGE
 from workbench.course.histories import HistoryError, load_history
@@ -26,7 +25,7 @@ def assert_accepted(messages):
     """The messages pass the pipeline's validator and the API's rules (shapes and pairs)."""
     validate_messages(messages)
     for i, message in enumerate(messages):
-        shared.check_message(i, message, rules.API, last=i == len(messages) - 1)
+        rules.check_message(i, message, rules.API, last=i == len(messages) - 1)
     rules.check_pairs(messages)
 
 

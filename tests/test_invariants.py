@@ -289,18 +289,18 @@ def test_prepare_turn_by_turn_holds_the_invariants(profile, base, data):
 
 
 class FlakyDisk:
-    """The store's rename (a file taking its name) failing (disk full) on chosen calls."""
+    """The store's link (a file taking its name) failing (disk full) on chosen calls."""
 
     def __init__(self, failing: set):
         self.failing, self.calls, self.failures = failing, 0, 0
-        self.rename = store_module._rename_noreplace
+        self.link = os.link
 
-    def __call__(self, *args):
+    def __call__(self, *args, **kwargs):
         self.calls += 1
         if self.calls in self.failing:
             self.failures += 1
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-        return self.rename(*args)
+        return self.link(*args, **kwargs)
 
 
 @pytest.mark.slow
@@ -309,7 +309,7 @@ class FlakyDisk:
 def test_failed_writes_are_fail_safe(profile, base, data):
     chunks, work, root, c, check = new_case(data, profile, base)
     disk = FlakyDisk(set(data.draw(st.lists(st.integers(1, 40), max_size=12))))
-    with mock.patch.object(store_module, "_rename_noreplace", disk), \
+    with mock.patch.object(store_module.os, "link", disk), \
             warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         prepare_turn_by_turn(c, check, chunks)

@@ -1,6 +1,6 @@
 """The made sample sessions in today's formats (data/sessions/, scripts/make_sessions.py):
 each is labelled as made, fresh, in its format's real shape, and replayed, swept and
-probed through the commands a practitioner runs (`python -m compact replay|sweep|probe FILE`).
+probed through the commands a practitioner runs (`python -m workbench replay|sweep|probe FILE`).
 """
 
 import json

@@ -79,8 +79,8 @@ def planted(tmp_path):
 
 COMMAND_LINES = {
     "the compact script": [str(BIN / "compact")],
-    "python -P -m compact": [sys.executable, "-P", "-m", "compact"],
-    "python -m compact": [sys.executable, "-m", "compact"],
+    "python -P -m workbench": [sys.executable, "-P", "-m", "workbench"],
+    "python -m workbench": [sys.executable, "-m", "workbench"],
 }
 
 

@@ -195,7 +195,7 @@ def test_table_of_nothing_says_so():
     assert format_table([]).endswith("(no steps ran)")
 
 
-# -- python -m compact replay -------------------------------------------------------------------
+# -- python -m workbench replay -------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", list_histories())
 def test_cli_prints_the_table_for_every_history(name, capsys):
@@ -252,11 +252,11 @@ def test_cli_chart_writes_a_png(tmp_path, capsys):
 
 
 def test_python_dash_m_compact_replay_dispatches_here():
-    done = subprocess.run([sys.executable, "-m", "compact", "replay", "five_reads",
+    done = subprocess.run([sys.executable, "-m", "workbench", "replay", "five_reads",
                            "--profile", "seed"], cwd=ROOT, capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 0, done.stderr
     assert "micro_compact" in done.stdout
-    bad = subprocess.run([sys.executable, "-m", "compact", "replay", "missing.json"], cwd=ROOT,
+    bad = subprocess.run([sys.executable, "-m", "workbench", "replay", "missing.json"], cwd=ROOT,
                          capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and len(bad.stderr.splitlines()) == 1

@@ -1,6 +1,6 @@
 """The offline model under a classroom's load, at the socket level: many clients
 at once, clients that hang up, methods other than POST, and how a reply is
-written. Timing is printed by `python -m compact bench-server`, never asserted here."""
+written. Timing is printed by `python -m workbench bench-server`, never asserted here."""
 
 import contextlib
 import http.client
@@ -259,7 +259,7 @@ def test_python_m_compact_bench_server_prints_both_rates(tmp_path):
     root = Path(__file__).resolve().parents[1]
     env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
     env["PYTHONPATH"] = str(root)
-    done = subprocess.run([sys.executable, "-m", "compact", "bench-server", "--requests", "20",
+    done = subprocess.run([sys.executable, "-m", "workbench", "bench-server", "--requests", "20",
                            "--clients", "5", "--per-client", "4", "--rounds", "1"], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr

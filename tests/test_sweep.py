@@ -1,4 +1,4 @@
-"""The sweep (workbench/course/sweep.py), its chart, and `python -m compact replay|sweep FILE`.
+"""The sweep (workbench/course/sweep.py), its chart, and `python -m workbench replay|sweep FILE`.
 
 The best row is recomputed here from the printed table, by the rule the
 module's docstring states, so the table, the mark and the rule cannot drift
@@ -142,7 +142,7 @@ def test_the_progress_bar_counts_to_the_end():
 # -- the command line ------------------------------------------------------------------
 
 def run(*argv):
-    return subprocess.run([sys.executable, "-m", "compact", *argv], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "workbench", *argv], capture_output=True, text=True,
                           cwd=ROOT, timeout=300)
 
 

@@ -45,8 +45,8 @@ def api_check(messages) -> None:
     """rules.RequestError unless the API (at its strictest) takes `messages` as a request."""
     assert isinstance(messages, list) and messages, "a request needs at least one message"
     for i, message in enumerate(messages):
-        shared.check_message(i, message, API, last=i == len(messages) - 1)
-    shared.check_pairs(messages, API)
+        rules.check_message(i, message, API, last=i == len(messages) - 1)
+    rules.check_pairs(messages, API)
 
 
 def summarize(messages) -> str:

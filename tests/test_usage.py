@@ -4,7 +4,7 @@ The three input counts add up to `count_tokens`; a breakpoint writes its prefix
 once and the next request reads it; a prefix under the minimum, or more than 20
 blocks back from every breakpoint, is never read; a fifth breakpoint is refused;
 1-hour writes are reported as such; an entry lives 5 minutes from its last use;
-`python -m compact run` prints one usage line per model call.
+`python -m workbench run` prints one usage line per model call.
 """
 
 import shutil

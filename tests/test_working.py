@@ -1,12 +1,11 @@
-"""`prepare` near one pass (compact/working.py, issues 20 and 41): each message's JSON made
-once, the size kept per change, a message copied only when a step edits it or it is output
-(copy on write), and only what changed since the last output checked.
+"""`prepare` near one `json.dumps` (compact/working.py, issues 20 and 41): each message's
+JSON made once, the size kept per change, a message copied only when a step edits it or it
+is output (copy on write), and only what changed since the last output checked.
 
-Speed itself is `python -m compact bench-prepare`'s to print; these tests check that the
+Speed itself is `python -m workbench bench-prepare`'s to print; these tests check that the
 short cuts change nothing a caller can see: every rule is still enforced on any message
-that is not exactly the compactor's own last output, the one-pass check of a fresh list
-raises what the check message by message raises, the caller's list is never changed, and
-every size recorded is exact.
+that is not exactly the compactor's own last output, the caller's list is never changed,
+and every size recorded is exact.
 """
 
 import copy
@@ -15,8 +14,6 @@ import os
 
 import pytest
 from anthropic.types import TextBlock
-from hypothesis import example, given, settings
-from hypothesis import strategies as st
 
 from compact import (
     CompactionConfig,
@@ -24,21 +21,18 @@ from compact import (
     MessageFormatError,
     estimate_chars,
     formats,
-    validate_messages,
 )
 from compact import messages as messages_module
 from compact import store as store_module
 from compact.messages import blocks
 
 from .helpers import (
-    assistant,
     body,
     call,
     make_compactor,
     pairs_history,
     replay,
     tool_heavy_session,
-    tool_use,
     user,
 )
 
@@ -92,35 +86,31 @@ def test_an_sdk_object_in_place_of_a_dict_becomes_a_dict(root):
 def test_only_the_new_messages_are_checked_on_a_quiet_call(root, monkeypatch):
     c, out = settled(root)
     checked = []
-    real = messages_module._check_shape
-    monkeypatch.setattr(messages_module, "_check_shape",
+    real = messages_module.check_message
+    monkeypatch.setattr(messages_module, "check_message",
                         lambda i, message: checked.append(i) or real(i, message))
     grown = [*out, *call({"toolu_new": body("toolu_new", 300)})]
     c.prepare(grown, REQUEST)
     assert checked == [len(out), len(out) + 1]
     checked.clear()
-    real_all = messages_module._check_all
-    monkeypatch.setattr(messages_module, "_check_all",
-                        lambda listed: checked.append("all") or real_all(listed))
-    c.prepare([user("Something else entirely.")], "Something else entirely.")
-    assert checked == ["all"]   # a list that is not the last output is checked whole, in one pass
+    fresh = [user("Something else entirely."), *call({"toolu_x": "ok"})]
+    c.prepare(fresh, "Something else entirely.")
+    assert checked == [0, 1, 2]   # a list that is not the last output is checked whole
 
 
-def test_the_encoder_made_once_writes_what_json_dumps_writes_even_after_a_cycle():
-    """The C encoder is made once, so its cycle marks outlive a call: a failed call must
-    leave none behind, or the same dict, fixed, would be refused as a cycle."""
+def test_encode_writes_what_json_dumps_writes_and_a_cycle_is_named(root):
     import json
 
-    from compact.working import encode
+    from compact.messages import encode
     block = {"type": "text", "text": "é\u2028\ud800 \x00", "n": [1.5, float("inf"), None, True]}
-    block["self"] = block
-    with pytest.raises(ValueError, match="Circular"):
-        encode({"role": "user", "content": [block]})
-    del block["self"]
     for value in ({"role": "user", "content": [block]}, "é", 3, [block, block]):
         assert encode(value) == json.dumps(value, ensure_ascii=False)
     with pytest.raises(TypeError, match="Object of type set is not JSON serializable"):
         encode({"a": {1}})
+    looped = {"type": "text", "text": "x"}
+    looped["self"] = looped
+    with pytest.raises(MessageFormatError, match=r"messages\[1\]\.content\[0\] is nested more than"):
+        make_compactor(root).prepare([user(REQUEST), {"role": "assistant", "content": [looped]}], REQUEST)
 
 
 def test_every_recorded_size_is_the_measure_of_the_list(root, profile):
@@ -141,33 +131,7 @@ def test_every_recorded_size_is_the_measure_of_the_list(root, profile):
     assert any(r.fired for r in c.records if r.step in ("snip_compact", "micro_compact"))
 
 
-def test_a_call_opens_and_renames_once_per_file(root, monkeypatch):
-    """One open (the temporary file) and one rename per file saved, the folders walked once."""
-    opened, renamed = [], []
-    real_open, real_rename = os.open, store_module._rename_noreplace
-
-    def counting_open(path, flags, *args, **kwargs):
-        opened.append("folder" if flags & os.O_DIRECTORY else "file")
-        return real_open(path, flags, *args, **kwargs)
-
-    def counting_rename(*args):
-        renamed.append(args[2])
-        return real_rename(*args)
-
-    c = make_compactor(root)
-    (root / store_module.TOOL_RESULTS).mkdir(parents=True)  # made earlier: here it is only opened
-    history = pairs_history(40, size=3000)  # 120,000 characters: step 3 saves most results
-    monkeypatch.setattr(store_module.os, "open", counting_open)
-    monkeypatch.setattr(store_module, "_rename_noreplace", counting_rename)
-    c.micro_compact(history)
-    saved = len(c.store.written)
-    assert saved > 20
-    assert opened.count("file") == saved and len(renamed) == saved
-    assert opened.count("folder") == 3   # the root, .task_outputs, tool-results: once each
-
-
-def test_without_the_rename_a_hard_link_still_never_replaces(root, monkeypatch):
-    monkeypatch.setattr(store_module, "_rename_noreplace", lambda *args: None)
+def test_a_taken_name_is_never_replaced(root):
     store = store_module.Store(root)
     first = store.persist_result("call/1", "the first text")
     second = store.persist_result("call/1", "another text")
@@ -176,10 +140,10 @@ def test_without_the_rename_a_hard_link_still_never_replaces(root, monkeypatch):
     assert [p.name for p in (root / store_module.TOOL_RESULTS).iterdir() if p.suffix == ".tmp"] == []
 
 
-def test_a_rename_that_fails_leaves_no_temporary_file(root, monkeypatch):
-    def refused(*args):
+def test_a_link_that_fails_leaves_no_temporary_file(root, monkeypatch):
+    def refused(*args, **kwargs):
         raise OSError(errno.EIO, os.strerror(errno.EIO))
-    monkeypatch.setattr(store_module, "_rename_noreplace", refused)
+    monkeypatch.setattr(store_module.os, "link", refused)
     store = store_module.Store(root)
     with pytest.raises(store_module.StoreError, match="could not write .*toolu_1.txt"):
         store.persist_result("toolu_1", "x" * 100)
@@ -235,69 +199,3 @@ def test_blocks_given_as_a_tuple_are_taken_as_a_list_as_before(root):
     listed[2]["content"][0]["content"] = ({"type": "text", "text": 5},)
     with pytest.raises(MessageFormatError, match=r"messages\[2\]\.content\[0\]\.content\[0\] \(tool_use_id"):
         make_compactor(root).prepare(listed, REQUEST)
-
-
-# -- the one-pass check of a fresh list: what the check message by message raises ----------
-
-def _nested(levels: int) -> list:
-    value = []
-    for _ in range(levels):
-        value = [value]
-    return value
-
-
-HISTORY = [user(REQUEST), assistant(tool_use("toolu_00"), note="Reading it."),
-           {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_00", "content": "ok"}]},
-           assistant(tool_use("toolu_01"), tool_use("toolu_02")),
-           *call({"toolu_01": "one", "toolu_02": [{"type": "text", "text": "two"}]})[1:],
-           {"role": "assistant", "content": "Done."}]
-DELETE = object()
-DEEP = messages_module.MAX_DEPTH
-VALUES = st.sampled_from([
-    DELETE, None, 0, 2.5, float("nan"), float("inf"), True, "", "x", "user", "assistant", "text",
-    "tool_use", "tool_result", "toolu_00", "toolu_01", [], {}, {1: "x"}, {"a": float("nan")}, {"path": "a"},
-    ("x",), [{"type": "text", "text": "t"}], {"x": ["y", {"z": 2}]}, _nested(DEEP), _nested(DEEP + 5)])
-KEYS = st.sampled_from(["role", "content", "type", "id", "tool_use_id", "text", "name", "input", "extra"])
-
-
-def message_by_message(listed) -> None:
-    """validate_messages without its one pass: each shape, then the pairs, then the ids."""
-    for i, message in enumerate(listed):
-        messages_module._check_shape(i, message)
-    messages_module.check_pairs(listed, messages_module.PIPELINE)
-    messages_module._check_unique_ids(listed)
-
-
-def outcome(check, listed) -> str | None:
-    try:
-        check(listed)
-    except MessageFormatError as error:
-        return str(error)
-    return None
-
-
-@settings(max_examples=settings().max_examples * 20)
-@example([(3, 1, "id", "toolu_00"), (4, 1, "tool_use_id", "toolu_00")])   # pairs hold, an id twice
-@example([(1, 0, "role", "user")])            # a tool_use in a user message
-@example([(2, 0, "role", "assistant")])       # a tool_result in an assistant message
-@example([(4, 0, "content", "x")])            # tool_use ids without their results
-@example([(1, 2, "input", {1: "x"})])         # a key that is not a string, in a tool_use's input
-@example([(2, 1, "extra", float("nan"))])     # a value JSON cannot hold, beside a result's fields
-@example([(2, 1, "content", DELETE), (2, 1, "extra", float("nan"))])   # ... in place of its content
-@given(st.lists(st.tuples(st.integers(0, len(HISTORY) - 1), st.integers(0, 3), KEYS, VALUES), max_size=3))
-def test_the_one_pass_check_names_what_the_check_message_by_message_names(edits):
-    """Edits of a valid list (a field set to a value JSON can or cannot hold, or deleted, in a
-    message or one of its blocks): the one pass raises the same text, or passes, as the checks
-    of each message, the pairs and the ids, in that order."""
-    listed = copy.deepcopy(HISTORY)
-    for i, j, key, value in edits:
-        target = listed[i]
-        if j and blocks(target):
-            target = target["content"][(j - 1) % len(target["content"])]
-        if not isinstance(target, dict):
-            continue
-        if value is DELETE:
-            target.pop(key, None)
-        else:
-            target[key] = copy.deepcopy(value)
-    assert outcome(validate_messages, listed) == outcome(message_by_message, listed)

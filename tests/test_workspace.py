@@ -80,7 +80,7 @@ def test_a_link_to_the_checkout_is_refused_too(tmp_path):
 
 def _run(*argv, cwd=ROOT):
     env = {k: v for k, v in os.environ.items() if k not in CLEARED}
-    return subprocess.run([sys.executable, "-P", "-m", "compact", *argv], cwd=cwd, env=env,
+    return subprocess.run([sys.executable, "-P", "-m", "workbench", *argv], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=300)
 
 

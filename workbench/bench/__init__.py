@@ -6,7 +6,7 @@
     stats.py       each design's mean and worst across seeds
     tables.py      the rows as fixed-width tables, with their legends
     chart.py       the rows as a chart, and a PNG written whole (also for `replay` and `sweep`)
-    cli.py         `python -m compact bench`: the tables, and the chart if asked
+    cli.py         `python -m workbench bench`: the tables, and the chart if asked
     server_designs.py the API's own context management as designs, and a call-by-call replay
     server_rate.py requests per second of the offline model through the SDK (`bench-server`)
     prepare_bench.py ms per prepare call against one json.dumps of the list (`bench-prepare`)

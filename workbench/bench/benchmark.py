@@ -71,7 +71,7 @@ per-call line shows that. Timings are printed, never asserted.
 
 The rest of the benchmark, one job a module: `stats` (mean and worst across
 seeds), `tables` (the fixed-width tables and their legends), `chart` (the
-figure, and writing a PNG whole), `cli` (`python -m compact bench`).
+figure, and writing a PNG whole), `cli` (`python -m workbench bench`).
 
 Left out on purpose: a real model (replies are canned, so a design cannot
 change what the model does next, and tokens are the offline estimate),

@@ -1,10 +1,10 @@
-"""`python -m compact bench`: the benchmark from the command line.
+"""`python -m workbench bench`: the benchmark from the command line.
 
-    python -m compact bench                 # 3 sessions x 120 and 400 turns x every design x 8 seeds,
+    python -m workbench bench                 # 3 sessions x 120 and 400 turns x every design x 8 seeds,
                                             # billed as Claude Sonnet 5 and Claude Opus 5.5
-    python -m compact bench --quick         # a smoke run of a few seconds (one seed)
-    python -m compact bench --models claude-opus-5-5 --chart bench.png
-    python -m compact bench --ttls 5m 1h adaptive --clocks bench pauses cold
+    python -m workbench bench --quick         # a smoke run of a few seconds (one seed)
+    python -m workbench bench --models claude-opus-5-5 --chart bench.png
+    python -m workbench bench --ttls 5m 1h adaptive --clocks bench pauses cold
                                             # the cache's lifetime: when each rule wins
 
 It prints the rows of the price table it bills, the first seed's table
@@ -66,7 +66,7 @@ def _remove_all(folder: Path) -> None:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m compact bench",
+        prog="python -m workbench bench",
         description="The long-session benchmark: what each design costs and loses over hundreds of turns.")
     parser.add_argument("--quick", action="store_true",
                         help=f"short sessions ({QUICK_TURNS[0]} and {QUICK_TURNS[1]} turns)")

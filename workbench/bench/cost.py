@@ -336,7 +336,7 @@ def _transcript_messages(store):
     """Every message of every transcript under the root, each file read once."""
     folder = Path(store.root) / TRANSCRIPTS
     for path in sorted(folder.glob("transcript_*.jsonl")):
-        yield from store.read_transcript(store.relative(path)) or []
+        yield from store.read_transcript(path.relative_to(store.root).as_posix()) or []
 
 
 def readable_outputs(messages, store) -> dict:

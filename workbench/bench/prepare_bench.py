@@ -1,7 +1,7 @@
 """How long one `prepare` takes, against the floor of one `json.dumps` of the list.
 
-    python -m compact bench-prepare            # 50..50,000 messages x 50k..12M characters
-    python -m compact bench-prepare --quick    # the smallest list, both of 50,000 messages, 4M
+    python -m workbench bench-prepare            # 50..50,000 messages x 50k..12M characters
+    python -m workbench bench-prepare --quick    # the smallest list, both of 50,000 messages, 4M
 
 Designs, each timed per call (CPU time of this process, time.process_time, so
 other work on a shared machine is not counted; the garbage collector off; the
@@ -232,7 +232,7 @@ def format_rows(rows: list) -> str:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m compact bench-prepare",
+    parser = argparse.ArgumentParser(prog="python -m workbench bench-prepare",
                                      description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true",
                         help="four lists: the smallest, both of 50,000 messages, and 4M characters")

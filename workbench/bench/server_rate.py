@@ -1,6 +1,6 @@
 """How fast the offline model answers: requests per second through the real SDK, beside a bare echo.
 
-    python -m compact bench-server [--requests N] [--clients C] [--per-client M]
+    python -m workbench bench-server [--requests N] [--clients C] [--per-client M]
 
 It starts the offline model (`workbench.offline.api.server`) on a free loopback port
 and sends the smallest valid request, `messages.create` with one user line,
@@ -174,7 +174,7 @@ def _positive(text: str) -> int:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m compact bench-server",
+        prog="python -m workbench bench-server",
         description="Requests per second of the offline model through the anthropic SDK.")
     parser.add_argument("--requests", type=_positive, default=500,
                         help="sequential calls on one client (default %(default)s)")

@@ -8,7 +8,7 @@
     widgets.py     sliders and a profile switch over the charts
     pipeline_picture.py   the four steps drawn: triggers, what stays in context, what goes to disk
     claims.py      what lab 02 claims of the default, checked on the benchmark's rows
-    probe.py       `python -m compact probe FILE`: what each design forgets, probe by probe
+    probe.py       `python -m workbench probe FILE`: what each design forgets, probe by probe
     forgets.py     lab 05's figures (what each step and design keeps where); forgets_chart.py draws them
     exercises/     the check-yourself checkers, one module a notebook (check.py: diffs and hints)
 

@@ -32,8 +32,8 @@ from ..display.chart_text import title as _title
 from ..display.fonts import use_cjk_fallback
 from ..display.palette import BLACK, BLUE, DARK_GREY, GREEN, GREY, ORANGE, PURPLE, SKY, VERMILLION, YELLOW
 
-# One colour a step, from the pipeline's list of steps (compact/steps.py), in its order.
-STEP_COLOURS = {step.name: palette.named(step.colour) for step in STEPS}
+# One colour a step (workbench/display/palette.py), in the order of the pipeline's list of steps.
+STEP_COLOURS = {step.name: palette.step_colour(step.name) for step in STEPS}
 STEP_ORDER = list(STEP_COLOURS)
 
 CATEGORY_COLOURS = {

@@ -1,10 +1,10 @@
-"""`python -m compact probe FILE`: what each design forgets of a session, probe by probe.
+"""`python -m workbench probe FILE`: what each design forgets of a session, probe by probe.
 
-    python -m compact probe long_session               # a canned history, by name or path
-    python -m compact probe data/sessions/claude_code_sample.jsonl   # an imported session
-    python -m compact probe long_session --json        # {design: {kind: {status: count}}}
-    python -m compact probe --bench tool-heavy --turns 400 --no-ask   # a bench session, with rounds
-    python -m compact probe data/sessions/recorded_claude_code.jsonl --recorded [--json]
+    python -m workbench probe long_session               # a canned history, by name or path
+    python -m workbench probe data/sessions/claude_code_sample.jsonl   # an imported session
+    python -m workbench probe long_session --json        # {design: {kind: {status: count}}}
+    python -m workbench probe --bench tool-heavy --turns 400 --no-ask   # a bench session, with rounds
+    python -m workbench probe data/sessions/recorded_claude_code.jsonl --recorded [--json]
 
 For each design of the benchmark (`workbench.bench.benchmark.DESIGN_TABLE`) the
 session is replayed call by call (`workbench.bench.probe_walk`) and every probe
@@ -138,7 +138,7 @@ def table(runs: dict) -> str:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="python -m compact probe",
+    parser = _Parser(prog="python -m workbench probe",
                      description="What each design forgets of a session, probe by probe.")
     parser.add_argument("history", nargs="?",
                         help=f"a name ({', '.join(list_histories())}) or a path: a canned history "

@@ -9,7 +9,7 @@
     call_points(agent.compactor.records)              # the same points from a live run
     wrong_order_loss("huge_result"), outputs_lost("timeline_150", "seed")   # what is lost
 
-    python -m compact replay HISTORY [--format NAME] [--profile seed|default] [--step NAME]
+    python -m workbench replay HISTORY [--format NAME] [--profile seed|default] [--step NAME]
                                      [--set NAME=VALUE ...] [--chart FILE.png]
 
 HISTORY is a canned history's name or a path: a canned history, or another
@@ -430,7 +430,7 @@ def format_table(records: list[StepRecord]) -> str:
 
 
 # --------------------------------------------------------------------------
-# python -m compact replay
+# python -m workbench replay
 # --------------------------------------------------------------------------
 
 class UsageError(Exception):
@@ -444,7 +444,7 @@ class _Parser(argparse.ArgumentParser):
 
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
-        prog="python -m compact replay",
+        prog="python -m workbench replay",
         description="Replay a canned history through the pipeline and print what each step did.")
     parser.add_argument("history", help=f"a name ({', '.join(list_histories())}) or a path: "
                                         f"a canned history or a session file")

@@ -4,7 +4,7 @@
     result = sweep("data/sessions/claude_code_sample.jsonl", window_tokens=32_000)
     print(result.table()); best_row(result.rows); figure = sweep_chart(result)
 
-    python -m compact sweep FILE [--format NAME] [--window TOKENS] [--budget COST]
+    python -m workbench sweep FILE [--format NAME] [--window TOKENS] [--budget COST]
                                  [--grid NAME=V1,V2 ...] [--chart FILE.png] [--no-progress]
 
 Each row is one replay call by call (`workbench.course.replay.timeline`) with
@@ -321,7 +321,7 @@ def format_table(rows: list, window_tokens: int, budget: float | None = None,
     return "\n".join(fixed_width(lines, widths))
 
 
-# -- python -m compact sweep --------------------------------------------------------
+# -- python -m workbench sweep --------------------------------------------------------
 
 class UsageError(Exception):
     """A bad command line; one line, exit status 2."""
@@ -356,7 +356,7 @@ def parse_grid(pairs) -> dict:
 
 
 def _parser():
-    parser = _Parser(prog="python -m compact sweep",
+    parser = _Parser(prog="python -m workbench sweep",
                      description="Replay one history over a grid of thresholds and both profiles.")
     parser.add_argument("history", help="a canned history's name, or a session file (any format)")
     parser.add_argument("--format", default="auto", help="the file's format (default: detected)")

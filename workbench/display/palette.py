@@ -13,10 +13,11 @@ BLUE, VERMILLION, PURPLE, BLACK = "#0072B2", "#D55E00", "#CC79A7", "#000000"
 GREY, DARK_GREY = "#999999", "#555555"
 
 
-def named(name: str) -> str:
-    """A colour by its name in lower case ("orange", "dark_grey"), as the pipeline's list
-    of steps (compact/steps.py) gives it: the pipeline imports no display code."""
-    colour = globals().get(name.upper())
-    if not isinstance(colour, str) or not colour.startswith("#"):
-        raise ValueError(f"{name!r} is not a colour of the palette")
-    return colour
+def step_colour(name: str) -> str:
+    """The colour of a step of the pipeline (compact/steps.py) in every chart, by its name;
+    ValueError for a step without one. The pipeline itself carries no presentation."""
+    colours = {"tool_result_budget": ORANGE, "snip_compact": SKY, "micro_compact": GREEN,
+               "persist_largest": VERMILLION, "compact_history": PURPLE, "reactive_compact": BLACK}
+    if name not in colours:
+        raise ValueError(f"step {name!r} has no colour: add it to step_colour in palette.py")
+    return colours[name]

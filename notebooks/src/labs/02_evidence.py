@@ -2,7 +2,7 @@
 # # Lab 02 · Evidence: what each design costs and loses over long sessions
 #
 # Lab 01 compared the two profiles on canned histories. Here the package's
-# benchmark (`python -m compact bench`) simulates whole sessions turn by turn and runs
+# benchmark (`python -m workbench bench`) simulates whole sessions turn by turn and runs
 # five designs over the same session:
 #
 # - **none**: no compaction; a request over the offline model's window, 200,000 tokens,
@@ -204,9 +204,9 @@ chart.bench_chart(rows, timings=False)
 # ## Timings
 #
 # `prepare` is timed on every call, but timings change from run to run and machine to
-# machine, so this page does not store them. Run `python -m compact bench` in a
+# machine, so this page does not store them. Run `python -m workbench bench` in a
 # terminal: it prints this table at 120 and 400 turns with the time per call and a
-# `growth` column, then the means and worsts over 8 seeds; `python -m compact
+# `growth` column, then the means and worsts over 8 seeds; `python -m workbench
 # bench-prepare` times one `prepare` against one `json.dumps` of the same list.
 # `growth` is the ratio of median time per call between the two lengths, divided by the
 # ratio of median new content per call. Near 1 means the work per call follows what is

@@ -116,7 +116,7 @@ for c in newer["compactions"]:
     print("   ", c["summary"].splitlines()[0][:90])
 
 # %% [markdown]
-# The other made samples, one of each format, import the same way, and `python -m compact
+# The other made samples, one of each format, import the same way, and `python -m workbench
 # replay FILE` takes each of them:
 
 # %%
@@ -292,7 +292,7 @@ if open_hint:
 # **Recap.**
 # - The importers read Claude Code (2.1.x included, its own compactions kept), Codex CLI,
 #   Responses API, ATIF, Messages API and OpenAI chat files, and name the line of anything
-#   they cannot convert; `python -m compact replay FILE` and `sweep FILE` take them all.
+#   they cannot convert; `python -m workbench replay FILE` and `sweep FILE` take them all.
 # - A sweep over your own session shows what each setting costs, loses, forgets and misses
 #   for your window; it ranks only the rows that forget no more than the default, and the
 #   best row is a `CompactionConfig` to keep.

@@ -39,7 +39,7 @@
 # A latest-value question says how many values the fact took; the offline model quotes
 # the last one only from a place that shows them all, so it never gives a stale value.
 # An "on disk" probe counts as answered only when it re-read a file for it. With
-# `ANTHROPIC_API_KEY` and `MODEL_ID` set, `python -m compact probe FILE` asks Claude the
+# `ANTHROPIC_API_KEY` and `MODEL_ID` set, `python -m workbench probe FILE` asks Claude the
 # same questions (`--repeats N`: answers vary from run to run); this notebook stays offline.
 
 # %% [markdown]
@@ -93,7 +93,7 @@ print(recorded.summary)
 # file: a tool call whose result holds it), or **gone**. The offline model answers every
 # probe from the recorded summary alone. Beside it, the course's designs at the same point,
 # with each miss (a tool output not whole in what a design sends) priced as one re-read of
-# that output, in base input tokens (`python -m compact probe FILE --recorded` prints the
+# that output, in base input tokens (`python -m workbench probe FILE --recorded` prints the
 # same).
 
 # %%
@@ -120,7 +120,7 @@ print("\nan answer from the summary, 'Set the timeout to 30.':", score(timeout, 
 # The offline model sees one value where the question counts two, and says it can't tell;
 # even the retries, which the summary got right, it won't vouch for, since it can't see the
 # change. Run the audit on your own file:
-# `python -m compact probe ~/.claude/projects/<project>/<session>.jsonl --recorded`
+# `python -m workbench probe ~/.claude/projects/<project>/<session>.jsonl --recorded`
 # (or a Codex rollout; `--json` for the figures).
 
 # %% [markdown]
@@ -239,7 +239,7 @@ for name, detail, text in kept["decision"]["gone texts"]:
 # That is the offline stand-in's limit, not the article's design: the article's summary
 # prompt asks a real model to keep the user's constraints (用户约束). A rule like the
 # exercise's `instructions` is what would keep them.
-# A summary written by Claude is not measured here; run `python -m compact probe` with a
+# A summary written by Claude is not measured here; run `python -m workbench probe` with a
 # key to see yours.
 
 # %% [markdown]

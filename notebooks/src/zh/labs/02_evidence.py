@@ -1,7 +1,7 @@
 # %% [markdown]
 # # Lab 02 · 证据：各设计在长会话中的花费与损失
 #
-# notebook labs/01 在预先录制的历史上比较了两种配置。这里，本包的基准测试（`python -m compact bench`）逐
+# notebook labs/01 在预先录制的历史上比较了两种配置。这里，本包的基准测试（`python -m workbench bench`）逐
 # 轮模拟完整的会话，在同一个会话上运行五种设计：
 #
 # - **none**：不压缩；超过离线模型窗口（200,000 个 token）的请求计为被拒绝
@@ -102,8 +102,8 @@
 # ## 计时
 #
 # 每次调用都会给 `prepare` 计时，但计时结果随运行、随机器而变，所以本页不保存它们。在终端里运行
-# `python -m compact bench`：它打印 120 轮和 400 轮的这张表，带上每次调用的耗时和一列 `growth`，再打印
-# 8 个随机种子的平均值和最差值；`python -m compact bench-prepare` 把一次 `prepare` 和同一列表的一次
+# `python -m workbench bench`：它打印 120 轮和 400 轮的这张表，带上每次调用的耗时和一列 `growth`，再打印
+# 8 个随机种子的平均值和最差值；`python -m workbench bench-prepare` 把一次 `prepare` 和同一列表的一次
 # `json.dumps` 对比计时。`growth` 是两种长度下每次调用耗时中位数之比，除以每次调用新增内容中位数之比。
 # 接近 1，说明每次调用的工作量跟随新增的内容，而不是会话的长度（没有二次方的循环）。
 

@@ -57,7 +57,7 @@
 # 其中的摘要是脚本写的，不是模型写的。
 
 # %% [markdown]
-# 其他制作的样例，每种格式一个，也都这样导入，`python -m compact replay FILE` 都接受：
+# 其他制作的样例，每种格式一个，也都这样导入，`python -m workbench replay FILE` 都接受：
 
 # %% [markdown]
 # ## 对整个会话运行一次 `prepare`
@@ -144,7 +144,7 @@
 # **小结。**
 # - 导入器读得了 Claude Code（包括 2.1.x，它自己的压缩原样保留）、Codex CLI、Responses API、ATIF、
 #   Messages API 和 OpenAI 聊天格式的文件，转换不了的地方会指出行号；
-#   `python -m compact replay FILE` 和 `sweep FILE` 都接受它们。
+#   `python -m workbench replay FILE` 和 `sweep FILE` 都接受它们。
 # - 在你自己的会话上扫描，能看出每组设置在你的窗口下花多少、丢什么、遗忘什么、缺什么；
 #   它只给遗忘不比默认配置多的行排名，最佳行就是一个可以留用的 `CompactionConfig`。
 # - 四行就能把管线接进任何工具循环：`prepare`、遇到拒绝时的 `reactive_compact`、

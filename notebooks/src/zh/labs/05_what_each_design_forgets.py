@@ -32,7 +32,7 @@
 # 所以从不答错；它说“无法确定”的次数，就是上下文丢掉的东西。最新值的问题会说明这个事实先后有几个值；
 # 离线模型只在能看到全部这些值的地方引用最后一个，所以它从不给出过时的值。只有当它为某个“在磁盘上”的探针
 # 真的重新读了文件，这个探针才算答对。设置了 `ANTHROPIC_API_KEY` 和 `MODEL_ID` 时，
-# `python -m compact probe FILE` 会把同样的问题交给 Claude（`--repeats N`：每次运行的回答会有
+# `python -m workbench probe FILE` 会把同样的问题交给 Claude（`--repeats N`：每次运行的回答会有
 # 差异）；本 notebook 始终离线运行。
 
 # %% [markdown]
@@ -55,7 +55,7 @@
 # （re-read：摘要里没有，但 agent 在文件后面又把它取了回来：某次工具调用的结果里有它），或者**没了**
 # （gone）。离线模型只凭记录下来的摘要回答每个探针。旁边是本课程的各种设计在同一位置的表现，每次缺失
 # （设计发送的内容里没有完整的某个工具输出）按重新读一次那个输出计价，以基础输入 token 计
-# （`python -m compact probe FILE --recorded` 打印的是同样的内容）。
+# （`python -m workbench probe FILE --recorded` 打印的是同样的内容）。
 
 # %% [markdown]
 # 摘要保留了指示、改过的文件、错误和下一步。它丢掉了 assistant 的决定；有两个探针能找回来，只是因为
@@ -67,7 +67,7 @@
 # 摘要里仍然写着“Set the timeout to 30.”和“test_total FAILED”：两个过时的值（报告里数出的就是这两个）。
 # 相信它的模型会回答 30，这个回答算作错。离线模型看到的值只有 1 个，而问题说有 2 个，所以它说无法确定；
 # 就连摘要写对了的 retries，它也不担保，因为它看不到那次变化。在你自己的文件上运行这个审计：
-# `python -m compact probe ~/.claude/projects/<project>/<session>.jsonl --recorded`
+# `python -m workbench probe ~/.claude/projects/<project>/<session>.jsonl --recorded`
 # （Codex 的 rollout 也可以；加 `--json` 得到数字）。
 
 # %% [markdown]
@@ -129,7 +129,7 @@
 # 本课程的摘要会列出它看到的每次调用及其路径，所以在这里它保留了全部产物轨迹。它的弱点在
 # 别处：大部分 recall 行，以及用户的指示（它的文档字符串把用户的约束列在它不保留的内容里）。
 # 这是离线替身的局限，不是文章的设计：文章的摘要提示要求真实模型保留用户约束。练习里的
-# `instructions` 这样的规则，才能把它们留下。这里没有测量 Claude 写的摘要；设置密钥后运行 `python -m compact probe`，就能看到你的。
+# `instructions` 这样的规则，才能把它们留下。这里没有测量 Claude 写的摘要；设置密钥后运行 `python -m workbench probe`，就能看到你的。
 
 # %% [markdown]
 # ## 每种设计的花费，以及它遗忘的内容

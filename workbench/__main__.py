@@ -1,4 +1,4 @@
-"""compact COMMAND ... (or python -P -m compact): one entry for every part of the course.
+"""compact COMMAND ... (or python -P -m workbench): one entry for every part of the course.
 
     agent         the REPL of the article (each line is the active request; q quits)
     run           one task, non-interactive
@@ -17,8 +17,10 @@ Ctrl-C ends any of them with one line, `interrupted`, and exit status 130
 The agent's folder may be the current one (`--workspace .`), and its bash can
 write there: so nothing is imported from the current folder. The `compact` script (pyproject's
 `[project.scripts]`) and `python -P` never put it on `sys.path`; for a plain
-`python -m compact`, this module takes it off before importing anything else
-of the course (a planted `dotenv.py` or `anthropic.py` is never loaded).
+`python -m workbench`, this module takes it off before importing anything else
+of the course (a planted `dotenv.py` or `anthropic.py` is never loaded). It names
+each command's module as a string, imported when asked for: the pipeline (`compact/`)
+knows no command.
 """
 
 import os
