@@ -16,12 +16,12 @@ Four lines of `compact` make an ordinary tool loop compact its own context
    then `compact_history`, so no tool_use loses its result;
 4. the current request passed to each of them, so that what the user asked
    for this turn is never summarized away.
-And `prepare` goes through a `CompactionGuard` (workbench/agent/guard.py): when
+And `prepare` goes through a `CompactionGuard` (compact_course/agent/guard.py): when
 summaries come too close together (a limit below what one turn brings back),
 the loop stops with `NoProgress`, whose text names the limit setting, what
 fills the context and what to raise.
 Everything else is the loop you already have. The tools here are the
-course's (workbench.agent.tools), only because they come ready to run; put your
+course's (compact_course.agent.tools), only because they come ready to run; put your
 own in TOOLS and run_tool. The offline model uses any tools by what their
 `input_schema` and `description` say they do (a file reader, a shell, a file
 search; docs/RECIPE.md, "Your own tools and the offline model").
@@ -47,10 +47,10 @@ import sys
 
 import anthropic
 
-from compact import CompactionConfig, ContextCompactor, hit_the_window, is_prompt_too_long
-from compact.reactive import smaller_or_raise
-from workbench.agent.guard import CompactionGuard
-from workbench.agent.tools import TOOLS, run_tool
+from compact_course.agent.guard import CompactionGuard
+from compact_course.agent.tools import TOOLS, run_tool
+from context_compact import CompactionConfig, ContextCompactor, hit_the_window, is_prompt_too_long
+from context_compact.reactive import smaller_or_raise
 
 SYSTEM = "You are a coding agent. Use the tools to read files; answer from what you read."
 
@@ -122,9 +122,9 @@ def main(argv=None) -> int:
             print(ask(client, args.model, make_compactor(args.workspace, client, args.model), [],
                       args.request, args.workspace))
         return 0
-    from workbench.agent.model import offline_client
-    from workbench.offline import MODEL_NAME
-    from workbench.offline.api.server import start_offline_server
+    from compact_course.agent.model import offline_client
+    from compact_course.offline import MODEL_NAME
+    from compact_course.offline.api.server import start_offline_server
     with start_offline_server() as server, offline_client(server.base_url) as client:
         print(ask(client, MODEL_NAME, make_compactor(args.workspace, client, MODEL_NAME), [],
                   args.request, args.workspace))

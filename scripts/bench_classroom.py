@@ -2,7 +2,7 @@
 
     sudo .venv/bin/python scripts/bench_classroom.py [--students 8] [--runs 1] [NOTEBOOK ...]
 
-As root (it makes local users, removed at the end; workbench/bench/classroom.py), each run
+As root (it makes local users, removed at the end; compact_course/bench/classroom.py), each run
 starts deploy/hub/'s hub afresh, starts every student's server at once, then runs each
 NOTEBOOK (default: 09_live_agent.ipynb) in every server at once through the kernel
 websocket, and prints: how long the servers took to be ready, how long the notebook took,
@@ -20,7 +20,7 @@ import sys
 
 import psutil
 
-from workbench.bench import classroom
+from compact_course.bench import classroom
 
 MB = classroom.MB
 

@@ -26,7 +26,7 @@ same text, and a zh file with a different number of markdown
 cells from its English source is an error that names both counts. Its cell ids
 carry a `zh-` prefix; it is executed the same way, in notebooks/zh/ (a lab in
 notebooks/zh/labs/), which is how the course's helpers know to speak Chinese
-(workbench/display/lang.py).
+(compact_course/display/lang.py).
 
 A source is a Python script in jupytext's percent format: a line starting
 `# %%` opens a code cell, `# %% [markdown]` a markdown cell (each line written
@@ -44,7 +44,7 @@ same bytes on every build and every machine:
 - no execution timestamps, and `language_info` is pinned to "3.11", not the
   patch release of whoever built it (the course's JupyterLab serves each notebook
   with its kernel's own, so opening one marks nothing unsaved:
-  workbench/course/lab_contents.py);
+  compact_course/course/lab_contents.py);
 - a widget's view is replaced by a fixed line: its model id is random and its
   state lives in the kernel that made it, so a saved copy could only ever show
   "model not found". The cell that follows draws the default view instead;

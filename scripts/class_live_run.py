@@ -7,7 +7,7 @@ the hub (jupyterhub.service or start-hub.sh) and, for live runs, the class proxy
 key for each student (class_keys.py make). The students of students.txt (`name:password`,
 the list add-students.sh took) log in through the hub's form with their passwords, as a
 browser would, all at once; then every server starts at once, and the notebook runs in
-every server at once through the kernel websocket (workbench.bench.classroom_kernels).
+every server at once through the kernel websocket (compact_course.bench.classroom_kernels).
 It prints: how long until every server was ready, how long the notebook took, failed
 kernel starts and cells that raised, each student's first error, and the machine's memory
 in use (MemTotal - MemAvailable) before, at the peak (read every 0.5 s) and after, and
@@ -29,7 +29,7 @@ from pathlib import Path
 
 import requests
 
-from workbench.bench.classroom_kernels import memory_of, run_notebook
+from compact_course.bench.classroom_kernels import memory_of, run_notebook
 
 COURSE = Path(__file__).resolve().parent.parent
 

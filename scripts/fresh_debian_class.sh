@@ -138,7 +138,7 @@ teacher_password=$(head -c 12 /dev/urandom | base64 | tr -d '/+=')
 if [ "$mode" = chroot ]; then   # docs/CLASS.md's lines without systemd
   sed -i -e 's|^cp deploy/hub/jupyterhub-proxy.service .*|setsid deploy/hub/start-hub-proxy.sh \& COURSE_ADMINS=teacher setsid deploy/hub/start-hub.sh \&|' \
          -e '/user-slice.conf/d' \
-         -e 's|^cp deploy/proxy/course-offline-model.service .*|setsid setpriv --reuid=course-proxy --regid=course-proxy --init-groups /opt/course/.venv/bin/compact serve --port 8765 --key-file /var/lib/course-proxy/offline-key >> /var/lib/course-proxy/offline-model.log 2>\&1 < /dev/null \&|' \
+         -e 's|^cp deploy/proxy/course-offline-model.service .*|setsid setpriv --reuid=course-proxy --regid=course-proxy --init-groups /opt/course/.venv/bin/compact-course serve --port 8765 --key-file /var/lib/course-proxy/offline-key >> /var/lib/course-proxy/offline-model.log 2>\&1 < /dev/null \&|' \
          -e 's|^cp deploy/proxy/course-proxy.service .*|setsid deploy/proxy/start-proxy.sh \&|' "$root/root/readme-steps.sh"
 fi
 [ -z "$site_cas" ] || inside update-ca-certificates

@@ -5,7 +5,7 @@
 
 The file is MADE, NOT RECORDED: no Claude Code ran. Its first record, a
 `summary`, says so, and so does data/sessions/README.md. It has the records a
-real session file holds, so that the importer (workbench/importers/claude_code.py)
+real session file holds, so that the importer (compact_course/importers/claude_code.py)
 and lab 04 have something that looks like the real thing:
 - `user` and `assistant` records linked by `uuid` / `parentUuid`, each
   assistant reply written one content block a record under one `message.id`;
@@ -13,7 +13,7 @@ and lab 04 have something that looks like the real thing:
 - a subagent (`Task`) whose own conversation is in `isSidechain` records;
 - an `isMeta` note, a `file-history-snapshot` before the edit.
 The tool calls are scripted; their output is not: every result is the real
-output of `workbench.agent.tools.run_tool` on a scratch copy of data/workspace
+output of `compact_course.agent.tools.run_tool` on a scratch copy of data/workspace
 (`Read` shown line-numbered, as Claude Code shows it). Ids and times come
 from counters, so the bytes are the same on every run.
 """
@@ -26,7 +26,7 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from workbench.agent.tools import run_tool
+from compact_course.agent.tools import run_tool
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKSPACE = ROOT / "data" / "workspace"

@@ -6,7 +6,7 @@
 Each history is a conversation in the Messages API format that the course
 replays through the pipeline: one per experiment, plus a long
 session for the timeline. The tool calls are scripted here; their results are
-not: every result is the real output of `workbench.agent.tools.run_tool` on a scratch
+not: every result is the real output of `compact_course.agent.tools.run_tool` on a scratch
 copy of `data/workspace/` (a copy, so `write_file` and `edit_file` leave the
 committed workspace alone). Commands are chosen so their output does not
 depend on the machine: relative paths, sorted listings, no dates.
@@ -21,12 +21,12 @@ import sys
 import tempfile
 from pathlib import Path
 
-from compact import CompactionConfig, ContextCompactor, estimate_chars, validate_messages
-from compact.formats import COMPACT_TOOL_ACK
-from compact.snip import cut_points
-from workbench.agent.tools import run_tool
-from workbench.course.histories import model_calls
-from workbench.offline.model.extractive import extractive_summary
+from compact_course.agent.tools import run_tool
+from compact_course.course.histories import model_calls
+from compact_course.offline.model.extractive import extractive_summary
+from context_compact import CompactionConfig, ContextCompactor, estimate_chars, validate_messages
+from context_compact.formats import COMPACT_TOOL_ACK
+from context_compact.snip import cut_points
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -470,7 +470,7 @@ def timeline_150(c: Conversation) -> dict:
             Many small tasks (lesson summaries, function look-ups, log questions, counts) with four
             large moments: docs.json in one batch (step 1), both code files (over the limit), the whole
             test log, and a compact tool call. Replay it call by call with
-            workbench.course.replay.timeline.
+            compact_course.course.replay.timeline.
         """))
 
 

@@ -6,7 +6,7 @@ format, one a Codex CLI rollout.
     .venv/bin/python scripts/make_recorded_sessions.py --big /tmp/big.jsonl   # about 1 MB, for timing
 
 Both are MADE, NOT RECORDED: no Claude Code or Codex ran, and the summary each records
-was written by this script, not by a model. They exist so that `python -m workbench probe
+was written by this script, not by a model. They exist so that `python -m compact_course probe
 FILE --recorded` and the lab on what compaction forgets have a recorded compaction to
 audit whose every answer is known:
 - Claude Code (`recorded_claude_code.jsonl`): the records of scripts/make_claude_session.py
@@ -19,7 +19,7 @@ audit whose every answer is known:
   then more items.
 Each task: tests that fail and then pass, a setting the user changes, a value
 overwritten in a file; the summary keeps some of it, a stale value among it. Tool
-output is the real output of `workbench.agent.tools.run_tool` on a scratch copy of
+output is the real output of `compact_course.agent.tools.run_tool` on a scratch copy of
 data/workspace with the task's files added (`FILES`). Ids and times come from counters.
 """
 
@@ -33,7 +33,7 @@ from pathlib import Path
 # Run as a script, its own folder is first on sys.path: the sibling script imports as a module.
 from make_claude_session import ROOT, WORKSPACE, Session
 
-from workbench.agent.tools import run_tool
+from compact_course.agent.tools import run_tool
 
 OUT = ROOT / "data" / "sessions"
 CLAUDE, CODEX = OUT / "recorded_claude_code.jsonl", OUT / "recorded_codex.jsonl"

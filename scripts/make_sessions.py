@@ -7,7 +7,7 @@ Every file is MADE, NOT RECORDED: no Claude Code, no Codex CLI, no model ran.
 Each says so where its format has room for a note (a `summary` record, the
 rollout's `session_meta` instructions, the body's `metadata`, the
 trajectory's `notes`), and so does data/sessions/README.md. Each is in its
-format's real shape, so the importers (workbench/importers/) read what a
+format's real shape, so the importers (compact_course/importers/) read what a
 practitioner's file holds:
 
 - `claude_code_2_1.jsonl`, as Claude Code 2.1.x writes a session: each
@@ -42,7 +42,7 @@ practitioner's file holds:
 - `atif_trajectory.json`, an ATIF v1.4 trajectory (harbor's format).
 
 The tool calls are scripted; their output is not: every result is the real
-output of `workbench.agent.tools.run_tool` on a scratch copy of data/workspace.
+output of `compact_course.agent.tools.run_tool` on a scratch copy of data/workspace.
 Ids and times come from counters, so the bytes are the same on every run.
 """
 
@@ -54,7 +54,7 @@ import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from workbench.agent.tools import run_tool
+from compact_course.agent.tools import run_tool
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKSPACE = ROOT / "data" / "workspace"

@@ -60,5 +60,5 @@ else
   .venv/bin/python -m pytest "$@" || status=$?
 fi
 # nbval stops each notebook kernel with SIGKILL; remove the last one's replay scratch folder.
-.venv/bin/python -c "from workbench.course.replay import remove_stale_scratch; remove_stale_scratch()"
+.venv/bin/python -c "from compact_course.course.replay import remove_stale_scratch; remove_stale_scratch()"
 exit $status

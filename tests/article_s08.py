@@ -3,7 +3,7 @@ tests/test_differential.py.
 
 Written from the code in the s08 article (sections 3 to 8), one method per
 function it shows, with its literals (head 3, preview 2000, minimum 120) and
-its class constants. It shares nothing with `compact/`: no import from the
+its class constants. It shares nothing with `context_compact/`: no import from the
 package, so a change there cannot change the reference too.
 
 What the article does not print is filled in the plainest way and marked

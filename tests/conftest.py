@@ -15,8 +15,8 @@ import socket
 import pytest
 from hypothesis import HealthCheck, settings
 
-from workbench.agent.model import offline_client
-from workbench.offline.api.server import start_offline_server
+from compact_course.agent.model import offline_client
+from compact_course.offline.api.server import start_offline_server
 
 from .helpers import PROFILES
 
@@ -43,7 +43,7 @@ settings.load_profile(profile_name(os.environ))
 def fresh_kernel():
     """Each test starts as a fresh kernel for the checkers: no failing run counted yet,
     no prediction made, so a test's first wrong try is a first try (hints.py)."""
-    from workbench.course.exercises import hints
+    from compact_course.course.exercises import hints
     hints.forget()
 
 
@@ -51,8 +51,8 @@ def fresh_kernel():
 def settings_files_forgotten(monkeypatch):
     """Each test starts as a fresh process for the settings files: none named yet, so a
     file one test pointed at (and left in tmp_path, with a key) does not make another
-    test's unsandboxed bash refuse (workbench.agent.model.settings_files)."""
-    from workbench.agent import model
+    test's unsandboxed bash refuse (compact_course.agent.model.settings_files)."""
+    from compact_course.agent import model
     monkeypatch.setattr(model, "_named", [])
 
 

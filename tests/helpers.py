@@ -19,13 +19,13 @@ import re
 from contextlib import contextmanager
 from pathlib import Path
 
-from compact import CompactionConfig, ContextCompactor, formats
-from compact.messages import non_text_blocks, request_positions, text_of, to_plain, tool_results
-from compact.steps import ALWAYS, ON_REFUSAL, STEPS
-from compact.store import seeded_ids
-from workbench.agent.model import offline_client
-from workbench.offline.api.server import start_offline_server
-from workbench.offline.model.extractive import extractive_summary
+from compact_course.agent.model import offline_client
+from compact_course.offline.api.server import start_offline_server
+from compact_course.offline.model.extractive import extractive_summary
+from context_compact import CompactionConfig, ContextCompactor, formats
+from context_compact.messages import non_text_blocks, request_positions, text_of, to_plain, tool_results
+from context_compact.steps import ALWAYS, ON_REFUSAL, STEPS
+from context_compact.store import seeded_ids
 
 IMAGE = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}}
 
@@ -89,7 +89,7 @@ class RecordingSummarizer:
         return self.answer
 
 
-# The step order, from the pipeline's one list (compact/steps.py), never written out.
+# The step order, from the pipeline's one list (context_compact/steps.py), never written out.
 ARTICLE_STEPS = [step.name for step in STEPS if step.number is not None]   # the article's 1-4
 EVERY_CALL = [step.name for step in STEPS if step.when == ALWAYS]          # prepare runs each call
 IN_PREPARE = [step.name for step in STEPS if step.when != ON_REFUSAL]      # prepare may run
@@ -363,7 +363,7 @@ def prepare_in_time(c, messages, request, bound: float, unblock):
 
     import pytest
 
-    from compact import CompactionWarning
+    from context_compact import CompactionWarning
 
     box = {}
 

@@ -34,7 +34,7 @@ import uuid
 from contextlib import contextmanager
 from pathlib import Path
 
-from workbench.bench import classroom, classroom_kernels
+from compact_course.bench import classroom, classroom_kernels
 
 ROOT = classroom.ROOT
 SYSTEM_PYTHON = classroom.SYSTEM_PYTHON
@@ -433,7 +433,7 @@ class ClassProxy:
         self.process = self.upstream = None
 
     def start(self) -> "ClassProxy":
-        from workbench.offline.api.server import start_offline_server
+        from compact_course.offline.api.server import start_offline_server
         subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin",
                         "--user-group", self.user], check=True, capture_output=True)
         account = pwd.getpwnam(self.user)

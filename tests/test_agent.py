@@ -14,13 +14,13 @@ from types import SimpleNamespace
 import anthropic
 import pytest
 
-from compact import CompactionConfig, formats, validate_messages
-from compact.messages import tool_results, tool_uses
-from compact.store import seeded_ids
-from workbench.agent import tasks
-from workbench.agent.loop import Agent, AgentError, main_agent, main_run
-from workbench.agent.tools import MAX_OUTPUT, run_tool
-from workbench.offline import MODEL_NAME
+from compact_course.agent import tasks
+from compact_course.agent.loop import Agent, AgentError, main_agent, main_run
+from compact_course.agent.tools import MAX_OUTPUT, run_tool
+from compact_course.offline import MODEL_NAME
+from context_compact import CompactionConfig, formats, validate_messages
+from context_compact.messages import tool_results, tool_uses
+from context_compact.store import seeded_ids
 
 from .helpers import offline_model, sdk_error
 
@@ -350,7 +350,7 @@ def test_the_repl_ends_on_end_of_input(workspace, capsys, monkeypatch, no_key):
 def test_python_m_compact_run_works_as_a_command(workspace, tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ENV}
     env["PYTHONPATH"] = str(ROOT)
-    done = subprocess.run([sys.executable, "-m", "workbench", "run", "titles", "--workspace",
+    done = subprocess.run([sys.executable, "-m", "compact_course", "run", "titles", "--workspace",
                            str(workspace), "--profile", "seed"], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
@@ -362,7 +362,7 @@ def test_python_m_compact_run_works_as_a_command(workspace, tmp_path):
 def test_python_m_compact_serve_answers_any_client(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ENV}
     env["PYTHONPATH"] = str(ROOT)
-    process = subprocess.Popen([sys.executable, "-m", "workbench", "serve", "--port", "0"],
+    process = subprocess.Popen([sys.executable, "-m", "compact_course", "serve", "--port", "0"],
                                cwd=tmp_path, env=env, stdout=subprocess.PIPE, text=True)
     try:
         first, second = process.stdout.readline(), process.stdout.readline()
@@ -444,7 +444,7 @@ def test_a_large_file_arrives_whole(tmp_path):
 
 
 def test_run_task_runs_offline_and_closes_its_model(workspace):
-    from workbench.agent.loop import run_task
+    from compact_course.agent.loop import run_task
     lines = []
     agent = run_task("titles", workspace, profile="seed", echo=lines.append)
     assert lines[0].startswith("Model: the offline model")
@@ -457,7 +457,7 @@ def test_run_task_runs_offline_and_closes_its_model(workspace):
 # -- any file name, any bytes: what enters the messages can always be sent ------------------------
 
 def test_safe_text_writes_out_lone_surrogates_and_leaves_real_text_alone():
-    from workbench.agent.loop import safe_text, safe_value
+    from compact_course.agent.loop import safe_text, safe_value
     assert safe_text("caf\udcff.txt") == "caf\\xff.txt"      # one undecodable byte, 0xff
     assert safe_text("a\ud800b\udfffc") == "a\\ud800b\\udfffc"
     for text in ("plain", "café 上下文 🙂", "tab\tnew\nline", ""):
@@ -522,7 +522,7 @@ def test_the_repl_survives_a_workspace_with_a_non_utf8_file_name(workspace, caps
 # -- task names: a near miss is an error, anything else a question --------------------------------
 
 def test_a_mistyped_task_name_is_an_error_that_names_the_known_tasks():
-    from workbench.agent.loop import UnknownTask, resolve_task
+    from compact_course.agent.loop import UnknownTask, resolve_task
     assert resolve_task("titles") == tasks.TITLES
     assert resolve_task(" docs-json ") == tasks.DOCS_JSON
     for typo, meant in (("titels", "titles"), ("docs_json", "docs-json"),
@@ -576,7 +576,7 @@ def test_the_repl_banner_says_offline_model_or_names_the_model_never_the_key(
 def test_the_agent_runs_a_prepare_of_its_own_before_every_model_call(workspace):
     # The solution of notebook 08 in the live agent: called before each model call with the
     # agent's compactor, its steps recorded call by call; the run is the package's own.
-    from workbench.course.exercises.solutions import my_prepare
+    from compact_course.course.exercises.solutions import my_prepare
     seen = []
 
     def mine(compactor, messages, request):

@@ -7,16 +7,16 @@ import pytest
 from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 
-from compact import formats
-from compact.messages import validate_messages
-from compact.store import Store
-from workbench.bench import benchmark as bench
-from workbench.bench import chart, cli, cost, prices, stats, tables
-from workbench.bench.sessions import KINDS, Session, Turn, make_session
-from workbench.course.claims import default_claims
-from workbench.display.text import fixed_width, plural
-from workbench.offline.api.usage import LOOKBACK, PromptCache
-from workbench.offline.tokens import estimate_text_tokens, estimate_tokens
+from compact_course.bench import benchmark as bench
+from compact_course.bench import chart, cli, cost, prices, stats, tables
+from compact_course.bench.sessions import KINDS, Session, Turn, make_session
+from compact_course.course.claims import default_claims
+from compact_course.display.text import fixed_width, plural
+from compact_course.offline.api.usage import LOOKBACK, PromptCache
+from compact_course.offline.tokens import estimate_text_tokens, estimate_tokens
+from context_compact import formats
+from context_compact.messages import validate_messages
+from context_compact.store import Store
 
 # {"role": "user", "content": "hi"} is 33 characters of JSON:
 # 1 "{" + 6 '"role"' + 2 ": " + 6 '"user"' + 2 ", " + 9 '"content"' + 2 ": " + 4 '"hi"' + 1 "}".
@@ -462,7 +462,7 @@ def test_plural_counts_a_noun(count, many, expected):
 
 
 def test_bench_prepare_times_every_design_in_every_case():
-    from workbench.bench import prepare_bench
+    from compact_course.bench import prepare_bench
     rows = prepare_bench.run(sizes=((50, 20_000), (100, 40_000)), runs=1)
     timed = {(r["case"], r["design"]) for r in rows if r["ms"] is not None}
     assert timed == {("no-op", d) for d in prepare_bench.DESIGNS} | {
@@ -479,7 +479,7 @@ def test_the_servers_usage_over_a_bench_session_is_the_bench_bill(monkeypatch):
     """One bill: every request of a bench session, sent to the offline server through the
     SDK at its time on the session's clock, gets the very counts the bench booked.
     (Output tokens aside: the bench books the session's canned reply, the server writes its own.)"""
-    from workbench.offline import MODEL_NAME
+    from compact_course.offline import MODEL_NAME
 
     from .helpers import offline_model
 
@@ -521,7 +521,7 @@ def _printed(notebook) -> str:
 
 def test_every_price_the_course_prints_is_a_row_of_the_table_with_its_source(capsys):
     """Each price line printed (the bench, lab 02 in both editions) is one row of
-    workbench.bench.prices as `row_line` writes it: its five prices, its minimum, the day
+    compact_course.bench.prices as `row_line` writes it: its five prices, its minimum, the day
     it was read and its sources; no page writes a dollar figure the table does not have."""
     import re
     from pathlib import Path
@@ -553,7 +553,7 @@ def test_every_price_the_course_prints_is_a_row_of_the_table_with_its_source(cap
 
 
 def test_the_sessions_clock_has_tools_the_model_and_the_users_pauses():
-    from workbench.bench.sessions import call_times
+    from compact_course.bench.sessions import call_times
     long = make_session("chat-heavy", 400, 0)
     times, calm = call_times(long), call_times(long, pauses=False)
     assert times == call_times(long) and times[:120] == call_times(replace(long, turns=long.turns[:120]))
@@ -581,7 +581,7 @@ def test_the_bench_prints_costs_with_and_without_pauses_and_the_switchs_effect(c
 def test_the_cache_aware_switch_stays_off_it_saves_money_but_misses_more():
     """The rule (issue 31): default only if it wins on cost at no more misses. On chat-heavy
     sessions (8 seeds, 120 turns) it costs less on every seed, and misses more on average."""
-    from compact.config import CompactionConfig
+    from context_compact.config import CompactionConfig
     rows = bench.run_bench(turns=(120,), sessions=("chat-heavy",), designs=("default", "default+cold"),
                            seeds=range(8))
     by = {(r["seed"], r["design"]): r for r in rows}
@@ -632,7 +632,7 @@ def test_no_page_ranks_designs_by_cost_alone():
     from pathlib import Path
     root = Path(__file__).resolve().parents[1]
     ranking = re.compile(r"(?:min|max|sorted)\([^\n]*key=lambda \w+: [^\n]*\[['\"]cost['\"]\]")
-    pages = [*root.glob("notebooks/src/**/*.py"), *root.glob("workbench/**/*.py")]
+    pages = [*root.glob("notebooks/src/**/*.py"), *root.glob("compact_course/**/*.py")]
     found = [(page.name, m.group(0)) for page in pages
              for m in ranking.finditer(page.read_text(encoding="utf-8"))]
     assert found == []

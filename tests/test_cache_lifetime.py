@@ -1,7 +1,7 @@
 """The cache's lifetime as a choice (issue 43): where the breakpoints go and how long each
-lives (workbench/agent/breakpoints.py), the API's rules for mixing lifetimes in the
-offline server's cache (workbench/offline/api/usage.py), the clocks of the issue
-(workbench/bench/sessions.py `CLOCKS`) and the bench that measures each rule on each.
+lives (compact_course/agent/breakpoints.py), the API's rules for mixing lifetimes in the
+offline server's cache (compact_course/offline/api/usage.py), the clocks of the issue
+(compact_course/bench/sessions.py `CLOCKS`) and the bench that measures each rule on each.
 """
 
 import json
@@ -10,11 +10,17 @@ from dataclasses import replace
 import anthropic
 import pytest
 
-from workbench.agent.breakpoints import TTL_RULES, breakpoints, seen_after, typed_by_user, with_breakpoints
-from workbench.bench import benchmark, cli, cost, stats, tables
-from workbench.bench.sessions import CLOCKS, PAST_THE_CACHE, call_times, make_session
-from workbench.offline import MODEL_NAME
-from workbench.offline.api.usage import TTL_ORDER_ERROR, PromptCache, check_breakpoints, prompt_of
+from compact_course.agent.breakpoints import (
+    TTL_RULES,
+    breakpoints,
+    seen_after,
+    typed_by_user,
+    with_breakpoints,
+)
+from compact_course.bench import benchmark, cli, cost, stats, tables
+from compact_course.bench.sessions import CLOCKS, PAST_THE_CACHE, call_times, make_session
+from compact_course.offline import MODEL_NAME
+from compact_course.offline.api.usage import TTL_ORDER_ERROR, PromptCache, check_breakpoints, prompt_of
 
 from .helpers import offline_model
 
@@ -147,7 +153,7 @@ def test_one_replay_books_every_bill_as_separate_runs_would():
 
 def test_when_each_lifetime_wins():
     """One chat-heavy session of 120 turns, the default under each rule on each clock (the
-    figures docs/AFTER_THE_ARTICLE.md states; `python -m workbench bench --ttls ... --clocks ...`
+    figures docs/AFTER_THE_ARTICLE.md states; `python -m compact_course bench --ttls ... --clocks ...`
     prints them over every session and seed)."""
     session = make_session("chat-heavy", 120, 0)
     rules = ("5m", "1h", "1h-prefix", "adaptive")
@@ -169,7 +175,7 @@ def test_the_bench_prints_the_rule_and_the_clock_of_every_row(capsys):
     assert cli.main(["--quick", "--sessions", "tool-heavy", "--designs", "seed", "default", "oracle",
                      "--ttls", "5m", "adaptive", "--clocks", "cold", "--models", "claude-sonnet-5"]) == 0
     out = capsys.readouterr().out
-    assert ("cache breakpoints (workbench.agent.breakpoints): 5m, adaptive for default, default+cold, "
+    assert ("cache breakpoints (compact_course.agent.breakpoints): 5m, adaptive for default, default+cold, "
             "oracle, 5m for the rest; clocks: cold") in out
     table = out.split("seed 0:\n")[1].split("\n\n")[0].splitlines()
     assert table[0].split()[:6] == ["model", "session", "turns", "design", "ttl", "clock"]
@@ -182,7 +188,7 @@ def test_the_bench_prints_the_rule_and_the_clock_of_every_row(capsys):
     assert cli.main(["--quick", "--sessions", "chat-heavy", "--designs", "seed", "default",
                      "--models", "claude-sonnet-5"]) == 0
     out = capsys.readouterr().out
-    assert "cache breakpoints (workbench.agent.breakpoints): 5m for every design; clocks: bench" in out
+    assert "cache breakpoints (compact_course.agent.breakpoints): 5m for every design; clocks: bench" in out
     assert out.split("seed 0:\n")[1].splitlines()[0].split()[:5] == ["model", "session", "turns", "design",
                                                                       "calls"]
 

@@ -1,6 +1,6 @@
 """Record once, replay for a class (issue 33): the cassette file.
 
-A "live" run here is `compact record` with a key, MODEL_ID and a base URL set,
+A "live" run here is `compact-course record` with a key, MODEL_ID and a base URL set,
 as a teacher would run it; the base URL points at the offline model, so the
 run takes the real API's code path without a network. The cassette must hold
 each exchange, the date and the model that answered, and nothing of the key,
@@ -17,18 +17,18 @@ import sys
 
 import pytest
 
+from compact_course.__main__ import main
+from compact_course.agent import tasks
+from compact_course.offline.api.cassette import FORMAT, Cassette, CassetteError, first_difference
+from compact_course.offline.api.server import key_for, start_offline_server
 from tests.test_agent import SAMPLE
-from workbench.__main__ import main
-from workbench.agent import tasks
-from workbench.offline.api.cassette import FORMAT, Cassette, CassetteError, first_difference
-from workbench.offline.api.server import key_for, start_offline_server
 
 pytestmark = pytest.mark.usefixtures("no_network")
 
 
 @pytest.fixture(scope="module")
 def recorded(tmp_path_factory):
-    """(cassette path, server base URL, the key): `compact record` of the titles task,
+    """(cassette path, server base URL, the key): `compact-course record` of the titles task,
     with a key, through the real-API code path to an offline server."""
     folder = tmp_path_factory.mktemp("record")
     workspace = folder / "workspace"
@@ -72,11 +72,11 @@ def test_no_key_header_or_base_url_is_in_the_cassette(recorded):
 
 
 def test_compact_serve_names_the_recorded_model_and_a_run_by_its_line_replays(recorded, tmp_path):
-    """docs/INSTALL.md's recipe: `compact serve --cassette FILE` prints the line a client
+    """docs/INSTALL.md's recipe: `compact-course serve --cassette FILE` prints the line a client
     needs, with the model the cassette recorded (it printed the offline model's own name,
-    so a run by that line got a 400 at body.model), and `compact run` replays by it."""
+    so a run by that line got a 400 at body.model), and `compact-course run` replays by it."""
     cassette = recorded[0]
-    served = subprocess.Popen([sys.executable, "-P", "-m", "workbench", "serve", "--port", "0",
+    served = subprocess.Popen([sys.executable, "-P", "-m", "compact_course", "serve", "--port", "0",
                                "--cassette", str(cassette)], stdout=subprocess.PIPE, text=True)
     try:
         lines = [served.stdout.readline() for _ in range(5)]
@@ -88,7 +88,7 @@ def test_compact_serve_names_the_recorded_model_and_a_run_by_its_line_replays(re
         shutil.copytree(SAMPLE, workspace, ignore=shutil.ignore_patterns(".transcripts", ".task_outputs"))
         env = {**os.environ, "ANTHROPIC_BASE_URL": url, "MODEL_ID": "claude-teachers-choice",
                "ANTHROPIC_API_KEY": open(key_file).read(), "COMPACT_ENV_FILE": str(tmp_path / "no.env")}
-        done = subprocess.run([sys.executable, "-P", "-m", "workbench", "run", "titles", "--workspace",
+        done = subprocess.run([sys.executable, "-P", "-m", "compact_course", "run", "titles", "--workspace",
                                str(workspace)], env=env, capture_output=True, text=True, timeout=120)
     finally:
         served.terminate()
@@ -142,7 +142,7 @@ def test_a_file_that_is_no_cassette_says_so(tmp_path):
 def test_a_second_model_asked_not_to_record_leaves_the_first_ones_cassette_alone(tmp_path, monkeypatch):
     # Notebook 09's "Your turn" starts a model of its own while COMPACT_RECORD names the
     # experiments' cassette: it used to record too, writing over their exchanges.
-    from workbench.agent.model import choose_model
+    from compact_course.agent.model import choose_model
     cassette = tmp_path / "run.cassette.json"
     monkeypatch.setenv("COMPACT_RECORD", str(cassette))
     first = choose_model(offline=True, echo=None)
@@ -229,8 +229,8 @@ def test_compact_record_refuses_an_exchange_that_holds_a_key_naming_where(tmp_pa
 
 @pytest.mark.parametrize("secret", ["shape", "client's key"])
 def test_a_recording_client_stops_at_the_first_exchange_that_holds_a_key(tmp_path, secret):
-    from workbench.agent.model import offline_client
-    from workbench.offline.api.cassette import recording_client
+    from compact_course.agent.model import offline_client
+    from compact_course.offline.api.cassette import recording_client
     cassette = tmp_path / "run.cassette.json"
     with start_offline_server() as server, offline_client(server.base_url, max_retries=2) as plain:
         recording, recorder = recording_client(plain, cassette)

@@ -15,15 +15,15 @@ import anthropic
 import nbformat
 import pytest
 
-from compact.config import CompactionConfig
-from compact.store import seeded_ids
+from compact_course.agent.loop import Agent
+from compact_course.agent.model import offline_client
+from compact_course.offline import MODEL_NAME
+from compact_course.offline.api.cassette import Cassette, recording_client
+from compact_course.offline.api.server import start_offline_server
+from context_compact.config import CompactionConfig
+from context_compact.store import seeded_ids
 from tests.helpers import load_builder, offline_model
 from tests.test_agent import ROOT, SAMPLE, tasks
-from workbench.agent.loop import Agent
-from workbench.agent.model import offline_client
-from workbench.offline import MODEL_NAME
-from workbench.offline.api.cassette import Cassette, recording_client
-from workbench.offline.api.server import start_offline_server
 
 pytestmark = pytest.mark.usefixtures("no_network")
 

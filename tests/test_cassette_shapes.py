@@ -1,6 +1,6 @@
 """A cassette of any shape (issue 49): one line of error at start, or a server that answers.
 
-A cassette is anyone's file: one nested 200,000 deep crashed `compact serve` with a
+A cassette is anyone's file: one nested 200,000 deep crashed `compact-course serve` with a
 traceback, and `"body": 5` in a reply gave a 500 on every request. Here hypothesis
 takes a good cassette (a message with each kind of block, a streamed reply, an
 error, a count) and breaks it: any field replaced by any JSON value, a field
@@ -21,8 +21,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from workbench.offline.api.cassette import FORMAT, MAX_DEPTH, Cassette, CassetteError
-from workbench.offline.api.server import key_for, start_offline_server
+from compact_course.offline.api.cassette import FORMAT, MAX_DEPTH, Cassette, CassetteError
+from compact_course.offline.api.server import key_for, start_offline_server
 
 pytestmark = pytest.mark.usefixtures("no_network")
 
@@ -155,7 +155,7 @@ def test_a_broken_cassette_is_one_line_of_error_or_a_server_that_answers(tmp_pat
 
 
 def serve(path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-P", "-m", "workbench", "serve", "--port", "0",
+    return subprocess.run([sys.executable, "-P", "-m", "compact_course", "serve", "--port", "0",
                            "--cassette", str(path)], capture_output=True, text=True, timeout=30)
 
 

@@ -22,13 +22,13 @@ import matplotlib
 import pytest
 from matplotlib.figure import Figure
 
-from workbench.bench import benchmark, chart
-from workbench.course import charts
-from workbench.course.pipeline_picture import pipeline_picture
-from workbench.course.replay import replay, timeline
-from workbench.course.widgets import explore
-from workbench.display import fonts
-from workbench.display.lang import language
+from compact_course.bench import benchmark, chart
+from compact_course.course import charts
+from compact_course.course.pipeline_picture import pipeline_picture
+from compact_course.course.replay import replay, timeline
+from compact_course.course.widgets import explore
+from compact_course.display import fonts
+from compact_course.display.lang import language
 
 CJK = re.compile(r"[\u3400-\u9fff]")
 MISSING = re.compile(r"missing from font|Glyph \d+|findfont", re.I)
@@ -114,7 +114,7 @@ def test_the_font_list_keeps_dejavu_first_and_noto_cjk_behind_it():
 
 
 def test_the_chinese_charts_say_in_chinese_what_the_english_ones_say(monkeypatch):
-    from workbench.display.chart_text import CHART_TEXT, TITLES, title
+    from compact_course.display.chart_text import CHART_TEXT, TITLES, title
     assert CHART_TEXT["zh"].keys() == CHART_TEXT["en"].keys()
     untranslated = [key for key, text in CHART_TEXT["zh"].items() if not CJK.search(text)]
     assert untranslated == []

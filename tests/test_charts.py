@@ -10,10 +10,10 @@ from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 
-from compact.record import StepRecord
-from workbench.course import charts
-from workbench.course.histories import load_history
-from workbench.course.replay import replay, timeline
+from compact_course.course import charts
+from compact_course.course.histories import load_history
+from compact_course.course.replay import replay, timeline
+from context_compact.record import StepRecord
 
 from .helpers import ARTICLE_STEPS, IN_PREPARE
 
@@ -288,8 +288,8 @@ def test_message_map_wraps_long_lists_in_rows():
 
 
 def test_every_chart_colour_comes_from_the_one_palette():
-    from workbench.bench import benchmark
-    from workbench.display import palette
+    from compact_course.bench import benchmark
+    from compact_course.display import palette
     allowed = {value for name, value in vars(palette).items() if name.isupper()}
     used = [*charts.STEP_COLOURS.values(), *charts.CATEGORY_COLOURS.values(),
             charts.BEFORE_COLOUR, charts.AFTER_COLOUR, charts.LIMIT_COLOUR,

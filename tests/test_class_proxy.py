@@ -35,9 +35,9 @@ from urllib import request as urlrequest
 import psutil
 import pytest
 
+from compact_course.bench import classroom, cost, prices
+from compact_course.offline.tokens import estimate_tokens
 from tests import hubkit
-from workbench.bench import classroom, cost, prices
-from workbench.offline.tokens import estimate_tokens
 
 if os.geteuid() != 0:
     REASON = "needs root (a throwaway proxy user)"
@@ -120,10 +120,10 @@ def proxy():
     folder = Path(tempfile.mkdtemp(prefix="ccproxy-"))
     folder.chmod(0o711)   # the proxy's user crosses it to its own state folder
     course = folder / "course"
-    (course / "workbench" / "bench").mkdir(parents=True)
+    (course / "compact_course" / "bench").mkdir(parents=True)
     subprocess.run(["cp", "-r", str(DEPLOY), str(course)], check=True)
     # The prices the proxy reads: the course's table, where a clone has it (billing.TABLE).
-    subprocess.run(["cp", prices.__file__, str(course / "workbench" / "bench")], check=True)
+    subprocess.run(["cp", prices.__file__, str(course / "compact_course" / "bench")], check=True)
     subprocess.run(["chmod", "-R", "a+rX", str(course)], check=True)
     running = hubkit.ClassProxy(course, folder)
     users, relay = [], None
@@ -590,7 +590,7 @@ def test_the_proxy_runs_inside_its_memory_and_file_limits_without_systemd(proxy)
 # -- the offline upstream keeps its key ----------------------------------------------------------
 
 def serve_offline(key_file: Path, port: int, stdin=None):
-    return subprocess.Popen([sys.executable, "-P", "-m", "workbench", "serve", "--port", str(port),
+    return subprocess.Popen([sys.executable, "-P", "-m", "compact_course", "serve", "--port", str(port),
                              "--key-file", str(key_file)], stdin=stdin, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, cwd=classroom.ROOT)
 
@@ -753,7 +753,7 @@ def test_the_units_run_the_guard_in_limits_and_the_offline_model_with_a_kept_key
     assert "prlimit --as=" in script and "--nofile=4096" in script and '"$here/serve.py"' in script
     offline = (DEPLOY / "proxy" / "course-offline-model.service").read_text()
     assert re.search(r"^LoadCredential=key:/var/lib/course-proxy/offline-key$", offline, re.M)
-    assert re.search(r"^ExecStart=/opt/course/.venv/bin/compact serve --port 8765 "
+    assert re.search(r"^ExecStart=/opt/course/.venv/bin/compact-course serve --port 8765 "
                      r"--key-file \$\{CREDENTIALS_DIRECTORY\}/key$", offline, re.M)
     assert re.search(r"^DynamicUser=yes$", offline, re.M)
     assert "cost_per_token" not in (DEPLOY / "proxy" / "litellm.yaml").read_text()   # the table's alone

@@ -13,18 +13,18 @@ from pathlib import Path
 import pytest
 from matplotlib.figure import Figure
 
-from workbench.__main__ import main as compact_main
-from workbench.bench import chart as bench_chart
-from workbench.bench import cli as bench_cli
-from workbench.course import replay as replay_module
-from workbench.offline.api.server import main_serve
+from compact_course.__main__ import main as compact_main
+from compact_course.bench import chart as bench_chart
+from compact_course.bench import cli as bench_cli
+from compact_course.course import replay as replay_module
+from compact_course.offline.api.server import main_serve
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = ("ANTHROPIC_API_KEY", "MODEL_ID", "ANTHROPIC_BASE_URL", "ANTHROPIC_AUTH_TOKEN")
 
 
 def command_env(tmpdir: Path) -> dict:
-    """The environment of a `python -m workbench` child: no key, its own temporary folder."""
+    """The environment of a `python -m compact_course` child: no key, its own temporary folder."""
     env = {k: v for k, v in os.environ.items() if k not in ENV}
     env.update(PYTHONPATH=str(ROOT), TMPDIR=str(tmpdir), COMPACT_OFFLINE="1")
     return env
@@ -47,7 +47,7 @@ def test_ctrl_c_during_bench_ends_with_one_line_and_leaves_nothing(tmp_path):
     tmpdir.mkdir()
     chart = tmp_path / "bench.png"
     process = subprocess.Popen(
-        [sys.executable, "-m", "workbench", "bench", "--quick", "--chart", str(chart)],
+        [sys.executable, "-m", "compact_course", "bench", "--quick", "--chart", str(chart)],
         cwd=tmp_path, env=command_env(tmpdir), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         text=True)
     try:
@@ -171,13 +171,13 @@ def test_bench_checks_its_numbers(argv, named, capsys, monkeypatch):
 
 @pytest.mark.slow
 def test_serve_port_out_of_range_from_the_command_line(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "workbench", "serve", "--port", "99999"],
+    done = subprocess.run([sys.executable, "-m", "compact_course", "serve", "--port", "99999"],
                           cwd=tmp_path, env=command_env(tmp_path), capture_output=True, text=True,
                           timeout=60)
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
     assert done.stderr.splitlines()[-1] == (
-        "python -m compact serve: error: argument --port: 99999 is not a port number (0 to 65535)")
+        "python -m compact_course serve: error: argument --port: 99999 is not a port number (0 to 65535)")
 
 
 # -- scratch folders ------------------------------------------------------------------------
@@ -189,12 +189,12 @@ def test_replays_of_a_killed_process_are_removed_by_the_next_one(tmp_path):
     env = command_env(tmpdir)
     # A notebook kernel is stopped with SIGKILL: no clean-up of its own runs.
     killed = subprocess.run(
-        [sys.executable, "-c", "import os, signal\nfrom workbench.course.replay import replay\n"
+        [sys.executable, "-c", "import os, signal\nfrom compact_course.course.replay import replay\n"
          "kept = [replay('five_reads'), replay('huge_result')]\n"
          "os.kill(os.getpid(), signal.SIGKILL)"], cwd=tmp_path, env=env, timeout=120)
     assert killed.returncode == -signal.SIGKILL
     assert len(list(tmpdir.iterdir())) == 1, "one scratch folder per process"
-    done = subprocess.run([sys.executable, "-c", "from workbench.course.replay import replay\n"
+    done = subprocess.run([sys.executable, "-c", "from compact_course.course.replay import replay\n"
                            "kept = replay('five_reads')\nprint(kept.root.exists())"],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert done.stdout.strip() == "True"

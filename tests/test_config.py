@@ -1,4 +1,4 @@
-"""compact.config: the two profiles, and thresholds checked before anything runs.
+"""context_compact.config: the two profiles, and thresholds checked before anything runs.
 
 An invalid threshold raises ValueError naming the field, at construction, so
 no compactor can be built with it and no file is ever written under it.
@@ -8,7 +8,7 @@ import dataclasses
 
 import pytest
 
-from compact import CompactionConfig, ContextCompactor
+from context_compact import CompactionConfig, ContextCompactor
 
 from .helpers import PROFILES, files_under, pairs_history
 

@@ -26,10 +26,10 @@ from anthropic.types import (
 )
 from anthropic.types.beta import BetaCompactionBlock, BetaMessage, BetaMessageTokensCount
 
-from workbench.offline.api import context_edits
-from workbench.offline.api import server_compaction as sc
-from workbench.offline.api.server import start_offline_server
-from workbench.offline.tokens import estimate_text_tokens, estimate_tokens
+from compact_course.offline.api import context_edits
+from compact_course.offline.api import server_compaction as sc
+from compact_course.offline.api.server import start_offline_server
+from compact_course.offline.tokens import estimate_text_tokens, estimate_tokens
 
 from .helpers import body, call, offline_client, offline_model, user
 

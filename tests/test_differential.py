@@ -1,7 +1,7 @@
 """The seed profile is the article's code, call after call: a differential test.
 
 `tests/article_s08.py` is a flat copy of the pipeline the article prints,
-written from the article and sharing nothing with `compact/`. Both run the
+written from the article and sharing nothing with `context_compact/`. Both run the
 same long sessions side by side, the way the article's agent loop drives
 them: `prepare` before every model call; now and then a refusal, answered by
 `reactive_compact` and a second `prepare`; now and then a batch with the
@@ -39,7 +39,7 @@ from types import SimpleNamespace
 import pytest
 from anthropic.types import TextBlock
 
-from compact import CompactionConfig, ContextCompactor
+from context_compact import CompactionConfig, ContextCompactor
 
 from .article_s08 import ArticleCompactor
 

@@ -13,9 +13,9 @@ import os
 
 import pytest
 
-from compact import CompactionWarning, StoreError, formats
-from compact import store as store_module
-from compact.store import seeded_ids
+from context_compact import CompactionWarning, StoreError, formats
+from context_compact import store as store_module
+from context_compact.store import seeded_ids
 
 from .helpers import (
     Archive,

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from compact import MessageFormatError, validate_messages
-from workbench.agent import model, tools
-from workbench.agent.loop import Agent, main_run
+from compact_course.agent import model, tools
+from compact_course.agent.loop import Agent, main_run
+from context_compact import MessageFormatError, validate_messages
 
 from .helpers import assistant, make_compactor, tool_result, tool_use, user
 
@@ -120,7 +120,7 @@ def test_an_oversized_workspace_env_is_not_parsed_for_redaction(root, monkeypatc
 
 def run_cli(*args, cwd):
     env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
-    return subprocess.run([sys.executable, "-P", "-m", "workbench", *args], cwd=cwd, env=env,
+    return subprocess.run([sys.executable, "-P", "-m", "compact_course", *args], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=300)
 
 
@@ -176,7 +176,7 @@ def test_an_agent_needs_at_least_one_turn(root, value):
 
 
 def test_the_readmes_safety_numbers_are_the_codes():
-    from workbench.offline.api import server
+    from compact_course.offline.api import server
     section = (ROOT / "docs" / "SAFETY.md").read_text(encoding="utf-8")
     for said in (f"over {model.MAX_ENV_BYTES // 1024} KiB", f"at most {model.MAX_ENV_BYTES // 1024} KiB",
                  f"up to {tools.MAX_FILE_BYTES:,} bytes", f"({tools.TIMEOUT} s)",

@@ -27,8 +27,8 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from compact import CompactionConfig, ContextCompactor
-from compact.store import TOOL_RESULTS, TRANSCRIPTS, seeded_ids
+from context_compact import CompactionConfig, ContextCompactor
+from context_compact.store import TOOL_RESULTS, TRANSCRIPTS, seeded_ids
 
 from .helpers import (
     PROFILES,

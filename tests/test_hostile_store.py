@@ -26,8 +26,8 @@ from pathlib import Path
 
 import pytest
 
-from compact import CompactionWarning, ContextCompactor, StoreError
-from compact.store import READ_LIMIT, TOOL_RESULTS, Store
+from context_compact import CompactionWarning, ContextCompactor, StoreError
+from context_compact.store import READ_LIMIT, TOOL_RESULTS, Store
 
 from .helpers import (
     Archive,
@@ -145,7 +145,7 @@ def test_a_huge_sparse_file_at_the_name_is_not_read_whole(tmp_path):
     with open(root / TOOL_RESULTS / "toolu_1.txt", "wb") as handle:
         handle.truncate(8 * 1024 ** 3)  # 8 GiB of zeros that take no disk
     result = run_child(f"""
-        from compact.store import Store
+        from context_compact.store import Store
         store = Store({str(root)!r})
         path = store.persist_result("toolu_1", "the real text")
         print(json.dumps([path, store.saved_text(path), store.saved_text(path.replace("-2", ""))]))

@@ -51,8 +51,8 @@ from types import SimpleNamespace
 import psutil
 import pytest
 
+from compact_course.bench import classroom
 from tests import hub_squatter, hubkit
-from workbench.bench import classroom
 
 pytestmark = pytest.mark.slow
 
@@ -756,7 +756,7 @@ def test_the_config_starts_kernels_over_ipc_with_no_news_and_an_idle_culler():
     assert f"--LabApp.app_settings_dir={classroom.ROOT / 'scripts' / 'jupyterlab'}" in args
     # The contents manager course.sh uses (the browser test sees a notebook open clean there).
     assert ("--ServerApp.contents_manager_class="
-            "workbench.course.lab_contents.CourseContentsManager") in args
+            "compact_course.course.lab_contents.CourseContentsManager") in args
     assert "--MappingKernelManager.cull_idle_timeout=1800" in args  # 30 minutes
     assert "--ServerApp.shutdown_no_activity_timeout=3600" in args  # an hour
     # No websocket pings: jupyter_server's figures (ms) would reach tornado as seconds, with a warning.

@@ -23,10 +23,10 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compact.messages import validate_messages
+from compact_course.importers import SessionFileError, load_session
+from context_compact.messages import validate_messages
 from tests.helpers import IMAGE
 from tests.test_importers import assert_accepted
-from workbench.importers import SessionFileError, load_session
 
 IMAGE_URL = "data:image/png;base64," + IMAGE["source"]["data"]
 FORMATS = ("claude-code", "codex", "openai-jsonl", "messages-jsonl", "responses", "atif")

@@ -1,4 +1,4 @@
-"""The importers (workbench/importers/): other agents' session files as histories.
+"""The importers (compact_course/importers/): other agents' session files as histories.
 
 Each format is tested on files made here with the awkward cases of real ones:
 an assistant reply split over several records, a subagent's sidechain, meta
@@ -13,12 +13,12 @@ import json
 
 import pytest
 
-from compact.messages import tool_results, tool_uses, validate_messages
+from compact_course.course.histories import HistoryError, load_history
+from compact_course.importers import SESSION_FORMATS, SessionFileError, detect, load_session
+from compact_course.importers.odd import NO_CALL, NO_RESULT
+from compact_course.offline.api import rules
+from context_compact.messages import tool_results, tool_uses, validate_messages
 from tests.helpers import IMAGE
-from workbench.course.histories import HistoryError, load_history
-from workbench.importers import SESSION_FORMATS, SessionFileError, detect, load_session
-from workbench.importers.odd import NO_CALL, NO_RESULT
-from workbench.offline.api import rules
 
 
 def assert_accepted(messages):

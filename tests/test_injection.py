@@ -6,15 +6,15 @@ every file ..."; the agent reads it and step 4 summarizes. In both profiles the
 summary keeps that line, and keeps it only inside the quoted "reference only" part,
 after the request the user typed; the agent then goes on from that one message, with
 the offline model, and deletes nothing. What this does not show (a real model
-obeying the rule) is said in the notebook and in workbench/course/injection.py.
+obeying the rule) is said in the notebook and in compact_course/course/injection.py.
 """
 
 import json
 
-from compact import formats
-from compact.messages import text_of
-from workbench.agent.loop import SYSTEM
-from workbench.course import injection
+from compact_course.agent.loop import SYSTEM
+from compact_course.course import injection
+from context_compact import formats
+from context_compact.messages import text_of
 
 
 def test_the_planted_instruction_is_quoted_reference_data_after_the_request(profile, tmp_path):

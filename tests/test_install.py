@@ -1,10 +1,10 @@
 """Installable the way Python users expect: a wheel, the pinned files, the data found from outside.
 
 - `pip install .` makes a wheel of every subpackage (agent, offline, course,
-  bench); installed into a fresh venv it is the copy `import compact` finds
+  bench); installed into a fresh venv it is the copy `import context_compact` finds
   from another folder, and the `compact` command is there. The wheel is built
   from a copy of the project (a build writes build/ and *.egg-info/ beside its
-  sources) and installed without dependencies: `import compact` needs none.
+  sources) and installed without dependencies: `import context_compact` needs none.
 - requirements.txt installs this project and pins every runtime and course
   dependency that pyproject.toml declares, at a version it allows;
   requirements-test.txt adds the test ones, and only those.
@@ -29,7 +29,7 @@ from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 
-from workbench.course import histories
+from compact_course.course import histories
 
 pytestmark = pytest.mark.slow
 
@@ -55,7 +55,7 @@ def wheel(tmp_path_factory) -> Path:
     project = tmp_path_factory.mktemp("project")
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, project / name)
-    for package in ("compact", "workbench"):
+    for package in ("context_compact", "compact_course"):
         shutil.copytree(ROOT / package, project / package,
                         ignore=shutil.ignore_patterns("__pycache__"))
     out = tmp_path_factory.mktemp("dist")
@@ -78,24 +78,25 @@ def installed(wheel, tmp_path_factory) -> Path:
 
 def test_the_wheel_holds_every_subpackage(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
-    for package in ("compact", "workbench", *(f"workbench/{sub}" for sub in SUBPACKAGES)):
+    for package in ("context_compact", "compact_course", *(f"compact_course/{sub}" for sub in SUBPACKAGES)):
         assert f"{package}/__init__.py" in names, package
     # Every module, and every data file a module reads (the checkers' texts.json).
-    files = {p.relative_to(ROOT).as_posix() for package in ("compact", "workbench")
+    files = {p.relative_to(ROOT).as_posix() for package in ("context_compact", "compact_course")
              for p in (ROOT / package).rglob("*") if p.suffix in (".py", ".json")}
     assert files <= names, sorted(files - names)
 
 
 def test_import_compact_from_another_folder_finds_the_installed_copy(installed, tmp_path):
-    out = run([str(installed), "-c", "import compact, workbench.course.histories; print(compact.__file__)"],
+    code = "import context_compact, compact_course.course.histories; print(context_compact.__file__)"
+    out = run([str(installed), "-c", code],
               cwd=tmp_path, env=clean_env()).stdout.strip()
     site = run([str(installed), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                env=clean_env()).stdout.strip()
-    assert Path(out) == Path(site) / "compact" / "__init__.py"
-    assert (installed.parent / "compact").is_file()  # the [project.scripts] command
+    assert Path(out) == Path(site) / "context_compact" / "__init__.py"
+    assert (installed.parent / "compact-course").is_file()  # the [project.scripts] command
 
 
-LOAD = ("from workbench.course.histories import load_history; "
+LOAD = ("from compact_course.course.histories import load_history; "
         "print(len(load_history('five_reads')['messages']))")
 
 
@@ -104,7 +105,7 @@ def test_the_installed_copy_says_where_it_looked_for_the_data(installed, tmp_pat
                             capture_output=True, text=True, timeout=60)
     assert result.returncode != 0
     last = result.stderr.strip().splitlines()[-1]
-    assert last.startswith("workbench.course.histories.CourseDataMissing:")
+    assert last.startswith("compact_course.course.histories.CourseDataMissing:")
     assert str(tmp_path / "data") in last and "COMPACT_DATA" in last
 
 

@@ -7,7 +7,7 @@ some that merely *look* like our markers), now and then a text-only reply and a
 new request. Thresholds are drawn small so every step fires.
 
 Checked after every step and after every `prepare`:
-- Pairs: compact.validate_messages accepts the output;
+- Pairs: context_compact.validate_messages accepts the output;
 - Request: the active request is readable in exactly one message (default
   profile); in the seed profile, exactly one after step 4 and at least one
   after reactive_compact, which keeps the article's newest 5 (flaw 14);
@@ -35,17 +35,17 @@ from anthropic.types import TextBlock, ToolUseBlock
 from hypothesis import event, given
 from hypothesis import strategies as st
 
-from compact import (
+from context_compact import (
     CompactionConfig,
     CompactionWarning,
     ContextCompactor,
     formats,
     validate_messages,
 )
-from compact import store as store_module
-from compact.messages import to_plain
-from compact.steps import NAMES
-from compact.store import seeded_ids
+from context_compact import store as store_module
+from context_compact.messages import to_plain
+from context_compact.steps import NAMES
+from context_compact.store import seeded_ids
 
 from .helpers import (
     IMAGE,

@@ -10,8 +10,8 @@ import json
 
 import pytest
 
-from compact import formats, validate_messages
-from compact.messages import estimate_chars
+from context_compact import formats, validate_messages
+from context_compact.messages import estimate_chars
 
 from .helpers import (
     Archive,

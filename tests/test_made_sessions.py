@@ -1,6 +1,6 @@
 """The made sample sessions in today's formats (data/sessions/, scripts/make_sessions.py):
 each is labelled as made, fresh, in its format's real shape, and replayed, swept and
-probed through the commands a practitioner runs (`python -m workbench replay|sweep|probe FILE`).
+probed through the commands a practitioner runs (`python -m compact_course replay|sweep|probe FILE`).
 """
 
 import json
@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from compact.messages import tool_results, tool_uses
-from workbench.course.probe import main as probe_main
-from workbench.course.replay import main as replay_main
-from workbench.course.sweep import main as sweep_main
-from workbench.importers import detect, load_session
+from compact_course.course.probe import main as probe_main
+from compact_course.course.replay import main as replay_main
+from compact_course.course.sweep import main as sweep_main
+from compact_course.importers import detect, load_session
+from context_compact.messages import tool_results, tool_uses
 
 ROOT = Path(__file__).resolve().parent.parent
 SESSIONS = ROOT / "data" / "sessions"

@@ -1,4 +1,4 @@
-"""compact.messages: plain dicts, the article's measure, text of content, and the pairing rules.
+"""context_compact.messages: plain dicts, the article's measure, text of content, and the pairing rules.
 
 A list the API would refuse gets a MessageFormatError that names the message
 index, the block and the id, and the compactor raises it before writing anything.
@@ -9,9 +9,9 @@ import json
 import pytest
 from anthropic.types import TextBlock, ToolUseBlock
 
-from compact import MessageFormatError, estimate_chars, to_plain, validate_messages
-from compact.messages import request_positions, text_of, user_text, with_text
-from compact.steps import NAMES
+from context_compact import MessageFormatError, estimate_chars, to_plain, validate_messages
+from context_compact.messages import request_positions, text_of, user_text, with_text
+from context_compact.steps import NAMES
 
 from .helpers import (
     IMAGE,

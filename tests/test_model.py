@@ -3,9 +3,9 @@ MODEL_ID, one line saying which, and never the key."""
 
 import pytest
 
-from workbench.agent.model import choose_model, settings
-from workbench.offline import MODEL_NAME
-from workbench.offline.api.server import key_for
+from compact_course.agent.model import choose_model, settings
+from compact_course.offline import MODEL_NAME
+from compact_course.offline.api.server import key_for
 
 SECRET = "sk-ant-test-0123456789-secret"
 pytestmark = pytest.mark.usefixtures("no_network")  # nothing but loopback (conftest.py)

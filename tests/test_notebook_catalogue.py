@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from workbench.course.exercises import CHECKERS, WRITES_CODE
+from compact_course.course.exercises import CHECKERS, WRITES_CODE
 
 from .helpers import load_script
 
@@ -67,7 +67,8 @@ def counts(text: str) -> list:
 def documents() -> list[Path]:
     return [ROOT / "README.md", ROOT / "README.zh.md", *sorted((ROOT / "docs").glob("*.md")),
             *sorted((ROOT / "notebooks" / "src").rglob("*.py")),
-            *sorted((ROOT / "compact").rglob("*.py")), *sorted((ROOT / "workbench").rglob("*.py"))]
+            *sorted((ROOT / "context_compact").rglob("*.py")),
+            *sorted((ROOT / "compact_course").rglob("*.py"))]
 
 
 def stale_counts(paths, total: int, root: Path = ROOT) -> list[str]:

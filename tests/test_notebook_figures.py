@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from compact.messages import text_of, tool_results
-from workbench.course.histories import load_history
+from compact_course.course.histories import load_history
+from context_compact.messages import text_of, tool_results
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = [ROOT / "notebooks" / "src" / "labs" / "05_what_each_design_forgets.py",
@@ -42,7 +42,7 @@ def test_notebook_12_names_the_size_of_the_read_step_1_moves(source):
 def test_notebook_00_gives_long_sessions_count_and_size(source):
     # Issue 40: "64 short messages" misled (step 3 still acts on them); the line now gives
     # the count against step 2's trigger and the size, rounded to the thousand.
-    from compact import CompactionConfig, estimate_chars
+    from context_compact import CompactionConfig, estimate_chars
     messages = load_history("long_session")["messages"]
     assert len(messages) > CompactionConfig.seed().snip_max_messages
     size = f"{round(estimate_chars(messages), -3):,}"

@@ -1,5 +1,5 @@
 """The offline model works with whatever tools a request offers (issue 33): it chooses a tool
-by what it does (workbench/offline/model/tools.py), calls it by its name with inputs shaped by
+by what it does (compact_course/offline/model/tools.py), calls it by its name with inputs shaped by
 its schema, and without a fitting tool says which job it lacks and calls nothing.
 
 Through the real SDK, a plain tool loop with the pipeline and tools named open_file,
@@ -13,13 +13,13 @@ import shutil
 
 import pytest
 
-from compact import CompactionConfig, ContextCompactor
-from compact.messages import tool_uses
-from compact.store import seeded_ids
-from workbench.agent.tasks import EN
-from workbench.agent.tools import TOOLS, run_tool
-from workbench.offline import MODEL_NAME, respond
-from workbench.offline.model.tools import Tools
+from compact_course.agent.tasks import EN
+from compact_course.agent.tools import TOOLS, run_tool
+from compact_course.offline import MODEL_NAME, respond
+from compact_course.offline.model.tools import Tools
+from context_compact import CompactionConfig, ContextCompactor
+from context_compact.messages import tool_uses
+from context_compact.store import seeded_ids
 
 from .helpers import offline_model
 from .test_offline_truth import CANNOT, QUESTIONS, SAMPLE, SESSION, SETUP, grade

@@ -18,12 +18,12 @@ from pathlib import Path
 
 import pytest
 
-from compact import CompactionConfig, formats
-from compact.messages import tool_results, tool_uses
-from workbench.agent.loop import Agent
-from workbench.agent.tasks import EN
-from workbench.agent.tools import TOOLS
-from workbench.offline import MODEL_NAME
+from compact_course.agent.loop import Agent
+from compact_course.agent.tasks import EN
+from compact_course.agent.tools import TOOLS
+from compact_course.offline import MODEL_NAME
+from context_compact import CompactionConfig, formats
+from context_compact.messages import tool_results, tool_uses
 
 from .helpers import offline_client, offline_model
 
@@ -280,8 +280,8 @@ def test_every_answer_is_true_or_says_it_cannot_tell(asked):
 
 
 def test_the_questions_cover_both_languages_and_enough_kinds():
-    from workbench.offline.model.kinds import kind_of
-    from workbench.offline.model.question import parse
+    from compact_course.offline.model.kinds import kind_of
+    from compact_course.offline.model.question import parse
     kinds = {kind_of(parse(q)).name for _, english, chinese in QUESTIONS for q in (english, chinese)}
     assert len(QUESTIONS) * 2 + len(SESSION) >= 30 and len(kinds) >= 10, kinds
     assert sum(1 for fact, *_ in QUESTIONS if fact is None) >= 5
@@ -322,7 +322,7 @@ def test_after_a_compaction_the_saved_copy_is_searched_before_the_answer(asked):
 
 def test_a_negative_is_never_stated_from_a_preview():
     """The issue's case: the log's read is a preview; the answer must not be 'no test failed'."""
-    from workbench.offline import respond
+    from compact_course.offline import respond
     question = "Which tests failed in logs/test_run.log?"
     preview = formats.persisted_block(".task_outputs/tool-results/t.txt", text(LOG), 2000)
     base = [{"role": "user", "content": question},

@@ -4,7 +4,7 @@ The agent's bash can write anything in its workspace, and the workspace is often
 the folder the command line starts in. So a `dotenv.py`, an `anthropic.py` and a
 `.env` planted there must change nothing: the command line imports nothing from
 the current folder and reads settings only from the environment and the course's
-own `.env` (`workbench.agent.model.settings`). That `.env` is read at most 64 KiB,
+own `.env` (`compact_course.agent.model.settings`). That `.env` is read at most 64 KiB,
 and one that cannot be read counts as missing, with one line that says so.
 """
 
@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from workbench.agent import model
-from workbench.agent.loop import main_run
-from workbench.agent.model import course_env_file, read_env_file, settings
-from workbench.offline.api.server import key_for, start_offline_server
+from compact_course.agent import model
+from compact_course.agent.loop import main_run
+from compact_course.agent.model import course_env_file, read_env_file, settings
+from compact_course.offline.api.server import key_for, start_offline_server
 
 ROOT = Path(__file__).resolve().parents[1]
 FAKE_KEY = "sk-ant-api03-plantedtest0123456789abcdef"
@@ -78,9 +78,9 @@ def planted(tmp_path):
 
 
 COMMAND_LINES = {
-    "the compact script": [str(BIN / "compact")],
-    "python -P -m workbench": [sys.executable, "-P", "-m", "workbench"],
-    "python -m workbench": [sys.executable, "-m", "workbench"],
+    "the compact-course script": [str(BIN / "compact-course")],
+    "python -P -m compact_course": [sys.executable, "-P", "-m", "compact_course"],
+    "python -m compact_course": [sys.executable, "-m", "compact_course"],
 }
 
 

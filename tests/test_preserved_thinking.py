@@ -1,7 +1,7 @@
 """Preserved thinking, through the real SDK against the offline server (issue 42).
 
 Each thinking block the server writes is bound to its model and its prefix (SPEC 9;
-workbench/offline/api/binding.py): an unchanged prefix is accepted; a shortened earlier
+compact_course/offline/api/binding.py): an unchanged prefix is accepted; a shortened earlier
 tool_result or a changed system is the documented 400; `drop_block` with the beta
 header drops the failing block and every later one and lists them in
 `input_transformations` (plain and streamed); `block_binding` without the header is
@@ -19,23 +19,23 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compact.config import CompactionConfig
-from compact.messages import to_plain
-from compact.store import seeded_ids
+from compact_course.agent import tasks
+from compact_course.agent.loop import THINKING, Agent
+from compact_course.agent.tools import TOOLS
+from compact_course.bench import tables
+from compact_course.bench.benchmark import run_session
+from compact_course.bench.sessions import make_session
+from compact_course.course import probe, thinking_lab
+from compact_course.offline import MODEL_NAME
+from compact_course.offline.api.binding import BETA
+from context_compact.config import CompactionConfig
+from context_compact.messages import to_plain
+from context_compact.store import seeded_ids
 from tests import test_invariants as inv
 from tests.helpers import offline_model
 from tests.test_agent import lessons_workspace
 from tests.test_context_management import COMPACT, history
 from tests.test_recipe import recipe
-from workbench.agent import tasks
-from workbench.agent.loop import THINKING, Agent
-from workbench.agent.tools import TOOLS
-from workbench.bench import tables
-from workbench.bench.benchmark import run_session
-from workbench.bench.sessions import make_session
-from workbench.course import probe, thinking_lab
-from workbench.offline import MODEL_NAME
-from workbench.offline.api.binding import BETA
 
 pytestmark = pytest.mark.usefixtures("no_network")
 
@@ -299,8 +299,8 @@ def test_probe_with_thinking_says_what_each_design_invalidates(capsys):
 # -- lab 06's prediction ------------------------------------------------------------------
 
 def test_lab_06s_checker_passes_the_servers_own_paths_and_names_the_two_slips(capsys):
-    from workbench.course import exercises as ex
-    from workbench.course.exercises import dropped as exercise
+    from compact_course.course import exercises as ex
+    from compact_course.course.exercises import dropped as exercise
     expected = exercise.expected()
     assert expected["remove the two oldest thinking blocks"] == []
     assert expected["shrink messages.4"] == ["messages.5.content.0", "messages.7.content.0",

@@ -12,23 +12,19 @@ from pathlib import Path
 
 import pytest
 
-from compact import ContextCompactor
-from compact.messages import user_text
-from compact.store import seeded_ids
-from tests.helpers import assistant, tool_result, tool_use, user
-from workbench.bench.benchmark import DESIGN_TABLE, run_session
-from workbench.bench.probe_ask import Asker
-from workbench.bench.probe_walk import walk
-from workbench.bench.sessions import make_session, session_messages
-from workbench.bench.tables import format_table
-from workbench.course.histories import list_histories, load_history
-from workbench.course.probe import DESIGNS as PROBED
-from workbench.course.probe import main as probe_main
-from workbench.course.probe import spread
-from workbench.course.sessions import sample_path
-from workbench.course.sweep import describe, sweep
-from workbench.offline.model.extractive import extractive_summary
-from workbench.probes import (
+from compact_course.bench.benchmark import DESIGN_TABLE, run_session
+from compact_course.bench.probe_ask import Asker
+from compact_course.bench.probe_walk import walk
+from compact_course.bench.sessions import make_session, session_messages
+from compact_course.bench.tables import format_table
+from compact_course.course.histories import list_histories, load_history
+from compact_course.course.probe import DESIGNS as PROBED
+from compact_course.course.probe import main as probe_main
+from compact_course.course.probe import spread
+from compact_course.course.sessions import sample_path
+from compact_course.course.sweep import describe, sweep
+from compact_course.offline.model.extractive import extractive_summary
+from compact_course.probes import (
     CONSTRAINT_EN,
     CONSTRAINT_ZH,
     KINDS,
@@ -39,7 +35,11 @@ from workbench.probes import (
     read_question,
     score,
 )
-from workbench.probes.status import Locator
+from compact_course.probes.status import Locator
+from context_compact import ContextCompactor
+from context_compact.messages import user_text
+from context_compact.store import seeded_ids
+from tests.helpers import assistant, tool_result, tool_use, user
 
 pytestmark = pytest.mark.usefixtures("no_network")
 
@@ -364,7 +364,7 @@ AGENT_CALLS = [   # (tool, input, the files an artifact probe asks about), the a
 
 
 def test_artifact_probes_come_from_other_agents_file_tools_through_one_table():
-    from workbench.probes.file_tools import FILE_TOOLS, files_of
+    from compact_course.probes.file_tools import FILE_TOOLS, files_of
 
     messages = [user("Fix the cart.")]
     for k, (name, data, _) in enumerate(AGENT_CALLS):
@@ -409,7 +409,7 @@ HARNESS_TEXTS = {   # a row of HARNESS -> a text of that kind, as the agents wri
 
 
 def test_every_kind_of_harness_text_is_not_a_prompt_and_the_last_typed_text_is():
-    from workbench.probes.prompts import HARNESS, harness_kind, is_prompt, last_prompt, real_request
+    from compact_course.probes.prompts import HARNESS, harness_kind, is_prompt, last_prompt, real_request
 
     assert set(HARNESS_TEXTS) == {what for what, _ in HARNESS}
     for what, text in HARNESS_TEXTS.items():
@@ -435,7 +435,7 @@ def test_every_kind_of_harness_text_is_not_a_prompt_and_the_last_typed_text_is()
 
 
 def test_the_places_are_one_table_for_the_designs_and_a_recorded_compaction():
-    from workbench.probes.status import PLACE_TABLE, PLACES, place_of
+    from compact_course.probes.status import PLACE_TABLE, PLACES, place_of
 
     assert PLACES == ("in context", "on disk", "summary only", "re-read", "gone")
     assert STATUSES == tuple(p for p in PLACES if p != "re-read")

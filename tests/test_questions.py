@@ -5,9 +5,9 @@ tests/test_offline_truth.py.)"""
 
 import pytest
 
-from compact import formats
-from workbench.agent.tools import TOOLS
-from workbench.offline import MODEL_NAME, respond
+from compact_course.agent.tools import TOOLS
+from compact_course.offline import MODEL_NAME, respond
+from context_compact import formats
 
 pytestmark = pytest.mark.usefixtures("no_network")  # nothing but loopback (conftest.py)
 
@@ -65,7 +65,7 @@ def test_one_very_long_word_is_read_in_linear_time():
     import subprocess
     import sys
 
-    code = ("from workbench.offline import respond; "
+    code = ("from compact_course.offline import respond; "
             "r = respond({'model': 'm', 'max_tokens': 100, 'messages': "
             "[{'role': 'user', 'content': 'x' * 200000 + ' in notes.md'}]}); "
             "print(r['content'][0]['type'])")

@@ -10,12 +10,12 @@ import re
 import anthropic
 import pytest
 
-from compact.config import CompactionConfig
-from compact.messages import estimate_chars
-from compact.store import seeded_ids
+from compact_course.agent.loop import Agent
+from context_compact.config import CompactionConfig
+from context_compact.messages import estimate_chars
+from context_compact.store import seeded_ids
 from tests.helpers import offline_model, sdk_error
 from tests.test_agent import MODEL_NAME, lessons_workspace, tasks
-from workbench.agent.loop import Agent
 
 pytestmark = pytest.mark.usefixtures("no_network")
 
@@ -45,7 +45,7 @@ def test_at_a_tiny_window_the_refusal_is_raised_instead_of_a_larger_retry(tmp_pa
 
 
 def test_a_smaller_retry_is_returned_and_a_plain_error_gets_a_note():
-    from compact.reactive import smaller_or_raise
+    from context_compact.reactive import smaller_or_raise
     refusal = sdk_error(400, "prompt is too long: 9 tokens > 5 maximum")
     big, small = [{"role": "user", "content": "x" * 100}], [{"role": "user", "content": "x"}]
     assert smaller_or_raise(refusal, big, small) is small

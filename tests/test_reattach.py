@@ -1,6 +1,6 @@
-"""workbench.agent.reattach: the files an agent gets back after a compaction."""
+"""compact_course.agent.reattach: the files an agent gets back after a compaction."""
 
-from workbench.agent.reattach import files_worked_on, reattach
+from compact_course.agent.reattach import files_worked_on, reattach
 
 
 def call(n, name, path):

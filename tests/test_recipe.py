@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from compact import CompactionConfig, formats, validate_messages
-from compact.messages import estimate_chars, tool_results, tool_uses
-from compact.store import seeded_ids
+from compact_course.agent import tasks
+from compact_course.offline import MODEL_NAME
+from context_compact import CompactionConfig, formats, validate_messages
+from context_compact.messages import estimate_chars, tool_results, tool_uses
+from context_compact.store import seeded_ids
 from tests.helpers import offline_model
 from tests.test_agent import lessons_workspace
-from workbench.agent import tasks
-from workbench.offline import MODEL_NAME
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.usefixtures("no_network")

@@ -7,11 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from compact import estimate_chars, formats
-from compact.messages import tool_results
-from compact.store import SEED, seeded_ids
-from workbench.course.histories import list_histories, load_history, model_calls
-from workbench.course.replay import (
+from compact_course.course.histories import list_histories, load_history, model_calls
+from compact_course.course.replay import (
     STEPS,
     call_points,
     format_table,
@@ -20,6 +17,9 @@ from workbench.course.replay import (
     replay,
     timeline,
 )
+from context_compact import estimate_chars, formats
+from context_compact.messages import tool_results
+from context_compact.store import SEED, seeded_ids
 
 from .helpers import EVERY_CALL, prepare_steps
 
@@ -123,7 +123,7 @@ def test_timeline_points_agree_with_their_records():
 
 
 def test_timeline_sends_valid_lists_and_follows_the_typed_request():
-    from compact import validate_messages
+    from context_compact import validate_messages
     seen = []
     calls = timeline("long_session", profile="seed",
                      observe=lambda point, sent: seen.append((point, sent)))
@@ -195,7 +195,7 @@ def test_table_of_nothing_says_so():
     assert format_table([]).endswith("(no steps ran)")
 
 
-# -- python -m workbench replay -------------------------------------------------------------------
+# -- python -m compact_course replay -------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", list_histories())
 def test_cli_prints_the_table_for_every_history(name, capsys):
@@ -252,11 +252,11 @@ def test_cli_chart_writes_a_png(tmp_path, capsys):
 
 
 def test_python_dash_m_compact_replay_dispatches_here():
-    done = subprocess.run([sys.executable, "-m", "workbench", "replay", "five_reads",
+    done = subprocess.run([sys.executable, "-m", "compact_course", "replay", "five_reads",
                            "--profile", "seed"], cwd=ROOT, capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 0, done.stderr
     assert "micro_compact" in done.stdout
-    bad = subprocess.run([sys.executable, "-m", "workbench", "replay", "missing.json"], cwd=ROOT,
+    bad = subprocess.run([sys.executable, "-m", "compact_course", "replay", "missing.json"], cwd=ROOT,
                          capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and len(bad.stderr.splitlines()) == 1

@@ -1,4 +1,4 @@
-"""The pipeline in front of every request of the SDK's tool runner (workbench/agent/runner.py).
+"""The pipeline in front of every request of the SDK's tool runner (compact_course/agent/runner.py).
 
 Through the real SDK (`client.beta.messages.tool_runner`, anthropic 2.17.0) and
 the offline server: the task reads s08_context_compact/code.py (30,766
@@ -22,15 +22,15 @@ import anthropic
 import pytest
 from anthropic import beta_async_tool, beta_tool
 
-from compact import CompactionConfig, ContextCompactor, formats, validate_messages
-from compact.messages import text_of, tool_results
-from compact.store import seeded_ids
-from workbench.agent import tasks
-from workbench.agent.guard import NoProgress
-from workbench.agent.runner import PrepareEveryRequest
-from workbench.agent.tools import run_tool
-from workbench.offline import MODEL_NAME
-from workbench.offline.api.server import key_for
+from compact_course.agent import tasks
+from compact_course.agent.guard import NoProgress
+from compact_course.agent.runner import PrepareEveryRequest
+from compact_course.agent.tools import run_tool
+from compact_course.offline import MODEL_NAME
+from compact_course.offline.api.server import key_for
+from context_compact import CompactionConfig, ContextCompactor, formats, validate_messages
+from context_compact.messages import text_of, tool_results
+from context_compact.store import seeded_ids
 
 from .helpers import offline_model
 

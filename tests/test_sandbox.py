@@ -26,8 +26,8 @@ from pathlib import Path
 
 import pytest
 
-from workbench.agent import tools
-from workbench.agent.tools import run_tool
+from compact_course.agent import tools
+from compact_course.agent.tools import run_tool
 
 pytestmark = pytest.mark.slow
 
@@ -85,7 +85,7 @@ def outside():
 @pytest.fixture(params=["bubblewrap", "unsandboxed"])
 def either_mode(request, monkeypatch):
     """Runs a test once in each mode (the sandboxed one only where bwrap starts)."""
-    from workbench.agent import sandbox
+    from compact_course.agent import sandbox
     if request.param == "bubblewrap" and not BWRAP:
         pytest.skip("bwrap cannot start here")
     monkeypatch.setattr(sandbox, "_mode", request.param)
@@ -155,7 +155,7 @@ def test_the_environment_holds_no_secret(workspace, either_mode, monkeypatch):
 
 
 def test_without_bubblewrap_commands_run_with_a_warning_given_once(workspace, monkeypatch):
-    from workbench.agent import sandbox
+    from compact_course.agent import sandbox
     monkeypatch.setattr(sandbox, "BWRAP_NAME", "no-such-bwrap-program")
     monkeypatch.setattr(sandbox, "_mode", None)
     monkeypatch.setattr(sandbox, "_warned", False)
@@ -172,7 +172,7 @@ def test_without_bubblewrap_commands_run_with_a_warning_given_once(workspace, mo
 
 
 def test_a_sandbox_that_fails_to_start_falls_back_with_the_warning(workspace, monkeypatch):
-    from workbench.agent import sandbox
+    from compact_course.agent import sandbox
     # A bwrap that exits at once with an error, as it does without user namespaces.
     fake = workspace.parent / "bin"
     fake.mkdir()
@@ -198,7 +198,7 @@ def test_the_deny_list_and_the_destructive_filter_still_refuse(workspace, either
 
 @needs_bwrap
 def test_the_sandbox_runs_where_bubblewrap_starts():
-    from workbench.agent import sandbox
+    from compact_course.agent import sandbox
     assert sandbox.mode() == "bubblewrap"
 
 
@@ -278,7 +278,7 @@ def test_a_command_makes_no_user_namespace_of_its_own(workspace):
 
 UNPRIVILEGED = """
 import json, sys
-from workbench.agent import sandbox, tools
+from compact_course.agent import sandbox, tools
 print(json.dumps({"mode": sandbox.mode(), "output": tools.run_tool(sys.argv[1], "bash",
                                                                    {"command": sys.argv[2]})}))
 """
@@ -313,7 +313,7 @@ def test_an_older_bwrap_without_disable_userns_still_sandboxes_and_says_what_is_
         workspace, monkeypatch):
     """bubblewrap before 0.8 has no --disable-userns: the sandbox still starts, without
     it, and one warning names it."""
-    from workbench.agent import sandbox
+    from compact_course.agent import sandbox
     real = shutil.which("bwrap")
     if not BWRAP:
         pytest.skip("bwrap cannot start here")
@@ -419,7 +419,7 @@ def test_an_env_file_linked_elsewhere_is_covered_where_it_leads(workspace, outsi
 @pytest.fixture
 def no_sandbox(monkeypatch, tmp_path):
     """bwrap missing; the course's .env is an empty file, so only the test's variables count."""
-    from workbench.agent import sandbox
+    from compact_course.agent import sandbox
     monkeypatch.setattr(sandbox, "_mode", "unsandboxed")
     monkeypatch.delenv(tools.OPT_IN, raising=False)
     for name in tools.SECRET_NAMES:
@@ -437,7 +437,7 @@ def test_without_a_sandbox_bash_refuses_while_a_key_is_configured(workspace, no_
     if where == "course .env":
         no_sandbox.write_text(f"ANTHROPIC_API_KEY={KEY}\n")
     elif where == "--env-file":     # issue 49: a file named by the flag counts too
-        from workbench.agent import model
+        from compact_course.agent import model
         named = no_sandbox.parent / "named.env"
         named.write_text(f"ANTHROPIC_API_KEY={KEY}\n")
         named.chmod(0o600)
@@ -479,7 +479,7 @@ def test_opted_in_without_a_sandbox_a_command_reads_the_key(workspace, no_sandbo
     """What COMPACT_UNSANDBOXED_BASH=1 costs (the README says it): the agent's own
     environment is one `tr` away, and base64 takes it past the redaction."""
     probe = ("import sys\n"
-             "from workbench.agent import sandbox, tools\n"
+             "from compact_course.agent import sandbox, tools\n"
              "sandbox._mode = 'unsandboxed'\n"
              "print(tools.run_tool(sys.argv[1], 'bash', {'command': "
              "\"tr '\\\\0' '\\\\n' < /proc/$PPID/environ | base64 -w0\"}))\n")

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from workbench.agent import limits, sandbox, tools
+from compact_course.agent import limits, sandbox, tools
 
 from .test_sandbox import BWRAP, bounded
 
@@ -44,7 +44,7 @@ NEXT = "echo next call works"
 # Run as the unprivileged user: the attacks through run_tool, with other processes running.
 SCRIPT = """
 import json, subprocess, sys, time
-from workbench.agent import limits, tools
+from compact_course.agent import limits, tools
 workspace, attacks, NEXT = sys.argv[1], json.loads(sys.argv[2]), sys.argv[3]
 others = [subprocess.Popen(["sleep", "300"]) for _ in range(limits.MAX_PROCESSES + 40)]
 found = {"others": len(others)}

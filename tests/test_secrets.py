@@ -14,11 +14,11 @@ from types import SimpleNamespace
 
 import pytest
 
-from compact import CompactionConfig, formats
-from workbench.agent.loop import Agent
-from workbench.agent.tools import run_tool
-from workbench.offline import MODEL_NAME
-from workbench.offline.api.server import start_offline_server
+from compact_course.agent.loop import Agent
+from compact_course.agent.tools import run_tool
+from compact_course.offline import MODEL_NAME
+from compact_course.offline.api.server import start_offline_server
+from context_compact import CompactionConfig, formats
 
 from .helpers import offline_model
 
@@ -176,10 +176,10 @@ def settings_outside(monkeypatch):
 @pytest.mark.parametrize("named_by", ["flag", "environment", "default"])
 def test_a_settings_file_however_named_reaches_neither_the_agent_nor_the_cassette(
         settings_outside, tmp_path, monkeypatch, named_by):
-    """`compact record CASSETTE TASK --env-file PATH` (issue 49): one bash call, `base64 -w0
+    """`compact-course record CASSETTE TASK --env-file PATH` (issue 49): one bash call, `base64 -w0
     PATH`, gave the model the key past the redaction, and the cassette kept it. Now the
     sandbox covers the file whatever named it (or, with no sandbox, bash refuses to run)."""
-    from workbench.agent import model
+    from compact_course.agent import model
     workspace = tmp_path / "workspace"
     shutil.copytree(SAMPLE, workspace)
     path = settings_outside / ("settings.env" if named_by != "default" else ".env")
@@ -217,7 +217,7 @@ def test_a_settings_file_however_named_reaches_neither_the_agent_nor_the_cassett
 def test_a_value_of_a_settings_file_named_by_flag_is_redacted_from_every_tool(planted, tmp_path):
     """The file --env-file names, read for settings, counts among the values redacted, even
     one with no key's shape (issue 49: only the environment's and the course's .env did)."""
-    from workbench.agent import model
+    from compact_course.agent import model
     named = tmp_path / "named.env"
     named.write_text("ANTHROPIC_API_KEY=proxy-key-of-no-known-shape-31415926\nMODEL_ID=claude-x\n")
     named.chmod(0o600)

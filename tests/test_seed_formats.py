@@ -4,7 +4,7 @@ One test per rule: the constants, the persisted-output block, the archive
 marker and its pair-safe cut points, both placeholders, the three-part summary
 message, the summary input cut, reactive_compact's kept tail, the refusal it
 answers, the fixed order of `prepare`, and the article's own tool-pair tests
-(its section 11, in workbench/course/article_tests.py).
+(its section 11, in compact_course/course/article_tests.py).
 """
 
 import json
@@ -14,19 +14,19 @@ import uuid
 import anthropic
 import pytest
 
-from compact import (
+from compact_course.agent.tools import TOOLS
+from compact_course.course import article_tests
+from compact_course.course.article_tests import run_article_tests
+from context_compact import (
     CompactionConfig,
     ContextCompactor,
     formats,
     is_prompt_too_long,
     validate_messages,
 )
-from compact.messages import estimate_chars
-from compact.store import sanitize_id, seeded_ids
-from compact.summary import summary_input
-from workbench.agent.tools import TOOLS
-from workbench.course import article_tests
-from workbench.course.article_tests import run_article_tests
+from context_compact.messages import estimate_chars
+from context_compact.store import sanitize_id, seeded_ids
+from context_compact.summary import summary_input
 
 from .helpers import (
     EVERY_CALL,
@@ -445,7 +445,7 @@ def test_assert_no_orphan_tool_results_names_the_orphan():
 
 
 def test_the_articles_tests_fail_on_a_cut_that_splits_pairs(monkeypatch):
-    from compact import snip
+    from context_compact import snip
     monkeypatch.setattr(snip, "cut_points", lambda messages, config: (3, len(messages) - 47))
     verdicts = dict(run_article_tests("seed"))
     assert verdicts["snip_keeps_head_tool_pair"] == "FAILED: the head lost the result of its tool_use"

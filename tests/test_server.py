@@ -18,15 +18,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from compact import formats, is_prompt_too_long
-from compact.summary import summary_input
-from workbench import offline as policy
-from workbench.agent.model import offline_client
-from workbench.offline.api import rules
-from workbench.offline.api.answer import answer
-from workbench.offline.api.server import key_for, start_offline_server
-from workbench.offline.model.experiments.json_shape import json_outline
-from workbench.offline.model.extractive import extractive_summary
+from compact_course import offline as policy
+from compact_course.agent.model import offline_client
+from compact_course.offline.api import rules
+from compact_course.offline.api.answer import answer
+from compact_course.offline.api.server import key_for, start_offline_server
+from compact_course.offline.model.experiments.json_shape import json_outline
+from compact_course.offline.model.extractive import extractive_summary
+from context_compact import formats, is_prompt_too_long
+from context_compact.summary import summary_input
 
 from .helpers import offline_model
 
@@ -524,7 +524,7 @@ def conversations(draw):
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(messages=conversations())
 def test_any_valid_conversation_gets_a_reply_in_the_api_shape(messages):
-    from workbench.agent.tools import TOOLS
+    from compact_course.agent.tools import TOOLS
     body = {"model": MODEL, "max_tokens": 100, "tools": TOOLS, "messages": messages}
     status, payload = answer("messages", json.dumps(body).encode(), 200_000)
     assert status == 200, payload
@@ -542,8 +542,8 @@ LESSONS = ["s01_agent_loop", "s02_tool_use", "s03_planning", "s04_subagents", "s
 
 def titles_request(result_for, notes=True):
     """A finished TITLES run whose README results are `result_for(n)`."""
-    from workbench.agent.tasks import TITLES
-    from workbench.agent.tools import TOOLS
+    from compact_course.agent.tasks import TITLES
+    from compact_course.agent.tools import TOOLS
     messages = [{"role": "user", "content": TITLES},
                 {"role": "assistant", "content": [use("toolu_g", "glob", pattern="s*/README.md")]},
                 {"role": "user", "content": [result("toolu_g", "\n".join(
@@ -591,8 +591,8 @@ def test_a_saved_placeholder_without_a_note_is_read_back():
 
 
 def test_after_a_compaction_the_request_and_facts_come_from_the_summary():
-    from workbench.agent.tasks import TITLES
-    from workbench.agent.tools import TOOLS
+    from compact_course.agent.tasks import TITLES
+    from compact_course.agent.tools import TOOLS
     summary = "Files read or changed:\n" + "\n".join(
         f"- {name}/README.md (read): 2 lines; title '# s0{n}: T'"
         for n, name in enumerate(LESSONS, 1)) + "\n\nDecisions:\n- Lessons found: " + ", ".join(LESSONS)
@@ -617,7 +617,7 @@ def test_the_outline_of_a_cut_json_text():
 
 def verdicts(messages) -> tuple:
     """(the pipeline's error or None, the server's error or None) for one list."""
-    from compact import messages as pipeline
+    from context_compact import messages as pipeline
     found = []
     for check in (pipeline.validate_messages,
                   lambda m: (rules.check_shape({**GOOD, "messages": m}, "messages"), rules.check_pairs(m))):
@@ -667,7 +667,7 @@ def test_where_the_api_differs_only_the_server_or_only_the_pipeline_refuses():
         assert refused == (refuses == "pipeline", refuses == "server"), rule
 
 
-# -- python -m workbench serve: the key in a file only its user can read ----------------------------
+# -- python -m compact_course serve: the key in a file only its user can read ----------------------------
 
 @pytest.mark.slow
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "kill"])
@@ -675,7 +675,7 @@ def test_serve_keeps_its_key_in_a_private_file_and_never_prints_it(tmp_path, sto
     root = Path(__file__).resolve().parents[1]
     env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
     env.update(PYTHONPATH=str(root), TMPDIR=str(tmp_path))
-    child = subprocess.Popen([sys.executable, "-m", "workbench", "serve", "--port", "0"], cwd=tmp_path,
+    child = subprocess.Popen([sys.executable, "-m", "compact_course", "serve", "--port", "0"], cwd=tmp_path,
                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     guard = threading.Timer(60, child.kill)   # a child that never says four lines cannot hang the test
     guard.start()

@@ -16,10 +16,10 @@ import time
 import pytest
 from anthropic.types import CompactionSignatureInvalidError
 
-from workbench.agent.model import offline_client
-from workbench.offline import MODEL_NAME
-from workbench.offline.api import context_management, server
-from workbench.offline.api.server import key_for
+from compact_course.agent.model import offline_client
+from compact_course.offline import MODEL_NAME
+from compact_course.offline.api import context_management, server
+from compact_course.offline.api.server import key_for
 
 pytestmark = pytest.mark.usefixtures("no_network")  # nothing but loopback (conftest.py)
 

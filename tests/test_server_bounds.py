@@ -12,8 +12,8 @@ from collections import deque
 
 import pytest
 
-from workbench.offline.api import server
-from workbench.offline.api.server import key_for, start_offline_server
+from compact_course.offline.api import server
+from compact_course.offline.api.server import key_for, start_offline_server
 
 pytestmark = pytest.mark.usefixtures("no_network")  # nothing but loopback (conftest.py)
 
@@ -209,7 +209,7 @@ def test_connections_past_the_limit_get_an_overloaded_error_when_each_has_shown_
 def test_a_crowd_without_the_key_holding_every_connection_cannot_keep_the_key_holder_out(monkeypatch):
     """Issue 49: another local user held all the connections (4,200 of 4,096) and the
     student's own client got 529. Now the crowd's oldest is closed to make room."""
-    from workbench.agent.model import offline_client
+    from compact_course.agent.model import offline_client
     monkeypatch.setattr(server, "MAX_CONNECTIONS", 20)
     with started() as offline:
         crowd = [socket.create_connection(("127.0.0.1", offline.port), timeout=5) for _ in range(25)]

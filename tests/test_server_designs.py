@@ -1,6 +1,6 @@
 """The server's context management as designs: replays of a canned history, and checker 10.
 
-`workbench.bench.server_designs.replay` walks timeline_150 call by call through each
+`compact_course.bench.server_designs.replay` walks timeline_150 call by call through each
 design; these tests check what each design keeps, reads and loses, that
 `clear_at_least` spares the prompt cache, and that lab 03's checker passes
 the reference edits and fails the traps its hint names.
@@ -8,16 +8,16 @@ the reference edits and fails the traps its hint names.
 
 import pytest
 
-from workbench.bench import benchmark as bench
-from workbench.bench import cli
-from workbench.bench import server_designs as sd
-from workbench.bench.sessions import make_session
-from workbench.course.exercises import check_edits_for_budget
-from workbench.course.exercises import solutions as right
-from workbench.course.histories import load_history
-from workbench.offline.api import context_edits
-from workbench.offline.api import server_compaction as sc
-from workbench.offline.tokens import estimate_tokens
+from compact_course.bench import benchmark as bench
+from compact_course.bench import cli
+from compact_course.bench import server_designs as sd
+from compact_course.bench.sessions import make_session
+from compact_course.course.exercises import check_edits_for_budget
+from compact_course.course.exercises import solutions as right
+from compact_course.course.histories import load_history
+from compact_course.offline.api import context_edits
+from compact_course.offline.api import server_compaction as sc
+from compact_course.offline.tokens import estimate_tokens
 
 pytestmark = pytest.mark.slow
 
@@ -116,7 +116,7 @@ PRINTED = [("cell 4's CLEAR", [NOTEBOOK_CLEAR], 863_334),
 
 @pytest.mark.parametrize("name, edits, cost", PRINTED, ids=[p[0] for p in PRINTED])
 def test_no_setting_printed_in_notebook_10_meets_the_budget(name, edits, cost, capsys):
-    from workbench.course.exercises import server_edits
+    from compact_course.course.exercises import server_edits
     figures, _, _ = server_edits.measure(edits)
     assert figures["cost"] == cost > server_edits.BUDGET_COST  # the figures lab 03 quotes
     result = check_edits_for_budget(edits)
@@ -125,7 +125,7 @@ def test_no_setting_printed_in_notebook_10_meets_the_budget(name, edits, cost, c
 
 def test_no_trigger_alone_meets_the_budget():
     # Lab 03 says so: from 20,000 to 80,000 tokens the trigger changes nothing here.
-    from workbench.course.exercises import server_edits
+    from compact_course.course.exercises import server_edits
     costs = {server_edits.measure(_at(trigger, 5_000))[0]["cost"] for trigger in (20_000, 80_000)}
     assert costs == {886_984}
 

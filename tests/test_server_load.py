@@ -1,6 +1,6 @@
 """The offline model under a classroom's load, at the socket level: many clients
 at once, clients that hang up, methods other than POST, and how a reply is
-written. Timing is printed by `python -m workbench bench-server`, never asserted here."""
+written. Timing is printed by `python -m compact_course bench-server`, never asserted here."""
 
 import contextlib
 import http.client
@@ -19,10 +19,10 @@ from pathlib import Path
 import anthropic
 import pytest
 
-from workbench.agent.model import offline_client
-from workbench.bench import server_rate
-from workbench.offline import MODEL_NAME
-from workbench.offline.api.server import key_for, start_offline_server
+from compact_course.agent.model import offline_client
+from compact_course.bench import server_rate
+from compact_course.offline import MODEL_NAME
+from compact_course.offline.api.server import key_for, start_offline_server
 
 pytestmark = pytest.mark.usefixtures("no_network")  # nothing but loopback (conftest.py)
 
@@ -116,7 +116,7 @@ def test_clients_that_hang_up_mid_request_or_mid_reply_leave_stderr_quiet(offlin
 
 
 def test_a_bug_of_ours_is_a_500_in_the_api_shape_and_stderr_stays_quiet(monkeypatch):
-    from workbench.offline.api import answer as path
+    from compact_course.offline.api import answer as path
 
     def broken(request):
         raise ValueError("a bug of ours " + "x" * 10_000)
@@ -259,7 +259,7 @@ def test_python_m_compact_bench_server_prints_both_rates(tmp_path):
     root = Path(__file__).resolve().parents[1]
     env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
     env["PYTHONPATH"] = str(root)
-    done = subprocess.run([sys.executable, "-m", "workbench", "bench-server", "--requests", "20",
+    done = subprocess.run([sys.executable, "-m", "compact_course", "bench-server", "--requests", "20",
                            "--clients", "5", "--per-client", "4", "--rounds", "1"], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr

@@ -1,10 +1,10 @@
-"""Text from data is shown, never obeyed (issue 29): `workbench.display.text.shown`.
+"""Text from data is shown, never obeyed (issue 29): `compact_course.display.text.shown`.
 
 A session, a history's name and title, a workspace file, a tool's result and
 the model's answer may hold what a terminal obeys: OSC 52 (writes the
 clipboard), CSI clear-screen, bidi overrides that reorder a line, a lone
 carriage return that overwrites it. Each is fed here through `replay`, `sweep`,
-`compact run`, the REPL and the agent's echo, and none reaches the output raw:
+`compact-course run`, the REPL and the agent's echo, and none reaches the output raw:
 each is written out (`\\x1b`, `\\u202e`, `\\r`), newlines and tabs kept.
 """
 
@@ -13,13 +13,13 @@ import re
 
 import pytest
 
-from workbench.agent import loop
-from workbench.agent.loop import Agent, main_agent, main_run
-from workbench.agent.model import offline_client
-from workbench.course import replay, sweep
-from workbench.display.text import shown
-from workbench.offline import MODEL_NAME
-from workbench.offline.api.server import start_offline_server
+from compact_course.agent import loop
+from compact_course.agent.loop import Agent, main_agent, main_run
+from compact_course.agent.model import offline_client
+from compact_course.course import replay, sweep
+from compact_course.display.text import shown
+from compact_course.offline import MODEL_NAME
+from compact_course.offline.api.server import start_offline_server
 
 OSC52 = "\x1b]52;c;ZWNobyBwd25lZA==\x07"      # put a command in the clipboard
 CLEAR = "\x1b[2J\x1b[H"                        # clear the screen, cursor home
@@ -148,7 +148,7 @@ def test_an_error_that_quotes_data_is_shown(hostile_workspace, capsys, monkeypat
 
 
 def test_probe_shows_a_hostile_history(hostile_history, capsys):
-    from workbench.course.probe import main as probe_main
+    from compact_course.course.probe import main as probe_main
     assert probe_main([str(hostile_history), "--no-ask", "--end", "--designs", "seed", "default"]) == 0
     out = capsys.readouterr().out
     clean(out)

@@ -1,4 +1,4 @@
-"""Server-sent events of a reply (workbench/offline/api/sse.py), checked by the SDK itself.
+"""Server-sent events of a reply (compact_course/offline/api/sse.py), checked by the SDK itself.
 
 Every reply kind is cut into the API's events, and the SDK's own stream
 accumulator (the code behind `messages.stream()` and `beta.messages.stream()`)
@@ -14,7 +14,7 @@ from anthropic.lib.streaming._messages import accumulate_event
 from anthropic.types import Message
 from anthropic.types.beta import BetaMessage
 
-from workbench.offline.api.sse import PIECE, encode, event_stream, stream_events
+from compact_course.offline.api.sse import PIECE, encode, event_stream, stream_events
 
 USAGE = {"input_tokens": 1200, "output_tokens": 87, "cache_creation_input_tokens": 0,
          "cache_read_input_tokens": 1000}

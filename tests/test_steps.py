@@ -1,11 +1,11 @@
-"""The pipeline's one list of steps (compact/steps.py): prepare runs it, everything else reads it."""
+"""The pipeline's one list of steps (context_compact/steps.py): prepare runs it, everything else reads it."""
 
 import pytest
 
-from compact import CompactionConfig, ContextCompactor
-from compact import compactor as compactor_module
-from compact.steps import NAMES, ON_REFUSAL, STEPS, Step, step_named
-from workbench.course import charts, pipeline_picture, replay
+from compact_course.course import charts, pipeline_picture, replay
+from context_compact import CompactionConfig, ContextCompactor
+from context_compact import compactor as compactor_module
+from context_compact.steps import NAMES, ON_REFUSAL, STEPS, Step, step_named
 
 from .helpers import pairs_history
 
@@ -21,7 +21,7 @@ def test_everything_that_names_the_steps_reads_the_list():
 
 
 def test_each_step_is_a_method_written_out_by_its_name(tmp_path):
-    # `grep -n "def snip_compact" compact/compactor.py` finds the method the article names:
+    # `grep -n "def snip_compact" context_compact/compactor.py` finds the method the article names:
     # defined in the class body, not made at import.
     import ast
     import inspect

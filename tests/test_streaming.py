@@ -13,16 +13,16 @@ import socket
 import anthropic
 import pytest
 
-from compact.config import CompactionConfig
-from compact.store import seeded_ids
+from compact_course.agent.loop import Agent
+from compact_course.agent.tools import TOOLS
+from compact_course.offline import MODEL_NAME
+from compact_course.offline.api.server import key_for
+from context_compact.config import CompactionConfig
+from context_compact.store import seeded_ids
 from tests.helpers import offline_model
 from tests.test_agent import lessons_workspace, tasks
 from tests.test_context_management import COMPACT, history
 from tests.test_recipe import recipe
-from workbench.agent.loop import Agent
-from workbench.agent.tools import TOOLS
-from workbench.offline import MODEL_NAME
-from workbench.offline.api.server import key_for
 
 pytestmark = pytest.mark.usefixtures("no_network")
 
@@ -135,9 +135,9 @@ def test_the_recipe_runs_streamed(tmp_path):
 def test_a_client_that_hangs_up_while_a_long_stream_is_written_leaves_the_server_healthy(tmp_path):
     """A recorded stream of 16 MB cannot sit in the socket's buffers: the server is still
     writing when the client resets the connection."""
-    from workbench.agent.model import offline_client
-    from workbench.offline.api.cassette import FORMAT, Cassette
-    from workbench.offline.api.server import start_offline_server
+    from compact_course.agent.model import offline_client
+    from compact_course.offline.api.cassette import FORMAT, Cassette
+    from compact_course.offline.api.server import start_offline_server
     request = {"model": MODEL_NAME, "max_tokens": 500, "messages": QUESTION}
     events = "event: ping\ndata: {\"type\": \"ping\"}\n\n" * (16 * 1024 * 1024 // 36)
     short = {"type": "message", "id": "msg_1", "role": "assistant", "model": MODEL_NAME,

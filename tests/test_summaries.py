@@ -7,12 +7,12 @@ import re
 
 import pytest
 
-from compact import CompactionConfig, ContextCompactor, formats
-from compact.messages import text_of, tool_results, tool_uses
-from workbench.agent.loop import Agent
-from workbench.course.histories import load_history
-from workbench.offline import MODEL_NAME
-from workbench.offline.model.extractive import extractive_summary
+from compact_course.agent.loop import Agent
+from compact_course.course.histories import load_history
+from compact_course.offline import MODEL_NAME
+from compact_course.offline.model.extractive import extractive_summary
+from context_compact import CompactionConfig, ContextCompactor, formats
+from context_compact.messages import text_of, tool_results, tool_uses
 
 from .helpers import offline_model
 from .test_agent import lessons_workspace, workspace  # noqa: F401 - the fixture

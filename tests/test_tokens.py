@@ -1,4 +1,4 @@
-"""The token measure (compact/tokens.py) and token thresholds (CompactionConfig).
+"""The token measure (context_compact/tokens.py) and token thresholds (CompactionConfig).
 
 Counted at the offline model: how many `count_tokens` requests a session costs
 (one per new unit, not one per message per call), how close the per-unit sum is
@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from compact import CompactionConfig, ContextCompactor, estimate_chars
-from compact.store import seeded_ids
-from compact.tokens import PROBE, TokenMeasure, compare_with_whole, countable, units
-from workbench.course.histories import list_histories, load_history
-from workbench.offline import MODEL_NAME
-from workbench.offline.tokens import estimate_tokens
+from compact_course.course.histories import list_histories, load_history
+from compact_course.offline import MODEL_NAME
+from compact_course.offline.tokens import estimate_tokens
+from context_compact import CompactionConfig, ContextCompactor, estimate_chars
+from context_compact.store import seeded_ids
+from context_compact.tokens import PROBE, TokenMeasure, compare_with_whole, countable, units
 
 from .helpers import call, offline_model, pairs_history, user
 
@@ -135,7 +135,7 @@ def test_a_unit_mix_is_refused(tmp_path):
 def test_the_api_compaction_default_is_the_sdks():
     from anthropic.types.beta import beta_compact_20260112_edit_param as param
 
-    from compact.tokens import API_COMPACTION_TRIGGER
+    from context_compact.tokens import API_COMPACTION_TRIGGER
     source = Path(param.__file__).read_text(encoding="utf-8")
     assert f"Defaults to {API_COMPACTION_TRIGGER} input tokens" in source
 

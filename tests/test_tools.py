@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from workbench.agent import tools
-from workbench.agent.tools import run_tool
+from compact_course.agent import tools
+from compact_course.agent.tools import run_tool
 
 SAMPLE = Path(__file__).resolve().parents[1] / "data" / "workspace"
 

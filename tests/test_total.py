@@ -24,10 +24,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compact import CompactionConfig, ContextCompactor
-from compact import messages as shared
-from compact.messages import validate_messages
-from workbench.offline.api import rules
+from compact_course.offline.api import rules
+from context_compact import CompactionConfig, ContextCompactor
+from context_compact import messages as shared
+from context_compact.messages import validate_messages
 
 from .helpers import PROFILES
 
@@ -209,7 +209,7 @@ def test_a_first_turn_over_the_limit(profile, case, tmp_path):
 
 @pytest.mark.parametrize("command", ["replay", "sweep", "probe"])
 @pytest.mark.parametrize("case", ["one pasted log", "one screenshot"])
-def test_the_workbench_commands_take_one_huge_message(command, case, tmp_path, monkeypatch,
+def test_the_course_commands_take_one_huge_message(command, case, tmp_path, monkeypatch,
                                                       capsys):
     """`replay`, `sweep` and `probe` on a Messages API body of one image or one 300 KB
     message: a table, exit 0 (at 3fdc176: IndexError in snip.cut_points)."""
@@ -217,6 +217,6 @@ def test_the_workbench_commands_take_one_huge_message(command, case, tmp_path, m
     monkeypatch.chdir(tmp_path)
     history = tmp_path / "body.json"
     history.write_text(json.dumps({"messages": FIRST_TURNS[case]}), encoding="utf-8")
-    main = importlib.import_module(f"workbench.course.{command}").main
+    main = importlib.import_module(f"compact_course.course.{command}").main
     assert main([str(history)]) == 0
     assert "Traceback" not in capsys.readouterr().err

@@ -1,10 +1,10 @@
-"""The offline model's `usage` (workbench/offline/api/usage.py) and the agent's report of it.
+"""The offline model's `usage` (compact_course/offline/api/usage.py) and the agent's report of it.
 
 The three input counts add up to `count_tokens`; a breakpoint writes its prefix
 once and the next request reads it; a prefix under the minimum, or more than 20
 blocks back from every breakpoint, is never read; a fifth breakpoint is refused;
 1-hour writes are reported as such; an entry lives 5 minutes from its last use;
-`python -m workbench run` prints one usage line per model call.
+`python -m compact_course run` prints one usage line per model call.
 """
 
 import shutil
@@ -13,13 +13,11 @@ from pathlib import Path
 import anthropic
 import pytest
 
-from compact import CompactionConfig
-from compact.store import seeded_ids
-from workbench.agent import tasks
-from workbench.agent.loop import Agent, main_run
-from workbench.agent.usage import FIELDS, total, usage_line, usage_of
-from workbench.offline import MODEL_NAME
-from workbench.offline.api.usage import (
+from compact_course.agent import tasks
+from compact_course.agent.loop import Agent, main_run
+from compact_course.agent.usage import FIELDS, total, usage_line, usage_of
+from compact_course.offline import MODEL_NAME
+from compact_course.offline.api.usage import (
     LOOKBACK,
     MIN_CACHEABLE,
     MINIMUM_TOKENS,
@@ -27,6 +25,8 @@ from workbench.offline.api.usage import (
     minimum_for,
     request_blocks,
 )
+from context_compact import CompactionConfig
+from context_compact.store import seeded_ids
 
 from .helpers import offline_model
 

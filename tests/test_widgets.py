@@ -4,9 +4,9 @@ functions with the new numbers, and a bad combination is explained, not raised."
 import pytest
 from matplotlib.figure import Figure
 
-from compact import CompactionConfig
-from workbench.course.replay import replay, timeline
-from workbench.course.widgets import SLIDERS, explore, settings_for, threshold_explorer
+from compact_course.course.replay import replay, timeline
+from compact_course.course.widgets import SLIDERS, explore, settings_for, threshold_explorer
+from context_compact import CompactionConfig
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -111,7 +111,7 @@ def test_01s_try_this_at_290000_step_1_rests_and_step_3_takes_the_unread_read():
     # "Drag tool_result_batch_char_limit to 290,000: step 1 no longer fires, yet the context
     # still falls to about 2,500 characters, with no file written ... [Earlier tool result
     # omitted.]"; back under the batch (288,840), the file is saved again.
-    from compact import estimate_chars
+    from context_compact import estimate_chars
     explorer = threshold_explorer("huge_result", profile="seed")
     slider = explorer.controls["tool_result_batch_char_limit"]
     assert slider.min <= 288_000 and 290_000 <= slider.max and 290_000 % slider.step == 0
@@ -128,7 +128,7 @@ def test_01s_try_this_at_290000_step_1_rests_and_step_3_takes_the_unread_read():
 
 def test_03s_try_this_raises_micro_min_chars_above_the_older_readmes(box):
     # "raise micro_min_chars above the size of the two older READMEs: they stay whole".
-    from compact.messages import text_of, tool_results
+    from context_compact.messages import text_of, tool_results
     results = [b for m in box.once.before for b in tool_results(m)]
     older = [len(text_of(b["content"])) for b in results[:-3]
              if len(text_of(b["content"])) > CompactionConfig.seed().micro_min_chars]

@@ -1,23 +1,23 @@
 """A reply cut at the window: `stop_reason` "model_context_window_exceeded", through the SDK.
 
 The offline server cuts a reply where the window ends when the prompt fits and the
-reply does not (workbench/offline/api/window.py). `reactive_compact`, the agent loop
+reply does not (compact_course/offline/api/window.py). `reactive_compact`, the agent loop
 and examples/own_loop.py take such a reply as a sign to compact and ask again, not
 as an answer.
 """
 
 import pytest
 
-from compact import CompactionConfig, ContextCompactor, hit_the_window
-from compact.store import seeded_ids
+from compact_course.agent.loop import CACHE_CONTROL, SYSTEM, Agent
+from compact_course.agent.tools import TOOLS
+from compact_course.offline import MODEL_NAME
+from compact_course.offline.api.window import STOP_REASON
+from compact_course.offline.model.extractive import extractive_summary
+from context_compact import CompactionConfig, ContextCompactor, hit_the_window
+from context_compact.store import seeded_ids
 from tests.helpers import offline_model
 from tests.test_agent import lessons_workspace
 from tests.test_recipe import recipe
-from workbench.agent.loop import CACHE_CONTROL, SYSTEM, Agent
-from workbench.agent.tools import TOOLS
-from workbench.offline import MODEL_NAME
-from workbench.offline.api.window import STOP_REASON
-from workbench.offline.model.extractive import extractive_summary
 
 pytestmark = pytest.mark.usefixtures("no_network")
 QUESTION = "What is the first-level title of s01_agent_loop/README.md?"

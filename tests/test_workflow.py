@@ -71,4 +71,4 @@ def test_the_readme_is_a_landing_page_that_links_the_pages_it_left(name):
     assert "## 一台机器给全班用" not in readme and "class_keys.py" not in readme
     for target in re.findall(r"\]\(([^)#]+)", readme):
         assert target.startswith("http") or (ROOT / target).exists(), (name, target)
-    assert "from compact import ContextCompactor" in readme   # the lines for your own agent
+    assert "from context_compact import ContextCompactor" in readme   # the lines for your own agent

@@ -1,8 +1,8 @@
-"""`prepare` near one `json.dumps` (compact/working.py, issues 20 and 41): each message's
+"""`prepare` near one `json.dumps` (context_compact/working.py, issues 20 and 41): each message's
 JSON made once, the size kept per change, a message copied only when a step edits it or it
 is output (copy on write), and only what changed since the last output checked.
 
-Speed itself is `python -m workbench bench-prepare`'s to print; these tests check that the
+Speed itself is `python -m compact_course bench-prepare`'s to print; these tests check that the
 short cuts change nothing a caller can see: every rule is still enforced on any message
 that is not exactly the compactor's own last output, the caller's list is never changed,
 and every size recorded is exact.
@@ -15,16 +15,16 @@ import os
 import pytest
 from anthropic.types import TextBlock
 
-from compact import (
+from context_compact import (
     CompactionConfig,
     ContextCompactor,
     MessageFormatError,
     estimate_chars,
     formats,
 )
-from compact import messages as messages_module
-from compact import store as store_module
-from compact.messages import blocks
+from context_compact import messages as messages_module
+from context_compact import store as store_module
+from context_compact.messages import blocks
 
 from .helpers import (
     body,
@@ -101,7 +101,7 @@ def test_only_the_new_messages_are_checked_on_a_quiet_call(root, monkeypatch):
 def test_encode_writes_what_json_dumps_writes_and_a_cycle_is_named(root):
     import json
 
-    from compact.messages import encode
+    from context_compact.messages import encode
     block = {"type": "text", "text": "é\u2028\ud800 \x00", "n": [1.5, float("inf"), None, True]}
     for value in ({"role": "user", "content": [block]}, "é", 3, [block, block]):
         assert encode(value) == json.dumps(value, ensure_ascii=False)

@@ -2,8 +2,8 @@
 from safe places (issues 29 and 30).
 
 Started from the checkout's root, the agent's write_file and bash could rewrite
-`compact/*.py` and `.venv/`, code that runs next time outside the sandbox, with
-the key. So `Agent(...)`, `compact run` and `compact agent` refuse a workspace
+`context_compact/*.py` and `.venv/`, code that runs next time outside the sandbox, with
+the key. So `Agent(...)`, `compact-course run` and `compact-course agent` refuse a workspace
 that holds the package, the venv or the settings, sits above them, or lies in
 the checkout outside data/ and scratch/; with no --workspace they work on a
 fresh copy of data/workspace. A relative settings path is the checkout's, never
@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from workbench.agent import model, workspace
-from workbench.agent.loop import Agent, main_agent, main_run
-from workbench.agent.model import choose_model, read_env_file, settings
-from workbench.agent.workspace import UnsafeWorkspace, check_workspace
+from compact_course.agent import model, workspace
+from compact_course.agent.loop import Agent, main_agent, main_run
+from compact_course.agent.model import choose_model, read_env_file, settings
+from compact_course.agent.workspace import UnsafeWorkspace, check_workspace
 
 ROOT = Path(__file__).resolve().parents[1]
 KEY = "sk-ant-api03-workspacetest0123456789abcdef"
@@ -40,9 +40,9 @@ def files_under(folder: Path) -> dict:
     (ROOT, "holds the course's package"),
     (ROOT.parent, "holds the course's package"),
     (Path("/"), "holds the course's package"),
-    (ROOT / "compact", "holds the course's package"),
-    (ROOT / "workbench", "holds the course's package"),
-    (ROOT / "workbench" / "agent", "inside the course's package"),
+    (ROOT / "context_compact", "holds the course's package"),
+    (ROOT / "compact_course", "holds the course's package"),
+    (ROOT / "compact_course" / "agent", "inside the course's package"),
     (Path(sys.prefix), "venv"),
     (ROOT / "notebooks", "inside the course's checkout"),
     (ROOT / "scripts", "inside the course's checkout"),
@@ -80,20 +80,20 @@ def test_a_link_to_the_checkout_is_refused_too(tmp_path):
 
 def _run(*argv, cwd=ROOT):
     env = {k: v for k, v in os.environ.items() if k not in CLEARED}
-    return subprocess.run([sys.executable, "-P", "-m", "workbench", *argv], cwd=cwd, env=env,
+    return subprocess.run([sys.executable, "-P", "-m", "compact_course", *argv], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=300)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("command", [["run", "titles"], ["agent"]])
 def test_the_command_line_refuses_the_checkout_with_one_line(command):
-    before = files_under(ROOT / "compact")
+    before = files_under(ROOT / "context_compact")
     done = _run(*command, "--workspace", ".", "--offline")
     assert done.returncode == 2
     errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
     assert len(errors) == 1 and "holds the course's package" in errors[0]
     assert "--workspace data/workspace" in errors[0]
-    assert files_under(ROOT / "compact") == before
+    assert files_under(ROOT / "context_compact") == before
 
 
 @pytest.mark.slow

@@ -13,10 +13,10 @@ import shutil
 
 import pytest
 
-from workbench.agent import tasks
-from workbench.agent.loop import run_task
-from workbench.course.histories import data_dir
-from workbench.course.replay import seeded_ids
+from compact_course.agent import tasks
+from compact_course.agent.loop import run_task
+from compact_course.course.histories import data_dir
+from compact_course.course.replay import seeded_ids
 
 CJK = re.compile(r"[\u3400-\u9fff]")
 ENGLISH_NOTES = ("Next I read", "I'll read", "I'll find", "I'll list", "I'll look", "The result was saved",

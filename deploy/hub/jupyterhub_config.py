@@ -130,8 +130,8 @@ c.Spawner.args = [
     # scripts/jupyterlab/overrides.json: no Jupyter news prompt, no update check (as course.sh).
     f"--LabApp.app_settings_dir={COURSE / 'scripts' / 'jupyterlab'}",
     # A notebook served with its kernel's language_info: no "unsaved" dot on open (as course.sh;
-    # workbench/course/lab_contents.py says why).
-    "--ServerApp.contents_manager_class=workbench.course.lab_contents.CourseContentsManager",
+    # compact_course/course/lab_contents.py says why).
+    "--ServerApp.contents_manager_class=compact_course.course.lab_contents.CourseContentsManager",
     # The idle culler: a kernel idle for 30 min is stopped, and a server with no kernel
     # and no request for an hour stops itself (the student's next login starts it again).
     "--MappingKernelManager.cull_idle_timeout=1800",

@@ -1,6 +1,6 @@
 """What a call through the class proxy costs: the bench's price table, as LiteLLM prices it and at worst.
 
-The prices are the course's one table, `workbench/bench/prices.py` (each row with its sources),
+The prices are the course's one table, `compact_course/bench/prices.py` (each row with its sources),
 read from the course's own copy beside this folder (`TABLE`); no figure is typed here. This
 module gives them two ways:
 
@@ -34,7 +34,7 @@ import json
 import sys
 from pathlib import Path
 
-TABLE = Path(__file__).resolve().parents[2] / "workbench" / "bench" / "prices.py"
+TABLE = Path(__file__).resolve().parents[2] / "compact_course" / "bench" / "prices.py"
 API_ADDS = 1_000      # tokens: the API's tool-use system prompt, at most 530 on the pricing pages
 MILLION = 1_000_000
 # Content blocks whose tokens are their text: the only ones `worst_case` can bound.

@@ -44,7 +44,7 @@ import billing  # noqa: E402
 import class_keys  # noqa: E402
 
 SPEND_FILE = Path(os.environ.get("CLASS_SPEND_FILE", "/var/lib/course-proxy/spend.json"))
-MAX_TOKENS = 8192      # the course's agent asks 8,000 (workbench/agent/loop.py), its summaries 2,000
+MAX_TOKENS = 8192      # the course's agent asks 8,000 (compact_course/agent/loop.py), its summaries 2,000
 HOLD = 900             # seconds; litellm.yaml's request_timeout is 600
 PRICED_CALLS = frozenset({"anthropic_messages"})
 

@@ -29,22 +29,22 @@ import shutil
 import tempfile
 from pathlib import Path
 
-import compact
-from compact import CompactionConfig, estimate_chars
-from compact.messages import tool_results
-from workbench.agent.loop import run_task
-from workbench.course.charts import growth_chart
-from workbench.course.exercises import check_steps_that_act, hint
-from workbench.course.histories import load_history
-from workbench.course.pipeline_picture import pipeline_picture
-from workbench.course.replay import seeded_ids, timeline
-from workbench.offline import estimate_text_tokens
-from workbench.offline.tokens import DEFAULT_WINDOW
+import context_compact
+from context_compact import CompactionConfig, estimate_chars
+from context_compact.messages import tool_results
+from compact_course.agent.loop import run_task
+from compact_course.course.charts import growth_chart
+from compact_course.course.exercises import check_steps_that_act, hint
+from compact_course.course.histories import load_history
+from compact_course.course.pipeline_picture import pipeline_picture
+from compact_course.course.replay import seeded_ids, timeline
+from compact_course.offline import estimate_text_tokens
+from compact_course.offline.tokens import DEFAULT_WINDOW
 
 config = CompactionConfig.seed()  # the article's numbers
 with tempfile.TemporaryDirectory(prefix="first-run-") as scratch:
     workspace = Path(scratch) / "workspace"
-    sample = Path(compact.__file__).resolve().parent.parent / "data" / "workspace"
+    sample = Path(context_compact.__file__).resolve().parent.parent / "data" / "workspace"
     shutil.copytree(sample, workspace, ignore=shutil.ignore_patterns(".transcripts", ".task_outputs"))
     shown = lambda line: print(line) if line.startswith(("[", ">")) else None  # noqa: E731
     first = run_task("compare-code", workspace, profile="seed", echo=shown, new_id=seeded_ids())

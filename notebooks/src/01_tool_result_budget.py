@@ -21,13 +21,13 @@
 # %matplotlib inline
 from IPython.display import display
 
-from compact import CompactionConfig
-from compact.messages import text_of, tool_results, tool_uses
-from workbench.course.charts import before_after
-from workbench.course.exercises import check_largest_large_limit, hint
-from workbench.course.histories import load_history
-from workbench.course.replay import replay
-from workbench.course.widgets import explore, threshold_explorer
+from context_compact import CompactionConfig
+from context_compact.messages import text_of, tool_results, tool_uses
+from compact_course.course.charts import before_after
+from compact_course.course.exercises import check_largest_large_limit, hint
+from compact_course.course.histories import load_history
+from compact_course.course.replay import replay
+from compact_course.course.widgets import explore, threshold_explorer
 
 config = CompactionConfig.seed()
 history = load_history("huge_result")

@@ -27,12 +27,12 @@
 # %matplotlib inline
 import tempfile
 
-from compact import CompactionConfig, snip
-from compact.messages import has_tool_use, is_tool_result
-from workbench.course.charts import message_map
-from workbench.course.exercises import check_archive_calls, hint
-from workbench.course.histories import load_history
-from workbench.course.replay import make_compactor, replay
+from context_compact import CompactionConfig, snip
+from context_compact.messages import has_tool_use, is_tool_result
+from compact_course.course.charts import message_map
+from compact_course.course.exercises import check_archive_calls, hint
+from compact_course.course.histories import load_history
+from compact_course.course.replay import make_compactor, replay
 
 seed = CompactionConfig.seed()
 history = load_history("long_session")

@@ -29,12 +29,12 @@
 # %matplotlib inline
 from IPython.display import display
 
-from compact.messages import text_of, tool_results, tool_uses
-from workbench.course.charts import message_map
-from workbench.course.exercises import check_older_result, check_placeholders, hint, revealed
-from workbench.course.histories import load_history
-from workbench.course.replay import replay
-from workbench.course.widgets import explore, threshold_explorer
+from context_compact.messages import text_of, tool_results, tool_uses
+from compact_course.course.charts import message_map
+from compact_course.course.exercises import check_older_result, check_placeholders, hint, revealed
+from compact_course.course.histories import load_history
+from compact_course.course.replay import replay
+from compact_course.course.widgets import explore, threshold_explorer
 
 history = load_history("five_reads")
 tools = {use["id"]: use["name"] for m in history["messages"] for use in tool_uses(m)}
@@ -73,7 +73,7 @@ display(*explore(history, "seed", keep_recent_results=1))
 #
 # Write `older_result(text)`: what step 3 leaves in place of a result **not** among the
 # newest 3, from the rules above and step 1's `<persisted-output>` block (notebook 01;
-# `compact.formats` holds its format and `OMITTED`). No table links the two steps: the
+# `context_compact.formats` holds its format and `OMITTED`). No table links the two steps: the
 # text is the link. Careful: a file the agent read can *contain* a
 # `Full output: ` line without being step 1's block (flaw 6 in
 # [docs/DESIGN.md](../docs/DESIGN.md)). The checker runs the package's step 3 on files

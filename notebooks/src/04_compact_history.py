@@ -27,15 +27,15 @@
 # %matplotlib inline
 import tempfile
 
-from compact import CompactionConfig, estimate_chars
-from compact.formats import AGENT_SYSTEM_RULE, MIDDLE_OMITTED
-from compact.messages import text_of, tool_results
-from compact.summary import summary_input
-from workbench.course.charts import before_after
-from workbench.course.exercises import check_unseen, hint
-from workbench.course.histories import load_history
-from workbench.course.injection import carry_on, summarize_planted
-from workbench.course.replay import replay
+from context_compact import CompactionConfig, estimate_chars
+from context_compact.formats import AGENT_SYSTEM_RULE, MIDDLE_OMITTED
+from context_compact.messages import text_of, tool_results
+from context_compact.summary import summary_input
+from compact_course.course.charts import before_after
+from compact_course.course.exercises import check_unseen, hint
+from compact_course.course.histories import load_history
+from compact_course.course.injection import carry_on, summarize_planted
+from compact_course.course.replay import replay
 
 seed = CompactionConfig.seed()
 history = load_history("two_code_files")

@@ -30,13 +30,13 @@ import tempfile
 
 from IPython.display import display
 
-from compact import CompactionConfig
-from compact.messages import text_of, tool_results, tool_uses
-from workbench.bench.cost import lost_outputs
-from workbench.course.charts import before_after
-from workbench.course.exercises import check_lost, check_order_loss, hint, revealed
-from workbench.course.histories import load_history
-from workbench.course.replay import make_compactor, run_step
+from context_compact import CompactionConfig
+from context_compact.messages import text_of, tool_results, tool_uses
+from compact_course.bench.cost import lost_outputs
+from compact_course.course.charts import before_after
+from compact_course.course.exercises import check_lost, check_order_loss, hint, revealed
+from compact_course.course.histories import load_history
+from compact_course.course.replay import make_compactor, run_step
 
 seed = CompactionConfig.seed()
 history = load_history("huge_result")
@@ -64,7 +64,7 @@ if open_hint:
 # ## Every order of the three cheap steps
 #
 # `run_in_order` runs the cheap steps (numbered 1-3) in a given order in a scratch
-# folder, then asks `workbench.bench.cost.lost_outputs` which original results can no
+# folder, then asks `compact_course.bench.cost.lost_outputs` which original results can no
 # longer be read verbatim: in the article's profile (seed), and in the package's default
 # one, `CompactionConfig()` (next section). The table and the second chart show once
 # your prediction is in.
@@ -118,8 +118,8 @@ if revealed("order_loss"):
 # on disk; `saved`: `{path: text}`, the saved files. A result is readable when a
 # `tool_result` with its id, in the context or a transcript, holds the original exactly,
 # or is one of our markers (`<persisted-output>`, `[Earlier tool result saved at ...]`)
-# whose path (`compact.formats.persisted_path`, `saved_path`) names a saved file holding
-# it. `compact.messages.text_of` gives a result's text. The checker compares with
+# whose path (`context_compact.formats.persisted_path`, `saved_path`) names a saved file holding
+# it. `context_compact.messages.text_of` gives a result's text. The checker compares with
 # `lost_outputs` on canned histories, in every order and both profiles.
 
 # %%

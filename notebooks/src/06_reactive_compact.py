@@ -36,17 +36,17 @@ from pathlib import Path
 
 import anthropic
 
-import compact
-from compact import CompactionConfig, estimate_chars, is_prompt_too_long
-from workbench.agent.loop import SYSTEM, Agent
-from workbench.agent.model import offline_client
-from workbench.agent.tools import TOOLS
-from workbench.course.charts import before_after
-from workbench.course.exercises import check_tail_once, hint
-from workbench.course.histories import load_history
-from workbench.course.replay import make_compactor, seeded_ids
-from workbench.offline import MODEL_NAME
-from workbench.offline.api.server import start_offline_server
+import context_compact
+from context_compact import CompactionConfig, estimate_chars, is_prompt_too_long
+from compact_course.agent.loop import SYSTEM, Agent
+from compact_course.agent.model import offline_client
+from compact_course.agent.tools import TOOLS
+from compact_course.course.charts import before_after
+from compact_course.course.exercises import check_tail_once, hint
+from compact_course.course.histories import load_history
+from compact_course.course.replay import make_compactor, seeded_ids
+from compact_course.offline import MODEL_NAME
+from compact_course.offline.api.server import start_offline_server
 
 history = load_history("overflow")
 messages, request, window = history["messages"], history["active_request"], history["window_tokens"]
@@ -111,7 +111,7 @@ print(f"the retry: {answer.stop_reason}, " + "; ".join(
 #
 # ## The second refusal, inside the agent loop
 #
-# `workbench.agent.loop.Agent` is the article's loop: `prepare` before each call, one
+# `compact_course.agent.loop.Agent` is the article's loop: `prepare` before each call, one
 # `reactive_compact` on a refusal, the counter reset after each call that goes through.
 # It gets the same history and window, with two settings: the summarizer's input capped
 # at 20,000 characters, since the summary request goes to the same small model; and
@@ -121,7 +121,7 @@ print(f"the retry: {answer.stop_reason}, " + "; ".join(
 # %%
 workspace_copy = tempfile.TemporaryDirectory(prefix="reactive-ws-")
 workspace = Path(workspace_copy.name) / "workspace"
-shutil.copytree(Path(compact.__file__).resolve().parent.parent / "data" / "workspace", workspace)
+shutil.copytree(Path(context_compact.__file__).resolve().parent.parent / "data" / "workspace", workspace)
 agent = Agent(workspace, client, MODEL_NAME, new_id=seeded_ids(),
               config=CompactionConfig(summary_input_char_limit=20_000, persist_oversized=False))
 agent.messages = copy.deepcopy(messages)
@@ -158,7 +158,7 @@ before_after(agent.compactor.records, limit=config.context_char_limit,
 # messages, never part a `tool_use` from its `tool_result`, and let the model read the
 # request once, in the summary message.
 #
-# The checker compares with the package's `compact.reactive.tail_start` (default
+# The checker compares with the package's `context_compact.reactive.tail_start` (default
 # profile) on canned and random histories.
 
 # %%

@@ -29,18 +29,18 @@ from pathlib import Path
 import anthropic
 from IPython.display import display
 
-import compact
-from compact import estimate_chars, validate_messages
-from workbench.agent.loop import SYSTEM, Agent
-from workbench.course.charts import before_after
-from workbench.course.exercises import check_run_batch_safely, hint
-from workbench.course.histories import load_history
-from compact.messages import tool_results, tool_uses
-from workbench.agent.model import offline_client
-from workbench.offline import MODEL_NAME
-from workbench.course.replay import make_compactor, seeded_ids
-from workbench.offline.api.server import start_offline_server
-from workbench.agent.tools import TOOLS, run_tool
+import context_compact
+from context_compact import estimate_chars, validate_messages
+from compact_course.agent.loop import SYSTEM, Agent
+from compact_course.course.charts import before_after
+from compact_course.course.exercises import check_run_batch_safely, hint
+from compact_course.course.histories import load_history
+from context_compact.messages import tool_results, tool_uses
+from compact_course.agent.model import offline_client
+from compact_course.offline import MODEL_NAME
+from compact_course.course.replay import make_compactor, seeded_ids
+from compact_course.offline.api.server import start_offline_server
+from compact_course.agent.tools import TOOLS, run_tool
 
 history = load_history("compact_tool")
 request = history["active_request"]
@@ -63,7 +63,7 @@ server = start_offline_server()
 client = offline_client(server.base_url, max_retries=0)
 scratch = tempfile.TemporaryDirectory(prefix="compact-tool-")
 workspace = Path(scratch.name) / "workspace"
-shutil.copytree(Path(compact.__file__).resolve().parent.parent / "data" / "workspace", workspace)
+shutil.copytree(Path(context_compact.__file__).resolve().parent.parent / "data" / "workspace", workspace)
 
 agent = Agent(workspace, client, MODEL_NAME, new_id=seeded_ids())
 agent.messages = copy.deepcopy(before_batch)
@@ -128,7 +128,7 @@ wrong_scratch.cleanup()
 # get no results. Write
 # `run_batch_safely(messages, tool_uses, run, compact)`: `messages` ends with the reply
 # holding `tool_uses`; `run(tool_use)` returns a tool's text and may raise; `compact`
-# has no handler (its answer is `compact.formats.COMPACT_TOOL_ACK`), and
+# has no handler (its answer is `context_compact.formats.COMPACT_TOOL_ACK`), and
 # `compact(the list)` returns the compacted list. Return the list the package's harness
 # leaves: a failed call's result says `Error: <the exception's message>`, every later
 # call still runs, and a requested `compact` still runs after the results. The checker

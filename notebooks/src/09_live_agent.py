@@ -2,7 +2,7 @@
 # # 09 · The live agent run
 #
 # Everything so far replayed canned histories. Now the article's agent (sections 9 and 13)
-# runs for real: `workbench.agent.loop.Agent`, with its six tools, `prepare` before every
+# runs for real: `compact_course.agent.loop.Agent`, with its six tools, `prepare` before every
 # model call, one reactive compaction on a refusal, and the compact tool.
 #
 # **Which model?** By default the offline model: a local server speaking the Messages API
@@ -28,16 +28,16 @@ from pathlib import Path
 
 from IPython.display import display
 
-import compact
-from compact import CompactionConfig
-from compact.messages import text_of, tool_results, tool_uses
-from workbench.agent.loop import Agent
-from workbench.agent.model import choose_model
-from workbench.agent.tasks import COMPARE_CODE, DOCS_JSON
-from workbench.course.charts import timeline_chart
-from workbench.course.exercises import check_default_run, hint
-from workbench.course.replay import call_points, seeded_ids
-from workbench.display.phrases import say
+import context_compact
+from context_compact import CompactionConfig
+from context_compact.messages import text_of, tool_results, tool_uses
+from compact_course.agent.loop import Agent
+from compact_course.agent.model import choose_model
+from compact_course.agent.tasks import COMPARE_CODE, DOCS_JSON
+from compact_course.course.charts import timeline_chart
+from compact_course.course.exercises import check_default_run, hint
+from compact_course.course.replay import call_points, seeded_ids
+from compact_course.display.phrases import say
 
 force_offline = any(os.environ.get(name) for name in ("CI", "COMPACT_OFFLINE"))
 choice = choose_model(offline=force_offline, echo=None, cassette=os.environ.get("COMPACT_CASSETTE"),
@@ -55,7 +55,7 @@ else:
 # The agent's folder is also the compactor's root: transcripts and saved results land in it.
 scratch = tempfile.TemporaryDirectory(prefix="live-run-")
 workspace = Path(scratch.name) / "workspace"
-sample = Path(compact.__file__).resolve().parent.parent / "data" / "workspace"
+sample = Path(context_compact.__file__).resolve().parent.parent / "data" / "workspace"
 shutil.copytree(sample, workspace, ignore=shutil.ignore_patterns(".transcripts", ".task_outputs"))
 print("characters:", {name: len((workspace / name).read_text(encoding="utf-8")) for name in (
     "s08_context_compact/code.py", "s09_memory/code.py", "web/src/data/generated/docs.json")})
@@ -148,14 +148,14 @@ scratch.cleanup()
 # ## Your turn: your prepare, your settings
 #
 # **Try this.** Put your `def my_prepare(...)` from notebook 08 in place of the line
-# `my_prepare = None`. `your_run` (`workbench/course/live_run.py`) runs experiment 3 again
+# `my_prepare = None`. `your_run` (`compact_course/course/live_run.py`) runs experiment 3 again
 # in a fresh copy of the workspace with `Agent(prepare=my_prepare)`: your pipeline before
 # every model call, as its first line says. Then set `my_profile = "default"` to check
 # your prediction, and ask a question of your own in `my_question`. The answer's first
 # line is the offline model's note on the result it has just read whole, here the outline.
 
 # %%
-from workbench.course.live_run import your_run
+from compact_course.course.live_run import your_run
 
 my_prepare = None            # your prepare(compactor, messages, active_request) from notebook 08
 my_profile = "seed"          # "seed" or "default"

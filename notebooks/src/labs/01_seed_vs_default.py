@@ -48,19 +48,20 @@
 # %matplotlib inline
 from IPython.display import display
 
-from compact import CompactionConfig, estimate_chars
-from workbench.course.article_tests import assert_no_orphan_tool_results, reactive_history, run_article_tests
-from workbench.course.charts import message_map, timeline_chart
-from workbench.bench.cost import CostLedger, message_json
-from workbench.course.exercises import check_seed_losses, check_unread_shrunk, hint
-from workbench.course.exercises.profiles import history_shapes
-from workbench.course.histories import load_history
-from workbench.course.prefix import PrefixCounter
-from compact.formats import OMITTED
-from compact.messages import text_of, tool_results
-from compact.store import safe_name, sanitize_id
-from workbench.course.replay import outputs_lost, replay, timeline
-from workbench.course.widgets import explore, threshold_explorer
+from context_compact import CompactionConfig, estimate_chars
+from compact_course.course.article_tests import (assert_no_orphan_tool_results, reactive_history,
+                                                 run_article_tests)
+from compact_course.course.charts import message_map, timeline_chart
+from compact_course.bench.cost import CostLedger, message_json
+from compact_course.course.exercises import check_seed_losses, check_unread_shrunk, hint
+from compact_course.course.exercises.profiles import history_shapes
+from compact_course.course.histories import load_history
+from compact_course.course.prefix import PrefixCounter
+from context_compact.formats import OMITTED
+from context_compact.messages import text_of, tool_results
+from context_compact.store import safe_name, sanitize_id
+from compact_course.course.replay import outputs_lost, replay, timeline
+from compact_course.course.widgets import explore, threshold_explorer
 
 seed, default = CompactionConfig.seed(), CompactionConfig()
 changed = {k: (v, default.as_dict()[k]) for k, v in seed.as_dict().items()
@@ -178,7 +179,7 @@ for tool_use_id in ("toolu_0002", "call_1", "call/1"):
 # %% [markdown]
 # ## A whole session, call by call
 #
-# `workbench.course.replay.timeline` feeds `timeline_150` to `prepare` one model call at a time,
+# `compact_course.course.replay.timeline` feeds `timeline_150` to `prepare` one model call at a time,
 # as the agent would. For each profile we count:
 #
 # - **summary calls**, and the characters they had to read;
@@ -189,7 +190,7 @@ for tool_use_id in ("toolu_0002", "call_1", "call/1"):
 #   the **cached share** of a request: the characters of its leading messages identical
 #   to the previous request, averaged over the calls;
 # - the **cache-adjusted cost** of the requests sent, in base input tokens, as
-#   `workbench.bench.cost` bills them with the offline server's prompt cache (the API's
+#   `compact_course.bench.cost` bills them with the offline server's prompt cache (the API's
 #   rules, lab 02): a breakpoint at each request's end; what an earlier request
 #   wrote is read at 0.1 a token when the new one starts with it, every other token is
 #   written at 1.25 (Claude Sonnet 5's prices). This replay sends every call at once,
@@ -348,7 +349,7 @@ except AssertionError as error:
 # Its four cases: step 2 keeps the head's pair and the tail's pair whole;
 # reactive_compact pulls the `tool_use` of a cut pair into its kept tail; and the
 # summary covers only what was really dropped, `messages[:3]`, not the pair pulled in.
-# `workbench.course.article_tests` replays each on a small history, in a fresh folder.
+# `compact_course.course.article_tests` replays each on a small history, in a fresh folder.
 # Run them on both profiles:
 
 # %%

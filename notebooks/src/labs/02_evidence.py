@@ -2,7 +2,7 @@
 # # Lab 02 · Evidence: what each design costs and loses over long sessions
 #
 # Lab 01 compared the two profiles on canned histories. Here the package's
-# benchmark (`python -m workbench bench`) simulates whole sessions turn by turn and runs
+# benchmark (`python -m compact_course bench`) simulates whole sessions turn by turn and runs
 # five designs over the same session:
 #
 # - **none**: no compaction; a request over the offline model's window, 200,000 tokens,
@@ -29,7 +29,7 @@
 #   sent as the agent sends it, with a prompt-cache breakpoint at its end, at its time on
 #   the session's clock (tools, the model's writing, the user's pauses, now and then a
 #   long one). The offline server's prompt cache bills it, by the API's rules
-#   (`workbench.offline.api.usage`): the tokens an earlier request wrote, if the new one
+#   (`compact_course.offline.api.usage`): the tokens an earlier request wrote, if the new one
 #   starts with them and the entry is alive (5 minutes from its last use), are read at
 #   0.1; every other input token is written at 1.25; each reply's tokens are output at 5.
 #   A summary call is billed too: its input (never cached) and its output. A step that
@@ -61,11 +61,11 @@
 
 # %%
 # %matplotlib inline
-from workbench.bench import benchmark as bench
-from workbench.bench import chart, cost, prices, stats, tables
-from workbench.course.claims import default_claims
-from workbench.offline.tokens import DEFAULT_WINDOW
-from workbench.course.exercises import check_calls_to_pay_off, hint
+from compact_course.bench import benchmark as bench
+from compact_course.bench import chart, cost, prices, stats, tables
+from compact_course.course.claims import default_claims
+from compact_course.offline.tokens import DEFAULT_WINDOW
+from compact_course.course.exercises import check_calls_to_pay_off, hint
 
 SEEDS = range(8)
 rows = bench.run_bench(turns=(40, 120), seeds=SEEDS, probe_seeds=(SEEDS[0],))
@@ -74,7 +74,7 @@ print(f"{len(rows)} runs: {len(SEEDS)} seeds x {len(bench.KINDS)} sessions x 2 l
       f"{len(bench.DESIGNS)} designs ({', '.join(bench.DESIGNS)})")
 print(f"refused: a request over {DEFAULT_WINDOW:,d} tokens, the offline model's window")
 print("billed as " + tables.rates_line(prices.DEFAULT_MODEL))
-print("the table (workbench.bench.prices), US dollars per million tokens, one row a line:")
+print("the table (compact_course.bench.prices), US dollars per million tokens, one row a line:")
 print("\n".join(prices.table_lines()))
 
 # %% [markdown]
@@ -90,8 +90,8 @@ print("\n".join(prices.table_lines()))
 # %%
 import json
 
-from compact import estimate_chars
-from workbench.offline import estimate_text_tokens
+from context_compact import estimate_chars
+from compact_course.offline import estimate_text_tokens
 
 request_en = [{"role": "user", "content": "Read the five lesson READMEs and compare their titles."}]
 request_zh = [{"role": "user", "content": "请读取五节课程的 README.md，比较它们的一级标题。"}]
@@ -204,9 +204,9 @@ chart.bench_chart(rows, timings=False)
 # ## Timings
 #
 # `prepare` is timed on every call, but timings change from run to run and machine to
-# machine, so this page does not store them. Run `python -m workbench bench` in a
+# machine, so this page does not store them. Run `python -m compact_course bench` in a
 # terminal: it prints this table at 120 and 400 turns with the time per call and a
-# `growth` column, then the means and worsts over 8 seeds; `python -m workbench
+# `growth` column, then the means and worsts over 8 seeds; `python -m compact_course
 # bench-prepare` times one `prepare` against one `json.dumps` of the same list.
 # `growth` is the ratio of median time per call between the two lengths, divided by the
 # ratio of median new content per call. Near 1 means the work per call follows what is

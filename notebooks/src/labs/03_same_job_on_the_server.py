@@ -43,16 +43,16 @@ import json
 
 import anthropic
 
-from workbench.agent.model import offline_client
-from workbench.bench.server_designs import ServerSettings, model_calls
-from workbench.course import server_replay as sr
-from workbench.course.exercises import check_edits_for_budget, hint
-from workbench.course.exercises import server_edits as budget
-from workbench.course.histories import data_dir, load_history
-from workbench.offline import MODEL_NAME
-from workbench.offline.api import context_edits
-from workbench.offline.api import server_compaction as sc
-from workbench.offline.api.server import start_offline_server
+from compact_course.agent.model import offline_client
+from compact_course.bench.server_designs import ServerSettings, model_calls
+from compact_course.course import server_replay as sr
+from compact_course.course.exercises import check_edits_for_budget, hint
+from compact_course.course.exercises import server_edits as budget
+from compact_course.course.histories import data_dir, load_history
+from compact_course.offline import MODEL_NAME
+from compact_course.offline.api import context_edits
+from compact_course.offline.api import server_compaction as sc
+from compact_course.offline.api.server import start_offline_server
 
 server = start_offline_server()
 client = offline_client(server.base_url)
@@ -137,7 +137,7 @@ print(f"in place of each cleared result (the offline server's text): {context_ed
 # nothing is lost for good, and on the next call you send the whole list again. The
 # API's docs say only that a cleared result is replaced by "placeholder text"; the line
 # printed above is the offline server's. So are the token counts: the offline estimate
-# of `workbench.offline.tokens`, not the API's tokenizer.
+# of `compact_course.offline.tokens`, not the API's tokenizer.
 #
 # ## One session through each design
 #
@@ -321,11 +321,11 @@ print("\n".join(replies[-1]["text"].splitlines()[-5:]))
 # it names and no summary keeps it).
 
 # %%
-from workbench.bench import benchmark as bench
-from workbench.bench import prices
-from workbench.bench.probe_walk import session_messages
-from workbench.bench.sessions import make_session
-from workbench.probes import make_probes
+from compact_course.bench import benchmark as bench
+from compact_course.bench import prices
+from compact_course.bench.probe_walk import session_messages
+from compact_course.bench.sessions import make_session
+from compact_course.probes import make_probes
 
 long_session = make_session("tool-heavy", 400, 0)
 probes = make_probes(*session_messages(long_session))

@@ -7,7 +7,7 @@
 # agent** through the pipeline, sweep the thresholds over it, choose settings for a stated
 # window, and read the recipe that wires the pipeline into a plain SDK tool loop.
 #
-# The importers (`workbench.importers`) read these formats:
+# The importers (`compact_course.importers`) read these formats:
 #
 # - **Claude Code session files**, the JSONL Claude Code keeps under
 #   `~/.claude/projects/<project>/`. The format is Claude Code's own and not documented;
@@ -36,15 +36,15 @@
 # %matplotlib inline
 from IPython.display import display
 
-from compact import CompactionConfig
-from workbench.course.charts import timeline_chart
-from workbench.course.exercises import check_settings, hint
-from workbench.course.histories import data_dir
-from workbench.course.replay import replay, timeline
-from workbench.course.sessions import open_session, records_in, sample_path
-from workbench.course.sweep import describe, limit_of, sweep
-from workbench.course.sweep_chart import sweep_chart
-from workbench.display.text import plural
+from context_compact import CompactionConfig
+from compact_course.course.charts import timeline_chart
+from compact_course.course.exercises import check_settings, hint
+from compact_course.course.histories import data_dir
+from compact_course.course.replay import replay, timeline
+from compact_course.course.sessions import open_session, records_in, sample_path
+from compact_course.course.sweep import describe, limit_of, sweep
+from compact_course.course.sweep_chart import sweep_chart
+from compact_course.display.text import plural
 
 # Put the path of one of your own sessions here. Until then the sample opens.
 MY_SESSION = "~/.claude/projects/my-project/my-session.jsonl"
@@ -76,7 +76,7 @@ print(f"request: {sample['active_request']}")
 # the history's `import_report` (its `import_notes` hold the same in English, for a terminal).
 
 # %%
-from workbench.display.import_report import report_lines
+from compact_course.display.import_report import report_lines
 
 for line in report_lines(sample["import_report"]):
     print(line)
@@ -101,8 +101,8 @@ for line in report_lines(sample["import_report"]):
 # sample, by `scripts/make_sessions.py`; its summary is written by the script, not by a model.
 
 # %%
-from compact.messages import tool_results, tool_uses
-from workbench.course.sessions import fanned_out, todays_samples
+from context_compact.messages import tool_results, tool_uses
+from compact_course.course.sessions import fanned_out, todays_samples
 
 today = todays_samples()[0]
 print(f"{today.name}: {fanned_out(today)} tool results filed under their own tool_use record")
@@ -116,7 +116,7 @@ for c in newer["compactions"]:
     print("   ", c["summary"].splitlines()[0][:90])
 
 # %% [markdown]
-# The other made samples, one of each format, import the same way, and `python -m workbench
+# The other made samples, one of each format, import the same way, and `python -m compact_course
 # replay FILE` takes each of them:
 
 # %%
@@ -232,7 +232,7 @@ for low, high in zip(limits, limits[1:]):
 # ## The chosen settings
 #
 # The best row's settings are a `CompactionConfig`: pass it to your compactor. A limit in
-# tokens needs a token measure beside it, `compact.tokens.TokenMeasure(client, model)`,
+# tokens needs a token measure beside it, `context_compact.tokens.TokenMeasure(client, model)`,
 # which asks your model's own `count_tokens`; the compactor refuses a limit in one unit
 # measured in the other.
 
@@ -292,7 +292,7 @@ if open_hint:
 # **Recap.**
 # - The importers read Claude Code (2.1.x included, its own compactions kept), Codex CLI,
 #   Responses API, ATIF, Messages API and OpenAI chat files, and name the line of anything
-#   they cannot convert; `python -m workbench replay FILE` and `sweep FILE` take them all.
+#   they cannot convert; `python -m compact_course replay FILE` and `sweep FILE` take them all.
 # - A sweep over your own session shows what each setting costs, loses, forgets and misses
 #   for your window; it ranks only the rows that forget no more than the default, and the
 #   best row is a `CompactionConfig` to keep.

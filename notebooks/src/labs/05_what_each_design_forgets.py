@@ -11,7 +11,7 @@
 # is where summaries fail most visibly: the **latest value** of a fact that changed during
 # the session (a setting the user changed, a test that failed then passed).
 #
-# Here the probes are drawn from the session itself, with no model (`workbench.probes`):
+# Here the probes are drawn from the session itself, with no model (`compact_course.probes`):
 # - recall: a line of a tool output that no other output has, near its middle;
 # - artifact: each path read_file, write_file or edit_file was called on;
 # - continuation: the current request, and the assistant's last stated next step;
@@ -24,7 +24,7 @@
 #
 # A probe gives the start of a line or sentence (its *cue*) and asks for the whole of it;
 # an artifact probe asks whether a tool was called on a path. After a compaction, each
-# probe is in one of four places (`workbench.probes.status`, computed from the messages and
+# probe is in one of four places (`compact_course.probes.status`, computed from the messages and
 # the files, with no model):
 # - **in context**: verbatim in what the model is sent;
 # - **on disk**: the context names a file (a saved output, a transcript) that holds it, or
@@ -33,13 +33,13 @@
 # - **gone**: none of these.
 #
 # Then each probe is asked. The offline model answers through the real SDK, with
-# `read_file` to re-read what the context names (`workbench.bench.probe_ask`). It is a
+# `read_file` to re-read what the context names (`compact_course.bench.probe_ask`). It is a
 # deterministic program, not a language model: it quotes only a text that starts with
 # the cue, so it is never wrong, and its "I can't tell" counts what the context has lost.
 # A latest-value question says how many values the fact took; the offline model quotes
 # the last one only from a place that shows them all, so it never gives a stale value.
 # An "on disk" probe counts as answered only when it re-read a file for it. With
-# `ANTHROPIC_API_KEY` and `MODEL_ID` set, `python -m workbench probe FILE` asks Claude the
+# `ANTHROPIC_API_KEY` and `MODEL_ID` set, `python -m compact_course probe FILE` asks Claude the
 # same questions (`--repeats N`: answers vary from run to run); this notebook stays offline.
 
 # %% [markdown]
@@ -54,17 +54,17 @@
 # %matplotlib inline
 from collections import Counter
 
-from workbench.bench.probe_ask import Asker
-from workbench.course.exercises import check_instructions, hint
-from workbench.course.exercises.forgets import examples as instruction_examples
-from workbench.bench.rounds import rounds_table
-from workbench.course.forgets import (STEP_HISTORIES, cost_and_forgotten, design_runs, recorded_audit,
+from compact_course.bench.probe_ask import Asker
+from compact_course.course.exercises import check_instructions, hint
+from compact_course.course.exercises.forgets import examples as instruction_examples
+from compact_course.bench.rounds import rounds_table
+from compact_course.course.forgets import (STEP_HISTORIES, cost_and_forgotten, design_runs, recorded_audit,
                                     rounds_of, step_run, summary_keeps)
-from workbench.course.forgets_chart import cost_forgotten_chart, rounds_chart
-from workbench.course.histories import list_histories, load_history
-from workbench.course.probe import recorded_report, table
-from workbench.probes import KINDS, STATUSES, count_by_kind, make_probes, score
-from workbench.course.recorded import sample_paths
+from compact_course.course.forgets_chart import cost_forgotten_chart, rounds_chart
+from compact_course.course.histories import list_histories, load_history
+from compact_course.course.probe import recorded_report, table
+from compact_course.probes import KINDS, STATUSES, count_by_kind, make_probes, score
+from compact_course.course.recorded import sample_paths
 
 asker = Asker.offline()
 print(f"model: {asker.choice.model}, the offline model (no key, no network)")
@@ -93,7 +93,7 @@ print(recorded.summary)
 # file: a tool call whose result holds it), or **gone**. The offline model answers every
 # probe from the recorded summary alone. Beside it, the course's designs at the same point,
 # with each miss (a tool output not whole in what a design sends) priced as one re-read of
-# that output, in base input tokens (`python -m workbench probe FILE --recorded` prints the
+# that output, in base input tokens (`python -m compact_course probe FILE --recorded` prints the
 # same).
 
 # %%
@@ -120,7 +120,7 @@ print("\nan answer from the summary, 'Set the timeout to 30.':", score(timeout, 
 # The offline model sees one value where the question counts two, and says it can't tell;
 # even the retries, which the summary got right, it won't vouch for, since it can't see the
 # change. Run the audit on your own file:
-# `python -m workbench probe ~/.claude/projects/<project>/<session>.jsonl --recorded`
+# `python -m compact_course probe ~/.claude/projects/<project>/<session>.jsonl --recorded`
 # (or a Codex rollout; `--json` for the figures).
 
 # %% [markdown]
@@ -239,7 +239,7 @@ for name, detail, text in kept["decision"]["gone texts"]:
 # That is the offline stand-in's limit, not the article's design: the article's summary
 # prompt asks a real model to keep the user's constraints (用户约束). A rule like the
 # exercise's `instructions` is what would keep them.
-# A summary written by Claude is not measured here; run `python -m workbench probe` with a
+# A summary written by Claude is not measured here; run `python -m compact_course probe` with a
 # key to see yours.
 
 # %% [markdown]
@@ -302,7 +302,7 @@ rounds_chart(rounds, "tool-heavy", 400)
 # ## Check yourself: the rule a summary must keep
 #
 # The course's summary drops the user's instructions. The probes find them with a rule,
-# `workbench.probes.instructions`, and you will write it again without reading it: work
+# `compact_course.probes.instructions`, and you will write it again without reading it: work
 # it out from the examples below. Each text is printed with the sentences the rule keeps
 # (the package computes them). Which words make a sentence an instruction? Does their
 # case matter? What of a word inside a longer one, and of Chinese, which puts no spaces
@@ -311,7 +311,7 @@ rounds_chart(rounds, "tool-heavy", 400)
 # rule looks at.
 #
 # Then write `instructions(text)`: the sentences of `text` the rule keeps, in their
-# order, stripped; `workbench.probes.readable_units(text, "sentence")` cuts a text into
+# order, stripped; `compact_course.probes.readable_units(text, "sentence")` cuts a text into
 # sentences. The checker runs the package's rule and yours on canned texts you have not
 # seen and on seeded random ones. `hint()` names the mistake it recognised.
 

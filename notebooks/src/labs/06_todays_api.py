@@ -23,7 +23,7 @@
 # them with thinking on against the **offline server**, which plays that check. What is
 # the API's: the rule, the 400's text, `drop_block`, `input_transformations`, the beta
 # header. What is the offline server's own: how a signature binds its prefix (an HMAC of
-# the prefix, with a secret each server makes when it starts; `workbench/offline/api/binding.py`)
+# the prefix, with a secret each server makes when it starts; `compact_course/offline/api/binding.py`)
 # and its thinking blocks, which stand in for reasoning: it is a program, not a language
 # model.
 
@@ -40,14 +40,14 @@ from pathlib import Path
 
 import anthropic
 
-from workbench.agent.model import offline_client
-from workbench.agent.tools import TOOLS
-from workbench.bench import tables
-from workbench.course import thinking_lab as lab
-from workbench.course.exercises import check_dropped_paths, hint
-from workbench.offline import MODEL_NAME
-from workbench.offline.api.binding import BETA
-from workbench.offline.api.server import start_offline_server
+from compact_course.agent.model import offline_client
+from compact_course.agent.tools import TOOLS
+from compact_course.bench import tables
+from compact_course.course import thinking_lab as lab
+from compact_course.course.exercises import check_dropped_paths, hint
+from compact_course.offline import MODEL_NAME
+from compact_course.offline.api.binding import BETA
+from compact_course.offline.api.server import start_offline_server
 
 server = start_offline_server()
 client = offline_client(server.base_url)
@@ -154,8 +154,8 @@ if open_hint:
 # the checker's five-turn session, for each of the three edits.
 
 # %%
-from workbench.course.exercises import revealed
-from workbench.course.exercises.dropped import expected as dropped_by_the_server
+from compact_course.course.exercises import revealed
+from compact_course.course.exercises.dropped import expected as dropped_by_the_server
 
 if revealed("dropped_paths"):
     for edit, paths in dropped_by_the_server().items():
@@ -165,8 +165,8 @@ if revealed("dropped_paths"):
 # ## An in-place edit beside a compaction, on the bill
 #
 # The benchmark's tool-heavy session, 60 turns, with thinking on (each canned reply
-# thinks first; `workbench/bench/thinking.py`), priced as the benchmark prices: the
-# cache's rules and the model's rates in `workbench/bench/prices.py`. Three designs: the
+# thinks first; `compact_course/bench/thinking.py`), priced as the benchmark prices: the
+# cache's rules and the model's rates in `compact_course/bench/prices.py`. Three designs: the
 # seed; the default with `append_only_thinking` off, which keeps its in-place edits; the
 # default as it ships. `thinking` counts the blocks each sent back behind a changed
 # prefix: on a current model, each one a 400, or with `drop_block` its reasoning lost.

@@ -34,7 +34,7 @@
 # ## 自测：写出第三步的核心
 #
 # 写出 `older_result(text)`：对于**不在**最新 3 条之内的结果，第三步会在原处留下什么；依据是上面的
-# 规则和第一步的 `<persisted-output>` 块（notebook 01；`compact.formats` 里有它的格式和 `OMITTED`）。
+# 规则和第一步的 `<persisted-output>` 块（notebook 01；`context_compact.formats` 里有它的格式和 `OMITTED`）。
 # 两个步骤之间没有映射表：文本本身就是纽带。
 # 当心：agent 读过的文件可能*包含*一行 `Full output: `，但它并不是第一步的块
 # （[docs/DESIGN.md](../../docs/DESIGN.md) 中的缺陷 6）。检查器在第一步真实保存的文件上运行包的

@@ -28,7 +28,7 @@
 # ## 三个廉价步骤的所有顺序
 #
 # `run_in_order` 在临时文件夹里按给定顺序运行这几个廉价步骤（编号 1-3），然后调用
-# `workbench.bench.cost.lost_outputs`，查出哪些原始结果再也无法逐字读回：分别用文章的配置（seed）
+# `compact_course.bench.cost.lost_outputs`，查出哪些原始结果再也无法逐字读回：分别用文章的配置（seed）
 # 和包的默认配置 `CompactionConfig()`（见下一节）。你填入预测之后，表格和第二张图才会显示。
 
 # %% [markdown]
@@ -50,8 +50,8 @@
 # 每个 transcript 对应一个消息列表；`saved`：`{path: text}`，保存的文件。一条结果算作可以读回，
 # 条件是：在上下文或某个 transcript 中，有一个带着它的 id 的 `tool_result` 恰好保存着原始输出，
 # 或者是我们自己的标记之一（`<persisted-output>`、`[Earlier tool result saved at ...]`），而标记
-# 里的路径（用 `compact.formats.persisted_path` 和 `saved_path` 读出）指向一个保存着原始输出的
-# 文件。`compact.messages.text_of` 取出一条结果的文本。检查器在预先录制的历史上，按所有顺序、用两种配置，
+# 里的路径（用 `context_compact.formats.persisted_path` 和 `saved_path` 读出）指向一个保存着原始输出的
+# 文件。`context_compact.messages.text_of` 取出一条结果的文本。检查器在预先录制的历史上，按所有顺序、用两种配置，
 # 和 `lost_outputs` 比较。
 
 # %% [markdown]

@@ -41,7 +41,7 @@
 #
 # ## 第二次拒绝，发生在 agent 循环里
 #
-# `workbench.agent.loop.Agent` 就是文章的循环：每次调用前运行 `prepare`；遇到拒绝，做一次
+# `compact_course.agent.loop.Agent` 就是文章的循环：每次调用前运行 `prepare`；遇到拒绝，做一次
 # `reactive_compact`；每次调用通过后，计数器归零。它拿到同样的历史和窗口，外加两项设置：摘要器的
 # 输入限制在 20,000 个字符，因为摘要请求也发给这个小模型；以及 `persist_oversized=False`，这样第一步
 # 像文章里那样，只处理超过 200,000 个字符的批次。
@@ -61,7 +61,7 @@
 # `"tool_result"`（回应前一条调用的 user 消息）；请求是下标为 `request_at` 的那条 user 消息。保留
 # 最新的 `keep` 条消息，绝不把 `tool_use` 和它的 `tool_result` 分开，并让模型只在摘要消息里读一次请求。
 #
-# 检查器在预先录制的历史和随机历史上，和包的 `compact.reactive.tail_start`（默认配置）比较。
+# 检查器在预先录制的历史和随机历史上，和包的 `context_compact.reactive.tail_start`（默认配置）比较。
 
 # %% [markdown]
 # **小结。**

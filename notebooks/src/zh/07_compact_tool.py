@@ -40,7 +40,7 @@
 # 如果 harness 放任工具的异常抛出去，批次就会停在半路：已经发出的调用得不到结果。写出
 # `run_batch_safely(messages, tool_uses, run, compact)`：`messages` 以包含 `tool_uses` 的回复结尾；
 # `run(tool_use)` 返回一个工具的文本，也可能抛出异常；`compact` 没有处理函数（它的回应是
-# `compact.formats.COMPACT_TOOL_ACK`），`compact(列表)` 返回压缩后的列表。返回包的 harness
+# `context_compact.formats.COMPACT_TOOL_ACK`），`compact(列表)` 返回压缩后的列表。返回包的 harness
 # 会留下的列表：失败调用的结果写 `Error: <异常的消息>`，之后的每个调用照样运行，请求过的 `compact`
 # 也照样在结果之后运行。检查器在预设批次和随机批次上把你的列表和 `Agent.run_batch` 的比较；
 # `hint()` 会指出它识别出的错误。

@@ -81,7 +81,7 @@
 # %% [markdown]
 # ## 完整会话，逐次调用
 #
-# `workbench.course.replay.timeline` 把 `timeline_150` 按模型调用逐次交给 `prepare`，就像 agent
+# `compact_course.course.replay.timeline` 把 `timeline_150` 按模型调用逐次交给 `prepare`，就像 agent
 # 实际运行时那样。对每种配置，我们统计：
 #
 # - **摘要调用**的次数，以及它们需要读取的字符数；
@@ -90,7 +90,7 @@
 # - **完整重发上一次请求的调用**：新请求的开头就是完整的上一次请求；
 #   以及一次请求的**缓存占比**：开头与上一次请求相同的那些消息所占的字符比例，
 #   按调用取平均；
-# - 所发请求的**按缓存折算的成本**，以基础输入 token 计，由 `workbench.bench.cost` 用离线
+# - 所发请求的**按缓存折算的成本**，以基础输入 token 计，由 `compact_course.bench.cost` 用离线
 #   服务器的提示缓存计费（API 的规则，notebook labs/02 会解释）：每次请求末尾一个断点；新请求
 #   以先前请求写入的内容开头时，这部分按读取计，每个 token 0.1，其余每个 token 按写入计，
 #   每个 1.25（Claude Sonnet 5 的价格）。这里的回放把每次调用都放在同一时刻发出，所以没有
@@ -156,7 +156,7 @@
 # %% [markdown]
 # 它的四个用例：第二步让头部的配对和尾部的配对保持完整；reactive_compact 把被切开的配对中的
 # `tool_use` 拉进保留的尾部；摘要只覆盖真正被丢弃的部分 `messages[:3]`，不包括被拉进来的配对。
-# `workbench.course.article_tests` 在一个新文件夹里，用小历史逐个回放这些用例。在两种配置上运行
+# `compact_course.course.article_tests` 在一个新文件夹里，用小历史逐个回放这些用例。在两种配置上运行
 # 它们：
 
 # %% [markdown]

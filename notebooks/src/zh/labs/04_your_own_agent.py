@@ -7,7 +7,7 @@
 # 在它上面扫描各个阈值，为给定的窗口选出设置，再读一份“配方”：
 # 怎样把管线接进一个普通的 SDK 工具循环。
 #
-# 导入器（`workbench.importers`）能读这些格式：
+# 导入器（`compact_course.importers`）能读这些格式：
 #
 # - **Claude Code 的会话文件**，即 Claude Code 保存在 `~/.claude/projects/<project>/`
 #   下的 JSONL。这是 Claude Code 自己的格式，没有官方文档；
@@ -57,7 +57,7 @@
 # 其中的摘要是脚本写的，不是模型写的。
 
 # %% [markdown]
-# 其他制作的样例，每种格式一个，也都这样导入，`python -m workbench replay FILE` 都接受：
+# 其他制作的样例，每种格式一个，也都这样导入，`python -m compact_course replay FILE` 都接受：
 
 # %% [markdown]
 # ## 对整个会话运行一次 `prepare`
@@ -115,7 +115,7 @@
 # ## 选定的设置
 #
 # 最佳行的设置就是一个 `CompactionConfig`：把它交给你的压缩器。
-# 按 token 计的阈值需要一个 token 度量配合它，即 `compact.tokens.TokenMeasure(client, model)`，
+# 按 token 计的阈值需要一个 token 度量配合它，即 `context_compact.tokens.TokenMeasure(client, model)`，
 # 它去问你的模型自己的 `count_tokens`；阈值的单位和度量的单位不一致时，压缩器会拒绝。
 
 # %% [markdown]
@@ -144,7 +144,7 @@
 # **小结。**
 # - 导入器读得了 Claude Code（包括 2.1.x，它自己的压缩原样保留）、Codex CLI、Responses API、ATIF、
 #   Messages API 和 OpenAI 聊天格式的文件，转换不了的地方会指出行号；
-#   `python -m workbench replay FILE` 和 `sweep FILE` 都接受它们。
+#   `python -m compact_course replay FILE` 和 `sweep FILE` 都接受它们。
 # - 在你自己的会话上扫描，能看出每组设置在你的窗口下花多少、丢什么、遗忘什么、缺什么；
 #   它只给遗忘不比默认配置多的行排名，最佳行就是一个可以留用的 `CompactionConfig`。
 # - 四行就能把管线接进任何工具循环：`prepare`、遇到拒绝时的 `reactive_compact`、

@@ -9,7 +9,7 @@
 # （continuation，任务是什么、下一步做什么）和**决定**（decision，选了什么、为什么）。第五类是摘要
 # 最容易露馅的地方：会话中途变过的事实的**最新值**（latest value，比如用户改过的设置、先失败后通过的测试）。
 #
-# 这里的探针直接从会话本身抽取，不用模型（`workbench.probes`）：
+# 这里的探针直接从会话本身抽取，不用模型（`compact_course.probes`）：
 # - recall：某个工具输出中、其他输出都没有的一行，取靠近中间的；
 # - artifact：read_file、write_file 或 edit_file 调用过的每个路径；
 # - continuation：当前请求，以及 assistant 最后说出的下一步；
@@ -19,7 +19,7 @@
 #   FAILED、“Set the timeout to 45.”这样的句子）：最新的值是对的，更早的值是**错**的，而不是“无法确定”。
 #
 # 探针给出一行或一句话的开头（它的*提示*，cue），要求说出整行或整句；artifact 探针问某个工具
-# 是否在某个路径上调用过。压缩之后，每个探针处在四种位置之一（`workbench.probes.status`，只看消息
+# 是否在某个路径上调用过。压缩之后，每个探针处在四种位置之一（`compact_course.probes.status`，只看消息
 # 和文件，不用模型）：
 # - **在上下文中**（in context）：全文就在发给模型的内容里；
 # - **在磁盘上**（on disk）：上下文提到的某个文件（转存的输出、transcript）里有它，或者提到的
@@ -28,11 +28,11 @@
 # - **没了**（gone）：以上都不是。
 #
 # 然后逐个提问。离线模型通过真实的 SDK 作答，并可以用 `read_file` 重新读取上下文提到的文件
-# （`workbench.bench.probe_ask`）。它是一个确定性程序，不是语言模型：它只引用以提示开头的文字，
+# （`compact_course.bench.probe_ask`）。它是一个确定性程序，不是语言模型：它只引用以提示开头的文字，
 # 所以从不答错；它说“无法确定”的次数，就是上下文丢掉的东西。最新值的问题会说明这个事实先后有几个值；
 # 离线模型只在能看到全部这些值的地方引用最后一个，所以它从不给出过时的值。只有当它为某个“在磁盘上”的探针
 # 真的重新读了文件，这个探针才算答对。设置了 `ANTHROPIC_API_KEY` 和 `MODEL_ID` 时，
-# `python -m workbench probe FILE` 会把同样的问题交给 Claude（`--repeats N`：每次运行的回答会有
+# `python -m compact_course probe FILE` 会把同样的问题交给 Claude（`--repeats N`：每次运行的回答会有
 # 差异）；本 notebook 始终离线运行。
 
 # %% [markdown]
@@ -55,7 +55,7 @@
 # （re-read：摘要里没有，但 agent 在文件后面又把它取了回来：某次工具调用的结果里有它），或者**没了**
 # （gone）。离线模型只凭记录下来的摘要回答每个探针。旁边是本课程的各种设计在同一位置的表现，每次缺失
 # （设计发送的内容里没有完整的某个工具输出）按重新读一次那个输出计价，以基础输入 token 计
-# （`python -m workbench probe FILE --recorded` 打印的是同样的内容）。
+# （`python -m compact_course probe FILE --recorded` 打印的是同样的内容）。
 
 # %% [markdown]
 # 摘要保留了指示、改过的文件、错误和下一步。它丢掉了 assistant 的决定；有两个探针能找回来，只是因为
@@ -67,7 +67,7 @@
 # 摘要里仍然写着“Set the timeout to 30.”和“test_total FAILED”：两个过时的值（报告里数出的就是这两个）。
 # 相信它的模型会回答 30，这个回答算作错。离线模型看到的值只有 1 个，而问题说有 2 个，所以它说无法确定；
 # 就连摘要写对了的 retries，它也不担保，因为它看不到那次变化。在你自己的文件上运行这个审计：
-# `python -m workbench probe ~/.claude/projects/<project>/<session>.jsonl --recorded`
+# `python -m compact_course probe ~/.claude/projects/<project>/<session>.jsonl --recorded`
 # （Codex 的 rollout 也可以；加 `--json` 得到数字）。
 
 # %% [markdown]
@@ -129,7 +129,7 @@
 # 本课程的摘要会列出它看到的每次调用及其路径，所以在这里它保留了全部产物轨迹。它的弱点在
 # 别处：大部分 recall 行，以及用户的指示（它的文档字符串把用户的约束列在它不保留的内容里）。
 # 这是离线替身的局限，不是文章的设计：文章的摘要提示要求真实模型保留用户约束。练习里的
-# `instructions` 这样的规则，才能把它们留下。这里没有测量 Claude 写的摘要；设置密钥后运行 `python -m workbench probe`，就能看到你的。
+# `instructions` 这样的规则，才能把它们留下。这里没有测量 Claude 写的摘要；设置密钥后运行 `python -m compact_course probe`，就能看到你的。
 
 # %% [markdown]
 # ## 每种设计的花费，以及它遗忘的内容
@@ -164,14 +164,14 @@
 # %% [markdown]
 # ## 自测：摘要必须保留的规则
 #
-# 本课程的摘要会丢掉用户的指示。探针用一条规则 `workbench.probes.instructions` 找出它们；你要在
+# 本课程的摘要会丢掉用户的指示。探针用一条规则 `compact_course.probes.instructions` 找出它们；你要在
 # 不读它的情况下重写这条规则：从下面的示例里推出来。每段文字后面打印了规则保留的句子（由包计算）。
 # 哪些词让一个句子成为指示？大小写有没有关系？词藏在更长的词里怎么办？中文词与词之间没有空格，
 # 又怎么办？这条规则只看词，不看意思：它会保留一些人不会称为指示的句子，也会漏掉一些人会称为
 # 指示的句子；把它们找出来，就知道规则看的是什么。
 #
 # 然后写出 `instructions(text)`：`text` 中规则保留的句子，按原来的顺序，去掉首尾空白；
-# `workbench.probes.readable_units(text, "sentence")` 可以把文字切成句子。检查器在你没见过的预先录制
+# `compact_course.probes.readable_units(text, "sentence")` 可以把文字切成句子。检查器在你没见过的预先录制
 # 的文字和带种子的随机文字上，分别运行包里的规则和你的函数。`hint()` 会指出它识别出的错误。
 
 # %% [markdown]

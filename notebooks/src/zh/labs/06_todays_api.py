@@ -22,7 +22,7 @@
 # 文章的第二、三步会改写模型已经读过的消息。本实验在打开思考的情况下，对着扮演这项检查的
 # **离线服务器**运行它们。属于 API 的：规则本身、400 的文字、`drop_block`、`input_transformations`、
 # beta 请求头。属于离线服务器自己的：签名怎样绑定前缀（对前缀做 HMAC，密钥由每个服务器启动时生成；
-# `workbench/offline/api/binding.py`），以及它写出的思考块，那只是推理的替身：它是一个程序，
+# `compact_course/offline/api/binding.py`），以及它写出的思考块，那只是推理的替身：它是一个程序，
 # 不是语言模型。
 
 # %% [markdown]
@@ -71,8 +71,8 @@
 # %% [markdown]
 # ## 原地编辑与压缩，放在账单上比较
 #
-# 基准测试里工具密集的会话，60 轮，打开思考（每个预先写好的回复都先思考；`workbench/bench/thinking.py`），
-# 按基准测试的方式计价：缓存规则和模型费率都在 `workbench/bench/prices.py`。三种设计：原文配置；
+# 基准测试里工具密集的会话，60 轮，打开思考（每个预先写好的回复都先思考；`compact_course/bench/thinking.py`），
+# 按基准测试的方式计价：缓存规则和模型费率都在 `compact_course/bench/prices.py`。三种设计：原文配置；
 # 关掉 `append_only_thinking`、保留原地编辑的默认配置；出厂的默认配置。`thinking` 一栏数的是
 # 每种设计在前缀改变之后仍然发回的块：在当前的模型上，每一个都是一次 400，或者在 `drop_block` 下
 # 丢掉它的推理。

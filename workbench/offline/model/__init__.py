@@ -1,5 +1,0 @@
-"""The offline model: a deterministic program that answers a Messages API request with
-`reply.respond(request) -> response`; docs/DESIGN.md walks through its modules.
-
-Left out: HTTP, the API's rules, its context management and its bill (`workbench.offline.api`'s).
-"""
