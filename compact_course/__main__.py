@@ -49,12 +49,12 @@ COMMANDS = {
     "run": "compact_course.agent.loop:main_run",
     "record": "compact_course.agent.recording:main_record",
     "serve": "compact_course.offline.api.server:main_serve",
-    "replay": "compact_course.course.replay:main",
-    "sweep": "compact_course.course.sweep:main",
+    "replay": "compact_course.lessons.replay:main",
+    "sweep": "compact_course.lessons.sweep:main",
     "bench": "compact_course.bench.cli:main",
     "bench-server": "compact_course.bench.server_rate:main",
     "bench-prepare": "compact_course.bench.prepare_bench:main",
-    "probe": "compact_course.course.probe:main",
+    "probe": "compact_course.bench.probe:main",
 }
 
 

@@ -1,4 +1,4 @@
-"""compact: the context-compaction pipeline of learn-claude-code s08, readable and safe.
+"""context_compact: the context-compaction pipeline of learn-claude-code s08, readable and safe.
 
     c = ContextCompactor(root, summarizer, CompactionConfig())   # CompactionConfig.seed(): the article
     messages = c.prepare(messages, active_request)

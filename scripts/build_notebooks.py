@@ -44,7 +44,7 @@ same bytes on every build and every machine:
 - no execution timestamps, and `language_info` is pinned to "3.11", not the
   patch release of whoever built it (the course's JupyterLab serves each notebook
   with its kernel's own, so opening one marks nothing unsaved:
-  compact_course/course/lab_contents.py);
+  compact_course/lessons/lab_contents.py);
 - a widget's view is replaced by a fixed line: its model id is random and its
   state lives in the kernel that made it, so a saved copy could only ever show
   "model not found". The cell that follows draws the default view instead;

@@ -23,11 +23,11 @@ hidden="['__pycache__', '*.pyc', '*.pyo', '.DS_Store', '*~', 'src', 'conftest.py
 # notebooks/docs is a link to docs/, so a lesson's ../docs/ links open inside JupyterLab.
 # Kernels over IPC (Unix sockets in the 700 runtime folder): TCP ports that any local user can
 # connect to, and that two servers can both pick, carry code and output in plain text.
-# compact_course/course/lab_contents.py: a notebook is served with the language_info its kernel
+# compact_course/lessons/lab_contents.py: a notebook is served with the language_info its kernel
 # reports, so connecting the kernel changes nothing and no "unsaved" dot shows on open.
 exec .venv/bin/jupyter lab --ip=127.0.0.1 --notebook-dir="$folder" \
   --KernelManager.transport=ipc \
-  --ServerApp.contents_manager_class=compact_course.course.lab_contents.CourseContentsManager \
+  --ServerApp.contents_manager_class=compact_course.lessons.lab_contents.CourseContentsManager \
   --LabApp.app_settings_dir="$PWD/scripts/jupyterlab" \
   --ContentsManager.hide_globs="$hidden" \
   --LabApp.default_url=/lab/tree/00_why_compaction.ipynb \

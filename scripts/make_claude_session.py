@@ -5,7 +5,7 @@
 
 The file is MADE, NOT RECORDED: no Claude Code ran. Its first record, a
 `summary`, says so, and so does data/sessions/README.md. It has the records a
-real session file holds, so that the importer (compact_course/importers/claude_code.py)
+real session file holds, so that the importer (compact_course/sessions/claude_code.py)
 and lab 04 have something that looks like the real thing:
 - `user` and `assistant` records linked by `uuid` / `parentUuid`, each
   assistant reply written one content block a record under one `message.id`;

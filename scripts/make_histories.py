@@ -22,8 +22,8 @@ import tempfile
 from pathlib import Path
 
 from compact_course.agent.tools import run_tool
-from compact_course.course.histories import model_calls
 from compact_course.offline.model.extractive import extractive_summary
+from compact_course.sessions.histories import model_calls
 from context_compact import CompactionConfig, ContextCompactor, estimate_chars, validate_messages
 from context_compact.formats import COMPACT_TOOL_ACK
 from context_compact.snip import cut_points
@@ -470,7 +470,7 @@ def timeline_150(c: Conversation) -> dict:
             Many small tasks (lesson summaries, function look-ups, log questions, counts) with four
             large moments: docs.json in one batch (step 1), both code files (over the limit), the whole
             test log, and a compact tool call. Replay it call by call with
-            compact_course.course.replay.timeline.
+            compact_course.lessons.replay.timeline.
         """))
 
 

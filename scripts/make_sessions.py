@@ -7,7 +7,7 @@ Every file is MADE, NOT RECORDED: no Claude Code, no Codex CLI, no model ran.
 Each says so where its format has room for a note (a `summary` record, the
 rollout's `session_meta` instructions, the body's `metadata`, the
 trajectory's `notes`), and so does data/sessions/README.md. Each is in its
-format's real shape, so the importers (compact_course/importers/) read what a
+format's real shape, so the importers (compact_course/sessions/) read what a
 practitioner's file holds:
 
 - `claude_code_2_1.jsonl`, as Claude Code 2.1.x writes a session: each

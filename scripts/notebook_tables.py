@@ -168,7 +168,7 @@ def exercise_minutes(path: Path) -> int:
     """The minutes a class gives this notebook's exercises (0 for a lab: homework)."""
     if not in_core(path):
         return 0
-    from compact_course.course.exercises import CHECKERS, WRITES_CODE
+    from compact_course.lessons.exercises import CHECKERS, WRITES_CODE
     checks = CHECKERS.get(key(path), ())
     predictions = sum(1 for check in checks if check not in WRITES_CODE)
     return predictions * PREDICTION_MINUTES + WRITTEN_IN_CLASS.get(key(path), 0)

@@ -19,7 +19,7 @@ if [ $quick = 0 ]; then
   missing=()
   command -v chromium >/dev/null || missing+=(chromium)
   command -v bwrap >/dev/null || missing+=(bubblewrap)
-  # The hub test (tests/test_hub.py, root only) needs Node for its proxy and Debian's python3-venv
+  # The hub test (tests/deploy/test_hub.py, root only) needs Node for its proxy and Debian's python3-venv
   # for the students' venv and LiteLLM's. With NodeSource's nodejs (npm included), apt's npm
   # conflicts: Node is installed only when there is no npm at all.
   if [ "$(id -u)" = 0 ]; then
@@ -60,5 +60,5 @@ else
   .venv/bin/python -m pytest "$@" || status=$?
 fi
 # nbval stops each notebook kernel with SIGKILL; remove the last one's replay scratch folder.
-.venv/bin/python -c "from compact_course.course.replay import remove_stale_scratch; remove_stale_scratch()"
+.venv/bin/python -c "from compact_course.lessons.replay import remove_stale_scratch; remove_stale_scratch()"
 exit $status

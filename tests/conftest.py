@@ -43,7 +43,7 @@ settings.load_profile(profile_name(os.environ))
 def fresh_kernel():
     """Each test starts as a fresh kernel for the checkers: no failing run counted yet,
     no prediction made, so a test's first wrong try is a first try (hints.py)."""
-    from compact_course.course.exercises import hints
+    from compact_course.lessons.exercises import hints
     hints.forget()
 
 

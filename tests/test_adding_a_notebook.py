@@ -42,7 +42,7 @@ EN_SOURCE = f'''# %% [markdown]
 # %matplotlib inline
 from matplotlib.figure import Figure
 
-from compact_course.course.exercises import check_throwaway, hint
+from compact_course.lessons.exercises import check_throwaway, hint
 
 figure = Figure(figsize=(2, 2))
 figure.add_subplot().plot([0, 1], [0, 1])
@@ -100,7 +100,7 @@ def check_throwaway(answer) -> CheckResult:
 NEW = {
     f"notebooks/src/{NAME}.py": EN_SOURCE,
     f"notebooks/src/zh/{NAME}.py": ZH_SOURCE,
-    "compact_course/course/exercises/throwaway.py": CHECKER,
+    "compact_course/lessons/exercises/throwaway.py": CHECKER,
 }
 GENERATED = {f"notebooks/{NAME}.ipynb", f"notebooks/zh/{NAME}.ipynb", "README.zh.md"}
 
@@ -120,9 +120,9 @@ def add_hint(text: str) -> str:
 
 # The files a new notebook makes a contributor edit by hand, and the edit.
 HAND_EDITED = {
-    "compact_course/course/exercises/__init__.py":
+    "compact_course/lessons/exercises/__init__.py":
         lambda text: after_line(text, "from .", "from .throwaway import check_throwaway"),
-    "compact_course/course/exercises/texts.json": add_hint,
+    "compact_course/lessons/exercises/texts.json": add_hint,
     "README.md": lambda text: after_line(text, f"| `{LAST}` |", f"| `{NAME}` | a throwaway | a prediction |"),
     "docs/TEACHING.md":
         lambda text: after_line(text, f"| {LAST[:2]} | ", f"| {NUMBER} | a prediction | a sum |"),

@@ -576,7 +576,7 @@ def test_the_repl_banner_says_offline_model_or_names_the_model_never_the_key(
 def test_the_agent_runs_a_prepare_of_its_own_before_every_model_call(workspace):
     # The solution of notebook 08 in the live agent: called before each model call with the
     # agent's compactor, its steps recorded call by call; the run is the package's own.
-    from compact_course.course.exercises.solutions import my_prepare
+    from compact_course.lessons.exercises.solutions import my_prepare
     seen = []
 
     def mine(compactor, messages, request):

@@ -9,9 +9,9 @@ from matplotlib.figure import Figure
 
 from compact_course.bench import benchmark as bench
 from compact_course.bench import chart, cli, cost, prices, stats, tables
-from compact_course.bench.sessions import KINDS, Session, Turn, make_session
-from compact_course.course.claims import default_claims
+from compact_course.bench.simulated import KINDS, Session, Turn, make_session
 from compact_course.display.text import fixed_width, plural
+from compact_course.lessons.claims import default_claims
 from compact_course.offline.api.usage import LOOKBACK, PromptCache
 from compact_course.offline.tokens import estimate_text_tokens, estimate_tokens
 from context_compact import formats
@@ -553,7 +553,7 @@ def test_every_price_the_course_prints_is_a_row_of_the_table_with_its_source(cap
 
 
 def test_the_sessions_clock_has_tools_the_model_and_the_users_pauses():
-    from compact_course.bench.sessions import call_times
+    from compact_course.bench.simulated import call_times
     long = make_session("chat-heavy", 400, 0)
     times, calm = call_times(long), call_times(long, pauses=False)
     assert times == call_times(long) and times[:120] == call_times(replace(long, turns=long.turns[:120]))

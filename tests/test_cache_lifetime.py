@@ -1,7 +1,7 @@
 """The cache's lifetime as a choice (issue 43): where the breakpoints go and how long each
 lives (compact_course/agent/breakpoints.py), the API's rules for mixing lifetimes in the
 offline server's cache (compact_course/offline/api/usage.py), the clocks of the issue
-(compact_course/bench/sessions.py `CLOCKS`) and the bench that measures each rule on each.
+(compact_course/bench/simulated.py `CLOCKS`) and the bench that measures each rule on each.
 """
 
 import json
@@ -18,7 +18,7 @@ from compact_course.agent.breakpoints import (
     with_breakpoints,
 )
 from compact_course.bench import benchmark, cli, cost, stats, tables
-from compact_course.bench.sessions import CLOCKS, PAST_THE_CACHE, call_times, make_session
+from compact_course.bench.simulated import CLOCKS, PAST_THE_CACHE, call_times, make_session
 from compact_course.offline import MODEL_NAME
 from compact_course.offline.api.usage import TTL_ORDER_ERROR, PromptCache, check_breakpoints, prompt_of
 

@@ -23,12 +23,12 @@ import pytest
 from matplotlib.figure import Figure
 
 from compact_course.bench import benchmark, chart
-from compact_course.course import charts
-from compact_course.course.pipeline_picture import pipeline_picture
-from compact_course.course.replay import replay, timeline
-from compact_course.course.widgets import explore
 from compact_course.display import fonts
 from compact_course.display.lang import language
+from compact_course.lessons import charts
+from compact_course.lessons.pipeline_picture import pipeline_picture
+from compact_course.lessons.replay import replay, timeline
+from compact_course.lessons.widgets import explore
 
 CJK = re.compile(r"[\u3400-\u9fff]")
 MISSING = re.compile(r"missing from font|Glyph \d+|findfont", re.I)

@@ -10,9 +10,9 @@ from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 
-from compact_course.course import charts
-from compact_course.course.histories import load_history
-from compact_course.course.replay import replay, timeline
+from compact_course.lessons import charts
+from compact_course.lessons.replay import replay, timeline
+from compact_course.sessions.histories import load_history
 from context_compact.record import StepRecord
 
 from .helpers import ARTICLE_STEPS, IN_PREPARE

@@ -16,7 +16,7 @@ from matplotlib.figure import Figure
 from compact_course.__main__ import main as compact_main
 from compact_course.bench import chart as bench_chart
 from compact_course.bench import cli as bench_cli
-from compact_course.course import replay as replay_module
+from compact_course.lessons import replay as replay_module
 from compact_course.offline.api.server import main_serve
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -189,12 +189,12 @@ def test_replays_of_a_killed_process_are_removed_by_the_next_one(tmp_path):
     env = command_env(tmpdir)
     # A notebook kernel is stopped with SIGKILL: no clean-up of its own runs.
     killed = subprocess.run(
-        [sys.executable, "-c", "import os, signal\nfrom compact_course.course.replay import replay\n"
+        [sys.executable, "-c", "import os, signal\nfrom compact_course.lessons.replay import replay\n"
          "kept = [replay('five_reads'), replay('huge_result')]\n"
          "os.kill(os.getpid(), signal.SIGKILL)"], cwd=tmp_path, env=env, timeout=120)
     assert killed.returncode == -signal.SIGKILL
     assert len(list(tmpdir.iterdir())) == 1, "one scratch folder per process"
-    done = subprocess.run([sys.executable, "-c", "from compact_course.course.replay import replay\n"
+    done = subprocess.run([sys.executable, "-c", "from compact_course.lessons.replay import replay\n"
                            "kept = replay('five_reads')\nprint(kept.root.exists())"],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert done.stdout.strip() == "True"

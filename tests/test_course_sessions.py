@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from compact_course.course.sessions import open_session, sample_path
+from compact_course.sessions.histories import open_session, sample_path
 
 
 def test_a_missing_path_names_it_shortly_and_opens_the_sample(capsys, tmp_path, monkeypatch):

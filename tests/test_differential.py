@@ -1,6 +1,6 @@
 """The seed profile is the article's code, call after call: a differential test.
 
-`tests/article_s08.py` is a flat copy of the pipeline the article prints,
+`compact_course/article.py` is a flat copy of the pipeline the article prints,
 written from the article and sharing nothing with `context_compact/`. Both run the
 same long sessions side by side, the way the article's agent loop drives
 them: `prepare` before every model call; now and then a refusal, answered by
@@ -39,9 +39,8 @@ from types import SimpleNamespace
 import pytest
 from anthropic.types import TextBlock
 
+from compact_course.article import ArticleCompactor
 from context_compact import CompactionConfig, ContextCompactor
-
-from .article_s08 import ArticleCompactor
 
 SESSIONS = 16 if os.environ.get("CI", "").lower() == "true" else 4
 CALLS = 300
@@ -290,3 +289,13 @@ def test_the_sessions_reach_every_difference(tmp_path):
         met |= run_session(tmp_path / str(number), number, check=False)
     assert met == {"keep 0", "empty snip", "request archived", "request in the reactive tail",
                    "long placeholder"}
+
+
+def test_the_seed_profile_holds_the_articles_numbers():
+    # Notebooks 00-04 print the article's numbers from compact_course/article.py while they
+    # replay the seed profile: the two must be the same numbers.
+    import compact_course.article as article
+    seed = CompactionConfig.seed()
+    for constant, field in FIELDS.items():
+        assert getattr(article, constant) == getattr(ArticleCompactor, constant) == getattr(seed, field), \
+            constant

@@ -1,7 +1,7 @@
-"""Every checker of compact_course.course.exercises: the reference solution passes, wrong answers
+"""Every checker of compact_course.lessons.exercises: the reference solution passes, wrong answers
 fail with a diff and a hint, and a stub is "not attempted yet", never a traceback.
 
-The solutions (compact_course/course/exercises/solutions.py) are written from the
+The solutions (compact_course/lessons/exercises/solutions.py) are written from the
 article, not copied from the package, so a checker whose reference drifted
 from the article fails here. The wrong answers are the common mistakes
 docs/TEACHING.md lists, the traps included (01: a persisted result counted as
@@ -15,11 +15,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from compact_course.course import exercises as ex
-from compact_course.course.exercises import check as machinery
-from compact_course.course.exercises import hints
-from compact_course.course.exercises import solutions as right
-from compact_course.course.exercises.snip import simulate
+from compact_course.lessons import exercises as ex
+from compact_course.lessons.exercises import check as machinery
+from compact_course.lessons.exercises import hints
+from compact_course.lessons.exercises import solutions as right
+from compact_course.lessons.exercises.snip import simulate
 from compact_course.probes import CONSTRAINT_EN, CONSTRAINT_ZH, readable_units
 from context_compact import formats
 from context_compact.messages import text_of
@@ -215,7 +215,7 @@ def unread_shrinks_120(sizes, fresh):
 
 def pay_off_reads_the_unchanged_start(before, after, summary=None, cold=False):
     """The call after the step reads the messages the step left unchanged at the start."""
-    from compact_course.course.exercises.payoff import calls, closed_form
+    from compact_course.lessons.exercises.payoff import calls, closed_form
     return calls(*closed_form(before, after, summary, cold, shared=True))
 
 
@@ -459,7 +459,7 @@ def test_a_tool_that_raises_is_answered_and_the_batch_goes_on():
 
 def test_the_articles_cut_archives_on_every_call_once_over_the_trigger():
     # The seed profile's own step 2, call after call: what archive_the_articles_cut models.
-    from compact_course.course.exercises import snip
+    from compact_course.lessons.exercises import snip
     assert snip.simulate([1] * 60, 50, 51) == list(range(51, 61))
     assert ex.snip.reference([1] * 60, 50, 30) == [51]
 
@@ -572,7 +572,7 @@ def test_steps_that_act_follow_the_triggers():
 
 
 def test_placeholders_on_five_reads_match_the_article_rule():
-    from compact_course.course.histories import load_history
+    from compact_course.sessions.histories import load_history
     from context_compact.messages import tool_results
     results = [b for m in load_history("five_reads")["messages"] for b in tool_results(m)]
     shrunk = [b for b in results[:-3] if len(text_of(b["content"])) > 120]
@@ -739,7 +739,7 @@ def test_the_checkers_speak_through_the_one_phrasebook():
     import ast
 
     from compact_course.display.phrases import PHRASES
-    folder = ROOT / "compact_course" / "course" / "exercises"
+    folder = ROOT / "compact_course" / "lessons" / "exercises"
     stems = {path.stem for path in folder.glob("*.py")}
     used = set()
     for path in folder.glob("*.py"):
@@ -755,7 +755,7 @@ def test_the_checkers_speak_through_the_one_phrasebook():
 def test_the_pay_off_reference_replays_the_benchmarks_cache_and_agrees_with_the_closed_form():
     """The reference plays both futures through PromptCache and the price table; the
     solution reasons in closed form. They agree on every case, and the cases mix the steps."""
-    from compact_course.course.exercises import payoff
+    from compact_course.lessons.exercises import payoff
     cases = payoff._cases()
     assert len(cases) >= 16
     for label, args, expected in cases:
@@ -765,7 +765,7 @@ def test_the_pay_off_reference_replays_the_benchmarks_cache_and_agrees_with_the_
 
 
 def test_the_pay_off_figures_docs_teaching_names():
-    from compact_course.course.exercises import payoff
+    from compact_course.lessons.exercises import payoff
     answers = {label: payoff.reference(*args) for label, args in payoff._canned()}
     assert answers["step 3 shrinks one old result"] == 45
     assert answers["step 2 keeps the first 3 and the newest 3"] == 6
@@ -779,7 +779,7 @@ def test_the_pay_off_figures_docs_teaching_names():
 def test_what_notebook_09s_recap_says_of_the_pay_off():
     """The recap: a small cut takes many calls to pay back; after a long pause a cut with no
     summary pays from the first call; the call after a rewrite reads nothing of it."""
-    from compact_course.course.exercises import payoff
+    from compact_course.lessons.exercises import payoff
     canned = {label: (args, payoff.reference(*args)) for label, args in payoff._canned()}
     one = canned["step 3 shrinks one old result"][1]
     assert one > 5 * canned["step 2 keeps the first 3 and the newest 3"][1]
@@ -831,7 +831,7 @@ def test_the_capstones_solution_is_the_packages_prepare_on_random_histories(draw
     # The checker's reference is ContextCompactor.prepare (seed profile); the solution the
     # teacher's guide prints, the article's four steps called in order, gives the same list
     # and the same files on any history the checker's generator can draw.
-    from compact_course.course.exercises import prepare as capstone
+    from compact_course.lessons.exercises import prepare as capstone
     messages, request = capstone.random_history(draw)
     root = tmp_path_factory.mktemp("capstone")
     assert capstone.run_in(root / "solution", right.my_prepare, messages, request) == \
@@ -843,8 +843,8 @@ def test_the_capstones_cases_reach_every_step():
     # case that steps 1-3 brought under the limit: otherwise a wrong rule could pass.
     import tempfile
 
-    from compact_course.course.exercises import prepare as capstone
-    from compact_course.course.replay import make_compactor
+    from compact_course.lessons.exercises import prepare as capstone
+    from compact_course.lessons.replay import make_compactor
     fired, spared = set(), False
     for _, messages, request in capstone.cases():
         with tempfile.TemporaryDirectory() as root:

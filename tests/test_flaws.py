@@ -13,11 +13,11 @@ import json
 import pytest
 from anthropic.types import TextBlock, ToolUseBlock
 
+from compact_course.article import ArticleCompactor
 from context_compact import CompactionConfig, ContextCompactor, estimate_chars, formats, is_prompt_too_long
 from context_compact.messages import to_plain
 from context_compact.store import seeded_ids
 
-from .article_s08 import ArticleCompactor
 from .helpers import (
     IMAGE,
     RecordingSummarizer,
@@ -467,7 +467,7 @@ def test_flaw_16_keep_zero(root, profile):
 @pytest.mark.parametrize("name", ["long_session", "timeline_150"])
 def test_flaw_1_the_seed_loses_what_step_3_shrinks_before_a_transcript(name):
     """The hint of lab 01's exercise: lost = shrunk on a call at most 50 messages long."""
-    from compact_course.course.replay import outputs_lost, timeline
+    from compact_course.lessons.replay import outputs_lost, timeline
 
     shrunk_early, seen = set(), set()
 
@@ -483,7 +483,7 @@ def test_flaw_1_the_seed_loses_what_step_3_shrinks_before_a_transcript(name):
 
 
 def test_flaw_2_prefix_counter():
-    from compact_course.course.prefix import PrefixCounter
+    from compact_course.lessons.prefix import PrefixCounter
 
     a, b, c = user("a" * 98), assistant(note="b"), user("c")
     counter = PrefixCounter()

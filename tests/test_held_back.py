@@ -14,9 +14,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from compact_course.course.exercises import live
-from compact_course.course.exercises.dropped import expected
 from compact_course.display.phrases import say
+from compact_course.lessons.exercises import live
+from compact_course.lessons.exercises.dropped import expected
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -14,14 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from compact_course.course.histories import (
+from compact_course.lessons.replay import replay
+from compact_course.sessions.histories import (
     HISTORY_DIR,
     HistoryError,
     list_histories,
     load_history,
     model_calls,
 )
-from compact_course.course.replay import replay
 from context_compact import CompactionConfig, estimate_chars, formats, validate_messages
 from context_compact.messages import text_of, tool_results, tool_uses
 
@@ -204,7 +204,7 @@ def test_huge_result_makes_step_1_persist_the_read_with_a_preview(profile):
 
 
 def test_huge_result_shows_why_step_1_runs_before_step_3():
-    from compact_course.course.replay import wrong_order_loss
+    from compact_course.lessons.replay import wrong_order_loss
     assert wrong_order_loss("huge_result", profile="seed") == 1
     assert wrong_order_loss("huge_result", profile="default") == 0
 
@@ -288,7 +288,7 @@ def test_compact_tool_ends_on_a_batch_with_the_compact_call_answered():
 
 
 def test_timeline_150_has_at_least_150_model_calls_and_every_step_fires():
-    from compact_course.course.replay import timeline
+    from compact_course.lessons.replay import timeline
     history = load_history("timeline_150")
     assert model_calls(history) >= 150
     seed = timeline(history, profile="seed")

@@ -13,8 +13,8 @@ import json
 
 import pytest
 
-from compact_course.importers import SessionFileError, load_session
-from compact_course.importers.odd import NO_CALL, NO_RESULT
+from compact_course.sessions import SessionFileError, load_session
+from compact_course.sessions.odd import NO_CALL, NO_RESULT
 from context_compact.messages import tool_results, tool_uses
 from tests.test_importers import assert_accepted, result, use, write_jsonl
 
@@ -159,14 +159,14 @@ def test_a_compaction_whose_start_is_not_in_the_file_keeps_its_summary_as_a_mess
 @pytest.mark.parametrize("lang, words", [("en", "compaction recorded (line 10)"),
                                          ("zh", "记录了一次压缩（第 10 行）")])
 def test_the_report_says_where_the_compaction_is_in_both_languages(tmp_path, lang, words):
-    from compact_course.display.import_report import report_lines
+    from compact_course.sessions.import_report import report_lines
     lines, _ = compacted_21()
     report = load_session(write_jsonl(tmp_path / "s.jsonl", lines))["import_report"]
     assert any(line.startswith(words) for line in report_lines(report, lang))
 
 
 def test_replay_shows_the_recorded_compaction(tmp_path, capsys):
-    from compact_course.course.replay import main
+    from compact_course.lessons.replay import main
     lines, _ = compacted_21()
     assert main([str(write_jsonl(tmp_path / "s.jsonl", lines))]) == 0
     out = capsys.readouterr().out

@@ -12,9 +12,9 @@ import json
 
 import pytest
 
-from compact_course.course.histories import HistoryError, load_history
-from compact_course.importers import SESSION_FORMATS, NotRead, detect, load_session
-from compact_course.importers.odd import NO_RESULT
+from compact_course.sessions import SESSION_FORMATS, NotRead, detect, load_session
+from compact_course.sessions.histories import HistoryError, load_history
+from compact_course.sessions.odd import NO_RESULT
 from context_compact.messages import tool_results, tool_uses
 from tests.test_importers import assert_accepted, odd_lines, write_jsonl
 
@@ -395,7 +395,7 @@ def test_the_recipe_says_what_is_done_with_each_odd_kind():
     # docs/RECIPE.md's table of odd records is odd.ODD, row for row.
     from pathlib import Path
 
-    from compact_course.importers.odd import ODD
+    from compact_course.sessions.odd import ODD
     recipe = (Path(__file__).resolve().parent.parent / "docs" / "RECIPE.md").read_text(encoding="utf-8")
     table = recipe[recipe.index("| kind | what the importer does |"):].split("\n\n")[0]
     rows = [tuple(cell.strip() for cell in row.strip("|").split(" | ")) for row in table.splitlines()[2:]]

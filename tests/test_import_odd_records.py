@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from compact_course.importers import SessionFileError, load_session
+from compact_course.sessions import SessionFileError, load_session
 
 SESSIONS = Path(__file__).resolve().parent.parent / "data" / "sessions"
 SAMPLES = sorted(p for p in SESSIONS.rglob("*.json*") if p.suffix in (".json", ".jsonl"))

@@ -13,9 +13,9 @@ import json
 
 import pytest
 
-from compact_course.course.histories import load_history
-from compact_course.importers import SessionFileError, load_session, source
-from compact_course.importers.report import line_list
+from compact_course.sessions import SessionFileError, load_session, source
+from compact_course.sessions.histories import load_history
+from compact_course.sessions.report import line_list
 from context_compact.messages import text_of
 from tests.test_importers import record, result, use, write_jsonl
 
@@ -227,7 +227,7 @@ def test_line_lists_are_short():
 
 
 def test_the_notes_print_on_stderr_one_line_each(tmp_path, capsys):
-    from compact_course.display.import_report import print_notes
+    from compact_course.sessions.import_report import print_notes
     print_notes("replay", load_session(write_jsonl(tmp_path / "s.jsonl", slash_command_session())))
     assert capsys.readouterr().err.splitlines() == [
         "replay: read 6 records: 2 user (isMeta), 2 user, 2 assistant",
@@ -251,7 +251,7 @@ def test_a_parent_not_in_the_file_is_counted_and_the_walk_goes_on(tmp_path):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_every_warning_kind_is_said_in_both_languages(tmp_path, lang):
-    from compact_course.display.import_report import report_lines
+    from compact_course.sessions.import_report import report_lines
     lines = numbered_session(5)
     lines[2] = {**lines[2], "parentUuid": "elsewhere"}
     text, _ = cut(lines + [record("user", "u5", "u4", "half")], 5)
@@ -273,10 +273,10 @@ def test_every_warning_kind_is_said_in_both_languages(tmp_path, lang):
 
 @pytest.mark.parametrize("lang, start", [("en", "not as expected: "), ("zh", "不合常规：")])
 def test_every_odd_kind_is_said_in_one_line_in_both_languages(lang, start):
-    from compact_course.display.import_report import report_lines
     from compact_course.display.phrases import say
-    from compact_course.importers.odd import ODD
-    from compact_course.importers.report import ImportReport
+    from compact_course.sessions.import_report import report_lines
+    from compact_course.sessions.odd import ODD
+    from compact_course.sessions.report import ImportReport
     report = ImportReport()
     for n, kind in enumerate(ODD, start=1):
         report.odd(kind, n, f"detail {n}")
@@ -288,7 +288,7 @@ def test_every_odd_kind_is_said_in_one_line_in_both_languages(lang, start):
 
 def test_the_chinese_report_lists_its_kinds_with_the_chinese_comma(tmp_path):
     # Issue 34: a Chinese sentence joins its items with 、, not the English ", ".
-    from compact_course.display.import_report import report_lines
+    from compact_course.sessions.import_report import report_lines
     report = load_session(write_jsonl(tmp_path / "s.jsonl", slash_command_session()))["import_report"]
     report = {**report, "left_out_lines": {**report["left_out_lines"], "summary": [7]}}
     assert report_lines(report, "zh")[:2] == [
@@ -303,7 +303,7 @@ def test_the_chinese_report_lists_its_kinds_with_the_chinese_comma(tmp_path):
 def test_replay_and_sweep_print_an_imports_notes_on_stderr(tmp_path, capsys, command):
     # Issue 33: the commands that read a session file say what the import left out.
     import importlib
-    main = importlib.import_module(f"compact_course.course.{command}").main
+    main = importlib.import_module(f"compact_course.lessons.{command}").main
     path = write_jsonl(tmp_path / "s.jsonl", slash_command_session())
     extra = ["--no-progress", "--grid", "context_char_limit=50000"] if command == "sweep" else []
     assert main([str(path), *extra]) == 0
@@ -313,6 +313,6 @@ def test_replay_and_sweep_print_an_imports_notes_on_stderr(tmp_path, capsys, com
 
 
 def test_a_warning_from_the_file_is_printed_through_shown(capsys):
-    from compact_course.display.import_report import print_notes
+    from compact_course.sessions.import_report import print_notes
     print_notes("sweep", {"import_notes": ["warning: line 2 \x1b[2J is odd"]})
     assert capsys.readouterr().err == "sweep: warning: line 2 \\x1b[2J is odd\n"

@@ -23,7 +23,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from compact_course.importers import SessionFileError, load_session
+from compact_course.sessions import SessionFileError, load_session
 from context_compact.messages import validate_messages
 from tests.helpers import IMAGE
 from tests.test_importers import assert_accepted

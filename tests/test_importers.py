@@ -1,4 +1,4 @@
-"""The importers (compact_course/importers/): other agents' session files as histories.
+"""The importers (compact_course/sessions/): other agents' session files as histories.
 
 Each format is tested on files made here with the awkward cases of real ones:
 an assistant reply split over several records, a subagent's sidechain, meta
@@ -13,10 +13,10 @@ import json
 
 import pytest
 
-from compact_course.course.histories import HistoryError, load_history
-from compact_course.importers import SESSION_FORMATS, SessionFileError, detect, load_session
-from compact_course.importers.odd import NO_CALL, NO_RESULT
 from compact_course.offline.api import rules
+from compact_course.sessions import SESSION_FORMATS, SessionFileError, detect, load_session
+from compact_course.sessions.histories import HistoryError, load_history
+from compact_course.sessions.odd import NO_CALL, NO_RESULT
 from context_compact.messages import tool_results, tool_uses, validate_messages
 from tests.helpers import IMAGE
 

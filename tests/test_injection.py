@@ -6,13 +6,13 @@ every file ..."; the agent reads it and step 4 summarizes. In both profiles the
 summary keeps that line, and keeps it only inside the quoted "reference only" part,
 after the request the user typed; the agent then goes on from that one message, with
 the offline model, and deletes nothing. What this does not show (a real model
-obeying the rule) is said in the notebook and in compact_course/course/injection.py.
+obeying the rule) is said in the notebook and in compact_course/lessons/injection.py.
 """
 
 import json
 
 from compact_course.agent.loop import SYSTEM
-from compact_course.course import injection
+from compact_course.lessons import injection
 from context_compact import formats
 from context_compact.messages import text_of
 

@@ -29,13 +29,14 @@ from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 
-from compact_course.course import histories
+from compact_course.sessions import histories
 
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-SUBPACKAGES = ("display", "offline", "agent", "bench", "course", "course/exercises")
+SUBPACKAGES = ("display", "sessions", "probes", "offline", "offline/api", "offline/model", "agent", "bench",
+               "lessons", "lessons/exercises")
 
 
 def run(command, **kwargs) -> subprocess.CompletedProcess:
@@ -87,7 +88,7 @@ def test_the_wheel_holds_every_subpackage(wheel):
 
 
 def test_import_compact_from_another_folder_finds_the_installed_copy(installed, tmp_path):
-    code = "import context_compact, compact_course.course.histories; print(context_compact.__file__)"
+    code = "import context_compact, compact_course.sessions.histories; print(context_compact.__file__)"
     out = run([str(installed), "-c", code],
               cwd=tmp_path, env=clean_env()).stdout.strip()
     site = run([str(installed), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
@@ -96,7 +97,7 @@ def test_import_compact_from_another_folder_finds_the_installed_copy(installed, 
     assert (installed.parent / "compact-course").is_file()  # the [project.scripts] command
 
 
-LOAD = ("from compact_course.course.histories import load_history; "
+LOAD = ("from compact_course.sessions.histories import load_history; "
         "print(len(load_history('five_reads')['messages']))")
 
 
@@ -105,7 +106,7 @@ def test_the_installed_copy_says_where_it_looked_for_the_data(installed, tmp_pat
                             capture_output=True, text=True, timeout=60)
     assert result.returncode != 0
     last = result.stderr.strip().splitlines()[-1]
-    assert last.startswith("compact_course.course.histories.CourseDataMissing:")
+    assert last.startswith("compact_course.sessions.histories.CourseDataMissing:")
     assert str(tmp_path / "data") in last and "COMPACT_DATA" in last
 
 
@@ -177,7 +178,7 @@ def test_requirements_test_txt_adds_only_the_test_pins():
 
 
 def test_nothing_edits_sys_path_or_writes_a_pth_file():
-    files = [*(ROOT / "scripts").iterdir(), *(ROOT / "tests").glob("*.py"),
+    files = [*(ROOT / "scripts").iterdir(), *(ROOT / "tests").rglob("*.py"), *(ROOT / "deploy").rglob("*.py"),
              *(ROOT / "notebooks" / "src").glob("*.py"), ROOT / "pytest.ini"]
     this = Path(__file__).resolve()
     offenders = [p.name for p in files if p.is_file() and p.resolve() != this
@@ -217,8 +218,8 @@ def test_the_readmes_clone_names_no_tag_and_a_url_that_says_it_is_yours_to_set()
     assert len(setting) == 1 and "your fork's URL" in setting[0][1], setting
     for readme in ("README.md", "README.zh.md", "docs/CLASS.md"):
         assert "--branch v" not in (ROOT / readme).read_text(encoding="utf-8"), readme
-    # scripts/fresh_debian_class.sh runs that step with a local clone in the URL's place.
-    script = (ROOT / "scripts" / "fresh_debian_class.sh").read_text()
+    # deploy/class/fresh_debian_class.sh runs that step with a local clone in the URL's place.
+    script = (ROOT / "deploy" / "class" / "fresh_debian_class.sh").read_text()
     assert "s|^COURSE_REPO=.*|COURSE_REPO=file:///srv/course-src.git|" in script
     assert " tag " not in script
 

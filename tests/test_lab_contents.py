@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ipykernel.ipkernel import IPythonKernel
 
-from compact_course.course.lab_contents import CourseContentsManager, as_the_kernel_reports
+from compact_course.lessons.lab_contents import CourseContentsManager, as_the_kernel_reports
 
 ROOT = Path(__file__).resolve().parent.parent
 STORED = ROOT / "notebooks" / "00_why_compaction.ipynb"

@@ -1,33 +1,38 @@
-"""The layout: the pipeline alone in context_compact/, the compact_course beside it, imports one way.
+"""The house: the pipeline alone in context_compact/, the course's rooms beside it, imports one way.
 
     context_compact/ (the pipeline)
-      <- compact_course/: probes <- importers <- display <- offline <- agent <- bench <- course
+      <- compact_course/: display <- article.py <- sessions <- probes <- offline <- agent <- bench <- lessons
+         <- __main__.py (the command table)
 
-context_compact/ is a flat folder of small modules: no subfolder, at most 1,500 lines (issue
-50). A module of it imported on its own loads no plotting, widget, HTTP-server or SDK
-library, and imports nothing of the compact_course. Every compact_course module sits in one
-of the layers, and imports only from the layers below it (and its own): the
-offline model stands beside the agent, above the pipeline and the probes it
-answers, never between the pipeline's layers. No module of either package imports
-one that imports it back, not even inside a function (a circle). The command line,
-compact_course/__main__.py, stands above every layer and names each command's module as
-a string, imported through importlib when asked for: it imports no module of ours.
+Installed top-level names are the project's own: `context_compact` and `compact_course`,
+nothing generic such as `compact` or `workbench` (issue 50). context_compact/ is a flat
+folder of small modules: no subfolder, at most 1,500 lines; a module of it imported on its
+own loads no plotting, widget, HTTP-server or SDK library, and imports nothing of the
+course. compact_course/article.py, the article's pipeline flat, is at most 300 lines and
+imports nothing of ours. Every other module of compact_course sits in one room and imports
+only from the rooms below it (and its own): the offline model stands above the pipeline
+and the probes it answers. No module imports one that imports it back, not even inside a
+function (a circle). The command line, compact_course/__main__.py, stands above every room
+and names each command's module as a string, imported through importlib when asked for.
 Last, the suite's own setup: the hypothesis profiles.
 """
 
 import ast
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGE = ROOT / "context_compact"
-WORKBENCH = ROOT / "compact_course"
-TOP_LEVEL = sorted(p.stem for p in PACKAGE.glob("*.py"))
-SUBPACKAGES = ("probes", "importers", "display", "offline", "agent", "bench", "course")  # lowest first
+PIPELINE = ROOT / "context_compact"
+COURSE = ROOT / "compact_course"
+TOP_LEVEL = sorted(p.stem for p in PIPELINE.glob("*.py"))
+ROOMS = ("display", "article", "sessions", "probes", "offline", "agent", "bench", "lessons")  # lowest first
+INSTALLED = ["compact_course", "context_compact"]
 MAX_PIPELINE_LINES = 1500
+MAX_ARTICLE_LINES = 300
 HEAVY = ("matplotlib", "ipywidgets", "http.server", "aiohttp", "anthropic")
 
 
@@ -48,64 +53,102 @@ def imported_modules(path: Path) -> set:
     return found
 
 
-def reaches(path: Path, subpackage: str) -> list:
-    name = f"compact_course.{subpackage}" if subpackage else "compact_course"
+def reaches(path: Path, room: str) -> list:
+    name = f"compact_course.{room}" if room else "compact_course"
     return sorted(m for m in imported_modules(path) if m == name or m.startswith(name + "."))
 
 
+def room_files(room: str) -> list:
+    module = COURSE / f"{room}.py"
+    return [module] if module.exists() else sorted((COURSE / room).rglob("*.py"))
+
+
+def test_the_installed_names_are_the_projects_own():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    packages = project["tool"]["setuptools"]["packages"]["find"]["include"]
+    assert sorted({p.split(".")[0] for p in packages}) == INSTALLED
+    assert list(project["project"]["scripts"]) == ["compact-course"]
+    # Nothing generic left behind in the checkout, where `pip install -e .` would find it.
+    assert sorted(p.name for p in ROOT.iterdir() if (p / "__init__.py").exists() and p.name != "tests") \
+        == INSTALLED
+
+
 @pytest.mark.parametrize("module", TOP_LEVEL)
-def test_a_top_level_module_loads_no_heavy_library(module):
+def test_a_pipeline_module_loads_no_heavy_library(module):
     name = "context_compact" if module == "__init__" else f"context_compact.{module}"
     code = (f"import sys, {name}\n"
             f"print(' '.join(m for m in {HEAVY!r} if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          cwd=PACKAGE.parent, timeout=120)
+                          cwd=ROOT, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == [], f"importing {name} loads {done.stdout.strip()}"
 
 
 def test_the_heavy_check_sees_a_heavy_import():
-    # The same check on a subpackage module that does load matplotlib.
-    code = "import sys, compact_course.course.charts; print('matplotlib' in sys.modules)"
+    # The same check on a lesson module that does load matplotlib.
+    code = "import sys, compact_course.lessons.charts; print('matplotlib' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          cwd=PACKAGE.parent, timeout=120)
+                          cwd=ROOT, timeout=120)
     assert done.stdout.strip() == "True", done.stderr
 
 
 @pytest.mark.parametrize("module", TOP_LEVEL)
-def test_the_pipeline_imports_nothing_of_the_workbench(module):
-    path = PACKAGE / f"{module}.py"
+def test_the_pipeline_imports_nothing_of_the_course(module):
+    path = PIPELINE / f"{module}.py"
     assert reaches(path, "") == [], f"context_compact/{path.name} imports {reaches(path, '')}"
 
 
 def test_the_pipeline_is_one_small_flat_folder():
-    assert [p.name for p in PACKAGE.iterdir() if p.is_dir() and p.name != "__pycache__"] == []
-    lines = sum(len(p.read_text(encoding="utf-8").splitlines()) for p in PACKAGE.glob("*.py"))
+    assert [p.name for p in PIPELINE.iterdir() if p.is_dir() and p.name != "__pycache__"] == []
+    lines = sum(len(p.read_text(encoding="utf-8").splitlines()) for p in PIPELINE.glob("*.py"))
     assert lines <= MAX_PIPELINE_LINES, f"context_compact/*.py is {lines} lines"
 
 
-def test_the_workbench_check_sees_an_import_of_the_workbench():
-    assert reaches(WORKBENCH / "agent" / "loop.py", "") != []
+def test_the_article_is_one_short_module_of_its_own():
+    path = COURSE / "article.py"
+    lines = len(path.read_text(encoding="utf-8").splitlines())
+    assert lines <= MAX_ARTICLE_LINES, f"compact_course/article.py is {lines} lines"
+    ours = [m for m in imported_modules(path) if m.split(".")[0] in INSTALLED]
+    assert ours == [], f"the article's pipeline imports {ours}: it must share nothing with ours"
 
 
-@pytest.mark.parametrize("lower", SUBPACKAGES)
-def test_a_subpackage_imports_only_the_layers_below_it(lower):
-    higher = SUBPACKAGES[SUBPACKAGES.index(lower) + 1:]
-    for path in sorted((WORKBENCH / lower).rglob("*.py")):
-        for subpackage in higher:
-            assert reaches(path, subpackage) == [], (
-                f"{path.relative_to(ROOT)} imports compact_course.{subpackage}")
+def test_the_course_check_sees_an_import_of_the_course():
+    assert reaches(COURSE / "agent" / "loop.py", "") != []
 
 
-def test_every_workbench_module_is_in_a_layer():
-    # A module on the compact_course's own top level would stand outside the layers, where
-    # any layer could import it and it any layer: the probes stood there until issue 39.
-    loose = [p.name for p in WORKBENCH.glob("*.py") if p.name not in ("__init__.py", "__main__.py")]
-    assert loose == [], f"compact_course/ holds {loose}: put each in one of {SUBPACKAGES}"
-    assert not [m for m in imported_modules(WORKBENCH / "__main__.py") if m.split(".")[0] in
-                ("context_compact", "compact_course")], "the command line names its modules as strings"
-    folders = sorted(p.name for p in WORKBENCH.iterdir() if (p / "__init__.py").exists())
-    assert folders == sorted(SUBPACKAGES)
+@pytest.mark.parametrize("lower", ROOMS)
+def test_a_room_imports_only_the_rooms_below_it(lower):
+    higher = ROOMS[ROOMS.index(lower) + 1:]
+    for path in room_files(lower):
+        for room in higher:
+            assert reaches(path, room) == [], f"{path.relative_to(ROOT)} imports compact_course.{room}"
+
+
+def test_the_room_check_sees_an_import_back_up():
+    # lessons/replay.py imports the benchmark's chart: from bench/ it would run back up.
+    assert reaches(COURSE / "lessons" / "replay.py", "bench") != []
+
+
+def test_every_course_module_is_in_a_room():
+    # A module loose on compact_course's own top level would stand outside the rooms, where
+    # any room could import it and it any room.
+    loose = sorted(p.stem for p in COURSE.glob("*.py"))
+    assert loose == ["__init__", "__main__", "article"], f"compact_course/ holds {loose}: put each in a room"
+    assert not [m for m in imported_modules(COURSE / "__main__.py") if m.split(".")[0] in INSTALLED], \
+        "the command line names its modules as strings"
+    folders = sorted(p.name for p in COURSE.iterdir() if (p / "__init__.py").exists())
+    assert folders == sorted(r for r in ROOMS if r != "article")
+
+
+def test_the_command_table_names_a_module_of_each_command():
+    from compact_course.__main__ import COMMANDS
+    for command, target in COMMANDS.items():
+        module, function = target.split(":")
+        path = ROOT / (module.replace(".", "/") + ".py")
+        assert path.is_file(), f"{command}: {module} is no module"
+        names = {n.name for n in ast.parse(path.read_text(encoding="utf-8")).body
+                 if isinstance(n, ast.FunctionDef)}
+        assert function in names, f"{command}: {module} has no {function}"
 
 
 def module_name(path: Path) -> str:
@@ -113,7 +156,7 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def import_graph(roots=(PACKAGE, WORKBENCH)) -> dict:
+def import_graph(roots=(PIPELINE, COURSE)) -> dict:
     """module -> the modules of ours it imports, at the top or inside a function.
 
     A name is cut back to the module that defines it (`compact_course.probes.make_probes`
@@ -167,20 +210,20 @@ def test_the_circle_check_sees_a_circle():
     # sweep, whose command imported sweep_chart for --chart; hints.hint() read check.LAST,
     # and check put hint() in the notebook's names.
     graph = import_graph()
-    graph["compact_course.course.sweep"].add("compact_course.course.sweep_chart")
-    graph["compact_course.course.sweep_chart"].add("compact_course.course.sweep")
-    graph["compact_course.course.exercises.hints"].add("compact_course.course.exercises.check")
-    assert circles(graph) == [["compact_course.course.exercises.check",
-                               "compact_course.course.exercises.hints"],
-                              ["compact_course.course.sweep", "compact_course.course.sweep_chart"]]
+    graph["compact_course.lessons.sweep"].add("compact_course.lessons.sweep_chart")
+    graph["compact_course.lessons.sweep_chart"].add("compact_course.lessons.sweep")
+    graph["compact_course.lessons.exercises.hints"].add("compact_course.lessons.exercises.check")
+    assert circles(graph) == [["compact_course.lessons.exercises.check",
+                               "compact_course.lessons.exercises.hints"],
+                              ["compact_course.lessons.sweep", "compact_course.lessons.sweep_chart"]]
     assert circles({"a": {"b"}, "b": {"c"}, "c": set()}) == []
 
 
 def test_the_offline_model_never_imports_the_api_it_is_served_by():
-    # compact_course/offline/model/ is the deterministic model; compact_course/offline/api/ plays the
+    # compact_course/offline/model/ is the deterministic model; offline/api/ plays the
     # Messages API around it. The API may ask the model; the model knows nothing of HTTP,
     # the request rules, clearing, server compaction or billing. tokens.py sits below both.
-    model = sorted((WORKBENCH / "offline" / "model").rglob("*.py"))
+    model = sorted((COURSE / "offline" / "model").rglob("*.py"))
     assert len(model) > 10
     for path in model:
         assert reaches(path, "offline.api") == [], \
@@ -188,14 +231,14 @@ def test_the_offline_model_never_imports_the_api_it_is_served_by():
 
 
 def test_the_offline_model_check_sees_an_import_of_the_api():
-    assert reaches(WORKBENCH / "offline" / "api" / "server.py", "offline.model") != []
-    assert reaches(WORKBENCH / "offline" / "api" / "server.py", "offline.api") != []
+    assert reaches(COURSE / "offline" / "api" / "server.py", "offline.model") != []
+    assert reaches(COURSE / "offline" / "api" / "server.py", "offline.api") != []
 
 
 def test_the_import_reader_resolves_relative_imports():
-    assert "compact_course.offline.tokens" in imported_modules(WORKBENCH / "agent" / "loop.py")
-    assert "context_compact.formats" in imported_modules(PACKAGE / "snip.py")  # from . import formats
-    assert reaches(WORKBENCH / "course" / "replay.py", "bench") != []
+    assert "compact_course.offline.tokens" in imported_modules(COURSE / "agent" / "loop.py")
+    assert "context_compact.formats" in imported_modules(PIPELINE / "snip.py")  # from . import formats
+    assert reaches(COURSE / "lessons" / "replay.py", "bench") != []
 
 
 def test_hypothesis_is_quick_by_default_and_thorough_in_ci():

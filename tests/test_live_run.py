@@ -1,6 +1,6 @@
 """Notebook 09's "Your turn" works as its **Try this.** says (issue 40).
 
-`your_run` (compact_course/course/live_run.py) runs experiment 3 in a fresh copy of the
+`your_run` (compact_course/lessons/live_run.py) runs experiment 3 in a fresh copy of the
 workspace with the learner's `prepare`: its first line says whose ran, and with
 `my_profile = "default"` it prints the two numbers the notebook's prediction asks
 for (`check_default_run`). A `prepare` that raises reaches the learner as its own
@@ -14,10 +14,10 @@ import re
 import pytest
 
 from compact_course.agent.tasks import COMPARE_CODE, texts
-from compact_course.course.exercises import live
-from compact_course.course.exercises import solutions as right
-from compact_course.course.live_run import your_run
 from compact_course.display.phrases import say
+from compact_course.lessons.exercises import live
+from compact_course.lessons.exercises import solutions as right
+from compact_course.lessons.live_run import your_run
 from compact_course.offline.model.experiments.compare_code import outline_command
 from compact_course.offline.model.experiments.notes import code_facts, code_note
 from context_compact.messages import text_of, tool_results, tool_uses

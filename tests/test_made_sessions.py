@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from compact_course.course.probe import main as probe_main
-from compact_course.course.replay import main as replay_main
-from compact_course.course.sweep import main as sweep_main
-from compact_course.importers import detect, load_session
+from compact_course.bench.probe import main as probe_main
+from compact_course.lessons.replay import main as replay_main
+from compact_course.lessons.sweep import main as sweep_main
+from compact_course.sessions import detect, load_session
 from context_compact.messages import tool_results, tool_uses
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from compact_course.course.exercises import CHECKERS, WRITES_CODE
+from compact_course.lessons.exercises import CHECKERS, WRITES_CODE
 
 from .helpers import load_script
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from compact_course.course.histories import load_history
+from compact_course.sessions.histories import load_history
 from context_compact.messages import text_of, tool_results
 
 ROOT = Path(__file__).resolve().parent.parent

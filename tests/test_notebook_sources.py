@@ -29,8 +29,8 @@ import jupytext
 import nbformat
 import pytest
 
-from compact_course.course.exercises import CHECKERS, WRITES_CODE
-from compact_course.course.pipeline_picture import drawn_texts, pipeline_picture, pipeline_steps
+from compact_course.lessons.exercises import CHECKERS, WRITES_CODE
+from compact_course.lessons.pipeline_picture import drawn_texts, pipeline_picture, pipeline_steps
 from context_compact.config import CompactionConfig
 
 from .helpers import ARTICLE_STEPS, check_recap, load_builder

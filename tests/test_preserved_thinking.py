@@ -22,10 +22,10 @@ from hypothesis import strategies as st
 from compact_course.agent import tasks
 from compact_course.agent.loop import THINKING, Agent
 from compact_course.agent.tools import TOOLS
-from compact_course.bench import tables
+from compact_course.bench import probe, tables
 from compact_course.bench.benchmark import run_session
-from compact_course.bench.sessions import make_session
-from compact_course.course import probe, thinking_lab
+from compact_course.bench.simulated import make_session
+from compact_course.lessons import thinking_lab
 from compact_course.offline import MODEL_NAME
 from compact_course.offline.api.binding import BETA
 from context_compact.config import CompactionConfig
@@ -299,8 +299,8 @@ def test_probe_with_thinking_says_what_each_design_invalidates(capsys):
 # -- lab 06's prediction ------------------------------------------------------------------
 
 def test_lab_06s_checker_passes_the_servers_own_paths_and_names_the_two_slips(capsys):
-    from compact_course.course import exercises as ex
-    from compact_course.course.exercises import dropped as exercise
+    from compact_course.lessons import exercises as ex
+    from compact_course.lessons.exercises import dropped as exercise
     expected = exercise.expected()
     assert expected["remove the two oldest thinking blocks"] == []
     assert expected["shrink messages.4"] == ["messages.5.content.0", "messages.7.content.0",

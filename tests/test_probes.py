@@ -13,16 +13,14 @@ from pathlib import Path
 import pytest
 
 from compact_course.bench.benchmark import DESIGN_TABLE, run_session
+from compact_course.bench.probe import DESIGNS as PROBED
+from compact_course.bench.probe import main as probe_main
+from compact_course.bench.probe import spread
 from compact_course.bench.probe_ask import Asker
 from compact_course.bench.probe_walk import walk
-from compact_course.bench.sessions import make_session, session_messages
+from compact_course.bench.simulated import make_session, session_messages
 from compact_course.bench.tables import format_table
-from compact_course.course.histories import list_histories, load_history
-from compact_course.course.probe import DESIGNS as PROBED
-from compact_course.course.probe import main as probe_main
-from compact_course.course.probe import spread
-from compact_course.course.sessions import sample_path
-from compact_course.course.sweep import describe, sweep
+from compact_course.lessons.sweep import describe, sweep
 from compact_course.offline.model.extractive import extractive_summary
 from compact_course.probes import (
     CONSTRAINT_EN,
@@ -36,6 +34,7 @@ from compact_course.probes import (
     score,
 )
 from compact_course.probes.status import Locator
+from compact_course.sessions.histories import list_histories, load_history, sample_path
 from context_compact import ContextCompactor
 from context_compact.messages import user_text
 from context_compact.store import seeded_ids

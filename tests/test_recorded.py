@@ -17,14 +17,14 @@ from pathlib import Path
 import pytest
 
 from compact_course.bench.benchmark import DESIGN_TABLE
+from compact_course.bench.probe import main as probe_main
 from compact_course.bench.probe_ask import Asker
 from compact_course.bench.probe_walk import walk
+from compact_course.bench.recorded import PLACES, audit, designs_at, key, read_recorded, sample_paths
 from compact_course.bench.rounds import ROUNDS, rounds_table, session_rounds, shares
-from compact_course.course.probe import main as probe_main
-from compact_course.course.recorded import PLACES, audit, designs_at, key, read_recorded, sample_paths
-from compact_course.importers import load_session
-from compact_course.importers.source import SessionFileError
 from compact_course.probes import FACT_WORDS, KINDS, Probe, make_probes, question_for, read_question, score
+from compact_course.sessions import load_session
+from compact_course.sessions.source import SessionFileError
 from tests.helpers import assistant, tool_result, tool_use, user
 
 pytestmark = pytest.mark.usefixtures("no_network")
@@ -398,7 +398,7 @@ def test_a_transcript_that_is_not_this_file_is_named_and_not_read(tmp_path, caps
 
 
 def test_messages_the_compaction_kept_word_for_word_are_in_context(tmp_path, monkeypatch):
-    from compact_course.course import recorded
+    from compact_course.bench import recorded
 
     path = cart_session(SUMMARY_2).write(tmp_path / "s.jsonl")
     history = load_session(path)
@@ -468,7 +468,7 @@ def test_a_codex_rollouts_token_count_before_its_compaction_is_the_compactions(t
 
 
 def test_the_request_is_the_last_real_prompt_not_the_harness_text(tmp_path):
-    from compact_course.course.probe import _parser, _session
+    from compact_course.bench.probe import _parser, _session
 
     path = cart_session(SUMMARY_2).write(tmp_path / "s.jsonl")
     [row] = audit(read_recorded(path))

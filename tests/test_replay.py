@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from compact_course.course.histories import list_histories, load_history, model_calls
-from compact_course.course.replay import (
+from compact_course.lessons.replay import (
     STEPS,
     call_points,
     format_table,
@@ -17,6 +16,7 @@ from compact_course.course.replay import (
     replay,
     timeline,
 )
+from compact_course.sessions.histories import list_histories, load_history, model_calls
 from context_compact import estimate_chars, formats
 from context_compact.messages import tool_results
 from context_compact.store import SEED, seeded_ids

@@ -8,8 +8,8 @@ its repr cannot appear by chance in the learner's own values.
 
 import pytest
 
-from compact_course.course import exercises as ex
-from compact_course.course.exercises import check as machinery
+from compact_course.lessons import exercises as ex
+from compact_course.lessons.exercises import check as machinery
 
 KINDS = [
     # (kind, expected, wrong, English direction, Chinese direction)
@@ -155,7 +155,7 @@ def test_the_prediction_names_are_the_ones_check_prediction_is_given():
     import ast
     from pathlib import Path
 
-    from compact_course.course.exercises import hints
+    from compact_course.lessons.exercises import hints
     names = set()
     for path in Path(machinery.__file__).parent.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

@@ -4,7 +4,7 @@ One test per rule: the constants, the persisted-output block, the archive
 marker and its pair-safe cut points, both placeholders, the three-part summary
 message, the summary input cut, reactive_compact's kept tail, the refusal it
 answers, the fixed order of `prepare`, and the article's own tool-pair tests
-(its section 11, in compact_course/course/article_tests.py).
+(its section 11, in compact_course/lessons/article_tests.py).
 """
 
 import json
@@ -15,8 +15,8 @@ import anthropic
 import pytest
 
 from compact_course.agent.tools import TOOLS
-from compact_course.course import article_tests
-from compact_course.course.article_tests import run_article_tests
+from compact_course.lessons import article_tests
+from compact_course.lessons.article_tests import run_article_tests
 from context_compact import (
     CompactionConfig,
     ContextCompactor,

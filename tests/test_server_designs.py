@@ -11,13 +11,13 @@ import pytest
 from compact_course.bench import benchmark as bench
 from compact_course.bench import cli
 from compact_course.bench import server_designs as sd
-from compact_course.bench.sessions import make_session
-from compact_course.course.exercises import check_edits_for_budget
-from compact_course.course.exercises import solutions as right
-from compact_course.course.histories import load_history
+from compact_course.bench.simulated import make_session
+from compact_course.lessons.exercises import check_edits_for_budget
+from compact_course.lessons.exercises import solutions as right
 from compact_course.offline.api import context_edits
 from compact_course.offline.api import server_compaction as sc
 from compact_course.offline.tokens import estimate_tokens
+from compact_course.sessions.histories import load_history
 
 pytestmark = pytest.mark.slow
 
@@ -116,7 +116,7 @@ PRINTED = [("cell 4's CLEAR", [NOTEBOOK_CLEAR], 863_334),
 
 @pytest.mark.parametrize("name, edits, cost", PRINTED, ids=[p[0] for p in PRINTED])
 def test_no_setting_printed_in_notebook_10_meets_the_budget(name, edits, cost, capsys):
-    from compact_course.course.exercises import server_edits
+    from compact_course.lessons.exercises import server_edits
     figures, _, _ = server_edits.measure(edits)
     assert figures["cost"] == cost > server_edits.BUDGET_COST  # the figures lab 03 quotes
     result = check_edits_for_budget(edits)
@@ -125,7 +125,7 @@ def test_no_setting_printed_in_notebook_10_meets_the_budget(name, edits, cost, c
 
 def test_no_trigger_alone_meets_the_budget():
     # Lab 03 says so: from 20,000 to 80,000 tokens the trigger changes nothing here.
-    from compact_course.course.exercises import server_edits
+    from compact_course.lessons.exercises import server_edits
     costs = {server_edits.measure(_at(trigger, 5_000))[0]["cost"] for trigger in (20_000, 80_000)}
     assert costs == {886_984}
 

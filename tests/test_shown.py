@@ -16,8 +16,8 @@ import pytest
 from compact_course.agent import loop
 from compact_course.agent.loop import Agent, main_agent, main_run
 from compact_course.agent.model import offline_client
-from compact_course.course import replay, sweep
 from compact_course.display.text import shown
+from compact_course.lessons import replay, sweep
 from compact_course.offline import MODEL_NAME
 from compact_course.offline.api.server import start_offline_server
 
@@ -148,7 +148,7 @@ def test_an_error_that_quotes_data_is_shown(hostile_workspace, capsys, monkeypat
 
 
 def test_probe_shows_a_hostile_history(hostile_history, capsys):
-    from compact_course.course.probe import main as probe_main
+    from compact_course.bench.probe import main as probe_main
     assert probe_main([str(hostile_history), "--no-ask", "--end", "--designs", "seed", "default"]) == 0
     out = capsys.readouterr().out
     clean(out)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from compact_course.course import charts, pipeline_picture, replay
+from compact_course.lessons import charts, pipeline_picture, replay
 from context_compact import CompactionConfig, ContextCompactor
 from context_compact import compactor as compactor_module
 from context_compact.steps import NAMES, ON_REFUSAL, STEPS, Step, step_named

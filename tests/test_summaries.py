@@ -8,9 +8,9 @@ import re
 import pytest
 
 from compact_course.agent.loop import Agent
-from compact_course.course.histories import load_history
 from compact_course.offline import MODEL_NAME
 from compact_course.offline.model.extractive import extractive_summary
+from compact_course.sessions.histories import load_history
 from context_compact import CompactionConfig, ContextCompactor, formats
 from context_compact.messages import text_of, tool_results, tool_uses
 

@@ -1,4 +1,4 @@
-"""The sweep (compact_course/course/sweep.py), its chart, and `python -m compact_course replay|sweep FILE`.
+"""The sweep (compact_course/lessons/sweep.py), its chart, and `python -m compact_course replay|sweep FILE`.
 
 The best row is recomputed here from the printed table, by the rule the
 module's docstring states, so the table, the mark and the rule cannot drift
@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from compact_course.course.replay import EstimatedTokens
-from compact_course.course.sweep import (
+from compact_course.lessons.replay import EstimatedTokens
+from compact_course.lessons.sweep import (
     SweepRow,
     best_row,
     describe,
@@ -25,7 +25,7 @@ from compact_course.course.sweep import (
     progress_bar,
     sweep,
 )
-from compact_course.course.sweep_chart import sweep_chart
+from compact_course.lessons.sweep_chart import sweep_chart
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "data" / "sessions" / "claude_code_sample.jsonl"
@@ -219,7 +219,7 @@ def choice(profile, limit, keep=3, snip=20):
 
 
 def test_the_best_row_within_the_budget_passes_every_case(result, capsys):
-    from compact_course.course.exercises import CHECKERS, check_settings
+    from compact_course.lessons.exercises import CHECKERS, check_settings
     assert CHECKERS["labs/04"] == (check_settings,)
     budget = 45_000
     best = best_row(result.rows, WINDOW, budget)
@@ -234,22 +234,22 @@ def test_the_best_row_within_the_budget_passes_every_case(result, capsys):
     (choice("seed", 25_000, keep=1), "within the budget"),
 ])
 def test_a_choice_that_breaks_a_rule_fails_that_case(result, picked, failing):
-    from compact_course.course.exercises import check_settings
+    from compact_course.lessons.exercises import check_settings
     checked = check_settings(picked, result, budget=45_000)
     assert not checked.ok
     assert failing in [case for case, ok, _ in checked.rows if not ok]
 
 
 def test_a_token_limit_choice_is_judged_too(result):
-    from compact_course.course.exercises import check_settings
+    from compact_course.lessons.exercises import check_settings
     picked = {k: v for k, v in choice("default", 0).items() if k != "context_char_limit"}
     checked = check_settings({**picked, "context_token_limit": 12_000}, result)
     assert dict((case, ok) for case, ok, _ in checked.rows)["fits the window"]
 
 
 def test_a_choice_off_the_grid_is_replayed(result):
-    from compact_course.course.exercises import check_settings
-    from compact_course.course.sweep import run_row
+    from compact_course.lessons.exercises import check_settings
+    from compact_course.lessons.sweep import run_row
     picked = choice("default", 30_000, keep=2, snip=25)
     checked = check_settings(picked, result, budget=45_000)
     row = run_row(result.history, "default", {k: v for k, v in picked.items() if k != "profile"})
@@ -266,7 +266,7 @@ def test_a_choice_off_the_grid_is_replayed(result):
     ([1, 2], "expected a dict"),
 ])
 def test_a_malformed_choice_gets_one_line(result, capsys, answer, words):
-    from compact_course.course.exercises import check_settings
+    from compact_course.lessons.exercises import check_settings
     checked = check_settings(answer, result)
     assert not checked.ok and words in capsys.readouterr().out
 
@@ -296,7 +296,7 @@ def test_no_row_of_the_grid_fits_the_small_window(probed):
       "context_token_limit": 3_000}, ["within the budget"]),              # lower, and dearer
 ])
 def test_the_small_window_exercise_needs_a_setting_off_the_grid(probed, capsys, picked, failing):
-    from compact_course.course.exercises import check_settings
+    from compact_course.lessons.exercises import check_settings
     checked = check_settings(picked, probed, budget=SMALL_BUDGET, window=SMALL_WINDOW)
     assert checked.total == 4  # no misses case that would always pass (the reader's finding)
     assert [case for case, ok, _ in checked.rows if not ok] == failing

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from compact_course.course.histories import list_histories, load_history
 from compact_course.offline import MODEL_NAME
 from compact_course.offline.tokens import estimate_tokens
+from compact_course.sessions.histories import list_histories, load_history
 from context_compact import CompactionConfig, ContextCompactor, estimate_chars
 from context_compact.store import seeded_ids
 from context_compact.tokens import PROBE, TokenMeasure, compare_with_whole, countable, units

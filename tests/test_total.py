@@ -217,6 +217,7 @@ def test_the_course_commands_take_one_huge_message(command, case, tmp_path, monk
     monkeypatch.chdir(tmp_path)
     history = tmp_path / "body.json"
     history.write_text(json.dumps({"messages": FIRST_TURNS[case]}), encoding="utf-8")
-    main = importlib.import_module(f"compact_course.course.{command}").main
+    room = "bench" if command == "probe" else "lessons"
+    main = importlib.import_module(f"compact_course.{room}.{command}").main
     assert main([str(history)]) == 0
     assert "Traceback" not in capsys.readouterr().err

@@ -4,8 +4,8 @@ functions with the new numbers, and a bad combination is explained, not raised."
 import pytest
 from matplotlib.figure import Figure
 
-from compact_course.course.replay import replay, timeline
-from compact_course.course.widgets import SLIDERS, explore, settings_for, threshold_explorer
+from compact_course.lessons.replay import replay, timeline
+from compact_course.lessons.widgets import SLIDERS, explore, settings_for, threshold_explorer
 from context_compact import CompactionConfig
 
 PNG = b"\x89PNG\r\n\x1a\n"

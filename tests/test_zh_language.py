@@ -19,10 +19,10 @@ import pytest
 
 from compact_course.agent import tasks
 from compact_course.agent.loop import run_task
-from compact_course.course.exercises import WRITES_CODE, check_archive_calls, check_largest_large_limit, hint
-from compact_course.course.histories import data_dir
-from compact_course.course.replay import seeded_ids
 from compact_course.display.lang import language
+from compact_course.lessons.exercises import WRITES_CODE, check_archive_calls, check_largest_large_limit, hint
+from compact_course.lessons.replay import seeded_ids
+from compact_course.sessions.histories import data_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 CJK = re.compile(r"[\u3400-\u9fff]")
@@ -59,7 +59,7 @@ def test_a_labs_folder_speaks_its_editions_language(monkeypatch, tmp_path):
 
 def the_size_itself(sizes, batch_limit):
     """Forgets that only results longer than the limit move: one too many."""
-    from compact_course.course.exercises.solutions import largest_large_limit
+    from compact_course.lessons.exercises.solutions import largest_large_limit
     answer = largest_large_limit(sizes, batch_limit)
     return None if answer is None else answer + 1
 

@@ -15,8 +15,8 @@ import pytest
 
 from compact_course.agent import tasks
 from compact_course.agent.loop import run_task
-from compact_course.course.histories import data_dir
-from compact_course.course.replay import seeded_ids
+from compact_course.lessons.replay import seeded_ids
+from compact_course.sessions.histories import data_dir
 
 CJK = re.compile(r"[\u3400-\u9fff]")
 ENGLISH_NOTES = ("Next I read", "I'll read", "I'll find", "I'll list", "I'll look", "The result was saved",

@@ -1,7 +1,7 @@
 """The long-session benchmark's driver: each design replayed over a whole session.
 
 The article shows the pipeline one call at a time. Here a whole session
-(`compact_course.bench.sessions`) is replayed turn by turn, and each design prepares the
+(`compact_course.bench.simulated`) is replayed turn by turn, and each design prepares the
 context before every model call; the request "sent" is the prepared context:
 - none: the list as it grows; requests over the model window are counted as
   refused (the offline model's window, DEFAULT_WINDOW = 200000 tokens of its
@@ -12,7 +12,7 @@ context before every model call; the request "sent" is the prepared context:
 - default: `prepare` with `CompactionConfig()`, the flaws fixed;
 - default+cold: the default with the cache-aware switch on
   (`CompactionConfig.compact_when_cold`): on a call whose prompt cache has
-  expired (the session's clock, `compact_course.bench.sessions.call_times`), the
+  expired (the session's clock, `compact_course.bench.simulated.call_times`), the
   pipeline runs with `config.when_cold()`, down to the target;
 - server-clear, server-compact, default+server-compact: the API's own context
   management as the offline server plays it, with the API's defaults
@@ -49,7 +49,7 @@ model, the user's pauses, now and then a long one), so a cache entry left
 alone past its lifetime is gone; `cost` is that bill, `cost_no_pauses` the
 bill of the very same requests with the user's pauses left out (the designs do
 not look at the clock, but for default+cold). `run_bench(clocks=...)` runs on
-each clock of `compact_course.bench.sessions.CLOCKS` (the bench's, issue 43's "every
+each clock of `compact_course.bench.simulated.CLOCKS` (the bench's, issue 43's "every
 pause 6-10 minutes" and "no call survives 5 minutes").
 
 The cache's lifetime: `run_bench(ttls=...)` bills the designs of TTL_DESIGNS
@@ -98,7 +98,7 @@ from ..probes import make_probes
 from ..probes.status import Locator
 from . import cost, server_designs
 from .prices import DEFAULT_MODEL
-from .sessions import KINDS, Session, call_times, make_session, session_messages
+from .simulated import KINDS, Session, call_times, make_session, session_messages
 from .thinking import Invalidated, session_with_thinking
 
 TURNS = (120, 400)
@@ -141,7 +141,7 @@ DESIGN_TABLE = {
 }
 # The article's designs, no management and the floor: what run_bench runs unless told
 # (lab 02). The oracle needs a bench session's future (`Turn.refers_to`): no
-# replay of a recorded history can run it (`compact_course.course.probe` leaves it out).
+# replay of a recorded history can run it (`compact_course.bench.probe` leaves it out).
 ORACLE = "oracle"
 DESIGNS = ("none", "summary", "seed", "default", ORACLE)
 COLOURS = {name: colour for name, (_, colour) in DESIGN_TABLE.items()}
@@ -253,7 +253,7 @@ def run_session(session, design: str, *, limits: dict | None = None,
     counts those the design sent back behind a changed prefix (None when off).
     `ttl`: the rule that places the breakpoints (`compact_course.agent.breakpoints.TTL_RULES`;
     only the designs of TTL_DESIGNS take another than "5m"); `clock`: a row of
-    `compact_course.bench.sessions.CLOCKS`.
+    `compact_course.bench.simulated.CLOCKS`.
     """
     return run_bills(session, design, [(model, ttl, clock)], limits=limits, summarize=summarize,
                      root=root, window=window, probes=probes, thinking=thinking)[0]

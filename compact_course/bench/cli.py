@@ -14,7 +14,7 @@ the same session, misses: `compact_course.bench.stats`), then one row per model,
 clock, design and breakpoint rule over every session (`stats.over_sessions`), and
 writes the chart if asked. `--ttls` and `--clocks` run the designs whose breakpoints
 are the course's under each rule of `compact_course.agent.breakpoints` on each clock of
-`compact_course.bench.sessions.CLOCKS`. It prints figures; whether they meet a target is
+`compact_course.bench.simulated.CLOCKS`. It prints figures; whether they meet a target is
 for the tests to assert.
 
 Left out: saving the rows (run `compact_course.bench.benchmark.run_bench` from Python for
@@ -34,7 +34,7 @@ from .benchmark import DESIGN_TABLE, QUICK_TURNS, SEEDS, TTL_DESIGNS, TURNS, run
 from .chart import bench_chart, chart_path_problem, save_chart
 from .prices import BENCH_MODELS, PRICES, table_lines
 from .rounds import rounds_table, session_rounds
-from .sessions import CLOCKS, KINDS, make_session, session_messages
+from .simulated import CLOCKS, KINDS, make_session, session_messages
 from .stats import across_seeds, over_sessions
 from .tables import OVER_LEGEND, SEED_LEGEND, format_over, format_seeds, format_table, legend
 from .thinking import add_thinking_argument
@@ -85,7 +85,7 @@ def _parser() -> argparse.ArgumentParser:
                              f"{', '.join(TTL_DESIGNS)} each run under (default 5m); the others "
                              "send one 5-minute breakpoint")
     parser.add_argument("--clocks", nargs="+", choices=CLOCKS, default=["bench"],
-                        help="when the calls are sent (compact_course.bench.sessions.CLOCKS; default bench)")
+                        help="when the calls are sent (compact_course.bench.simulated.CLOCKS; default bench)")
     parser.add_argument("--chart", metavar="FILE", help="also write the chart to this PNG")
     add_thinking_argument(parser)
     parser.add_argument("--rounds", action="store_true",

@@ -29,7 +29,7 @@ prompt, so the ledger prices request by request); the ledger names the model it
 prices (`CostLedger.model`) and gives dollars too.
 
 Misses: on a call where the model needs an earlier output
-(`compact_course.bench.sessions`), a miss when that output's text is not whole in the
+(`compact_course.bench.simulated`), a miss when that output's text is not whole in the
 request sent (`in_context`); the text may still be on disk, for a model that
 goes back to read it. A miss is priced as that re-read (`miss_usage`): one more
 call that reads the request it missed on from the cache, writes the model's

@@ -10,8 +10,7 @@ of a busy machine's noise slows all alike):
 - floor: one `json.dumps(messages, ensure_ascii=False)`, what measuring the
   list once costs; no `prepare` can do less and still measure; timed in each
   case beside the designs, as often, so each x/floor compares like with like;
-- article: the article's own code, `tests/article_s08.py` (a flat copy kept
-  with the tests, loaded by its path; "n/a" where the tests are not there);
+- article: the article's own code, `compact_course/article.py`;
 - seed: `prepare` with `CompactionConfig.seed()`;
 - default: `prepare` with `CompactionConfig()`.
 
@@ -36,7 +35,6 @@ notebook (timings vary from run to run; they are printed, never asserted).
 
 import argparse
 import gc
-import importlib.util
 import json
 import math
 import sys
@@ -48,9 +46,9 @@ from context_compact.compactor import ContextCompactor
 from context_compact.config import CompactionConfig
 from context_compact.store import seeded_ids
 
+from ..article import ArticleCompactor
 from ..display.text import fixed_width
 
-ARTICLE_FILE = Path(__file__).resolve().parents[2] / "tests" / "article_s08.py"
 # 50,000 messages: issue 41's size, twice: each result the list's smallest (200 characters),
 # so the work a message costs, not its characters, is what is timed; and 40M characters
 # (results of about 1,300), the list of issue 41's first report.
@@ -92,15 +90,6 @@ def make_list(messages: int, chars: int) -> list:
     for n in range(calls):
         listed += tool_call(n, each)
     return listed
-
-
-def _load_article():
-    if not ARTICLE_FILE.is_file():
-        return None
-    spec = importlib.util.spec_from_file_location("article_s08", ARTICLE_FILE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.ArticleCompactor
 
 
 def _limits(case: str, messages: list) -> tuple[int, int, int]:
@@ -191,15 +180,14 @@ CASES = ("no-op", "compacting", "saving")
 
 
 def run(sizes=SIZES, cases=CASES, designs=DESIGNS, runs: int = 3) -> list:
-    article = _load_article()
+    article = ArticleCompactor
     rows = []
     with tempfile.TemporaryDirectory(prefix="compact-bench-prepare-") as folder:
         scratch = Path(folder)
         for case in cases:
             # The floor is timed in every case, taking turns with the designs, so each
             # ratio is over a json.dumps timed as often and as interleaved as its design.
-            timed = [d for d in designs if (d != "article" or article is not None)
-                     and (d in ("default", "floor") or case != "saving")]
+            timed = [d for d in designs if d in ("default", "floor") or case != "saving"]
             for size in sizes:
                 if case == "no-op":
                     ms = time_noop(timed, size, article, scratch)
@@ -243,6 +231,4 @@ def main(argv=None) -> int:
     print("\nms of CPU time per call, the fastest of several calls; x/floor: that time over one json.dumps "
           "of the same list;\ngrowth: b in ms ~ characters^b, smallest list to largest. "
           "Timings vary from run to run.")
-    if _load_article() is None:
-        print(f"article: n/a, {ARTICLE_FILE} is not here (it comes with the tests)")
     return 0

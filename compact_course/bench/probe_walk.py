@@ -10,7 +10,7 @@ sends what the design makes of the messages before the k-th reply, and the repli
 are the history's own. One more call at the end prepares the whole history for the
 next turn (`active_request`, the turn a canned history is about to prepare). The
 request located is what the model reads: a server design's `seen` list. A bench
-session (`compact_course.bench.sessions`) is a history too: `session_messages(session)`.
+session (`compact_course.bench.simulated`) is a history too: `session_messages(session)`.
 
 A history with thinking blocks (`compact_course.bench.thinking.with_thinking`, `probe
 --thinking`) also counts `thinking_invalid`: the blocks the design sent back behind a
@@ -41,7 +41,7 @@ from ..probes.status import Locator
 from . import cost, server_designs
 from .benchmark import DESIGN_TABLE, _config
 from .server_designs import model_calls, typed_request
-from .sessions import session_messages  # noqa: F401 - the walk's callers take it from here
+from .simulated import session_messages  # noqa: F401 - the walk's callers take it from here
 from .thinking import Invalidated, blocks_in
 
 

@@ -19,7 +19,7 @@ Up to ROUNDS rounds, or as many as the session runs to; a design that never
 compacts has none.
 
 Left out: asking at each round (the statuses are computed; asking is
-`compact_course.bench.probe_ask`'s, at the end), and a chart (`compact_course.course.forgets_chart`).
+`compact_course.bench.probe_ask`'s, at the end), and a chart (`compact_course.lessons.forgets_chart`).
 """
 
 from ..display.text import fixed_width

@@ -130,7 +130,7 @@ go and how long each lives (compact_course.agent.breakpoints: 5m, one 5-minute b
 last block; 1h, one 1-hour; 1h-prefix, 1 hour on the latest message the user typed and 5
 minutes on the last block; 1h-after-pause, 5m until a gap over 5 minutes, then 1h; adaptive,
 1h-prefix until a tool result came back over 5 minutes after its call, then 1h); clock:
-when the calls are sent (compact_course.bench.sessions.CLOCKS: bench, the user's pauses mostly
+when the calls are sent (compact_course.bench.simulated.CLOCKS: bench, the user's pauses mostly
 short; pauses, every user pause 6-10 minutes; cold, every call 6-10 minutes after the one
 before); calls: model calls (turns + summaries);
 summ: summary calls; refused: requests over the window ({window:,d} tokens); in ktok:

@@ -50,7 +50,7 @@ def with_thinking(messages: list) -> list:
 
 
 def session_with_thinking(session):
-    """A bench session (`compact_course.bench.sessions.Session`) whose every reply thinks first."""
+    """A bench session (`compact_course.bench.simulated.Session`) whose every reply thinks first."""
     turns = tuple(replace(turn, assistant=_thought(turn.assistant, n))
                   for n, turn in enumerate(session.turns, 1))
     return replace(session, turns=turns)

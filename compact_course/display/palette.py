@@ -4,7 +4,7 @@ Its eight colours stay distinguishable for the common kinds of colour
 blindness; two greys are added, one for things in the background (a "before"
 line, the design with no compaction) and a darker one for small text.
 
-It lives here, the lowest part that draws a chart: `compact_course.course` imports
+It lives here, the lowest part that draws a chart: `compact_course.lessons` imports
 from `compact_course.bench`, never the other way round.
 """
 

@@ -13,7 +13,7 @@ rows, a group a checker module).
 
 Left out: the charts' words (chart_text.py, one table per language, because a
 chart's labels are looked up by key in bulk) and each checker's hint
-(compact_course/course/exercises/texts.json: content of one exercise, kept beside it).
+(compact_course/lessons/exercises/texts.json: content of one exercise, kept beside it).
 """
 
 from .lang import language
@@ -44,7 +44,7 @@ PHRASES = {
                 "之前的摘要：{line}"),
     "middle_cut": ("(The middle of the conversation was not in my input; the full transcript is on disk.)",
                    "（对话的中间部分不在我的输入里；完整记录在磁盘上。）"),
-    # an import's report (compact_course/display/import_report.py)
+    # an import's report (compact_course/sessions/import_report.py)
     "import read": ("read {total} records: {kinds}",
                     "读了 {total} 条记录：{kinds}"),
     "import left out": ("left out: {kinds}",
@@ -72,7 +72,7 @@ PHRASES = {
                                   "read as a session of its own",
                                   "警告：每条消息都是旁支（sidechain）：这是子 agent 自己的文件，"
                                   "作为一个独立的会话读入"),
-    # what a real file holds and a clean one does not (compact_course/importers/odd.py), in one line
+    # what a real file holds and a clean one does not (compact_course/sessions/odd.py), in one line
     "import odd": ("not as expected: {kinds}",
                    "不合常规：{kinds}"),
     "import odd and": ("; ",
@@ -372,7 +372,7 @@ PHRASES = {
                    "这些标题没有共同的格式。"),
     "names no titles": ("I have no titles left to compare.",
                         "我手上已经没有可以比较的标题。"),
-    # the threshold explorer (compact_course/course/widgets.py)
+    # the threshold explorer (compact_course/lessons/widgets.py)
     "widget invalid": ("<b>Not a valid setting:</b> {error}",
                        "<b>设置无效：</b>{error}"),
     "widget profile": ("profile",
@@ -390,7 +390,7 @@ PHRASES = {
             "、"),
     "end": (".",
             "。"),
-    # the checkers' frame: PASS, FAIL, what differs (compact_course/course/exercises/check.py)
+    # the checkers' frame: PASS, FAIL, what differs (compact_course/lessons/exercises/check.py)
     "check cases": ("{name}: {n} cases",
                     "{name}：{n} 个用例"),
     "check PASS": ("PASS",
@@ -541,7 +541,7 @@ PHRASES = {
     "forgets: Chinese cues": (
         "Chinese cues have no spaces around them: look for '不要' anywhere in a sentence.",
         "中文提示词前后没有空格：在句子的任何位置找 '不要'。"),
-    # the exercises' feedback (compact_course/course/exercises/): what a checker says of a mistake
+    # the exercises' feedback (compact_course/lessons/exercises/): what a checker says of a mistake
     # -- budget.py
     "budget: not a whole number": ("return one whole number (a limit), or None.",
                                                 "返回一个整数（阈值），或者 None。"),

@@ -7,7 +7,7 @@
     plural(1, "file")                  -> "1 file"
     plural(2, "summary", "summaries")  -> "2 summaries"
 
-Both the replay's table (`compact_course.course.replay`) and the benchmark's use
+Both the replay's table (`compact_course.lessons.replay`) and the benchmark's use
 `fixed_width`; it lives here because the course imports the benchmark, never
 the other way round.
 

@@ -12,9 +12,9 @@
                   Codex CLI's): the files a call names, what an artifact probe is drawn from
     prompts.py    the last real user prompt, not a text the harness wrote in the user's turn
 
-No model: they read messages only, and import only the pipeline (`compact`), so the
+No model: they read messages only, and import only the pipeline (`context_compact`), so the
 offline model (its answer to a probe, `compact_course.offline.model.probe_reply`), the bench
-(`probe_walk`, `probe_ask`) and the `probe` command (`compact_course.course.probe`) all stand
+(`probe_walk`, `probe_ask`) and the `probe` command (`compact_course.bench.probe`) all stand
 above them and agree on what "the whole line" is. The package's names are the questions'.
 """
 

@@ -14,7 +14,7 @@ System reminders around a typed text are taken off it. A custom slash command's 
 prompt (the text Claude Code sends the model after the command's tags) is what the model
 was asked, and counts; a skill's instructions ("Base directory for this skill: ...") are
 the harness's, and do not. The texts are the ones real session files hold (Claude Code,
-the Codex CLI); the importers (`compact_course.importers`) leave some of them out already.
+the Codex CLI); the importers (`compact_course.sessions`) leave some of them out already.
 
 Left out: telling a typed `/path/to/file` alone on a line from a command (it reads as one),
 and a prompt pasted inside a harness text.

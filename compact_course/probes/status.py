@@ -21,14 +21,14 @@
 - gone: none of these.
 
 `PLACES` is the one table of these places, with what each means, shared by the course's
-designs and the compactions a session file records (`compact_course.course.recorded`): there
+designs and the compactions a session file records (`compact_course.bench.recorded`): there
 "on disk" is the transcript the recorded summary points to, and one more place sits
 before "gone", "re-read" (the agent fetched it again later in the file), for a design
 at the same point too (`place_of`).
 
 A summary's text is read by `summary_says` (the pipeline's summaries, which write
 "path (read)"); `Locator(..., says=...)` takes another reading, for a summary another
-model wrote (`compact_course.course.recorded.in_summary`).
+model wrote (`compact_course.bench.recorded.in_summary`).
 
 `read_request(messages)` gives what a request holds for this (`Readable`); the offline
 model answers a probe from the same reading (`compact_course.offline.model.probe_reply`).

@@ -31,7 +31,7 @@ COURSE_HUB_STATE (/srv/jupyterhub), COURSE_HUB_PORT (8000), COURSE_HUB_API_PORT 
 COURSE_PROXY_API_PORT (8001), COURSE_GROUP, COURSE_ADMINS (user names, separated by
 spaces), COURSE_RUNTIME_ROOT (/run/course-kernels), COURSE_CLASS_KEYS (the state folder's
 class-keys.json), COURSE_MEMORY_LIMIT and COURSE_TASKS_LIMIT (limits.py).
-tests/test_hub.py runs this file as it is, with these variables.
+tests/deploy/test_hub.py runs this file as it is, with these variables.
 """
 
 import os
@@ -96,7 +96,8 @@ def proxy_token(path: Path) -> str:
     return path.read_text().strip()
 
 
-if STATE.is_dir() and os.access(STATE, os.W_OK):   # not where the config is only read (tests/test_hub.py)
+# not where the config is only read (tests/deploy/test_hub.py)
+if STATE.is_dir() and os.access(STATE, os.W_OK):
     c.ConfigurableHTTPProxy.auth_token = proxy_token(STATE / "proxy-token")
 
 # The state folder: the database lists every user, their activity and token hashes.
@@ -130,8 +131,8 @@ c.Spawner.args = [
     # scripts/jupyterlab/overrides.json: no Jupyter news prompt, no update check (as course.sh).
     f"--LabApp.app_settings_dir={COURSE / 'scripts' / 'jupyterlab'}",
     # A notebook served with its kernel's language_info: no "unsaved" dot on open (as course.sh;
-    # compact_course/course/lab_contents.py says why).
-    "--ServerApp.contents_manager_class=compact_course.course.lab_contents.CourseContentsManager",
+    # compact_course/lessons/lab_contents.py says why).
+    "--ServerApp.contents_manager_class=compact_course.lessons.lab_contents.CourseContentsManager",
     # The idle culler: a kernel idle for 30 min is stopped, and a server with no kernel
     # and no request for an hour stops itself (the student's next login starts it again).
     "--MappingKernelManager.cull_idle_timeout=1800",
@@ -154,5 +155,5 @@ c.Spawner.args = [
 # NotebookApp and ServerApp" at any NotebookApp setting. JupyterHub's other single-user
 # app (JUPYTERHUB_SINGLEUSER_EXTENSION=0) adds no such setting, but it refuses an API POST
 # made with a token and no _xsrf ("403 POST /user/NAME/api/sessions: '_xsrf' argument
-# missing"), so no kernel started in tests/test_hub.py; the extension lets those through.
+# missing"), so no kernel started in tests/deploy/test_hub.py; the extension lets those through.
 c.Spawner.pre_spawn_hook = make_hook(COURSE, RUNTIME_ROOT, CLASS_KEYS)

@@ -22,8 +22,8 @@ What the machine offers, in the order tried (`mode()`):
 
 The server is always started as the student by JupyterHub's own switch; a failure to set
 a limit is logged and leaves the server running without it, never with more rights.
-tests/test_hub.py runs the cgroup v1 path here, and the rlimit path in a Debian 12 booted by
-systemd-nspawn (scripts/fresh_debian_class.sh), whose systemd has no memory controller.
+tests/deploy/test_hub.py runs the cgroup v1 path here, and the rlimit path in a Debian 12 booted by
+systemd-nspawn (deploy/class/fresh_debian_class.sh), whose systemd has no memory controller.
 
 COURSE_MEMORY_LIMIT (bytes, or with K/M/G; default 2G) and COURSE_TASKS_LIMIT (default 512)
 set the figures. SSH logins are outside the hub: deploy/hub/user-slice.conf limits those.

@@ -3,7 +3,7 @@
 # root, before the hub: jupyterhub-proxy.service runs it, or without systemd
 #   setsid deploy/hub/start-hub-proxy.sh &
 # The hub (jupyterhub_config.py: should_start = False) only tells it its routes, so a restart
-# of the hub leaves port 8000 open and every student's page answering (tests/test_hub.py).
+# of the hub leaves port 8000 open and every student's page answering (tests/deploy/test_hub.py).
 # The token the hub and the proxy share is made once, in the state folder (root's, 600).
 # The proxy talks TLS to the hub and to every student's server with the flags JupyterHub
 # passes the proxy it starts itself (jupyterhub/proxy.py, `_get_ssl_options`): its API asks

@@ -7,7 +7,7 @@
 # proxy maps about 2.4 GB of address space for its ~450 MB of RSS, so the figure is higher
 # than the unit's MemoryMax; a body is bounded by serve.py well before either).
 # Variables: COURSE_PROXY_ENV, COURSE_PROXY_STATE, COURSE_PROXY_VENV, COURSE_PROXY_PORT,
-# COURSE_PROXY_USER, COURSE_PROXY_MEMORY (tests/test_hub.py sets them).
+# COURSE_PROXY_USER, COURSE_PROXY_MEMORY (tests/deploy/test_hub.py sets them).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 env_file=${COURSE_PROXY_ENV:-/etc/course-proxy/env}

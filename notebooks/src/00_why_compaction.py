@@ -30,18 +30,18 @@ import tempfile
 from pathlib import Path
 
 import context_compact
-from context_compact import CompactionConfig, estimate_chars
+from context_compact import estimate_chars
 from context_compact.messages import tool_results
+from compact_course.article import CONTEXT_CHAR_LIMIT
 from compact_course.agent.loop import run_task
-from compact_course.course.charts import growth_chart
-from compact_course.course.exercises import check_steps_that_act, hint
-from compact_course.course.histories import load_history
-from compact_course.course.pipeline_picture import pipeline_picture
-from compact_course.course.replay import seeded_ids, timeline
+from compact_course.lessons.charts import growth_chart
+from compact_course.lessons.exercises import check_steps_that_act, hint
+from compact_course.lessons.pipeline_picture import pipeline_picture
+from compact_course.lessons.replay import seeded_ids, timeline
 from compact_course.offline import estimate_text_tokens
 from compact_course.offline.tokens import DEFAULT_WINDOW
+from compact_course.sessions.histories import load_history
 
-config = CompactionConfig.seed()  # the article's numbers
 with tempfile.TemporaryDirectory(prefix="first-run-") as scratch:
     workspace = Path(scratch) / "workspace"
     sample = Path(context_compact.__file__).resolve().parent.parent / "data" / "workspace"
@@ -80,7 +80,7 @@ print(f"timeline_150, {len(grown)} calls: at the last {grown[-1]:,d} characters 
       f"compaction, at most {max(sent):,d} sent with prepare; by the offline model's token "
       f"estimate ({grown[-1] / tokens:.1f} characters a token), 'prompt is too long' from "
       f"about call {refused_at}")
-growth_chart(grown, sent, config.context_char_limit, DEFAULT_WINDOW * grown[-1] / tokens,
+growth_chart(grown, sent, CONTEXT_CHAR_LIMIT, DEFAULT_WINDOW * grown[-1] / tokens,
              DEFAULT_WINDOW, refused_at=refused_at, title="timeline_150: the context at each model call")
 
 # %% [markdown]

@@ -23,11 +23,12 @@ from IPython.display import display
 
 from context_compact import CompactionConfig
 from context_compact.messages import text_of, tool_results, tool_uses
-from compact_course.course.charts import before_after
-from compact_course.course.exercises import check_largest_large_limit, hint
-from compact_course.course.histories import load_history
-from compact_course.course.replay import replay
-from compact_course.course.widgets import explore, threshold_explorer
+from compact_course.article import CONTEXT_CHAR_LIMIT, LARGE_RESULT_CHAR_LIMIT, TOOL_RESULT_BATCH_CHAR_LIMIT
+from compact_course.lessons.charts import before_after
+from compact_course.lessons.exercises import check_largest_large_limit, hint
+from compact_course.lessons.replay import replay
+from compact_course.lessons.widgets import explore, threshold_explorer
+from compact_course.sessions.histories import load_history
 
 config = CompactionConfig.seed()
 history = load_history("huge_result")
@@ -39,8 +40,8 @@ for block in batch:
     print(f"{use['name']:<9} {len(text_of(block['content'])):>8,d}  "
           f"{use['input'].get('path') or use['input'].get('command')}")
 print(f"the batch: {sum(len(text_of(b['content'])) for b in batch):,d} characters; "
-      f"TOOL_RESULT_BATCH_CHAR_LIMIT = {config.tool_result_batch_char_limit:,d}, "
-      f"LARGE_RESULT_CHAR_LIMIT = {config.large_result_char_limit:,d}")
+      f"TOOL_RESULT_BATCH_CHAR_LIMIT = {TOOL_RESULT_BATCH_CHAR_LIMIT:,d}, "
+      f"LARGE_RESULT_CHAR_LIMIT = {LARGE_RESULT_CHAR_LIMIT:,d}")
 
 # %% [markdown]
 # ## Run step 1
@@ -59,7 +60,7 @@ saved = (run.root / run.files[0]).read_text(encoding="utf-8")
 print(f"{len(left):,d} characters in context (a {config.preview_chars:,d}-character preview) "
       f"instead of {len(saved):,d}; "
       f"the file is the result, character for character: {saved == text_of(batch[0]['content'])}")
-before_after(run.records, limit=config.context_char_limit,
+before_after(run.records, limit=CONTEXT_CHAR_LIMIT,
              title="huge_result: step 1 alone (seed profile)")
 
 # %% [markdown]

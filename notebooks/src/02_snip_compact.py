@@ -29,10 +29,11 @@ import tempfile
 
 from context_compact import CompactionConfig, snip
 from context_compact.messages import has_tool_use, is_tool_result
-from compact_course.course.charts import message_map
-from compact_course.course.exercises import check_archive_calls, hint
-from compact_course.course.histories import load_history
-from compact_course.course.replay import make_compactor, replay
+from compact_course.article import MAX_MESSAGES
+from compact_course.lessons.charts import message_map
+from compact_course.lessons.exercises import check_archive_calls, hint
+from compact_course.lessons.replay import make_compactor, replay
+from compact_course.sessions.histories import load_history
 
 seed = CompactionConfig.seed()
 history = load_history("long_session")
@@ -40,7 +41,7 @@ messages = history["messages"]
 kinds = ["tool_use" if has_tool_use(m) else "tool_result" if is_tool_result(m) else m["role"]
          for m in messages]
 plain_head = seed.snip_keep_head
-plain_tail = len(messages) - (seed.snip_max_messages - seed.snip_keep_head)
+plain_tail = len(messages) - (MAX_MESSAGES - seed.snip_keep_head)
 head_end, tail_start = snip.cut_points(messages, seed)
 print(f"head: ends before {plain_head}: {kinds[plain_head - 1]} | {kinds[plain_head]}"
       f"  -> ends before {head_end}")

@@ -30,18 +30,19 @@
 from IPython.display import display
 
 from context_compact.messages import text_of, tool_results, tool_uses
-from compact_course.course.charts import message_map
-from compact_course.course.exercises import check_older_result, check_placeholders, hint, revealed
-from compact_course.course.histories import load_history
-from compact_course.course.replay import replay
-from compact_course.course.widgets import explore, threshold_explorer
+from compact_course.article import KEEP_RECENT_RESULTS
+from compact_course.lessons.charts import message_map
+from compact_course.lessons.exercises import check_older_result, check_placeholders, hint, revealed
+from compact_course.lessons.replay import replay
+from compact_course.lessons.widgets import explore, threshold_explorer
+from compact_course.sessions.histories import load_history
 
 history = load_history("five_reads")
 tools = {use["id"]: use["name"] for m in history["messages"] for use in tool_uses(m)}
 results = [block for m in history["messages"] for block in tool_results(m)]
 print("#  tool      characters")
 for number, block in enumerate(results, start=1):
-    newest = "  newest 3" if number > len(results) - 3 else ""
+    newest = f"  newest {KEEP_RECENT_RESULTS}" if number > len(results) - KEEP_RECENT_RESULTS else ""
     print(f"{number}  {tools[block['tool_use_id']]:<9} {len(text_of(block['content'])):>5,d}{newest}")
 
 prediction = None  # (placeholders, omitted), e.g. (4, 1)

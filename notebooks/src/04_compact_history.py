@@ -27,29 +27,30 @@
 # %matplotlib inline
 import tempfile
 
-from context_compact import CompactionConfig, estimate_chars
+from context_compact import estimate_chars
 from context_compact.formats import AGENT_SYSTEM_RULE, MIDDLE_OMITTED
 from context_compact.messages import text_of, tool_results
 from context_compact.summary import summary_input
-from compact_course.course.charts import before_after
-from compact_course.course.exercises import check_unseen, hint
-from compact_course.course.histories import load_history
-from compact_course.course.injection import carry_on, summarize_planted
-from compact_course.course.replay import replay
+from compact_course.article import (CONTEXT_CHAR_LIMIT, KEEP_RECENT_RESULTS, MAX_MESSAGES,
+                                    SUMMARY_INPUT_CHAR_LIMIT, TOOL_RESULT_BATCH_CHAR_LIMIT)
+from compact_course.lessons.charts import before_after
+from compact_course.lessons.exercises import check_unseen, hint
+from compact_course.lessons.injection import carry_on, summarize_planted
+from compact_course.lessons.replay import replay
+from compact_course.sessions.histories import load_history
 
-seed = CompactionConfig.seed()
 history = load_history("two_code_files")
 messages = history["messages"]
 run = replay(history, profile="seed")
 batch = sum(len(text_of(block["content"])) for block in tool_results(messages[-1]))
 results = sum(len(tool_results(message)) for message in messages)
-print(f"step 1: the newest batch, {batch:,d} characters, is under {seed.tool_result_batch_char_limit:,d}; "
-      f"step 2: {len(messages)} messages, not over {seed.snip_max_messages}; "
-      f"step 3: {results} results, all among the newest {seed.keep_recent_results}")
+print(f"step 1: the newest batch, {batch:,d} characters, is under {TOOL_RESULT_BATCH_CHAR_LIMIT:,d}; "
+      f"step 2: {len(messages)} messages, not over {MAX_MESSAGES}; "
+      f"step 3: {results} results, all among the newest {KEEP_RECENT_RESULTS}")
 print("\n".join(run.echo))
 print(f"steps that changed the list: {run.fired()}; {len(messages)} messages, "
       f"{estimate_chars(messages):,d} characters -> {len(run.after)}, {estimate_chars(run.after):,d}")
-before_after(run.records, limit=seed.context_char_limit, title="two_code_files: prepare, seed profile")
+before_after(run.records, limit=CONTEXT_CHAR_LIMIT, title="two_code_files: prepare, seed profile")
 
 # %% [markdown]
 # ## What is left
@@ -78,9 +79,9 @@ print(f"\n{len(compacted):,d} characters; the transcript holds the list as it wa
 # whole; the long session `timeline_150` does not:
 
 # %%
-print(f"two_code_files: {len(summary_input(messages, seed.summary_input_char_limit)):,d} characters sent")
+print(f"two_code_files: {len(summary_input(messages, SUMMARY_INPUT_CHAR_LIMIT)):,d} characters sent")
 long_session = load_history("timeline_150")["messages"]
-long_input = summary_input(long_session, seed.summary_input_char_limit)
+long_input = summary_input(long_session, SUMMARY_INPUT_CHAR_LIMIT)
 cut = long_input.index(MIDDLE_OMITTED)
 print(f"timeline_150:   {estimate_chars(long_session):,d} characters in {len(long_session)} messages; "
       f"{len(long_input):,d} sent, the marker {MIDDLE_OMITTED.strip()!r} at {cut:,d}")

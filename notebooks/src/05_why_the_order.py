@@ -33,10 +33,10 @@ from IPython.display import display
 from context_compact import CompactionConfig
 from context_compact.messages import text_of, tool_results, tool_uses
 from compact_course.bench.cost import lost_outputs
-from compact_course.course.charts import before_after
-from compact_course.course.exercises import check_lost, check_order_loss, hint, revealed
-from compact_course.course.histories import load_history
-from compact_course.course.replay import make_compactor, run_step
+from compact_course.lessons.charts import before_after
+from compact_course.lessons.exercises import check_lost, check_order_loss, hint, revealed
+from compact_course.lessons.replay import make_compactor, run_step
+from compact_course.sessions.histories import load_history
 
 seed = CompactionConfig.seed()
 history = load_history("huge_result")

@@ -41,12 +41,12 @@ from context_compact import CompactionConfig, estimate_chars, is_prompt_too_long
 from compact_course.agent.loop import SYSTEM, Agent
 from compact_course.agent.model import offline_client
 from compact_course.agent.tools import TOOLS
-from compact_course.course.charts import before_after
-from compact_course.course.exercises import check_tail_once, hint
-from compact_course.course.histories import load_history
-from compact_course.course.replay import make_compactor, seeded_ids
+from compact_course.lessons.charts import before_after
+from compact_course.lessons.exercises import check_tail_once, hint
+from compact_course.lessons.replay import make_compactor, seeded_ids
 from compact_course.offline import MODEL_NAME
 from compact_course.offline.api.server import start_offline_server
+from compact_course.sessions.histories import load_history
 
 history = load_history("overflow")
 messages, request, window = history["messages"], history["active_request"], history["window_tokens"]

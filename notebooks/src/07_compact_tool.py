@@ -32,15 +32,15 @@ from IPython.display import display
 import context_compact
 from context_compact import estimate_chars, validate_messages
 from compact_course.agent.loop import SYSTEM, Agent
-from compact_course.course.charts import before_after
-from compact_course.course.exercises import check_run_batch_safely, hint
-from compact_course.course.histories import load_history
+from compact_course.lessons.charts import before_after
+from compact_course.lessons.exercises import check_run_batch_safely, hint
+from compact_course.sessions.histories import load_history
 from context_compact.messages import tool_results, tool_uses
 from compact_course.agent.model import offline_client
-from compact_course.offline import MODEL_NAME
-from compact_course.course.replay import make_compactor, seeded_ids
-from compact_course.offline.api.server import start_offline_server
 from compact_course.agent.tools import TOOLS, run_tool
+from compact_course.lessons.replay import make_compactor, seeded_ids
+from compact_course.offline import MODEL_NAME
+from compact_course.offline.api.server import start_offline_server
 
 history = load_history("compact_tool")
 request = history["active_request"]

@@ -38,10 +38,10 @@ import tempfile
 
 from IPython.display import display
 
-from compact_course.course.charts import before_after
-from compact_course.course.exercises import check_my_prepare, hint
-from compact_course.course.histories import load_history
-from compact_course.course.replay import format_table, make_compactor
+from compact_course.lessons.charts import before_after
+from compact_course.lessons.exercises import check_my_prepare, hint
+from compact_course.lessons.replay import format_table, make_compactor
+from compact_course.sessions.histories import load_history
 
 runs = {}
 for name in ("huge_result", "two_code_files"):

@@ -34,10 +34,10 @@ from context_compact.messages import text_of, tool_results, tool_uses
 from compact_course.agent.loop import Agent
 from compact_course.agent.model import choose_model
 from compact_course.agent.tasks import COMPARE_CODE, DOCS_JSON
-from compact_course.course.charts import timeline_chart
-from compact_course.course.exercises import check_default_run, hint
-from compact_course.course.replay import call_points, seeded_ids
 from compact_course.display.phrases import say
+from compact_course.lessons.charts import timeline_chart
+from compact_course.lessons.exercises import check_default_run, hint
+from compact_course.lessons.replay import call_points, seeded_ids
 
 force_offline = any(os.environ.get(name) for name in ("CI", "COMPACT_OFFLINE"))
 choice = choose_model(offline=force_offline, echo=None, cassette=os.environ.get("COMPACT_CASSETTE"),
@@ -148,14 +148,14 @@ scratch.cleanup()
 # ## Your turn: your prepare, your settings
 #
 # **Try this.** Put your `def my_prepare(...)` from notebook 08 in place of the line
-# `my_prepare = None`. `your_run` (`compact_course/course/live_run.py`) runs experiment 3 again
+# `my_prepare = None`. `your_run` (`compact_course/lessons/live_run.py`) runs experiment 3 again
 # in a fresh copy of the workspace with `Agent(prepare=my_prepare)`: your pipeline before
 # every model call, as its first line says. Then set `my_profile = "default"` to check
 # your prediction, and ask a question of your own in `my_question`. The answer's first
 # line is the offline model's note on the result it has just read whole, here the outline.
 
 # %%
-from compact_course.course.live_run import your_run
+from compact_course.lessons.live_run import your_run
 
 my_prepare = None            # your prepare(compactor, messages, active_request) from notebook 08
 my_profile = "seed"          # "seed" or "default"

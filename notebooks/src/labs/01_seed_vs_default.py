@@ -49,19 +49,19 @@
 from IPython.display import display
 
 from context_compact import CompactionConfig, estimate_chars
-from compact_course.course.article_tests import (assert_no_orphan_tool_results, reactive_history,
-                                                 run_article_tests)
-from compact_course.course.charts import message_map, timeline_chart
+from compact_course.lessons.article_tests import (assert_no_orphan_tool_results, reactive_history,
+                                                  run_article_tests)
 from compact_course.bench.cost import CostLedger, message_json
-from compact_course.course.exercises import check_seed_losses, check_unread_shrunk, hint
-from compact_course.course.exercises.profiles import history_shapes
-from compact_course.course.histories import load_history
-from compact_course.course.prefix import PrefixCounter
+from compact_course.lessons.charts import message_map, timeline_chart
+from compact_course.lessons.exercises import check_seed_losses, check_unread_shrunk, hint
+from compact_course.lessons.exercises.profiles import history_shapes
+from compact_course.lessons.prefix import PrefixCounter
+from compact_course.sessions.histories import load_history
 from context_compact.formats import OMITTED
 from context_compact.messages import text_of, tool_results
 from context_compact.store import safe_name, sanitize_id
-from compact_course.course.replay import outputs_lost, replay, timeline
-from compact_course.course.widgets import explore, threshold_explorer
+from compact_course.lessons.replay import outputs_lost, replay, timeline
+from compact_course.lessons.widgets import explore, threshold_explorer
 
 seed, default = CompactionConfig.seed(), CompactionConfig()
 changed = {k: (v, default.as_dict()[k]) for k, v in seed.as_dict().items()
@@ -179,7 +179,7 @@ for tool_use_id in ("toolu_0002", "call_1", "call/1"):
 # %% [markdown]
 # ## A whole session, call by call
 #
-# `compact_course.course.replay.timeline` feeds `timeline_150` to `prepare` one model call at a time,
+# `compact_course.lessons.replay.timeline` feeds `timeline_150` to `prepare` one model call at a time,
 # as the agent would. For each profile we count:
 #
 # - **summary calls**, and the characters they had to read;
@@ -349,7 +349,7 @@ except AssertionError as error:
 # Its four cases: step 2 keeps the head's pair and the tail's pair whole;
 # reactive_compact pulls the `tool_use` of a cut pair into its kept tail; and the
 # summary covers only what was really dropped, `messages[:3]`, not the pair pulled in.
-# `compact_course.course.article_tests` replays each on a small history, in a fresh folder.
+# `compact_course.lessons.article_tests` replays each on a small history, in a fresh folder.
 # Run them on both profiles:
 
 # %%

@@ -63,9 +63,9 @@
 # %matplotlib inline
 from compact_course.bench import benchmark as bench
 from compact_course.bench import chart, cost, prices, stats, tables
-from compact_course.course.claims import default_claims
+from compact_course.lessons.claims import default_claims
+from compact_course.lessons.exercises import check_calls_to_pay_off, hint
 from compact_course.offline.tokens import DEFAULT_WINDOW
-from compact_course.course.exercises import check_calls_to_pay_off, hint
 
 SEEDS = range(8)
 rows = bench.run_bench(turns=(40, 120), seeds=SEEDS, probe_seeds=(SEEDS[0],))

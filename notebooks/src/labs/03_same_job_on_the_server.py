@@ -45,14 +45,14 @@ import anthropic
 
 from compact_course.agent.model import offline_client
 from compact_course.bench.server_designs import ServerSettings, model_calls
-from compact_course.course import server_replay as sr
-from compact_course.course.exercises import check_edits_for_budget, hint
-from compact_course.course.exercises import server_edits as budget
-from compact_course.course.histories import data_dir, load_history
+from compact_course.lessons import server_replay as sr
+from compact_course.lessons.exercises import check_edits_for_budget, hint
+from compact_course.lessons.exercises import server_edits as budget
 from compact_course.offline import MODEL_NAME
 from compact_course.offline.api import context_edits
 from compact_course.offline.api import server_compaction as sc
 from compact_course.offline.api.server import start_offline_server
+from compact_course.sessions.histories import data_dir, load_history
 
 server = start_offline_server()
 client = offline_client(server.base_url)
@@ -324,7 +324,7 @@ print("\n".join(replies[-1]["text"].splitlines()[-5:]))
 from compact_course.bench import benchmark as bench
 from compact_course.bench import prices
 from compact_course.bench.probe_walk import session_messages
-from compact_course.bench.sessions import make_session
+from compact_course.bench.simulated import make_session
 from compact_course.probes import make_probes
 
 long_session = make_session("tool-heavy", 400, 0)

@@ -7,7 +7,7 @@
 # agent** through the pipeline, sweep the thresholds over it, choose settings for a stated
 # window, and read the recipe that wires the pipeline into a plain SDK tool loop.
 #
-# The importers (`compact_course.importers`) read these formats:
+# The importers (`compact_course.sessions`) read these formats:
 #
 # - **Claude Code session files**, the JSONL Claude Code keeps under
 #   `~/.claude/projects/<project>/`. The format is Claude Code's own and not documented;
@@ -37,14 +37,13 @@
 from IPython.display import display
 
 from context_compact import CompactionConfig
-from compact_course.course.charts import timeline_chart
-from compact_course.course.exercises import check_settings, hint
-from compact_course.course.histories import data_dir
-from compact_course.course.replay import replay, timeline
-from compact_course.course.sessions import open_session, records_in, sample_path
-from compact_course.course.sweep import describe, limit_of, sweep
-from compact_course.course.sweep_chart import sweep_chart
 from compact_course.display.text import plural
+from compact_course.lessons.charts import timeline_chart
+from compact_course.lessons.exercises import check_settings, hint
+from compact_course.lessons.replay import replay, timeline
+from compact_course.lessons.sweep import describe, limit_of, sweep
+from compact_course.lessons.sweep_chart import sweep_chart
+from compact_course.sessions.histories import data_dir, open_session, records_in, sample_path
 
 # Put the path of one of your own sessions here. Until then the sample opens.
 MY_SESSION = "~/.claude/projects/my-project/my-session.jsonl"
@@ -76,7 +75,7 @@ print(f"request: {sample['active_request']}")
 # the history's `import_report` (its `import_notes` hold the same in English, for a terminal).
 
 # %%
-from compact_course.display.import_report import report_lines
+from compact_course.sessions.import_report import report_lines
 
 for line in report_lines(sample["import_report"]):
     print(line)
@@ -102,7 +101,7 @@ for line in report_lines(sample["import_report"]):
 
 # %%
 from context_compact.messages import tool_results, tool_uses
-from compact_course.course.sessions import fanned_out, todays_samples
+from compact_course.sessions.histories import fanned_out, todays_samples
 
 today = todays_samples()[0]
 print(f"{today.name}: {fanned_out(today)} tool results filed under their own tool_use record")

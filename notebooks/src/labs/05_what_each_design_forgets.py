@@ -54,17 +54,17 @@
 # %matplotlib inline
 from collections import Counter
 
+from compact_course.bench.probe import recorded_report, table
 from compact_course.bench.probe_ask import Asker
-from compact_course.course.exercises import check_instructions, hint
-from compact_course.course.exercises.forgets import examples as instruction_examples
+from compact_course.bench.recorded import sample_paths
 from compact_course.bench.rounds import rounds_table
-from compact_course.course.forgets import (STEP_HISTORIES, cost_and_forgotten, design_runs, recorded_audit,
-                                    rounds_of, step_run, summary_keeps)
-from compact_course.course.forgets_chart import cost_forgotten_chart, rounds_chart
-from compact_course.course.histories import list_histories, load_history
-from compact_course.course.probe import recorded_report, table
+from compact_course.lessons.exercises import check_instructions, hint
+from compact_course.lessons.exercises.forgets import examples as instruction_examples
+from compact_course.lessons.forgets import (STEP_HISTORIES, cost_and_forgotten, design_runs, recorded_audit,
+                                            rounds_of, step_run, summary_keeps)
+from compact_course.lessons.forgets_chart import cost_forgotten_chart, rounds_chart
 from compact_course.probes import KINDS, STATUSES, count_by_kind, make_probes, score
-from compact_course.course.recorded import sample_paths
+from compact_course.sessions.histories import list_histories, load_history
 
 asker = Asker.offline()
 print(f"model: {asker.choice.model}, the offline model (no key, no network)")

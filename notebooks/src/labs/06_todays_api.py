@@ -43,8 +43,8 @@ import anthropic
 from compact_course.agent.model import offline_client
 from compact_course.agent.tools import TOOLS
 from compact_course.bench import tables
-from compact_course.course import thinking_lab as lab
-from compact_course.course.exercises import check_dropped_paths, hint
+from compact_course.lessons import thinking_lab as lab
+from compact_course.lessons.exercises import check_dropped_paths, hint
 from compact_course.offline import MODEL_NAME
 from compact_course.offline.api.binding import BETA
 from compact_course.offline.api.server import start_offline_server
@@ -154,8 +154,8 @@ if open_hint:
 # the checker's five-turn session, for each of the three edits.
 
 # %%
-from compact_course.course.exercises import revealed
-from compact_course.course.exercises.dropped import expected as dropped_by_the_server
+from compact_course.lessons.exercises import revealed
+from compact_course.lessons.exercises.dropped import expected as dropped_by_the_server
 
 if revealed("dropped_paths"):
     for edit, paths in dropped_by_the_server().items():

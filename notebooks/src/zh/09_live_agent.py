@@ -55,7 +55,7 @@
 # ## 轮到你了：你的 prepare，你的设置
 #
 # **试一试。** 把你在 notebook 08 里写好的 `def my_prepare(...)` 放到 `my_prepare = None` 这一行的
-# 位置。`your_run`（`compact_course/course/live_run.py`）在一份新的工作区副本里用
+# 位置。`your_run`（`compact_course/lessons/live_run.py`）在一份新的工作区副本里用
 # `Agent(prepare=my_prepare)` 再运行一次实验三：每次模型调用之前运行你的管线，打印的第一行会说明
 # 这一点。然后设 `my_profile = "default"` 核对你的预测，再在 `my_question` 里写一个你自己的问题。
 # 回答的第一行是离线模型对刚完整读到的结果（这里是大纲）记下的笔记。

@@ -81,7 +81,7 @@
 # %% [markdown]
 # ## 完整会话，逐次调用
 #
-# `compact_course.course.replay.timeline` 把 `timeline_150` 按模型调用逐次交给 `prepare`，就像 agent
+# `compact_course.lessons.replay.timeline` 把 `timeline_150` 按模型调用逐次交给 `prepare`，就像 agent
 # 实际运行时那样。对每种配置，我们统计：
 #
 # - **摘要调用**的次数，以及它们需要读取的字符数；
@@ -156,7 +156,7 @@
 # %% [markdown]
 # 它的四个用例：第二步让头部的配对和尾部的配对保持完整；reactive_compact 把被切开的配对中的
 # `tool_use` 拉进保留的尾部；摘要只覆盖真正被丢弃的部分 `messages[:3]`，不包括被拉进来的配对。
-# `compact_course.course.article_tests` 在一个新文件夹里，用小历史逐个回放这些用例。在两种配置上运行
+# `compact_course.lessons.article_tests` 在一个新文件夹里，用小历史逐个回放这些用例。在两种配置上运行
 # 它们：
 
 # %% [markdown]

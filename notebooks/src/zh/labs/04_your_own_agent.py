@@ -7,7 +7,7 @@
 # 在它上面扫描各个阈值，为给定的窗口选出设置，再读一份“配方”：
 # 怎样把管线接进一个普通的 SDK 工具循环。
 #
-# 导入器（`compact_course.importers`）能读这些格式：
+# 导入器（`compact_course.sessions`）能读这些格式：
 #
 # - **Claude Code 的会话文件**，即 Claude Code 保存在 `~/.claude/projects/<project>/`
 #   下的 JSONL。这是 Claude Code 自己的格式，没有官方文档；

@@ -1,0 +1,159 @@
+"""labs/01 · the article against the default profile.
+
+Code: `unread_shrunk(sizes, fresh)`, flaw 3 counted. `sizes` are the lengths
+of every tool result in the list, oldest first; the last `fresh` of them came
+in the batch after the model's last reply, so the model has not read them
+yet. The learner returns how many of those unread results the seed profile's
+step 3 turns into placeholders on this call. No sentence gives the count: it
+takes the two rules of step 3 together (the newest 3 results stay whole, by
+position, whatever their size; an older one is shrunk only when longer than
+120 characters) and the line between read and unread. The reference runs the
+package's own step 3 (seed profile) on real messages of those sizes and counts.
+The traps: counting every unread result over 120 (forgetting that the newest
+3 of the whole list stay whole, unread ones too); counting every result
+shrunk, read ones too; keeping the newest 3 *long* results instead of the
+newest 3; shrinking 120 characters exactly.
+The default profile shrinks none of them (flaw 3's fix), which the notebook
+shows beside the checker.
+
+Prediction: how many tool outputs the seed profile loses for good on three short
+histories the notebook's table does not replay (`overflow`, `compact_tool`,
+`huge_result`); the notebook prints their shapes (each message's calls and result
+sizes), and the count follows from step 3's rules, flaw 3, step 1's saved file and
+the compact tool's transcript. The traps, each with its hint: forgetting the newest
+3, thinking the seed's step 3 waits for the limit, trusting the compact tool's
+transcript to hold what step 3 shrank one call before, and counting a result step 1
+had saved.
+
+Left out: the default's own count (always 0, nothing to compute).
+"""
+
+import tempfile
+
+from context_compact.config import CompactionConfig
+from context_compact.messages import text_of, tool_results
+
+from ...display.phrases import say
+from .build import rng, tool_pair
+from .catalogue import exercise
+from .check import CheckResult, check_function, check_prediction, hint
+
+CASES = [
+    ("five unread reads", ([5000, 8000, 8000, 8000, 8000, 8000], 5)),
+    ("three unread: the newest 3 stay", ([5000, 5000, 8000, 8000, 8000], 3)),
+    ("a short one among the newest 3", ([8000, 8000, 8000, 8000, 60], 5)),
+    ("exactly 120 characters, unread", ([120, 121, 8000, 8000, 8000], 5)),
+    ("everything read already", ([8000] * 6, 0)),
+    ("old reads shrink too, but were read", ([9000, 9000, 9000, 400, 400, 400, 400], 4)),
+]
+SIZES = (60, 120, 121, 3_000, 30_000)
+
+
+def messages_for(sizes, fresh: int) -> list:
+    """A request, one call per read result, then the unread ones in one batch."""
+    texts = [(f"toolu_{n:03d}", "x" * size) for n, size in enumerate(sizes)]
+    read, unread = texts[:len(texts) - fresh], texts[len(texts) - fresh:]
+    messages = [{"role": "user", "content": "Read the files."}]
+    for pair in read:
+        messages += tool_pair([pair])
+    if unread:
+        messages += tool_pair(unread)
+    return messages
+
+
+def reference(sizes, fresh) -> int:
+    from context_compact.compactor import ContextCompactor
+    messages = messages_for(sizes, fresh)
+    unread = {f"toolu_{n:03d}" for n in range(len(sizes) - fresh, len(sizes))}
+    with tempfile.TemporaryDirectory(prefix="compact-exercise-") as root:
+        after = ContextCompactor(root, config=CompactionConfig.seed()).micro_compact(messages)
+        return sum(1 for m in after for b in tool_results(m)
+                   if b["tool_use_id"] in unread and text_of(b["content"]).startswith("[Earlier"))
+
+
+def random_cases(count: int = 10) -> list:
+    draw = rng()
+    cases = []
+    for n in range(count):
+        sizes = [draw.choice(SIZES) for _ in range(draw.randint(1, 9))]
+        cases.append((f"random list {n + 1}", (sizes, draw.randint(0, len(sizes)))))
+    return cases
+
+
+def _diagnose(args, expected, got):
+    sizes, fresh = args
+    if not isinstance(got, int) or isinstance(got, bool):
+        return say("profiles: return one count")
+    older = range(max(0, len(sizes) - 3))
+    unread = range(len(sizes) - fresh, len(sizes))
+    long_ones = [i for i, size in enumerate(sizes) if size > 120]
+    newest_long = set(long_ones[-3:])
+    # Each slip's count on this case; a hint is tied to the case only when one slip alone
+    # gives that count (two slips may agree on a case, and then the hint could misname it).
+    slips = {
+        "profiles: the newest 3 stay whole, unread too": sum(1 for i in unread if sizes[i] > 120),
+        "profiles: the read ones count too": sum(1 for i in older if sizes[i] > 120),
+        "profiles: the newest 3 by position": sum(
+            1 for i in long_ones[:-3] if i >= len(sizes) - fresh and i not in newest_long),
+        "profiles: 120 is left alone": sum(
+            1 for i in older if i >= len(sizes) - fresh and sizes[i] >= 120),
+    }
+    named = [key for key, count in slips.items() if count == got]
+    return say(named[0]) if len(named) == 1 else None
+
+
+@exercise("labs/01", writes_code=True)
+def check_unread_shrunk(unread_shrunk) -> CheckResult:
+    """unread_shrunk(sizes, fresh) -> how many unread results the seed's step 3 shrinks."""
+    cases = [(label, (list(sizes), fresh), reference(sizes, fresh))
+             for label, (sizes, fresh) in CASES + random_cases()]
+    return check_function("unread_shrunk", unread_shrunk, cases, hint("unread_shrunk"),
+                          diagnose=_diagnose)
+
+
+# Short histories that lab 01's table does not replay: each is reasoned from what lab 01 and the
+# notebooks before it teach (step 3's two rules, flaw 3, step 1's saved file, the compact
+# tool's transcript), not read off a printed row.
+LOSS_HISTORIES = ("overflow", "compact_tool", "huge_result")
+
+
+def seed_losses() -> dict:
+    """Tool outputs the seed profile loses for good on three histories 08 does not replay."""
+    from ..replay import outputs_lost
+    return {name: outputs_lost(name, profile="seed") for name in LOSS_HISTORIES}
+
+
+def history_shapes() -> dict:
+    """{history: [(message index, role, tool names called, sizes of the results)]}: what the
+    prediction reasons from, with no step run."""
+    from context_compact.messages import tool_uses
+
+    from ...sessions.histories import load_history
+    return {name: [(i, m["role"], [u["name"] for u in tool_uses(m)],
+                    [len(text_of(b["content"])) for b in tool_results(m)])
+                   for i, m in enumerate(load_history(name)["messages"])]
+            for name in LOSS_HISTORIES}
+
+
+# (history, a wrong count, the phrase that names its mistake): the likely slips, found by
+# replaying each history with one rule forgotten.
+LOSS_MISTAKES = {
+    ("overflow", 10): "profiles: losses, the newest 3 stay",
+    ("overflow", 0): "profiles: losses, the seed shrinks under the limit",
+    ("compact_tool", 0): "profiles: losses, shrunk before the compact transcript",
+    ("compact_tool", 4): "profiles: losses, shrunk before the compact transcript",
+    ("huge_result", 1): "profiles: losses, step 1 saved it first",
+    ("huge_result", 2): "profiles: losses, step 1 saved it first",
+}
+
+
+def _diagnose_losses(label, expected, got):
+    key = LOSS_MISTAKES.get((label, got))
+    return say(key) if key else None
+
+
+@exercise("labs/01")
+def check_seed_losses(answer) -> CheckResult:
+    """predict {overflow: n, compact_tool: m, huge_result: k}, outputs the seed profile loses."""
+    return check_prediction(
+        "seed_losses", answer, seed_losses(), hint("seed_losses"), diagnose=_diagnose_losses)
