@@ -965,3 +965,50 @@ def test_a_student_cannot_read_the_solutions_from_the_clones_git_objects():
             assert hubkit.as_student(student, GIT_SHOW, str(clone)) == "refused"
             assert hubkit.can_read(student, clone / "docs" / "TEACHING.md") == "PermissionError"
             assert hubkit.can_read(student, clone / "notebooks" / NOTEBOOK) == "allowed"
+
+
+def test_the_class_run_resends_a_request_whose_reused_connection_was_reset():
+    """scripts/class_live_run.py, the recipe's class run: a server that closes a keep-alive
+    connection as the next request arrives on it (configurable-http-proxy's 5 s keep-alive
+    timeout did so, and 2 of 30 kernel starts failed with ConnectionResetError in the fresh
+    Debian run) gets the request again on a new connection, as a browser resends it."""
+    import importlib.util
+    import socket
+    import struct
+    script = hubkit.ROOT / "scripts" / "class_live_run.py"
+    spec = importlib.util.spec_from_file_location("class_live_run", script)
+    live_run = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(live_run)
+    server = socket.create_server(("127.0.0.1", 0))
+    answer = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\nok"
+
+    def serve():   # each connection: one request answered, the next one reset unanswered
+        while True:
+            try:
+                connection, _ = server.accept()
+            except OSError:
+                return
+            connection.recv(65536)
+            connection.sendall(answer)
+            connection.recv(65536)
+            connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            connection.close()
+
+    threading.Thread(target=serve, daemon=True).start()
+    url = f"http://127.0.0.1:{server.getsockname()[1]}/user/a/api/sessions"
+    try:
+        plain = requests_session()
+        assert plain.post(url, json={}, timeout=10).status_code == 200
+        with pytest.raises(Exception, match="reset|aborted"):
+            plain.post(url, json={}, timeout=10)
+        session = live_run.hub_session()
+        assert [session.post(url, json={}, timeout=10).status_code for _ in range(3)] == [200, 200, 200]
+    finally:
+        server.close()
+
+
+def requests_session():
+    import requests
+    session = requests.Session()
+    session.trust_env = False
+    return session
