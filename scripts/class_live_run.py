@@ -13,7 +13,7 @@ kernel starts and cells that raised, each student's first error, and the machine
 in use (MemTotal - MemAvailable) before, at the peak (read every 0.5 s) and after, and
 the RSS of the students' servers and kernels with the notebook still open.
 With `--burst` (the class proxy of "Live runs for a class" running), after the notebook the
-last student of the list is given a budget of their spend and $0.05 (class_keys.py make),
+last student of the list is given a budget of their spend and $0.20 (class_keys.py make),
 then sends 30 calls at once through the proxy, round after round, until a whole round is
 refused: it prints the spend against the budget (the margin docs/CLASS.md states is zero) and
 the ledger against the bill (each answer's `usage`, cache reads among them, priced by the
@@ -32,9 +32,11 @@ Left out: the students' spend (class_keys.py spend prints it), stopping the serv
 
 import argparse
 import json
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -126,6 +128,8 @@ def main(argv=None) -> int:
     parser.add_argument("--hub", default="http://127.0.0.1:8000")
     parser.add_argument("--teacher", type=Path, help="a `name:password` file: the teacher logs in "
                         "after the run and opens /hub/admin")
+    parser.add_argument("--cassette", type=Path, help="then the teacher records the notebook into "
+                        "this file and a student replays it (needs --teacher)")
     parser.add_argument("--burst", action="store_true", help="then bursts of 30 calls at once at the "
                         "last student's budget's edge, through the class proxy")
     args = parser.parse_args(argv)
@@ -163,7 +167,61 @@ def main(argv=None) -> int:
           f"{peak.peak:,.0f} MB at the peak, {memory_in_use_mb():,.0f} MB after")
     admin = teacher_on_admin_page(args) if args.teacher else 200
     held = burst_at_the_edge(pairs[-1][0]) if args.burst else True
-    return 1 if failed or raised or admin != 200 or not held else 0
+    replayed = record_and_replay(args, views[0]) if args.cassette and args.teacher else True
+    return 1 if failed or raised or admin != 200 or not held or not replayed else 0
+
+
+class WithFirstCell:
+    """A student's view whose notebooks folder holds the notebook with `cell` put first:
+    run_notebook reads the cells from `view.course / "notebooks"` (the kernel runs in the
+    student's own copy's folder)."""
+
+    def __init__(self, view, notebook: str, cell: str):
+        import nbformat
+        self.view, self.course = view, Path(tempfile.mkdtemp(prefix="class-live-run-"))
+        (self.course / "notebooks").mkdir()
+        book = nbformat.read(COURSE / "notebooks" / notebook, as_version=4)
+        book.cells.insert(0, nbformat.v4.new_code_cell(cell))
+        nbformat.write(book, self.course / "notebooks" / notebook)
+
+    def __getattr__(self, name):
+        return getattr(self.view, name)
+
+
+def restart(view) -> None:
+    """Stop the student's server and start it again (a new key or setting reaches it so)."""
+    view.api("DELETE", f"/hub/api/users/{view.name}/server", timeout=120)
+    for _ in range(120):
+        if not view.api("GET", f"/hub/api/users/{view.name}")["servers"]:
+            break
+        time.sleep(0.5)
+    view.start()
+
+
+def record_and_replay(args, student) -> bool:
+    """docs/CLASS.md's "Cassettes for a class", as the teacher and a student would do it."""
+    name, password = args.teacher.read_text().strip().split(":", 1)
+    subprocess.run([sys.executable, str(COURSE / "deploy" / "proxy" / "class_keys.py"), "make",
+                    "--budget", "5", name], check=True, capture_output=True)
+    teacher = StudentView(args.hub, int(args.hub.rsplit(":", 1)[1]), name, password)
+    restart(teacher)
+    before = {who: ledger(who) for who in (name, student.name)}
+    recorded = Path(f"~{name}").expanduser() / "live.cassette.json"
+    recording = WithFirstCell(teacher, args.notebook, f"%env COMPACT_RECORD={recorded}")
+    record = run_notebook(recording, name, args.notebook)
+    subprocess.run(["install", "-m", "644", str(recorded), str(args.cassette)], check=True)
+    restart(student)
+    replaying = WithFirstCell(student, args.notebook, f"%env COMPACT_CASSETTE={args.cassette}")
+    replay = run_notebook(replaying, student.name, args.notebook)
+    for view in (recording, replaying):
+        shutil.rmtree(view.course)
+    text = args.cassette.read_text()
+    spent = {who: ledger(who) - before[who] for who in before}
+    print(f"cassette: {name} recorded {args.notebook} in {record.seconds:.1f} s (spend ${spent[name]:.4f}, "
+          f"errors {record.errors[:1]}), {len(json.loads(text)['exchanges'])} exchanges in {args.cassette} "
+          f"(a class key in it: {'sk-class-' in text}); {student.name} replayed it in {replay.seconds:.1f} s "
+          f"(spend ${spent[student.name]:.4f}, your_run's alone; errors {replay.errors[:1]})")
+    return not (record.errors or replay.errors or "sk-class-" in text)
 
 
 def ledger(student: str) -> float:
@@ -178,14 +236,15 @@ def ledger(student: str) -> float:
 
 
 def burst_at_the_edge(student: str, at_once: int = 30, rounds: int = 40) -> bool:
-    """Bursts of `at_once` calls at once with `student`'s key, with a budget $0.05 over their
-    spend, until a whole burst is refused: True when the spend stayed within the budget."""
+    """Bursts of `at_once` calls at once with `student`'s key, with a budget $0.20 over their
+    spend, until a whole burst is refused: True when the spend stayed within the budget and
+    the ledger within 2% of the bill."""
     key, base_url = json.loads(HUB_KEYS.read_text())["keys"][student], "http://127.0.0.1:4000"
     before = ledger(student)
-    budget = int((before + 0.05) * 100) / 100
+    budget = int((before + 0.20) * 100) / 100
     subprocess.run([sys.executable, str(COURSE / "deploy" / "proxy" / "class_keys.py"), "make",
                     "--budget", f"{budget:.2f}", student], check=True, capture_output=True)
-    system = [{"type": "text", "text": "You answer questions about context compaction. " * 300,
+    system = [{"type": "text", "text": "You answer questions about context compaction. " * 100,
                "cache_control": {"type": "ephemeral"}}]
     usages, statuses = [], {}
 
@@ -203,7 +262,7 @@ def burst_at_the_edge(student: str, at_once: int = 30, rounds: int = 40) -> bool
 
     with ThreadPoolExecutor(at_once) as pool:
         for round_ in range(rounds):
-            codes = list(pool.map(one, [f"Burst {round_}.{i}: what does compaction keep? " * 40
+            codes = list(pool.map(one, [f"Burst {round_}.{i}: what does compaction keep? " * 20
                                         for i in range(at_once)]))
             if 200 not in codes:
                 break
