@@ -982,15 +982,24 @@ def test_the_class_run_resends_a_request_whose_reused_connection_was_reset():
     server = socket.create_server(("127.0.0.1", 0))
     answer = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\nok"
 
-    def serve():   # each connection: one request answered, the next one reset unanswered
+    def read_request(connection) -> None:   # its head and its Content-Length of body, whole
+        data = b""
+        while b"\r\n\r\n" not in data:
+            data += connection.recv(65536)
+        head, body = data.split(b"\r\n\r\n", 1)
+        length = int(re.search(rb"(?i)content-length: *(\d+)", head)[1])
+        while len(body) < length:
+            body += connection.recv(65536)
+
+    def serve():   # each connection: one request answered, the next one reset once it is in
         while True:
             try:
                 connection, _ = server.accept()
             except OSError:
                 return
-            connection.recv(65536)
+            read_request(connection)
             connection.sendall(answer)
-            connection.recv(65536)
+            read_request(connection)
             connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
             connection.close()
 
