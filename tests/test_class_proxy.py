@@ -737,6 +737,8 @@ def test_the_guard_passes_a_messages_request_whole_and_refuses_the_rest():
         assert run_guard(path, body) == ([], 404), path
     assert run_guard("/v1/messages", body, method="GET") == ([], 404)
     assert run_guard("/v1/messages", b'{"model": "claude-opus-4-1"}') == ([], 400)
+    assert run_guard("/v1/messages", b'{"model": ["course-model"]}') == ([], 400)   # was a 500
+    assert run_guard("/v1/messages", b'{"model": {"a": 1}}') == ([], 400)
     assert run_guard("/v1/messages", b"not json") == ([], 400)
     nested = b"[" * 100_000      # deeper than the JSON parser goes: a 400, not a 500
     assert run_guard("/v1/messages", nested, max_body=200_000, bodies_at_once=400_000) == ([], 400)
@@ -792,6 +794,16 @@ def test_the_guard_refuses_a_field_whose_cost_the_bound_does_not_cover(more, err
     asyncio.run(guard(scope, receive, send))
     assert not reached and sent[0]["status"] == 400
     assert error in json.loads(sent[1]["body"])["error"]["message"]
+
+
+def test_a_block_of_system_other_than_text_is_one_the_bound_does_not_cover():
+    """The ledger read `messages` and `tools` alone: a document in `system` went to the upstream
+    (which the API refuses there; refused before anything is forwarded now)."""
+    billing = deployed("billing")
+    document = {"type": "document", "source": {"type": "url", "url": "https://example.com/a.pdf"}}
+    assert billing.unbounded({**message(), "system": [document]}) == "system.0 (a block of type 'document')"
+    assert billing.unbounded({**message(), "system": [{"type": "text", "text": "Be brief."}]}) == ""
+    assert billing.unbounded({**message(), "system": "Be brief."}) == ""
 
 
 def test_the_guard_passes_the_courses_own_calls():

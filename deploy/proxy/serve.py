@@ -148,7 +148,7 @@ class Guard:
                                 f"The request is over the class proxy's {self.max_body} bytes.")
         value = parsed(body)
         model = value.get("model") if isinstance(value, dict) else None
-        if model not in self.models:
+        if not isinstance(model, str) or model not in self.models:   # a list is no model (nor hashable)
             return await answer(send, 400, "invalid_request_error",
                                 f"model: {model!r} is not a model of the class proxy; "
                                 f"it serves {', '.join(sorted(self.models))}.")
