@@ -31,6 +31,7 @@ folder=${1:-/srv/fresh-debian}
 root=$folder/root
 [ "$(id -u)" = 0 ] || { echo "fresh_debian_class.sh: run it as root" >&2; exit 2; }
 mkdir -p "$folder"
+chmod 700 "$folder"   # the container's root and the log: root's alone (the log names the students)
 exec > >(tee -a "$folder/run.log") 2>&1
 say() { echo "[fresh $(date +%H:%M:%S)] $*"; }
 
@@ -132,6 +133,7 @@ teacher_password=$(head -c 12 /dev/urandom | base64 | tr -d '/+=')
         -e 's|passwd teacher|chpasswd < /root/teacher.txt|' \
         -e 's|^\(echo "LITELLM_MASTER_KEY=.*\)$|{ set +x; } 2>/dev/null   # keys stay out of the log\n\1\nset -x|' \
         -e 's|^\(printf .*ANTHROPIC_API_KEY=.*\)$|{ set +x; } 2>/dev/null   # keys stay out of the log\n\1\nset -x|' \
+        -e 's|^\((.*/root/students.txt.*\)$|{ set +x; } 2>/dev/null   # passwords stay out of the log\n\1\nset -x|' \
         -e 's|^\(\.venv/bin/python -m pytest tests/test_hub.py[^#]*\)|\1\|\| echo "README STEP FAILED: the hub test" |' \
   > "$root/root/readme-steps.sh"
 if [ "$mode" = chroot ]; then   # docs/CLASS.md's lines without systemd
