@@ -22,6 +22,9 @@
 #     student's budget's edge (--burst); the teacher records notebook 09 into a cassette
 #     and a student replays it ("Cassettes for a class", --cassette); then `class_keys.py
 #     spend`, as the teacher (not root).
+# The container shares the host's uids (no --private-users): a test on the host that ends its
+# throwaway users' processes by uid ends the container's processes of the same uid too, so run
+# it while no other test runs here.
 # Everything it prints goes to FOLDER/run.log too. At the end the container is stopped and
 # FOLDER kept (rm -rf FOLDER removes it): run it again and it boots the same root afresh,
 # which is no longer fresh (remove FOLDER/root first for a fresh one).
