@@ -783,9 +783,12 @@ def test_the_checkout_is_copied_again_over_its_last_copy_links_included(tmp_path
 # -- issue 38: the teacher let in; issue 49: a server the hub can tell apart (any user) -------
 
 def deployed_hub_module(name: str):
-    folder = str(classroom.ROOT / "deploy" / "hub")
-    if folder not in sys.path:   # as jupyterhub_config.py does: its modules import each other
-        sys.path.insert(0, folder)
+    """A module of deploy/hub/ from its file. identity.py imports `home` and `limits` by name
+    (the hub runs with their folder first on its path): each is loaded from its file first,
+    under that name, so nothing edits this process's path (test_install's rule)."""
+    for sibling in ("limits", "home"):
+        if sibling not in sys.modules:
+            sys.modules[sibling] = hubkit.deployed_module(classroom.ROOT, sibling)
     return hubkit.deployed_module(classroom.ROOT, name)
 
 
