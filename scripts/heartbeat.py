@@ -118,9 +118,10 @@ class Pip:
 
     def on(self) -> str:
         if self.installing:
-            done = installed(self.installing, self.site, self.since)
-            now = f", now {self.installing[done]}" if self.site and done < len(self.installing) else ""
-            return f"{done} of {len(self.installing)} installed{now}"
+            done, total = installed(self.installing, self.site, self.since), len(self.installing)
+            if self.site and done == total:
+                return f"all {total} installed, pip is finishing"
+            return f"{done} of {total} installed" + (f", now {self.installing[done]}" if self.site else "")
         if self.doing.startswith("building"):
             return self.doing
         if self.package:

@@ -123,6 +123,16 @@ def test_pips_lines_name_the_package_it_is_on():
     assert pip.read("Obtaining file:///work/repo") is None
 
 
+def test_while_pip_installs_it_counts_its_list_and_names_the_next(tmp_path):
+    pip = heartbeat.Pip("2", str(tmp_path))
+    assert pip.read("Installing collected packages: pure_eval, Jinja2") == "installing 2 packages"
+    assert pip.on() == "0 of 2 installed, now pure_eval"
+    (tmp_path / "pure_eval-0.2.3.dist-info").mkdir()
+    assert pip.on() == "1 of 2 installed, now Jinja2"
+    (tmp_path / "jinja2-3.1.6.dist-info").mkdir()
+    assert pip.on() == "all 2 installed, pip is finishing"
+
+
 def test_a_dist_info_counts_once_made_after_pip_began_installing(tmp_path):
     (tmp_path / "websocket_client-1.9.2.dist-info").mkdir()
     (tmp_path / "Jinja2-3.1.6.dist-info").mkdir()
