@@ -30,6 +30,11 @@ terminal's width and to colour, PYTHONUNBUFFERED makes a Python child print as i
 Ctrl-C goes to the command (the same process group); this script waits for it and exits
 with its status.
 
+The gap it fills: pip's own progress bar covers downloads, not the install (a fresh .venv
+sat 45 s on `Installing collected packages:` with nothing new on screen), and pytest's live
+"collecting N items" shows only on a terminal without -q, counts items rather than naming
+the file it imports, and nothing marks a long test until it ends.
+
 Left out: a spinner or a bar (a heartbeat says only what the command told it), and any
 output parsing beyond pip's lines. Python 3.9+, standard library only: setup.sh runs it
 before .venv exists.
