@@ -17,30 +17,41 @@ notebooks/labs/), which a learner takes after it. Each edition has the same two
 parts: notebooks/zh/ and notebooks/zh/labs/, from notebooks/src/zh/ and
 notebooks/src/zh/labs/.
 
+A source is a Python script in jupytext's percent format: a line starting
+`# %%` opens a code cell, `# %% [markdown] id="run-step-1"` a markdown cell
+(each line written as a `# ` comment), and either may carry tags:
+`# %% tags=["nbval-ignore-output"]`. A magic is written commented,
+`# %matplotlib inline`, so the source stays plain Python (ruff lints it) and
+jupytext turns it back into the magic. jupytext reads the sources here (the
+header's `key=value` pairs become the cell's metadata), and JupyterLab's
+jupytext extension opens and saves them as notebooks (notebooks/jupytext.toml
+keeps them headerless, with the id and tags only).
+
+Every cell has a stable id, and a built cell's id is it:
+- a markdown cell names its own (`id="..."`: lower-case words joined by `-`,
+  unique in its notebook);
+- a code cell takes the id of the markdown cell above it plus `-code`
+  (`-code-2`, `-code-3` for the next ones before another markdown cell), so it
+  needs no name of its own and keeps its id when cells are added elsewhere.
+So nbval's comparison and a notebook's diff show the same ids build after build.
+
 The Chinese edition (notebooks/zh/) has no sources of its own for code: its
-notebook NN_name is the English source's cells, with the k-th markdown cell
-replaced by the k-th cell of notebooks/src/zh/NN_name.py (a lab's:
-notebooks/src/zh/labs/NN_name.py), a file of markdown cells only
+notebook NN_name is the English source's cells, each markdown cell's text
+replaced by the text of the cell with the same id in notebooks/src/zh/NN_name.py
+(a lab's: notebooks/src/zh/labs/NN_name.py), the notebook's catalogue of Chinese
+prose: markdown cells only, each with the id of the English cell it translates
 (docs/GLOSSARY.md has the terms). So the code cells of the two editions are the
-same text, and a zh file with a different number of markdown
-cells from its English source is an error that names both counts. Its cell ids
-carry a `zh-` prefix; it is executed the same way, in notebooks/zh/ (a lab in
+same text; a catalogue that lacks an English id, or has one the English source
+does not, is an error that names the file and those ids. Its cell ids carry a
+`zh-` prefix; it is executed the same way, in notebooks/zh/ (a lab in
 notebooks/zh/labs/), which is how the course's helpers know to speak Chinese
 (compact_course/display/lang.py).
-
-A source is a Python script in jupytext's percent format: a line starting
-`# %%` opens a code cell, `# %% [markdown]` a markdown cell (each line written
-as a `# ` comment), and either may carry tags: `# %% tags=["nbval-ignore-output"]`.
-A magic is written commented, `# %matplotlib inline`, so the source stays plain
-Python (ruff lints it) and jupytext turns it back into the magic. jupytext reads
-the sources here, and JupyterLab's jupytext extension opens and saves them as
-notebooks (notebooks/jupytext.toml keeps them headerless, with tags only).
 
 Each notebook is executed top to bottom by nbclient (kernel python3, working
 folder: the notebook's own, a timeout per cell) and saved WITH its outputs, because
 nbval compares every later run against them. So the saved file must be the
 same bytes on every build and every machine:
-- cell ids come from the notebook's name and the cell's position, not uuids;
+- cell ids are the sources' stable ids (above), not jupytext's random ones;
 - no execution timestamps, and `language_info` is pinned to "3.11", not the
   patch release of whoever built it (the course's JupyterLab serves each notebook
   with its kernel's own, so opening one marks nothing unsaved:
@@ -125,20 +136,58 @@ def read_source(text: str, name: str) -> list[nbformat.NotebookNode]:
     return cells
 
 
-def to_notebook(text: str, name: str, prose: list | None = None,
-                prefix: str = "") -> nbformat.NotebookNode:
-    """The notebook of a source; `prose`, when given, replaces its markdown cells in order."""
-    cells = read_source(text, name)
-    if prose is not None:
-        cells = with_prose(cells, prose)
-    nb = nbformat.v4.new_notebook()
+# A stable id: lower-case words joined by "-". With "-code-NN" and "zh-" added it stays
+# within nbformat's 64 characters.
+CELL_ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+CELL_ID_MAX = 40
+CODE = "code"   # what a code cell's id adds to the id of the markdown cell above it
+
+
+def markdown_id(cell, name: str, index: int) -> str:
+    """The id a markdown cell's header gives it (`# %% [markdown] id="..."`), checked."""
+    given = cell.metadata.get("id")
+    if given is None:
+        raise BuildError(f"{name} cell {index}: a markdown cell without an id; write its header "
+                         f"as '# %% [markdown] id=\"a-short-name\"'")
+    if not isinstance(given, str) or len(given) > CELL_ID_MAX or not CELL_ID.fullmatch(given):
+        raise BuildError(f"{name} cell {index}: id {given!r} is not lower-case words joined by '-' "
+                         f"(at most {CELL_ID_MAX} characters)")
+    return given
+
+
+def cell_ids(cells: list, name: str) -> list[str]:
+    """Each cell's stable id: a markdown cell's own, a code cell's from the markdown cell above it."""
+    ids, anchor, run = [], "", 0
     for index, cell in enumerate(cells):
         if cell.cell_type == "markdown":
-            node = nbformat.v4.new_markdown_cell(cell.source)
+            anchor, run = markdown_id(cell, name, index), 0
+            ids.append(anchor)
+            continue
+        if "id" in cell.metadata:
+            raise BuildError(f"{name} cell {index}: a code cell takes its id from the markdown "
+                             "cell above it; remove its id=")
+        run += 1
+        ids.append("-".join(part for part in (anchor, CODE, str(run) if run > 1 else "") if part))
+    twice = sorted({cell_id for cell_id in ids if ids.count(cell_id) > 1})
+    if twice:
+        raise BuildError(f"{name}: cell ids used twice: {', '.join(twice)} (a code cell's is the "
+                         f"markdown id above it + '-{CODE}')")
+    return ids
+
+
+def to_notebook(text: str, name: str, prose: dict | None = None,
+                prefix: str = "") -> nbformat.NotebookNode:
+    """The notebook of a source; `prose` (id -> text), when given, replaces its markdown cells' text."""
+    cells = read_source(text, name)
+    ids = cell_ids(cells, name)
+    nb = nbformat.v4.new_notebook()
+    for cell, cell_id in zip(cells, ids):
+        if cell.cell_type == "markdown":
+            source = cell.source if prose is None else joined_lines(prose[cell_id])
+            node = nbformat.v4.new_markdown_cell(source)
         else:
             node = nbformat.v4.new_code_cell(cell.source)
-        # Ids from the name and position, not jupytext's random ones: same bytes on every build.
-        node.id = f"{prefix}{name[:50 - len(prefix)]}-{index:02d}"
+        node.id = prefix + cell_id
         # Only tags reach the notebook; jupytext's own layout hints stay out of it.
         if cell.metadata.get("tags"):
             node.metadata["tags"] = list(cell.metadata["tags"])
@@ -147,18 +196,28 @@ def to_notebook(text: str, name: str, prose: list | None = None,
     return nb
 
 
-def read_prose(text: str, name: str, english: str) -> list:
-    """The markdown cells of a zh file, checked against its English source's count."""
-    cells = read_source(text, name)
-    code = [i for i, cell in enumerate(cells) if cell.cell_type != "markdown"]
-    if code:
-        raise BuildError(f"{name} cell {code[0]}: a code cell; a zh file holds only markdown "
-                         "cells (the code comes from the English source)")
-    wanted = sum(cell.cell_type == "markdown" for cell in read_source(english, name))
-    if len(cells) != wanted:
-        raise BuildError(f"{name}: {len(cells)} markdown cells, but the English source has "
-                         f"{wanted}: the k-th zh cell replaces the k-th English markdown cell")
-    return cells
+def read_prose(text: str, name: str, english: str, english_name: str = "the English source") -> dict:
+    """A zh file's catalogue, id -> text, checked against its English source's markdown ids."""
+    catalogue = {}
+    for index, cell in enumerate(read_source(text, name)):
+        if cell.cell_type != "markdown":
+            raise BuildError(f"{name} cell {index}: a code cell; a zh file holds only markdown "
+                             "cells (the code comes from the English source)")
+        cell_id = markdown_id(cell, name, index)
+        if cell_id in catalogue:
+            raise BuildError(f"{name} cell {index}: id {cell_id!r} used twice")
+        if cell.metadata.get("tags"):
+            raise BuildError(f"{name} cell {index} ({cell_id}): tags; a cell's tags come from "
+                             "the English source")
+        catalogue[cell_id] = cell.source
+    cells = read_source(english, english_name)
+    wanted = [i for cell, i in zip(cells, cell_ids(cells, english_name)) if cell.cell_type == "markdown"]
+    missing = [cell_id for cell_id in wanted if cell_id not in catalogue]
+    extra = [cell_id for cell_id in catalogue if cell_id not in wanted]
+    if missing or extra:
+        raise BuildError(f"{name}: its ids are not the markdown ids of {english_name}: " + "; ".join(
+            [f"missing {', '.join(missing)}"] * bool(missing) + [f"extra {', '.join(extra)}"] * bool(extra)))
+    return catalogue
 
 
 # Chinese, its punctuation and its quotes: a line break with one of these on both sides
@@ -187,17 +246,6 @@ def joined_lines(text: str) -> str:
         if line.lstrip().startswith("```"):
             fenced = not fenced
     return "\n".join(out)
-
-
-def with_prose(cells: list, prose: list) -> list:
-    """The cells with each markdown cell's text replaced by the next prose cell's; tags kept."""
-    texts = iter(prose)
-    out = []
-    for cell in cells:
-        if cell.cell_type == "markdown":
-            cell = nbformat.from_dict({**cell, "source": joined_lines(next(texts).source)})
-        out.append(cell)
-    return out
 
 
 # -- execution -------------------------------------------------------------------
@@ -290,7 +338,8 @@ class Notebook:
             raise BuildError(f"{self.prose.relative_to(ROOT)} is missing: the Chinese edition "
                              f"needs the prose of {self.source.relative_to(ROOT)}")
         label = self.prose.relative_to(SOURCES).as_posix()
-        prose = read_prose(self.prose.read_text(encoding="utf-8"), label, text)
+        prose = read_prose(self.prose.read_text(encoding="utf-8"), label, text,
+                           self.source.relative_to(SOURCES).as_posix())
         return to_notebook(text, self.name, prose, prefix=f"{ZH}-")
 
 

@@ -25,7 +25,11 @@ hidden="['__pycache__', '*.pyc', '*.pyo', '.DS_Store', '*~', 'src', 'conftest.py
 # connect to, and that two servers can both pick, carry code and output in plain text.
 # compact_course/lessons/lab_contents.py: a notebook is served with the language_info its kernel
 # reports, so connecting the kernel changes nothing and no "unsaved" dot shows on open.
-exec .venv/bin/jupyter lab --ip=127.0.0.1 --notebook-dir="$folder" \
+# JupyterLab takes some seconds to print its first line: scripts/heartbeat.py says it is
+# starting until then, and then only copies its output.
+echo "course.sh: starting JupyterLab on 127.0.0.1 for $folder/; it prints its address when ready" >&2
+exec .venv/bin/python scripts/heartbeat.py --until-output "course.sh: starting JupyterLab" -- \
+  .venv/bin/jupyter lab --ip=127.0.0.1 --notebook-dir="$folder" \
   --KernelManager.transport=ipc \
   --ServerApp.contents_manager_class=compact_course.lessons.lab_contents.CourseContentsManager \
   --LabApp.app_settings_dir="$PWD/scripts/jupyterlab" \

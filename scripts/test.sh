@@ -14,6 +14,10 @@ if [ "${1:-}" = quick ]; then
   shift
 fi
 bash scripts/setup.sh test   # the course and the tests: requirements-test.txt
+# What runs is said before it runs, and while it prints nothing, scripts/heartbeat.py says
+# every 7 s how long it has run and what it is on (pytest tells it through -p scripts.heartbeat:
+# the file it collects, the test it runs).
+beat() { .venv/bin/python scripts/heartbeat.py "$@"; }
 # What the slow tests need (the browser, the sandbox, the hub as root); the quick loop needs none.
 if [ $quick = 0 ]; then
   missing=()
@@ -28,14 +32,17 @@ if [ $quick = 0 ]; then
   fi
   if [ ${#missing[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ]; then
-      apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+      echo "test.sh: installing ${missing[*]} with apt-get"
+      beat "test.sh: installing ${missing[*]}" -- sh -c 'apt-get update -qq &&
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null' apt "${missing[@]}"
     else
       echo "missing: ${missing[*]}: sudo apt-get install ${missing[*]}" >&2
     fi
   fi
   # configurable-http-proxy 5.1.0: the last release that runs on Debian 12's Node 18.
   if [ "$(id -u)" = 0 ] && ! command -v configurable-http-proxy >/dev/null; then
-    npm install --global --silent configurable-http-proxy@5.1.0
+    echo "test.sh: installing configurable-http-proxy with npm"
+    beat "test.sh: installing configurable-http-proxy" -- npm install --global --silent configurable-http-proxy@5.1.0
   fi
   # The hub test's class proxy: LiteLLM in a venv of its own (docs/CLASS.md, "Live runs for a class"),
   # every package pinned by deploy/proxy/requirements.txt; installed again when that changes.
@@ -43,8 +50,18 @@ if [ $quick = 0 ]; then
     proxy=/opt/course-proxy
     want=$(sha256sum deploy/proxy/requirements.txt | cut -d' ' -f1)
     if [ "$(cat "$proxy/.requirements.sha" 2>/dev/null)" != "$want" ]; then
-      [ -x "$proxy/bin/python" ] || /usr/bin/python3 -m venv "$proxy"
-      "$proxy/bin/pip" install --quiet --disable-pip-version-check -r deploy/proxy/requirements.txt
+      echo "test.sh: installing the class proxy (LiteLLM) into $proxy"
+      [ -x "$proxy/bin/python" ] || beat "test.sh: making $proxy" -- /usr/bin/python3 -m venv "$proxy"
+      pins=$(grep -cE '^[A-Za-z0-9_.-]+==' deploy/proxy/requirements.txt)
+      site=$("$proxy/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+      log=$(mktemp)
+      if ! beat --pip "$pins" --log "$log" --site "$site" "test.sh: installing the class proxy" -- \
+          "$proxy/bin/pip" install --disable-pip-version-check --progress-bar off -r deploy/proxy/requirements.txt; then
+        cat "$log" >&2
+        rm -f "$log"
+        exit 1
+      fi
+      rm -f "$log"
       echo "$want" > "$proxy/.requirements.sha"
     fi
   fi
@@ -52,12 +69,16 @@ fi
 # Tests never use a key from .env: the live notebook runs against the offline model.
 export COMPACT_OFFLINE=1
 # Lint first: pyproject.toml's [tool.ruff] holds the project's rules and line length.
-.venv/bin/ruff check --quiet .
+echo "test.sh: lint (ruff check)"
+beat "test.sh: lint" -- .venv/bin/ruff check --quiet .
 status=0
 if [ $quick = 1 ]; then
-  .venv/bin/python -m pytest -q -m "not slow" tests "$@" || status=$?
+  echo "test.sh: pytest -m 'not slow' tests: it collects the tests first, then prints a dot a test"
+  beat "test.sh: pytest" -- .venv/bin/python -m pytest -p scripts.heartbeat -q -m "not slow" tests "$@" \
+    || status=$?
 else
-  .venv/bin/python -m pytest "$@" || status=$?
+  echo "test.sh: pytest $*: it collects the tests first, then prints a line a file"
+  beat "test.sh: pytest" -- .venv/bin/python -m pytest -p scripts.heartbeat "$@" || status=$?
 fi
 # nbval stops each notebook kernel with SIGKILL; remove the last one's replay scratch folder.
 .venv/bin/python -c "from compact_course.lessons.replay import remove_stale_scratch; remove_stale_scratch()"

@@ -31,10 +31,10 @@ LAST = sorted((ROOT / "notebooks" / "src").glob("[0-9][0-9]_*.py"))[-1].stem
 NUMBER = f"{int(LAST[:2]) + 1:02d}"
 NAME = f"{NUMBER}_throwaway"
 
-EN_SOURCE = f'''# %% [markdown]
+EN_SOURCE = f'''# %% [markdown] id="title"
 # # {NUMBER} · A throwaway notebook
 
-# %% [markdown]
+# %% [markdown] id="goal"
 # **Goal.** You will learn nothing new: this notebook counts the files a new notebook
 # needs. About 5 minutes on your own.
 
@@ -48,7 +48,7 @@ figure = Figure(figsize=(2, 2))
 figure.add_subplot().plot([0, 1], [0, 1])
 figure
 
-# %% [markdown]
+# %% [markdown] id="predict"
 # **Predict.** What is 2 + 2?
 
 # %%
@@ -58,7 +58,7 @@ check_throwaway(prediction)
 # %%
 hint()
 
-# %% [markdown]
+# %% [markdown] id="recap"
 # **Recap.**
 # - one
 # - two
@@ -67,16 +67,16 @@ hint()
 # **Next:** nothing.
 '''
 
-ZH_SOURCE = f'''# %% [markdown]
+ZH_SOURCE = f'''# %% [markdown] id="title"
 # # {NUMBER} · 一次性的练习本
 
-# %% [markdown]
+# %% [markdown] id="goal"
 # **目标。** 这一课不教新内容：它只用来数一数新增一课需要改哪些文件。自学约 5 分钟。
 
-# %% [markdown]
+# %% [markdown] id="predict"
 # **预测。** 二加二等于几？
 
-# %% [markdown]
+# %% [markdown] id="recap"
 # **小结。**
 # - 第一点
 # - 第二点

@@ -234,7 +234,8 @@ def _setup_copy(tmp_path, pip_lines: str, pip_status: int):
     (root / "scripts").mkdir(parents=True)
     for name in ("requirements.txt", "requirements-test.txt", "pyproject.toml"):
         shutil.copy(ROOT / name, root / name)
-    shutil.copy(ROOT / "scripts" / "setup.sh", root / "scripts" / "setup.sh")
+    for name in ("setup.sh", "heartbeat.py"):
+        shutil.copy(ROOT / "scripts" / name, root / "scripts" / name)
     python = root / ".venv" / "bin" / "python"
     python.parent.mkdir(parents=True)
     python.write_text(f'#!/bin/sh\nif [ "$2" = pip ]; then printf "{pip_lines}"; exit {pip_status}; fi\n'

@@ -16,6 +16,9 @@ Fast and without a kernel (nbval runs the notebooks; this only reads them):
 - each source is what jupytext writes for its own cells (percent format, no
   header), so opening and saving it in JupyterLab changes nothing, and a
   magic is written commented (`# %matplotlib inline`) and comes back a magic;
+- every cell has a stable id (a markdown cell its own, a code cell the one above
+  it plus "-code"), which is the built cell's id in both editions: a cell added
+  renames no other, and a missing, malformed or clashing id is refused by position;
 - no stored output is an error or stderr, none names an absolute scratch or
   checkout path, and none mentions the project's internal spec (learners have
   docs/DESIGN.md instead).
@@ -23,6 +26,9 @@ Fast and without a kernel (nbval runs the notebooks; this only reads them):
 
 import os
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import jupytext
@@ -144,11 +150,66 @@ def test_a_source_jupytext_cannot_make_a_clean_notebook_of_is_refused(text, prob
 
 
 def test_cell_ids_and_tags_come_from_the_source_not_from_jupytext():
-    text = '# %% [markdown]\n# Title\n\n# %% tags=["nbval-ignore-output"]\nx = 1\n'
+    text = ('# %% [markdown] id="title"\n# Title\n\n# %% tags=["nbval-ignore-output"]\nx = 1\n\n'
+            '# %%\ny = 2\n\n# %% [markdown] id="recap"\n# Recap\n')
     nb = BUILD.to_notebook(text, "99_demo")
-    assert [c.id for c in nb.cells] == ["99_demo-00", "99_demo-01"]
-    assert [dict(c.metadata) for c in nb.cells] == [{}, {"tags": ["nbval-ignore-output"]}]
+    # A code cell's id is the markdown id above it, "-code", then "-code-2" and on.
+    assert [c.id for c in nb.cells] == ["title", "title-code", "title-code-2", "recap"]
+    assert [dict(c.metadata) for c in nb.cells] == [{}, {"tags": ["nbval-ignore-output"]}, {}, {}]
     assert BUILD.render(nb) == BUILD.render(BUILD.to_notebook(text, "99_demo"))
+
+
+def test_a_cell_added_renames_no_other_cell():
+    # Position-derived ids would shift every cell after the new one in the notebook's diff.
+    text = (ROOT / "notebooks" / "src" / "03_micro_compact.py").read_text(encoding="utf-8")
+    before = [c.id for c in BUILD.to_notebook(text, "03_micro_compact").cells]
+    at = text.index("# %% [markdown] id=", 1)
+    added = text[:at] + '# %% [markdown] id="added"\n# New prose.\n\n# %%\nz = 3\n\n' + text[at:]
+    after = [c.id for c in BUILD.to_notebook(added, "03_micro_compact").cells]
+    assert [i for i in after if i not in before] == ["added", "added-code"]
+    assert [i for i in after if i in before] == before
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("# %% [markdown]\n# Title\n", "99_bad cell 0: a markdown cell without an id"),
+    ('# %% [markdown] id="a"\n# A\n\n# %% [markdown]\n# B\n', "99_bad cell 1: a markdown cell without an id"),
+    ('# %% [markdown] id="Run Step"\n# A\n', "99_bad cell 0: id 'Run Step' is not lower-case words"),
+    ('# %% [markdown] id="a_b"\n# A\n', "cell 0: id 'a_b' is not"),
+    (f'# %% [markdown] id="{"x" * 41}"\n# A\n', "(at most 40 characters)"),
+    ('# %% [markdown] id=3\n# A\n', "cell 0: id 3 is not"),
+    ('# %% [markdown] id="a"\n# A\n\n# %% id="mine"\nx = 1\n',
+     "99_bad cell 1: a code cell takes its id from the markdown cell above it"),
+    ('# %% [markdown] id="a"\n# A\n\n# %% [markdown] id="a"\n# B\n', "99_bad: cell ids used twice: a"),
+    ('# %% [markdown] id="a-code"\n# A\n\n# %% [markdown] id="a"\n# B\n\n# %%\nx = 1\n',
+     "cell ids used twice: a-code"),
+])
+def test_a_cell_without_a_stable_id_or_with_a_clashing_one_is_refused(text, problem):
+    with pytest.raises(BUILD.BuildError, match=re.escape(problem)):
+        BUILD.to_notebook(text, "99_bad")
+
+
+@pytest.mark.parametrize("source", BUILD.sources(), ids=[item.label for item in SERIES])
+def test_each_notebooks_cell_ids_are_its_sources_stable_ids(source):
+    # Both editions: the English ids, and the same with "zh-" in the Chinese notebook.
+    for item, prefix in ((BUILD.Notebook(source), ""), (BUILD.Notebook(source, zh=True), "zh-")):
+        stored = [cell.id for cell in nbformat.read(item.target, as_version=4).cells]
+        text = source.read_text(encoding="utf-8")
+        assert stored == [prefix + i for i in BUILD.cell_ids(BUILD.read_source(text, item.name), item.name)]
+
+
+@pytest.mark.slow
+def test_nbval_names_a_failing_cells_stable_id(tmp_path):
+    # notebooks/conftest.py: nbval says "Cell 0" (code cells counted); the report adds the id.
+    shutil.copy(ROOT / "notebooks" / "conftest.py", tmp_path)
+    nb = BUILD.to_notebook('# %% [markdown] id="run-step-1"\n# Run\n\n# %%\nprint(2)\n', "99_demo")
+    code = nb.cells[1]
+    code.outputs, code.execution_count = [nbformat.v4.new_output("stream", name="stdout", text="1\n")], 1
+    nbformat.write(nb, tmp_path / "99_demo.ipynb")
+    run = subprocess.run([sys.executable, "-m", "pytest", "--nbval", "-p", "no:cacheprovider",
+                          "-p", "no:randomly", "99_demo.ipynb"], cwd=tmp_path, capture_output=True,
+                         text=True, timeout=300)
+    assert run.returncode == 1, run.stdout[-2000:]
+    assert re.search(r"-+ cell id -+\nrun-step-1-code\n", run.stdout), run.stdout[-2000:]
 
 
 def test_a_chart_is_stored_as_a_png(notebook):

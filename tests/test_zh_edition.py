@@ -1,16 +1,20 @@
 """The Chinese edition (notebooks/zh/): the English edition's code, Chinese prose, its charts.
 
 - one zh notebook per English source, each built from the
-  English source's cells with the k-th markdown cell replaced by the k-th cell
-  of notebooks/src/zh/NN_name.py (scripts/build_notebooks.py);
+  English source's cells with each markdown cell's text replaced by the text of
+  the cell with the same id in notebooks/src/zh/NN_name.py, the notebook's
+  catalogue of Chinese prose (scripts/build_notebooks.py);
 - the code cells of notebooks/zh/NN.ipynb are those of notebooks/NN.ipynb, text
-  and tags, so the two editions never drift;
+  and tags, so the two editions never drift; every cell's id is the English
+  one's with "zh-" before it;
 - the prose is mostly Chinese: at least half of its letters are CJK characters
   (inline code, code blocks and links' targets not counted);
 - each zh notebook stores a chart (a PNG), its checkers printed their verdicts
   in Chinese, and every relative link in its prose names a file that exists;
-- a zh file with the wrong number of markdown cells, or with a code cell, is
-  refused with an error that names the file and both counts.
+- a catalogue is matched by id, not by position (its cells in another order
+  build the same notebook); one that lacks an English id or has an id the
+  English source does not, repeats an id, or holds a code cell or tags, is
+  refused with an error that names the file and those ids.
 """
 
 import os
@@ -67,10 +71,9 @@ def test_the_zh_notebook_has_the_english_code_cells(pair):
     assert [c.source for c in zh_code] == [c.source for c in en_code], en.name
     assert [c.metadata.get("tags", []) for c in zh_code] == \
         [c.metadata.get("tags", []) for c in en_code]
-    # Cell by cell: the same kinds in the same places, with zh- ids.
+    # Cell by cell: the same kinds in the same places, the same ids with zh- before them.
     assert [c.cell_type for c in zh_nb.cells] == [c.cell_type for c in en_nb.cells]
-    assert [c.id for c in zh_nb.cells] == [f"zh-{en.stem[:47]}-{i:02d}"
-                                           for i in range(len(zh_nb.cells))]
+    assert [c.id for c in zh_nb.cells] == [f"zh-{c.id}" for c in en_nb.cells]
 
 
 def prose_letters(text: str) -> tuple[int, int]:
@@ -130,27 +133,46 @@ def test_both_editions_link_the_glossary():
     assert any("](../../docs/GLOSSARY.md)" in c.source for c in cells_of(zh, "markdown"))
 
 
-EN_SOURCE = '# %% [markdown]\n# Title\n\n# %%\nx = 1\n\n# %% [markdown]\n# Recap\n'
+EN_SOURCE = ('# %% [markdown] id="title"\n# Title\n\n# %%\nx = 1\n\n'
+             '# %% [markdown] id="recap"\n# Recap\n')
+ZH_TITLE = '# %% [markdown] id="title"\n# 标题\n'
+ZH_RECAP = '# %% [markdown] id="recap"\n# 小结\n'
 
 
-def test_a_zh_file_with_a_different_markdown_count_is_refused_naming_both_counts():
-    with pytest.raises(BUILD.BuildError, match=r"zh/99_demo.py: 1 markdown cells, but the "
-                                                r"English source has 2"):
-        BUILD.read_prose("# %% [markdown]\n# 标题\n", "zh/99_demo.py", EN_SOURCE)
+@pytest.mark.parametrize("zh, problem", [
+    (ZH_TITLE, "zh/99_demo.py: its ids are not the markdown ids of 99_demo.py: missing recap"),
+    (ZH_TITLE + "\n" + ZH_RECAP + '\n# %% [markdown] id="extra"\n# 多余\n',
+     "zh/99_demo.py: its ids are not the markdown ids of 99_demo.py: extra extra"),
+    (ZH_TITLE + '\n# %% [markdown] id="recap-old"\n# 小结\n',
+     "ids of 99_demo.py: missing recap; extra recap-old"),
+    (ZH_TITLE + "\n" + ZH_TITLE, "zh/99_demo.py cell 1: id 'title' used twice"),
+    (ZH_TITLE + "\n# %% [markdown]\n# 小结\n", "zh/99_demo.py cell 1: a markdown cell without an id"),
+    (ZH_TITLE + "\n# %%\nx = 2\n", "zh/99_demo.py cell 1: a code cell"),
+    (ZH_TITLE + '\n# %% [markdown] id="recap" tags=["x"]\n# 小结\n',
+     "zh/99_demo.py cell 1 (recap): tags; a cell's tags come from the English source"),
+])
+def test_a_zh_catalogue_that_does_not_match_the_english_ids_is_refused_naming_them(zh, problem):
+    with pytest.raises(BUILD.BuildError, match=re.escape(problem)):
+        BUILD.read_prose(zh, "zh/99_demo.py", EN_SOURCE, "99_demo.py")
 
 
-def test_a_zh_file_with_a_code_cell_is_refused():
-    with pytest.raises(BUILD.BuildError, match=r"cell 1: a code cell"):
-        BUILD.read_prose("# %% [markdown]\n# 标题\n\n# %%\nx = 2\n", "zh/99_demo.py", EN_SOURCE)
-
-
-def test_the_zh_notebook_takes_the_english_code_and_the_zh_prose_in_order():
-    prose = BUILD.read_prose("# %% [markdown]\n# 标题\n\n# %% [markdown]\n# 小结\n",
-                             "zh/99_demo.py", EN_SOURCE)
+def test_the_zh_notebook_takes_the_english_code_and_the_zh_prose_by_id():
+    prose = BUILD.read_prose(ZH_RECAP + "\n" + ZH_TITLE, "zh/99_demo.py", EN_SOURCE)   # any order
     nb = BUILD.to_notebook(EN_SOURCE, "99_demo", prose, prefix="zh-")
     assert [(c.cell_type, c.source) for c in nb.cells] == [
         ("markdown", "标题"), ("code", "x = 1"), ("markdown", "小结")]
-    assert [c.id for c in nb.cells] == ["zh-99_demo-00", "zh-99_demo-01", "zh-99_demo-02"]
+    assert [c.id for c in nb.cells] == ["zh-title", "zh-title-code", "zh-recap"]
+
+
+def test_a_zh_catalogue_in_another_order_builds_the_same_notebook():
+    # A real one: the Chinese 03 with its cells reversed.
+    item = BUILD.Notebook(ROOT / "notebooks" / "src" / "03_micro_compact.py", zh=True)
+    zh = item.prose.read_text(encoding="utf-8")
+    cells = ["# %%" + cell for cell in zh.split("\n# %%")[1:]]
+    reversed_zh = "\n\n".join(cell.strip("\n") for cell in [zh.split("\n# %%")[0], *cells][::-1]) + "\n"
+    english = item.source.read_text(encoding="utf-8")
+    built = BUILD.to_notebook(english, item.name, BUILD.read_prose(reversed_zh, "zh", english), "zh-")
+    assert reversed_zh != zh and BUILD.render(built) == BUILD.render(item.notebook())
 
 
 def test_the_name_filter_picks_an_edition():

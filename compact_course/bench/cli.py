@@ -30,6 +30,7 @@ import time
 from pathlib import Path
 
 from ..agent.breakpoints import TTL_RULES
+from . import frontier_search
 from .benchmark import DESIGN_TABLE, QUICK_TURNS, SEEDS, TTL_DESIGNS, TURNS, run_bench
 from .chart import bench_chart, chart_path_problem, save_chart
 from .prices import BENCH_MODELS, PRICES, table_lines
@@ -88,6 +89,12 @@ def _parser() -> argparse.ArgumentParser:
                         help="when the calls are sent (compact_course.bench.simulated.CLOCKS; default bench)")
     parser.add_argument("--chart", metavar="FILE", help="also write the chart to this PNG")
     add_thinking_argument(parser)
+    parser.add_argument("--frontier", action="store_true",
+                        help="instead of the tables, search the default's numbers "
+                             "(compact_course.bench.frontier_search): the frontier of cost against misses, "
+                             "the chosen setting and the default against it")
+    parser.add_argument("--workers", type=positive_int, default=2,
+                        help="processes for --frontier's runs (default 2; run it under nice -n 19)")
     parser.add_argument("--rounds", action="store_true",
                         help="also each design's first compactions of each session (the longest, "
                              "the first seed): what it still holds and reaches, by kind")
@@ -100,12 +107,15 @@ def main(argv=None) -> int:
     turns = tuple(args.turns or (QUICK_TURNS if args.quick else TURNS))
     if args.chart and (problem := chart_path_problem(args.chart)):
         parser.error(f"argument --chart: {problem}")
+    count = args.seeds or (1 if args.quick else SEEDS)
+    if args.frontier:
+        return frontier_search.main(args.sessions, turns, range(args.seed, args.seed + count),
+                                    quick=args.quick, workers=args.workers)
     # One folder holds every run's scratch folder and goes whatever happens, even when
     # Ctrl-C lands between a folder's creation and its `with`, or inside its removal.
     scratch = Path(tempfile.gettempdir()) / f"compact-bench-{os.getpid()}-{time.time_ns()}"
     try:
         scratch.mkdir()
-        count = args.seeds or (1 if args.quick else SEEDS)
         # The first seed's runs are probed: its table has the forgotten beside the cost.
         rows = run_bench(turns, args.sessions, args.designs, root=scratch,
                          seeds=range(args.seed, args.seed + count), probe_seeds=(args.seed,),

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# The class set-up of docs/CLASS.md on a fresh Debian 12, followed as written, for a class of 24.
+# The class set-up of docs/CLASS.md on a fresh Debian 12, followed as written, for its class of 30.
 #
 #   sudo bash deploy/class/fresh_debian_class.sh [FOLDER]      (default FOLDER: /srv/fresh-debian)
 #
-# Root only, on a Debian or Ubuntu host that reaches Debian's mirror, PyPI and npm; several GB
-# in FOLDER and about 11 minutes (2 cores). Not part of the test suite (CI cannot afford it). In order:
+# Root only, on a Debian or Ubuntu host that reaches Debian's mirror, PyPI and npm; about 4 GB
+# in FOLDER and 10 to 15 minutes (2 cores). Not part of the test suite (CI cannot afford it). In order:
 #  1. debootstrap a Debian 12 (bookworm, minbase with systemd, dbus and ca-certificates) in
 #     FOLDER/root, and boot it with `systemd-nspawn -b` (systemd as PID 1, the host's network);
 #     where systemd cannot boot (or with FRESH_BOOT=chroot), it says so and uses a chroot
@@ -15,10 +15,16 @@
 #     one of "Live runs for a class") as the page gives them, read from docs/CLASS.md, with
 #     only these changes: the URL above; `passwd teacher` reads the password from a
 #     file. The class has no key: the lines marked `# no key` run, and the offline model
-#     (course-offline-model.service) is the proxy's upstream.
-#     /root/students.txt (24 students, `name:password`, 600) is made before the blocks.
+#     (course-offline-model.service) is the proxy's upstream. The block makes
+#     /root/students.txt (30 students, `name:password`, 600) as the page does.
 #  4. deploy/class/class_live_run.py: every student logs in, starts their server and runs
-#     notebook 09 live through the proxy, all at once; then `class_keys.py spend`.
+#     notebook 09 live through the proxy, all at once; bursts of 30 calls at once at a
+#     student's budget's edge (--burst); the teacher records notebook 09 into a cassette
+#     and a student replays it ("Cassettes for a class", --cassette); then `class_keys.py
+#     spend`, as the teacher (not root).
+# The container shares the host's uids (no --private-users): a test on the host that ends its
+# throwaway users' processes by uid ends the container's processes of the same uid too, so run
+# it while no other test runs here.
 # Everything it prints goes to FOLDER/run.log too. At the end the container is stopped and
 # FOLDER kept (rm -rf FOLDER removes it): run it again and it boots the same root afresh,
 # which is no longer fresh (remove FOLDER/root first for a fresh one).
@@ -26,9 +32,9 @@ set -euo pipefail
 checkout=$(cd "$(dirname "$0")/../.." && pwd)
 folder=${1:-/srv/fresh-debian}
 root=$folder/root
-students=${STUDENTS:-24}
 [ "$(id -u)" = 0 ] || { echo "fresh_debian_class.sh: run it as root" >&2; exit 2; }
 mkdir -p "$folder"
+chmod 700 "$folder"   # the container's root and the log: root's alone (the log names the students)
 exec > >(tee -a "$folder/run.log") 2>&1
 say() { echo "[fresh $(date +%H:%M:%S)] $*"; }
 
@@ -119,10 +125,7 @@ block() {   # the indented lines of docs/CLASS.md's first code block after the l
                      on && seen && !/^    / && !/^$/ {exit}' "$checkout/docs/CLASS.md"
 }
 teacher_password=$(head -c 12 /dev/urandom | base64 | tr -d '/+=')
-( umask 077
-  for n in $(seq -w 1 "$students"); do echo "class-$n:$(head -c 12 /dev/urandom | base64 | tr -d '/+=')"; done \
-    > "$root/root/students.txt"
-  echo "teacher:$teacher_password" > "$root/root/teacher.txt" )
+( umask 077; echo "teacher:$teacher_password" > "$root/root/teacher.txt" )
 {
   echo 'set -euxo pipefail'
   echo 'PS4="+ [\$(date +%H:%M:%S)] "'
@@ -133,6 +136,7 @@ teacher_password=$(head -c 12 /dev/urandom | base64 | tr -d '/+=')
         -e 's|passwd teacher|chpasswd < /root/teacher.txt|' \
         -e 's|^\(echo "LITELLM_MASTER_KEY=.*\)$|{ set +x; } 2>/dev/null   # keys stay out of the log\n\1\nset -x|' \
         -e 's|^\(printf .*ANTHROPIC_API_KEY=.*\)$|{ set +x; } 2>/dev/null   # keys stay out of the log\n\1\nset -x|' \
+        -e 's|^\((.*/root/students.txt.*\)$|{ set +x; } 2>/dev/null   # passwords stay out of the log\n\1\nset -x|' \
         -e 's|^\(\.venv/bin/python -m pytest tests/deploy/test_hub.py[^#]*\)|\1\|\| echo "README STEP FAILED: the hub test" |' \
   > "$root/root/readme-steps.sh"
 if [ "$mode" = chroot ]; then   # docs/CLASS.md's lines without systemd
@@ -153,11 +157,12 @@ fi
 
 # -- 4. the class, live ------------------------------------------------------------------------
 for _ in $(seq 120); do inside bash -c 'exec 3<>/dev/tcp/127.0.0.1/4000' 2>/dev/null && break; sleep 2; done
-say "$students students: log in, start, notebook 09 live through the proxy, all at once"
-inside bash -c 'cd /opt/course && .venv/bin/python deploy/class/class_live_run.py /root/students.txt --teacher /root/teacher.txt' || true
+say "$(grep -c . "$root/root/students.txt") students: log in, start, notebook 09 live through the proxy, all at once"
+inside bash -c 'cd /opt/course && .venv/bin/python deploy/class/class_live_run.py /root/students.txt --teacher /root/teacher.txt \
+  --burst --cassette /opt/course/live.cassette.json' || true
 say "the class proxy's memory: $(inside bash -c 'ps -o rss= -u course-proxy | awk "{s+=\$1} END {printf \"%.0f MB RSS\", s/1024}"')"
-say "each student's spend"
-inside bash -c 'cd /opt/course && python3 deploy/proxy/class_keys.py spend'
+say "each student's spend, as the teacher reads it (not root)"
+inside su - teacher -c 'python3 /opt/course/deploy/proxy/class_keys.py spend'
 say "the hub's log: the warnings a server's start used to write (count of lines)"
 inside bash -c 'for text in "cannot be longer than the websocket_ping_interval" "No session ID specified" \
   "was found in both NotebookApp and ServerApp"; do echo "  $(grep -c "$text" /srv/jupyterhub/jupyterhub.log) $text"; done' || true

@@ -115,6 +115,10 @@ def _band_fields(row, suffix: str) -> dict:
 
 def unbounded(body: dict) -> str:
     """The first part of the request whose tokens its text does not bound ('' when none)."""
+    system = body.get("system")
+    for path, block in _blocks("system", system if isinstance(system, list) else []):
+        if block.get("type") != "text":   # the API takes text alone there: nothing else is sent on
+            return f"{path} (a block of type {block.get('type')!r})"
     for index, tool in enumerate(body.get("tools") or []):
         if isinstance(tool, dict) and tool.get("type") not in (None, "custom"):
             return f"tools.{index} (type {tool.get('type')!r}, a tool the API defines)"

@@ -24,12 +24,23 @@ feature). The guard answers before LiteLLM sees anything:
   stay far below: the context is kept under 50,000 characters, a tool-result batch under
   200,000 and a summary's input under 80,000 (SPEC 2), a few hundred KB of JSON at most;
 - more than BODIES_AT_ONCE bytes of bodies (COURSE_PROXY_BODIES_AT_ONCE; 32 MiB) held by
-  requests being read or answered at once: 529 `overloaded_error`, which the SDK retries.
+  requests being read or answered at once, or more than BODIES_PER_USER (4 MiB) held by one
+  local user's (connections.py's peer: the user who owns the client's socket): 529
+  `overloaded_error`, which the SDK retries. The share per user is what keeps one user, with
+  no key, from holding the whole 32 MiB with 16 requests half sent, each declaring 2 MiB, and
+  every student's call answered 529 (tried here: 5 of 5 refused while they were held).
   LiteLLM holds five to six times a body's size while it answers (24 bodies of 7.7 MiB took
   the proxy from 327 MB to 1,408 MB in issue 49, from 405 MB to 1,390 MB here), and uvicorn's
   `limit_concurrency` counts requests, not bytes;
 - a body whose `model` is not a model_name of litellm.yaml: 400 (LiteLLM would send an
   unknown model straight to the provider with the proxy's ANTHROPIC_API_KEY);
+- a Messages API call with a field outside FIELDS, or a `context_management` edit other than
+  clearing tool results: 400. LiteLLM forwards the body's fields as sent, and some change
+  what the API bills past what ledger.py's worst case bounds from the text: `speed: "fast"`
+  and `inference_geo` bill at a multiple of the table's prices, `service_tier: "auto"` at
+  priority prices, `mcp_servers` runs a loop of tool calls on the API's side whose results
+  are input the request's text does not hold, and a compaction (`compaction`, the
+  `compact_20260112` edit) is a second call, its summary's length unbounded;
 - websockets: closed.
 
 Left out: TLS (the proxy listens on 127.0.0.1).
@@ -39,6 +50,7 @@ import argparse
 import json
 import os
 import sys
+from collections import Counter
 from pathlib import Path
 
 ROUTES = frozenset({
@@ -52,6 +64,15 @@ MAX_BODY = int(os.environ.get("COURSE_PROXY_MAX_BODY", str(2 * 1024 ** 2)))
 BODIES_AT_ONCE = int(os.environ.get("COURSE_PROXY_BODIES_AT_ONCE", str(32 * 1024 ** 2)))
 # uvicorn's own settings (connections.py says what each does and what it leaves open).
 UVICORN = {"limit_concurrency": 512, "timeout_keep_alive": 5, "h11_max_incomplete_event_size": 16 * 1024}
+BODIES_PER_USER = int(os.environ.get("COURSE_PROXY_BODIES_PER_USER", str(4 * 1024 ** 2)))
+# The Messages API fields whose cost the ledger's worst case bounds (billing.worst_case): the
+# prompt's text (`cache_control` prices it as the dearest write) and max_tokens of output;
+# the rest only shape the answer. What the course sends is among them (compact_course/agent/loop.py:
+# model, system, tools, messages, max_tokens, cache_control, thinking; the SDK's `stream`).
+FIELDS = frozenset({"model", "messages", "max_tokens", "system", "tools", "tool_choice", "thinking",
+                    "stream", "metadata", "stop_sequences", "temperature", "top_p", "top_k",
+                    "cache_control", "context_management"})
+EDITS = frozenset({"clear_tool_uses_20250919"})   # context edits that only take tokens away
 HERE = Path(__file__).resolve().parent
 EFFECTIVE = "litellm.effective.yaml"
 
@@ -78,12 +99,17 @@ def declared_length(scope) -> int:
 
 class Guard:
     """An ASGI app in front of `app`: only `routes` get through, with at most `max_body` bytes,
-    and at most `bodies_at_once` bytes of bodies held by the requests it is serving."""
+    and at most `bodies_at_once` bytes of bodies held by the requests it is serving, at most
+    `bodies_per_user` by one peer's (`peer_of(client, server)`, connections.py's; without it,
+    the client's address)."""
 
     def __init__(self, app, models, routes=ROUTES, max_body: int = MAX_BODY,
-                 bodies_at_once: int = BODIES_AT_ONCE):
+                 bodies_at_once: int = BODIES_AT_ONCE, bodies_per_user: int = BODIES_PER_USER,
+                 peer_of=None):
         self.app, self.models, self.routes, self.max_body = app, frozenset(models), routes, max_body
         self.bodies_at_once, self.holding = bodies_at_once, 0
+        self.bodies_per_user, self.held_by = bodies_per_user, Counter()
+        self.peer_of = peer_of or (lambda client, server: f"address {client[0] if client else '?'}")
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "lifespan":   # LiteLLM's start-up and shutdown
@@ -101,25 +127,36 @@ class Guard:
             return await answer(send, 413, "request_too_large",
                                 f"The request is over the class proxy's {self.max_body} bytes.")
         held = declared if declared >= 0 else self.max_body   # a chunked body may grow to the limit
-        if self.holding + held > self.bodies_at_once:
+        peer = self.peer_of(scope.get("client"), scope.get("server"))
+        if self.holding + held > self.bodies_at_once or self.held_by[peer] + held > self.bodies_per_user:
             return await answer(send, 529, "overloaded_error",
                                 "The class proxy holds as many requests as it can: try again in a moment.")
         self.holding += held
+        self.held_by[peer] += held
         try:
             await self.serve(scope, receive, send)
         finally:
             self.holding -= held
+            self.held_by[peer] -= held
+            if not self.held_by[peer]:
+                del self.held_by[peer]
 
     async def serve(self, scope, receive, send):
         body = await self.read_body(receive)
         if body is None:
             return await answer(send, 413, "request_too_large",
                                 f"The request is over the class proxy's {self.max_body} bytes.")
-        model = requested_model(body)
-        if model not in self.models:
+        value = parsed(body)
+        model = value.get("model") if isinstance(value, dict) else None
+        if not isinstance(model, str) or model not in self.models:   # a list is no model (nor hashable)
             return await answer(send, 400, "invalid_request_error",
                                 f"model: {model!r} is not a model of the class proxy; "
                                 f"it serves {', '.join(sorted(self.models))}.")
+        unbounded = unbounded_field(value) if scope["path"] == "/v1/messages" else ""
+        if unbounded:
+            return await answer(send, 400, "invalid_request_error",
+                                f"{unbounded} is not served by the class proxy: it bounds each call's "
+                                "cost before sending it, and this could cost more than the bound.")
         return await self.app(scope, replay(body, receive), send)
 
     async def read_body(self, receive):
@@ -137,13 +174,28 @@ class Guard:
                 return b"".join(chunks)
 
 
-def requested_model(body: bytes):
-    """The body's `model`, or None when the body is no JSON object."""
+def parsed(body: bytes):
+    """The body as JSON, or None when it is not JSON."""
     try:
-        value = json.loads(body)
+        return json.loads(body)
     except (ValueError, RecursionError):   # not JSON, or nested past the parser's depth
         return None
-    return value.get("model") if isinstance(value, dict) else None
+
+
+def unbounded_field(body: dict) -> str:
+    """The first field of a Messages API call whose cost the worst case does not bound ('' if none)."""
+    for name in body:
+        if name not in FIELDS:
+            return f"{name!r} (a field the class proxy does not price)"
+    edits = body.get("context_management")
+    if edits is None:
+        return ""
+    edits = edits.get("edits") if isinstance(edits, dict) else None
+    for index, edit in enumerate(edits if isinstance(edits, list) else [None]):
+        kind = edit.get("type") if isinstance(edit, dict) else None
+        if kind not in EDITS:
+            return f"context_management.edits.{index} (type {kind!r}, an edit that is a call of its own)"
+    return ""
 
 
 def replay(body: bytes, receive):
@@ -181,7 +233,8 @@ def main(argv=None) -> int:
     import uvicorn
     from connections import ClassProtocol
     from litellm.proxy.proxy_server import app
-    uvicorn.run(Guard(app, [entry["model_name"] for entry in config["model_list"]]), host=args.host,
+    guard = Guard(app, [entry["model_name"] for entry in config["model_list"]], peer_of=ClassProtocol.peer_of)
+    uvicorn.run(guard, host=args.host,
                 port=args.port, log_level="info", http=ClassProtocol, **UVICORN)
     return 0
 

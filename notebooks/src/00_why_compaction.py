@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] id="title"
 # # 00 · Why compaction: the context is scratch paper
 #
 # A coding agent keeps its whole conversation in one list, `messages`: the user's words,
@@ -7,14 +7,14 @@
 # calls it the model's scratch paper, and the paper has a fixed size: past the model's
 # window the API refuses the request with `prompt is too long`.
 
-# %% [markdown]
+# %% [markdown] id="goal"
 # **Goal.** You will learn how the article measures a context (characters of JSON), how
 # fast a session grows without compaction, and the shape of the article's pipeline: four
 # steps, what triggers each, and what each leaves in the context and on disk. About 25
 # minutes on your own; in the 90-minute class, 8 (docs/TEACHING.md). The course's
 # terms, in English and Chinese: [docs/GLOSSARY.md](../docs/GLOSSARY.md).
 
-# %% [markdown]
+# %% [markdown] id="the-whole-game-in-one-minute"
 # ## The whole game in one minute
 #
 # The article's agent, with the offline model (a deterministic program, not a language
@@ -51,7 +51,7 @@ with tempfile.TemporaryDirectory(prefix="first-run-") as scratch:
     print(f"model calls: {first.model_calls}; files the compactor wrote: "
           f"{len(first.compactor.store.written)} (a transcript)")
 
-# %% [markdown]
+# %% [markdown] id="the-articles-measure-and-how"
 # ## The article's measure, and how fast a session grows
 #
 # Every threshold in the article counts **characters**:
@@ -83,7 +83,7 @@ print(f"timeline_150, {len(grown)} calls: at the last {grown[-1]:,d} characters 
 growth_chart(grown, sent, CONTEXT_CHAR_LIMIT, DEFAULT_WINDOW * grown[-1] / tokens,
              DEFAULT_WINDOW, refused_at=refused_at, title="timeline_150: the context at each model call")
 
-# %% [markdown]
+# %% [markdown] id="the-articles-answer-four-steps"
 # Every call re-sends everything, so the context only grows until the API refuses.
 #
 # ## The article's answer: four steps before every call
@@ -95,7 +95,7 @@ growth_chart(grown, sent, CONTEXT_CHAR_LIMIT, DEFAULT_WINDOW * grown[-1] / token
 # %%
 pipeline_picture()
 
-# %% [markdown]
+# %% [markdown] id="check"
 # ## Check yourself: which steps act?
 #
 # One `prepare` with the article's numbers runs on each of four histories of notebooks
@@ -119,7 +119,7 @@ open_hint = False  # set it to True and run this cell again: the hint for your l
 if open_hint:
     hint()
 
-# %% [markdown]
+# %% [markdown] id="recap"
 # **Recap.**
 # - The article measures a context as the characters of its JSON, `ensure_ascii=False`;
 #   the API counts tokens.
@@ -130,7 +130,7 @@ if open_hint:
 #
 # **Next:** notebook 01, step 1 `tool_result_budget`: a huge result goes to disk.
 
-# %% [markdown]
+# %% [markdown] id="references"
 # **References.**
 # - The article (learn-claude-code s08, in Chinese), sections 一、先理解上下文 and
 #   二、为什么先整理工具结果;

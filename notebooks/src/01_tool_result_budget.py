@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] id="title"
 # # 01 · Step 1, `tool_result_budget`: huge results go to disk
 #
 # One model reply can ask for several tools at once; their results come back together
@@ -11,7 +11,7 @@
 # experiment: the agent reads a 288,000-character file, `docs.json`, and runs three small
 # commands in the same batch.
 
-# %% [markdown]
+# %% [markdown] id="goal"
 # **Goal.** You will learn when step 1 acts (one batch over its limit), which results it
 # moves to disk, and the exact block it leaves in their place; then you will run its
 # rule backwards and choose a threshold yourself. About 25 minutes on your own; in the
@@ -43,7 +43,7 @@ print(f"the batch: {sum(len(text_of(b['content'])) for b in batch):,d} character
       f"TOOL_RESULT_BATCH_CHAR_LIMIT = {TOOL_RESULT_BATCH_CHAR_LIMIT:,d}, "
       f"LARGE_RESULT_CHAR_LIMIT = {LARGE_RESULT_CHAR_LIMIT:,d}")
 
-# %% [markdown]
+# %% [markdown] id="run-step-1"
 # ## Run step 1
 #
 # `replay` runs the history through one step in a scratch folder. Below: the block left
@@ -63,7 +63,7 @@ print(f"{len(left):,d} characters in context (a {config.preview_chars:,d}-charac
 before_after(run.records, limit=CONTEXT_CHAR_LIMIT,
              title="huge_result: step 1 alone (seed profile)")
 
-# %% [markdown]
+# %% [markdown] id="move-the-thresholds"
 # Only the read moved: after it, the batch was far under the limit.
 #
 # ## Move the thresholds
@@ -79,14 +79,14 @@ before_after(run.records, limit=CONTEXT_CHAR_LIMIT,
 # %% tags=["nbval-ignore-output"]
 threshold_explorer(history, profile="seed")
 
-# %% [markdown]
+# %% [markdown] id="the-same-replay"
 # The same replay at 290,000, as the explorer draws it (top: call by call; bottom: one
 # `prepare` over the history):
 
 # %%
 display(*explore(history, "seed", tool_result_batch_char_limit=290_000))
 
-# %% [markdown]
+# %% [markdown] id="check"
 # ## Check yourself: choose the threshold
 #
 # Run step 1 backwards. Write `largest_large_limit(sizes, batch_limit)`: for one batch
@@ -106,7 +106,7 @@ open_hint = False  # set it to True and run this cell again: the hint for your l
 if open_hint:
     hint()
 
-# %% [markdown]
+# %% [markdown] id="recap"
 # **Recap.**
 # - Step 1 looks only at the newest batch, and only when its total is over 200,000
 #   characters.
@@ -118,7 +118,7 @@ if open_hint:
 # **Next:** notebook 02, step 2 `snip_compact`: the middle of a long list goes to a
 # transcript.
 
-# %% [markdown]
+# %% [markdown] id="references"
 # **References.**
 # - The article (learn-claude-code s08, in Chinese), section 三、第一步：tool_result_budget;
 #   [docs/ARTICLE_MAP.md](../docs/ARTICLE_MAP.md) maps its sections to the code.

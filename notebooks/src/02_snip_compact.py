@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] id="title"
 # # 02 · Step 2, `snip_compact`: archive the middle of a long list
 #
 # Step 2 counts **messages**. Above `max_messages` (50) it writes the whole list to
@@ -11,13 +11,13 @@
 # API refuses such a list): a head that ends on a `tool_use` takes the result after it,
 # and a tail that would open on a `tool_result` opens one message earlier.
 
-# %% [markdown]
+# %% [markdown] id="goal"
 # **Goal.** You will learn when step 2 acts, where it cuts and why the cut moves around
 # tool pairs, what the transcript holds, and why the article's step 2 fires again on the
 # next call; then you will work out how often a snip that cuts to a target archives.
 # About 20 minutes on your own; in the 90-minute class, 7 (docs/TEACHING.md).
 
-# %% [markdown]
+# %% [markdown] id="where-the-cut-falls"
 # ## Where the cut falls
 #
 # `long_session` has 64 messages. The two lines show, at each of the article's cuts, the
@@ -48,7 +48,7 @@ print(f"head: ends before {plain_head}: {kinds[plain_head - 1]} | {kinds[plain_h
 print(f"tail: starts at {plain_tail}: {kinds[plain_tail - 1]} | {kinds[plain_tail]}"
       f"  -> starts at {tail_start}")
 
-# %% [markdown]
+# %% [markdown] id="run-step-2"
 # ## Run step 2
 #
 # Both cuts would have split a pair, so both moved. Below: the marker, word for word
@@ -66,7 +66,7 @@ print(f"{transcript} holds the whole list before the cut: "
       f"{run.compactor.store.read_transcript(transcript) == messages}")
 message_map(run.before, run.after, title="long_session: step 2, seed profile")
 
-# %% [markdown]
+# %% [markdown] id="archiving-again-and-again"
 # ## Archiving again, and again
 #
 # The article keeps 3 + 47 + the marker: 51 messages, over 50 before anything new
@@ -89,7 +89,7 @@ def twelve_more_calls(scratch) -> int:
 with tempfile.TemporaryDirectory() as scratch:
     print(f"transcripts written in 13 calls: {twelve_more_calls(scratch)}")
 
-# %% [markdown]
+# %% [markdown] id="check"
 # A new transcript on every call, each a full copy of the list: flaws 4 and 5 in
 # [docs/DESIGN.md](../docs/DESIGN.md); lab 01 shows the fix.
 #
@@ -114,7 +114,7 @@ open_hint = False  # set it to True and run this cell: the hint for your last ch
 if open_hint:
     hint()
 
-# %% [markdown]
+# %% [markdown] id="recap"
 # **Recap.**
 # - Step 2 counts messages: above 50 it keeps the first 3 and the newest, with one
 #   `[N messages archived at <path>]` marker between them.
@@ -124,6 +124,6 @@ if open_hint:
 #
 # **Next:** notebook 03, step 3 `micro_compact`: old results become one line.
 
-# %% [markdown]
+# %% [markdown] id="references"
 # **References.** The article (learn-claude-code s08, in Chinese), section
 # 四、第二步：snip_compact; [docs/ARTICLE_MAP.md](../docs/ARTICLE_MAP.md) maps it to the code.

@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] id="title"
 # # 03 · Step 3, `micro_compact`: old results become placeholders
 #
 # On every call, step 3 turns **each** tool result into one line, except the newest
@@ -11,12 +11,12 @@
 #
 #     [Earlier tool result omitted.]
 
-# %% [markdown]
+# %% [markdown] id="goal"
 # **Goal.** You will learn which results step 3 shrinks and what "omitted" costs; then
 # you will write the step's core yourself. About 25 minutes on your own; in the 90-minute
 # class, 12 (docs/TEACHING.md).
 
-# %% [markdown]
+# %% [markdown] id="predict-first"
 # ## Predict first
 #
 # `five_reads`, the article's first experiment: a glob, then five README reads. Run the
@@ -56,7 +56,7 @@ if revealed("placeholders"):
     print(f"files written: {run.files or 'none'}")
     display(message_map(run.before, run.after, title="five_reads: step 3, seed profile", columns=12))
 
-# %% [markdown]
+# %% [markdown] id="move-the-thresholds"
 # ## Move the thresholds
 #
 # **Try this.** Set `keep_recent_results` to 1, then 5: which results become
@@ -69,7 +69,7 @@ threshold_explorer(history, profile="seed")
 # %%
 display(*explore(history, "seed", keep_recent_results=1))
 
-# %% [markdown]
+# %% [markdown] id="check"
 # ## Check yourself: write step 3's core
 #
 # Write `older_result(text)`: what step 3 leaves in place of a result **not** among the
@@ -92,7 +92,7 @@ open_hint = False  # set it to True and run this cell: the hint for your last ch
 if open_hint:
     hint()
 
-# %% [markdown]
+# %% [markdown] id="recap"
 # **Recap.**
 # - Step 3 keeps the newest 3 results and any of at most 120 characters; the rest become
 #   one line, on every call.
@@ -103,6 +103,6 @@ if open_hint:
 #
 # **Next:** notebook 04, step 4 `compact_history`: the one step that pays for a model call.
 
-# %% [markdown]
+# %% [markdown] id="references"
 # **References.** The article (learn-claude-code s08), section 五、第三步：micro_compact;
 # [docs/ARTICLE_MAP.md](../docs/ARTICLE_MAP.md) maps it to the code.

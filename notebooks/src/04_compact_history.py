@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] id="title"
 # # 04 · Step 4, `compact_history`: the one step that pays for a model call
 #
 # Steps 1-3 call no model. If the list is still over `CONTEXT_CHAR_LIMIT` (50,000
@@ -11,13 +11,13 @@
 # The history is the article's third experiment: the agent reads two code files of about
 # 30,000 characters each, side by side.
 
-# %% [markdown]
+# %% [markdown] id="goal"
 # **Goal.** You will learn when step 4 runs, the three-part message it leaves, how the
 # summarizer's own input is cut, and where an instruction planted in the history ends
 # up; then you will work out which messages the summarizer never sees. About 25 minutes
 # on your own; in the 90-minute class, 10 (docs/TEACHING.md).
 
-# %% [markdown]
+# %% [markdown] id="run-prepare-seed-profile"
 # ## Run `prepare` (seed profile)
 #
 # A replay asks no model: it summarizes with the package's deterministic extractive
@@ -52,7 +52,7 @@ print(f"steps that changed the list: {run.fired()}; {len(messages)} messages, "
       f"{estimate_chars(messages):,d} characters -> {len(run.after)}, {estimate_chars(run.after):,d}")
 before_after(run.records, limit=CONTEXT_CHAR_LIMIT, title="two_code_files: prepare, seed profile")
 
-# %% [markdown]
+# %% [markdown] id="what-is-left"
 # ## What is left
 #
 # Steps 1-3 had nothing to do; step 4 took the list far under the limit. This is the
@@ -64,7 +64,7 @@ print(compacted)
 transcript = run.compactor.store.read_transcript(run.files[0])
 print(f"\n{len(compacted):,d} characters; the transcript holds the list as it was: {transcript == messages}")
 
-# %% [markdown]
+# %% [markdown] id="what-the-summarizer-is-sent"
 # The summary is all the model keeps of the five messages: the goal as typed, each file's
 # line count and the first names it defines, the agent's notes, what is done and what is
 # pending. The offline summarizer is a deterministic program, not a language model: it
@@ -86,7 +86,7 @@ cut = long_input.index(MIDDLE_OMITTED)
 print(f"timeline_150:   {estimate_chars(long_session):,d} characters in {len(long_session)} messages; "
       f"{len(long_input):,d} sent, the marker {MIDDLE_OMITTED.strip()!r} at {cut:,d}")
 
-# %% [markdown]
+# %% [markdown] id="an-instruction-in-the-history-is"
 # ## An instruction in the history is data
 #
 # The article's last lesson: the summary is reference data. A note in the workspace is
@@ -104,7 +104,7 @@ print(f"\nthe order is in: {[part for part, holds in planted.holds_instruction()
 print(f"the agent's system prompt: {AGENT_SYSTEM_RULE}")
 planted_root.cleanup()
 
-# %% [markdown]
+# %% [markdown] id="check"
 # The summary kept the line, since it lists what was read, but only inside one quoted
 # JSON string under "reference only", after the request the user typed. That is the
 # message's structure, not a model's obedience: the offline model acts on `Current user
@@ -134,7 +134,7 @@ open_hint = False  # set it to True and run this cell again: the hint for your l
 if open_hint:
     hint()
 
-# %% [markdown]
+# %% [markdown] id="recap"
 # **Recap.**
 # - Step 4 runs only when the list is still over 50,000 characters after steps 1-3, and
 #   it is the only step that calls the model.
@@ -146,7 +146,7 @@ if open_hint:
 # **Next:** notebook 05, why the four steps run in this order, and what the wrong order
 # loses.
 
-# %% [markdown]
+# %% [markdown] id="references"
 # **References.**
 # - The article (learn-claude-code s08, in Chinese), section 六、第四步：compact_history;
 #   [docs/ARTICLE_MAP.md](../docs/ARTICLE_MAP.md) maps its sections to the code.

@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] id="title"
 # # 05 · Why the order is fixed
 #
 # Before every model call, `prepare` runs the steps in one order:
@@ -10,14 +10,14 @@
 # must run before step 3**. Step 1 saves a huge result to disk and leaves its path, which
 # step 3 then points at.
 
-# %% [markdown]
+# %% [markdown] id="goal"
 # **Goal.** You will learn why step 1 must run before step 3 and what "lost for good"
 # means (readable nowhere: not in the context, a transcript or a saved file); you will
 # meet the package's default profile, which fixes the flaws behind the loss, and write
 # the test for a lost output. About 15 minutes on your own; in the 90-minute class, 8
 # (docs/TEACHING.md).
 
-# %% [markdown]
+# %% [markdown] id="the-history-and-your-prediction"
 # ## The history, and your prediction
 #
 # `huge_result` again (notebook 01), one batch: the model asked for the big read first,
@@ -47,7 +47,7 @@ for number, (use_id, text) in enumerate(originals.items()):
     newest = "  (one of the newest 3)" if number >= len(originals) - seed.keep_recent_results else ""
     print(f"{use_id}  {names[use_id]:<9} {len(text):>8,d} characters{newest}")
 
-# %% [markdown]
+# %% [markdown] id="with-the-seed"
 # With the seed profile, run step 3 (`micro_compact`) and then step 1
 # (`tool_result_budget`) on this history. How many tool outputs are lost for good? Put
 # your number in and run the cell.
@@ -60,7 +60,7 @@ open_hint = False  # set it to True and run this cell again: the hint for your l
 if open_hint:
     hint()
 
-# %% [markdown]
+# %% [markdown] id="every-order-of-the-three-cheap"
 # ## Every order of the three cheap steps
 #
 # `run_in_order` runs the cheap steps (numbered 1-3) in a given order in a scratch
@@ -96,7 +96,7 @@ if revealed("order_loss"):
     display(before_after(wrong["records"], limit=seed.context_char_limit,
                          title="huge_result: step 3 before step 1 (seed profile)"))
 
-# %% [markdown]
+# %% [markdown] id="the-flaws-behind-the-loss-and"
 # Only whether step 1 comes before step 3 matters: step 2 does nothing on 5 messages. The
 # charts cannot show the loss: both orders end at about the same size.
 #
@@ -132,7 +132,7 @@ open_hint = False  # set it to True and run this cell again: the hint for your l
 if open_hint:
     hint()
 
-# %% [markdown]
+# %% [markdown] id="recap"
 # **Recap.**
 # - Step 1 must run before step 3: then the huge result is on disk before step 3 turns it
 #   into one line, and that line points at the copy.
@@ -143,7 +143,7 @@ if open_hint:
 #
 # **Next:** notebook 06, `reactive_compact`: when the API refuses anyway.
 
-# %% [markdown]
+# %% [markdown] id="references"
 # **References.**
 # - The article (learn-claude-code s08, in Chinese), section 七、为什么顺序必须固定;
 #   [docs/ARTICLE_MAP.md](../docs/ARTICLE_MAP.md) maps its sections to the code.

@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] id="title"
 # # 06 · Reactive compaction: when the API still says "too long"
 #
 # The pipeline of notebooks 01-04 counts **characters**; the API counts **tokens**. So a
@@ -15,13 +15,13 @@
 # 8,000 tokens: you will see a refusal and a retry that goes through, then a refusal
 # whose retry is refused too.
 
-# %% [markdown]
+# %% [markdown] id="goal"
 # **Goal.** You will learn why a request under the character limit can still be refused,
 # how the refusal is recognised, where `reactive_compact` cuts and why only once per
 # call; then you will design a kept tail that reads the request once. About 25 minutes
 # on your own; in the 90-minute class, 8 (docs/TEACHING.md).
 
-# %% [markdown]
+# %% [markdown] id="under-the-character-limit-over"
 # ## Under the character limit, over the window
 #
 # `overflow` investigates a failing test run. `prepare` runs first, as before every model
@@ -63,7 +63,7 @@ client = offline_client(server.base_url, max_retries=0)
 counted = client.messages.count_tokens(model=MODEL_NAME, system=SYSTEM, tools=TOOLS, messages=prepared)
 print(f"count_tokens: {counted.input_tokens:,d} tokens; the window: {window:,d}")
 
-# %% [markdown]
+# %% [markdown] id="the-refusal"
 # ## The refusal
 #
 # The SDK turns the API's HTTP 400 into `anthropic.BadRequestError`. Its message is the
@@ -86,7 +86,7 @@ except anthropic.BadRequestError as error:
     print(f"{type(error).__name__} {error.status_code}: {error.body['error']['message']}")
     print(f"the article's check: {article_check(error)}; is_prompt_too_long: {is_prompt_too_long(error)}")
 
-# %% [markdown]
+# %% [markdown] id="reactive-compact-then-the-retry"
 # Neither of the article's two spellings is in the real text, so its loop would let this
 # error through and the agent would stop (flaw 9 in [docs/DESIGN.md](../docs/DESIGN.md)).
 # `is_prompt_too_long` checks the SDK's error type and all three spellings.
@@ -104,7 +104,7 @@ answer = ask_model(compacted)
 print(f"the retry: {answer.stop_reason}, " + "; ".join(
     f"{block.name} {block.input}" for block in answer.content if block.type == "tool_use"))
 
-# %% [markdown]
+# %% [markdown] id="the-second-refusal-inside-the"
 # Six kept, not five: the fifth-newest message is a `tool_result`, and cutting there would
 # send it without its `tool_use`, which the API refuses; so the cut moved one earlier. The
 # retry went through, and the model wants the whole test log next.
@@ -138,7 +138,7 @@ for r in agent.compactor.records:
 before_after(agent.compactor.records, limit=config.context_char_limit,
              title="The overflow history in the agent loop (window 8,000 tokens)")
 
-# %% [markdown]
+# %% [markdown] id="check"
 # The first call is refused, `[reactive compact]` runs and the retry goes through (the
 # 200s). The model reads `logs/test_run.log`, a result of over 40,000 characters: the list
 # stays under 50,000 characters, so `prepare` leaves it, but over 8,000 tokens. The next
@@ -171,7 +171,7 @@ open_hint = False  # set it to True and run this cell again: the hint for your l
 if open_hint:
     hint()
 
-# %% [markdown]
+# %% [markdown] id="recap"
 # **Recap.**
 # - The pipeline counts characters, the API tokens: a request under the character limit
 #   can still be refused, with `prompt is too long: N tokens > M maximum`.
@@ -182,7 +182,7 @@ if open_hint:
 #
 # **Next:** notebook 07, the `compact` tool: the model asks for a summary itself.
 
-# %% [markdown]
+# %% [markdown] id="references"
 # **References.**
 # - The article (learn-claude-code s08, in Chinese), section 八、API 拒绝后的补救：reactive_compact;
 #   [docs/ARTICLE_MAP.md](../docs/ARTICLE_MAP.md) maps its sections to the code.

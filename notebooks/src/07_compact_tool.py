@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] id="title"
 # # 07 · The compact tool: the model asks for a summary
 #
 # The automatic threshold only knows how *big* the context is; only the model knows when a
@@ -13,7 +13,7 @@
 # The canned history `compact_tool` stops just before such a batch: the model has read
 # five lesson READMEs and now writes `notes/lessons.md` and calls `compact`.
 
-# %% [markdown]
+# %% [markdown] id="goal"
 # **Goal.** You will learn why the harness runs the whole batch before it compacts and
 # what goes wrong in the two other orders; then you will write a batch runner that
 # survives a failing tool. About 25 minutes on your own; in the 90-minute class, 7
@@ -51,7 +51,7 @@ for use in batch:
     print(f"  tool_use {use['id']}: {use['name']} {sorted(use['input'])}")
 print("the tool:", [t for t in TOOLS if t["name"] == "compact"][0])
 
-# %% [markdown]
+# %% [markdown] id="the-articles-harness"
 # ## The article's harness
 #
 # `Agent.run_batch` does the three steps in a copy of the sample workspace, so the write
@@ -81,7 +81,7 @@ print("the agent goes on:", answer.splitlines()[0])
 print("write_file calls after the summary:",
       sum(use["name"] == "write_file" for m in agent.messages for use in tool_uses(m)))
 
-# %% [markdown]
+# %% [markdown] id="two-harnesses-that-get-it-wrong"
 # ## Two harnesses that get it wrong
 #
 # **Wrong 1: compact as soon as `compact` is seen**, then append the results: the
@@ -108,7 +108,7 @@ reply = client.messages.create(model=MODEL_NAME, system=SYSTEM, tools=TOOLS,
 print("wrong 2: the summary records the write:", "- notes/lessons.md (written)" in wrong_2[0]["content"])
 print("         the next call:", [f"{b.name} {b.input}" for b in reply.content if b.type == "tool_use"])
 
-# %% [markdown]
+# %% [markdown] id="characters-before-and-after"
 # ## Characters before and after
 #
 # The closed turn of 7 messages became 1, although it was already under the limit: the
@@ -121,7 +121,7 @@ server.stop()   # the replays are over: the exercise needs no model
 scratch.cleanup()
 wrong_scratch.cleanup()
 
-# %% [markdown]
+# %% [markdown] id="check"
 # ## Check yourself: a batch runner that survives a failing tool
 #
 # A harness that lets a tool's exception escape stops half-way: the calls already made
@@ -147,7 +147,7 @@ open_hint = False  # set it to True and run this cell: the hint for your last ch
 if open_hint:
     hint()
 
-# %% [markdown]
+# %% [markdown] id="recap"
 # **Recap.**
 # - The `compact` tool has no input and no handler: the model asks, the harness acts.
 # - The harness runs the whole batch first, answers `compact` with a fixed text, appends
@@ -157,7 +157,7 @@ if open_hint:
 #
 # **Next:** notebook 08, the capstone: you build `prepare` from the four steps.
 
-# %% [markdown]
+# %% [markdown] id="references"
 # **References.**
 # - The article, sections 9 (the agent loop) and 10 (the compact tool); the chapter's
 #   English page upstream: https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.en.md

@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] id="title"
 # # 08 · Build your own prepare
 #
 # You have met the four steps one at a time, and in notebook 05 why their order is
@@ -7,13 +7,13 @@
 #
 #     tool_result_budget -> snip_compact -> micro_compact -> compact_history (only if still over the limit)
 
-# %% [markdown]
+# %% [markdown] id="goal"
 # **Goal.** You will write `prepare` yourself from the package's four steps, check it
 # against the package's own `ContextCompactor.prepare` on canned and random histories,
 # and then run the live agent of notebook 09 with it. About 15 minutes on your own; in
 # the 90-minute class, 12 (docs/TEACHING.md).
 
-# %% [markdown]
+# %% [markdown] id="the-four-steps-as-methods"
 # ## The four steps, as methods
 #
 # A compactor (`make_compactor(folder, "seed")`: the article's profile, writing into
@@ -54,14 +54,14 @@ for name in ("huge_result", "two_code_files"):
 display(before_after(runs["huge_result"], limit=50_000,
                      title="huge_result: prepare, seed profile"))
 
-# %% [markdown]
+# %% [markdown] id="huge-result-comes"
 # `huge_result` comes in at over 300,000 characters, and step 4 does not run: step 1 saved
 # the huge read to disk and steps 1-3 left about 2,500 characters. `two_code_files` is
 # 65,000 characters that no cheap step shrinks (its batch is under 200,000 and its 3
 # results are the newest 3), so it is still over the limit and step 4 summarizes it.
 # The bars are each step's size before (grey) and after (blue).
 
-# %% [markdown]
+# %% [markdown] id="check"
 # ## Check yourself: write prepare
 #
 # Write `my_prepare(compactor, messages, active_request)`: run the four steps in the
@@ -84,7 +84,7 @@ open_hint = False  # set it to True and run this cell: the hint for your last ch
 if open_hint:
     hint()
 
-# %% [markdown]
+# %% [markdown] id="recap"
 # **Recap.**
 # - `prepare` is steps 1, 2, 3, each on the list the one before returned, then step 4
 #   only if the list is still over the limit.
@@ -95,7 +95,7 @@ if open_hint:
 #
 # **Next:** notebook 09, the live agent run, with your `prepare` in it.
 
-# %% [markdown]
+# %% [markdown] id="references"
 # **References.**
 # - The article, sections 7 (the order) and 9 (the agent loop, which runs `prepare` before
 #   every model call): https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.en.md

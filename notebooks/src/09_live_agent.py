@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] id="title"
 # # 09 · The live agent run
 #
 # Everything so far replayed canned histories. Now the article's agent (sections 9 and 13)
@@ -13,7 +13,7 @@
 # or `COMPACT_OFFLINE` keeps the notebook offline; a cassette replays a recorded run
 # ([docs/INSTALL.md](../docs/INSTALL.md)).
 
-# %% [markdown]
+# %% [markdown] id="goal"
 # **Goal.** You will watch the whole pipeline work inside the article's agent, on a real
 # workspace, read what it leaves on disk, and run it with your own `prepare` from notebook
 # 08. About 20 minutes on your own; in the 90-minute class, 10 (docs/TEACHING.md).
@@ -66,7 +66,7 @@ def calls_only(line):
     if line.startswith((">", "[")):
         print(line)
 
-# %% [markdown]
+# %% [markdown] id="predict-first"
 # ## Predict first
 #
 # Experiment 3 below runs with the seed profile, which pays for a summary. Predict the
@@ -90,7 +90,7 @@ open_hint = False  # set it to True and run this cell: the hint for your last ch
 if open_hint:
     hint()
 
-# %% [markdown]
+# %% [markdown] id="experiment-3-two-large-code"
 # ## Experiment 3: two large code files, the seed profile
 #
 # Lines starting `>` are tool calls, bracketed ones what the compactor prints, as in the
@@ -110,7 +110,7 @@ for name in ("s08_context_compact/code.py", "s09_memory/code.py"):
 print("first message:", after[0]["content"].split("\n")[0], "; tool calls after it:",
       [use["name"] for m in after for use in tool_uses(m)])
 
-# %% [markdown]
+# %% [markdown] id="experiment-2-a-huge-json-file"
 # ## Experiment 2: a huge JSON file, the default profile
 #
 # The same workspace, a new agent: the read of `docs.json` is over step 1's limits, so it
@@ -122,7 +122,7 @@ json_run = Agent(workspace, choice.client, choice.model, config=CompactionConfig
 json_answer = json_run.ask(DOCS_JSON)
 print("the answer's last line:", json_answer.splitlines()[-1])
 
-# %% [markdown]
+# %% [markdown] id="what-the-runs-leave-and-the"
 # ## What the runs leave, and the context at each call
 #
 # `.transcripts/` holds each list archived or summarized; `.task_outputs/tool-results/` the
@@ -144,7 +144,7 @@ display(timeline_chart(call_points(compare_run.compactor.records), limit,
 choice.close()       # "Your turn" starts and closes a model of its own
 scratch.cleanup()
 
-# %% [markdown]
+# %% [markdown] id="your-turn-your-prepare-your"
 # ## Your turn: your prepare, your settings
 #
 # **Try this.** Put your `def my_prepare(...)` from notebook 08 in place of the line
@@ -164,7 +164,7 @@ my_question = COMPARE_CODE   # or a question of your own, as a string
 
 my_run = your_run(my_question, my_profile, my_limit, prepare=my_prepare, offline=force_offline)
 
-# %% [markdown]
+# %% [markdown] id="recap"
 # **Recap.**
 # - The same `prepare` that the replays ran now runs before every call of a live agent,
 #   and your own can run in its place.
@@ -176,7 +176,7 @@ my_run = your_run(my_question, my_profile, my_limit, prepare=my_prepare, offline
 # **Next:** the labs (`labs/`), from lab 01: the article's design against the default
 # profile.
 
-# %% [markdown]
+# %% [markdown] id="references"
 # **References.**
 # - The article, sections 9 (the agent loop) and 13 (the experiments): the chapter's own
 #   page, in English, https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.en.md

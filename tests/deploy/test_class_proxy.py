@@ -219,6 +219,25 @@ def burst(proxy, key: str, bodies: list) -> Counter:
         return Counter(pool.map(one, bodies))
 
 
+# What the course's agent sends (compact_course/agent/loop.py's call_model), and the SDK's stream.
+AGENTS_CALL = {"model": "course-model", "system": "Be brief.", "max_tokens": 8000,
+               "tools": [{"name": "read_file", "input_schema": {"type": "object"}}],
+               "messages": [{"role": "user", "content": "hi"}], "cache_control": {"type": "ephemeral"},
+               "thinking": {"type": "enabled", "budget_tokens": 2000}, "stream": True}
+# Fields the API bills past the worst case of the request's text (issue 49's round after the fixes).
+UNPRICED = [
+    ({"speed": "fast"}, "'speed' (a field the class proxy does not price)"),
+    ({"inference_geo": "us"}, "'inference_geo' (a field the class proxy does not price)"),
+    ({"service_tier": "auto"}, "'service_tier' (a field the class proxy does not price)"),
+    ({"mcp_servers": [{"type": "url", "url": "https://example.com/mcp", "name": "x"}]},
+     "'mcp_servers' (a field the class proxy does not price)"),
+    ({"compaction": {"type": "summarize"}}, "'compaction' (a field the class proxy does not price)"),
+    ({"context_management": {"edits": [{"type": "compact_20260112"}]}},
+     "context_management.edits.0 (type 'compact_20260112', an edit that is a call of its own)"),
+    ({"context_management": {"edits": "all"}}, "context_management.edits.0 (type None"),
+]
+
+
 # -- one way in --------------------------------------------------------------------------
 
 PASS_THROUGH = [
@@ -500,6 +519,57 @@ def test_half_sent_requests_time_out_and_one_user_cannot_hold_the_proxy(proxy):
     assert still_open == 0, still_open
 
 
+DECLARED = r"""
+import socket, sys, time
+port, count, size, wait = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
+held = []
+for _ in range(count):   # each head whole, declaring `size` bytes, and not one byte of the body
+    s = socket.create_connection(("127.0.0.1", port))
+    s.send(f"POST /v1/messages HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+           f"Content-Length: {size}\r\n\r\n".encode())
+    held.append(s)
+print("sent", flush=True)
+time.sleep(wait)
+"""
+
+
+@NEEDS_THE_PROXY
+@pytest.mark.slow
+def test_one_user_with_no_key_cannot_hold_every_students_share_of_the_bodies(proxy):
+    """A local user with no key opens 16 requests, each declaring a body just under the 2 MiB
+    limit, and sends none of it: before the share per user, they held the proxy's 32 MiB of
+    bodies at once and every student's call got 529 until they let go (they could renew them
+    every 10 s). Now they hold their share, and a student is answered meanwhile."""
+    serve = deployed("serve")
+    attacker = proxy.students["pest"]
+    attack = subprocess.Popen(["setpriv", f"--reuid={attacker}", f"--regid={attacker}", "--clear-groups",
+                               str(classroom.SYSTEM_PYTHON), "-c", DECLARED, str(proxy.port), "16",
+                               str(serve.MAX_BODY - 1), str(REQUEST_SECONDS - 2)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert attack.stdout.readline().strip() == "sent", attack.stderr.read()
+        time.sleep(1)
+        key = key_of(proxy, "wide", 5)
+        statuses = [call(proxy, "POST", "/v1/messages", key, message()).status_code for _ in range(3)]
+    finally:
+        attack.kill()
+        attack.wait()
+    assert statuses == [200, 200, 200], statuses
+
+
+@NEEDS_THE_PROXY
+@pytest.mark.parametrize("more,error", UNPRICED[:5], ids=[next(iter(more)) for more, _ in UNPRICED[:5]])
+def test_a_field_that_bills_past_the_bound_is_refused_before_it_is_forwarded(proxy, more, error):
+    """LiteLLM forwards `speed`, `inference_geo`, `service_tier`, `mcp_servers`, `compaction` as
+    sent (seen with an upstream that printed what it got); each bills past the worst case."""
+    key = key_of(proxy, "wide", 5)
+    before = proxy.upstream.served
+    answer = call(proxy, "POST", "/v1/messages", key, {**message(), **more})
+    assert answer.status_code == 400, answer.text[:300]
+    assert error in answer.json()["error"]["message"]
+    assert proxy.upstream.served == before
+
+
 BIG_BODY = r"""
 import concurrent.futures, json, sys, urllib.request
 url, key, count, size = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
@@ -628,7 +698,8 @@ def test_the_offline_upstream_keeps_its_key_across_restarts_and_refuses_a_key_ot
 # -- the guard, billing and connections alone, and the units (any user) -----------------------------
 
 def run_guard(path: str, body: bytes, headers=(), max_body: int = 1000, method: str = "POST",
-              bodies_at_once: int = 10_000, holding: int = 0):
+              bodies_at_once: int = 10_000, holding: int = 0, bodies_per_user: int | None = None,
+              client=("127.0.0.1", 50000), held_by=None):
     serve = deployed("serve")
     reached, sent = [], []
 
@@ -644,12 +715,17 @@ def run_guard(path: str, body: bytes, headers=(), max_body: int = 1000, method: 
     async def send(message):
         sent.append(message)
 
-    scope = {"type": "http", "method": method, "path": path, "headers": list(headers)}
-    guard = serve.Guard(app, ["course-model"], max_body=max_body, bodies_at_once=bodies_at_once)
+    scope = {"type": "http", "method": method, "path": path, "headers": list(headers), "client": client,
+             "server": ("127.0.0.1", 4000)}
+    guard = serve.Guard(app, ["course-model"], max_body=max_body, bodies_at_once=bodies_at_once,
+                        bodies_per_user=bodies_per_user or bodies_at_once,
+                        peer_of=lambda client, server: f"port {client[1]}")
     guard.holding = holding
+    guard.held_by.update(held_by or {})
     asyncio.run(guard(scope, receive, send))
     status = sent[0]["status"] if sent else None
     assert guard.holding == holding     # what a request held is given back
+    assert guard.held_by == Counter(held_by or {})
     return reached, status
 
 
@@ -662,6 +738,8 @@ def test_the_guard_passes_a_messages_request_whole_and_refuses_the_rest():
         assert run_guard(path, body) == ([], 404), path
     assert run_guard("/v1/messages", body, method="GET") == ([], 404)
     assert run_guard("/v1/messages", b'{"model": "claude-opus-4-1"}') == ([], 400)
+    assert run_guard("/v1/messages", b'{"model": ["course-model"]}') == ([], 400)   # was a 500
+    assert run_guard("/v1/messages", b'{"model": {"a": 1}}') == ([], 400)
     assert run_guard("/v1/messages", b"not json") == ([], 400)
     nested = b"[" * 100_000      # deeper than the JSON parser goes: a 400, not a 500
     assert run_guard("/v1/messages", nested, max_body=200_000, bodies_at_once=400_000) == ([], 400)
@@ -681,6 +759,62 @@ def test_the_guard_holds_at_most_its_bytes_of_bodies_at_once():
     assert run_guard("/v1/messages", body, headers=length, holding=10_001 - len(body)) == ([], 529)
     # A chunked body may grow to the limit: it holds max_body until it is read.
     assert run_guard("/v1/messages", body, holding=9_001) == ([], 529)
+
+
+def test_one_user_holds_at_most_their_share_of_the_bodies_at_once():
+    """One peer (the local user behind a connection) holds at most bodies_per_user; another is
+    still let in while the total has room."""
+    body = b'{"model": "course-model", "messages": []}'
+    length = [(b"content-length", str(len(body)).encode())]
+    mine, over = {"port 50000": 2_000 - len(body)}, {"port 50000": 2_001 - len(body)}
+    share = {"headers": length, "bodies_per_user": 2_000}
+    assert run_guard("/v1/messages", body, **share, held_by=mine) == ([body], None)
+    assert run_guard("/v1/messages", body, **share, held_by=over) == ([], 529)
+    others = {"port 50001": 2_000, "port 50002": 2_000}
+    assert run_guard("/v1/messages", body, headers=length, bodies_per_user=2_000, held_by=others,
+                     holding=4_000) == ([body], None)
+
+
+@pytest.mark.parametrize("more,error", UNPRICED, ids=[next(iter(more)) + str(i) for i, (more, _) in
+                                                      enumerate(UNPRICED)])
+def test_the_guard_refuses_a_field_whose_cost_the_bound_does_not_cover(more, error):
+    reached, sent = [], []
+
+    async def app(scope, receive, send):
+        reached.append(True)
+
+    async def receive():
+        body = json.dumps({**AGENTS_CALL, **more}).encode()
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    async def send(message):
+        sent.append(message)
+
+    guard = deployed("serve").Guard(app, ["course-model"])
+    scope = {"type": "http", "method": "POST", "path": "/v1/messages", "headers": []}
+    asyncio.run(guard(scope, receive, send))
+    assert not reached and sent[0]["status"] == 400
+    assert error in json.loads(sent[1]["body"])["error"]["message"]
+
+
+def test_a_block_of_system_other_than_text_is_one_the_bound_does_not_cover():
+    """The ledger read `messages` and `tools` alone: a document in `system` went to the upstream
+    (which the API refuses there; refused before anything is forwarded now)."""
+    billing = deployed("billing")
+    document = {"type": "document", "source": {"type": "url", "url": "https://example.com/a.pdf"}}
+    assert billing.unbounded({**message(), "system": [document]}) == "system.0 (a block of type 'document')"
+    assert billing.unbounded({**message(), "system": [{"type": "text", "text": "Be brief."}]}) == ""
+    assert billing.unbounded({**message(), "system": "Be brief."}) == ""
+
+
+def test_the_guard_passes_the_courses_own_calls():
+    agents = json.dumps(AGENTS_CALL).encode()
+    assert run_guard("/v1/messages", agents, max_body=10_000) == ([agents], None)
+    cleared = json.dumps({**AGENTS_CALL, "context_management": {
+        "edits": [{"type": "clear_tool_uses_20250919"}]}}).encode()
+    assert run_guard("/v1/messages", cleared, max_body=10_000) == ([cleared], None)
+    counted = json.dumps({"model": "course-model", "messages": [], "speed": "fast"}).encode()
+    assert run_guard("/v1/messages/count_tokens", counted) == ([counted], None)   # counting is free
 
 
 def test_the_bound_covers_the_offline_models_count_and_the_dearest_price():

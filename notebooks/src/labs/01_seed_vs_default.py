@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] id="title"
 # # Lab 01 · The article's design against the default profile
 #
 # The package has two profiles. `CompactionConfig.seed()` is the article's design, its
@@ -38,7 +38,7 @@
 #
 # Here we replay the same long sessions under both and count what each loses and spends.
 
-# %% [markdown]
+# %% [markdown] id="goal"
 # **Goal.** You will learn each flaw of the article's design next to the default
 # profile's fix, what the two cost and lose over a whole session, and you will count
 # what flaw 3 costs on lists of your own. About 35 minutes on your own; not part of the 90-minute class
@@ -72,7 +72,7 @@ print(f"\nthe default's target: {default.target_fraction:.0%} of the limit; a re
       f"oversized over {default.oversized_fraction:.0%} of it "
       f"({default.oversized_fraction * default.context_char_limit:,.0f} characters)")
 
-# %% [markdown]
+# %% [markdown] id="flaw-by-flaw-on-the-small"
 # ## Flaw by flaw, on the small histories
 #
 # **Flaws 1 and 2.** `five_reads` is about 17,000 characters, a third of the limit. The
@@ -98,7 +98,7 @@ for profile, overrides in (("seed", {}), ("default", {}),
     for tool_id, first_line in results_of(run.after)[1:3]:
         print(f"    {tool_id}: {first_line}")
 
-# %% [markdown]
+# %% [markdown] id="flaw-3"
 # **Flaw 3.** The article's step 3 keeps the newest 3 results whole, but a batch can hold
 # more than 3: then the oldest results of a batch the model has not even read yet are
 # shrunk (notebook 05, in the wrong order, lost a 288,000-character read that way). The default profile's fix
@@ -127,7 +127,7 @@ open_hint = False  # set it to True and run this cell: the hint for your last ch
 if open_hint:
     hint()
 
-# %% [markdown]
+# %% [markdown] id="flaws-4-and-5"
 # **Flaws 4 and 5.** On `long_session` (64 messages), step 2 archives the middle. The
 # seed keeps 3 + 47 + the marker, plus one message at each cut to keep a tool pair
 # whole: still over 50, so the very next call writes another transcript, and what it
@@ -145,7 +145,7 @@ for profile in ("seed", "default"):
           f"{len(run.after)} -> {len(again)}, transcripts written in all: {len(run.files)}")
     print(f"         the newest marker: {marker.split(' at ')[0]} ...]")
 
-# %% [markdown]
+# %% [markdown] id="flaws-8-and-18"
 # **Flaws 8 and 18.** `two_code_files` reads two code files of about 30,000 characters
 # each in one batch: under the batch limit, so the article's step 1 leaves them, but the
 # context is over 50,000. The seed pays for a summary and loses the code from the
@@ -163,7 +163,7 @@ for profile, overrides in (("seed", {}), ("default", {"persist_oversized": False
     for line in run.echo + run.files:
         print("   ", line)
 
-# %% [markdown]
+# %% [markdown] id="flaw-7-fixed-in-both-profiles"
 # **Flaw 7, fixed in both profiles.** Step 1 names a saved file after the `tool_use_id`,
 # with every character outside `[A-Za-z0-9._-]` turned into `_`, and the article reuses
 # a file that already exists. Two different ids can clean up to the same name, and the
@@ -176,7 +176,7 @@ for tool_use_id in ("toolu_0002", "call_1", "call/1"):
     print(f"{tool_use_id:<12} article: {sanitize_id(tool_use_id):<12} package: "
           f"{safe_name(tool_use_id)}")
 
-# %% [markdown]
+# %% [markdown] id="a-whole-session-call-by-call"
 # ## A whole session, call by call
 #
 # `compact_course.lessons.replay.timeline` feeds `timeline_150` to `prepare` one model call at a time,
@@ -230,7 +230,7 @@ for name in ("long_session", "timeline_150"):
         print(f"  {field:40}{rows['seed'][field]:>10,d}{rows['default'][field]:>12,d}")
     print()
 
-# %% [markdown]
+# %% [markdown] id="characters-before-and-after"
 # Read the table from the bottom. The seed loses tool outputs for good; the default
 # loses none. The seed writes far more transcripts (flaw 4: once past 50 messages, step
 # 2 archives on every call) and rewrites old results on many calls (flaw 2), so fewer
@@ -249,7 +249,7 @@ calls_seed = timeline("timeline_150", "seed")
 calls_default = timeline("timeline_150", "default")
 display(timeline_chart(calls_seed), timeline_chart(calls_default))
 
-# %% [markdown]
+# %% [markdown] id="what-became-of-each-message"
 # ## What became of each message
 #
 # One `prepare` on `long_session`, one cell per message: the seed archives the middle
@@ -273,7 +273,7 @@ for profile in ("seed", "default"):
     print(f"{profile}: {len(omitted)} results omitted, {len(whole)} of them whole in "
           f"the transcript {run.files[0].split('/')[0]}/... that step 2 wrote first")
 
-# %% [markdown]
+# %% [markdown] id="predict-what-the-seed-loses-on"
 # ## Predict: what the seed loses on three short histories
 #
 # The table counts the outputs the seed loses on two long sessions. Three short canned
@@ -305,7 +305,7 @@ open_hint = False  # set it to True and run this cell: the hint for your last ch
 if open_hint:
     hint()
 
-# %% [markdown]
+# %% [markdown] id="move-the-thresholds"
 # ## Move the thresholds
 #
 # The explorer replays `timeline_150` with your thresholds.
@@ -322,13 +322,13 @@ if open_hint:
 # %% tags=["nbval-ignore-output"]
 threshold_explorer("timeline_150", profile="seed")
 
-# %% [markdown]
+# %% [markdown] id="the-explorers-first"
 # The explorer's first view (the seed profile at the article's numbers), as it draws it:
 
 # %%
 display(*explore("timeline_150", "seed"))
 
-# %% [markdown]
+# %% [markdown] id="the-articles-own-tests"
 # ## The article's own tests
 #
 # The article's repository guards its cuts with `tests/test_compaction_tool_pairs.py`
@@ -345,7 +345,7 @@ try:
 except AssertionError as error:
     print("AssertionError:", error)
 
-# %% [markdown]
+# %% [markdown] id="its-four-cases"
 # Its four cases: step 2 keeps the head's pair and the tail's pair whole;
 # reactive_compact pulls the `tool_use` of a cut pair into its kept tail; and the
 # summary covers only what was really dropped, `messages[:3]`, not the pair pulled in.
@@ -357,14 +357,14 @@ for profile in ("seed", "default"):
     for name, verdict in run_article_tests(profile):
         print(f"{profile:8} {name:48} {verdict}")
 
-# %% [markdown]
+# %% [markdown] id="both-profiles-pass"
 # Both profiles pass: the default changes where the cuts fall, never the pair rule.
 # The rest of the article's ending (its table of components, the 120-character file
 # names, and where s08 hands over to s09's memory) is mapped to the package in
 # [docs/ARTICLE_MAP.md](../docs/ARTICLE_MAP.md); what the upstream code changed after
 # the article, flaw by flaw, is in [docs/AFTER_THE_ARTICLE.md](../docs/AFTER_THE_ARTICLE.md).
 
-# %% [markdown]
+# %% [markdown] id="recap"
 # **Recap.**
 # - The seed profile does what the article's code does, except where five safety fixes
 #   hold in both profiles; the default keeps its numbers and fixes its behavioural
@@ -376,7 +376,7 @@ for profile in ("seed", "default"):
 #
 # **Next:** lab 02, the benchmark: four designs over long generated sessions.
 
-# %% [markdown]
+# %% [markdown] id="references"
 # **References.**
 # - The article, sections 5 (micro_compact) and 7 (why the order is fixed); the chapter's
 #   page upstream, in English: https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.en.md

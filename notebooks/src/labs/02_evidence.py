@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] id="title"
 # # Lab 02 · Evidence: what each design costs and loses over long sessions
 #
 # Lab 01 compared the two profiles on canned histories. Here the package's
@@ -52,7 +52,7 @@
 #   names and no summary keeps. Where misses count what is not in the request, this
 #   counts what the model can no longer reach at all.
 
-# %% [markdown]
+# %% [markdown] id="goal"
 # **Goal.** You will learn to read the benchmark's table and chart: what each design
 # costs with a prompt cache, what it loses, how often it summarizes, and how the same
 # ideas look on the API's side; then you will work out how many calls a compaction
@@ -77,7 +77,7 @@ print("billed as " + tables.rates_line(prices.DEFAULT_MODEL))
 print("the table (compact_course.bench.prices), US dollars per million tokens, one row a line:")
 print("\n".join(prices.table_lines()))
 
-# %% [markdown]
+# %% [markdown] id="characters-and-tokens"
 # ## Characters and tokens
 #
 # The pipeline counts characters, as the article does:
@@ -100,7 +100,7 @@ for name, sample in (("English", request_en), ("Chinese", request_zh)):
     print(f"{name:<9}{len(json.dumps(sample)):>20}{estimate_chars(sample):>20}"
           f"{estimate_text_tokens(json.dumps(sample, ensure_ascii=False)):>19}")
 
-# %% [markdown]
+# %% [markdown] id="the-table"
 # ## The table
 #
 # Every figure here is deterministic: the same on every machine. `tables.format_table`
@@ -148,7 +148,7 @@ for design in ("summary", "default"):
           f"{chinese[design]['largest_tokens']:,d} tokens; tool-heavy {english[design]['largest']:,d} "
           f"characters {english[design]['largest_tokens']:,d} tokens: {ratio:.1f} x the tokens a character")
 
-# %% [markdown]
+# %% [markdown] id="the-chart"
 # How to read it, at 120 turns; the cell above prints each comparison for seed 0, the
 # table before it the means and worsts over the 8 seeds:
 #
@@ -200,7 +200,7 @@ for design in ("summary", "default"):
 # %%
 chart.bench_chart(rows, timings=False)
 
-# %% [markdown]
+# %% [markdown] id="timings"
 # ## Timings
 #
 # `prepare` is timed on every call, but timings change from run to run and machine to
@@ -212,7 +212,7 @@ chart.bench_chart(rows, timings=False)
 # ratio of median new content per call. Near 1 means the work per call follows what is
 # new, not the length of the session (no quadratic loop).
 
-# %% [markdown]
+# %% [markdown] id="the-same-ideas-on-the-apis-side"
 # ## The same ideas on the API's side
 #
 # The Anthropic API offers two server-side tools that do parts of this pipeline for you.
@@ -258,7 +258,7 @@ chart.bench_chart(rows, timings=False)
 # The benchmark's lesson carries over: what you remove, and how often you rewrite the
 # start of the list, decide the cost as much as how small the list is.
 
-# %% [markdown]
+# %% [markdown] id="check"
 # ## Check yourself: when does a compaction pay for itself?
 #
 # A step that shrinks the list makes every later request smaller, but it also changes the
@@ -294,7 +294,7 @@ open_hint = False  # set it to True and run this cell again: the hint for your l
 if open_hint:
     hint()
 
-# %% [markdown]
+# %% [markdown] id="recap"
 # **Recap.**
 # - With a prompt cache, what a request costs depends on whether it starts with the
 #   whole previous request, not only on its size; replies and summaries are billed too.
@@ -312,7 +312,7 @@ if open_hint:
 # **Next:** lab 03, the same job done on the server, by the API's own context
 # management.
 
-# %% [markdown]
+# %% [markdown] id="references"
 # **References.**
 # - The article, section 二 (why tool results are handled before any summary) and
 #   section 七 (why the order is fixed); its code:

@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] id="title"
 # # Lab 03 · The same job on the server
 #
 # The article's pipeline runs on the client: before every call, your code rewrites the
@@ -31,7 +31,7 @@
 # a result) the page says which choice is the offline server's. `docs/AFTER_THE_ARTICLE.md`
 # lists them.
 
-# %% [markdown]
+# %% [markdown] id="goal"
 # **Goal.** You will learn to write the requests for the API's own context management,
 # to read what it answers (`applied_edits`, the `compaction` block, `usage.iterations`),
 # and to judge, on one canned session, what each design costs and loses against the
@@ -60,7 +60,7 @@ history = load_history("timeline_150")["messages"]
 print(f"model: the offline server ({MODEL_NAME}), on 127.0.0.1")
 print(f"timeline_150: {len(history)} messages, {len(model_calls(history))} model calls")
 
-# %% [markdown]
+# %% [markdown] id="the-request-bodies-in-full"
 # ## The request bodies, in full
 #
 # A tiny conversation (one request, one tool call) and the three ways to ask the server
@@ -101,7 +101,7 @@ for beta, extra in bodies.items():
     print(f"-> stop_reason {reply.stop_reason}, content {[b.type for b in reply.content]}, "
           f"context_management {reply.context_management}")
 
-# %% [markdown]
+# %% [markdown] id="clearing-through-the-sdk"
 # Each body went to the offline server as printed. The tiny conversation is far under
 # every trigger, so the first two answer as usual, with no edit applied; the third
 # compacts at once and answers with the `compaction` block alone. Every knob of
@@ -132,7 +132,7 @@ print(f"applied: {applied.type}, {applied.cleared_tool_uses} tool uses cleared, 
 print(f"the model read {reply.usage.input_tokens:,d} tokens; count_tokens says {counted.input_tokens:,d}")
 print(f"in place of each cleared result (the offline server's text): {context_edits.CLEARED_RESULT}")
 
-# %% [markdown]
+# %% [markdown] id="one-session-through-each-design"
 # The list you sent is unchanged: clearing happened on the server, on its copy. So
 # nothing is lost for good, and on the next call you send the whole list again. The
 # API's docs say only that a cleared result is replaced by "placeholder text"; the line
@@ -168,7 +168,7 @@ print(f"largest request with no management: {max(c['tokens'] for c in none):,d} 
 step = none[jump]["tokens"] - none[jump - 1]["tokens"]
 print(f"the largest step: call {none[jump]['call']}, +{step:,d} tokens")
 
-# %% [markdown]
+# %% [markdown] id="the-columns-thousands"
 # The columns: thousands of input tokens read by the model over the session (`read
 # ktok`), thousands of them written to the prompt cache (`written`), the cost in
 # thousands of base input tokens' price, booked as the benchmark books it (the offline
@@ -181,7 +181,7 @@ print(f"the largest step: call {none[jump]['call']}, +{step:,d} tokens")
 # %%
 sr.replay_chart(runs, "timeline_150", trigger=100_000)
 
-# %% [markdown]
+# %% [markdown] id="what-clear-at-least-buys-with"
 # Read the chart from the top. A large batch of results arrives at the call the cell
 # above prints: the lines of none, server-clear and server-compact jump with it. The
 # course's default profile keeps it out of the prompt at once, saved to disk with a
@@ -207,7 +207,7 @@ sr.replay_chart(runs, "timeline_150", trigger=100_000)
 # %%
 print(sr.totals_table(sr.clear_at_least_rows(history, 30_000, (0, 5_000, 20_000))))
 
-# %% [markdown]
+# %% [markdown] id="what-a-compaction-block-holds"
 # `clear_at_least` holds clearing back until that much can go at once; after that, the
 # gate is met on every call. So it delays the first break, and no more: the table's
 # `breaks` fall from 60 to 58 at 5,000, and not at all from 5,000 to 20,000. What the API does between two requests is not
@@ -237,7 +237,7 @@ print("\n".join(block.content.splitlines()[:8]))
 print(f"encrypted_content, read back: {sc.block_meta(block.model_dump())}")
 print(f"signature: {len(block.signature)} characters; tool_changes: {block.tool_changes}")
 
-# %% [markdown]
+# %% [markdown] id="the-block-holds"
 # The block holds the summary (`content`), opaque metadata (`encrypted_content`: the real
 # API's is encrypted; the offline server's is plain base64 of what the block stands for,
 # printed above), a `signature`, and `tool_changes`. The `compaction` entry of
@@ -271,7 +271,7 @@ try:
 except anthropic.BadRequestError as error:
     print(f"a changed block: {type(error).__name__} ({error.error_code}): {error.api_message}")
 
-# %% [markdown]
+# %% [markdown] id="on-demand-through-the-sdks-tool"
 # The signature is an HMAC with a key each offline server makes when it starts: the real
 # API's format is not documented, and a block from one offline server is refused by
 # another. The SDK turns the error's code (`error.details.error_code`) into its own class,
@@ -296,7 +296,7 @@ print()
 print("the last reply ends:")
 print("\n".join(replies[-1]["text"].splitlines()[-5:]))
 
-# %% [markdown]
+# %% [markdown] id="when-each-design-wins-the-same"
 # After the block, the model reads only the summary and the turns that follow it, and it
 # still finishes the list, s01's title included: the summary carried the titles it had
 # read before the block. (The runner first asks the server to hold the conversation in a
@@ -360,7 +360,7 @@ for design in triggers:
           f"{fair[same]['largest_tokens'] / 1000:.1f} ktok): cost {ratio:.2f} x, "
           f"forgot {fair[peer]['forgotten']} against {fair[same]['forgotten']}")
 
-# %% [markdown]
+# %% [markdown] id="check"
 # Read it row against row, the last two lines first: they set each server design beside
 # the default row whose peak is nearest to its own (the same peak), and the rows above set
 # it beside the default at its own trigger (the same trigger).
@@ -416,7 +416,7 @@ open_hint = False  # set it to True and run this cell again: the hint for your l
 if open_hint:
     hint()
 
-# %% [markdown]
+# %% [markdown] id="recap"
 # **Recap.**
 # - The API can clear old tool results (`clear_tool_uses_20250919`) or summarize
 #   (`compact_20260112`, or on demand) on its side; the request names the beta and the edit.
@@ -430,7 +430,7 @@ if open_hint:
 #
 # **Next:** lab 04, your own agent's sessions through the same measures.
 
-# %% [markdown]
+# %% [markdown] id="references"
 # **References.**
 # - The article, sections 五 (step 3, `micro_compact`) and 六 (step 4, `compact_history`),
 #   whose server-side counterparts this page runs; the upstream code:

@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] id="title"
 # # Lab 04 · Your own agent, your own history
 #
 # Every notebook so far replayed the course's own histories with the article's numbers.
@@ -27,7 +27,7 @@
 # the line and what is wrong: nothing half-converted is replayed. A file no importer
 # claims is refused with what it looks like.
 
-# %% [markdown]
+# %% [markdown] id="goal"
 # **Goal.** You will load a session file of another agent, replay it, sweep the
 # thresholds over it, choose settings for a window and a budget, and see the four lines a
 # tool loop needs. About 30 minutes.
@@ -51,7 +51,7 @@ MY_SESSION = "~/.claude/projects/my-project/my-session.jsonl"
 history = open_session(MY_SESSION)
 print(f"{history['shown_path']}: {history['format']}, {len(history['messages'])} messages")
 
-# %% [markdown]
+# %% [markdown] id="what-the-file-holds-and-what-the"
 # ## What the file holds, and what the model saw
 #
 # The sample, `data/sessions/claude_code_sample.jsonl`, is **made, not recorded**: no
@@ -70,7 +70,7 @@ print(f"main thread: {len(sample['messages'])} messages, "
 print(f"title:   {sample['title'][:60]}...")
 print(f"request: {sample['active_request']}")
 
-# %% [markdown]
+# %% [markdown] id="every-import-also"
 # Every import also says what it read and what it left out, by kind and with the lines:
 # the history's `import_report` (its `import_notes` hold the same in English, for a terminal).
 
@@ -80,7 +80,7 @@ from compact_course.sessions.import_report import report_lines
 for line in report_lines(sample["import_report"]):
     print(line)
 
-# %% [markdown]
+# %% [markdown] id="the-sidechain-records"
 # The sidechain records and the meta line are left out: that line is a local command's
 # caveat, while the `isMeta` record that carries a slash command's prompt is kept (the
 # report's "1 user (isMeta)"). The `summary` and the
@@ -89,7 +89,7 @@ for line in report_lines(sample["import_report"]):
 # joins the records that share a `message.id` back into one reply. The active request is
 # the newest text a person typed.
 
-# %% [markdown]
+# %% [markdown] id="todays-claude-code-and-the-other"
 # ## Today's Claude Code, and the other formats
 #
 # Since 2.1.x Claude Code files each result of a parallel batch under the record of its own
@@ -114,7 +114,7 @@ for c in newer["compactions"]:
           f"messages[:{c['at']}] came before it; the summary begins:")
     print("   ", c["summary"].splitlines()[0][:90])
 
-# %% [markdown]
+# %% [markdown] id="the-other-made"
 # The other made samples, one of each format, import the same way, and `python -m compact_course
 # replay FILE` takes each of them:
 
@@ -126,7 +126,7 @@ for path in todays_samples()[1:]:
           f"{len(other['compactions'])} recorded compaction(s); left out: {len(left)} kinds "
           f"({', '.join(left[:3])}{', ...' if len(left) > 3 else ''})")
 
-# %% [markdown]
+# %% [markdown] id="one-prepare-over-the-whole"
 # ## One `prepare` over the whole session
 #
 # As in lab 01, `replay` runs the pipeline once over the whole list, with the default
@@ -135,7 +135,7 @@ for path in todays_samples()[1:]:
 # %%
 print(replay(history).table())
 
-# %% [markdown]
+# %% [markdown] id="call-by-call"
 # ## Call by call
 #
 # `timeline` feeds the session to `prepare` one model call at a time, as your agent would
@@ -146,7 +146,7 @@ print(replay(history).table())
 calls = timeline(history)
 display(timeline_chart(calls, title=f"{history['name']}: the context at each model call"))
 
-# %% [markdown]
+# %% [markdown] id="sweep-the-thresholds-for-a"
 # ## Sweep the thresholds for a window
 #
 # Say your model's window is 16,000 tokens. The sample is small (the line under the grid
@@ -189,7 +189,7 @@ GRID = {"context_char_limit": (25_000, 50_000, 100_000), "context_token_limit": 
 swept = sweep(history, GRID, window_tokens=WINDOW, probe=True)
 print(describe(swept))
 
-# %% [markdown]
+# %% [markdown] id="the-chart-draws"
 # The chart draws every row: cost across, misses up. Filled dots lose nothing, hollow ones
 # lose outputs, crosses do not fit the window; the star is the best row, the dashed line
 # the cost of no compaction.
@@ -197,7 +197,7 @@ print(describe(swept))
 # %%
 display(sweep_chart(swept))
 
-# %% [markdown]
+# %% [markdown] id="read-it-with"
 # Read it with the checks below. The seed profile's step 3 keeps no copy of what it
 # removes, so its rows lose outputs and forget probes, and the ranking leaves them out;
 # the default's rows lose none and forget none. In the default
@@ -227,7 +227,7 @@ for low, high in zip(limits, limits[1:]):
         overlap = max(r.cost for r in by_limit[low]) >= min(r.cost for r in by_limit[high])
         print(f"cost ranges of {low.strip()} and {high.strip()} overlap: {overlap}")
 
-# %% [markdown]
+# %% [markdown] id="the-chosen-settings"
 # ## The chosen settings
 #
 # The best row's settings are a `CompactionConfig`: pass it to your compactor. A limit in
@@ -243,7 +243,7 @@ print(f"its context limit counts {config.unit}: {config.context_limit:,}")
 print(f"cost {best.cost:,} of {swept.baseline['cost']:,} without compaction, "
       f"{plural(best.misses, 'miss', 'misses')}, peak {best.peak_tokens:,} tokens")
 
-# %% [markdown]
+# %% [markdown] id="the-recipe-four-lines-in-your"
 # ## The recipe: four lines in your own loop
 #
 # [docs/RECIPE.md](../docs/RECIPE.md) explains them; `examples/own_loop.py` is the whole
@@ -261,7 +261,7 @@ recipe = (data_dir().parent / "examples" / "own_loop.py").read_text(encoding="ut
 start = recipe.index("def ask(")
 print(recipe[start:recipe.index("\n\n\n", start)])
 
-# %% [markdown]
+# %% [markdown] id="check"
 # ## Check yourself: settings for a smaller model
 #
 # Your team moves this agent to a model whose window is 4,000 tokens, and can spend a cost
@@ -287,7 +287,7 @@ open_hint = False  # set it to True and run this cell again: the hint for your l
 if open_hint:
     hint()
 
-# %% [markdown]
+# %% [markdown] id="recap"
 # **Recap.**
 # - The importers read Claude Code (2.1.x included, its own compactions kept), Codex CLI,
 #   Responses API, ATIF, Messages API and OpenAI chat files, and name the line of anything
@@ -300,7 +300,7 @@ if open_hint:
 #
 # **Next:** lab 05, what each design forgets.
 
-# %% [markdown]
+# %% [markdown] id="references"
 # **References.**
 # - The article, section 九 (the pipeline before every model call, in the agent loop),
 #   and its code: https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py

@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] id="title"
 # # Lab 05 · What each design forgets
 #
 # The question people ask first about compaction is "why did my agent forget?". The
@@ -42,7 +42,7 @@
 # `ANTHROPIC_API_KEY` and `MODEL_ID` set, `python -m compact_course probe FILE` asks Claude the
 # same questions (`--repeats N`: answers vary from run to run); this notebook stays offline.
 
-# %% [markdown]
+# %% [markdown] id="goal"
 # **Goal.** You will audit a compaction an agent recorded in its own session file, read
 # the five kinds of probe on a session you can read, see where each step of the article
 # and each design of labs 01-03 leaves them, check the article's claim about step 1 probe
@@ -69,7 +69,7 @@ from compact_course.sessions.histories import list_histories, load_history
 asker = Asker.offline()
 print(f"model: {asker.choice.model}, the offline model (no key, no network)")
 
-# %% [markdown]
+# %% [markdown] id="a-compaction-recorded-in-a"
 # ## A compaction recorded in a session file
 #
 # Your agent has compacted before, and its session file says so. Claude Code writes a
@@ -87,7 +87,7 @@ print(f"{path.name}: {recorded.kind} at line {recorded.line} ({recorded.trigger}
       f"after {len(recorded.before)} messages; the summary it records:\n")
 print(recorded.summary)
 
-# %% [markdown]
+# %% [markdown] id="each-probe-of"
 # Each probe of the messages before the boundary is then in one of three places: **in the
 # summary**, **re-read** (not in the summary, but the agent fetched it again later in the
 # file: a tool call whose result holds it), or **gone**. The offline model answers every
@@ -99,7 +99,7 @@ print(recorded.summary)
 # %%
 print(recorded_report(row, designs))
 
-# %% [markdown]
+# %% [markdown] id="the-summary-kept"
 # The summary kept the instruction, the edited file, the error and the next step. It lost
 # the assistant's decisions; two probes came back only because the agent fetched them
 # again after the boundary (it re-ran a log and re-read requirements.txt), each a re-read
@@ -114,7 +114,7 @@ for probe, where, answer in zip(row["_probes"], row["_places"], row["answers"]):
 timeout = next(p for p in row["_probes"] if p.detail == "setting")
 print("\nan answer from the summary, 'Set the timeout to 30.':", score(timeout, "Set the timeout to 30."))
 
-# %% [markdown]
+# %% [markdown] id="the-summary-still"
 # The summary still says "Set the timeout to 30." and "test_total FAILED": two stale values
 # (the report's count). A model that trusts it answers 30, and that answer is scored wrong.
 # The offline model sees one value where the question counts two, and says it can't tell;
@@ -123,7 +123,7 @@ print("\nan answer from the summary, 'Set the timeout to 30.':", score(timeout, 
 # `python -m compact_course probe ~/.claude/projects/<project>/<session>.jsonl --recorded`
 # (or a Codex rollout; `--json` for the figures).
 
-# %% [markdown]
+# %% [markdown] id="five-kinds-of-probe-from-a"
 # ## Five kinds of probe, from a session you can read
 #
 # `long_session` is the canned history of notebook 02: a status report on the course's
@@ -144,12 +144,12 @@ for kind in KINDS:
     if mine:
         print(f"  e.g. {mine[0].question}")
 
-# %% [markdown]
+# %% [markdown] id="each-cue-was"
 # Each cue was chosen so that every line or sentence of the session that starts with it
 # is the expected one: whatever copy a model finds, it is the right answer. An artifact
 # probe names the tool and the path and expects "yes".
 
-# %% [markdown]
+# %% [markdown] id="each-step-of-the-article-alone"
 # ## Each step of the article, alone
 #
 # Each step runs once, alone, in the seed profile (the article as written), on the canned
@@ -165,7 +165,7 @@ for step, run in steps.items():
           + ", ".join(f"{s} {counts[s]}" for s in STATUSES)
           + f"; answered right {right}, wrong {wrong}")
 
-# %% [markdown]
+# %% [markdown] id="step-2-moves"
 # Step 2 moves the middle of `long_session` to a transcript and names it in its marker:
 # what left the context is on disk, and the offline model re-reads it. Step 4 replaces
 # `two_code_files` with a summary that names its transcript: the same. Only step 3 makes
@@ -173,7 +173,7 @@ for step, run in steps.items():
 # `[Earlier tool result omitted.]`, with no copy (flaw 1), and the model can't tell
 # those lines.
 
-# %% [markdown]
+# %% [markdown] id="the-articles-claim-about-step-1"
 # ## The article's claim about step 1, probe by probe
 #
 # The article says of step 1's persisted output: 完整内容仍然可以从路径中取回 (the full
@@ -190,11 +190,11 @@ for probe, status, tries in zip(run["probes"], run["statuses"], run["answers"]):
 print("\ngone:", run["statuses"].count("gone"),
       "| every probe answered right:", all(t[0]["score"] == "right" for t in run["answers"]))
 
-# %% [markdown]
+# %% [markdown] id="the-claim-holds"
 # The claim holds on this history: the line past the preview is on disk, and the model
 # gets it back by reading the path the preview names.
 
-# %% [markdown]
+# %% [markdown] id="each-design-of-labs-01-03-at-the"
 # ## Each design of labs 01-03, at the end of a session
 #
 # The designs of the benchmark (lab 02): `none`, `summary` (step 4 alone), `seed`,
@@ -209,13 +209,13 @@ print("\ngone:", run["statuses"].count("gone"),
 runs = design_runs("long_session", asker)
 print(table(runs))
 
-# %% [markdown]
+# %% [markdown] id="the-seed-profiles"
 # The seed profile's step 3 leaves most of the recall lines gone, and the model can't
 # tell them; the default saves them first, so they are on disk and answered. This
 # session is too short for the server designs' default triggers (100,000 and 150,000
 # tokens): they change nothing here. The longer session below shows what they do.
 
-# %% [markdown]
+# %% [markdown] id="the-summarys-weak-spot"
 # ## The summary's weak spot
 #
 # Factory found every method it tried weakest on the artifact trail. What of the
@@ -232,7 +232,7 @@ print("\nthe decisions and instructions it drops:")
 for name, detail, text in kept["decision"]["gone texts"]:
     print(f"  {name:15} {detail:10} {text!r}")
 
-# %% [markdown]
+# %% [markdown] id="the-courses-summary"
 # The course's summary lists every call it saw with its path, so here it keeps the whole
 # artifact trail. Its weak spots are elsewhere: most recall lines, and the user's
 # instructions (its docstring lists the user's constraints among what it leaves out).
@@ -242,7 +242,7 @@ for name, detail, text in kept["decision"]["gone texts"]:
 # A summary written by Claude is not measured here; run `python -m compact_course probe` with a
 # key to see yours.
 
-# %% [markdown]
+# %% [markdown] id="what-each-design-costs-and-what"
 # ## What each design costs, and what it forgets
 #
 # A longer session: the benchmark's tool-heavy session, 120 turns, seed 0. Each design's
@@ -261,7 +261,7 @@ print(f"default+server-compact: {both['summary_calls']} summary calls, the serve
       f"compactions and step 4's together")
 cost_forgotten_chart(rows)
 
-# %% [markdown]
+# %% [markdown] id="read-the-chart"
 # Read the chart from the lower left: the cheapest design, misses priced (each miss
 # billed as its re-read, lab 02), that forgets nothing. On this
 # session that is the default profile (and the default under server compaction, which
@@ -271,7 +271,7 @@ cost_forgotten_chart(rows)
 # API's default trigger it costs the most of the designs that compact. `none` forgets nothing and costs much
 # more, and past the model's window the API would refuse it (lab 02).
 
-# %% [markdown]
+# %% [markdown] id="round-after-round"
 # ## Round after round
 #
 # One compaction is not where loss shows: the field finds it after several (a free-form
@@ -286,7 +286,7 @@ rounds = rounds_of("tool-heavy", 400, ("none", "summary", "seed", "default", "se
 print(rounds_table(rounds))
 rounds_chart(rounds, "tool-heavy", 400)
 
-# %% [markdown]
+# %% [markdown] id="read-the-solid"
 # Read the solid lines first: what the model has without re-reading. Every design that
 # compacts holds less at each round: the summary design from 69% of the probes at round 1
 # to 44% at round 5, the default from 27% to 6% (it moves outputs to disk rather than
@@ -298,7 +298,7 @@ rounds_chart(rounds, "tool-heavy", 400)
 # The summary here is the offline model's extractive one; a model's summary may keep more
 # or less, which `--recorded` measures on your own file.
 
-# %% [markdown]
+# %% [markdown] id="check"
 # ## Check yourself: the rule a summary must keep
 #
 # The course's summary drops the user's instructions. The probes find them with a rule,
@@ -331,7 +331,7 @@ open_hint = False  # set it to True and run this cell: the hint for your last ch
 if open_hint:
     hint()
 
-# %% [markdown]
+# %% [markdown] id="recap"
 # **Recap.**
 # - A probe is a question whose answer the session holds; after compaction it is in
 #   context, on disk, in a summary only, or gone, and that can be computed with no model,
@@ -345,7 +345,7 @@ if open_hint:
 #
 # **Next:** lab 06, today's API: compaction that keeps thinking valid.
 
-# %% [markdown]
+# %% [markdown] id="references"
 # **References.**
 # - The article, section 6 (the summary: facts only, the request kept apart) and its
 #   four core lessons; the chapter's page upstream, in English:

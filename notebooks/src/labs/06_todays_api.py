@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] id="title"
 # # Lab 06 · Today's API: compaction that keeps thinking valid
 #
 # The API moved under the article's design. The preserved-thinking page
@@ -27,7 +27,7 @@
 # and its thinking blocks, which stand in for reasoning: it is a program, not a language
 # model.
 
-# %% [markdown]
+# %% [markdown] id="goal"
 # **Goal.** You will learn to see which edits of the past a model with preserved thinking
 # refuses, to read what `drop_block` drops, and to weigh an in-place edit against a
 # whole compaction on the bill; you will predict which blocks an edit drops. About 30
@@ -54,7 +54,7 @@ client = offline_client(server.base_url)
 scratch = Path(tempfile.mkdtemp(prefix="lab06-"))
 print(f"model: the offline server ({MODEL_NAME}), on 127.0.0.1; thinking: {lab.THINKING}")
 
-# %% [markdown]
+# %% [markdown] id="the-articles-step-3-refused"
 # ## The article's step 3, refused
 #
 # The course's agent runs the article's first experiment (read five READMEs, compare the
@@ -72,7 +72,7 @@ for record in agent.compactor.records:
         print(f"call {record.call}: {record.step} changed message {record.cache_restart_at}; "
               f"thinking blocks left behind the edit: {record.thinking_invalidated}")
 
-# %% [markdown]
+# %% [markdown] id="the-same-session-through-the"
 # Step 3 shrank an old result in place, in the message printed above. Every thinking
 # block after it now has a prefix it was not made with, and the first of them is the
 # block the 400 names. Sending the same request again cannot help: the history still
@@ -98,7 +98,7 @@ for record in agent.compactor.records:
               f"{record.thinking_invalidated}; the cache restarts at message {record.cache_restart_at}")
 print(agent.answer.splitlines()[0])
 
-# %% [markdown]
+# %% [markdown] id="drop-block-and-what-it-drops"
 # The compaction cost something, and its record counts it: the reasoning of the earlier
 # turns is gone (removing thinking blocks with everything before them is allowed), and
 # the prompt cache restarts at message 0. Nothing was sent back invalid.
@@ -133,7 +133,7 @@ for name, thinking in (("block_binding without the header", drop), ("the edit, n
     except anthropic.BadRequestError as error:
         print(f"{name}: 400 {error.body['error']['message'][:110]}...")
 
-# %% [markdown]
+# %% [markdown] id="predict"
 # **Predict.** The same five-turn loop (thinking blocks at messages 1, 3, 5, 7 and 9), and
 # three edits: step 3 shrinks the tool result of messages.4; the `system` prompt changes;
 # the two oldest thinking blocks are removed. For each, which paths does `drop_block`
@@ -148,7 +148,7 @@ open_hint = False  # set it to True and run this cell again: the hint for your l
 if open_hint:
     hint()
 
-# %% [markdown]
+# %% [markdown] id="the-servers-answer"
 # **The server's answer** opens once you have checked a full prediction: the offline
 # server's own check (`binding.check`, which its HTTP handler runs on each request) on
 # the checker's five-turn session, for each of the three edits.
@@ -161,7 +161,7 @@ if revealed("dropped_paths"):
     for edit, paths in dropped_by_the_server().items():
         print(f"{edit}: {paths}")
 
-# %% [markdown]
+# %% [markdown] id="an-in-place-edit-beside-a"
 # ## An in-place edit beside a compaction, on the bill
 #
 # The benchmark's tool-heavy session, 60 turns, with thinking on (each canned reply
@@ -178,7 +178,7 @@ print(tables.format_table(rows, columns=("design", "calls", "summ", "read", "cos
                                          "missed", "thinking")))
 lab.cost_chart(rows)
 
-# %% [markdown]
+# %% [markdown] id="a-practitioners-checklist"
 # The edits in place are cheaper on this bill: they keep most of the prompt cached. But
 # every one of them invalidates the reasoning after it, and on a current model the
 # cheaper bill is a refused request. The default pays for whole compactions instead and
@@ -200,7 +200,7 @@ lab.cost_chart(rows)
 # - **In CI, `input_transformations` empty.** Send the beta header and fail the build on
 #   any `thinking_dropped` entry: each one is a prefix your code changed.
 
-# %% [markdown]
+# %% [markdown] id="recap"
 # **Recap.**
 # - A thinking block is bound to everything before it; the article's steps 2 and 3 edit
 #   that past, and the next request is a 400 (or, with `drop_block`, the reasoning goes).
@@ -211,7 +211,7 @@ lab.cost_chart(rows)
 #
 # **Next:** the last lab; docs/TEACHING.md has the paths through the course.
 
-# %% [markdown]
+# %% [markdown] id="references"
 # **References.**
 # - Preserved thinking: https://platform.claude.com/docs/en/build-with-claude/preserved-thinking
 # - Fixing a block bound to a different conversation:

@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] id="title"
 # # 01 · 第一步 `tool_result_budget`：超大结果转存到磁盘
 #
 # 一次模型回复可以同时调用多个工具；这些工具结果会一起写进最后一条 user 消息，构成一个
@@ -9,19 +9,19 @@
 # 还原。这段历史来自文章的实验二：agent 读取一个 288,000 字符的文件 `docs.json`，并在同一批次
 # 里运行三条小命令。
 
-# %% [markdown]
+# %% [markdown] id="goal"
 # **目标。** 你将了解：第一步何时动作（某个批次超过上限时）；它把哪些结果转存到磁盘；
 # 它在原处留下的文本块长什么样。然后你要把它的规则倒过来用，亲手选出一个阈值。自学约
 # 25 分钟；在 90 分钟的课堂上用 8 分钟（docs/TEACHING.md）。
 
-# %% [markdown]
+# %% [markdown] id="run-step-1"
 # ## 运行第一步
 #
 # `replay` 在一个临时文件夹里让这段历史只经过这一步。下面依次是：留在上下文里的文本块（这里
 # 截断了它 2,000 字符的预览）、对它的 `Full output:` 行所指文件的检查（文件里是否正是这条结果），
 # 以及整个上下文前后的字符数（虚线：文章的上下文阈值）。
 
-# %% [markdown]
+# %% [markdown] id="move-the-thresholds"
 # 只有那次读取被转存：转存之后，批次总量远低于上限。
 #
 # ## 拖动阈值
@@ -33,11 +33,11 @@
 # `persist_largest` 一行（摘要之前的一道工序，这里从不运行）都属于本包的第二种配置
 # （notebook 05；见 [docs/DESIGN.md](../../docs/DESIGN.md#the-flaws) 的缺陷 4 和缺陷 8）。
 
-# %% [markdown]
+# %% [markdown] id="the-same-replay"
 # 把阈值设为 290,000 的同一次回放，和滑块画出的图一样（上图：逐次调用；下图：对整段历史运行一次
 # `prepare`）：
 
-# %% [markdown]
+# %% [markdown] id="check"
 # ## 自测：选出阈值
 #
 # 把第一步倒过来用。写出 `largest_large_limit(sizes, batch_limit)`：对一个超过
@@ -46,7 +46,7 @@
 # 算：哪些结果必须转存？其中哪一个决定了阈值？检查器对每个用例运行包自己的第一步，其中十个是
 # 随机用例（固定种子）；失败的用例会打印它的输入。
 
-# %% [markdown]
+# %% [markdown] id="recap"
 # **小结。**
 # - 第一步只看最新的批次，而且只在批次总量超过 200,000 个字符时动作。
 # - 它把长于 30,000 个字符的结果转存到 `.task_outputs/tool-results/`，直到批次不超过上限；
@@ -56,6 +56,6 @@
 #
 # **下一步：** notebook 02，第二步 `snip_compact`：长列表的中间段归档到 transcript（完整记录）。
 
-# %% [markdown]
+# %% [markdown] id="references"
 # **参考资料。**
 # - 文章（learn-claude-code s08）的「三、第一步：tool_result_budget」一节；[docs/ARTICLE_MAP.md](../../docs/ARTICLE_MAP.md) 把文章各节对应到代码。

@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] id="title"
 # # 02 · 第二步 `snip_compact`：把长列表的中间段归档
 #
 # 第二步数的是**消息条数**。超过 `max_messages`（50）时，它把整个列表写入
@@ -11,31 +11,31 @@
 # 拒绝）：头部若结束在 `tool_use` 上，就把后面的结果一起带上；尾部若将从 `tool_result` 开始，
 # 就提前一条开始。
 
-# %% [markdown]
+# %% [markdown] id="goal"
 # **目标。** 你将了解：第二步何时动作；它在哪里切分，切点为什么会绕开工具配对；transcript
 # （完整记录）里保存了什么；以及为什么文章的第二步在下一次调用中又会触发。然后你要算出：切到
 # 目标条数的第二步多久归档一次。自学约 20 分钟；在 90 分钟的课堂上用 7 分钟（docs/TEACHING.md）。
 
-# %% [markdown]
+# %% [markdown] id="where-the-cut-falls"
 # ## 切点落在哪里
 #
 # `long_session` 有 64 条消息。下面两行分别显示文章的两个切点两侧消息的类型，以及切点移到了
 # 哪里。
 
-# %% [markdown]
+# %% [markdown] id="run-step-2"
 # ## 运行第二步
 #
 # 两个切点原本都会拆散一对工具调用和结果，所以都移动了。下面依次是：那条标记，一字不差（回放时
 # transcript 的 uuid4 由固定种子的生成器产生，所以这一页每次都一样）；列表的新长度；读回的
 # transcript。消息图中灰色的是被归档的消息。
 
-# %% [markdown]
+# %% [markdown] id="archiving-again-and-again"
 # ## 归档，再归档
 #
 # 文章保留 3 条 + 47 条 + 标记，一共 51 条：还没有新消息进来就已经超过 50 了（这里由于配对规则，
 # 变成了 53 条）。下面再模拟十二次调用，每次添加一条回复和一条结果：
 
-# %% [markdown]
+# %% [markdown] id="check"
 # 每次调用都写一个新的 transcript，每个都是整个列表的完整副本：这是
 # [docs/DESIGN.md](../../docs/DESIGN.md) 中的缺陷 4 和缺陷 5；labs/01 会展示修正。
 #
@@ -46,7 +46,7 @@
 # 第 2 次加 `added[1]` 条，依此类推；每次加完都运行第二步。返回第二步写出 transcript 的那些调用
 # 的编号。检查器用你给的 `target`，在预先录制的会话和固定随机种子的随机会话上逐次调用运行包自己的第二步。
 
-# %% [markdown]
+# %% [markdown] id="recap"
 # **小结。**
 # - 第二步数的是消息条数：超过 50 条时，保留最初 3 条和最近的消息，中间用一条
 #   `[N messages archived at <path>]` 标记隔开。
@@ -56,6 +56,6 @@
 #
 # **下一步：** notebook 03，第三步 `micro_compact`：旧结果缩成一行。
 
-# %% [markdown]
+# %% [markdown] id="references"
 # **参考资料。** 文章（learn-claude-code s08）的「四、第二步：snip_compact」一节；
 # [docs/ARTICLE_MAP.md](../../docs/ARTICLE_MAP.md) 把它对应到代码。

@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] id="title"
 # # 03 · 第三步 `micro_compact`：旧结果收缩为占位符
 #
 # 第三步每次调用都运行，检查**全部**工具结果。最近 `KEEP_RECENT_RESULTS = 3` 条保持完整，
@@ -11,11 +11,11 @@
 #
 #     [Earlier tool result omitted.]
 
-# %% [markdown]
+# %% [markdown] id="goal"
 # **目标。** 你将了解：第三步会缩短哪些结果；“omitted”要付出什么代价。然后你会亲手写出这一步的
 # 核心逻辑。自学约 25 分钟；在 90 分钟的课堂上用 12 分钟（docs/TEACHING.md）。
 
-# %% [markdown]
+# %% [markdown] id="predict-first"
 # ## 先预测
 #
 # `five_reads` 是文章的实验一：一次 glob，然后读取五个 README。运行单元格，看每条结果的大小。
@@ -23,14 +23,14 @@
 # 它会显示第三步留下了什么，以及消息图（绿色：磁盘上有副本；朱红色：omitted；上面一行按第三步
 # 对每条消息的处理结果着色）。
 
-# %% [markdown]
+# %% [markdown] id="move-the-thresholds"
 # ## 拖动阈值
 #
 # **试一试。** 把 `keep_recent_results` 设为 1，再设为 5：哪些结果变成占位符？有没有写入文件？把它
 # 设回 3，再把 `micro_min_chars` 调到 3,471 以上（较旧结果中最大的一条）：所有结果都保持完整。滑块
 # 下方是设为 1 时的回放。
 
-# %% [markdown]
+# %% [markdown] id="check"
 # ## 自测：写出第三步的核心
 #
 # 写出 `older_result(text)`：对于**不在**最新 3 条之内的结果，第三步会在原处留下什么；依据是上面的
@@ -40,7 +40,7 @@
 # （[docs/DESIGN.md](../../docs/DESIGN.md) 中的缺陷 6）。检查器在第一步真实保存的文件上运行包的
 # 第三步。
 
-# %% [markdown]
+# %% [markdown] id="recap"
 # **小结。**
 # - 第三步保留最近 3 条结果，以及所有不超过 120 个字符的结果；其余每条结果都变成一行，而且
 #   每次调用都这样做。
@@ -51,6 +51,6 @@
 #
 # **下一步：** notebook 04，第四步 `compact_history`：唯一需要付出一次模型调用的步骤。
 
-# %% [markdown]
+# %% [markdown] id="references"
 # **参考资料。** 文章（learn-claude-code s08）的「五、第三步：micro_compact」一节；
 # [docs/ARTICLE_MAP.md](../../docs/ARTICLE_MAP.md) 把它对应到代码。

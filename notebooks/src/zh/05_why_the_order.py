@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] id="title"
 # # 05 · 为什么顺序是固定的
 #
 # 每次调用模型之前，`prepare` 都按同一个顺序运行各个步骤：
@@ -9,29 +9,29 @@
 # 不够时才运行。损失：**第一步必须在第三步之前运行**。第一步把超大结果存到磁盘并留下路径，第三步
 # 随后指向这个路径。
 
-# %% [markdown]
+# %% [markdown] id="goal"
 # **目标。** 你将了解：为什么第一步必须在第三步之前运行；“永久丢失”的确切含义（哪里都读不到：
 # 不在上下文里，不在 transcript（完整记录）里，也不在保存的文件里）。你会认识包的默认配置，它修正了
 # 导致这种丢失的缺陷；你还会写出判断输出是否丢失的检查。自学约 15 分钟；在 90 分钟的课堂上用 8 分钟
 # （docs/TEACHING.md）。
 
-# %% [markdown]
+# %% [markdown] id="the-history-and-your-prediction"
 # ## 这段历史，以及你的预测
 #
 # 又是 `huge_result`（notebook 01），一个批次：模型最先请求那次大读取，然后才请求三条小命令。
 
-# %% [markdown]
+# %% [markdown] id="with-the-seed"
 # 使用原文配置（seed），在这段历史上先运行第三步（`micro_compact`），再运行第一步
 # （`tool_result_budget`）。有多少条工具输出会永久丢失？填入你的数字，然后运行单元格。
 
-# %% [markdown]
+# %% [markdown] id="every-order-of-the-three-cheap"
 # ## 三个廉价步骤的所有顺序
 #
 # `run_in_order` 在临时文件夹里按给定顺序运行这几个廉价步骤（编号 1-3），然后调用
 # `compact_course.bench.cost.lost_outputs`，查出哪些原始结果再也无法逐字读回：分别用文章的配置（seed）
 # 和包的默认配置 `CompactionConfig()`（见下一节）。你填入预测之后，表格和第二张图才会显示。
 
-# %% [markdown]
+# %% [markdown] id="the-flaws-behind-the-loss-and"
 # 唯一要紧的是第一步是否排在第三步之前：第二步在 5 条消息上什么都不做。图表显示不出丢失：两种
 # 顺序最后的大小差不多。
 #
@@ -54,7 +54,7 @@
 # 文件。`context_compact.messages.text_of` 取出一条结果的文本。检查器在预先录制的历史上，按所有顺序、用两种配置，
 # 和 `lost_outputs` 比较。
 
-# %% [markdown]
+# %% [markdown] id="recap"
 # **小结。**
 # - 第一步必须在第三步之前运行：这样在第三步把超大结果变成一行之前，它已经在磁盘上了，
 #   那一行会指向这份副本。
@@ -64,6 +64,6 @@
 #
 # **下一步：** notebook 06，`reactive_compact`：当 API 仍然拒绝时。
 
-# %% [markdown]
+# %% [markdown] id="references"
 # **参考资料。**
 # - 文章（learn-claude-code s08）的「七、为什么顺序必须固定」一节；[docs/ARTICLE_MAP.md](../../docs/ARTICLE_MAP.md) 把文章各节对应到代码。

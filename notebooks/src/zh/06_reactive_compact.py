@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] id="title"
 # # 06 · 补救压缩：API 仍然说“太长”
 #
 # notebook 01-04 的管线按**字符**计数，API 却按 **token** 计数。所以管线放行的请求，仍可能被拒绝。
@@ -12,30 +12,30 @@
 # 它扮演一个窗口只有 8,000 token 的模型：你会看到一次拒绝和一次成功的重试，然后又是一次拒绝，
 # 而它的重试也被拒绝。
 
-# %% [markdown]
+# %% [markdown] id="goal"
 # **目标。** 你将了解：为什么字符数低于阈值的请求仍可能被拒绝；拒绝是怎样被识别的；
 # `reactive_compact` 在哪里切分，为什么每次调用只补救一次。然后你要设计一个只让模型读一次请求
 # 的尾部。自学约 25 分钟；在 90 分钟的课堂上用 8 分钟（docs/TEACHING.md）。
 
-# %% [markdown]
+# %% [markdown] id="under-the-character-limit-over"
 # ## 字符数低于阈值，却超出窗口
 #
 # `overflow` 记录了一次排查失败测试的过程。和每次模型调用之前一样，先运行 `prepare`。
 
-# %% [markdown]
+# %% [markdown] id="the-refusal"
 # ## 拒绝
 #
 # SDK 把 API 返回的 HTTP 400 变成 `anthropic.BadRequestError`，它的消息就是真实 API 的原话。
 # 旁边是文章识别拒绝的检查，以及本包的检查：
 
-# %% [markdown]
+# %% [markdown] id="reactive-compact-then-the-retry"
 # 真实的报错文字里没有文章的两种写法中的任何一种，所以文章的循环会放过这个错误，agent 随之停止
 # （[docs/DESIGN.md](../../docs/DESIGN.md) 中的缺陷 9）。`is_prompt_too_long` 既检查 SDK 的错误类型，
 # 也识别全部三种写法。
 #
 # ## `reactive_compact`，然后重试
 
-# %% [markdown]
+# %% [markdown] id="the-second-refusal-inside-the"
 # 保留了 6 条，而不是 5 条：倒数第五条消息是一个 `tool_result`，在那里切开就会把它和它的
 # `tool_use` 分开发送，API 会拒绝；所以切点前移了一条。重试通过了，模型接下来想读取完整的测试日志。
 #
@@ -46,7 +46,7 @@
 # 输入限制在 20,000 个字符，因为摘要请求也发给这个小模型；以及 `persist_oversized=False`，这样第一步
 # 像文章里那样，只处理超过 200,000 个字符的批次。
 
-# %% [markdown]
+# %% [markdown] id="check"
 # 第一次调用被拒绝，`[reactive compact]` 运行，重试通过（即输出里的那几个 200）。模型读取
 # `logs/test_run.log`，结果超过 40,000 个字符：列表仍低于 50,000 个字符，所以 `prepare` 不动它，
 # 但它超过了 8,000 token。下一次调用被拒绝；计数器已经归零，所以第二次 `reactive_compact` 运行
@@ -63,7 +63,7 @@
 #
 # 检查器在预先录制的历史和随机历史上，和包的 `context_compact.reactive.tail_start`（默认配置）比较。
 
-# %% [markdown]
+# %% [markdown] id="recap"
 # **小结。**
 # - 管线按字符计数，API 按 token 计数：低于字符阈值的请求仍可能被拒绝，
 #   报错是 `prompt is too long: N tokens > M maximum`。
@@ -74,6 +74,6 @@
 #
 # **下一步：** notebook 07，`compact` 工具：由模型自己请求摘要。
 
-# %% [markdown]
+# %% [markdown] id="references"
 # **参考资料。**
 # - 文章（learn-claude-code s08）的「八、API 拒绝后的补救：reactive_compact」一节；[docs/ARTICLE_MAP.md](../../docs/ARTICLE_MAP.md) 把文章各节对应到代码。

@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] id="title"
 # # 07 · compact 工具：由模型请求摘要
 #
 # 自动阈值只知道上下文有多*大*；工作的某个阶段是否*结束*，只有模型清楚。所以文章（第十节）新增了第 6 个工具
@@ -11,17 +11,17 @@
 # 预先录制的历史 `compact_tool` 正好停在这样一个批次之前：模型已经读完五节课程的 README，
 # 现在要写入 `notes/lessons.md` 并调用 `compact`。
 
-# %% [markdown]
+# %% [markdown] id="goal"
 # **目标。** 你将了解：为什么 harness 要先执行完整批次，再做压缩；换成另外两种顺序会出什么问题。
 # 然后你要写一个执行批次的函数，让它在某个工具失败时也能正确收尾。自学约 25 分钟；在 90 分钟的课堂上用 7 分钟（docs/TEACHING.md）。
 
-# %% [markdown]
+# %% [markdown] id="the-articles-harness"
 # ## 文章的 harness
 #
 # `Agent.run_batch` 在示例工作区的一份副本里完成这三步，所以文件真的会被写入；摘要由离线模型（一个程序，
 # 不是语言模型）来写。之后 agent 从摘要继续工作。
 
-# %% [markdown]
+# %% [markdown] id="two-harnesses-that-get-it-wrong"
 # ## 两个出错的 harness
 #
 # **错误 1：一看到 `compact` 就压缩**，然后才追加结果：摘要替换掉了包含 `tool_use` 块的消息，
@@ -29,12 +29,12 @@
 # 但摘要写于文件写入之前，于是模型从这个阶段的第一步（它的 `glob`）重新开始，没有什么能阻止它再写一次：
 # 副作用可能重复。
 
-# %% [markdown]
+# %% [markdown] id="characters-before-and-after"
 # ## 压缩前后的字符数
 #
 # 这个已经闭合的回合共 7 条消息，变成了 1 条，尽管它本来就低于上限：提出请求的是模型，而不是阈值。
 
-# %% [markdown]
+# %% [markdown] id="check"
 # ## 自测：工具失败时也能正确收尾的批次执行
 #
 # 如果 harness 放任工具的异常抛出去，批次就会停在半路：已经发出的调用得不到结果。写出
@@ -45,7 +45,7 @@
 # 也照样在结果之后运行。检查器在预设批次和随机批次上把你的列表和 `Agent.run_batch` 的比较；
 # `hint()` 会指出它识别出的错误。
 
-# %% [markdown]
+# %% [markdown] id="recap"
 # **小结。**
 # - `compact` 工具没有输入，也没有处理函数：模型提出请求，harness 负责执行。
 # - harness 先执行整个批次，用固定文本回应 `compact`，追加全部结果，
@@ -55,7 +55,7 @@
 #
 # **下一步：** notebook 08，综合练习：你用四个步骤搭出自己的 `prepare`。
 
-# %% [markdown]
+# %% [markdown] id="references"
 # **参考资料。**
 # - 文章第九节（agent 循环）和第十节（compact 工具）；这一章在上游仓库中的页面：
 #   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.zh.md

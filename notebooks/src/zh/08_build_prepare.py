@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] id="title"
 # # 08 · 自己搭一个 prepare
 #
 # 四个步骤你已经一个一个见过了，notebook 05 也讲了它们的顺序为什么是固定的。现在把它们组装起来：
@@ -6,12 +6,12 @@
 #
 #     tool_result_budget -> snip_compact -> micro_compact -> compact_history（只在仍然超过上限时）
 
-# %% [markdown]
+# %% [markdown] id="goal"
 # **目标。** 你将用本包的四个步骤亲手写出 `prepare`，在预先录制的历史和随机历史上和本包自己的
 # `ContextCompactor.prepare` 对照检查，然后让 notebook 09 的实时 agent 用它运行。自学约 15 分钟；
 # 在 90 分钟的课堂上用 12 分钟（docs/TEACHING.md）。
 
-# %% [markdown]
+# %% [markdown] id="the-four-steps-as-methods"
 # ## 四个步骤，就是四个方法
 #
 # 一个压缩器（`make_compactor(folder, "seed")`：文章的配置，写入 `folder`）每一步有一个方法。
@@ -28,13 +28,13 @@
 # `compactor.size(messages)` 超过 `compactor.config.context_limit`（这里是 50,000 个字符）时才调用它。
 # 下面是本包自己的 `prepare` 在两段历史上的运行，以及第一段的图：
 
-# %% [markdown]
+# %% [markdown] id="huge-result-comes"
 # `huge_result` 进来时超过 300,000 个字符，第四步却没有运行：第一步把那次巨大的读取存到了磁盘，
 # 第一到第三步之后只剩约 2,500 个字符。`two_code_files` 有 65,000 个字符，没有哪个便宜的步骤能
 # 缩小它（它的批次低于 200,000，它的 3 条结果就是最新的 3 条），所以它仍然超过上限，由第四步
 # 做摘要。图中的条形是每一步之前（灰色）和之后（蓝色）的大小。
 
-# %% [markdown]
+# %% [markdown] id="check"
 # ## 自测：写出 prepare
 #
 # 写 `my_prepare(compactor, messages, active_request)`：按文章的顺序运行四个步骤，每一步作用在
@@ -44,7 +44,7 @@
 # 它的最后一个单元格“轮到你了”用 `prepare=my_prepare` 运行文章的 agent，在一次实时运行里，
 # 每次模型调用之前运行的都是你的管线。
 
-# %% [markdown]
+# %% [markdown] id="recap"
 # **小结。**
 # - `prepare` 就是第一、二、三步，每一步作用在上一步返回的列表上，然后只在列表仍然超过上限时
 #   运行第四步。
@@ -53,7 +53,7 @@
 #
 # **下一步：** notebook 09，实时运行 agent，里面用的是你的 `prepare`。
 
-# %% [markdown]
+# %% [markdown] id="references"
 # **参考资料。**
 # - 文章第七节（顺序）和第九节（agent 循环，在每次模型调用之前运行 `prepare`）：
 #   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.zh.md

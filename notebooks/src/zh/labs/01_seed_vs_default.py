@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] id="title"
 # # Lab 01 · 文章的设计与默认配置对照
 #
 # 本包有两种配置。`CompactionConfig.seed()` 是文章的设计，连同它的数值和缺陷，所以前面的
@@ -33,11 +33,11 @@
 #
 # 这里我们在两种配置下回放同样的长会话，统计各自丢失了什么、花费了多少。
 
-# %% [markdown]
+# %% [markdown] id="goal"
 # **目标。** 你将逐一认识文章设计的缺陷，以及默认配置对应的修正；看清两者在整个会话中各
 # 花费多少、丢失什么。你还会在自己给出的列表上，算出缺陷 3 的代价。自学约 35 分钟；不在 90 分钟的课堂之内（docs/TEACHING.md）。
 
-# %% [markdown]
+# %% [markdown] id="flaw-by-flaw-on-the-small"
 # ## 逐个缺陷，在小历史上演示
 #
 # **缺陷 1 和 2。** `five_reads` 约 17,000 个字符，是阈值的三分之一。原文配置的第三步仍然改写了两条
@@ -46,7 +46,7 @@
 # 开关：打开时，第二步会在同一次调用中把最早的消息归档到 transcript，第三步就无事可做了。）触发的
 # 步骤里的 `persist_largest` 是缺陷 8 的那一轮，见下文。
 
-# %% [markdown]
+# %% [markdown] id="flaw-3"
 # **缺陷 3。** 文章的第三步让最近 3 条结果保持完整，但一个批次可能多于 3 条。这时，模型还
 # 没读过的批次里，较早的结果就会被缩短（notebook 05 在错误的顺序下就这样丢掉了一次 288,000 个字
 # 符的读取）。默认
@@ -60,25 +60,25 @@
 # 真实消息上运行本包自己的第三步，在预设用例和随机用例上比较；`hint()` 会指出它识别出的错误。（默认配置
 # 的答案总是 0：这就是修正。）
 
-# %% [markdown]
+# %% [markdown] id="flaws-4-and-5"
 # **缺陷 4 和 5。** 在 `long_session`（64 条消息）上，第二步归档中间段。原文配置保留 3 + 47 +
 # 标记，每个切点处为了保持工具配对完整，还各多留一条：仍然超过 50 条。所以紧接着的下一次调用又
 # 写一份 transcript，而它归档的只是上一个标记（每种配置下面都打印出最新的标记）。默认配置切到
 # 30 条（这里为了配对是 32 条），下一次调用什么也不写。
 
-# %% [markdown]
+# %% [markdown] id="flaws-8-and-18"
 # **缺陷 8 和 18。** `two_code_files` 在一个批次里读取两个代码文件，各约 30,000 个字符。它们低于批次上
 # 限，所以文章的第一步不动它们；但上下文超过了 50,000。原文配置为此付出一次摘要，代码从上下文中消失。
 # 默认配置把这两条结果转存到磁盘，各留一段预览，不需要摘要：关掉缺陷 18 的开关时，由摘要之前的那一轮
 # 转存完成（缺陷 8）；按默认配置打开它时，由第一步完成，因为每条都超过阈值的 40%。
 
-# %% [markdown]
+# %% [markdown] id="flaw-7-fixed-in-both-profiles"
 # **缺陷 7，两种配置都已修正。** 第一步用 `tool_use_id` 给保存的文件命名，`[A-Za-z0-9._-]` 以外的
 # 每个字符都换成 `_`；文章还会直接复用已经存在的文件。两个不同的 id 清理之后可能得到同一个名字，
 # 于是第二个结果会从第一个结果的文件里被“恢复”出来。本包在 id 本来就干净时沿用文章的名字，不干净时
 # 再加上真实 id 的一段短哈希：
 
-# %% [markdown]
+# %% [markdown] id="a-whole-session-call-by-call"
 # ## 完整会话，逐次调用
 #
 # `compact_course.lessons.replay.timeline` 把 `timeline_150` 按模型调用逐次交给 `prepare`，就像 agent
@@ -97,7 +97,7 @@
 #   条目过期；notebook labs/02 会加入时间；
 # - **永久丢失的工具输出**。
 
-# %% [markdown]
+# %% [markdown] id="characters-before-and-after"
 # 从表格底部往上读。原文配置会永久丢失工具输出；默认配置一条不丢。原文配置写出的 transcript 多
 # 得多（缺陷 4：超过 50 条消息之后，第二步每次调用都归档），还在许多次调用中改写旧结果（缺陷 2）。
 # 所以它的请求中，完整重发上一次请求的更少，每次请求被缓存的比例也更小（表中关于前缀的两行）：有了
@@ -110,7 +110,7 @@
 # 灰色是上下文到达某次调用时的大小，蓝色是 `prepare` 发出的大小；下方的条带标出每个步骤触发的
 # 那些调用。
 
-# %% [markdown]
+# %% [markdown] id="what-became-of-each-message"
 # ## 每条消息的去向
 #
 # 在 `long_session` 上做一次 `prepare`，每条消息一个格子：原文配置归档中间段，并把较早的结果
@@ -119,7 +119,7 @@
 # 仍保存着第三步省略的每条结果的文本（图下方的一行统计了它们的数目）。在没有写 transcript 的
 # 调用中，这些文本就永久丢失了。
 
-# %% [markdown]
+# %% [markdown] id="predict-what-the-seed-loses-on"
 # ## 预测：原文配置在三段短历史上丢失什么
 #
 # 表格统计的是原文配置在两段长会话上丢失的输出。前面几个 notebook 的三段预先录制的短历史不在这里
@@ -130,7 +130,7 @@
 # 超过 200,000 个字符时）和 compact 工具写的 transcript 放在一起推理，先写下你的数字，再运行检查
 # 器；`hint()` 会指出它识别出的失误。
 
-# %% [markdown]
+# %% [markdown] id="move-the-thresholds"
 # ## 拖动阈值
 #
 # 滑块按你的阈值回放 `timeline_150`。
@@ -142,10 +142,10 @@
 # 第二步在同一次调用里就把最旧的消息归档了（缺陷 17 的开关 `compact_in_one_call`），第三步找不到
 # 旧结果可缩（`tests/test_widgets.py` 驱动这个滑块来检查这一点）。
 
-# %% [markdown]
+# %% [markdown] id="the-explorers-first"
 # 滑块最初画出的图（原文配置，文章的数值）：
 
-# %% [markdown]
+# %% [markdown] id="the-articles-own-tests"
 # ## 文章自带的测试
 #
 # 文章的仓库用 `tests/test_compaction_tool_pairs.py` 守护它的切点（文章第十一节）。核心是一条
@@ -153,19 +153,19 @@
 # 对应 `tool_use` 的消息之后，否则 API 会拒绝请求。下面它抓住了一种切法：在 9 条消息的历史上保留
 # 最近 5 条，却不检查配对：
 
-# %% [markdown]
+# %% [markdown] id="its-four-cases"
 # 它的四个用例：第二步让头部的配对和尾部的配对保持完整；reactive_compact 把被切开的配对中的
 # `tool_use` 拉进保留的尾部；摘要只覆盖真正被丢弃的部分 `messages[:3]`，不包括被拉进来的配对。
 # `compact_course.lessons.article_tests` 在一个新文件夹里，用小历史逐个回放这些用例。在两种配置上运行
 # 它们：
 
-# %% [markdown]
+# %% [markdown] id="both-profiles-pass"
 # 两种配置都通过：默认配置改变的是切点的位置，从不改变配对规则。文章结尾的其余内容（组件一览表、
 # 120 个字符的文件名、s08 在哪里交棒给 s09 的记忆）在
 # [docs/ARTICLE_MAP.md](../../docs/ARTICLE_MAP.md) 中对应到本包；文章发表之后，上游代码针对每
 # 个缺陷改了什么，见 [docs/AFTER_THE_ARTICLE.md](../../docs/AFTER_THE_ARTICLE.md)。
 
-# %% [markdown]
+# %% [markdown] id="recap"
 # **小结。**
 # - 原文配置（seed）做的就是文章代码做的事，只有五项在两种配置中都生效的安全修正除外；默认配置
 #   （default）沿用它的数值，修正它行为上的缺陷。本 notebook 把每个缺陷和它的修正并排展示。
@@ -175,7 +175,7 @@
 #
 # **下一步：** notebook labs/02，基准测试：在生成的长会话上比较四种设计。
 
-# %% [markdown]
+# %% [markdown] id="references"
 # **参考资料。**
 # - 文章第五节（micro_compact）和第七节（为什么顺序必须固定）；这一章在上游仓库中的页面：
 #   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.zh.md

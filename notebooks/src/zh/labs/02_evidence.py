@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] id="title"
 # # Lab 02 · 证据：各设计在长会话中的花费与损失
 #
 # notebook labs/01 在预先录制的历史上比较了两种配置。这里，本包的基准测试（`python -m compact_course bench`）逐
@@ -39,12 +39,12 @@
 #   动过的文件、请求、说过的下一步或决定、用户的指令）中，设计为下一轮发送的内容、它提到的
 #   文件和摘要都不保留的那些。缺失统计的是请求里没有的内容，遗忘统计的是模型再也够不着的内容。
 
-# %% [markdown]
+# %% [markdown] id="goal"
 # **目标。** 你将学会阅读基准测试的表格和图表：每种设计在有提示缓存时花费多少、丢失什么、多常
 # 做摘要，以及同样的思路在 API 一侧是什么样子。然后你要算出：有了缓存，一次压缩要经过多少次
 # 调用才能回本。自学约 30 分钟；不在 90 分钟的课堂之内（docs/TEACHING.md）。
 
-# %% [markdown]
+# %% [markdown] id="characters-and-tokens"
 # ## 字符与 token
 #
 # 管线和文章一样数字符：`estimate_chars(messages) = len(json.dumps(messages, ensure_ascii=False))`。
@@ -52,7 +52,7 @@
 # 测试按离线模型的估算数 token：`ceil(ASCII characters / 4) + other characters`，即四个 ASCII
 # 字符算一个 token，其他每个字符（包括每个汉字）各算一个。同一个请求，三种分量：
 
-# %% [markdown]
+# %% [markdown] id="the-table"
 # ## 表格
 #
 # 这里的每个数字都是确定的：在任何机器上都一样。`tables.format_table` 打印一个随机种子的各行；
@@ -61,7 +61,7 @@
 # 8 个随机种子上的平均值和最差值（`stats.across_seeds`），`default_claims` 逐条检查本页对
 # 默认配置的说法，每个会话一行，每行以 yes 或 NO 结尾。
 
-# %% [markdown]
+# %% [markdown] id="the-chart"
 # 怎么读（120 轮；上面的单元格打印种子 0 的每一项比较，再前面的表格是 8 个种子的平均值和最差值）：
 #
 # - **none** 每次都发送全部内容，所以从不缺失。按 token 计，它的请求在 tool-heavy 和
@@ -98,7 +98,7 @@
 # 因为耗时在每台机器上都不同）；以及每种设计的成本与 seed 配置之比：
 # 柱子是各种子的平均值，短横线是最差值。
 
-# %% [markdown]
+# %% [markdown] id="timings"
 # ## 计时
 #
 # 每次调用都会给 `prepare` 计时，但计时结果随运行、随机器而变，所以本页不保存它们。在终端里运行
@@ -107,7 +107,7 @@
 # `json.dumps` 对比计时。`growth` 是两种长度下每次调用耗时中位数之比，除以每次调用新增内容中位数之比。
 # 接近 1，说明每次调用的工作量跟随新增的内容，而不是会话的长度（没有二次方的循环）。
 
-# %% [markdown]
+# %% [markdown] id="the-same-ideas-on-the-apis-side"
 # ## 同样的思路，在 API 一侧
 #
 # Anthropic API 提供两个服务器端工具，替你完成这条管线的一部分。两者都按 **token**（模型自己的
@@ -144,7 +144,7 @@
 #
 # 基准测试的结论在这里同样适用：删掉什么、多频繁地改写列表开头，和列表有多小一样，决定了成本。
 
-# %% [markdown]
+# %% [markdown] id="check"
 # ## 自测：压缩要多少次调用才能回本？
 #
 # 一个让列表变短的步骤，会让之后的每次请求都变小，但它也改变了缓存里存着的那个列表。写出
@@ -164,7 +164,7 @@
 # 写代码之前先想一想：第三步缩短一条 8,000 token 的旧结果，和第四步用一份摘要替换整个列表，
 # 哪个回本更快？
 
-# %% [markdown]
+# %% [markdown] id="recap"
 # **小结。**
 # - 有提示缓存时，一次请求的成本取决于它是否以完整的上一次请求开头，而不只是它的大小；
 #   回复和摘要同样要计费。所以压缩的代价付在它之后的那次调用上（那次调用读不到被步骤改过的
@@ -177,7 +177,7 @@
 #
 # **下一步：** notebook labs/03，同样的工作交给服务器端、由 API 自己的上下文管理来做。
 
-# %% [markdown]
+# %% [markdown] id="references"
 # **参考资料。**
 # - 文章第二节（为什么先整理工具结果，而不是直接让模型总结）和第七节（为什么顺序必须固定）；
 #   它的代码：https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py

@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] id="title"
 # # Lab 03 · 同样的工作，交给服务器
 #
 # 文章的管线在客户端运行：每次调用之前，由你的代码改写 `messages` 列表。
@@ -27,20 +27,20 @@
 # 凡是真实 API 没有写进文档的行为（摘要的文字、确切的 token 数、清除之后留在结果位置上的内容），
 # 本页都会说明那是离线服务器自己的选择。`docs/AFTER_THE_ARTICLE.md` 列出了这些选择。
 
-# %% [markdown]
+# %% [markdown] id="goal"
 # **目标。** 你将学会为 API 自带的上下文管理写请求，读懂它的回复
 # （`applied_edits`、`compaction` 块、`usage.iterations`），
 # 并在一段预先录制的会话上判断每种设计相对于本课程的管线花费多少、丢失什么；
 # 最后你要为一份预算挑选 edits。约 35 分钟。
 
-# %% [markdown]
+# %% [markdown] id="the-request-bodies-in-full"
 # ## 完整的请求体
 #
 # 一段很小的对话（一个请求、一次工具调用），以及请服务器帮忙的三种方式。
 # 每个请求体都是 SDK 实际发送的 JSON：模型、`max_tokens`、只打印一次的小对话，以及每项功能
 # 添加的键，打印在它的 beta 下面。beta 写在 `anthropic-beta` 请求头里，由 `betas=[...]` 填入。
 
-# %% [markdown]
+# %% [markdown] id="clearing-through-the-sdk"
 # 每个请求体都按打印出来的样子发给了离线服务器。这段小对话远低于任何触发阈值，
 # 所以前两个请求照常回答，没有应用任何 edit；第三个立即压缩，只回复一个 `compaction` 块。
 # `clear_tool_uses_20250919` 的每个参数都在里面：`trigger`（输入 token 数，或工具调用次数）、
@@ -53,7 +53,7 @@
 # 取这段会话的第 100 次模型调用，用默认的 edit 发送（触发阈值 100,000 个输入 token，保留 3 次）。
 # 带同样 `context_management` 的 `count_tokens` 会回答清除之后的数量和原始数量。
 
-# %% [markdown]
+# %% [markdown] id="one-session-through-each-design"
 # 你发出的列表没有变：清除发生在服务器上，作用于它自己的副本。所以没有任何内容被永久丢失，
 # 下一次调用时你照样发送整个列表。API 的文档只说被清除的结果会换成“占位文本”；
 # 上面打印的那一行是离线服务器自己的写法。token 数也是：它们来自 `compact_course.offline.tokens`
@@ -73,7 +73,7 @@
 #   它的一行和 default 相同：默认配置发出的请求远远不到 100,000 个 token（表格里的
 #   `max ktok` 就是它的最大请求），所以服务器从不压缩。
 
-# %% [markdown]
+# %% [markdown] id="the-columns-thousands"
 # 各列依次是：整段会话中模型读到的输入 token 数（千，`read ktok`），写入提示缓存的 token 数
 # （千，`written`），成本（以基础输入 token 的价格为单位，千；按基准测试的方式计费：离线
 # 服务器的提示缓存，Claude Sonnet 5 的价格：输入 1，缓存写入 1.25，缓存读取 0.1，输出 5；
@@ -81,7 +81,7 @@
 # 请求不以上一次请求的全部内容开头的调用次数（`breaks`），摘要调用次数，
 # 最大的一次请求，以及被永久丢失的工具输出（既不在客户端的列表里，也不在管线保存的文件里）。
 
-# %% [markdown]
+# %% [markdown] id="what-clear-at-least-buys-with"
 # 从上往下读这张图。一大批工具结果在上面单元格打印的那次调用时到达：
 # none、server-clear 和 server-compact 的曲线随之跳高。本课程的默认配置立刻把它挡在提示之外，
 # 存到磁盘并留下预览，所以它的曲线几乎不动（表格里它的最大请求仍然很小，而且什么也没丢：
@@ -99,7 +99,7 @@
 # 提示在那里改变，缓存读不到上一次请求的任何内容（断点在每次请求的末尾）。
 # 同一段会话，触发阈值设为 30,000 个 token：
 
-# %% [markdown]
+# %% [markdown] id="what-a-compaction-block-holds"
 # `clear_at_least` 让清除一直等到能一次清掉这么多为止；此后每次调用都满足这道门槛。所以它
 # 推迟了第一次失效，仅此而已：表格里的 `breaks` 在 5,000 时从 60 降到 58，从 5,000 到 20,000
 # 则完全不变。两次请求之间 API 怎么做，
@@ -112,7 +112,7 @@
 # 最小值 `sc.MIN_TRIGGER`，这是它的选择；SDK 的类型只写了默认值 150,000），并打开
 # `pause_after_compaction`，这样回复里只有这个块。
 
-# %% [markdown]
+# %% [markdown] id="the-block-holds"
 # 这个块装着摘要（`content`）、不透明的元数据（`encrypted_content`：真实 API 的是加密的；
 # 离线服务器的只是这个块所代表内容的 base64 明文，上面已解码打印出来）、
 # 一个 `signature` 和 `tool_changes`。按 SDK 的文档字符串，`usage.iterations` 中的
@@ -125,7 +125,7 @@
 # 请求只花原来会话的一小部分，模型仍然读得到目标、文件和其中的事实。
 # 不发它，模型就只读到那个问题，对这段会话一无所知；改动它，服务器就拒绝。
 
-# %% [markdown]
+# %% [markdown] id="on-demand-through-the-sdks-tool"
 # 签名是一个 HMAC，密钥由每个离线服务器在启动时生成：真实 API 的签名格式没有公开，
 # 而且一个离线服务器发出的块会被另一个离线服务器拒绝。
 # SDK 根据错误里的代码（`error.details.error_code`）抛出它自己的异常类，
@@ -138,7 +138,7 @@
 # 把它交给你（`stop_reason` 为 `"compaction"`），然后从这个块接着往下运行。
 # 这里它在示例工作区上运行文章的第一个实验，并在第二次回复之后压缩。
 
-# %% [markdown]
+# %% [markdown] id="when-each-design-wins-the-same"
 # 压缩块之后，模型只读到摘要和它后面的几轮，但它仍然把列表补完了，连 s01 的标题也在内：
 # 摘要带着它在压缩之前读到的标题。（runner 一开始会请服务器在一个 thread 里保存对话；
 # 离线服务器拒绝了，返回的错误代码让 runner 改为每一轮都发送完整的历史。）
@@ -156,7 +156,7 @@
 # continuation，请求和说过的下一步；decision，说过的决定或用户的指令；若设计为下一轮发送的内
 # 容、它提到的文件和摘要都不保留某个探针，这个探针就算遗忘）。
 
-# %% [markdown]
+# %% [markdown] id="check"
 # 逐行对照着读，先看最后两行：它们把每种服务器设计放在峰值与它最接近的那一行默认配置旁边
 # （相同的峰值），上面各行则把它放在相同触发阈值的默认配置旁边（相同的触发阈值）。
 #
@@ -188,7 +188,7 @@
 # 写出满足预算的 `context_management` 的 `edits`（一个 edit 列表，和上面的请求体一样）。
 # 检查器会在这段会话上运行它们，并逐条报告，附上测得的数字。
 
-# %% [markdown]
+# %% [markdown] id="recap"
 # **小结。**
 # - API 可以在它那一侧清除旧的工具结果（`clear_tool_uses_20250919`），或做摘要
 #   （`compact_20260112`，或按需压缩）；请求里写明 beta 和 edit。
@@ -200,7 +200,7 @@
 #
 # **下一步：** notebook labs/04，用同样的度量看你自己 agent 的会话。
 
-# %% [markdown]
+# %% [markdown] id="references"
 # **参考资料。**
 # - 文章第五节（第三步 `micro_compact`）和第六节（第四步 `compact_history`），本页运行的是它们
 #   在服务器端的对应做法；上游代码：

@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] id="title"
 # # Lab 04 · 你自己的 agent，你自己的历史
 #
 # 前面每个 notebook 回放的都是课程自带的历史，用的都是文章的数值。
@@ -23,11 +23,11 @@
 # 无法解析的文件，或工具配对对不上的文件，都会被拒绝，并给出文件、行号和问题所在：
 # 转换到一半的东西绝不会被回放。没有哪个导入器认领的文件，会被拒绝并说明它看起来像什么。
 
-# %% [markdown]
+# %% [markdown] id="goal"
 # **目标。** 你将载入另一个 agent 的会话文件，回放它，在它上面扫描阈值，
 # 为一个窗口和一份预算选出设置，并看到工具循环需要的那四行。约 30 分钟。
 
-# %% [markdown]
+# %% [markdown] id="what-the-file-holds-and-what-the"
 # ## 文件里有什么，模型看到了什么
 #
 # 样例 `data/sessions/claude_code_sample.jsonl` 是 **制作的，不是录下来的**：
@@ -36,18 +36,18 @@
 # 读五节课 README 的子 agent，以及一次编辑之前的文件历史快照（file-history-snapshot）。
 # 它的第一条记录就这样写明了。先按种类数一数它的记录，再看导入器留下了什么：
 
-# %% [markdown]
+# %% [markdown] id="every-import-also"
 # 每次导入还会说明它读了什么、略去了什么，按种类列出，并给出行号：
 # 都在历史的 `import_report` 里（它的 `import_notes` 用英文写着同样的内容，供终端显示）。
 
-# %% [markdown]
+# %% [markdown] id="the-sidechain-records"
 # 旁支记录和 meta 行被略去：那一行是本地命令的说明（caveat）；而带着斜杠命令提示的 `isMeta`
 # 记录被保留（报告里的 "1 user (isMeta)"）。`summary` 和 `file-history-snapshot` 是簿记，不是消息。
 # assistant 记录比模型回复多：Claude Code 每个内容块写一条记录，
 # 导入器把 `message.id` 相同的记录重新合成一条回复。
 # 当前用户请求是由人输入的最新一段文本。
 
-# %% [markdown]
+# %% [markdown] id="todays-claude-code-and-the-other"
 # ## 今天的 Claude Code，以及其他格式
 #
 # 从 2.1.x 起，Claude Code 把一批并行调用的每个结果都记在它自己那条 `tool_use` 记录之下
@@ -56,22 +56,22 @@
 # `data/sessions/claude_code_2_1.jsonl` 和样例一样是制作的，由 `scripts/make_sessions.py` 写出；
 # 其中的摘要是脚本写的，不是模型写的。
 
-# %% [markdown]
+# %% [markdown] id="the-other-made"
 # 其他制作的样例，每种格式一个，也都这样导入，`python -m compact_course replay FILE` 都接受：
 
-# %% [markdown]
+# %% [markdown] id="one-prepare-over-the-whole"
 # ## 对整个会话运行一次 `prepare`
 #
 # 和 notebook labs/01 一样，`replay` 用默认配置（default）和文章的数值，对整个列表运行一次管线：
 
-# %% [markdown]
+# %% [markdown] id="call-by-call"
 # ## 逐次调用
 #
 # `timeline` 把会话按模型调用逐次交给 `prepare`：
 # 假如你的 agent 当初运行了这条管线，它也会这样做。回复是录下来的那些：
 # 压缩器改变不了模型接下来做了什么。
 
-# %% [markdown]
+# %% [markdown] id="sweep-the-thresholds-for-a"
 # ## 为一个窗口扫描阈值
 #
 # 假设你的模型窗口是 16,000 个 token。这个样本很小（网格下面一行打印它不压缩时的峰值），所以
@@ -99,11 +99,11 @@
 # 多少行，标为 `-`）。在这些行里，最佳行（`*`）放得进窗口、什么都不丢，其次缺失最少，再其次
 # 把缺失计价后的账单（`+misses`）最低。`!` 标出超出窗口的行。
 
-# %% [markdown]
+# %% [markdown] id="the-chart-draws"
 # 图表画出每一行：横轴是成本，纵轴是缺失。实心点什么都不丢，空心点有丢失，
 # 叉号放不进窗口；星号是最佳行，虚线是不压缩时的成本。
 
-# %% [markdown]
+# %% [markdown] id="read-it-with"
 # 用下面的检查来读它。原文配置（seed）的第三步不给它移走的内容留副本，
 # 所以它的行都有丢失，也遗忘探针，排名把它们排除在外；默认配置（default）的行什么都不丢，
 # 也不遗忘。
@@ -111,14 +111,14 @@
 # 范围可能重叠（最后几行打印了哪里重叠），所以无论其他参数怎么设，更低的阈值并不总是更便宜。
 # 按字符计的最大阈值放不进这么小的窗口。
 
-# %% [markdown]
+# %% [markdown] id="the-chosen-settings"
 # ## 选定的设置
 #
 # 最佳行的设置就是一个 `CompactionConfig`：把它交给你的压缩器。
 # 按 token 计的阈值需要一个 token 度量配合它，即 `context_compact.tokens.TokenMeasure(client, model)`，
 # 它去问你的模型自己的 `count_tokens`；阈值的单位和度量的单位不一致时，压缩器会拒绝。
 
-# %% [markdown]
+# %% [markdown] id="the-recipe-four-lines-in-your"
 # ## 配方：你自己循环里的四行
 #
 # [docs/RECIPE.md](../../docs/RECIPE.md) 逐行解释；`examples/own_loop.py` 是完整的循环，
@@ -130,7 +130,7 @@
 # 3. `compact` 工具：先执行整个批次，追加每一个结果，然后才 `compact_history`；
 # 4. 把当前用户请求传给它们每一个。
 
-# %% [markdown]
+# %% [markdown] id="check"
 # ## 自测：为更小的模型选设置
 #
 # 你的团队把这个 agent 换到一个窗口只有 4,000 个 token 的模型上，在这次会话上能花的成本是
@@ -140,7 +140,7 @@
 # 评判：它必须放得进窗口、什么都不丢、遗忘的探针不比默认配置（默认设置下）多，而且不超预算（网格里没有一行放得进窗口，所以没有
 # 最佳行可以比较缺失次数，检查器会说明这一点）。
 
-# %% [markdown]
+# %% [markdown] id="recap"
 # **小结。**
 # - 导入器读得了 Claude Code（包括 2.1.x，它自己的压缩原样保留）、Codex CLI、Responses API、ATIF、
 #   Messages API 和 OpenAI 聊天格式的文件，转换不了的地方会指出行号；
@@ -152,7 +152,7 @@
 #
 # **下一步：** notebook labs/05，每种设计遗忘了什么。
 
-# %% [markdown]
+# %% [markdown] id="references"
 # **参考资料。**
 # - 文章第九节（在 agent 循环里，每次模型调用前都跑同一条管线），以及它的代码：
 #   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/code.py

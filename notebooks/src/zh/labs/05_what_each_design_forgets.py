@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] id="title"
 # # Lab 05 · 每种设计遗忘了什么
 #
 # 说到压缩，人们最先问的是：“我的 agent 为什么忘了？”前面的 notebook 量过字符数、账单、
@@ -35,13 +35,13 @@
 # `python -m compact_course probe FILE` 会把同样的问题交给 Claude（`--repeats N`：每次运行的回答会有
 # 差异）；本 notebook 始终离线运行。
 
-# %% [markdown]
+# %% [markdown] id="goal"
 # **目标。** 你将审计一次 agent 记录在自己会话文件里的压缩，在一个能读懂的会话上看到五类探针，看文章的
 # 每一步和 notebook labs/01-03 的每种设计把它们留在哪里，逐个探针检验文章对第一步的说法，看每种设计在
 # 5 轮压缩中还留着什么，并写出摘要必须保留的规则。自学约 30 分钟；
 # 不在 90 分钟的课堂之内（docs/TEACHING.md）。
 
-# %% [markdown]
+# %% [markdown] id="a-compaction-recorded-in-a"
 # ## 记录在会话文件里的一次压缩
 #
 # 你的 agent 以前压缩过，它的会话文件里写着。Claude Code 会写一条 `subtype: "compact_boundary"` 的
@@ -50,60 +50,60 @@
 # 摘要由本项目写出（`scripts/make_recorded_sessions.py`），所以每个答案都是已知的。在这个会话里，用户把
 # timeout 从 30 改成 45，一个测试先失败后通过，一个文件里的 retries 从 2 变成 5；然后上下文被压缩。
 
-# %% [markdown]
+# %% [markdown] id="each-probe-of"
 # 边界之前那些消息的每个探针，此后处在三种位置之一：**在摘要里**（in summary）、**重新读过**
 # （re-read：摘要里没有，但 agent 在文件后面又把它取了回来：某次工具调用的结果里有它），或者**没了**
 # （gone）。离线模型只凭记录下来的摘要回答每个探针。旁边是本课程的各种设计在同一位置的表现，每次缺失
 # （设计发送的内容里没有完整的某个工具输出）按重新读一次那个输出计价，以基础输入 token 计
 # （`python -m compact_course probe FILE --recorded` 打印的是同样的内容）。
 
-# %% [markdown]
+# %% [markdown] id="the-summary-kept"
 # 摘要保留了指示、改过的文件、错误和下一步。它丢掉了 assistant 的决定；有两个探针能找回来，只是因为
 # agent 在边界之后又把它们取了一次（重新运行了一个日志，重新读了 requirements.txt），每次都是付了费的
 # 重新读取。在这个短会话上，本课程的设计除了一个输出之外什么都没丢（原文配置的第三步每次调用都会运行）。
 # 再看那些变过的事实：
 
-# %% [markdown]
+# %% [markdown] id="the-summary-still"
 # 摘要里仍然写着“Set the timeout to 30.”和“test_total FAILED”：两个过时的值（报告里数出的就是这两个）。
 # 相信它的模型会回答 30，这个回答算作错。离线模型看到的值只有 1 个，而问题说有 2 个，所以它说无法确定；
 # 就连摘要写对了的 retries，它也不担保，因为它看不到那次变化。在你自己的文件上运行这个审计：
 # `python -m compact_course probe ~/.claude/projects/<project>/<session>.jsonl --recorded`
 # （Codex 的 rollout 也可以；加 `--json` 得到数字）。
 
-# %% [markdown]
+# %% [markdown] id="five-kinds-of-probe-from-a"
 # ## 五类探针，来自一个能读懂的会话
 #
 # `long_session` 是 notebook 02 的预先录制的历史：为课程工作区写一份状态报告，共 64 条消息。
 # 它的第二条消息是用户的指示：“Do not edit anything under web/. Keep the report under 300 words.”
 
-# %% [markdown]
+# %% [markdown] id="each-cue-was"
 # 每个提示都经过挑选：会话里凡是以它开头的行或句子，都是期望的那一个；模型无论找到哪一份副本，
 # 都是正确答案。artifact 探针写明工具和路径，期望的回答是“yes”。
 
-# %% [markdown]
+# %% [markdown] id="each-step-of-the-article-alone"
 # ## 文章的每一步，单独运行
 #
 # 每一步在原文配置（seed，即文章原样）下单独运行一次，用的是专门为它准备的预先录制的历史。然后定位每个
 # 探针，并逐个提问。
 
-# %% [markdown]
+# %% [markdown] id="step-2-moves"
 # 第二步把 `long_session` 的中间部分移到一个 transcript，并在标记里写明它：离开上下文的内容在
 # 磁盘上，离线模型会重新读取它。第四步用一条写明 transcript 的摘要替换 `two_code_files`：同样
 # 如此。只有第三步让探针“没了”：在原文配置下，它把 `five_reads` 里较早的结果缩成
 # `[Earlier tool result omitted.]`，没有任何副本（缺陷 1），模型说不出那些行。
 
-# %% [markdown]
+# %% [markdown] id="the-articles-claim-about-step-1"
 # ## 逐个探针检验文章对第一步的说法
 #
 # 文章说第一步转存的输出“完整内容仍然可以从路径中取回”。在 `huge_result` 上，第一步把 288,000
 # 字符的 JSON 移到 `.task_outputs/tool-results/`，只留下 2,000 字符的预览。下面是这段历史的
 # 每个探针、第一步之后它所在的位置，以及回答：
 
-# %% [markdown]
+# %% [markdown] id="the-claim-holds"
 # 在这段历史上，这个说法成立：预览之外的那一行在磁盘上，模型读取预览写明的路径，就把它取了
 # 回来。
 
-# %% [markdown]
+# %% [markdown] id="each-design-of-labs-01-03-at-the"
 # ## notebook labs/01-03 的每种设计，在会话结束时
 #
 # 基准测试的设计（notebook labs/02）：`none`、`summary`（只有第四步）、`seed`、`default`，以及离线
@@ -113,38 +113,38 @@
 # 逐次调用回放，再为下一轮做准备，然后在
 # 那里定位并询问每个探针。
 
-# %% [markdown]
+# %% [markdown] id="the-seed-profiles"
 # 原文配置的第三步让大部分 recall 行“没了”，模型无法确定；default 先把它们保存下来，所以它们
 # 在磁盘上，也都答对了。这个会话太短，达不到服务器端设计的默认触发阈值（100,000 和 150,000 个
 # token）：它们在这里什么也没改变。下面更长的会话会显示它们的作用。
 
-# %% [markdown]
+# %% [markdown] id="the-summarys-weak-spot"
 # ## 摘要的弱点
 #
 # Factory 发现，它试过的每种方法在产物轨迹（artifact trail）上都最弱。本课程写的摘要（离线模型
 # 的抽取式摘要，第四步）又如何？每段预先录制的历史都被它的摘要消息替换，并且有意不看摘要背后的
 # transcript：摘要自己保留了什么？
 
-# %% [markdown]
+# %% [markdown] id="the-courses-summary"
 # 本课程的摘要会列出它看到的每次调用及其路径，所以在这里它保留了全部产物轨迹。它的弱点在
 # 别处：大部分 recall 行，以及用户的指示（它的文档字符串把用户的约束列在它不保留的内容里）。
 # 这是离线替身的局限，不是文章的设计：文章的摘要提示要求真实模型保留用户约束。练习里的
 # `instructions` 这样的规则，才能把它们留下。这里没有测量 Claude 写的摘要；设置密钥后运行 `python -m compact_course probe`，就能看到你的。
 
-# %% [markdown]
+# %% [markdown] id="what-each-design-costs-and-what"
 # ## 每种设计的花费，以及它遗忘的内容
 #
 # 一个更长的会话：基准测试的 tool-heavy 会话，120 轮，种子 0。每种设计的账单（notebook labs/02 的
 # 账单，以基础输入 token 计）旁边，是结束时“没了”的探针数。
 
-# %% [markdown]
+# %% [markdown] id="read-the-chart"
 # 从左下角读这张图：缺失计价后（每次缺失按回读计费，见 notebook labs/02）最便宜、又什么都不遗忘的设计。在这个会话上，那就是 default 配置（还有加上
 # 服务器端压缩的 default：服务器端压缩在这里从不触发，上面的单元格为它打印的摘要调用是 0 次，
 # 服务器端压缩也算在内）。原文配置花得更多，也会遗忘；服务器端压缩会遗忘它的
 # 摘要丢掉的内容；清除（clearing）会遗忘它清除的结果，而且在 API 的默认触发阈值下，它在做压缩的
 # 设计里花费最高。`none` 什么都不遗忘，但花费高得多，“requests over the window”一列是它超出窗口、会被 API 拒绝的请求数（notebook labs/02）。
 
-# %% [markdown]
+# %% [markdown] id="round-after-round"
 # ## 一轮又一轮
 #
 # 损失不是在一次压缩之后显现的：业界是在几次之后才发现它（在一个一致性测试工具里，自由形式的摘要在第 2
@@ -153,7 +153,7 @@
 # 它之前那些消息的每个探针都重新定位一次：**还在**（held）请求或它的摘要里，或者**还能找回**
 # （reachable：请求提到的某个文件里也有它）。
 
-# %% [markdown]
+# %% [markdown] id="read-the-solid"
 # 先看实线：模型不重新读取就拥有的内容。每种做压缩的设计，每一轮还在的都更少：summary 设计从第 1 轮的
 # 69% 降到第 5 轮的 44%，default 从 27% 降到 6%（它把输出移到磁盘上，而不是写进摘要），服务器端压缩在它
 # 走到的 4 轮里从 32% 降到 12%。虚线是重新读取还能找回的：summary 设计和 default 每一轮都是 100%（它们的
@@ -161,7 +161,7 @@
 # 还在的：它不留文件。recall 行最先消失：到第 5 轮，没有哪种设计还留着一行。这里的摘要是离线模型的抽取式
 # 摘要；模型写的摘要可能保留得多些或少些，`--recorded` 在你自己的文件上量的就是这个。
 
-# %% [markdown]
+# %% [markdown] id="check"
 # ## 自测：摘要必须保留的规则
 #
 # 本课程的摘要会丢掉用户的指示。探针用一条规则 `compact_course.probes.instructions` 找出它们；你要在
@@ -174,7 +174,7 @@
 # `compact_course.probes.readable_units(text, "sentence")` 可以把文字切成句子。检查器在你没见过的预先录制
 # 的文字和带种子的随机文字上，分别运行包里的规则和你的函数。`hint()` 会指出它识别出的错误。
 
-# %% [markdown]
+# %% [markdown] id="recap"
 # **小结。**
 # - 探针是一个答案就在会话里的问题；压缩之后，它在上下文中、在磁盘上、只在摘要里，或者没了，
 #   这一点不用模型就能算出来：对本课程的设计如此，对你的 agent 记录下来的压缩也如此（`probe FILE --recorded`）。
@@ -186,7 +186,7 @@
 #
 # **下一步：** Lab 06，今天的 API：让思考块保持有效的压缩。
 
-# %% [markdown]
+# %% [markdown] id="references"
 # **参考资料。**
 # - 文章第六节（摘要：只写事实，请求单独保留）和四条核心经验；这一章在上游仓库中的页面：
 #   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.zh.md

@@ -1,4 +1,4 @@
-# %% [markdown]
+# %% [markdown] id="title"
 # # Lab 06 · 今天的 API：让思考块保持有效的压缩
 #
 # 文章的设计之下，API 已经变了。preserved thinking（保留思考）页面
@@ -25,19 +25,19 @@
 # `compact_course/offline/api/binding.py`），以及它写出的思考块，那只是推理的替身：它是一个程序，
 # 不是语言模型。
 
-# %% [markdown]
+# %% [markdown] id="goal"
 # **目标。** 你将学会看出具有保留思考的模型会拒绝哪些对过去的编辑，读懂 `drop_block` 丢弃了什么，
 # 并在账单上比较原地编辑与整体压缩；你还要预测一次编辑会丢弃哪些块。自学约 30 分钟；
 # 不在 90 分钟的课堂之内（docs/TEACHING.md）。
 
-# %% [markdown]
+# %% [markdown] id="the-articles-step-3-refused"
 # ## 文章的第三步，被拒绝
 #
 # 本课程的 agent 打开思考，运行文章的第一个实验（读五个 README，比较标题）：每个回复都以一个带签名的
 # 思考块开头，每个 assistant 轮次都原样发回。在原文配置（seed）里，第三步在每次调用之前运行，
 # 把最新三个之前的结果就地换成 `[Earlier tool result omitted.]`。
 
-# %% [markdown]
+# %% [markdown] id="the-same-session-through-the"
 # 第三步就地缩短了一个旧结果，就在上面打印的那条消息里。它之后的每个思考块，前缀都不再是生成时的
 # 前缀；其中第一个，就是 400 点名的块。把同一个请求再发一次也没用：历史里仍然留着这次编辑。
 #
@@ -48,7 +48,7 @@
 # 第四步整体压缩：只留一条 user 消息，装着摘要和当前请求，这正是保留思考页面所说的 "simple
 # compaction"（简单压缩）。这里把上限设为 12,000 个字符，好让它在这段短会话里触发。
 
-# %% [markdown]
+# %% [markdown] id="drop-block-and-what-it-drops"
 # 这次压缩是有代价的，它的记录把代价数了出来：前面各轮的推理没了（连同之前的一切一起删去思考块，
 # 是允许的），提示缓存从第 0 条消息重新开始。没有任何块在失效之后被发回。
 #
@@ -59,16 +59,16 @@
 # 请求成功，`input_transformations` 列出了服务器丢弃的每个块。流式发送时，这个列表在
 # `message_start` 里。
 
-# %% [markdown]
+# %% [markdown] id="predict"
 # **预测。** 同样的五轮循环（思考块在第 1、3、5、7、9 条消息），三种编辑：第三步缩短 messages.4
 # 的工具结果；`system` 提示改了；删去最早的两个思考块。每种情况下，`drop_block` 会列出哪些路径？
 # 写出这些列表（什么都不丢弃时写 `[]`）。
 
-# %% [markdown]
+# %% [markdown] id="the-servers-answer"
 # **服务器的答案**要等你用完整的预测运行过检查器才会打开：离线服务器自己的检查（`binding.check`，
 # 它的 HTTP 处理程序对每个请求都运行它），作用在检查器的五轮会话上，三种编辑各一行。
 
-# %% [markdown]
+# %% [markdown] id="an-in-place-edit-beside-a"
 # ## 原地编辑与压缩，放在账单上比较
 #
 # 基准测试里工具密集的会话，60 轮，打开思考（每个预先写好的回复都先思考；`compact_course/bench/thinking.py`），
@@ -77,7 +77,7 @@
 # 每种设计在前缀改变之后仍然发回的块：在当前的模型上，每一个都是一次 400，或者在 `drop_block` 下
 # 丢掉它的推理。
 
-# %% [markdown]
+# %% [markdown] id="a-practitioners-checklist"
 # 在这份账单上，原地编辑更便宜：它们让提示的大部分留在缓存里。可是每一次原地编辑都会让它之后的推理
 # 失效；在当前的模型上，更便宜的账单换来的是被拒绝的请求。默认配置改为付出整体压缩的费用，不发回
 # 任何失效的块。账单按哪个模型计价，上面已经打印出来；token 数是离线估算。
@@ -95,7 +95,7 @@
 # - **CI 里 `input_transformations` 为空。** 带上 beta 请求头，只要出现 `thinking_dropped` 条目
 #   就让构建失败：每一条都是你的代码改过的前缀。
 
-# %% [markdown]
+# %% [markdown] id="recap"
 # **小结。**
 # - 思考块绑定在它之前的一切上；文章的第二、三步会编辑这段过去，下一个请求就是 400
 #   （或者在 `drop_block` 下，推理没了）。
@@ -106,7 +106,7 @@
 #
 # **下一步：** 这是最后一个实验 notebook；docs/TEACHING.md 给出了学习本课程的几条路线。
 
-# %% [markdown]
+# %% [markdown] id="references"
 # **参考资料。**
 # - Preserved thinking（保留思考）：https://platform.claude.com/docs/en/build-with-claude/preserved-thinking
 # - 修复绑定到另一段对话的思考块：
