@@ -9,6 +9,8 @@ docs/TEACHING.md lists, the traps included (01: a persisted result counted as
 """
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -722,6 +724,32 @@ def test_every_notebook_has_a_checker_and_nine_have_code_to_write():
     assert len(writes_code) >= 9
     assert {"01", "02", "03", "04", "06", "07"} <= writes_code
     assert set(ex.WRITES_CODE) == {check for check, _, _ in FUNCTION_CHECKS}
+
+
+def test_the_lazy_table_names_each_checker_with_its_module():
+    # exercises/__init__.py imports a checker when asked for, by its MODULES table: a
+    # checker registered in the catalogue but missing from the table (or named with another
+    # module) would be out of the notebooks' reach.
+    registered = {c.__name__: c.__module__.rpartition(".")[2]
+                  for checks in ex.CHECKERS.values() for c in checks}
+    assert ex.MODULES == registered
+    assert all(getattr(ex, name) is check for checks in ex.CHECKERS.values() for check in checks
+               for name in [check.__name__])
+
+
+def test_one_checker_loads_its_module_and_not_the_others():
+    # Notebook 01's import loads budget.py; lab 06's checker (dropped.py, which pulls the
+    # SDK) and the rest stay unloaded until asked for.
+    code = ("import sys\nfrom compact_course.lessons.exercises import check_largest_large_limit\n"
+            "print(sorted(m.rpartition('.')[2] for m in sys.modules "
+            "if m.startswith('compact_course.lessons.exercises.')))\n"
+            "print('anthropic' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    loaded, sdk = done.stdout.splitlines()
+    assert "budget" in loaded and "dropped" not in loaded and "tool" not in loaded
+    assert sdk == "False"
 
 
 def test_the_teachers_guide_shows_every_solution_as_it_is_in_solutions_py():

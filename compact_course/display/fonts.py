@@ -11,22 +11,25 @@ not installed would make matplotlib log a warning on every chart, and a
 Chinese character then draws as a box with a "missing from font" warning,
 which is what tests/test_chart_fonts.py looks for.
 
+matplotlib is imported when a chart asks, not with this module (a lesson's import stays light).
+
 Left out: other CJK fonts and any font file shipped with the course.
 """
-
-import matplotlib
-from matplotlib import font_manager
 
 LATIN = "DejaVu Sans"
 CJK = "Noto Sans CJK SC"
 
 
 def has_cjk_font() -> bool:
+    from matplotlib import font_manager
+
     return any(font.name == CJK for font in font_manager.fontManager.ttflist)
 
 
 def use_cjk_fallback() -> list[str]:
     """Set font.family to DejaVu Sans then Noto Sans CJK SC; return the list set."""
+    import matplotlib
+
     family = [LATIN, CJK] if has_cjk_font() else [LATIN]
     matplotlib.rcParams["font.family"] = family
     matplotlib.rcParams["font.sans-serif"] = [*family, *(

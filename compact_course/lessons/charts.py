@@ -14,13 +14,16 @@ is what the tests check. Colours come from `compact_course.display.palette` (Oka
 the one palette of every chart, which stays distinguishable for the common
 kinds of colour blindness.
 
+matplotlib is imported by the function that draws, not with the module: a notebook's
+import cell stays light, and only a chart pays for matplotlib (about half a second).
+
 Left out on purpose: anything interactive (see widgets.py) and any styling
 that needs a font or a style sheet the notebook may not have.
 """
 
-from matplotlib.figure import Figure
-from matplotlib.patches import Patch, Rectangle
-from matplotlib.ticker import MaxNLocator
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from context_compact import formats
 from context_compact.messages import text_of, to_plain, tool_results, tool_uses
@@ -31,6 +34,9 @@ from ..display.chart_text import CHART_TEXT, words
 from ..display.chart_text import title as _title
 from ..display.fonts import use_cjk_fallback
 from ..display.palette import BLACK, BLUE, DARK_GREY, GREEN, GREY, ORANGE, PURPLE, SKY, VERMILLION, YELLOW
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 # One colour a step (compact_course/display/palette.py), in the order of the pipeline's list of steps.
 STEP_COLOURS = {step.name: palette.step_colour(step.name) for step in STEPS}
@@ -78,6 +84,8 @@ def before_after(records, limit: int | None = None, title: str | None = None) ->
     value is written after it, or inside its end when the limit line would
     run through the label.
     """
+    from matplotlib.figure import Figure
+
     use_cjk_fallback()  # each chart sets its fonts before it makes a Figure (fonts.py)
     records = list(records)
     rows = max(1, len(records))
@@ -162,6 +170,9 @@ def timeline_chart(timeline, limit: int | None = None, title: str | None = None)
     a dashed line. Bottom axes: one row per step, a mark at each call where
     it fired (`collections`, labelled with the step name).
     """
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
+
     use_cjk_fallback()
     points = _points(timeline)
     if limit is None:
@@ -208,6 +219,8 @@ def growth_chart(grown, sent, limit: int, window_chars: float, window_tokens: in
     window; the next line is what was sent (`sent`). Two dashed lines mark
     the article's limit and the model's window, converted to characters.
     """
+    from matplotlib.figure import Figure
+
     use_cjk_fallback()
     figure = Figure(figsize=(9.0, 4.5), layout="constrained")
     ax = figure.add_subplot()
@@ -329,6 +342,9 @@ def message_map(before, after, title: str | None = None, columns: int = 40) -> F
     axes' `patches` are the messages before, the bottom axes' the messages
     after, each filled with its category's colour (CATEGORY_COLOURS).
     """
+    from matplotlib.figure import Figure
+    from matplotlib.patches import Patch
+
     use_cjk_fallback()
     fates, now = classify(before, after)
     rows_before = max(1, -(-len(fates) // columns))
@@ -353,6 +369,8 @@ def _count(n: int) -> str:
 
 
 def _cells(ax, categories, columns, width, label) -> None:
+    from matplotlib.patches import Rectangle
+
     for index, name in enumerate(categories):
         row, column = divmod(index, columns)
         ax.add_patch(Rectangle((column, row), 0.92, 0.86, facecolor=CATEGORY_COLOURS[name],

@@ -45,7 +45,6 @@ from context_compact.record import StepRecord
 from context_compact.steps import NAMES
 from context_compact.store import Store, seeded_ids
 
-from ..bench.cost import readable_outputs
 from ..display.text import fixed_width, plural, print_shown, shown
 from ..offline.model.extractive import extractive_summary
 from ..offline.tokens import estimate_text_tokens
@@ -380,6 +379,8 @@ def outputs_lost(history, profile: str = "seed", overrides: dict | None = None) 
     omitted.]' at some call and its full text is in no transcript and no saved
     file. The default profile saves before it shrinks, so it loses none.
     """
+    from ..bench.cost import readable_outputs  # here: the benchmark's costs load with it
+
     history = load_history(history)
     originals = {b["tool_use_id"]: text_of(b.get("content", ""))
                  for m in history["messages"] for b in tool_results(m)}

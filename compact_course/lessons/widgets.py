@@ -10,15 +10,15 @@ of one `prepare` over the whole history). `threshold_explorer` only wires
 sliders to it and shows the result in an Output widget, as PNG images, so it
 looks the same whatever matplotlib backend the notebook uses.
 
+ipywidgets is imported by the function that makes the widgets, not with the module:
+a notebook's import cell stays light (the kernel has IPython.display already).
+
 Left out on purpose: any setting that is not a number of the pipeline (the
 summarizer is always the extractive one) and any state kept between redraws.
 """
 
 import html
 import io
-
-import ipywidgets as widgets
-from IPython.display import Image
 
 from context_compact.config import CompactionConfig
 
@@ -92,7 +92,9 @@ def png(figure, dpi: int = 80) -> bytes:
     return buffer.getvalue()
 
 
-def _slider(name: str, value: int) -> widgets.IntSlider:
+def _slider(name: str, value: int):
+    import ipywidgets as widgets
+
     low, high, step = SLIDERS[name]
     return widgets.IntSlider(
         value=min(max(value, low), high), min=low, max=high, step=step, description=name,
@@ -100,14 +102,17 @@ def _slider(name: str, value: int) -> widgets.IntSlider:
         layout=widgets.Layout(width="520px"))
 
 
-def threshold_explorer(history, profile: str = "default", **initial) -> widgets.VBox:
+def threshold_explorer(history, profile: str = "default", **initial):
     """Sliders for the thresholds, a profile switch, and the two charts, redrawn on change.
 
     The returned box carries `.controls` (name -> widget), `.output` (the
     Output widget), `.status` (a one-line summary or the error) and
     `.redraw()`; `.last` holds the settings of the latest drawing, `.calls` and `.once`
-    its timeline and its one `prepare` (None after a bad combination).
+    its timeline and its one `prepare` (None after a bad combination): an ipywidgets VBox.
     """
+    import ipywidgets as widgets
+    from IPython.display import Image
+
     history = load_history(history)
     base = CompactionConfig.named(profile).as_dict()
     base.update(initial)

@@ -57,11 +57,29 @@ language is `compact_course.display.lang.language_of`.
 Left out on purpose: any understanding beyond these scripts, sampling,
 `max_tokens` cut-offs, images, and any access to files (the policy never reads
 the disk; it asks for tool calls).
+
+The model's names are imported when asked for (PEP 562's module `__getattr__`): a
+lesson that imports `estimate_text_tokens`, or a module of `model/`, does not load the
+whole policy with this package.
 """
 
-from .model.reply import MODEL_NAME, respond
-from .model.summary_reply import recover_messages, summarize
+import importlib
+
 from .tokens import estimate_text_tokens, estimate_tokens, prompt_text
+
+# name -> the module of model/ that defines it
+LAZY = {"MODEL_NAME": "reply", "respond": "reply",
+        "recover_messages": "summary_reply", "summarize": "summary_reply"}
 
 __all__ = ["MODEL_NAME", "estimate_text_tokens", "estimate_tokens", "prompt_text",
            "recover_messages", "respond", "summarize"]
+
+
+def __getattr__(name: str):
+    if name in LAZY:
+        return getattr(importlib.import_module(f".model.{LAZY[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list:
+    return sorted(set(globals()) | set(__all__))

@@ -16,29 +16,58 @@ One module a notebook, each checker marked with its notebook (`@exercise("03")`,
 docstring says what it takes. `check.py` holds the running, diff and hint machinery,
 `build.py` the case builders, `hints.py` the learner's `hint()` and the last result it
 opens, `solutions.py` the reference solutions (kept out of the notebooks). Adding a
-notebook's exercise: its module, and one import line below. Every expected value is
-computed from the package on every run, never written down.
+notebook's exercise: its module, and one line a checker in `MODULES` below. Every
+expected value is computed from the package on every run, never written down.
+
+A checker is imported when a notebook asks for it (PEP 562's module `__getattr__`), so
+notebook 01's `from compact_course.lessons.exercises import check_largest_large_limit`
+loads budget.py alone, not the 18 other checkers and what they use (lab 06's loads the
+SDK). `CHECKERS` and `WRITES_CODE` import every checker's module first, in `MODULES`'
+order, so they are whole whoever asks first.
 """
 
-from .budget import check_largest_large_limit
-from .catalogue import CHECKERS, WRITES_CODE
-from .check import CheckResult
-from .dropped import check_dropped_paths
-from .forgets import check_instructions
-from .hints import hint, revealed
-from .live import check_default_run
-from .micro import check_older_result, check_placeholders
-from .order import check_lost, check_order_loss
-from .own import check_settings
-from .payoff import check_calls_to_pay_off
-from .pipeline import check_steps_that_act
-from .prepare import check_my_prepare
-from .profiles import check_seed_losses, check_unread_shrunk
-from .reactive import check_tail_once
-from .server_edits import check_edits_for_budget
-from .snip import check_archive_calls
-from .summary import check_unseen
-from .tool import check_run_batch_safely
+import importlib
 
-__all__ = ["CHECKERS", "WRITES_CODE", "CheckResult", "hint", "revealed",
-           *(f.__name__ for fs in CHECKERS.values() for f in fs)]
+from . import catalogue
+from .check import CheckResult
+from .hints import hint, revealed
+
+# Each checker and the module that defines it (test_exercises checks this table against
+# the catalogue: a checker missing here, or named with the wrong module, fails).
+MODULES = {
+    "check_largest_large_limit": "budget",
+    "check_dropped_paths": "dropped",
+    "check_instructions": "forgets",
+    "check_default_run": "live",
+    "check_older_result": "micro",
+    "check_placeholders": "micro",
+    "check_lost": "order",
+    "check_order_loss": "order",
+    "check_settings": "own",
+    "check_calls_to_pay_off": "payoff",
+    "check_steps_that_act": "pipeline",
+    "check_my_prepare": "prepare",
+    "check_unread_shrunk": "profiles",
+    "check_seed_losses": "profiles",
+    "check_tail_once": "reactive",
+    "check_edits_for_budget": "server_edits",
+    "check_archive_calls": "snip",
+    "check_unseen": "summary",
+    "check_run_batch_safely": "tool",
+}
+
+__all__ = ["CHECKERS", "WRITES_CODE", "CheckResult", "hint", "revealed", *MODULES]
+
+
+def __getattr__(name: str):
+    if name in MODULES:
+        return getattr(importlib.import_module(f".{MODULES[name]}", __name__), name)
+    if name in ("CHECKERS", "WRITES_CODE"):
+        for module in dict.fromkeys(MODULES.values()):
+            importlib.import_module(f".{module}", __name__)
+        return getattr(catalogue, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list:
+    return sorted(set(globals()) | set(__all__))
