@@ -56,6 +56,10 @@ COMMANDS = {
     "bench-prepare": "compact_course.bench.prepare_bench:main",
     "probe": "compact_course.bench.probe:main",
 }
+# The libraries an extra of pyproject.toml brings: the base install is the pipeline alone,
+# so a command that needs one of these says which extra to install, in one line.
+EXTRAS = {"aiohttp": "offline", "anthropic": "offline", "dotenv": "offline",
+          "matplotlib": "course", "ipywidgets": "course"}
 
 
 def main(argv=None) -> int:
@@ -64,9 +68,18 @@ def main(argv=None) -> int:
         print(__doc__.strip())
         return 0 if argv and argv[0] in ("-h", "--help") else 2
     module, function = COMMANDS[argv[0]].split(":")
+    try:
+        command = getattr(importlib.import_module(module), function)
+    except ModuleNotFoundError as error:
+        library = (error.name or "").partition(".")[0]
+        if library not in EXTRAS:
+            raise
+        print(f"compact-course {argv[0]}: needs {library}, which the base install leaves out: "
+              f"pip install 'compact-course[{EXTRAS[library]}]'", file=sys.stderr)
+        return 2
     previous = _once_on_ctrl_c()
     try:
-        return getattr(importlib.import_module(module), function)(argv[1:]) or 0
+        return command(argv[1:]) or 0
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130   # 128 + SIGINT, as a shell reports it

@@ -208,3 +208,21 @@ def test_a_replay_that_is_dropped_removes_its_folder():
     del result
     gc.collect()
     assert not root.exists()
+
+
+# -- a missing extra ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("command, library, extra", [("serve", "aiohttp", "offline"),
+                                                     ("run", "anthropic", "offline"),
+                                                     ("bench", "matplotlib", "course")])
+def test_a_command_whose_extra_is_missing_says_which_to_install(tmp_path, command, library, extra):
+    # A None in sys.modules makes the import fail as an uninstalled library does.
+    code = (f"import sys; sys.modules[{library!r}] = None\n"
+            "from compact_course.__main__ import main\n"
+            f"sys.exit(main([{command!r}, '--help']))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=tmp_path, env=command_env(tmp_path), timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip().splitlines() == [
+        f"compact-course {command}: needs {library}, which the base install leaves out: "
+        f"pip install 'compact-course[{extra}]'"]

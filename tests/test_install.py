@@ -54,7 +54,7 @@ def clean_env() -> dict:
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
     project = tmp_path_factory.mktemp("project")
-    for name in ("pyproject.toml", "README.md"):
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
         shutil.copy(ROOT / name, project / name)
     for package in ("context_compact", "compact_course"):
         shutil.copytree(ROOT / package, project / package,
@@ -85,6 +85,30 @@ def test_the_wheel_holds_every_subpackage(wheel):
     files = {p.relative_to(ROOT).as_posix() for package in ("context_compact", "compact_course")
              for p in (ROOT / package).rglob("*") if p.suffix in (".py", ".json")}
     assert files <= names, sorted(files - names)
+
+
+def test_the_wheel_says_its_licence_and_carries_it(wheel):
+    with zipfile.ZipFile(wheel) as archive:
+        (metadata,) = [n for n in archive.namelist() if n.endswith(".dist-info/METADATA")]
+        text = archive.read(metadata).decode()
+        licence = [n for n in archive.namelist() if n.endswith("/LICENSE")]
+        assert licence, "the wheel carries no LICENSE"
+        assert "MIT License" in archive.read(licence[0]).decode()
+    assert "License-Expression: MIT" in text.splitlines()
+
+
+def test_the_base_install_is_the_pipelines_and_aiohttp_comes_with_the_offline_extra():
+    project = PYPROJECT["project"]
+    assert project["dependencies"] == []
+    holding = {group for group, texts in project["optional-dependencies"].items()
+               if any(Requirement(t).name == "aiohttp" for t in texts)}
+    assert holding == {"offline"}
+    assert "compact-course[offline]" in project["optional-dependencies"]["course"]
+    (sdk,) = [Requirement(t) for t in project["optional-dependencies"]["offline"]
+              if Requirement(t).name == "anthropic"]
+    # The SDK's range is bounded on both sides, and holds the pinned release.
+    assert {s.operator for s in sdk.specifier} == {">=", "<"}
+    assert sdk.specifier.contains(pins("requirements.txt")["anthropic"])
 
 
 def test_import_compact_from_another_folder_finds_the_installed_copy(installed, tmp_path):
@@ -160,7 +184,7 @@ def test_requirements_txt_installs_the_project_and_pins_runtime_and_course():
     lines = (ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines()
     assert "-e ." in lines
     course = pins("requirements.txt")
-    for requirement in declared("runtime", "course"):
+    for requirement in declared("runtime", "offline", "course"):
         name = canonicalize_name(requirement.name)
         assert name in course, f"{name} is declared but not pinned in requirements.txt"
         assert requirement.specifier.contains(course[name]), f"{name}=={course[name]} vs {requirement}"
@@ -174,12 +198,14 @@ def test_requirements_test_txt_adds_only_the_test_pins():
         name = canonicalize_name(requirement.name)
         assert name in test, f"{name} is a test dependency but not pinned in requirements-test.txt"
         assert requirement.specifier.contains(test[name]), f"{name}=={test[name]} vs {requirement}"
-    assert not {canonicalize_name(r.name) for r in declared("runtime", "course")} & set(test)
+    assert not {canonicalize_name(r.name) for r in declared("runtime", "offline", "course")} & set(test)
 
 
 def test_nothing_edits_sys_path_or_writes_a_pth_file():
-    files = [*(ROOT / "scripts").iterdir(), *(ROOT / "tests").rglob("*.py"), *(ROOT / "deploy").rglob("*.py"),
-             *(ROOT / "notebooks" / "src").glob("*.py"), ROOT / "pytest.ini"]
+    # deploy/class/ came from scripts/; deploy/hub and deploy/proxy run where no install is.
+    files = [*(ROOT / "scripts").iterdir(), *(ROOT / "deploy" / "class").iterdir(),
+             *(ROOT / "tests").rglob("*.py"), *(ROOT / "notebooks" / "src").glob("*.py"),
+             ROOT / "pytest.ini"]
     this = Path(__file__).resolve()
     offenders = [p.name for p in files if p.is_file() and p.resolve() != this
                  and re.search(r"sys\.path\.(insert|append)|\.pth\b", p.read_text(encoding="utf-8"))]
