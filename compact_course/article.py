@@ -1,5 +1,5 @@
 """The article's pipeline, flat, as the article prints it: its names, its numbers, its
-steps. Notebooks 00-04 take the article's numbers from here; tests/test_differential.py
+steps. Notebooks 00-04 take the article's numbers from here; tests/pipeline/test_differential.py
 runs the seed profile against it, call after call.
 
 Written from the code in the s08 article (sections 3 to 8), one method per

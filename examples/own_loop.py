@@ -25,7 +25,7 @@ course's (compact_course.agent.tools), only because they come ready to run; put 
 own in TOOLS and run_tool. The offline model uses any tools by what their
 `input_schema` and `description` say they do (a file reader, a shell, a file
 search; docs/RECIPE.md, "Your own tools and the offline model").
-tests/test_recipe.py runs this file against the offline model, so the recipe
+tests/agent/test_recipe.py runs this file against the offline model, so the recipe
 cannot go stale.
 
 A streamed loop (`messages.stream()`) needs nothing more: the SDK's final

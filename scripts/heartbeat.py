@@ -9,7 +9,7 @@ The command's output (stdout and stderr together) is copied through as it comes,
 --log FILE only. Whenever nothing has been printed for --every seconds (7), a heartbeat:
 
     setup.sh: installing (41 s): 57 of 126 installed, now jupyterlab
-    test.sh: pytest (23 s): collecting tests/test_agent.py (41 files so far)
+    test.sh: pytest (23 s): collecting tests/agent/test_agent.py (41 files so far)
 
 and when the command ends after a quiet spell, one line says it is done. So two lines
 are never more than 10 s apart, across one command and the next: a quiet tail shorter

@@ -22,7 +22,7 @@ own" (Chinese: 自学约 N 分钟). From them:
 Each table sits between `<!-- notebooks: NAME -->` and `<!-- notebooks: end -->`;
 the lines outside the markers are hand-written and left as they are. So adding a
 notebook's sources and running this script updates both tables, and
-tests/test_notebook_catalogue.py fails while one is stale.
+tests/lessons/test_notebook_catalogue.py fails while one is stale.
 
 Left out: README.md's table, whose "what you see" and "you write" are prose no
 source holds; the same test checks that it names every notebook, in order.

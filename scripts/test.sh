@@ -3,8 +3,9 @@
 # output comparison) and the browser test (headless Debian chromium). The bash
 # tool's sandbox tests need bubblewrap; without it they are skipped.
 #   bash scripts/test.sh               everything (what .ci/run runs)
-#   bash scripts/test.sh quick         the contributors' quick loop: tests/ but the tests
-#                                      marked slow (pytest.ini), no notebooks (nbval)
+#   bash scripts/test.sh quick         the contributors' quick loop: tests/pipeline and
+#                                      tests/lessons but the tests marked slow (pytest.ini)
+#   bash scripts/test.sh ROOM          one room of tests/ alone (offline, agent, bench, ...)
 #   bash scripts/test.sh ARGS...       pytest ARGS (a file, -k NAME, -m slow, ...)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,6 +13,10 @@ quick=0
 if [ "${1:-}" = quick ]; then
   quick=1
   shift
+elif [ -n "${1:-}" ] && [ -f "tests/$1/__init__.py" ]; then
+  room=$1
+  shift
+  set -- "tests/$room" "$@"
 fi
 bash scripts/setup.sh test   # the course and the tests: requirements-test.txt
 # What runs is said before it runs, and while it prints nothing, scripts/heartbeat.py says
@@ -73,9 +78,9 @@ echo "test.sh: lint (ruff check)"
 beat "test.sh: lint" -- .venv/bin/ruff check --quiet .
 status=0
 if [ $quick = 1 ]; then
-  echo "test.sh: pytest -m 'not slow' tests: it collects the tests first, then prints a dot a test"
-  beat "test.sh: pytest" -- .venv/bin/python -m pytest -p scripts.heartbeat -q -m "not slow" tests "$@" \
-    || status=$?
+  echo "test.sh: pytest -m 'not slow' tests/pipeline tests/lessons: it collects the tests first, then prints a dot a test"
+  beat "test.sh: pytest" -- .venv/bin/python -m pytest -p scripts.heartbeat -q -m "not slow" \
+    tests/pipeline tests/lessons "$@" || status=$?
 else
   echo "test.sh: pytest $*: it collects the tests first, then prints a line a file"
   beat "test.sh: pytest" -- .venv/bin/python -m pytest -p scripts.heartbeat "$@" || status=$?

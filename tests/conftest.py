@@ -1,6 +1,11 @@
 """Shared test setup: the hypothesis profiles, the compaction profiles (`profile`),
 a folder for the compactor, and the offline model with the network shut off.
 
+The tests live in rooms, one a product (docs/CONTRIBUTING.md): tests/pipeline and
+tests/lessons are the quick loop; each room runs alone (`bash scripts/test.sh ROOM`). This
+file loads nothing heavy: the SDK and the offline server are imported by the fixtures that
+start them, and the per-test resets below touch only modules a test has already loaded.
+
 Two hypothesis profiles, both deterministic (derandomize, no example
 database): "quick" (25 examples a property) for a developer's run, and
 "thorough" (200) when the environment says CI=true, as CI's does. Set
@@ -11,12 +16,10 @@ for all its tests with `pytestmark = pytest.mark.usefixtures("no_network")`.
 
 import os
 import socket
+import sys
 
 import pytest
 from hypothesis import HealthCheck, settings
-
-from compact_course.agent.model import offline_client
-from compact_course.offline.api.server import start_offline_server
 
 from .helpers import PROFILES
 
@@ -43,8 +46,9 @@ settings.load_profile(profile_name(os.environ))
 def fresh_kernel():
     """Each test starts as a fresh kernel for the checkers: no failing run counted yet,
     no prediction made, so a test's first wrong try is a first try (hints.py)."""
-    from compact_course.lessons.exercises import hints
-    hints.forget()
+    hints = sys.modules.get("compact_course.lessons.exercises.hints")
+    if hints is not None:      # not loaded yet: nothing counted
+        hints.forget()
 
 
 @pytest.fixture(autouse=True)
@@ -52,8 +56,9 @@ def settings_files_forgotten(monkeypatch):
     """Each test starts as a fresh process for the settings files: none named yet, so a
     file one test pointed at (and left in tmp_path, with a key) does not make another
     test's unsandboxed bash refuse (compact_course.agent.model.settings_files)."""
-    from compact_course.agent import model
-    monkeypatch.setattr(model, "_named", [])
+    model = sys.modules.get("compact_course.agent.model")
+    if model is not None:      # not loaded yet: no file named
+        monkeypatch.setattr(model, "_named", [])
 
 
 @pytest.fixture(params=PROFILES)
@@ -87,6 +92,8 @@ def no_network(monkeypatch):
 @pytest.fixture
 def offline():
     """The offline model on 127.0.0.1, stopped after the test."""
+    from compact_course.offline.api.server import start_offline_server
+
     with start_offline_server(window=200_000) as handle:
         yield handle
 
@@ -94,6 +101,8 @@ def offline():
 @pytest.fixture
 def client(offline):
     """The real anthropic SDK pointed at `offline`, without retries."""
+    from compact_course.agent.model import offline_client
+
     sdk = offline_client(offline.base_url, max_retries=0)
     yield sdk
     sdk.close()

@@ -19,8 +19,6 @@ import re
 from contextlib import contextmanager
 from pathlib import Path
 
-from compact_course.agent.model import offline_client
-from compact_course.offline.api.server import start_offline_server
 from compact_course.offline.model.extractive import extractive_summary
 from context_compact import CompactionConfig, ContextCompactor, formats
 from context_compact.messages import non_text_blocks, request_positions, text_of, to_plain, tool_results
@@ -102,7 +100,7 @@ def prepare_steps(config) -> list:
 
 
 # The profiles every profile-wide test runs: the names CompactionConfig.named knows
-# (tests/test_config.py checks). Tests take the `profile` fixture (conftest.py); a
+# (tests/pipeline/test_config.py checks). Tests take the `profile` fixture (conftest.py); a
 # hypothesis test, which cannot take a function-scoped fixture, parametrizes with this.
 PROFILES = ("seed", "default")
 
@@ -295,6 +293,9 @@ def files_under(folder) -> list[str]:
 @contextmanager
 def offline_model(window: int = 200_000, faults=(), max_retries: int = 0):
     """(server, client): the offline model on 127.0.0.1 and an SDK client for it."""
+    from compact_course.agent.model import offline_client
+    from compact_course.offline.api.server import start_offline_server
+
     with start_offline_server(window=window, faults=faults) as server:
         client = offline_client(server.base_url, max_retries=max_retries)
         try:

@@ -16,7 +16,7 @@ rule places (`ttl`, a row of `compact_course.agent.breakpoints.TTL_RULES`; "5m" 
 the agent's: the API's top-level `cache_control`, one 5-minute breakpoint on the
 last block), at the time the session's clock gives (`add_request(..., at=seconds)`); the same
 request sent to the offline server through the SDK gets the same `usage`
-(tests/test_bench.py checks). Tokens are the offline estimate
+(tests/bench/test_bench.py checks). Tokens are the offline estimate
 (`compact_course.offline.tokens`). The reply is `output_tokens`: the estimate of the
 assistant message's JSON. A summary call is one more request: its input
 (`summary_input`) is plain input, never cached, its output the summary's text.

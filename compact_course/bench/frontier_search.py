@@ -13,7 +13,7 @@ default against it, by kind and at each model billed.
 
 The runs go to `workers` processes (2 by default: the machine's cores are shared; run
 the command under `nice -n 19`). The full search takes hours of CPU: the tests run its
-logic on a small grid of short sessions (tests/test_frontier.py).
+logic on a small grid of short sessions (tests/bench/test_frontier.py).
 
 Left out: other clocks and breakpoint rules (`bench --ttls --clocks` measures those for
 the designs), thinking on, and saving the runs (each search starts afresh).

@@ -144,7 +144,7 @@ def rates(model: str = DEFAULT_MODEL, prompt_tokens: int = 0) -> dict:
 
 
 def row_line(row: Price) -> str:
-    """One row as the course prints it (tests/test_bench.py ties each printed figure to it)."""
+    """One row as the course prints it (tests/bench/test_bench.py ties each printed figure to it)."""
     minimum = "not sourced (the bill uses 1,024, ours)" if row.minimum is None else f"{row.minimum:,}"
     return (f"{row.name}: input {row.input:.3f}, cache write 5 min {row.write_5m:.3f}, "
             f"1 hour {row.write_1h:.3f}, cache read {row.read:.3f} ({row.read_share:g} x input), "

@@ -9,7 +9,7 @@ CJK SC (Debian's `fonts-noto-cjk`, installed by scripts/setup.sh when root).
 Without the CJK font the list stays DejaVu Sans alone: naming a font that is
 not installed would make matplotlib log a warning on every chart, and a
 Chinese character then draws as a box with a "missing from font" warning,
-which is what tests/test_chart_fonts.py looks for.
+which is what tests/lessons/test_chart_fonts.py looks for.
 
 matplotlib is imported when a chart asks, not with this module (a lesson's import stays light).
 

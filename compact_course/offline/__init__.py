@@ -29,7 +29,7 @@ other way:
 
 Two jobs, two folders. `api/` plays the Messages API around the model (HTTP,
 the request rules, context management, usage); `model/` is the model. The
-model never imports the API (tests/test_layout.py). The modules, in the order
+model never imports the API (tests/pipeline/test_layout.py). The modules, in the order
 a request goes through them:
 
     api/server.py             a local HTTP server speaking the Messages API (aiohttp)

@@ -8,7 +8,7 @@
 # **Which model?** By default the offline model: a local server speaking the Messages API
 # on 127.0.0.1 through the real `anthropic` SDK, with no key and no network. It is a
 # deterministic program, not a language model: it answers only from what the request
-# holds, or says it cannot tell (`tests/test_offline_truth.py`). With `ANTHROPIC_API_KEY`
+# holds, or says it cannot tell (`tests/offline/test_offline_truth.py`). With `ANTHROPIC_API_KEY`
 # and `MODEL_ID` set, the same cells talk to the real API and print what it answers; `CI`
 # or `COMPACT_OFFLINE` keeps the notebook offline; a cassette replays a recorded run
 # ([docs/INSTALL.md](../docs/INSTALL.md)).

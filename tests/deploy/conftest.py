@@ -1,7 +1,7 @@
 """The class deployment's tests. deploy/class/ is no package: its scripts run from their
 folder and import each other by name (`import classroom`), so its two modules are loaded
 here from their files under those names, before any test of this folder imports them
-(no sys.path entry: tests/test_install.py)."""
+(no sys.path entry: tests/tooling/test_install.py)."""
 
 import importlib.util
 import sys

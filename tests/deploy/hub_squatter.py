@@ -16,7 +16,7 @@ browser that page runs on the hub's origin: it reads the xsrf token from /hub/ho
 got to /user/VICTIM/stolen, which is B's server again. The program prints one JSON line a
 thing that happened (listening, a request, a token, a TLS handshake that failed).
 
-The victim is a real browser (Debian's chromium through playwright, as tests/test_browser.py
+The victim is a real browser (Debian's chromium through playwright, as tests/browser/test_browser.py
 runs it): it logs in with the victim's password through the hub's form and opens
 /hub/spawn, as a student starting their server does.
 

@@ -28,7 +28,7 @@ HINTS = json.loads(Path(__file__).with_name("texts.json").read_text(encoding="ut
 LAST: list = []      # the last check's result (a CheckResult), for hint()
 FAILED: dict = {}    # checker name -> failing runs in this kernel
 MADE: set = set()    # prediction checkers run with every value filled in
-# The checkers that take a prediction (check_prediction's names; tests/test_reveal.py keeps
+# The checkers that take a prediction (check_prediction's names; tests/lessons/test_reveal.py keeps
 # the list true): a function's checker never opens a cell, so revealed() refuses its name.
 PREDICTIONS = frozenset({"steps_that_act", "placeholders", "order_loss", "default_run",
                          "seed_losses", "dropped_paths"})

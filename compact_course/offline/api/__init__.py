@@ -10,5 +10,5 @@
     usage.py                `usage`: billing and the prompt cache
 
 The model it serves (`compact_course.offline.model`) never imports this package: the
-layering test (`tests/test_layout.py`) holds both sides to it.
+layering test (`tests/pipeline/test_layout.py`) holds both sides to it.
 """

@@ -3,13 +3,13 @@
 #
 # The package has two profiles. `CompactionConfig.seed()` is the article's design, its
 # numbers and its flaws, so the earlier notebooks could reproduce what it shows.
-# `tests/test_differential.py` runs it beside a flat copy of the article's printed code on
+# `tests/pipeline/test_differential.py` runs it beside a flat copy of the article's printed code on
 # long seeded sessions and finds, after every call, the same messages, the same files
 # and the same summarizer input. It leaves out the inputs where four safety fixes hold in
 # the seed profile too (flaws 6, 7, 11 and 12, below); on those the seed differs from
-# the article on purpose, and `tests/test_flaws.py` shows each one. A fifth, flaw 9
+# the article on purpose, and `tests/pipeline/test_flaws.py` shows each one. A fifth, flaw 9
 # (which refusal text counts as "too long"), lies outside what it compares, since it
-# calls `reactive_compact` itself; `tests/test_flaws.py` tests it alone.
+# calls `reactive_compact` itself; `tests/pipeline/test_flaws.py` tests it alone.
 # `CompactionConfig()`, the default, keeps the same thresholds and fixes the flaws that
 # the course's later history and the API's behaviour brought to light. The flaws are
 # numbered 1-18 in [docs/DESIGN.md](../docs/DESIGN.md) (flaw 10 is withdrawn: the article
@@ -317,7 +317,7 @@ if open_hint:
 # marks more calls, each one an archive that breaks the prompt cache, and `micro_compact`
 # still marks none: over the limit, the default's step 2 archives the oldest messages in
 # that same call (flaw 17's switch, `compact_in_one_call`), so step 3 finds nothing old
-# to shrink (`tests/test_widgets.py` drives the explorer to check it).
+# to shrink (`tests/lessons/test_widgets.py` drives the explorer to check it).
 
 # %% tags=["nbval-ignore-output"]
 threshold_explorer("timeline_150", profile="seed")

@@ -7,7 +7,7 @@
 #
 # **用哪个模型？** 默认用离线模型：一个在 127.0.0.1 上实现 Messages API 的本地服务器，通过真实的
 # `anthropic` SDK 访问；不需要密钥，也不需要网络。它是一个确定性程序，不是语言模型：它只根据请求里的
-# 内容回答，否则就说明它无法确定（`tests/test_offline_truth.py`）。设置了 `ANTHROPIC_API_KEY` 和
+# 内容回答，否则就说明它无法确定（`tests/offline/test_offline_truth.py`）。设置了 `ANTHROPIC_API_KEY` 和
 # `MODEL_ID` 时，同样的单元格会改为连接真实 API，打印它的回答；设置了 `CI` 或 `COMPACT_OFFLINE` 时，
 # 本 notebook 保持离线；cassette 文件可以回放一次录下的运行（[docs/INSTALL.md](../../docs/INSTALL.md)）。
 #

@@ -2,11 +2,11 @@
 # # Lab 01 · 文章的设计与默认配置对照
 #
 # 本包有两种配置。`CompactionConfig.seed()` 是文章的设计，连同它的数值和缺陷，所以前面的
-# notebook 能复现文章所展示的现象。`tests/test_differential.py` 在固定随机种子的长会话上，把它
+# notebook 能复现文章所展示的现象。`tests/pipeline/test_differential.py` 在固定随机种子的长会话上，把它
 # 和文章所印代码的一份平铺副本并排运行：每次调用之后，两边的消息、写出的文件和摘要器的输入都相
 # 同。这个测试不比较四项安全修正在原文配置中也生效的那些输入（缺陷 6、7、11、12，见下文）；
-# 在这些输入上，原文配置有意与文章不同，`tests/test_flaws.py` 逐一演示。第五项，缺陷 9（哪种拒绝
-# 文字算「太长」），不在它比较的范围内，因为它自己调用 `reactive_compact`；`tests/test_flaws.py`
+# 在这些输入上，原文配置有意与文章不同，`tests/pipeline/test_flaws.py` 逐一演示。第五项，缺陷 9（哪种拒绝
+# 文字算「太长」），不在它比较的范围内，因为它自己调用 `reactive_compact`；`tests/pipeline/test_flaws.py`
 # 单独测试它。`CompactionConfig()`
 # 是默认配置（default）：沿用相同的阈值，修正课程仓库后来的改动和 API 的实际行为所暴露出的缺陷。
 # 这些缺陷在 [docs/DESIGN.md](../../docs/DESIGN.md) 中编号为 1-18（缺陷 10 已撤回：那一点文章
@@ -140,7 +140,7 @@
 # 对照。然后在默认配置下把 `context_char_limit` 降到 10,000：`snip_compact` 一行标记的调用更多，
 # 每一次都是一次归档，都会打断提示缓存；`micro_compact` 一行仍然没有标记：超过上限时，默认配置的
 # 第二步在同一次调用里就把最旧的消息归档了（缺陷 17 的开关 `compact_in_one_call`），第三步找不到
-# 旧结果可缩（`tests/test_widgets.py` 驱动这个滑块来检查这一点）。
+# 旧结果可缩（`tests/lessons/test_widgets.py` 驱动这个滑块来检查这一点）。
 
 # %% [markdown] id="the-explorers-first"
 # 滑块最初画出的图（原文配置，文章的数值）：

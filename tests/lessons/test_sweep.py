@@ -1,0 +1,315 @@
+"""The sweep (compact_course/lessons/sweep.py), its chart, and `python -m compact_course replay|sweep FILE`.
+
+The best row is recomputed here from the printed table, by the rule the
+module's docstring states, so the table, the mark and the rule cannot drift
+apart. The sample session (data/sessions/claude_code_sample.jsonl) is the one
+the notebook sweeps.
+"""
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from compact_course.lessons.replay import EstimatedTokens
+from compact_course.lessons.sweep import (
+    SweepRow,
+    best_row,
+    describe,
+    limit_of,
+    needs,
+    parse_grid,
+    progress_bar,
+    sweep,
+)
+from compact_course.lessons.sweep_chart import sweep_chart
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE = ROOT / "data" / "sessions" / "claude_code_sample.jsonl"
+GRID = {"context_char_limit": (25_000, 50_000, 100_000), "context_token_limit": (12_000,),
+        "keep_recent_results": (1, 3), "snip_target_messages": (20,)}
+WINDOW = 16_000
+
+
+@pytest.fixture(scope="module")
+def result():
+    return sweep(SAMPLE, GRID, window_tokens=WINDOW)
+
+
+def parsed(table: str) -> list:
+    """(mark, profile, limit, keep, snip, cost, +misses, lost, misses, summaries, peak) of each
+    printed row;
+    the limit as printed, with its unit ('50,000 ch')."""
+    rows = []
+    for line in table.splitlines()[1:]:
+        mark = line[:2].strip()
+        profile, number, unit, *cells = line[2:].split()
+        rows.append((mark, profile, f"{number} {unit}", *(int(c.replace(",", "")) for c in cells)))
+    return rows
+
+
+def test_the_printed_best_row_is_the_one_the_rule_picks(result):
+    rows = parsed(result.table())
+    assert len(rows) == 16 and {r[1] for r in rows} == {"seed", "default"}
+    assert {r[2] for r in rows} == {"25,000 ch", "50,000 ch", "100,000 ch", "12,000 tok"}
+    # The rule: fits the window, loses nothing; fewest misses, then the lowest bill with
+    # misses priced (+misses), then first. No row is ranked by its cost alone.
+    fitting = [r for r in rows if r[10] <= WINDOW and r[7] == 0]
+    expected = min(fitting, key=lambda r: (r[8], r[6]))
+    assert all(r[6] >= r[5] for r in rows) and any(r[6] > r[5] for r in rows if r[8])
+    marked = [r for r in rows if r[0] == "*"]
+    assert marked == [("*", *expected[1:])]
+    assert [r for r in rows if r[0] == "!"] == [r for r in rows if r[10] > WINDOW and r[0] != "*"]
+    best = result.best
+    assert (best.profile, limit_of(best.settings), best.cost) == (expected[1], expected[2], expected[5])
+
+
+def test_the_sweep_tells_the_settings_apart(result):
+    # Not one number for every row: the grid changes cost, misses and peaks.
+    assert len({r.cost for r in result.rows}) > 4
+    assert len({r.misses for r in result.rows}) > 1
+    assert any(not r.fits(WINDOW) for r in result.rows) and any(r.fits(WINDOW) for r in result.rows)
+    # The seed profile's step 3 leaves '[Earlier tool result omitted.]': it loses outputs.
+    assert all(r.lost == 0 for r in result.rows if r.profile == "default")
+    assert any(r.lost > 0 for r in result.rows if r.profile == "seed")
+    assert all(r.cost < result.baseline["cost"] for r in result.rows)
+
+
+def test_a_token_limit_is_measured_in_tokens(result):
+    # The default compacts each call below its limit, here counted by the offline estimate.
+    rows = [r for r in result.rows if r.profile == "default" and "context_token_limit" in r.settings]
+    assert rows and all(r.peak_tokens <= r.settings["context_token_limit"] for r in rows)
+    assert EstimatedTokens().unit == "tokens"
+    messages = [{"role": "user", "content": "abcd" * 10 + "压缩"}]
+    # The offline estimate of the JSON (75 characters): ceil(73 ASCII / 4) + 2 others.
+    assert EstimatedTokens()(messages) == 19 + 2
+    with pytest.raises(Exception, match="at least one context limit"):
+        parse_grid(["context_char_limit=", "context_token_limit="])
+
+
+def test_a_budget_moves_the_best_row(result):
+    cheapest = min((r for r in result.rows if r.fits(WINDOW) and r.lost == 0), key=lambda r: r.cost)
+    chosen = best_row(result.rows, WINDOW, budget=cheapest.cost)
+    assert chosen.cost <= cheapest.cost and chosen.lost == 0
+    assert best_row(result.rows, WINDOW, budget=1) is None
+    assert "no row fits the window within the budget" in describe(
+        type(result)(result.history, WINDOW, result.rows, result.baseline, budget=1))
+
+
+def test_best_row_on_rows_made_here():
+    def row(cost, misses, lost=0, peak=10):
+        return SweepRow("default", {}, cost, lost, misses, 0, peak, 5)
+    a, b, c, d = row(100, 2), row(50, 2), row(10, 0, lost=1), row(5, 0, peak=99)
+    assert best_row([a, b, c, d], window_tokens=20) is b
+    assert best_row([a, b, c, d], window_tokens=20, budget=60) is b
+    assert best_row([a, b], window_tokens=5) is None
+
+
+def test_a_miss_is_a_name_only_an_earlier_output_held():
+    messages = [
+        {"role": "user", "content": "Where is parse_header defined?"},
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "bash", "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1",
+                                      "content": "12:def parse_header(x):\n40:def read_frames_fast(y):"}]},
+        {"role": "assistant", "content": [{"type": "text", "text": "parse_header calls read_frames_fast."}]},
+    ]
+    # parse_header was typed by the user; only read_frames_fast came from the output.
+    assert needs(messages) == {3: {"read_frames_fast"}}
+
+
+@pytest.mark.slow
+def test_the_chart_marks_the_best_row(result):
+    figure = sweep_chart(result)
+    ax = figure.axes[0]
+    stars = [c for c in ax.collections if c.get_sizes()[0] == 320]
+    assert len(stars) == 1 and tuple(stars[0].get_offsets()[0]) == (result.best.cost, result.best.misses)
+    assert any("best: default" in t.get_text() or "best: seed" in t.get_text()
+               for t in ax.get_legend().get_texts())
+    assert len(ax.collections) == len(result.rows) + 1
+
+
+def test_the_progress_bar_counts_to_the_end():
+    stream = io.StringIO()
+    show = progress_bar(stream, width=4)
+    for done in range(1, 5):
+        show(done, 4)
+    assert stream.getvalue().endswith("\rsweep [####] 4/4\n") and "[##..] 2/4" in stream.getvalue()
+
+
+# -- the command line ------------------------------------------------------------------
+
+def run(*argv):
+    return subprocess.run([sys.executable, "-m", "compact_course", *argv], capture_output=True, text=True,
+                          cwd=ROOT, timeout=300)
+
+
+@pytest.mark.slow
+def test_sweep_prints_the_table_and_the_progress_goes_to_stderr(tmp_path):
+    chart = tmp_path / "s.png"
+    done = run("sweep", str(SAMPLE), "--window", str(WINDOW), "--grid", "context_char_limit=25000,50000",
+               "--grid", "context_token_limit=", "--grid", "keep_recent_results=3",
+               "--grid", "snip_target_messages=20", "--chart", str(chart))
+    assert done.returncode == 0, done.stderr
+    assert "sweep [" in done.stderr and "sweep [" not in done.stdout
+    # A row's mark: best (*), over the window (!), forgets more than the default (-), or none.
+    assert sum(done.stdout.count(f"\n{mark} seed") for mark in " *!-") == 2
+    assert "best (*): default profile" in done.stdout and chart.stat().st_size > 1000
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--grid", "colour=1"], "NAME=V1,V2 with NAME one of"),
+    (["--grid", "keep_recent_results=a,b"], "not a list of whole numbers"),
+    (["--grid", "context_char_limit=0"], "values must be positive"),
+    (["--window", "0"], "--window must be a positive"),
+    (["--budget", "-3"], "--budget must be a positive"),
+])
+def test_sweep_argument_errors_are_one_line(argv, words):
+    done = run("sweep", str(SAMPLE), "--no-progress", *argv)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("sweep: error: ") and words in done.stderr
+    assert len(done.stderr.splitlines()) == 1
+
+
+def test_replay_takes_a_session_file_and_names_a_bad_line(tmp_path):
+    done = run("replay", str(SAMPLE))
+    assert done.returncode == 0, done.stderr
+    assert "snip_compact" in done.stdout and "MADE, NOT RECORDED" in done.stdout
+    bad = tmp_path / "bad.jsonl"
+    lines = SAMPLE.read_text(encoding="utf-8").splitlines()
+    lines[5] = lines[5][:40]
+    bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    done = run("replay", str(bad))      # issue 51: the line is skipped, and said so with its number
+    assert done.returncode == 0 and "replay: not as expected: 1 not JSON (line 6; " in done.stderr
+    bad.write_text("not json\nat all\n", encoding="utf-8")
+    done = run("replay", str(bad))
+    assert done.returncode == 2 and done.stderr.startswith(f"replay: error: {bad}:1: not JSON")
+
+
+def test_replay_takes_a_limit_in_tokens_and_measures_it_so():
+    done = run("replay", str(SAMPLE), "--set", "context_token_limit=8000")
+    assert done.returncode == 0, done.stderr
+    # 170,121 characters are far over 8,000 tokens: step 3 (or more) acts.
+    assert "micro_compact" in done.stdout and "all steps" in done.stdout
+
+
+@pytest.mark.slow
+def test_the_sample_is_labelled_and_fresh():
+    first = json.loads(SAMPLE.read_text(encoding="utf-8").splitlines()[0])
+    assert first["type"] == "summary" and first["summary"].startswith("MADE, NOT RECORDED")
+    records = [json.loads(line) for line in SAMPLE.read_text(encoding="utf-8").splitlines()]
+    # The subagent reads the five lessons' READMEs in its own sidechain.
+    side = [b["input"]["file_path"] for r in records if r.get("isSidechain") and r["type"] == "assistant"
+            for b in r["message"]["content"] if b["type"] == "tool_use"]
+    assert side == [f"{lesson}/README.md" for lesson in ("s01_agent_loop", "s02_tool_use", "s03_planning",
+                                                          "s04_subagents", "s05_todo_write")]
+    assert any(r.get("type") == "file-history-snapshot" for r in records)
+    done = subprocess.run([sys.executable, "scripts/make_claude_session.py", "--check"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert done.returncode == 0, done.stdout
+
+
+# -- lab 04's exercise: settings for a budget ---------------------------------------------
+
+def choice(profile, limit, keep=3, snip=20):
+    return {"profile": profile, "context_char_limit": limit, "keep_recent_results": keep,
+            "snip_target_messages": snip}
+
+
+def test_the_best_row_within_the_budget_passes_every_case(result, capsys):
+    from compact_course.lessons.exercises import CHECKERS, check_settings
+    assert CHECKERS["labs/04"] == (check_settings,)
+    budget = 45_000
+    best = best_row(result.rows, WINDOW, budget)
+    checked = check_settings({"profile": best.profile, **best.settings}, result, budget=budget)
+    assert checked.ok and checked.total == 4
+    assert "All 4 cases pass." in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("picked, failing", [
+    (choice("seed", 50_000), "loses no tool output"),
+    (choice("default", 100_000), "fits the window"),
+    (choice("seed", 25_000, keep=1), "within the budget"),
+])
+def test_a_choice_that_breaks_a_rule_fails_that_case(result, picked, failing):
+    from compact_course.lessons.exercises import check_settings
+    checked = check_settings(picked, result, budget=45_000)
+    assert not checked.ok
+    assert failing in [case for case, ok, _ in checked.rows if not ok]
+
+
+def test_a_token_limit_choice_is_judged_too(result):
+    from compact_course.lessons.exercises import check_settings
+    picked = {k: v for k, v in choice("default", 0).items() if k != "context_char_limit"}
+    checked = check_settings({**picked, "context_token_limit": 12_000}, result)
+    assert dict((case, ok) for case, ok, _ in checked.rows)["fits the window"]
+
+
+def test_a_choice_off_the_grid_is_replayed(result):
+    from compact_course.lessons.exercises import check_settings
+    from compact_course.lessons.sweep import run_row
+    picked = choice("default", 30_000, keep=2, snip=25)
+    checked = check_settings(picked, result, budget=45_000)
+    row = run_row(result.history, "default", {k: v for k, v in picked.items() if k != "profile"})
+    fits = dict((case, ok) for case, ok, _ in checked.rows)
+    assert fits["fits the window"] == row.fits(WINDOW) and fits["within the budget"] == (row.cost <= 45_000)
+
+
+@pytest.mark.parametrize("answer, words", [
+    (None, "not attempted yet"),
+    ({"profile": "default"}, "the choice lacks keep_recent_results"),
+    ({**choice("default", 50_000), "context_token_limit": 9_000}, "give one context limit"),
+    ({**choice("default", 50_000), "profile": "fancy"}, "profile is 'seed' or 'default'"),
+    (choice("default", 50_000, snip=60), "snip_target_messages (60) must be"),
+    ([1, 2], "expected a dict"),
+])
+def test_a_malformed_choice_gets_one_line(result, capsys, answer, words):
+    from compact_course.lessons.exercises import check_settings
+    checked = check_settings(answer, result)
+    assert not checked.ok and words in capsys.readouterr().out
+
+
+# Issue 34, lab 04: a window no row of the grid fits, so the answer is off the table.
+SMALL_WINDOW, SMALL_BUDGET = 4_000, 30_000
+
+
+@pytest.fixture(scope="module")
+def probed():
+    return sweep(SAMPLE, {"context_char_limit": (25_000, 50_000), "keep_recent_results": (1, 3)},
+                 window_tokens=WINDOW, probe=True)
+
+
+def test_no_row_of_the_grid_fits_the_small_window(probed):
+    assert not any(row.fits(SMALL_WINDOW) for row in probed.rows)
+    assert best_row(probed.rows, SMALL_WINDOW, SMALL_BUDGET, probed.most_forgotten) is None
+
+
+@pytest.mark.parametrize("picked, failing", [
+    (choice("default", 15_000, keep=1), []),                                # off the grid: passes
+    (choice("default", 25_000, keep=1), ["fits the window", "within the budget"]),  # the grid's lowest
+    (choice("seed", 15_000, keep=1), ["loses no tool output",
+                                      "forgets no more probes than the default profile",
+                                      "within the budget"]),
+    ({**{k: v for k, v in choice("default", 0, keep=1).items() if k != "context_char_limit"},
+      "context_token_limit": 3_000}, ["within the budget"]),              # lower, and dearer
+])
+def test_the_small_window_exercise_needs_a_setting_off_the_grid(probed, capsys, picked, failing):
+    from compact_course.lessons.exercises import check_settings
+    checked = check_settings(picked, probed, budget=SMALL_BUDGET, window=SMALL_WINDOW)
+    assert checked.total == 4  # no misses case that would always pass (the reader's finding)
+    assert [case for case, ok, _ in checked.rows if not ok] == failing
+    out = capsys.readouterr().out
+    assert "misses: n/a" in out
+    lines = out.splitlines()
+    for case in failing:      # every FAIL line says why, on the line below it
+        at = next(n for n, line in enumerate(lines) if line.strip() == f"FAIL  {case}")
+        assert lines[at + 1].startswith("      ") and lines[at + 1].strip()
+
+
+def test_the_sweep_names_the_model_it_bills(result):
+    from compact_course.bench.prices import DEFAULT_MODEL, price
+    text = describe(result)
+    assert f"billed as {price(DEFAULT_MODEL).name}" in text and "+misses" in text
+    assert all(r.repaid >= 0 for r in result.rows) and any(r.repaid > 0 for r in result.rows)
