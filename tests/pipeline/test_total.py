@@ -208,8 +208,10 @@ def test_a_first_turn_over_the_limit(profile, case, tmp_path):
     assert len(json.dumps(out, ensure_ascii=False)) < compactor.config.context_char_limit
 
 
-# sweep replays the message over its grid: seconds a case, so out of the quick loop.
-@pytest.mark.parametrize("command", ["replay", pytest.param("sweep", marks=pytest.mark.slow), "probe"])
+# sweep replays the message over its grid and probe asks the offline model: seconds a case,
+# so out of the quick loop.
+@pytest.mark.parametrize("command", ["replay", pytest.param("sweep", marks=pytest.mark.slow),
+                                     pytest.param("probe", marks=pytest.mark.slow)])
 @pytest.mark.parametrize("case", ["one pasted log", "one screenshot"])
 def test_the_course_commands_take_one_huge_message(command, case, tmp_path, monkeypatch,
                                                       capsys):
