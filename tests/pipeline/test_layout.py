@@ -18,6 +18,7 @@ Last, the suite's own setup: the hypothesis profiles.
 """
 
 import ast
+import re
 import subprocess
 import sys
 import tomllib
@@ -250,3 +251,76 @@ def test_hypothesis_is_quick_by_default_and_thorough_in_ci():
     assert profile_name({"CI": "true", "HYPOTHESIS_PROFILE": "quick"}) == "quick"
     assert settings.get_profile("quick").max_examples < settings.get_profile("thorough").max_examples
     assert settings.get_profile("thorough").derandomize and settings.get_profile("quick").derandomize
+
+
+# -- what nothing reaches is deleted ---------------------------------------------------------
+
+NAMED = re.compile(r"\b(?:compact_course|context_compact)(?:[./][a-z_]+)+")
+
+
+def code_strings(text: str) -> list:
+    """The string literals of a module's code, its docstrings left out."""
+    tree = ast.parse(text)
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+                  and node.body and isinstance(node.body[0], ast.Expr)}
+    return [node.value for node in ast.walk(tree) if isinstance(node, ast.Constant)
+            and isinstance(node.value, str) and id(node) not in docstrings]
+
+
+def reached_from(roots: list, docs: list) -> set:
+    """The modules of ours the files `roots` and the pages `docs` reach: imports (inside
+    functions too) and module names written as strings in code (the
+    command table, the hub's contents manager, the checkers' lazy table), followed through."""
+    files = {module_name(p): p for root in (PIPELINE, COURSE) for p in root.rglob("*.py")}
+
+    def module_of(name: str) -> str:
+        name = name.replace("/", ".").removesuffix(".py")
+        while name and name not in files:
+            name = name.rpartition(".")[0]
+        return name
+
+    def named_in(path: Path) -> set:
+        text = path.read_text(encoding="utf-8")
+        names = set(NAMED.findall(text))
+        if path.suffix == ".py":
+            # In code, a string names a module (not a docstring or a comment that mentions one).
+            names = {n for literal in code_strings(text) for n in NAMED.findall(literal)}
+            names |= imported_modules(path)
+            package = module_name(path)
+            # a lazy table: "check_x": "budget" names the module budget beside it
+            names |= {f"{package}.{m}" for m in re.findall(r'"[a-z_]+": "([a-z_]+)"', text)}
+        return {m for n in names if (m := module_of(n))}
+
+    todo = [m for path in roots + docs for m in named_in(path)]
+    todo += [module_name(path) for path in roots if path.is_relative_to(COURSE)]   # a root of ours
+    seen: set = set()
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        parts = name.split(".")
+        todo += [".".join(parts[:i]) for i in range(1, len(parts))]   # its packages load too
+        todo += sorted(named_in(files[name]) - seen)
+    return seen
+
+
+def test_every_module_is_reached_by_a_lesson_a_command_a_script_or_a_docs_page():
+    roots = [p for pattern in ("notebooks/src/**/*.py", "scripts/**/*.py", "deploy/**/*.py",
+                               "examples/**/*.py") for p in ROOT.glob(pattern)]
+    roots.append(COURSE / "__main__.py")    # the command table
+    # CONTRIBUTING.md maps every module, so it reaches nothing of its own.
+    docs = [p for p in ROOT.glob("docs/*.md") if p.name != "CONTRIBUTING.md"]
+    docs += [ROOT / "README.md", ROOT / "README.zh.md"]
+    every = {module_name(p) for root in (PIPELINE, COURSE) for p in root.rglob("*.py")}
+    assert sorted(every - reached_from(roots, docs)) == []
+
+
+def test_the_reach_check_sees_a_module_nothing_reaches():
+    # From notebook 01 alone, the command line and lab 05's helpers are out of reach; the
+    # SDK's tool runner is reached by docs/RECIPE.md alone.
+    seen = reached_from([ROOT / "notebooks" / "src" / "01_tool_result_budget.py"], [])
+    assert "compact_course.lessons.charts" in seen and "compact_course.lessons.exercises.budget" in seen
+    assert "compact_course.__main__" not in seen and "compact_course.lessons.forgets" not in seen
+    assert "compact_course.agent.runner" in reached_from([], [ROOT / "docs" / "RECIPE.md"])
