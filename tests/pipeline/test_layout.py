@@ -18,6 +18,7 @@ Last, the suite's own setup: the hypothesis profiles.
 """
 
 import ast
+import functools
 import re
 import subprocess
 import sys
@@ -268,6 +269,22 @@ def code_strings(text: str) -> list:
             and isinstance(node.value, str) and id(node) not in docstrings]
 
 
+@functools.cache
+def names_in(path: Path) -> frozenset:
+    """What a file names of ours: a page, any mention; a module, its imports and the module
+    names its code writes as strings (not a docstring or a comment that mentions one)."""
+    text = path.read_text(encoding="utf-8")
+    if path.suffix != ".py":
+        return frozenset(NAMED.findall(text))
+    names = {n for literal in code_strings(text) for n in NAMED.findall(literal)}
+    names |= imported_modules(path)
+    if path.is_relative_to(ROOT):
+        package = ".".join(path.relative_to(ROOT).with_suffix("").parts[:-1])
+        # a lazy table: "check_x": "budget" names the module budget beside it
+        names |= {f"{package}.{m}" for m in re.findall(r'"[a-z_]+": "([a-z_]+)"', text)}
+    return frozenset(names)
+
+
 def reached_from(roots: list, docs: list) -> set:
     """The modules of ours the files `roots` and the pages `docs` reach: imports (inside
     functions too) and module names written as strings in code (the
@@ -281,16 +298,7 @@ def reached_from(roots: list, docs: list) -> set:
         return name
 
     def named_in(path: Path) -> set:
-        text = path.read_text(encoding="utf-8")
-        names = set(NAMED.findall(text))
-        if path.suffix == ".py":
-            # In code, a string names a module (not a docstring or a comment that mentions one).
-            names = {n for literal in code_strings(text) for n in NAMED.findall(literal)}
-            names |= imported_modules(path)
-            package = module_name(path)
-            # a lazy table: "check_x": "budget" names the module budget beside it
-            names |= {f"{package}.{m}" for m in re.findall(r'"[a-z_]+": "([a-z_]+)"', text)}
-        return {m for n in names if (m := module_of(n))}
+        return {m for n in names_in(path) if (m := module_of(n))}
 
     todo = [m for path in roots + docs for m in named_in(path)]
     todo += [module_name(path) for path in roots if path.is_relative_to(COURSE)]   # a root of ours
