@@ -88,22 +88,23 @@ print(f"{path.name}: {recorded.kind} at line {recorded.line} ({recorded.trigger}
 print(recorded.summary)
 
 # %% [markdown] id="each-probe-of"
-# Each probe of the messages before the boundary is then in one of three places: **in the
-# summary**, **re-read** (not in the summary, but the agent fetched it again later in the
-# file: a tool call whose result holds it), or **gone**. The offline model answers every
-# probe from the recorded summary alone. Beside it, the course's designs at the same point,
-# with each miss (a tool output not whole in what a design sends) priced as one re-read of
-# that output, in base input tokens (`python -m compact_course probe FILE --recorded` prints the
-# same).
+# Each probe of the messages before the boundary then stands in one of the places above, by
+# the same rule for the recorded compaction and for each of the course's designs, plus one
+# more: **re-read** (in none of them, but the agent fetched it again later in the file: a tool
+# call whose result holds it). The offline model answers from what the compaction left: its
+# summary, the messages it kept word for word, the transcript it names. Each miss (a tool
+# output not whole in what is sent) is priced as one re-read of that output, in base input
+# tokens. The report also prints the slice's size beside the size the compaction was made at:
+# this file holds only a small part of what the agent had sent (`python -m compact_course probe FILE
+# --recorded` prints the same).
 
 # %%
 print(recorded_report(row, designs))
 
 # %% [markdown] id="the-summary-kept"
 # The summary kept the instruction, the edited file, the error and the next step. It lost
-# the assistant's decisions; two probes came back only because the agent fetched them
-# again after the boundary (it re-ran a log and re-read requirements.txt), each a re-read
-# paid for. On this short session the course's designs keep everything but one output
+# the assistant's decisions; four probes came back only because the agent fetched them
+# again after the boundary, each a re-read paid for. On this short session the course's designs keep everything but one output
 # (the seed profile's step 3 runs on every call). Look at the changed facts:
 
 # %%
