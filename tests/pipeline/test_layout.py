@@ -332,3 +332,14 @@ def test_the_reach_check_sees_a_module_nothing_reaches():
     assert "compact_course.lessons.charts" in seen and "compact_course.lessons.exercises.budget" in seen
     assert "compact_course.__main__" not in seen and "compact_course.lessons.forgets" not in seen
     assert "compact_course.agent.runner" in reached_from([], [ROOT / "docs" / "RECIPE.md"])
+
+
+def test_the_top_conftest_loads_nothing_heavy():
+    # Every room's run loads it: the SDK and the offline server come with the fixtures that
+    # start them, not with the suite's setup.
+    code = (f"import sys, tests.conftest\n"
+            f"print(' '.join(m for m in {HEAVY!r} if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [], f"tests/conftest.py loads {done.stdout.strip()}"
