@@ -28,17 +28,18 @@ class ContextCompactor:
                  client=None, model: str | None = None, measure=None, new_id=None, echo=None):
         self.config = config or CompactionConfig()
         self.store = Store(Path(root), new_id=new_id)
-        if summarizer is None and client is not None:
-            if not model:
-                raise ValueError("a client needs a model name to summarize with")
-            summarizer = summary.client_summarizer(client, model, self.config.summary_input_char_limit)
-        self._summarizer = summarizer
         self.measure = measure or estimate_chars
         # Tokens against characters would fire four times too late or early without a word.
         unit = getattr(self.measure, "unit", "characters")
         if unit != self.config.unit:
             raise ValueError(f"the measure counts {unit} but the config's context limit is in "
                              f"{self.config.unit}: set context_token_limit with a token measure")
+        # Asked for now, not at the first call over the limit: a summary is what step 4 pays for.
+        if summarizer is None and (client is None or not model):
+            raise ValueError("ContextCompactor needs summarizer= (messages -> the summary's text), or "
+                             "client= and model= to ask" + " (this client has no model name)" * bool(client))
+        self._summarizer = summarizer or summary.client_summarizer(client, model,
+                                                                   self.config.summary_input_char_limit)
         self.echo = echo  # callable(str) for the lines the article prints
         self.records: list[StepRecord] = []
         self.calls, self._model_calls, self._errors, self._working = 0, 0, [], working.Working()
@@ -46,8 +47,6 @@ class ContextCompactor:
     # -- what the steps use ----------------------------------------------------
     def summarize(self, messages) -> str:
         """Ask the summarizer (a model call, counted in the step's record)."""
-        if self._summarizer is None:
-            raise RuntimeError("compact_history needs a summarizer or a client and model")
         self._model_calls += 1
         return self._summarizer(messages)
 
@@ -111,7 +110,6 @@ class ContextCompactor:
         messages = self._working.begin(messages)   # checked; the caller's list is never changed
         self._count, self._counted = len(messages), (None, 0)
         return messages
-
 
     # -- the article's entry points: each step alone, by its name (its module says what it does)
     def run_step(self, name: str, messages, active_request=None):

@@ -127,8 +127,8 @@ def request_positions(messages, active_request: str) -> list[int]:
 # -- the rules ----------------------------------------------------------------------------
 
 def validate_messages(messages, changed=None) -> None:
-    """MessageFormatError unless the list follows the rules (a last assistant message may
-    still wait for its results); `changed`: only these messages and their pairs."""
+    """MessageFormatError unless the list follows the rules (a last assistant message may still
+    wait for its results, and be empty: the API's prefill); `changed`: only these and their neighbours."""
     if not isinstance(messages, list):
         raise MessageFormatError(f"messages must be a list, got {type(messages).__name__}")
     n = len(messages)
@@ -137,6 +137,8 @@ def validate_messages(messages, changed=None) -> None:
     ids = [_tool_ids(m) for m in messages]   # ids are global: every message's, whatever changed
     for i in range(n) if changed is None else sorted({k for j in changed for k in (j - 1, j, j + 1)
                                                       if 0 <= k < n}):
+        if not messages[i]["content"] and not (i == n - 1 and messages[i]["role"] == "assistant"):
+            raise MessageFormatError(f"messages[{i}] has empty content; only a final assistant message may")
         _check_pairs(messages, i, ids)
     _check_unique_ids(messages, ids)
 

@@ -32,6 +32,7 @@ from .helpers import (
     make_compactor,
     pairs_history,
     replay,
+    short_summary,
     tool_heavy_session,
     user,
 )
@@ -183,7 +184,7 @@ def test_until_a_step_edits_one_the_working_list_holds_the_callers_messages(root
         seen.append(listed)
         return estimate_chars(listed)
 
-    ContextCompactor(root, None, CompactionConfig(), measure=measure).prepare(history, REQUEST)
+    ContextCompactor(root, short_summary, CompactionConfig(), measure=measure).prepare(history, REQUEST)
     assert seen and all(m is theirs for m, theirs in zip(seen[0], history, strict=True))
     seen[0][2]["content"][0]["content"] = "changed"   # not through replace_content
     assert history[2]["content"][0]["content"] == "changed"
