@@ -13,7 +13,7 @@ from pathlib import Path
 
 from . import summary, working
 from .config import CompactionConfig
-from .messages import check_request, estimate_chars, thinking_count
+from .messages import check_request, estimate_chars, has_tool_use, thinking_count
 from .record import StepRecord
 from .steps import STEPS, step_named
 from .store import Store
@@ -67,11 +67,13 @@ class ContextCompactor:
         return self._working.texts(messages)
 
     def replace_content(self, messages, index: int, block, content, chars: int | None):
-        """Put `content` in `block`, a block of messages[index] (the only way a step edits);
-        the size after, given `chars` before (exact and free by the article's measure)."""
+        """Put `content` in `block` of messages[index] (the only way a step edits); the size after, given
+        `chars` before: plus the change, or (another measure) that of the message and its call (issue 51)."""
+        pair = slice(index - 1 if index and has_tool_use(messages[index - 1]) else index, index + 1)
+        before = None if chars is None or self.measure is estimate_chars else self.measure(messages[pair])
         change = self._working.replace(messages, index, block, content)
         if chars is not None:
-            return chars + change if self.measure is estimate_chars else self.measure(messages)
+            return chars + (change if before is None else self.measure(messages[pair]) - before)
 
     # -- bookkeeping -----------------------------------------------------------
     def _run(self, step, messages, active_request=None, chars=None):

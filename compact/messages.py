@@ -52,10 +52,6 @@ def encode(value) -> str:
     return _ENCODER.encode(value)   # json.dumps(value, ensure_ascii=False)
 
 
-def json_len(value) -> int:   # characters of one value's JSON, as the article's measure counts them
-    return len(encode(value))
-
-
 def estimate_chars(messages) -> int:   # the article's measure: characters of the whole list's JSON
     return len(json.dumps(to_plain(messages), ensure_ascii=False))
 
@@ -78,10 +74,6 @@ def is_tool_result(message) -> bool:   # a user message of tool results
 
 def has_tool_use(message) -> bool:   # an assistant message that calls tools
     return message.get("role") == "assistant" and bool(tool_uses(message))
-
-
-def all_tool_results(messages) -> list:   # (message index, block) for every tool result, oldest first
-    return [(i, b) for i, m in enumerate(messages) for b in tool_results(m)]
 
 
 def thinking_count(messages) -> int:   # thinking and redacted_thinking blocks of the assistant's
