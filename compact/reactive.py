@@ -49,13 +49,13 @@ def reactive_compact(messages, compactor, active_request: str):
     start = tail_start(messages, config.keep_recent_messages, active_request, config.request_once)
     if config.append_only_thinking and thinking_count(messages[start:]):
         start = 0   # a kept tail's thinking would be bound to the head it lost: summarize all
-    if messages and has_tool_use(messages[-1]):   # but a batch waiting for its results (step 4's rule)
-        start = min(start or len(messages) - 1, len(messages) - 1)
     # Only the dropped part is summarized, never the kept tail: the article gets this right
     # (its own test asserts it; flaw 10 is withdrawn).
     message = summary_message_for(messages, messages[:start] if start else messages, compactor,
                                   active_request, "Reactive compact")
-    return messages if message is None else [message, *messages[start or len(messages):]]
+    if message is None:
+        return messages
+    return [message, *messages[start:]] if start else [message]
 
 
 def smaller_or_raise(error: BaseException, refused: list, retry: list) -> list:

@@ -8,7 +8,7 @@ transcript's path. Left out: *when* to summarize (`prepare`'s job), memory beyon
 import json
 
 from . import formats
-from .messages import has_tool_use, text_of, to_plain
+from .messages import text_of, to_plain
 from .store import StoreError
 
 
@@ -44,8 +44,6 @@ def summary_message_for(messages, dropped, compactor, active_request: str, kind:
 
 
 def compact_history(messages, compactor, active_request: str, kind: str = "Compacted"):
-    """Step 4: the whole list becomes one summary message (left as it is if the write fails), but a last
-    batch of calls waiting for its results: summarized, the results would answer no call (issue 51)."""
-    end = len(messages) - bool(messages and has_tool_use(messages[-1]))
-    message = summary_message_for(messages, messages[:end], compactor, active_request, kind)
-    return messages if message is None else [message, *messages[end:]]
+    """Step 4: the whole list becomes one summary message (left as it is if the write fails)."""
+    message = summary_message_for(messages, messages, compactor, active_request, kind)
+    return messages if message is None else [message]
