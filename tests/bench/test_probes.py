@@ -37,7 +37,7 @@ from compact_course.probes.status import Locator
 from compact_course.sessions.histories import list_histories, load_history, sample_path
 from context_compact import ContextCompactor
 from context_compact.messages import user_text
-from context_compact.store import seeded_ids
+from context_compact.store import Store, seeded_ids
 from tests.helpers import assistant, tool_result, tool_use, user
 
 pytestmark = pytest.mark.usefixtures("no_network")
@@ -211,7 +211,7 @@ def test_a_name_in_a_tool_output_is_not_a_file_of_ours(root):
                 {"role": "user", "content": [tool_result("t1", text)]}]
     before = {"role": "user", "content": [tool_result("t1", "line one is here\nok")]}
     probes = make_probes([*messages[:2], before], "Look.")
-    statuses = Locator(probes, ContextCompactor(root).store).statuses(messages)
+    statuses = Locator(probes, Store(root)).statuses(messages)
     assert "on disk" not in statuses
 
 
