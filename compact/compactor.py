@@ -13,7 +13,7 @@ from pathlib import Path
 
 from . import summary, working
 from .config import CompactionConfig
-from .messages import check_request, estimate_chars, thinking_count
+from .messages import check_request, estimate_chars, has_tool_use, thinking_count
 from .record import StepRecord
 from .steps import STEPS, step_named
 from .store import Store
@@ -28,17 +28,18 @@ class ContextCompactor:
                  client=None, model: str | None = None, measure=None, new_id=None, echo=None):
         self.config = config or CompactionConfig()
         self.store = Store(Path(root), new_id=new_id)
-        if summarizer is None and client is not None:
-            if not model:
-                raise ValueError("a client needs a model name to summarize with")
-            summarizer = summary.client_summarizer(client, model, self.config.summary_input_char_limit)
-        self._summarizer = summarizer
         self.measure = measure or estimate_chars
         # Tokens against characters would fire four times too late or early without a word.
         unit = getattr(self.measure, "unit", "characters")
         if unit != self.config.unit:
             raise ValueError(f"the measure counts {unit} but the config's context limit is in "
                              f"{self.config.unit}: set context_token_limit with a token measure")
+        # Asked for now, not at the first call over the limit: a summary is what step 4 pays for.
+        if summarizer is None and (client is None or not model):
+            raise ValueError("ContextCompactor needs summarizer= (messages -> the summary's text), or "
+                             "client= and model= to ask" + " (this client has no model name)" * bool(client))
+        self._summarizer = summarizer or summary.client_summarizer(client, model,
+                                                                   self.config.summary_input_char_limit)
         self.echo = echo  # callable(str) for the lines the article prints
         self.records: list[StepRecord] = []
         self.calls, self._model_calls, self._errors, self._working = 0, 0, [], working.Working()
@@ -46,8 +47,6 @@ class ContextCompactor:
     # -- what the steps use ----------------------------------------------------
     def summarize(self, messages) -> str:
         """Ask the summarizer (a model call, counted in the step's record)."""
-        if self._summarizer is None:
-            raise RuntimeError("compact_history needs a summarizer or a client and model")
         self._model_calls += 1
         return self._summarizer(messages)
 
@@ -68,11 +67,13 @@ class ContextCompactor:
         return self._working.texts(messages)
 
     def replace_content(self, messages, index: int, block, content, chars: int | None):
-        """Put `content` in `block`, a block of messages[index] (the only way a step edits);
-        the size after, given `chars` before (exact and free by the article's measure)."""
+        """Put `content` in `block` of messages[index] (the only way a step edits); the size after, given
+        `chars` before: plus the change, or (another measure) that of the message and its call (issue 51)."""
+        pair = slice(index - 1 if index and has_tool_use(messages[index - 1]) else index, index + 1)
+        before = None if chars is None or self.measure is estimate_chars else self.measure(messages[pair])
         change = self._working.replace(messages, index, block, content)
         if chars is not None:
-            return chars + change if self.measure is estimate_chars else self.measure(messages)
+            return chars + (change if before is None else self.measure(messages[pair]) - before)
 
     # -- bookkeeping -----------------------------------------------------------
     def _run(self, step, messages, active_request=None, chars=None):
@@ -111,7 +112,6 @@ class ContextCompactor:
         messages = self._working.begin(messages)   # checked; the caller's list is never changed
         self._count, self._counted = len(messages), (None, 0)
         return messages
-
 
     # -- the article's entry points: each step alone, by its name (its module says what it does)
     def run_step(self, name: str, messages, active_request=None):

@@ -52,10 +52,6 @@ def encode(value) -> str:
     return _ENCODER.encode(value)   # json.dumps(value, ensure_ascii=False)
 
 
-def json_len(value) -> int:   # characters of one value's JSON, as the article's measure counts them
-    return len(encode(value))
-
-
 def estimate_chars(messages) -> int:   # the article's measure: characters of the whole list's JSON
     return len(json.dumps(to_plain(messages), ensure_ascii=False))
 
@@ -78,10 +74,6 @@ def is_tool_result(message) -> bool:   # a user message of tool results
 
 def has_tool_use(message) -> bool:   # an assistant message that calls tools
     return message.get("role") == "assistant" and bool(tool_uses(message))
-
-
-def all_tool_results(messages) -> list:   # (message index, block) for every tool result, oldest first
-    return [(i, b) for i, m in enumerate(messages) for b in tool_results(m)]
 
 
 def thinking_count(messages) -> int:   # thinking and redacted_thinking blocks of the assistant's
@@ -127,8 +119,8 @@ def request_positions(messages, active_request: str) -> list[int]:
 # -- the rules ----------------------------------------------------------------------------
 
 def validate_messages(messages, changed=None) -> None:
-    """MessageFormatError unless the list follows the rules (a last assistant message may
-    still wait for its results); `changed`: only these messages and their pairs."""
+    """MessageFormatError unless the list follows the rules (a last assistant message may still
+    wait for its results, and be empty: the API's prefill); `changed`: only these and their neighbours."""
     if not isinstance(messages, list):
         raise MessageFormatError(f"messages must be a list, got {type(messages).__name__}")
     n = len(messages)
@@ -137,6 +129,8 @@ def validate_messages(messages, changed=None) -> None:
     ids = [_tool_ids(m) for m in messages]   # ids are global: every message's, whatever changed
     for i in range(n) if changed is None else sorted({k for j in changed for k in (j - 1, j, j + 1)
                                                       if 0 <= k < n}):
+        if not messages[i]["content"] and not (i == n - 1 and messages[i]["role"] == "assistant"):
+            raise MessageFormatError(f"messages[{i}] has empty content; only a final assistant message may")
         _check_pairs(messages, i, ids)
     _check_unique_ids(messages, ids)
 

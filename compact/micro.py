@@ -7,7 +7,7 @@ would hardly shorten, and any choice by content: the oldest goes first.
 """
 
 from . import formats
-from .messages import all_tool_results, text_of, with_text
+from .messages import text_of, tool_results, with_text
 from .store import StoreError
 
 
@@ -43,7 +43,8 @@ def micro_compact(messages, compactor, chars: int):
     # (the prompt cache breaks every turn); the default acts only over the limit, down to the target.
     if config.micro_only_over_limit and chars <= config.context_limit:
         return messages
-    results, keep = all_tool_results(messages), config.keep_recent_results
+    results = [(i, b) for i, m in enumerate(messages) for b in tool_results(m)]   # oldest first
+    keep = config.keep_recent_results
     # flaw 16: KEEP_RECENT_RESULTS = 0 keeps everything: the article's slice with keep == 0
     # is results[:-0], an empty list, so "keep none" shrinks none (kept in the seed).
     older = results[:-keep] if keep or not config.micro_keep_zero_keeps_none else results

@@ -1,12 +1,11 @@
 """The compactor's working list and each message's JSON: a call costs about one `json.dumps`.
 
 The working list holds the caller's messages (SDK objects made plain) until a step edits one:
-`replace` copies it first, as deep as a step edits (message, content list, blocks), and
-`finish` the rest of the output: the caller's list never changes, and what a compaction
-archives is never copied. A message whose JSON, found at its place in the whole list's, is
-the one it had in the last output was checked then; any other is encoded and checked alone,
-with its pairs. The size: the messages' JSON plus 2 a message (", " and brackets). Left out: a
-custom measure, asked for the whole list.
+`replace` copies it first, as deep as a step edits (message, content list, blocks), so the
+caller's list never changes and the output shares only what no step edited. A message whose
+JSON, found at its place in the whole list's, is the one it had in the last output was checked
+then; any other is encoded and checked alone, with its pairs. The size: the messages' JSON plus
+2 a message (", " and brackets). Left out: a custom measure, asked for the whole list.
 """
 
 from .messages import MessageFormatError, encode, to_plain, validate_messages
@@ -83,10 +82,9 @@ class Working:
         return copy
 
     def finish(self, messages: list) -> list:
-        self.kept = self.texts(messages)
-        output = [m if id(m) in self._ours else _copy(m) for m in messages]
+        self.kept = self.texts(messages)   # no copies: a message no step edited is the caller's (issue 51)
         self._list, self._ours = [], {}   # the caller's messages are no longer held
-        return output
+        return messages
 
     def texts(self, messages: list) -> list:
         if messages is not self._list:

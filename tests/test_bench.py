@@ -466,11 +466,12 @@ def test_bench_prepare_times_every_design_in_every_case():
     rows = prepare_bench.run(sizes=((50, 20_000), (100, 40_000)), runs=1)
     timed = {(r["case"], r["design"]) for r in rows if r["ms"] is not None}
     assert timed == {("no-op", d) for d in prepare_bench.DESIGNS} | {
-        ("compacting", d) for d in prepare_bench.DESIGNS} | {("saving", "default"), ("saving", "floor")}
+        ("compacting", d) for d in prepare_bench.DESIGNS} | {
+        (case, d) for case in ("saving", "tokens") for d in ("default", "floor")}
     assert all(r["ms"] > 0 for r in rows if r["ms"] is not None)
     table = prepare_bench.format_rows(rows)
     assert table.splitlines()[0].split()[:4] == ["case", "messages", "characters", "floor"]
-    assert sum(line.split()[1] == "growth" for line in table.splitlines()[2:]) == 3
+    assert sum(line.split()[1] == "growth" for line in table.splitlines()[2:]) == 4
     listed = prepare_bench.make_list(100, 40_000)
     assert len(listed) == 99 and abs(len(json.dumps(listed, ensure_ascii=False)) - 40_000) < 4_000
 

@@ -37,6 +37,7 @@ from .helpers import (
     make_compactor,
     prepare_in_time,
     result_path,
+    short_summary,
     user,
     whole_results,
 )
@@ -369,7 +370,7 @@ def test_eight_compactors_on_one_root_point_at_their_own_texts(root):
                                        for k in range(RESULTS)})]
         originals[n] = messages
         # Each result is over flaw 18's share: off, so step 1 stops at its batch limit.
-        c = ContextCompactor(root, None, make_compactor(root, persist_oversized=False).config)
+        c = ContextCompactor(root, short_summary, make_compactor(root, persist_oversized=False).config)
         go.wait()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

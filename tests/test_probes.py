@@ -14,7 +14,7 @@ import pytest
 
 from compact import ContextCompactor
 from compact.messages import user_text
-from compact.store import seeded_ids
+from compact.store import Store, seeded_ids
 from tests.helpers import assistant, tool_result, tool_use, user
 from workbench.bench.benchmark import DESIGN_TABLE, run_session
 from workbench.bench.probe_ask import Asker
@@ -212,7 +212,7 @@ def test_a_name_in_a_tool_output_is_not_a_file_of_ours(root):
                 {"role": "user", "content": [tool_result("t1", text)]}]
     before = {"role": "user", "content": [tool_result("t1", "line one is here\nok")]}
     probes = make_probes([*messages[:2], before], "Look.")
-    statuses = Locator(probes, ContextCompactor(root).store).statuses(messages)
+    statuses = Locator(probes, Store(root)).statuses(messages)
     assert "on disk" not in statuses
 
 

@@ -92,7 +92,7 @@ def run(tmp_path, compact_after: int | None = None, thread=False, window: int = 
     with offline_model(window=window) as (server, client):
         compactor = ContextCompactor(workspace, client=client, model=MODEL_NAME,
                                      config=config or CompactionConfig(), new_id=seeded_ids())
-        middleware = PrepareEveryRequest(compactor, tasks.EN["COMPARE_CODE"])
+        middleware = PrepareEveryRequest(compactor)
         start = {"model": MODEL_NAME, "max_tokens": 2000, "thread": thread,
                  "betas": ["compact-2026-09-04"],
                  "messages": [{"role": "user", "content": tasks.EN["COMPARE_CODE"]}]}

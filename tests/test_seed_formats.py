@@ -147,7 +147,7 @@ def sixty_messages():
 
 
 def test_snip_marker_and_keeps_3_plus_47(root):
-    c = ContextCompactor(root, None, CompactionConfig.seed())  # the real uuid4 names
+    c = ContextCompactor(root, RecordingSummarizer(), CompactionConfig.seed())  # the real uuid4 names
     messages = sixty_messages()
     out = c.snip_compact(messages, "[task 2] And now the docs.")
     path = c.store.written[0]

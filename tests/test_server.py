@@ -659,7 +659,6 @@ def test_where_the_api_differs_only_the_server_or_only_the_pipeline_refuses():
         "block_types": ([{"role": "user", "content": [{"type": "bogus"}]}], "server"),
         "every_field": ([go, {"role": "assistant", "content": [{**t1, "input": []}]},
                          {"role": "user", "content": [done]}], "server"),
-        "nonempty_content": ([go, {"role": "assistant", "content": []}, go], "server"),
     }
     for rule, (messages, refuses) in differ.items():
         pipeline, server = verdicts(messages)

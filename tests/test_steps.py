@@ -7,7 +7,7 @@ from compact import compactor as compactor_module
 from compact.steps import NAMES, ON_REFUSAL, STEPS, Step, step_named
 from workbench.course import charts, pipeline_picture, replay
 
-from .helpers import pairs_history
+from .helpers import pairs_history, short_summary
 
 
 def test_everything_that_names_the_steps_reads_the_list():
@@ -33,7 +33,7 @@ def test_each_step_is_a_method_written_out_by_its_name(tmp_path):
         takes = ["self", "messages", *(["active_request"] if "request" in step.needs else [])]
         assert defined[step.name] == takes, step.name
     # Each runs its own row, and records it under its name.
-    c = ContextCompactor(tmp_path)
+    c = ContextCompactor(tmp_path, short_summary)
     for step in STEPS:
         if step.name not in ("compact_history", "reactive_compact"):   # those need a model
             getattr(c, step.name)(pairs_history(2))
@@ -56,7 +56,7 @@ def test_prepare_runs_the_rows_in_order_each_when_its_row_says(tmp_path, monkeyp
             Step("over", noted("over"), None, when="over limit"),
             Step("last", noted("last"), None))
     monkeypatch.setattr(compactor_module, "STEPS", rows)
-    c = ContextCompactor(tmp_path, config=CompactionConfig.seed())
+    c = ContextCompactor(tmp_path, short_summary, CompactionConfig.seed())
     messages = [{"role": "user", "content": "hello"}]
     c.prepare(messages, "hello")
     size = c.measure(messages)
@@ -65,7 +65,7 @@ def test_prepare_runs_the_rows_in_order_each_when_its_row_says(tmp_path, monkeyp
 
 
 def test_a_step_alone_is_an_entry_method_and_an_unknown_name_is_refused(tmp_path):
-    c = ContextCompactor(tmp_path)
+    c = ContextCompactor(tmp_path, short_summary)
     messages = pairs_history(2)
     out = c.persist_largest(messages)
     assert out == messages and [r.step for r in c.records] == ["persist_largest"]

@@ -17,7 +17,7 @@ from workbench.course.histories import list_histories, load_history
 from workbench.offline import MODEL_NAME
 from workbench.offline.tokens import estimate_tokens
 
-from .helpers import call, offline_model, pairs_history, user
+from .helpers import call, offline_model, pairs_history, short_summary, user
 
 pytestmark = pytest.mark.usefixtures("no_network")
 
@@ -39,7 +39,7 @@ def test_a_100_call_session_asks_once_per_new_unit(tmp_path):
     config = CompactionConfig(context_token_limit=10**9, snip_max_messages=10_000)
     with offline_model() as (server, client):
         measure = TokenMeasure(client, MODEL_NAME)
-        compactor = ContextCompactor(tmp_path, None, config, measure=measure, new_id=seeded_ids())
+        compactor = ContextCompactor(tmp_path, short_summary, config, measure=measure, new_id=seeded_ids())
         messages = [user("Fix the failing test.")]
         for n in range(100):
             messages = compactor.prepare(messages, "Fix the failing test.")
@@ -63,7 +63,7 @@ def test_compacting_session_asks_only_for_what_changed(tmp_path):
             seen.add(repr(unit))
             return original(unit)
         measure.unit_tokens = remember
-        compactor = ContextCompactor(tmp_path, None, config, measure=measure, new_id=seeded_ids())
+        compactor = ContextCompactor(tmp_path, short_summary, config, measure=measure, new_id=seeded_ids())
         messages = [user("Fix the failing test.")]
         for n in range(100):
             messages = compactor.prepare(messages, "Fix the failing test.")
@@ -91,11 +91,11 @@ def test_a_token_limit_fires_at_the_count_it_states(tmp_path):
     with offline_model() as (server, client):
         measure = TokenMeasure(client, MODEL_NAME)
         tokens = measure(messages)
-        at = ContextCompactor(tmp_path / "at", None, CompactionConfig(context_token_limit=tokens),
+        at = ContextCompactor(tmp_path / "at", short_summary, CompactionConfig(context_token_limit=tokens),
                               measure=measure, new_id=seeded_ids())
         assert at.prepare(messages, request) == messages
         assert not any(r.fired for r in at.records)
-        below = ContextCompactor(tmp_path / "below", None,
+        below = ContextCompactor(tmp_path / "below", short_summary,
                                  CompactionConfig(context_token_limit=tokens - 1),
                                  measure=measure, new_id=seeded_ids())
         prepared = below.prepare(messages, request)

@@ -32,6 +32,7 @@ from .helpers import (
     make_compactor,
     pairs_history,
     replay,
+    short_summary,
     tool_heavy_session,
     user,
 )
@@ -160,7 +161,8 @@ def editable_parts(listed) -> set:
 def test_a_step_edits_its_own_copy_never_the_callers_message(root):
     """Step 1 saves both results of one message: the second is still the block the step read
     from the caller's message before the first edit copied it. The caller's list is
-    unchanged, and the output shares no message, content list or block with it."""
+    unchanged; the edited message shares no content list or block with the caller's, and
+    the others are the caller's own (issue 51: a quiet call copies nothing)."""
     c = make_compactor(root, tool_result_batch_char_limit=30_000, large_result_char_limit=20_000)
     history = [user(REQUEST), *call({"toolu_a": body("toolu_a", 40_000), "toolu_b": body("toolu_b", 40_000)})]
     before = copy.deepcopy(history)
@@ -168,9 +170,10 @@ def test_a_step_edits_its_own_copy_never_the_callers_message(root):
     assert history == before
     assert all(formats.PERSISTED_RE.match(b["content"]) for b in out[2]["content"])
     assert c.records[-1].chars_after == estimate_chars(out)
-    assert not editable_parts(out) & editable_parts(history)
-    again = c.prepare(out, REQUEST)   # nothing to do: still a list of its own
-    assert again == out and not editable_parts(again) & editable_parts(out)
+    assert not editable_parts(out[2:]) & editable_parts(history) and out[2] is not history[2]
+    assert out[0] is history[0] and out[1] is history[1] and out is not history
+    again = c.prepare(out, REQUEST)   # nothing to do: the same messages, in a list of its own
+    assert again == out and again is not out and all(a is b for a, b in zip(again, out))
 
 
 def test_until_a_step_edits_one_the_working_list_holds_the_callers_messages(root):
@@ -183,7 +186,7 @@ def test_until_a_step_edits_one_the_working_list_holds_the_callers_messages(root
         seen.append(listed)
         return estimate_chars(listed)
 
-    ContextCompactor(root, None, CompactionConfig(), measure=measure).prepare(history, REQUEST)
+    ContextCompactor(root, short_summary, CompactionConfig(), measure=measure).prepare(history, REQUEST)
     assert seen and all(m is theirs for m, theirs in zip(seen[0], history, strict=True))
     seen[0][2]["content"][0]["content"] = "changed"   # not through replace_content
     assert history[2]["content"][0]["content"] == "changed"

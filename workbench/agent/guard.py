@@ -20,7 +20,7 @@ The course's agent (workbench/agent/loop.py) and the recipe
 Left out: deciding for the caller (no setting is changed, nothing is retried).
 """
 
-from compact.messages import blocks, json_len, text_of, to_plain
+from compact.messages import blocks, encode, text_of, to_plain
 
 MAX_SUMMARIES = 3     # Claude Code's anchor: 3 compaction failures in a row stop it
 WITHIN_CALLS = 5
@@ -83,7 +83,7 @@ def biggest(messages, shown: int = SHOWN) -> list[str]:
             parts.append((chars, f"messages[{i}] tool_result {block['tool_use_id']!r}: "
                                  f"{chars:,} characters"))
         if not results:
-            chars = json_len(message.get("content", ""))
+            chars = len(encode(message.get("content", "")))
             parts.append((chars, f"messages[{i}] ({message.get('role')}): {chars:,} characters"))
     parts.sort(key=lambda part: part[0], reverse=True)
     return [text for _, text in parts[:shown]]

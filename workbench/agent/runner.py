@@ -30,8 +30,17 @@ reply a `compaction` block that replaces the runner's history) is prepared
 like any other, so the API summarizes what the model has been reading.
 
     compactor = ContextCompactor(root, client=client, model=model)
-    client = client.with_options(middleware=[PrepareEveryRequest(compactor, request)])
+    client = client.with_options(middleware=[PrepareEveryRequest(compactor)])
     runner = client.beta.messages.tool_runner(..., thread=False)   # the whole history each turn
+
+One middleware serves a whole conversation, so each request's active request
+is its own turn's (issue 51: one fixed when the middleware was made wrote turn
+1's request into turn 2's summary, and the agent answered turn 1 again): the
+text of the history's newest user prompt (a user message that is not tool
+results alone; the request a marker of ours carries), or the one given with
+`new_turn(request)` for the turn under way. With no prompt left in the history
+(the API's compaction took it) the turn goes on; a prompt with no text (an
+image alone) or no prompt at all is refused with a word, never guessed.
 
 The async client (`AsyncAnthropic`, its tool runner) calls `handle_async`, the same
 steps with the rest of the chain awaited: one middleware serves both clients.
@@ -41,54 +50,64 @@ and message threads: a threaded request sends only the new messages, which
 `prepare` cannot budget, so it is refused with a word (`thread=False`).
 """
 
-import json
-
 import anthropic
 
-from compact import reactive
-from compact.messages import estimate_chars
+from compact import formats
+from compact.messages import MessageFormatError, blocks, check_request, estimate_chars, text_of
+from compact.reactive import TOO_LONG_SPELLINGS
 
 from .guard import CompactionGuard
 
-MESSAGES_PATH = "/v1/messages"
+CARRIED = "\n\nCurrent user request:\n"   # how an archive marker of the default carries it
+
+
+def last_prompt(messages) -> tuple[int, str] | None:
+    """(index, request) of the newest user prompt: the last user message that is not tool results
+    alone; its text, or the request a marker of ours carries ("" if none). None: no prompt."""
+    for i in reversed(range(len(messages))):
+        message = messages[i]
+        if message.get("role") == "user" and (isinstance(message.get("content"), str) or any(
+                not isinstance(b, dict) or b.get("type") != "tool_result" for b in blocks(message))):
+            text = text_of(message["content"])
+            if not formats.kind_of_user_text(text):
+                return i, text
+            summary = formats.SUMMARY_RE.match(text)
+            return i, summary["request"] if summary else text.partition(CARRIED)[2]
+    return None
 
 
 class PrepareEveryRequest(anthropic.Middleware):
-    def __init__(self, compactor, active_request: str, guard: CompactionGuard | None = None):
-        self.compactor, self.active_request = compactor, active_request
-        self.guard = guard or CompactionGuard(compactor)
-        self.seen: list = []    # the runner's history in the last request
-        self.sent: list = []    # what went out for it
+    def __init__(self, compactor, *, guard: CompactionGuard | None = None):
+        self.compactor, self.guard = compactor, guard or CompactionGuard(compactor)
+        self.seen, self.sent = [], []   # the runner's history in the last request, and what went out for it
+        self.request, self.given = None, None   # this turn's request; new_turn's, and the prompt it is for
         self.reactive_compactions = 0
 
+    def new_turn(self, request: str) -> None:
+        """The request of the user turn starting now (in place of its prompt's text), until a newer prompt."""
+        check_request(request)
+        self.given = (request, "unread")
+
     def handle(self, request, call_next):
-        body = self._body(request)
-        if body is None:
+        if (body := self._body(request)) is None:
             return call_next(request)
         response = call_next(request.copy(body={**body, "messages": self._prepared(body)}))
-        if response.status_code in (400, 413) and _too_long(response.text()):
-            retry = self._retried()
-            if retry is not None:
-                response = call_next(request.copy(body={**body, "messages": retry}))
+        if response.status_code in (400, 413) and _too_long(response.text()) and self._retry():
+            response = call_next(request.copy(body={**body, "messages": self.sent}))
         return response
 
-    async def handle_async(self, request, call_next):
-        """The same for AsyncAnthropic: only the calls to the rest of the chain are awaited."""
-        body = self._body(request)
-        if body is None:
+    async def handle_async(self, request, call_next):   # the same, the rest of the chain awaited
+        if (body := self._body(request)) is None:
             return await call_next(request)
         response = await call_next(request.copy(body={**body, "messages": self._prepared(body)}))
-        if response.status_code in (400, 413) and _too_long(await response.text()):
-            retry = self._retried()
-            if retry is not None:
-                response = await call_next(request.copy(body={**body, "messages": retry}))
+        if response.status_code in (400, 413) and _too_long(await response.text()) and self._retry():
+            response = await call_next(request.copy(body={**body, "messages": self.sent}))
         return response
 
-    def _body(self, request) -> dict | None:
-        """The body of a Messages API request with the whole history; None for any other."""
+    def _body(self, request) -> dict | None:   # a Messages API request's body; None for any other
         body = request.json
-        if (request.method.lower() != "post" or request.url.split("?")[0] != MESSAGES_PATH
-                or not isinstance(body, dict)):
+        if request.method.lower() != "post" or request.url.split("?")[0] != "/v1/messages" \
+                or not isinstance(body, dict):
             return None
         if body.get("thread") is not None:
             raise ValueError("PrepareEveryRequest needs the whole history in every request: "
@@ -97,33 +116,38 @@ class PrepareEveryRequest(anthropic.Middleware):
 
     def _prepared(self, body: dict) -> list:
         history = list(body.get("messages") or [])
-        messages = self.guard.prepare(self._continued(history), self.active_request)
+        self.request = self._request_of(history)
+        known = len(self.seen)   # the history extends the last one: go on from what went out for it
+        ongoing = known and history[:known] == self.seen
+        messages = self.guard.prepare([*self.sent, *history[known:]] if ongoing else history, self.request)
         self.seen, self.sent = history, messages
         return messages
 
-    def _retried(self) -> list | None:
-        """After "prompt is too long": the reactive compaction of what went out, if smaller."""
-        retry = self.compactor.reactive_compact(self.sent, self.active_request)
+    def _request_of(self, history: list) -> str:
+        """new_turn's request while its prompt is the newest, else the newest prompt's text; with no
+        prompt in the history, the turn's so far; else MessageFormatError."""
+        prompt = last_prompt(history)
+        if self.given is not None:
+            request, prompted = self.given
+            if prompted in ("unread", prompt) or prompt is None:
+                self.given = (request, prompt if prompted == "unread" else prompted)
+                return request
+            self.given = None   # a newer prompt: the request given was its turn's
+        if prompt is None and self.request is not None:
+            return self.request
+        if prompt is None or not prompt[1].strip():
+            where = f"messages[{prompt[0]}], the newest prompt, holds no text" if prompt else "no user prompt"
+            raise MessageFormatError(f"PrepareEveryRequest cannot tell this turn's request ({where}): "
+                                     "call new_turn(request) when the turn starts")
+        return prompt[1]
+
+    def _retry(self) -> bool:   # after "prompt is too long": what went out, reactively compacted, if smaller
+        retry = self.compactor.reactive_compact(self.sent, self.request)
         if estimate_chars(retry) >= estimate_chars(self.sent):   # the refusal stands
-            return None
-        self.reactive_compactions += 1
-        self.sent = retry
-        return retry
-
-    def _continued(self, history: list) -> list:
-        """What went out last time plus the history's new messages, when the history
-        extends the last one; the history itself otherwise."""
-        known = len(self.seen)
-        if known and len(history) >= known and history[:known] == self.seen:
-            return [*self.sent, *history[known:]]
-        return history
+            return False
+        self.sent, self.reactive_compactions = retry, self.reactive_compactions + 1
+        return True
 
 
-def _too_long(text: str) -> bool:
-    """Is the response's body the API's "prompt is too long"?"""
-    try:
-        error = json.loads(text).get("error", {})
-    except (ValueError, AttributeError):
-        return False
-    message = str(error.get("message", "")).lower()
-    return any(spelling in message for spelling in reactive.TOO_LONG_SPELLINGS)
+def _too_long(text: str) -> bool:   # the API's "prompt is too long", read in an error's body
+    return any(spelling in text.lower() for spelling in TOO_LONG_SPELLINGS)

@@ -25,7 +25,11 @@ Two cases:
   left out) if still over; the default archives down to its target in one
   transcript (flaw 17);
 - saving: the default only, without flaw 17's switch, so step 3 saves
-  every old result to a file of its own first: the store's write path.
+  every old result to a file of its own first: the store's write path;
+- tokens: the saving case with a limit in tokens (the article's 50,000
+  characters over 4) and a `TokenMeasure`, its `count_tokens` answered in the
+  process by the offline model's estimate (no HTTP): each replacement is
+  measured by its message and its call, never the whole list again (issue 51).
 
 growth: the exponent b in ms ~ size^b from the smallest list to the largest
 (about 1: the work follows the list; 2: a quadratic loop).
@@ -43,12 +47,15 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 from compact.compactor import ContextCompactor
 from compact.config import CompactionConfig
 from compact.store import seeded_ids
+from compact.tokens import TokenMeasure
 
 from ..display.text import fixed_width
+from ..offline.tokens import estimate_tokens
 
 ARTICLE_FILE = Path(__file__).resolve().parents[2] / "tests" / "article_s08.py"
 # 50,000 messages: issue 41's size, twice: each result the list's smallest (200 characters),
@@ -103,6 +110,16 @@ def _load_article():
     return module.ArticleCompactor
 
 
+class _Counter:
+    """count_tokens in the process: the offline model's estimate, as its server answers it."""
+
+    def __init__(self):
+        self.messages = self
+
+    def count_tokens(self, model: str, messages: list, **fixed):
+        return SimpleNamespace(input_tokens=estimate_tokens({"messages": messages, **fixed}))
+
+
 def _limits(case: str, messages: list) -> tuple[int, int, int]:
     """(context limit, snip trigger, results kept whole) for a case: for no-op all three
     above the list, so no design has anything to do; else the article's limit and 3."""
@@ -123,11 +140,12 @@ def _preparer(design: str, root: Path, case: str, messages: list, article):
         return compactor.prepare
     # "saving": the default without flaw 17's switch, so step 3 saves every old result
     # to its own file: the store's write path, file after file.
-    one_call = {"compact_in_one_call": False} if case == "saving" else {}
+    one_call = {"compact_in_one_call": False} if case in ("saving", "tokens") else {}
+    tokens = {"context_token_limit": limit // 4} if case == "tokens" else {}
     config = CompactionConfig.named(design, context_char_limit=limit, snip_max_messages=snip,
-                                    keep_recent_results=keep, **one_call)
-    compactor = ContextCompactor(root, summarizer=lambda listed: SUMMARY, config=config,
-                                 new_id=seeded_ids())
+                                    keep_recent_results=keep, **one_call, **tokens)
+    compactor = ContextCompactor(root, summarizer=lambda listed: SUMMARY, config=config, new_id=seeded_ids(),
+                                 measure=TokenMeasure(_Counter(), "bench") if tokens else None)
     return compactor.prepare
 
 
@@ -187,7 +205,7 @@ def growth(rows: list, design: str, case: str) -> float | None:
     return math.log(large["ms"] / small["ms"]) / math.log(large["chars"] / small["chars"])
 
 
-CASES = ("no-op", "compacting", "saving")
+CASES = ("no-op", "compacting", "saving", "tokens")
 
 
 def run(sizes=SIZES, cases=CASES, designs=DESIGNS, runs: int = 3) -> list:
@@ -199,7 +217,7 @@ def run(sizes=SIZES, cases=CASES, designs=DESIGNS, runs: int = 3) -> list:
             # The floor is timed in every case, taking turns with the designs, so each
             # ratio is over a json.dumps timed as often and as interleaved as its design.
             timed = [d for d in designs if (d != "article" or article is not None)
-                     and (d in ("default", "floor") or case != "saving")]
+                     and (d in ("default", "floor") or case not in ("saving", "tokens"))]
             for size in sizes:
                 if case == "no-op":
                     ms = time_noop(timed, size, article, scratch)

@@ -47,11 +47,13 @@ CASES = [
 def _total_after(sizes, batch_limit, large_limit, root) -> int:
     """The batch's total after the package's step 1 with these limits."""
     from compact.compactor import ContextCompactor
+
+    from ...offline.model.extractive import extractive_summary  # never asked: no summary here
     config = CompactionConfig.seed(tool_result_batch_char_limit=batch_limit,
                                    large_result_char_limit=large_limit)
     texts = [(f"toolu_{i:02d}", (f"line {i}\n" * size)[:size]) for i, size in enumerate(sizes)]
     messages = [{"role": "user", "content": "Look at the files."}, *tool_pair(texts)]
-    after = ContextCompactor(root, config=config).tool_result_budget(messages)
+    after = ContextCompactor(root, extractive_summary, config).tool_result_budget(messages)
     return sum(len(text_of(b["content"])) for b in tool_results(after[-1]))
 
 

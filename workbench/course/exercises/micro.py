@@ -34,9 +34,11 @@ def _ordinary(draw: random.Random) -> str:
 def _cases_in(root) -> list:
     """[(label, text, expected)], the expected text from the package's step 3."""
     from compact.compactor import ContextCompactor
-    saver = ContextCompactor(root, config=CompactionConfig.seed(
+
+    from ...offline.model.extractive import extractive_summary  # never asked: no summary here
+    saver = ContextCompactor(root, extractive_summary, CompactionConfig.seed(
         tool_result_batch_char_limit=1_000, large_result_char_limit=500))
-    step3 = ContextCompactor(root, config=CompactionConfig.seed())
+    step3 = ContextCompactor(root, extractive_summary, CompactionConfig.seed())
 
     def persisted(tool_id: str, text: str) -> str:
         batch = [{"role": "user", "content": "Read it."}, *tool_pair([(tool_id, text)])]

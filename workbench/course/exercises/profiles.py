@@ -63,10 +63,12 @@ def messages_for(sizes, fresh: int) -> list:
 
 def reference(sizes, fresh) -> int:
     from compact.compactor import ContextCompactor
+
+    from ...offline.model.extractive import extractive_summary  # never asked: no summary here
     messages = messages_for(sizes, fresh)
     unread = {f"toolu_{n:03d}" for n in range(len(sizes) - fresh, len(sizes))}
     with tempfile.TemporaryDirectory(prefix="compact-exercise-") as root:
-        after = ContextCompactor(root, config=CompactionConfig.seed()).micro_compact(messages)
+        after = ContextCompactor(root, extractive_summary, CompactionConfig.seed()).micro_compact(messages)
         return sum(1 for m in after for b in tool_results(m)
                    if b["tool_use_id"] in unread and text_of(b["content"]).startswith("[Earlier"))
 

@@ -50,11 +50,13 @@ def reference(added, max_messages, target) -> list[int]:
     """Calls on which the package's step 2 (default profile) wrote a transcript."""
     from compact.compactor import ContextCompactor
     from compact.snip import snip_compact
+
+    from ...offline.model.extractive import extractive_summary  # never asked: no summary here
     config = CompactionConfig.named("default", snip_max_messages=max_messages,
                                     snip_target_messages=target, snip_keep_head=KEEP_HEAD)
     calls, messages, made = [], [], 0
     with tempfile.TemporaryDirectory(prefix="compact-exercise-") as root:
-        compactor = ContextCompactor(root, config=config)
+        compactor = ContextCompactor(root, extractive_summary, config)
         for call, count in enumerate(added, start=1):
             messages = messages + _plain(made, count)
             made += count

@@ -135,7 +135,7 @@ def reference(uses, workspace: Path) -> list:
             return f"Error: {FAILURE}"  # what run_tool writes for a tool error
         return real(workspace, name, tool_input, confirm=confirm)
 
-    agent = loop.Agent(_workspace(workspace), None, "none", echo=None)
+    agent = loop.Agent(_workspace(workspace), object(), "none", echo=None)   # a client never called
     agent.compactor = make_compactor(agent.workspace, "seed")
     agent.messages = _before(uses)
     with mock.patch.object(loop, "run_tool", run_tool):

@@ -13,8 +13,8 @@ API's own texts (SPEC 5.1), so the SDK raises its own exceptions:
 - the message list's roles, block shapes and pairs, by the API's rules where they
   differ from the pipeline's (`compact.messages`, which says what is wrong in its
   own words): consecutive messages of one role are one turn, every tool_use needs
-  its result (even the last turn's), every field of a block is checked, only the
-  API's block types are taken, and no message but a final assistant one is empty;
+  its result (even the last turn's), every field of a block is checked, and only the
+  API's block types are taken (both refuse empty content but a final assistant message's);
 - a prompt over the window: `prompt is too long: N tokens > M maximum`, N from
   the documented estimate in `workbench.offline.tokens` (`check_window`).
 
