@@ -1,0 +1,28 @@
+"""The build track (issue 52): the learner writes the pipeline in notebooks/my_compact.py, one
+step a notebook, and these checkers grade each step against the package's seed profile.
+
+    from compact_course.lessons.build_track import check, hint
+    check("tool_result_budget")    # reads my_compact.py beside the notebook, afresh, and grades it
+    hint()                         # the next idea for the step checked last, never code
+
+    run.py        a check: the package's answer first, the learner's function under the trap, the
+                  problems in words (never an expected output), the verdict; hint()
+    learner.py    the learner's file: loaded afresh, refused when it imports the course's packages
+    trap.py       while the learner's function runs, the package's steps refuse to run
+    words.py      every sentence, English and Chinese; the flaws' names (docs/DESIGN.md)
+    histories.py  the cases' message lists, fixed and drawn
+    looking.py    reading a build's output: markers, the files they name, transcripts
+    budget.py, snip.py, micro.py, summary_input.py, compact_history.py   one step each
+
+STEPS maps each function of the learner's file that has a checker to its module. The solutions
+live in docs/TEACHING.md only ("The build track"); tests/test_build_track.py runs every checker
+on them. Left out (for now): checkers for cheap_steps, is_prompt_too_long, reactive_compact,
+run_tool_batch and prepare (notebooks 05-08).
+"""
+
+from . import budget, compact_history, micro, snip, summary_input
+from .run import BuildResult, check, hint
+
+STEPS = {module.NAME: module for module in (budget, snip, micro, summary_input, compact_history)}
+
+__all__ = ["STEPS", "BuildResult", "check", "hint"]
