@@ -1,0 +1,299 @@
+"""The build track's checkers (issue 52): what they pass, what they fail, and what they never say.
+
+Every checker of compact_course.lessons.build_track runs on: the solutions of docs/TEACHING.md
+(the only copy, read from its code blocks: all pass, on cases drawn at random this run); the
+learner's starter (each "not written yet", no traceback); the article's own code
+(compact_course/article.py, copied whole into a learner's file, with a thin shim to the build
+track's signatures: it fails exactly the cases a numbered flaw makes wrong, and names the flaw);
+the solutions with the numbers ignored (a hard-coded limit fails); a file that imports the
+package, and one that reaches it by a name put together at run time (both fail). A failure
+never prints the package's output, on any run; hint() gives ideas, never code.
+"""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from compact_course.lessons import build_track
+from compact_course.lessons.build_track import STEPS, check, hint, run
+
+ROOT = Path(__file__).resolve().parent.parent
+STARTER = ROOT / "notebooks" / "my_compact.py"
+# The article hard-codes these (head 3, preview 2000, minimum 120); its own constants it lets a caller set.
+ARTICLE_LITERALS = {"preview_chars": 2_000, "keep_head": 3, "min_chars": 120}
+SHIM = '''
+
+# -- a thin shim: the article's methods at the build track's signatures -------------------------
+def tool_result_budget(messages, root, batch_limit=200_000, large_limit=30_000, preview_chars=2_000):
+    article = ArticleCompactor(root, None, TOOL_RESULT_BATCH_CHAR_LIMIT=batch_limit,
+                               LARGE_RESULT_CHAR_LIMIT=large_limit)
+    return article.tool_result_budget(messages)
+
+
+def snip_compact(messages, root, max_messages=50, keep_head=3):
+    return ArticleCompactor(root, None).snip_compact(messages, max_messages)
+
+
+def micro_compact(messages, root, keep_recent=3, min_chars=120):
+    return ArticleCompactor(root, None, KEEP_RECENT_RESULTS=keep_recent).micro_compact(messages)
+
+
+def summary_input(messages, limit=80_000):
+    return ArticleCompactor(".", None, SUMMARY_INPUT_CHAR_LIMIT=limit).summary_input(messages)
+
+
+def compact_history(messages, root, active_request, summarize):
+    article = ArticleCompactor(root, lambda system, text, max_tokens: summarize(text))
+    return article.compact_history(messages, active_request)
+'''
+# The solutions with every number ignored: each step at the article's defaults, whatever it is given.
+HARD_CODED = '''
+
+_built = {name: globals()[name]
+          for name in ("tool_result_budget", "snip_compact", "micro_compact", "summary_input")}
+
+
+def tool_result_budget(messages, root, *numbers):
+    return _built["tool_result_budget"](messages, root)
+
+
+def snip_compact(messages, root, *numbers):
+    return _built["snip_compact"](messages, root)
+
+
+def micro_compact(messages, root, *numbers):
+    return _built["micro_compact"](messages, root)
+
+
+def summary_input(messages, *numbers):
+    return _built["summary_input"](messages)
+'''
+DELEGATE = '''
+import importlib
+
+package = importlib.import_module("context_" + "compact")
+captured = importlib.import_module("context_" + "compact.summary").summary_input   # before the trap
+
+
+def tool_result_budget(messages, root, batch_limit=200_000, large_limit=30_000, preview_chars=2_000):
+    config = package.CompactionConfig.seed(tool_result_batch_char_limit=batch_limit,
+                                           large_result_char_limit=large_limit, preview_chars=preview_chars)
+    return package.ContextCompactor(root, None, config).tool_result_budget(messages)
+
+
+def snip_compact(messages, root, max_messages=50, keep_head=3):
+    config = package.CompactionConfig.seed(snip_max_messages=max_messages, snip_keep_head=keep_head)
+    return package.ContextCompactor(root, None, config).snip_compact(messages)
+
+
+def micro_compact(messages, root, keep_recent=3, min_chars=120):
+    config = package.CompactionConfig.seed(keep_recent_results=keep_recent, micro_min_chars=min_chars)
+    return package.ContextCompactor(root, None, config).micro_compact(messages)
+
+
+def summary_input(messages, limit=80_000):
+    return captured(messages, limit)
+
+
+def compact_history(messages, root, active_request, summarize):
+    compactor = package.ContextCompactor(root, lambda m: summarize(captured(m, 80_000)),
+                                         package.CompactionConfig.seed())
+    return compactor.compact_history(messages, active_request)
+'''
+
+
+def solutions() -> str:
+    """The code blocks of docs/TEACHING.md's build-track section, in order."""
+    text = (ROOT / "docs" / "TEACHING.md").read_text(encoding="utf-8")
+    section = text.split("## The build track: solutions", 1)[1].split("\n## ", 1)[0]
+    return "\n\n".join(re.findall(r"```python\n(.*?)```", section, re.DOTALL))
+
+
+def learner_file(tmp_path, source: str) -> Path:
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    path = tmp_path / "my_compact.py"
+    path.write_text(source, encoding="utf-8")
+    return path
+
+
+def article_file(tmp_path) -> Path:
+    return learner_file(tmp_path, (ROOT / "compact_course" / "article.py").read_text(encoding="utf-8") + SHIM)
+
+
+@pytest.fixture(autouse=True)
+def english(monkeypatch):
+    monkeypatch.setenv("COMPACT_LANG", "en")
+    run.forget()
+
+
+@pytest.mark.parametrize("step", STEPS)
+def test_the_solutions_in_teaching_pass_every_case_drawn_this_run(tmp_path, step, capsys):
+    path = learner_file(tmp_path, solutions())
+    for seed in (None, 1, 2):
+        result = check(step, path, seed=seed)
+        assert result.ok, capsys.readouterr().out
+        assert result.total >= 8
+
+
+@pytest.mark.parametrize("step", STEPS)
+def test_the_starter_is_not_written_yet_said_plainly(step, capsys):
+    result = check(step, STARTER)
+    out = capsys.readouterr().out
+    assert not result.attempted and not result.ok
+    assert out.strip() == (f"{step}: not written yet: my_compact.py's {step} still raises "
+                           "NotImplementedError. Write it, save the file, and run this cell again.")
+
+
+@pytest.mark.parametrize("step", STEPS)
+def test_the_article_fails_exactly_the_cases_a_flaw_makes_wrong_and_names_it(tmp_path, step, capsys):
+    module = STEPS[step]
+    flawed = {run.words.pick(case.label): case.flaw for case in module.fixed() if case.flaw}
+    assert flawed, f"{step} has no case for a flaw of the article"
+    result = check(step, article_file(tmp_path), seed=3, pin=ARTICLE_LITERALS)
+    out = capsys.readouterr().out
+    assert {label: flaw for label, flaw, _ in result.failing} == flawed, out
+    for flaw in flawed.values():
+        assert f"flaw {flaw}: " in out and "docs/DESIGN.md" in out
+
+
+@pytest.mark.parametrize("step, given", [("tool_result_budget", "preview_chars given: 500"),
+                                         ("snip_compact", "keep_head given: 5"),
+                                         ("micro_compact", "min_chars given: 1,000")])
+def test_the_articles_literals_fail_the_cases_that_give_another_number(tmp_path, step, given, capsys):
+    result = check(step, article_file(tmp_path), seed=3)
+    failing = {label: flaw for label, flaw, _ in result.failing}
+    assert given in failing and failing[given] is None   # a constant, not a flaw
+
+
+@pytest.mark.parametrize("step", [name for name in STEPS if name != "compact_history"])
+def test_a_hard_coded_number_fails(tmp_path, step, capsys):
+    path = learner_file(tmp_path, solutions() + HARD_CODED)
+    for seed in (4, 5):
+        result = check(step, path, seed=seed)
+        assert not result.ok and result.attempted
+        assert any("given" in label or "drawn" in label for label, _, _ in result.failing)
+
+
+def test_a_file_that_imports_the_package_runs_nothing(tmp_path, capsys):
+    path = learner_file(tmp_path, "from context_compact.budget import tool_result_budget\n")
+    result = check("tool_result_budget", path)
+    out = capsys.readouterr().out
+    assert not result.ok and result.total == 0
+    assert "my_compact.py imports context_compact.budget (line 1)" in out
+    assert run.learner.forbidden("import compact_course.article as a\n__import__('context_compact')\n") == [
+        (1, "compact_course.article"), (2, "context_compact")]
+
+
+@pytest.mark.parametrize("step", STEPS)
+def test_a_delegate_by_a_name_made_at_run_time_meets_the_trap(tmp_path, step, capsys):
+    result = check(step, learner_file(tmp_path, DELEGATE), seed=6)
+    out = capsys.readouterr().out
+    assert result.attempted and result.passed == 0, out
+    assert "called the package's own code, which refuses" in out
+    # The trap is lifted afterwards: the package runs again.
+    from context_compact.summary import summary_input
+    assert summary_input([{"role": "user", "content": "hi"}], 80_000) == '[{"role": "user", "content": "hi"}]'
+
+
+def reference_only(value, given: set) -> set:
+    """Strings of the package's output the input does not hold: what a failure must never print."""
+    if isinstance(value, str):
+        return set() if value in given or len(value) < 12 else {value}
+    if isinstance(value, dict):
+        return set().union(*(reference_only(v, given) for v in value.values()))
+    if isinstance(value, list):
+        return set().union(*(reference_only(v, given) for v in value))
+    return set()
+
+
+def strings(value) -> set:
+    if isinstance(value, str):
+        return {value}
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else []
+    return set().union(set(), *(strings(v) for v in items))
+
+
+@pytest.mark.parametrize("step", STEPS)
+def test_a_failure_never_prints_the_packages_output_not_on_a_second_run(tmp_path, step, monkeypatch, capsys):
+    module, secrets, plain = STEPS[step], set(), build_track.looking.plain
+    reference = module.reference
+
+    def recorded(case, root):
+        out = reference(case, root)
+        secrets.update(reference_only(plain(out), strings(plain(case.messages))))
+        return out
+    monkeypatch.setattr(module, "reference", recorded)
+    wrong = [article_file(tmp_path / "article")]
+    if step != "compact_history":   # it takes no number to hard-code
+        wrong.append(learner_file(tmp_path / "hard", solutions() + HARD_CODED))
+    for path in wrong:
+        results = [check(step, path, seed=7) for _ in range(2)]
+        assert not results[0].ok and not results[1].ok
+    out = capsys.readouterr().out
+    assert secrets
+    shown = [secret for secret in secrets if secret in out or len(secret) > 60 and secret[:40] in out]
+    assert not shown, shown[:3]
+
+
+@pytest.mark.parametrize("step", STEPS)
+def test_hint_gives_the_next_idea_never_code(tmp_path, step, capsys):
+    module = STEPS[step]
+    code_lines = {line.strip() for line in solutions().splitlines() if len(line.strip()) > 12}
+    check(step, article_file(tmp_path), seed=8, pin=ARTICLE_LITERALS)
+    capsys.readouterr()
+    given = []
+    for _ in range(len(module.HINTS) + len(module.FLAW_HINTS) + 1):
+        hint()
+        given.append(capsys.readouterr().out)
+    first_flaw = min(flaw for _, flaw, _ in run.LAST[0].failing if flaw)
+    assert run.words.pick(module.FLAW_HINTS[first_flaw]) in given[0]   # the flaw's idea comes first
+    assert "last idea" in given[-1]
+    for text in given:
+        assert text.startswith(f"Next idea for {step}: ")
+        assert not any(line in text for line in code_lines)
+        assert not re.search(r"\bdef \w+\(|\bimport \w+|\w+ = \w+|\bfor \w+ in \w+|\w\[[^\]]*:", text)
+
+
+def test_hint_before_any_check_and_after_a_pass(tmp_path, capsys):
+    hint()
+    assert capsys.readouterr().out.startswith("Run a check first")
+    check("summary_input", learner_file(tmp_path, solutions()), seed=9)
+    capsys.readouterr()
+    hint()
+    said = capsys.readouterr().out.strip()
+    assert said == "summary_input passes every case: nothing to hint. On to the next step."
+
+
+def test_the_drawn_cases_differ_from_run_to_run():
+    drawn = [[json.dumps(case.numbers) + str(len(case.messages)) for case in run.cases(STEPS[step])[1]]
+             for step in STEPS for _ in range(2)]
+    assert all(drawn[k] != drawn[k + 1] for k in range(0, len(drawn), 2))
+
+
+@pytest.mark.parametrize("answer, said", [
+    ("def snip_compact(messages, root, max_messages=50, keep_head=3):\n    return None\n",
+     "your function returned NoneType, not the list of messages"),
+    ("def snip_compact(messages, root, max_messages=50, keep_head=3):\n    return [1, 2]\n",
+     "your function returned list, not the list of messages"),
+    ("def snip_compact(messages, root, max_messages=50, keep_head=3):\n    return messages[0]['nope']\n",
+     "your function raised KeyError: 'nope'"),
+    ("def snip_compact(messages, root, max_messages=50, keep_head=3):\n    return [{'role': 'user'}]\n",
+     "there is no archive marker"),
+    ("def snip_compact(messages, root\n", "could not be read: SyntaxError at line 1"),
+    ("raise ValueError('at import')\n", "could not be read: ValueError: at import"),
+    ("x = 1\n", "has no function named snip_compact"),
+])
+def test_a_broken_answer_is_a_line_never_a_traceback(tmp_path, answer, said, capsys):
+    result = check("snip_compact", learner_file(tmp_path, answer), seed=10)
+    out = capsys.readouterr().out
+    assert not result.ok and said in out and "Traceback" not in out
+
+
+def test_the_chinese_notebook_hears_chinese(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("COMPACT_LANG", "zh")
+    check("micro_compact", article_file(tmp_path), seed=11, pin=ARTICLE_LITERALS)
+    out = capsys.readouterr().out
+    assert "缺陷 6：" in out and "失败" in out and "通过" in out
+    assert "stays whole" not in out and "FAIL" not in out
