@@ -6,7 +6,7 @@
 The code is the English file's, line for line: only the module's and each function's docstring
 are replaced, by DOCSTRINGS below (one a function name), and each section comment by SECTIONS.
 A function without a row here, or a row without a function, stops the script with its name, so
-the two editions never drift (tests/test_build_track_starter.py runs --check). Left out: any
+the two editions never drift (tests/lessons/test_build_track_starter.py runs --check). Left out: any
 other text of the file (there is none but the docstrings and the section comments).
 """
 

@@ -16,7 +16,7 @@ step a notebook, and these checkers grade each step against the package's seed p
     prompt_too_long.py, reactive.py   the safety net (notebook 06)
 
 STEPS maps each function of the learner's file that has a checker to its module. The solutions
-live in docs/TEACHING.md only ("The build track"); tests/test_build_track.py runs every checker
+live in docs/TEACHING.md only ("The build track"); tests/lessons/test_build_track.py runs every checker
 on them. Left out (for now): checkers for cheap_steps, run_tool_batch and prepare (notebooks 05,
 07 and 08).
 """

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 ENGLISH = ROOT / "notebooks" / "my_compact.py"
 CHINESE = ROOT / "notebooks" / "zh" / "my_compact.py"
 SCRIPT = ROOT / "scripts" / "make_my_compact_zh.py"

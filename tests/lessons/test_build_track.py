@@ -19,7 +19,7 @@ import pytest
 from compact_course.lessons import build_track
 from compact_course.lessons.build_track import STEPS, check, hint, run
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 STARTER = ROOT / "notebooks" / "my_compact.py"
 # The article hard-codes these (head 3, preview 2000, minimum 120); its own constants it lets a caller set.
 ARTICLE_LITERALS = {"preview_chars": 2_000, "keep_head": 3, "min_chars": 120}
