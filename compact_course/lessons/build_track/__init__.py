@@ -14,17 +14,27 @@ step a notebook, and these checkers grade each step against the package's seed p
     looking.py    reading a build's output: markers, the files they name, transcripts
     budget.py, snip.py, micro.py, summary_input.py, compact_history.py   steps 1-4, one a module
     prompt_too_long.py, reactive.py   the safety net (notebook 06)
+    pipeline.py, cheap_steps.py, prepare.py   the order (05) and all of it (08), read back from disk
 
 STEPS maps each function of the learner's file that has a checker to its module. The solutions
 live in docs/TEACHING.md only ("The build track"); tests/lessons/test_build_track.py runs every checker
-on them. Left out (for now): checkers for cheap_steps, run_tool_batch and prepare (notebooks 05,
-07 and 08).
+on them. Left out (for now): a checker for run_tool_batch (notebook 07).
 """
 
-from . import budget, compact_history, micro, prompt_too_long, reactive, snip, summary_input
+from . import (
+                                            budget,
+                                            cheap_steps,
+                                            compact_history,
+                                            micro,
+                                            prepare,
+                                            prompt_too_long,
+                                            reactive,
+                                            snip,
+                                            summary_input,
+)
 from .run import BuildResult, check, hint
 
 STEPS = {module.NAME: module for module in (budget, snip, micro, summary_input, compact_history,
-                                            prompt_too_long, reactive)}
+                                            cheap_steps, prompt_too_long, reactive, prepare)}
 
 __all__ = ["STEPS", "BuildResult", "check", "hint"]

@@ -10,7 +10,9 @@ for the step checked last, never code.
 
 A step is a module with: NAME, NOTEBOOK, HINTS and FLAW_HINTS (sentences, (en, zh)),
 fixed() and drawn(draw) (lists of Case), describe(case) (the input in short), reference(case,
-root), run(function, case, root, calls) and problems(case, got, expected, where). Left out:
+root), run(function, case, root, calls) and problems(case, got, expected, where). A flaw's case
+may carry data["twin"], the same history without the flaw: the flaw is named only when the twin
+passes. Left out:
 grading on time or style, and any memory beyond the kernel (a new kernel starts hints again).
 """
 
@@ -148,36 +150,51 @@ def cases(module, seed=None, pin=None) -> tuple[list, list, int]:
     return fixed, drawn, left_out
 
 
+class NotWritten(Exception):
+    """The learner's function still raises NotImplementedError."""
+
+
 def grade(module, function, file: str, *, seed=None, pin=None) -> BuildResult:
     name = module.NAME
     fixed, drawn, left_out = cases(module, seed, pin)
-    rows = []   # (case, problems)
+    rows = []   # (case, problems, whether the case's flaw is what failed it)
     with tempfile.TemporaryDirectory(prefix="build-track-") as scratch:
-        for n, case in enumerate([*fixed, *drawn]):
-            folder = Path(scratch) / f"{n}"
-            where = Where(folder / "package" / "root", folder / "yours" / "root")
-            for root in (where.package, where.yours):
-                root.mkdir(parents=True)
-                if case.setup:
-                    case.setup(root)
-            expected = module.reference(copy.deepcopy(case), where.package)
-            hits, got, error = [], None, None
-            with package_refuses(hits):
-                try:
-                    got = module.run(function, copy.deepcopy(case), where.yours, where.calls)
-                except NotImplementedError:
-                    print(say("not written", name=name, file=file))
-                    return BuildResult(name, 0, len(fixed) + len(drawn), False)
-                except Exception as caught:   # a learner's bug is a failing case, not a traceback
-                    error = caught
-            if hits:
-                found = [say("refused")]
-            elif error is not None:
-                found = [say("raised", kind=type(error).__name__, error=str(error)[:200])]
-            else:
-                found = _judged(module, case, got, expected, where)
-            rows.append((case, found))
+        try:
+            for n, case in enumerate([*fixed, *drawn]):
+                found = one_case(module, function, case, Path(scratch) / f"{n}")
+                twin = case.data.get("twin") if case.flaw and found else None
+                # A flaw is named only when the same history without it passes: else something
+                # else failed the case too, and the flaw's name would send the learner astray.
+                flawed = bool(case.flaw and found) and not (
+                    twin and one_case(module, function, twin(), Path(scratch) / f"{n}-twin"))
+                rows.append((case, found, flawed))
+        except NotWritten:
+            print(say("not written", name=name, file=file))
+            return BuildResult(name, 0, len(fixed) + len(drawn), False)
     return report(module, rows, len(fixed), len(drawn), left_out, pin)
+
+
+def one_case(module, function, case, folder: Path) -> list:
+    """The problems of the learner's function on one case (the package's answer first)."""
+    where = Where(folder / "package" / "root", folder / "yours" / "root")
+    for root in (where.package, where.yours):
+        root.mkdir(parents=True)
+        if case.setup:
+            case.setup(root)
+    expected = module.reference(copy.deepcopy(case), where.package)
+    hits, got, error = [], None, None
+    with package_refuses(hits):
+        try:
+            got = module.run(function, copy.deepcopy(case), where.yours, where.calls)
+        except NotImplementedError:
+            raise NotWritten() from None
+        except Exception as caught:   # a learner's bug is a failing case, not a traceback
+            error = caught
+    if hits:
+        return [say("refused")]
+    if error is not None:
+        return [say("raised", kind=type(error).__name__, error=str(error)[:200])]
+    return _judged(module, case, got, expected, where)
 
 
 def _judged(module, case, got, expected, where) -> list:
@@ -192,21 +209,21 @@ def report(module, rows, fixed: int, drawn: int, left_out: int, pin) -> BuildRes
     name = module.NAME
     print(say("cases", name=name, total=len(rows), fixed=fixed, drawn=drawn))
     if left_out:
-        varied = [name for name in pin if any(name in case.numbers for case, _ in rows)]
+        varied = [name for name in pin if any(name in case.numbers for case, _, _ in rows)]
         print(say("pinned", n=left_out, names=", ".join(varied)))
     failing, shown = [], 0
-    for case, found in rows:
+    for case, found, flawed in rows:
         label = words.pick(case.label)
         if not found:
             print(f"  {say('PASS')}  {label}")
             continue
-        failing.append((label, case.flaw, found))
+        failing.append((label, case.flaw if flawed else None, found))
         shown += 1
         if shown > SHOWN:
             continue
         print(f"  {say('FAIL')}  {label}")
         print(f"        {say('input', what=module.describe(case))}")
-        if case.flaw:
+        if flawed:
             print(f"        {words.flaw(case.flaw)}")
         for line in found[:PROBLEMS]:
             print(f"        - {line}")
