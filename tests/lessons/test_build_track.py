@@ -61,6 +61,22 @@ def is_prompt_too_long(error):   # the article's agent_loop (its section 9), whi
     return "prompt_too_long" in message or "too many tokens" in message
 
 
+def run_tool_batch(tool_uses, handlers):   # the article's batch loop (its section 10), on dicts
+    from types import SimpleNamespace
+    results = []
+    compact_requested = False
+    for block in [SimpleNamespace(**use) for use in tool_uses]:
+        if block.type != "tool_use":
+            continue
+        if block.name == "compact":
+            output = "Compaction requested after this tool batch."
+            compact_requested = True
+        else:
+            output = handlers[block.name](block.input)
+        results.append({"type": "tool_result", "tool_use_id": block.id, "content": output})
+    return {"role": "user", "content": results}, compact_requested
+
+
 def cheap_steps(messages, root):
     article = ArticleCompactor(root, None)
     return article.micro_compact(article.snip_compact(article.tool_result_budget(messages)))
@@ -71,7 +87,21 @@ def prepare(messages, root, active_request, summarize, limit=50_000):
                                CONTEXT_CHAR_LIMIT=limit)
     return article.prepare(messages, active_request)
 '''
-NO_NUMBERS = ("compact_history", "is_prompt_too_long", "cheap_steps")   # nothing to hard-code
+NO_NUMBERS = ("compact_history", "is_prompt_too_long", "cheap_steps", "run_tool_batch")   # none to hard-code
+# The package has no batch function of its own (its agent loop has): nothing to delegate to.
+NOTHING_TO_DELEGATE = ("run_tool_batch",)
+STOPS_AT_COMPACT = """
+def run_tool_batch(tool_uses, handlers):
+    results = []
+    for use in tool_uses:
+        if use["name"] == "compact":
+            results.append({"type": "tool_result", "tool_use_id": use["id"],
+                            "content": "Compaction requested after this tool batch."})
+            return {"role": "user", "content": results}, True
+        results.append({"type": "tool_result", "tool_use_id": use["id"],
+                        "content": handlers[use["name"]](use["input"])})
+    return {"role": "user", "content": results}, False
+"""
 # The solutions with every number ignored: each step at the article's defaults, whatever it is given.
 HARD_CODED = '''
 
@@ -204,10 +234,12 @@ def test_the_starter_is_not_written_yet_said_plainly(step, capsys):
 def test_the_article_fails_exactly_the_cases_a_flaw_makes_wrong_and_names_it(tmp_path, step, capsys):
     fixed, drawn, _ = run.cases(STEPS[step], seed=3, pin=ARTICLE_LITERALS)
     flawed = {run.words.pick(case.label): case.flaw for case in [*fixed, *drawn] if case.flaw}
-    assert any(case.flaw for case in fixed), f"{step} has no fixed case for a flaw of the article"
+    # Every step the article gets wrong somewhere has a case for it; the batch it gets right.
+    assert any(case.flaw for case in fixed) == bool(STEPS[step].FLAW_HINTS)
     result = check(step, article_file(tmp_path), seed=3, pin=ARTICLE_LITERALS)
     out = capsys.readouterr().out
     assert {label: flaw for label, flaw, _ in result.failing} == flawed, out
+    assert result.ok == (not flawed)
     for _, flaw, _ in result.failing[:run.SHOWN]:   # the failures explained in full
         assert f"flaw {flaw}: " in out and "docs/DESIGN.md" in out
 
@@ -240,7 +272,7 @@ def test_a_file_that_imports_the_package_runs_nothing(tmp_path, capsys):
         (1, "compact_course.article"), (2, "context_compact")]
 
 
-@pytest.mark.parametrize("step", STEPS)
+@pytest.mark.parametrize("step", [name for name in STEPS if name not in NOTHING_TO_DELEGATE])
 def test_a_delegate_by_a_name_made_at_run_time_meets_the_trap(tmp_path, step, capsys):
     result = check(step, learner_file(tmp_path, DELEGATE), seed=6)
     out = capsys.readouterr().out
@@ -274,16 +306,19 @@ def strings(value) -> set:
 @pytest.mark.parametrize("step", [name for name in STEPS if name != "is_prompt_too_long"])
 def test_a_failure_never_prints_the_packages_output_not_on_a_second_run(tmp_path, step, monkeypatch, capsys):
     module, secrets, plain = STEPS[step], set(), build_track.looking.plain
+    given = {"run_tool_batch": lambda case: strings(case.data["uses"])}.get(step, lambda case: set())
     reference = module.reference
 
     def recorded(case, root):
         out = reference(case, root)
-        secrets.update(reference_only(plain(out), strings(plain(case.messages))))
+        secrets.update(reference_only(plain(out), strings(plain(case.messages)) | given(case)))
         return out
     monkeypatch.setattr(module, "reference", recorded)
     wrong = [article_file(tmp_path / "article")]
     if step not in NO_NUMBERS:
         wrong.append(learner_file(tmp_path / "hard", solutions() + HARD_CODED))
+    if step == "run_tool_batch":   # the article gets it right: a harness that stops at compact
+        wrong = [learner_file(tmp_path / "stops", STOPS_AT_COMPACT)]
     for path in wrong:
         results = [check(step, path, seed=7) for _ in range(2)]
         assert not results[0].ok and not results[1].ok
@@ -297,14 +332,16 @@ def test_a_failure_never_prints_the_packages_output_not_on_a_second_run(tmp_path
 def test_hint_gives_the_next_idea_never_code(tmp_path, step, capsys):
     module = STEPS[step]
     code_lines = {line.strip() for line in solutions().splitlines() if len(line.strip()) > 12}
-    check(step, article_file(tmp_path), seed=8, pin=ARTICLE_LITERALS)
+    wrong = learner_file(tmp_path, STOPS_AT_COMPACT) if step == "run_tool_batch" else article_file(tmp_path)
+    assert not check(step, wrong, seed=8, pin=ARTICLE_LITERALS).ok
     capsys.readouterr()
     given = []
     for _ in range(len(module.HINTS) + len(module.FLAW_HINTS) + 1):
         hint()
         given.append(capsys.readouterr().out)
-    first_flaw = min(flaw for _, flaw, _ in run.LAST[0].failing if flaw)
-    assert run.words.pick(module.FLAW_HINTS[first_flaw]) in given[0]   # the flaw's idea comes first
+    flaws = run.LAST[0].flaws
+    if flaws:   # the flaw's idea comes first
+        assert run.words.pick(module.FLAW_HINTS[flaws[0]]) in given[0]
     assert "last idea" in given[-1]
     for text in given:
         assert text.startswith(f"Next idea for {step}: ")

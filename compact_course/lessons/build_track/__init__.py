@@ -15,26 +15,28 @@ step a notebook, and these checkers grade each step against the package's seed p
     budget.py, snip.py, micro.py, summary_input.py, compact_history.py   steps 1-4, one a module
     prompt_too_long.py, reactive.py   the safety net (notebook 06)
     pipeline.py, cheap_steps.py, prepare.py   the order (05) and all of it (08), read back from disk
+    tool_batch.py   the compact tool's batch (07)
 
 STEPS maps each function of the learner's file that has a checker to its module. The solutions
 live in docs/TEACHING.md only ("The build track"); tests/lessons/test_build_track.py runs every checker
-on them. Left out (for now): a checker for run_tool_batch (notebook 07).
+on them. Left out: notebook 09's prediction of the learner's own prepare (issue 52, not yet built).
 """
 
 from . import (
-                                            budget,
-                                            cheap_steps,
-                                            compact_history,
-                                            micro,
-                                            prepare,
-                                            prompt_too_long,
-                                            reactive,
-                                            snip,
-                                            summary_input,
+               budget,
+               cheap_steps,
+               compact_history,
+               micro,
+               prepare,
+               prompt_too_long,
+               reactive,
+               snip,
+               summary_input,
+               tool_batch,
 )
 from .run import BuildResult, check, hint
 
 STEPS = {module.NAME: module for module in (budget, snip, micro, summary_input, compact_history,
-                                            cheap_steps, prompt_too_long, reactive, prepare)}
+                                            cheap_steps, prompt_too_long, reactive, tool_batch, prepare)}
 
 __all__ = ["STEPS", "BuildResult", "check", "hint"]
