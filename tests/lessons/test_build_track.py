@@ -244,6 +244,18 @@ def test_the_article_fails_exactly_the_cases_a_flaw_makes_wrong_and_names_it(tmp
         assert f"flaw {flaw}: " in out and "docs/DESIGN.md" in out
 
 
+@pytest.mark.parametrize("step, source", [
+    ("tool_result_budget", "def tool_result_budget(messages, root, *numbers):\n    return messages\n"),
+    ("micro_compact", "def micro_compact(messages, root, *numbers):\n    return messages\n"),
+    ("snip_compact", "def snip_compact(messages, root, *numbers):\n    return messages\n"),
+    ("summary_input", "def summary_input(messages, limit=80_000):\n    return ''\n"),
+])
+def test_a_flaw_is_named_only_when_the_same_case_without_it_passes(tmp_path, step, source, capsys):
+    result = check(step, learner_file(tmp_path, source), seed=14)
+    out = capsys.readouterr().out
+    assert result.failing and not result.flaws and "flaw " not in out   # it fails the twins too
+
+
 @pytest.mark.parametrize("step, given", [("tool_result_budget", "preview_chars given: 500"),
                                          ("snip_compact", "keep_head given: 5"),
                                          ("micro_compact", "min_chars given: 1,000")])

@@ -45,8 +45,16 @@ FLAW_HINTS = {
 }
 
 
-def _case(label, messages, flaw=None, **numbers):
-    return Case(label, messages, {**ARTICLE, **numbers}, flaw)
+def _case(label, messages, flaw=None, twin=None, **numbers):
+    case = Case(label, messages, {**ARTICLE, **numbers}, flaw)
+    if twin is not None:   # the same batch without the flaw (run.twin_of)
+        case.data["twin"] = lambda: _case(label, twin, **numbers)
+    return case
+
+
+def _two(ids) -> list:
+    return [{"role": "user", "content": "Read both."}, call(list(ids)),
+            batch([(i, text(i, 210_000)) for i in ids])]
 
 
 def _batch_of(sizes, start=0):
@@ -71,8 +79,7 @@ def fixed() -> list:
         _case(("the newest message is not a batch", "最新的消息不是批次"),
               [*_batch_of([250_000]), {"role": "assistant", "content": [{"type": "text", "text": "Done."}]}]),
         _case(("two ids that clean up to one file name", "两个清洗成同一文件名的 id"),
-              [{"role": "user", "content": "Read both."}, call(["call/1", "call_1"]),
-               batch([("call/1", text("call/1", 210_000)), ("call_1", text("call_1", 210_000))])], flaw=7),
+              _two(("call/1", "call_1")), flaw=7, twin=_two(("call_a", "call_b"))),
         _case(("a result whose content is a list of blocks (text and an image)",
                "content 是块列表（文本和图片）的结果"),
               [{"role": "user", "content": "Look at the screen."}, call(["toolu_img", "toolu_log"]),

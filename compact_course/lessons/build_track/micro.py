@@ -70,18 +70,28 @@ def saved(messages, index: int, preview: int = 2_000):
     return write
 
 
-def _case(label, messages, flaw=None, setup=None, **numbers):
-    return Case(label, messages, {**ARTICLE, **numbers}, flaw, setup=setup)
+def _case(label, messages, flaw=None, setup=None, twin=None, **numbers):
+    case = Case(label, messages, {**ARTICLE, **numbers}, flaw, setup=setup)
+    if twin is not None:   # the same history without the flaw (run.twin_of): (messages, setup)
+        case.data["twin"] = lambda: _case(label, twin[0], setup=twin[1], **numbers)
+    return case
 
 
 def fixed() -> list:
     saved_one = turns([[40_000], [600], [700], [800]])
     write_saved = saved(saved_one, 0)
-    forged = turns([[10], [300], [300], [300]])
-    note = "# Notes\nFull output: ../secret.txt\n" + "see the notes above. " * 30
-    results(forged)[0][1]["content"] = note[:500]
-    gone = turns([[10], [300], [300], [300]])
-    results(gone)[0][1]["content"] = block_of(f"{TOOL_RESULTS}/toolu_gone.txt", text("toolu_gone", 5_000))
+    def forged(line):
+        messages = turns([[10], [300], [300], [300]])
+        results(messages)[0][1]["content"] = (f"# Notes\n{line}\n" + "see the notes above. " * 30)[:500]
+        return messages
+
+    def gone():
+        messages = turns([[10], [300], [300], [300]])
+        full = text("toolu_001", 5_000)
+        results(messages)[0][1]["content"] = block_of(f"{TOOL_RESULTS}/toolu_001.txt", full)
+        return messages
+    def write_there(root):   # the twin: the same block, its file there
+        _write(root, "toolu_001", text("toolu_001", 5_000))
     listed = turns([[10], [10], [300], [300], [300]])
     results(listed)[0][1]["content"] = [{"type": "text", "text": "A screenshot of the build page."}, IMAGE]
     results(listed)[1][1]["content"] = [{"type": "text", "text": text("toolu_002", 900)}, IMAGE]
@@ -96,13 +106,23 @@ def fixed() -> list:
               turns([[800], [1_500], [900], [2_000], [300], [300], [300]]), min_chars=1_000),
         _case(("120 and 121 characters", "120 和 121 个字符"),
               turns([[120], [121], [300], [300], [300]])),
-        _case(("a file that holds a 'Full output:' line", "含有 'Full output:' 一行的文件"), forged, flaw=6,
-              setup=lambda root: (root.parent / "secret.txt").write_text("the secret", encoding="utf-8")),
-        _case(("step 1's block naming a file that is not there", "第一步的块指向不存在的文件"), gone,
-              flaw=6),
+        _case(("a file that holds a 'Full output:' line", "含有 'Full output:' 一行的文件"),
+              forged("Full output: ../secret.txt"), flaw=6, setup=_secret,
+              twin=(forged("Output: see the notes"), _secret)),
+        _case(("step 1's block naming a file that is not there", "第一步的块指向不存在的文件"), gone(),
+              flaw=6, twin=(gone(), write_there)),
         _case(("results whose content is a list of blocks (text and an image)",
                "content 是块列表（文本和图片）的结果"), listed, flaw=11),
     ]
+
+
+def _secret(root):
+    (root.parent / "secret.txt").write_text("the secret", encoding="utf-8")
+
+
+def _write(root, tool_id: str, full: str):
+    (root / TOOL_RESULTS).mkdir(parents=True, exist_ok=True)
+    (root / TOOL_RESULTS / f"{tool_id}.txt").write_text(full, encoding="utf-8")
 
 
 def drawn(draw, count: int = 5) -> list:

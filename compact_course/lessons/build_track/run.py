@@ -10,16 +10,16 @@ for the step checked last, never code.
 
 A step is a module with: NAME, NOTEBOOK, HINTS and FLAW_HINTS (sentences, (en, zh)),
 fixed() and drawn(draw) (lists of Case), describe(case) (the input in short), reference(case,
-root), run(function, case, root, calls) and problems(case, got, expected, where). A flaw's case
-may carry data["twin"], the same history without the flaw: the flaw is named only when the twin
-passes. Left out:
+root), run(function, case, root, calls) and problems(case, got, expected, where). A flaw is named
+only when the same case without the flaw passes (`twin_of`: a case's own data["twin"], or made
+for flaws 11 and 12): else something else failed it too. Left out:
 grading on time or style, and any memory beyond the kernel (a new kernel starts hints again).
 """
 
 import copy
 import random
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import learner, words
@@ -162,7 +162,7 @@ def grade(module, function, file: str, *, seed=None, pin=None) -> BuildResult:
         try:
             for n, case in enumerate([*fixed, *drawn]):
                 found = one_case(module, function, case, Path(scratch) / f"{n}")
-                twin = case.data.get("twin") if case.flaw and found else None
+                twin = twin_of(case) if case.flaw and found else None
                 # A flaw is named only when the same history without it passes: else something
                 # else failed the case too, and the flaw's name would send the learner astray.
                 flawed = bool(case.flaw and found) and not (
@@ -172,6 +172,27 @@ def grade(module, function, file: str, *, seed=None, pin=None) -> BuildResult:
             print(say("not written", name=name, file=file))
             return BuildResult(name, 0, len(fixed) + len(drawn), False)
     return report(module, rows, len(fixed), len(drawn), left_out, pin)
+
+
+def twin_of(case):
+    """A maker of the same case without its flaw: the case's own (data["twin"]), else for flaw 11
+    its lists of blocks as their text, for flaw 12 its SDK objects as plain dicts; None if none."""
+    from .looking import plain, text_of
+    if "twin" in case.data:
+        return case.data["twin"]
+    if case.flaw == 12:
+        return lambda: replace(case, messages=plain(case.messages), flaw=None, data={})
+    if case.flaw == 11:
+        def as_text(message):
+            content = message.get("content")
+            if not isinstance(content, list):
+                return message
+            return {**message, "content": [
+                {**b, "content": text_of(b["content"])} if isinstance(b, dict)
+                and b.get("type") == "tool_result" and isinstance(b.get("content"), list) else b
+                for b in content]}
+        return lambda: replace(case, messages=[as_text(m) for m in case.messages], flaw=None, data={})
+    return None
 
 
 def one_case(module, function, case, folder: Path) -> list:
