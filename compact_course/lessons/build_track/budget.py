@@ -114,6 +114,7 @@ def drawn(draw, count: int = 5) -> list:
 SAID = {
     "newest": ("newest batch: {shown} characters", "最新批次：{shown} 个字符"),
     "no batch": ("the newest message is not a batch", "最新的消息不是批次"),
+    "listed": (" (list of blocks)", "（块列表）"),
     "input": ("{n} messages; {newest}; {numbers}", "{n} 条消息；{newest}；{numbers}"),
     "count": ("your list has {m} messages where the input had {n}: step 1 changes only the newest batch's "
               "results",
@@ -160,7 +161,7 @@ def describe(case) -> str:
         if last["role"] == "user" and isinstance(last["content"], list) else []
     if blocks:
         shown = ", ".join(f"{b['tool_use_id']} {len(text_of(b['content'])):,}"
-                          + (" (list of blocks)" if isinstance(b["content"], list) else "") for b in blocks)
+                          + (told(SAID, "listed") if isinstance(b["content"], list) else "") for b in blocks)
         newest = told(SAID, "newest", shown=shown)
     else:
         newest = told(SAID, "no batch")
