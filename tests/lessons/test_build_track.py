@@ -441,3 +441,21 @@ def test_prepare_rejects_the_usual_wrong_pipelines_on_every_run(tmp_path, wrong,
             "a hard-coded 50,000": "after steps 1-3 the list is still over the limit (30,000)",
             "step 4 measured before steps 1-3": "you paid for a summary, but after steps 1-3"}
     assert said[wrong] in out
+
+
+def test_the_trap_covers_the_pipeline_the_article_and_the_agent_and_lifts_after():
+    from compact_course.agent.loop import Agent
+    from compact_course.agent.tools import is_secret_file
+    from compact_course.article import ArticleCompactor
+    from context_compact.store import sanitize_id
+    calls = [lambda: sanitize_id("call/1"), lambda: is_secret_file(".env"),
+             lambda: ArticleCompactor.estimate_chars([]), lambda: Agent.run_batch(None, [], "")]
+    hits = []
+    with build_track.trap.package_refuses(hits):
+        for made in calls:
+            with pytest.raises(RuntimeError, match="context_compact refused to run"):
+                made()
+        assert "characters read" in build_track.compact_history.stand_in("x")   # the stand-in model runs
+    assert len(hits) == len(calls)
+    assert sanitize_id("call/1") == "call_1" and is_secret_file(".env") is True
+    assert ArticleCompactor.estimate_chars([]) == 2
