@@ -15,6 +15,7 @@
     thinking_lab.py   lab 06: a session with thinking on, through the designs
     lab_contents.py   the course's JupyterLab contents manager (scripts/course.sh, the hub)
     exercises/     the check-yourself checkers, one module a notebook (check.py: diffs and hints)
+    build_track/   the learner's own pipeline in notebooks/my_compact.py, graded step by step (issue 52)
 
 The top room: it uses the pipeline, the article, the sessions (the canned histories),
 the probes, the offline model, the agent and the benchmark; none of them imports it.

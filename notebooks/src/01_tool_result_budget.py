@@ -106,6 +106,24 @@ open_hint = False  # set it to True and run this cell again: the hint for your l
 if open_hint:
     hint()
 
+# %% [markdown] id="build-it"
+# ## Build it: step 1 in your own file
+#
+# From here the course's pipeline is yours: it grows in `my_compact.py`, beside this
+# notebook (double-click it in the file browser), one step a notebook, and notebook 09 runs
+# it live. Write `tool_result_budget` under its docstring: the signature holds the article's
+# numbers as defaults, the docstring says what the step must do (its safety rules too), and
+# the body is yours, plain dicts and the standard library. Save (Ctrl-S), then run the cell
+# below. It reads your file afresh on each run and grades your function against the
+# package's seed profile, on fixed cases and on cases drawn at random every time, so every
+# number must come from the parameters. A failing case shows its input and what is wrong,
+# never the expected output; `hint()` gives the next idea. Until you write it, it says so.
+
+# %%
+from compact_course.lessons.build_track import check
+
+built = check("tool_result_budget")
+
 # %% [markdown] id="recap"
 # **Recap.**
 # - Step 1 looks only at the newest batch, and only when its total is over 200,000

@@ -114,6 +114,19 @@ open_hint = False  # set it to True and run this cell: the hint for your last ch
 if open_hint:
     hint()
 
+# %% [markdown] id="build-it"
+# ## Build it: step 2 in your own file
+#
+# In `my_compact.py`, write `snip_compact` under its docstring, save, and run the cell. The
+# checker draws `max_messages` and `keep_head` at random, cuts at pairs on both sides, and
+# reads your transcript back for the whole list; as in 01, a failing case shows its input and
+# what is wrong, never the answer, and `hint()` gives the next idea.
+
+# %%
+from compact_course.lessons.build_track import check
+
+built = check("snip_compact")
+
 # %% [markdown] id="recap"
 # **Recap.**
 # - Step 2 counts messages: above 50 it keeps the first 3 and the newest, with one

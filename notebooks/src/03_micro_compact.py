@@ -92,6 +92,19 @@ open_hint = False  # set it to True and run this cell: the hint for your last ch
 if open_hint:
     hint()
 
+# %% [markdown] id="build-it"
+# ## Build it: step 3 in your own file
+#
+# In `my_compact.py`, write `micro_compact`, save, and run the cell. The exercise above was
+# its heart; the checker adds a `Full output:` line in a file the agent read, and step 1's
+# block naming a file that is not there: trust a path only when it is step 1's own block and
+# its file is in `root/.task_outputs/tool-results/` (flaw 6).
+
+# %%
+from compact_course.lessons.build_track import check
+
+built = check("micro_compact")
+
 # %% [markdown] id="recap"
 # **Recap.**
 # - Step 3 keeps the newest 3 results and any of at most 120 characters; the rest become

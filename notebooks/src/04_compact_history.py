@@ -134,6 +134,18 @@ open_hint = False  # set it to True and run this cell again: the hint for your l
 if open_hint:
     hint()
 
+# %% [markdown] id="build-it"
+# ## Build it: step 4 in your own file
+#
+# In `my_compact.py`, write `summary_input`, then `compact_history` with it, save, and run the
+# cell. The checker's stand-in model records the text you hand it and answers a summary with
+# quotes and a line break in it, so the message must hold it as a JSON string.
+
+# %%
+from compact_course.lessons.build_track import check
+
+built = [check("summary_input"), check("compact_history")]
+
 # %% [markdown] id="recap"
 # **Recap.**
 # - Step 4 runs only when the list is still over 50,000 characters after steps 1-3, and

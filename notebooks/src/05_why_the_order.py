@@ -132,6 +132,19 @@ open_hint = False  # set it to True and run this cell again: the hint for your l
 if open_hint:
     hint()
 
+# %% [markdown] id="build-it"
+# ## Build it: the order in your own file
+#
+# In `my_compact.py`, write `cheap_steps`: your three steps, in the article's order, at the
+# article's numbers. Save and run the cell. One fixed case is a batch of five with the largest
+# result first, where step 3 before step 1 loses that result for good; the others are drawn at
+# random on each run.
+
+# %%
+from compact_course.lessons.build_track import check
+
+built = check("cheap_steps")
+
 # %% [markdown] id="recap"
 # **Recap.**
 # - Step 1 must run before step 3: then the huge result is on disk before step 3 turns it

@@ -171,6 +171,17 @@ open_hint = False  # set it to True and run this cell again: the hint for your l
 if open_hint:
     hint()
 
+# %% [markdown] id="build-it"
+# ## Build it: the safety net in your own file
+#
+# In `my_compact.py`, write `is_prompt_too_long` (the API's own words are a case: flaw 9) and
+# `reactive_compact` (only what comes before the kept tail is summarized). Save and run the cell.
+
+# %%
+from compact_course.lessons.build_track import check
+
+built = [check("is_prompt_too_long"), check("reactive_compact")]
+
 # %% [markdown] id="recap"
 # **Recap.**
 # - The pipeline counts characters, the API tokens: a request under the character limit

@@ -147,6 +147,17 @@ open_hint = False  # set it to True and run this cell: the hint for your last ch
 if open_hint:
     hint()
 
+# %% [markdown] id="build-it"
+# ## Build it: the compact tool's batch in your own file
+#
+# In `my_compact.py`, write `run_tool_batch`: every call answered in order, the ones after
+# `compact` too, and `compact` with its fixed sentence. Save and run the cell.
+
+# %%
+from compact_course.lessons.build_track import check
+
+built = check("run_tool_batch")
+
 # %% [markdown] id="recap"
 # **Recap.**
 # - The `compact` tool has no input and no handler: the model asks, the harness acts.

@@ -84,6 +84,19 @@ open_hint = False  # set it to True and run this cell: the hint for your last ch
 if open_hint:
     hint()
 
+# %% [markdown] id="build-it"
+# ## Build it: prepare in your own file
+#
+# In `my_compact.py`, write `prepare` from your own steps: steps 1-3, then step 4 only if the
+# list is still over the limit given. The checker draws the limit around the size your steps
+# leave, so a number of your own decides some cases wrongly; it also runs the article's own
+# `prepare` cases where a flaw makes it wrong. Notebook 09 runs your `prepare` live.
+
+# %%
+from compact_course.lessons.build_track import check
+
+built = check("prepare")
+
 # %% [markdown] id="recap"
 # **Recap.**
 # - `prepare` is steps 1, 2, 3, each on the list the one before returned, then step 4

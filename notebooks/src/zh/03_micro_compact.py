@@ -40,6 +40,14 @@
 # （[docs/DESIGN.md](../../docs/DESIGN.md) 中的缺陷 6）。检查器在第一步真实保存的文件上运行包的
 # 第三步。
 
+# %% [markdown] id="build-it"
+# ## 动手实现：在自己的文件里写第三步
+#
+# 在 `my_compact.py` 中写出 `micro_compact`，保存，再运行这个单元。上面的练习是它的核心；
+# 检查器还会给出 agent 读到的文件里的一行 `Full output:`，以及指向不存在文件的第一步的块：
+# 只有当文本就是第一步自己的块、并且文件在 `root/.task_outputs/tool-results/` 中时，才信任
+# 这个路径（缺陷 6）。
+
 # %% [markdown] id="recap"
 # **小结。**
 # - 第三步保留最近 3 条结果，以及所有不超过 120 个字符的结果；其余每条结果都变成一行，而且

@@ -63,6 +63,12 @@
 #
 # 检查器在预先录制的历史和随机历史上，和包的 `context_compact.reactive.tail_start`（默认配置）比较。
 
+# %% [markdown] id="build-it"
+# ## 动手实现：在自己的文件里写兜底
+#
+# 在 `my_compact.py` 中写出 `is_prompt_too_long`（API 自己的说法也是一个用例：缺陷 9）和
+# `reactive_compact`（只摘要保留的尾部之前的部分）。保存，再运行这个单元。
+
 # %% [markdown] id="recap"
 # **小结。**
 # - 管线按字符计数，API 按 token 计数：低于字符阈值的请求仍可能被拒绝，

@@ -45,6 +45,12 @@
 # 也照样在结果之后运行。检查器在预设批次和随机批次上把你的列表和 `Agent.run_batch` 的比较；
 # `hint()` 会指出它识别出的错误。
 
+# %% [markdown] id="build-it"
+# ## 动手实现：在自己的文件里写 compact 工具的批次
+#
+# 在 `my_compact.py` 中写出 `run_tool_batch`：按顺序回应每个调用，`compact` 之后的也一样，
+# `compact` 用那句固定的话回应。保存，再运行这个单元。
+
 # %% [markdown] id="recap"
 # **小结。**
 # - `compact` 工具没有输入，也没有处理函数：模型提出请求，harness 负责执行。

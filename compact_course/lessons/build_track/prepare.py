@@ -1,0 +1,80 @@
+"""All of it, prepare (notebook 08): the learner's steps composed, against the package's seed prepare.
+
+Steps 1, 2 and 3, then step 4 only if the list is still over the limit given. Compared after
+reading both back from disk (pipeline.py), with the stand-in model. It rejects: step 3 before
+step 1 (a batch of five, the largest first), a hard-coded 50,000 (the limit given: 30,000, and
+limits drawn at random), step 4 measured before steps 1-3 (a batch over the limit that step 1
+brings under it), the article's own prepare on flaws 6, 7, 11 and 12, and a call to the
+package (the trap, run.py). Left out: reactive_compact and the compact tool (the agent loop's).
+"""
+
+from . import pipeline
+from .cheap_steps import FLAW_HINTS
+from .compact_history import stand_in
+from .histories import turns
+from .run import Case
+
+NAME, NOTEBOOK = "prepare", "08"
+REQUEST = "Compare the logs and say which job failed."
+
+HINTS = (
+    ("run your cheap_steps first; then measure the list you have now, as json.dumps(messages, "
+     "ensure_ascii=False) counts it, against the limit given.",
+     "先运行你的 cheap_steps；再按 json.dumps(messages, ensure_ascii=False) 的字符数计量现在的列表，"
+     "与给定的上限比较。"),
+    ("a summary costs a model call: pay for it only when the three cheap steps were not enough, and "
+     "never against a number of your own: the checker draws the limit at random.",
+     "摘要要花一次模型调用：只有三个廉价步骤都不够时才付费，而且绝不用你自己定的数值比较："
+     "检查器会随机抽取上限。"),
+    ("step 4 is your compact_history, with the request as it was given and the summarize handed in.",
+     "第四步就是你的 compact_history，用原样的请求和传入的 summarize。"),
+)
+__all__ = ["FLAW_HINTS"]
+
+
+def _make(label, messages, flaw=None, setup=None, draw=None, limit=50_000):
+    if draw is not None:
+        limit = draw.randint(5_000, 120_000)
+    return Case(label, messages, {"limit": limit}, flaw, request=REQUEST, setup=setup)
+
+
+def fixed() -> list:
+    return [
+        _make(("a batch of five, the largest first", "五个结果的批次，最大的在前"),
+              pipeline.five_in_a_batch()),
+        _make(("the limit given: 30,000", "给定上限：30,000"), turns([[12_000]] * 4), limit=30_000),
+        _make(("over the limit until step 1 runs", "在第一步运行之前超过上限"), turns([[500], [260_000]])),
+        _make(("still over the limit after steps 1-3", "第一到三步之后仍超过上限"), turns([[20_000]] * 4)),
+        _make(("61 messages of reads", "61 条读取消息"), turns([[900]] * 30)),
+        _make(("nothing to do", "什么也不做"), turns([[300]])),
+        *pipeline.flaw_cases(_make),
+    ]
+
+
+def drawn(draw, count: int = 5) -> list:
+    """Histories drawn at random, each limit drawn around the size steps 1-3 leave (so that a
+    number of one's own, 50,000 or any other, decides some of them wrongly)."""
+    found = pipeline.drawn_cases(draw, count, _make)
+    for case in found:
+        left = pipeline.size_after_cheap_steps(case)
+        case.numbers["limit"] = max(1_000, int(left * draw.uniform(0.5, 1.5)))
+    return found
+
+
+
+describe = pipeline.describe
+
+
+def reference(case, root):
+    return pipeline.reference(case, root, case.numbers["limit"])
+
+
+def run(function, case, root, calls):
+    def summarize(text):
+        calls.append(text)
+        return stand_in(text)
+    return function(case.messages, root, case.request, summarize, *case.numbers.values())
+
+
+def problems(case, got, expected, where) -> list:
+    return pipeline.judge(case, got, expected, where, case.numbers["limit"])
