@@ -110,8 +110,8 @@ if open_hint:
 # ## Build it: step 1 in your own file
 #
 # From here the course's pipeline is yours: it grows in `my_compact.py`, beside this
-# notebook (double-click it in the file browser), one step a notebook, and notebook 09 runs
-# it live. Write `tool_result_budget` under its docstring: the signature holds the article's
+# notebook (double-click it in the file browser), one step a notebook, until notebook 08
+# puts your steps together into `prepare`. Write `tool_result_budget` under its docstring: the signature holds the article's
 # numbers as defaults, the docstring says what the step must do (its safety rules too), and
 # the body is yours, plain dicts and the standard library. Save (Ctrl-S), then run the cell
 # below. It reads your file afresh on each run and grades your function against the

@@ -117,10 +117,7 @@ if open_hint:
 # %% [markdown] id="build-it"
 # ## Build it: step 2 in your own file
 #
-# In `my_compact.py`, write `snip_compact` under its docstring, save, and run the cell. The
-# checker draws `max_messages` and `keep_head` at random, cuts at pairs on both sides, and
-# reads your transcript back for the whole list; as in 01, a failing case shows its input and
-# what is wrong, never the answer, and `hint()` gives the next idea.
+# In `my_compact.py`, write `snip_compact`, save, and run the cell.
 
 # %%
 from compact_course.lessons.build_track import check

@@ -174,8 +174,7 @@ if open_hint:
 # %% [markdown] id="build-it"
 # ## Build it: the safety net in your own file
 #
-# In `my_compact.py`, write `is_prompt_too_long` (the API's own words are a case: flaw 9) and
-# `reactive_compact` (only what comes before the kept tail is summarized). Save and run the cell.
+# In `my_compact.py`, write `is_prompt_too_long` and `reactive_compact`, save, and run the cell.
 
 # %%
 from compact_course.lessons.build_track import check

@@ -90,7 +90,7 @@ if open_hint:
 # In `my_compact.py`, write `prepare` from your own steps: steps 1-3, then step 4 only if the
 # list is still over the limit given. The checker draws the limit around the size your steps
 # leave, so a number of your own decides some cases wrongly; it also runs the article's own
-# `prepare` cases where a flaw makes it wrong. Notebook 09 runs your `prepare` live.
+# `prepare` cases where a flaw makes it wrong.
 
 # %%
 from compact_course.lessons.build_track import check

@@ -212,7 +212,17 @@ def english(monkeypatch):
     run.forget()
 
 
-@pytest.mark.parametrize("step", STEPS)
+# The quick loop (bash scripts/test.sh quick, <= 45 s: issue 50) grades the first step and
+# the whole pipeline in each family below; CI's full run grades every step.
+QUICK_STEPS = ("tool_result_budget", "prepare")
+
+
+def some_quick(names):
+    return [pytest.param(name, marks=() if name in QUICK_STEPS else pytest.mark.slow)
+            for name in names]
+
+
+@pytest.mark.parametrize("step", some_quick(STEPS))
 def test_the_solutions_in_teaching_pass_every_case_drawn_this_run(tmp_path, step, capsys):
     path = learner_file(tmp_path, solutions())
     for seed in (None, 1):
@@ -230,7 +240,7 @@ def test_the_starter_is_not_written_yet_said_plainly(step, capsys):
                            "NotImplementedError. Write it, save the file, and run this cell again.")
 
 
-@pytest.mark.parametrize("step", STEPS)
+@pytest.mark.parametrize("step", some_quick(STEPS))
 def test_the_article_fails_exactly_the_cases_a_flaw_makes_wrong_and_names_it(tmp_path, step, capsys):
     fixed, drawn, _ = run.cases(STEPS[step], seed=3, pin=ARTICLE_LITERALS)
     flawed = {run.words.pick(case.label): case.flaw for case in [*fixed, *drawn] if case.flaw}
@@ -265,7 +275,7 @@ def test_the_articles_literals_fail_the_cases_that_give_another_number(tmp_path,
     assert given in failing and failing[given] is None   # a constant, not a flaw
 
 
-@pytest.mark.parametrize("step", [name for name in STEPS if name not in NO_NUMBERS])
+@pytest.mark.parametrize("step", some_quick([name for name in STEPS if name not in NO_NUMBERS]))
 def test_a_hard_coded_number_fails(tmp_path, step, capsys):
     path = learner_file(tmp_path, solutions() + HARD_CODED)
     for seed in (4, 5):
@@ -284,7 +294,7 @@ def test_a_file_that_imports_the_package_runs_nothing(tmp_path, capsys):
         (1, "compact_course.article"), (2, "context_compact")]
 
 
-@pytest.mark.parametrize("step", [name for name in STEPS if name not in NOTHING_TO_DELEGATE])
+@pytest.mark.parametrize("step", some_quick([name for name in STEPS if name not in NOTHING_TO_DELEGATE]))
 def test_a_delegate_by_a_name_made_at_run_time_meets_the_trap(tmp_path, step, capsys):
     result = check(step, learner_file(tmp_path, DELEGATE), seed=6)
     out = capsys.readouterr().out
@@ -340,7 +350,7 @@ def test_a_failure_never_prints_the_packages_output_not_on_a_second_run(tmp_path
     assert not shown, shown[:3]
 
 
-@pytest.mark.parametrize("step", STEPS)
+@pytest.mark.parametrize("step", some_quick(STEPS))
 def test_hint_gives_the_next_idea_never_code(tmp_path, step, capsys):
     module = STEPS[step]
     code_lines = {line.strip() for line in solutions().splitlines() if len(line.strip()) > 12}

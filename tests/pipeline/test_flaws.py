@@ -9,6 +9,8 @@ instead.
 """
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 from anthropic.types import TextBlock, ToolUseBlock
@@ -491,3 +493,19 @@ def test_flaw_2_prefix_counter():
     assert (counter.calls, counter.reused) == (4, 2)
     # shares: 0, 100/(100+json(b)+4), 0, json(x)+json(b) over the whole
     assert 0 < counter.cached_percent < 50
+
+
+def test_the_docs_count_the_flaws_design_md_numbers():
+    """README and lab 01 (both editions) give the count DESIGN.md's numbered list has, and say
+    which one is withdrawn (issue 52: they said eighteen, or 1-18, where it numbers 19)."""
+    root = Path(__file__).resolve().parents[2]
+    design = (root / "docs" / "DESIGN.md").read_text(encoding="utf-8")
+    numbers = [int(n) for n in re.findall(r"^(\d+)\. \*\*", design, flags=re.M)]
+    assert numbers == list(range(1, len(numbers) + 1))
+    assert re.search(r"^10\. \*\*Withdrawn", design, flags=re.M)
+    words = {19: "nineteen"}
+    readme = " ".join((root / "README.md").read_text(encoding="utf-8").split())
+    assert f"numbers {words[len(numbers)]} flaws, one of them withdrawn (flaw 10" in readme
+    for lab in ("notebooks/src/labs/01_seed_vs_default.py", "notebooks/src/zh/labs/01_seed_vs_default.py"):
+        text = (root / lab).read_text(encoding="utf-8")
+        assert f"1-{len(numbers)}" in text and "1-18" not in text, lab

@@ -10,7 +10,7 @@ with the right preview. Left out: batches with results saved on an earlier call.
 
 from .histories import IMAGE, batch, call, drawn_history, drawn_id, text, turns
 from .looking import PERSISTED, TOOL_RESULTS, file_text, inside, is_list_of_messages, others, plain, text_of
-from .run import Case
+from .run import Case, never_summarize
 from .words import say, told
 
 NAME, NOTEBOOK = "tool_result_budget", "01"
@@ -173,7 +173,7 @@ def reference(case, root):
     n = case.numbers
     config = CompactionConfig.seed(tool_result_batch_char_limit=n["batch_limit"],
                                    large_result_char_limit=n["large_limit"], preview_chars=n["preview_chars"])
-    return ContextCompactor(root, None, config).tool_result_budget(case.messages)
+    return ContextCompactor(root, never_summarize, config).tool_result_budget(case.messages)
 
 
 def run(function, case, root, calls):

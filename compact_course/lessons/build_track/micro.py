@@ -21,7 +21,7 @@ from .looking import (
     results,
     text_of,
 )
-from .run import Case
+from .run import Case, never_summarize
 from .words import say, told
 
 NAME, NOTEBOOK = "micro_compact", "03"
@@ -192,7 +192,7 @@ def reference(case, root):
     from context_compact import CompactionConfig, ContextCompactor
     config = CompactionConfig.seed(keep_recent_results=case.numbers["keep_recent"],
                                    micro_min_chars=case.numbers["min_chars"])
-    return ContextCompactor(root, None, config).micro_compact(case.messages)
+    return ContextCompactor(root, never_summarize, config).micro_compact(case.messages)
 
 
 def run(function, case, root, calls):

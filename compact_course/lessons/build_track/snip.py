@@ -10,7 +10,7 @@ root/.transcripts/). Left out: lists where head and tail meet (flaw 15: the seed
 
 from .histories import drawn_history, of_kinds, sdk_objects
 from .looking import ARCHIVED, TRANSCRIPTS, is_list_of_messages, plain, transcript_problems
-from .run import Case
+from .run import Case, never_summarize
 from .words import say, told
 
 NAME, NOTEBOOK = "snip_compact", "02"
@@ -132,7 +132,7 @@ def reference(case, root):
     from context_compact import CompactionConfig, ContextCompactor
     config = CompactionConfig.seed(snip_max_messages=case.numbers["max_messages"],
                                    snip_keep_head=case.numbers["keep_head"])
-    return ContextCompactor(root, None, config).snip_compact(case.messages)
+    return ContextCompactor(root, never_summarize, config).snip_compact(case.messages)
 
 
 def run(function, case, root, calls):

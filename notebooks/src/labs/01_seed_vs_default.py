@@ -12,7 +12,7 @@
 # calls `reactive_compact` itself; `tests/pipeline/test_flaws.py` tests it alone.
 # `CompactionConfig()`, the default, keeps the same thresholds and fixes the flaws that
 # the course's later history and the API's behaviour brought to light. The flaws are
-# numbered 1-18 in [docs/DESIGN.md](../docs/DESIGN.md) (flaw 10 is withdrawn: the article
+# numbered 1-19 in [docs/DESIGN.md](../docs/DESIGN.md) (flaw 10 is withdrawn: the article
 # gets that one right), which also says what must always hold and in which profile; the
 # other notebooks cite them by number. The default fixes eleven of them with one switch
 # each, flaws 4 and 5 sharing one; the first cell below prints the switches:

@@ -49,9 +49,7 @@
 # %% [markdown] id="build-it"
 # ## 动手实现：在自己的文件里写第二步
 #
-# 在 `my_compact.py` 中，在 `snip_compact` 的文档字符串下面写出它，保存，再运行这个单元。检查器
-# 随机抽取 `max_messages` 和 `keep_head`，在两侧的切点放上配对，并读回你的 transcript 核对整个
-# 列表；和 01 一样，失败的用例只显示输入和错在哪里，绝不显示答案，`hint()` 给出下一个思路。
+# 在 `my_compact.py` 中写出 `snip_compact`，保存，再运行这个单元。
 
 # %% [markdown] id="recap"
 # **小结。**

@@ -66,8 +66,7 @@
 # %% [markdown] id="build-it"
 # ## 动手实现：在自己的文件里写兜底
 #
-# 在 `my_compact.py` 中写出 `is_prompt_too_long`（API 自己的说法也是一个用例：缺陷 9）和
-# `reactive_compact`（只摘要保留的尾部之前的部分）。保存，再运行这个单元。
+# 在 `my_compact.py` 中写出 `is_prompt_too_long` 和 `reactive_compact`，保存，再运行这个单元。
 
 # %% [markdown] id="recap"
 # **小结。**
