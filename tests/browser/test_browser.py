@@ -25,6 +25,7 @@ notebook opened there, its kernel connected, has no "unsaved" mark on its tab.
 """
 
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -139,6 +140,9 @@ def test_moving_a_slider_redraws_the_charts(lab, tmp_path):
             page.wait_for_selector(CHART, timeout=30 * SECONDS)
 
             readout = slider.locator(".widget-readout")
+            # The readout is drawn a moment after the handle: read it once it shows a number
+            # (read at once, it was '' in one run of two on a loaded machine).
+            sync_api.expect(readout).to_have_text(re.compile(r"^\d+$"), timeout=30 * SECONDS)
             readout_before = readout.inner_text()
             chart_before = chart_source(page)
             slider.locator(".noUi-handle").focus()
@@ -146,6 +150,7 @@ def test_moving_a_slider_redraws_the_charts(lab, tmp_path):
             page.wait_for_function(CHART_CHANGED, arg=[CHART, chart_before],
                                    timeout=60 * SECONDS)
 
+            sync_api.expect(readout).not_to_have_text(readout_before, timeout=30 * SECONDS)
             assert int(readout.inner_text()) > int(readout_before)
             assert chart_source(page).startswith("data:image/png")
             assert_no_error(page)

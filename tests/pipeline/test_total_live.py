@@ -14,6 +14,7 @@ never seen it.
 
 import base64
 import itertools
+import os
 import tempfile
 
 import pytest
@@ -21,9 +22,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from context_compact import ContextCompactor, MessageFormatError, validate_messages
+from tests.conftest import profile_name
 from tests.helpers import PROFILES, files_under, user
 
-from .test_total import EXAMPLES, assistant_content, check, configs, histories, summarize
+from .test_total import assistant_content, check, configs, histories, summarize
+
+# The hypothesis profile's count in the quick loop, 10 times it in CI (test_total's rule).
+EXAMPLES = settings().max_examples * (10 if profile_name(os.environ) == "thorough" else 1)
 
 REQUEST = "[task 7] Make the build pass and say what changed."
 
