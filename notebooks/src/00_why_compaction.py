@@ -55,9 +55,8 @@ with tempfile.TemporaryDirectory(prefix="first-run-") as scratch:
 # ## The article's measure, and how fast a session grows
 #
 # Every threshold in the article counts **characters**:
-# `estimate_chars(messages) = len(json.dumps(messages, ensure_ascii=False))`, cheap and
-# deterministic. The API counts tokens. `five_reads` is a small conversation; `timeline_150` a long
-# session of many tasks. Grey: its context with no compaction; blue: what the article's
+# `estimate_chars(messages) = len(json.dumps(messages, ensure_ascii=False))`, which is cheap.
+# The API counts tokens. `five_reads` is a small conversation; `timeline_150` a long session. Grey: its context with no compaction; blue: what the article's
 # `prepare` sends; dashed: `CONTEXT_CHAR_LIMIT` and the window; dotted: where, at the
 # session's average pace, the grey line would reach the window.
 
@@ -84,13 +83,11 @@ growth_chart(grown, sent, CONTEXT_CHAR_LIMIT, DEFAULT_WINDOW * grown[-1] / token
              DEFAULT_WINDOW, refused_at=refused_at, title="timeline_150: the context at each model call")
 
 # %% [markdown] id="the-articles-answer-four-steps"
-# Every call re-sends everything, so the context only grows until the API refuses.
-#
 # ## The article's answer: four steps before every call
 #
 # Before **every** model call, `prepare` runs four steps in a fixed order, cheapest and
-# most recoverable first. Each box gives the step's trigger, what it leaves in the
-# context, and what it writes on disk, with the numbers of `CompactionConfig.seed()`.
+# most recoverable first. Each box gives the step's trigger and what it leaves in the
+# context and on disk (`CompactionConfig.seed()`).
 
 # %%
 pipeline_picture()
@@ -98,18 +95,17 @@ pipeline_picture()
 # %% [markdown] id="check"
 # ## Check yourself: which steps act?
 #
-# One `prepare` with the article's numbers runs on each of four histories of notebooks
-# 01-04:
+# One `prepare` with the article's numbers runs on four histories of notebooks 01-04:
 #
 # - `five_reads`: 9 messages, about 17,000 characters, five README reads;
 # - `huge_result`: 5 messages; the newest batch holds a 288,000-character file read and
 #   three small results;
-# - `long_session`: 64 messages, more than step 2's 50, about 24,000 characters in all;
+# - `long_session`: 64 messages (step 2's limit is 50), about 24,000 characters;
 # - `two_code_files` (the one-minute run's task): 5 messages, about 65,000 characters;
 #   the newest batch holds two code files of about 30,000 characters each.
 #
-# Which steps change something on each? Write a list of step names per history, in the
-# order they run; the checker replays each history and compares.
+# Which steps change something on each? Write the step names per history, in the order
+# they run.
 
 # %%
 prediction = None  # e.g. {"five_reads": ["snip_compact"], "huge_result": [...], ...}

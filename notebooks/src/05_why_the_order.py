@@ -20,8 +20,8 @@
 # %% [markdown] id="the-history-and-your-prediction"
 # ## The history, and your prediction
 #
-# `huge_result` again (notebook 01), one batch: the model asked for the big read first,
-# then for three small commands.
+# `huge_result` again (notebook 01): one batch, the big read first, then three small
+# commands.
 
 # %%
 # %matplotlib inline
@@ -49,8 +49,8 @@ for number, (use_id, text) in enumerate(originals.items()):
 
 # %% [markdown] id="with-the-seed"
 # With the seed profile, run step 3 (`micro_compact`) and then step 1
-# (`tool_result_budget`) on this history. How many tool outputs are lost for good? Put
-# your number in and run the cell.
+# (`tool_result_budget`) on this history. How many tool outputs are lost for good?
+# Put your number in.
 
 # %%
 prediction = None  # a number
@@ -64,10 +64,9 @@ if open_hint:
 # ## Every order of the three cheap steps
 #
 # `run_in_order` runs the cheap steps (numbered 1-3) in a given order in a scratch
-# folder, then asks `compact_course.bench.cost.lost_outputs` which original results can no
-# longer be read verbatim: in the article's profile (seed), and in the package's default
-# one, `CompactionConfig()` (next section). The table and the second chart show once
-# your prediction is in.
+# folder and counts the results that can no longer be read verbatim, in the seed profile
+# and in the default one (next section). The table and the second chart show once your
+# prediction is in.
 
 # %%
 def run_in_order(order, profile="seed"):
@@ -105,10 +104,8 @@ if revealed("order_loss"):
 # Two flaws of the article's step 3 (numbered in [docs/DESIGN.md](../docs/DESIGN.md)) make
 # the loss possible: **flaw 1**, `[Earlier tool result omitted.]` keeps no copy anywhere;
 # **flaw 3**, the read was in the batch the model had not answered yet, so it was shrunk
-# before the model read it. The default profile keeps the article's numbers and fixes its
-# flaws (lab 01 takes them one by one): its step 3 never shrinks a result newer than the
-# model's last reply, and saves the full text before it writes a placeholder: the
-# table's column `lost, default`.
+# before the model read it. The default profile fixes both (lab 01 takes its fixes one by
+# one): the table's column `lost, default`.
 #
 # ## Check yourself: what is lost for good?
 #
@@ -119,8 +116,7 @@ if revealed("order_loss"):
 # `tool_result` with its id, in the context or a transcript, holds the original exactly,
 # or is one of our markers (`<persisted-output>`, `[Earlier tool result saved at ...]`)
 # whose path (`context_compact.formats.persisted_path`, `saved_path`) names a saved file holding
-# it. `context_compact.messages.text_of` gives a result's text. The checker compares with
-# `lost_outputs` on canned histories, in every order and both profiles.
+# it. `context_compact.messages.text_of` gives a result's text.
 
 # %%
 def lost(originals, context, transcripts, saved) -> list:
@@ -136,9 +132,7 @@ if open_hint:
 # ## Build it: the order in your own file
 #
 # In `my_compact.py`, write `cheap_steps`: your three steps, in the article's order, at the
-# article's numbers. Save and run the cell. One fixed case is a batch of five with the largest
-# result first, where step 3 before step 1 loses that result for good; the others are drawn at
-# random on each run.
+# article's numbers. Save and run the cell.
 
 # %%
 from compact_course.lessons.build_track import check

@@ -10,8 +10,8 @@
 #    its `tool_result`;
 # 3. only then run `compact_history` on the closed turn.
 #
-# The canned history `compact_tool` stops just before such a batch: the model has read
-# five lesson READMEs and now writes `notes/lessons.md` and calls `compact`.
+# The canned history `compact_tool` stops just before such a batch: the model writes
+# `notes/lessons.md` and calls `compact`.
 
 # %% [markdown] id="goal"
 # **Goal.** You will learn why the harness runs the whole batch before it compacts and
@@ -56,7 +56,7 @@ print("the tool:", [t for t in TOOLS if t["name"] == "compact"][0])
 #
 # `Agent.run_batch` does the three steps in a copy of the sample workspace, so the write
 # really happens; the offline model (a program, not a language model) writes the
-# summary. Then the agent carries on from the summary.
+# summary, and the agent carries on.
 
 # %%
 server = start_offline_server()
@@ -111,8 +111,8 @@ print("         the next call:", [f"{b.name} {b.input}" for b in reply.content i
 # %% [markdown] id="characters-before-and-after"
 # ## Characters before and after
 #
-# The closed turn of 7 messages became 1, although it was already under the limit: the
-# model asked, not the threshold.
+# The closed turn of 7 messages became 1, though under the limit: the model asked, not
+# the threshold.
 
 # %%
 display(before_after(agent.compactor.records, limit=agent.config.context_char_limit,
@@ -126,14 +126,11 @@ wrong_scratch.cleanup()
 #
 # A harness that lets a tool's exception escape stops half-way: the calls already made
 # get no results. Write
-# `run_batch_safely(messages, tool_uses, run, compact)`: `messages` ends with the reply
-# holding `tool_uses`; `run(tool_use)` returns a tool's text and may raise; `compact`
+# `run_batch_safely(messages, tool_uses, run, compact)`: `run(tool_use)` returns a tool's text and may raise; `compact`
 # has no handler (its answer is `context_compact.formats.COMPACT_TOOL_ACK`), and
 # `compact(the list)` returns the compacted list. Return the list the package's harness
 # leaves: a failed call's result says `Error: <the exception's message>`, every later
-# call still runs, and a requested `compact` still runs after the results. The checker
-# compares your list with `Agent.run_batch`'s on canned and random batches; `hint()`
-# names the mistake it recognised.
+# call still runs, and a requested `compact` still runs after the results.
 
 # %%
 def run_batch_safely(messages, tool_uses, run, compact):
@@ -161,8 +158,8 @@ built = check("run_tool_batch")
 # %% [markdown] id="recap"
 # **Recap.**
 # - The `compact` tool has no input and no handler: the model asks, the harness acts.
-# - The harness runs the whole batch first, answers `compact` with a fixed text, appends
-#   every result, and only then runs `compact_history` on the closed turn.
+# - The harness runs the whole batch, appends every result (`compact`'s a fixed text),
+#   then compacts the closed turn.
 # - Compacting earlier either orphans the results (the API refuses) or forgets what the
 #   batch did (the model repeats a side effect).
 #
@@ -172,5 +169,5 @@ built = check("run_tool_batch")
 # **References.**
 # - The article, sections 9 (the agent loop) and 10 (the compact tool); the chapter's
 #   English page upstream: https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.en.md
-#   (changed since the article: its compact tool now compacts before the results are
-#   appended: Wrong 1)
+#   (one stored version of it compacts before the results are appended: Wrong 1;
+#   docs/AFTER_THE_ARTICLE.md)

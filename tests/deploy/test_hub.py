@@ -973,14 +973,14 @@ def test_a_student_cannot_read_the_solutions_from_the_clones_git_objects():
 
 
 def test_the_class_run_resends_a_request_whose_reused_connection_was_reset():
-    """scripts/class_live_run.py, the recipe's class run: a server that closes a keep-alive
+    """deploy/class/class_live_run.py, the recipe's class run: a server that closes a keep-alive
     connection as the next request arrives on it (configurable-http-proxy's 5 s keep-alive
     timeout did so, and 2 of 30 kernel starts failed with ConnectionResetError in the fresh
     Debian run) gets the request again on a new connection, as a browser resends it."""
     import importlib.util
     import socket
     import struct
-    script = hubkit.ROOT / "scripts" / "class_live_run.py"
+    script = hubkit.ROOT / "deploy" / "class" / "class_live_run.py"
     spec = importlib.util.spec_from_file_location("class_live_run", script)
     live_run = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(live_run)

@@ -231,8 +231,39 @@ def assert_stable(c, out, active, profile):
         event(f"seed output over {c.config.snip_max_messages}: archives again")
         assert again != out
         assert snip.files == wrote[:1] and wrote[0].startswith(".transcripts/")
+    elif profile == "seed" and shrinks_its_own_placeholder(c.config, out):
+        # Flaw 1 again (context_compact/micro.py): a saved placeholder longer than
+        # micro_min_chars is an ordinary old result to the article, so the next call
+        # shrinks it to "omitted". Assert exactly that change, and nothing written.
+        event("seed: a saved placeholder over micro_min_chars becomes omitted")
+        assert again == omitted_again(c.config, out) and wrote == []
     else:
         assert again == out and wrote == []
+
+
+def _older_results(config, messages):
+    results = [b for m in messages if isinstance(m.get("content"), list)
+               for b in m["content"] if isinstance(b, dict) and b.get("type") == "tool_result"]
+    keep = config.keep_recent_results
+    return results[:-keep] if keep else []   # the seed's slice (flaw 16: [:-0] is empty)
+
+
+def _saved_over_min(config, block) -> bool:
+    text = block.get("content")
+    return isinstance(text, str) and formats.SAVED_RE.match(text) is not None \
+        and len(text) > config.micro_min_chars
+
+
+def shrinks_its_own_placeholder(config, out) -> bool:
+    return any(_saved_over_min(config, b) for b in _older_results(config, out))
+
+
+def omitted_again(config, out):
+    again = json.loads(json.dumps(out))
+    for block in _older_results(config, again):
+        if _saved_over_min(config, block):
+            block["content"] = formats.OMITTED
+    return again
 
 
 @pytest.fixture(scope="module")

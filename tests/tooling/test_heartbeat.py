@@ -146,8 +146,12 @@ def test_a_dist_info_counts_once_made_after_pip_began_installing(tmp_path):
 def test_as_a_pytest_plugin_it_says_which_file_it_collects_and_which_test_it_runs(tmp_path):
     (tmp_path / "test_slow.py").write_text(
         "import time\ntime.sleep(1)\n\ndef test_sleeps():\n    time.sleep(1)\n", encoding="utf-8")
+    # --rootdir: with none, pytest takes the common ancestor of the working folder and the
+    # test's, which is /tmp for a checkout cloned under /tmp (CI's clean clone), and the
+    # heartbeat names files from there.
     done = beat("pytest", "--", sys.executable, "-m", "pytest", "-p", "scripts.heartbeat", "-q",
-                "-p", "no:randomly", "-p", "no:cacheprovider", str(tmp_path / "test_slow.py"))
+                "-p", "no:randomly", "-p", "no:cacheprovider", "--rootdir", str(tmp_path),
+                str(tmp_path / "test_slow.py"))
     assert done.returncode == 0, done.stdout
     said = done.stdout
     assert re.search(r"^pytest \(\d+ s\): collecting test_slow\.py \(1 files so far\)$", said, re.M), said

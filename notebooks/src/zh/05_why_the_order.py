@@ -18,18 +18,17 @@
 # %% [markdown] id="the-history-and-your-prediction"
 # ## 这段历史，以及你的预测
 #
-# 又是 `huge_result`（notebook 01），一个批次：模型最先请求那次大读取，然后才请求三条小命令。
+# 又是 `huge_result`（notebook 01）：一个批次，先是那次大读取，然后是三条小命令。
 
 # %% [markdown] id="with-the-seed"
 # 使用原文配置（seed），在这段历史上先运行第三步（`micro_compact`），再运行第一步
-# （`tool_result_budget`）。有多少条工具输出会永久丢失？填入你的数字，然后运行单元格。
+# （`tool_result_budget`）。有多少条工具输出会永久丢失？填入你的数字。
 
 # %% [markdown] id="every-order-of-the-three-cheap"
 # ## 三个廉价步骤的所有顺序
 #
-# `run_in_order` 在临时文件夹里按给定顺序运行这几个廉价步骤（编号 1-3），然后调用
-# `compact_course.bench.cost.lost_outputs`，查出哪些原始结果再也无法逐字读回：分别用文章的配置（seed）
-# 和包的默认配置 `CompactionConfig()`（见下一节）。你填入预测之后，表格和第二张图才会显示。
+# `run_in_order` 在临时文件夹里按给定顺序运行这几个廉价步骤（编号 1-3），数出再也无法逐字读回的
+# 结果：分别用原文配置（seed）和默认配置（见下一节）。你填入预测之后，表格和第二张图才会显示。
 
 # %% [markdown] id="the-flaws-behind-the-loss-and"
 # 唯一要紧的是第一步是否排在第三步之前：第二步在 5 条消息上什么都不做。图表显示不出丢失：两种
@@ -39,9 +38,8 @@
 #
 # 文章第三步的两个缺陷（在 [docs/DESIGN.md](../../docs/DESIGN.md) 中都有编号）让这次丢失成为可能：
 # **缺陷 1**，`[Earlier tool result omitted.]` 在任何地方都不留副本；**缺陷 3**，这次读取位于模型
-# 还没回应的批次里，所以模型还没读到它，它就被收缩了。默认配置保留文章的数值，并修正文章的缺陷
-# （labs/01 会逐一讲解这些缺陷）：它的第三步从不收缩比模型最近一次回复更新的结果，并且在写入
-# 占位符之前先保存完整文本：见表格的 `lost, default` 一列。
+# 还没回应的批次里，所以模型还没读到它，它就被收缩了。默认配置修正了这两个缺陷
+# （labs/01 会逐一讲解这些修正）：见表格的 `lost, default` 一列。
 #
 # ## 自测：什么会永久丢失？
 #
@@ -51,15 +49,13 @@
 # 条件是：在上下文或某个 transcript 中，有一个带着它的 id 的 `tool_result` 恰好保存着原始输出，
 # 或者是我们自己的标记之一（`<persisted-output>`、`[Earlier tool result saved at ...]`），而标记
 # 里的路径（用 `context_compact.formats.persisted_path` 和 `saved_path` 读出）指向一个保存着原始输出的
-# 文件。`context_compact.messages.text_of` 取出一条结果的文本。检查器在预先录制的历史上，按所有顺序、用两种配置，
-# 和 `lost_outputs` 比较。
+# 文件。`context_compact.messages.text_of` 取出一条结果的文本。
 
 # %% [markdown] id="build-it"
 # ## 动手实现：在自己的文件里写出顺序
 #
 # 在 `my_compact.py` 中写出 `cheap_steps`：你写的三步，按文章的顺序，用文章的数值。保存，再运行
-# 这个单元。其中一个固定用例是最大结果排在最前的五个结果的批次：第三步若在第一步之前运行，
-# 这个结果就永久丢失；其他用例每次运行时随机抽取。
+# 这个单元。
 
 # %% [markdown] id="recap"
 # **小结。**

@@ -8,8 +8,7 @@
 # 2. 用一段固定文本回应 `compact`，并追加全部结果，让每个 `tool_use` 都有对应的 `tool_result`；
 # 3. 然后才对这个已经闭合的回合运行 `compact_history`。
 #
-# 预先录制的历史 `compact_tool` 正好停在这样一个批次之前：模型已经读完五节课程的 README，
-# 现在要写入 `notes/lessons.md` 并调用 `compact`。
+# 制作的历史 `compact_tool` 正好停在这样一个批次之前：模型要写入 `notes/lessons.md` 并调用 `compact`。
 
 # %% [markdown] id="goal"
 # **目标。** 你将了解：为什么 harness 要先执行完整批次，再做压缩；换成另外两种顺序会出什么问题。
@@ -19,7 +18,7 @@
 # ## 文章的 harness
 #
 # `Agent.run_batch` 在示例工作区的一份副本里完成这三步，所以文件真的会被写入；摘要由离线模型（一个程序，
-# 不是语言模型）来写。之后 agent 从摘要继续工作。
+# 不是语言模型）来写，之后 agent 继续工作。
 
 # %% [markdown] id="two-harnesses-that-get-it-wrong"
 # ## 两个出错的 harness
@@ -38,12 +37,11 @@
 # ## 自测：工具失败时也能正确收尾的批次执行
 #
 # 如果 harness 放任工具的异常抛出去，批次就会停在半路：已经发出的调用得不到结果。写出
-# `run_batch_safely(messages, tool_uses, run, compact)`：`messages` 以包含 `tool_uses` 的回复结尾；
+# `run_batch_safely(messages, tool_uses, run, compact)`：
 # `run(tool_use)` 返回一个工具的文本，也可能抛出异常；`compact` 没有处理函数（它的回应是
 # `context_compact.formats.COMPACT_TOOL_ACK`），`compact(列表)` 返回压缩后的列表。返回包的 harness
 # 会留下的列表：失败调用的结果写 `Error: <异常的消息>`，之后的每个调用照样运行，请求过的 `compact`
-# 也照样在结果之后运行。检查器在预设批次和随机批次上把你的列表和 `Agent.run_batch` 的比较；
-# `hint()` 会指出它识别出的错误。
+# 也照样在结果之后运行。
 
 # %% [markdown] id="build-it"
 # ## 动手实现：在自己的文件里写 compact 工具的批次
@@ -54,8 +52,7 @@
 # %% [markdown] id="recap"
 # **小结。**
 # - `compact` 工具没有输入，也没有处理函数：模型提出请求，harness 负责执行。
-# - harness 先执行整个批次，用固定文本回应 `compact`，追加全部结果，
-#   然后才对已经闭合的回合运行 `compact_history`。
+# - harness 先执行整个批次，追加全部结果（`compact` 的是一段固定文本），然后才压缩闭合的回合。
 # - 提前压缩，要么让结果变成孤立的工具结果（API 拒绝），
 #   要么忘掉这个批次做过什么（模型重复副作用）。
 #
@@ -65,4 +62,4 @@
 # **参考资料。**
 # - 文章第九节（agent 循环）和第十节（compact 工具）；这一章在上游仓库中的页面：
 #   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.zh.md
-#   （英文页面 README.en.md 在文章之后有改动：它的 compact 工具现在先压缩，再追加结果：即错误 1）
+#   （它的英文页面 README.en.md 的一个存档版本先压缩，再追加结果：即错误 1；docs/AFTER_THE_ARTICLE.md）
