@@ -10,7 +10,7 @@ with the right preview. Left out: batches with results saved on an earlier call.
 
 from .histories import IMAGE, batch, call, drawn_history, drawn_id, text, turns
 from .looking import PERSISTED, TOOL_RESULTS, file_text, inside, is_list_of_messages, others, plain, text_of
-from .run import Case, never_summarize
+from .run import Case, never_summarize, on_messages
 from .words import say, told
 
 NAME, NOTEBOOK = "tool_result_budget", "01"
@@ -176,8 +176,7 @@ def reference(case, root):
     return ContextCompactor(root, never_summarize, config).tool_result_budget(case.messages)
 
 
-def run(function, case, root, calls):
-    return function(case.messages, root, *case.numbers.values())
+run = on_messages
 
 
 def problems(case, got, expected, where) -> list:

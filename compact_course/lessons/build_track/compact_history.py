@@ -106,11 +106,16 @@ def reference(case, root):
     return compactor.compact_history(case.messages, case.request)
 
 
-def run(function, case, root, calls):
+def recorded(calls):
+    """The stand-in model as the learner's `summarize`: each text handed to it kept in `calls`."""
     def summarize(text):
         calls.append(text)
         return stand_in(text)
-    return function(case.messages, root, case.request, summarize)
+    return summarize
+
+
+def run(function, case, root, calls):
+    return function(case.messages, root, case.request, recorded(calls))
 
 
 def problems(case, got, expected, where) -> list:

@@ -21,7 +21,7 @@ from .looking import (
     results,
     text_of,
 )
-from .run import Case, never_summarize
+from .run import Case, never_summarize, on_messages
 from .words import say, told
 
 NAME, NOTEBOOK = "micro_compact", "03"
@@ -195,8 +195,7 @@ def reference(case, root):
     return ContextCompactor(root, never_summarize, config).micro_compact(case.messages)
 
 
-def run(function, case, root, calls):
-    return function(case.messages, root, *case.numbers.values())
+run = on_messages
 
 
 def problems(case, got, expected, where) -> list:

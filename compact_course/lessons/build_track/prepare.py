@@ -10,7 +10,7 @@ package (the trap, run.py). Left out: reactive_compact and the compact tool (the
 
 from . import pipeline
 from .cheap_steps import FLAW_HINTS
-from .compact_history import stand_in
+from .compact_history import recorded
 from .histories import turns
 from .run import Case
 
@@ -70,10 +70,7 @@ def reference(case, root):
 
 
 def run(function, case, root, calls):
-    def summarize(text):
-        calls.append(text)
-        return stand_in(text)
-    return function(case.messages, root, case.request, summarize, *case.numbers.values())
+    return function(case.messages, root, case.request, recorded(calls), *case.numbers.values())
 
 
 def problems(case, got, expected, where) -> list:

@@ -11,7 +11,7 @@ and its counter (the agent loop's), and the request seen twice (flaw 14, the def
 
 import json
 
-from .compact_history import stand_in
+from .compact_history import recorded, stand_in
 from .histories import drawn_history, of_kinds, sdk_objects
 from .looking import SUMMARY, is_list_of_messages, plain, transcript_problems
 from .run import Case
@@ -123,10 +123,7 @@ def reference(case, root):
 
 
 def run(function, case, root, calls):
-    def summarize(text):
-        calls.append(text)
-        return stand_in(text)
-    return function(case.messages, root, case.request, summarize, *case.numbers.values())
+    return function(case.messages, root, case.request, recorded(calls), *case.numbers.values())
 
 
 def problems(case, got, expected, where) -> list:

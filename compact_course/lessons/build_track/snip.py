@@ -10,7 +10,7 @@ root/.transcripts/). Left out: lists where head and tail meet (flaw 15: the seed
 
 from .histories import drawn_history, of_kinds, sdk_objects
 from .looking import ARCHIVED, TRANSCRIPTS, is_list_of_messages, plain, transcript_problems
-from .run import Case, never_summarize
+from .run import Case, never_summarize, on_messages
 from .words import say, told
 
 NAME, NOTEBOOK = "snip_compact", "02"
@@ -135,8 +135,7 @@ def reference(case, root):
     return ContextCompactor(root, never_summarize, config).snip_compact(case.messages)
 
 
-def run(function, case, root, calls):
-    return function(case.messages, root, *case.numbers.values())
+run = on_messages
 
 
 def _marker(messages):
