@@ -138,8 +138,9 @@ if open_hint:
 # ## Build it: step 4 in your own file
 #
 # In `my_compact.py`, write `summary_input`, then `compact_history` with it, save, and run the
-# cell. The checker's stand-in model records the text you hand it and answers a summary with
-# quotes and a line break in it, so the message must hold it as a JSON string.
+# cell. The checker stands in for the model with a small function (not a language model):
+# it records the text you hand it and answers a summary with quotes and a line break in it,
+# so the message must hold it as a JSON string.
 
 # %%
 from compact_course.lessons.build_track import check
