@@ -60,7 +60,7 @@ display(before_after(runs["huge_result"], limit=50_000,
 # the next idea, never code.
 
 # %%
-from compact_course.lessons.build_track import check, hint
+from compact_course.lessons.build_track import check
 
 built = check("prepare")
 

@@ -125,7 +125,7 @@ choice.close()   # the cells below start models of their own, never recorded
 # run's record once you pass or try twice.
 
 # %%
-from compact_course.lessons.exercises import check_my_run, hint
+from compact_course.lessons.exercises import check_my_run
 from compact_course.lessons.live_run import live_run
 
 prediction = None   # e.g. {"tool_result_budget": [2], "snip_compact": [], "micro_compact": [],
