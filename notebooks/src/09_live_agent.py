@@ -116,8 +116,8 @@ choice.close()   # the cells below start models of their own, never recorded
 #
 # Now the agent runs with **your** `prepare` from `my_compact.py` (read afresh, as the check
 # of 08 does) before every model call, on experiment 1 of the article, the five lessons'
-# titles, at the article's numbers: no page shows this run. The reply to call 1 asks for a
-# glob (its result: 119 characters), the replies to calls 2 to 6 each read one README (2,612
+# titles, at the article's numbers: no page shows this run. With the offline model, the
+# reply to call 1 asks for a glob (its result: 119 characters), the replies to calls 2 to 6 each read one README (2,612
 # to 3,472 characters), and call 7 answers. Before you run the cell, write down in
 # `prediction`, for each of your four steps, the calls at which it changes the list (step 4:
 # runs), and the files on disk after: `saved_results` in `.task_outputs/tool-results/`,
