@@ -123,12 +123,6 @@ PHRASES = {
     "cassette none": ("no cassette: COMPACT_RECORD=FILE records this run, COMPACT_CASSETTE=FILE replays one",
                       "没有 cassette：COMPACT_RECORD=文件 录下这次运行，"
                       "COMPACT_CASSETTE=文件 回放一次录好的运行"),
-    "live run: prepare own": ("prepare: your own, {name} (notebook 08), before every model call",
-                              "prepare：你自己的 {name}（notebook 08），在每次模型调用之前运行"),
-    "live run: prepare the package's": ("prepare: the package's ContextCompactor.prepare (my_prepare is "
-                                        "None: build yours in notebook 08 and paste it above)",
-                                        "prepare：本包的 ContextCompactor.prepare（my_prepare 是 None："
-                                        "在 notebook 08 里写好你自己的，粘贴到上面）"),
     # answers
     "sources": ("Looked at: {where}.",
                 "查看过：{where}。"),
@@ -705,26 +699,15 @@ PHRASES = {
                                         "{best_misses}",
                                         "缺失 {row_misses} 次；预算内最佳行是 {best_misses} 次"),
     # -- live.py
-    "live: each read is over 40% of the limit": ("each code file is about 30,000 characters, over 40% "
-                                                 "of 50,000: step 1 saves each one as it arrives "
-                                                 "(flaw 18), so the default needs no summary.",
-                                                 "每个代码文件约 30,000 个字符，超过 50,000 的 40%："
-                                                 "第一步在每个结果到达时就把它转存（缺陷 18），所以"
-                                                 "默认配置不需要摘要。"),
-    "live: two reads and an answer": ("two reads and an answer would be 3 calls; but step 1 leaves "
-                                      "only a preview of each file, and the offline model searches "
-                                      "the saved copy before it quotes from a preview: one more "
-                                      "call per file.",
-                                      "两次读取加一次回答是 3 次调用；但第一步只给每个文件留下"
-                                      "预览，离线模型在引用预览之前会先搜索保存的副本：每个文件"
-                                      "多一次调用。"),
-    "live: that is the seed run's count": ("4 is the seed run's count (read, read, one search after "
-                                           "the summary, the answer). With no summary, where does "
-                                           "the agent look for what a preview leaves out, and for "
-                                           "how many files?",
-                                           "4 是原文配置那次运行的次数（读、读、摘要之后搜索一次、"
-                                           "回答）。没有摘要时，预览略去的内容 agent 到哪里去找？"
-                                           "要找几个文件？"),
+    "live: no run": ("my_run: run live_run(...) first, and hand its result to the checker",
+                     "my_run：先运行 live_run(...)，再把它的结果交给检查器"),
+    "live: record": ("what your run did, at the calls where a step fired:",
+                     "你的运行在有步骤触发的那些调用上做了什么："),
+    "live: call": ("  call {n}: {steps}", "  第 {n} 次调用：{steps}"),
+    "live: disk": ("  on disk after: {saved_results} in .task_outputs/tool-results/, "
+                   "{transcripts} in .transcripts/",
+                   "  运行后磁盘上：.task_outputs/tool-results/ 中 {saved_results} 个，"
+                   ".transcripts/ 中 {transcripts} 个"),
     # -- profiles.py
     "profiles: return one count": ("return one count.", "返回一个数。"),
     "profiles: the newest 3 stay whole, unread too": (

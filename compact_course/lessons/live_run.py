@@ -1,53 +1,168 @@
-"""The live notebook's "Your turn": experiment 3 again, with the learner's settings and prepare.
+"""Notebook 09: the learner's own `prepare` (notebooks/my_compact.py), live in the article's agent.
 
-    your_run(question, profile="seed", limit=50_000, prepare=None, offline=False)
+    prepare = your_prepare()                          # my_compact.py's prepare, or the article's
+    run = live_run(question, limit=50_000)            # the agent with it before every model call
 
-In a fresh copy of the sample workspace, with a model of its own (offline unless a
-key is set; never recorded into a cassette), the article's agent runs `question`
-with the profile, the `context_char_limit` and the `prepare` given: the learner's
-own from notebook 08 (`prepare(compactor, messages, active_request)`), or None for
-the package's `ContextCompactor.prepare`; the first line says which. It prints the
-run's model calls and summary calls, the steps that fired, what it wrote and the
-agent's answer, then closes the model and removes the copy, so it runs again and
-again. Returns the Agent.
+`your_prepare` reads my_compact.py afresh (as the build track's check does) and returns its
+`prepare(messages, root, active_request, summarize, limit)`. While that still raises
+NotImplementedError (the starter, as when the stored notebook is built: tried once on a
+one-message list in a scratch folder) it returns the article's own pipeline at the same
+signature (compact_course/article.py) instead, and its first printed line says so.
 
-Left out: the cassette (a run of the learner's own is not the class's recording).
+`live_run` copies the sample workspace to a scratch folder, starts a model of its own (offline
+unless a key is set; never recorded into a cassette: a learner's run is not the class's
+recording) and runs the article's agent with that `prepare` before every model call. It
+watches the steps (the file's functions, or the article's methods): a step fired at a call
+when it changed the list, and compact_history whenever it ran. It prints whose prepare ran,
+the model calls and the answer's first line, and returns a `LiveRun` holding the steps fired
+at each call and the files on disk after; what fired is printed by notebook 09's checker
+(exercises/live.py), once the learner has written a prediction.
+
+Left out: the agent's reactive compaction and the compact tool (the loop's, not prepare's:
+the package's own run them), and a learner's file that imports the course (the build track's
+checks refuse it; here it simply runs).
 """
 
+import functools
+import json
 import shutil
 import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from context_compact import CompactionConfig
+from context_compact.formats import SUMMARY_SYSTEM
+from context_compact.messages import text_of, to_plain
 
 from ..agent.loop import Agent
 from ..agent.model import choose_model
-from ..display.phrases import say
+from ..display.lang import choose
 from ..sessions.histories import data_dir
 from .replay import seeded_ids
 
+STEPS = ("tool_result_budget", "snip_compact", "micro_compact", "compact_history")
+FOLDERS = {"saved_results": ".task_outputs/tool-results", "transcripts": ".transcripts"}
 
-def your_run(question: str, profile: str = "seed", limit: int = 50_000, prepare=None,
-             offline: bool = False) -> Agent:
-    name = getattr(prepare, "__name__", "prepare")
-    print(say("live run: prepare own", name=name) if prepare is not None
-          else say("live run: prepare the package's"))
+SAID = {
+    "yours": ("your prepare, from {file}, before every model call",
+              "你的 prepare（来自 {file}），在每次模型调用之前运行"),
+    "article": ("your prepare is not written yet: running the article's, compact_course/article.py",
+                "你的 prepare 还没有写：运行文章的 prepare，compact_course/article.py"),
+    "done": ("model calls: {calls}; the answer's first line: {line}",
+             "模型调用：{calls} 次；回答的第一行：{line}"),
+}
+
+
+def said(key: str, **values) -> str:
+    return choose(*SAID[key]).format(**values)
+
+
+@dataclass
+class LiveRun:
+    whose: str                                    # "yours" or "article"
+    fired: list = field(default_factory=list)     # per model call, the steps that fired, in order
+    on_disk: dict = field(default_factory=dict)   # saved_results, transcripts: files counted
+    model_calls: int = 0
+    answer: str = ""
+
+    def at_calls(self, step: str) -> list:
+        """The calls (from 1) at which `step` fired."""
+        return [n for n, steps in enumerate(self.fired, 1) if step in steps]
+
+    def values(self) -> dict:
+        """What the prediction names: each step's calls, then the files on disk."""
+        return {**{step: self.at_calls(step) for step in STEPS}, **self.on_disk}
+
+
+def _json(messages) -> str:
+    return json.dumps(to_plain(messages), ensure_ascii=False, default=str)
+
+
+def watched(function, name: str, fired: list):
+    """`function` noting its name in fired[-1] when it changes the list (compact_history: when it runs)."""
+    @functools.wraps(function)
+    def step(messages, *args, **kwargs):
+        before = _json(messages)
+        out = function(messages, *args, **kwargs)
+        if fired and (name == "compact_history" or _json(out) != before):
+            fired[-1].append(name)
+        return out
+    return step
+
+
+def summarizer(client, model: str):
+    """summarize(text) -> str: the model call a learner's step 4 is handed."""
+    def summarize(text: str) -> str:
+        response = client.messages.create(model=model, system=SUMMARY_SYSTEM, max_tokens=2000,
+                                          messages=[{"role": "user", "content": text}])
+        return text_of(to_plain(response.content)).strip()
+    return summarize
+
+
+def _written(path: Path):
+    """my_compact.py's module, run afresh, if its prepare is written; None while it raises
+    NotImplementedError. Any other error is the learner's, raised as it is."""
+    from .build_track import learner
+    module = learner.load(path)
+    with tempfile.TemporaryDirectory(prefix="my-prepare-") as scratch:
+        try:
+            module.prepare([{"role": "user", "content": "hi"}], Path(scratch), "hi", lambda text: "")
+        except NotImplementedError:
+            return None
+    return module
+
+
+def your_prepare(path=None, fired: list | None = None):
+    """prepare(messages, root, active_request, summarize, limit=50_000): my_compact.py's (beside
+    the notebook, or `path`) if written, else the article's; the first printed line says which.
+    With `fired`, each step notes in fired[-1] when it fired (live_run's record)."""
+    path = Path(path) if path else Path.cwd() / "my_compact.py"
+    module = _written(path)
+    print(said("yours", file=path.name) if module else said("article"))
+    if module is not None:
+        for name in STEPS if fired is not None else ():
+            if callable(getattr(module, name, None)):
+                setattr(module, name, watched(getattr(module, name), name, fired))
+        module.prepare.whose = "yours"
+        return module.prepare
+
+    def prepare(messages, root, active_request, summarize, limit=50_000):
+        from ..article import ArticleCompactor
+        article = ArticleCompactor(root, lambda system, text, max_tokens: summarize(text),
+                                   CONTEXT_CHAR_LIMIT=limit)
+        for name in STEPS if fired is not None else ():
+            setattr(article, name, watched(getattr(article, name), name, fired))
+        return article.prepare(messages, active_request)
+    prepare.whose = "article"
+    return prepare
+
+
+def on_disk(root: Path) -> dict:
+    return {key: sum(1 for p in (root / folder).glob("*") if p.is_file())
+            for key, folder in FOLDERS.items()}
+
+
+def live_run(question: str, limit: int = 50_000, path=None, offline: bool = False) -> LiveRun:
+    """The agent on `question`, in a fresh copy of the workspace, with your_prepare() before every call."""
+    fired: list = []
+    prepare = your_prepare(path, fired)
+    run = LiveRun(prepare.whose)
     with tempfile.TemporaryDirectory(prefix="my-run-") as folder:
         workspace = Path(folder) / "workspace"
         shutil.copytree(data_dir() / "workspace", workspace,
                         ignore=shutil.ignore_patterns(".transcripts", ".task_outputs"))
         choice = choose_model(offline=offline, echo=None, record=False)
         try:
-            run = Agent(workspace, choice.client, choice.model, echo=None, new_id=seeded_ids(seed=5),
-                        config=CompactionConfig.named(profile, context_char_limit=limit),
-                        prepare=prepare)
-            answer = run.ask(question)
+            summarize = summarizer(choice.client, choice.model)
+
+            def before_each_call(compactor, messages, request):
+                fired.append([])
+                return prepare(messages, workspace, request, summarize, limit)
+            agent = Agent(workspace, choice.client, choice.model, echo=None, new_id=seeded_ids(seed=5),
+                          config=CompactionConfig.seed(context_char_limit=limit), prepare=before_each_call)
+            run.answer = agent.ask(question)
         finally:
             choice.close()
-    records = run.compactor.records
-    print(f"profile {profile}, context_char_limit {limit:,d}: model calls {run.model_calls}, "
-          f"summary calls {sum(r.model_calls for r in records)}")
-    print("steps that fired:", sorted({r.step for r in records if r.fired}) or "none")
-    print("written:", [name.split("/")[0] for name in run.compactor.store.written] or "nothing")
-    print(f"\nthe agent's answer:\n{answer}")
+        run.fired, run.on_disk, run.model_calls = fired, on_disk(workspace), agent.model_calls
+    print(said("done", calls=run.model_calls, line=(run.answer.splitlines() or [""])[0][:120]))
     return run

@@ -1,36 +1,22 @@
 # %% [markdown] id="title"
 # # 08 · Build your own prepare
 #
-# You have met the four steps one at a time, and in notebook 05 why their order is
-# fixed. Now you put them together: `prepare`, the function the agent runs before every
-# model call, is the whole article in a few lines:
-#
-#     tool_result_budget -> snip_compact -> micro_compact -> compact_history (only if still over the limit)
+# You have built the four steps one at a time in `my_compact.py`, and in notebook 05 their
+# order. Now you put them together: `prepare`, the function the agent runs before every model
+# call, is the whole article in a few lines.
 
 # %% [markdown] id="goal"
-# **Goal.** You will write `prepare` yourself from the package's four steps, check it
-# against the package's own `ContextCompactor.prepare` on canned and random histories,
-# and then run the live agent of notebook 09 with it. About 15 minutes on your own; in
+# **Goal.** You will write `prepare` in your own file from your own steps, check it on hidden
+# cases drawn at random, and then run it live in notebook 09. About 15 minutes on your own; in
 # the 90-minute class, 12 (docs/TEACHING.md).
 
-# %% [markdown] id="the-four-steps-as-methods"
-# ## The four steps, as methods
+# %% [markdown] id="what-prepare-does"
+# ## What prepare does
 #
-# A compactor (`make_compactor(folder, "seed")`: the article's profile, writing into
-# `folder`) has one method per step. Each takes the list and returns a new one; steps 2
-# and 4 also take the request the user typed this turn:
-#
-# | step | call |
-# |---|---|
-# | 1 | `compactor.tool_result_budget(messages)` |
-# | 2 | `compactor.snip_compact(messages, active_request)` |
-# | 3 | `compactor.micro_compact(messages)` |
-# | 4 | `compactor.compact_history(messages, active_request)` |
-#
-# Steps 1-3 decide for themselves whether they have work to do. Step 4 does not: it
-# always pays for a summary, so `prepare` calls it only if `compactor.size(messages)`
-# is over `compactor.config.context_limit` (50,000 characters here). The package's own
-# `prepare` on two histories, and a chart of the first:
+# Steps 1, 2 and 3 run in the article's order, each on the list the one before returned. Then
+# one decision: step 4 costs a model call, so it runs only if the list those three left is
+# still over the limit. The package's own `prepare` (seed profile, the article's design) on two
+# canned histories, and a chart of the first:
 
 # %%
 # %matplotlib inline
@@ -39,8 +25,7 @@ import tempfile
 from IPython.display import display
 
 from compact_course.lessons.charts import before_after
-from compact_course.lessons.exercises import check_my_prepare, hint
-from compact_course.lessons.replay import format_table, make_compactor
+from compact_course.lessons.replay import make_compactor
 from compact_course.sessions.histories import load_history
 
 runs = {}
@@ -48,49 +33,31 @@ for name in ("huge_result", "two_code_files"):
     history = load_history(name)
     with tempfile.TemporaryDirectory() as folder:
         compactor = make_compactor(folder, "seed")
-        compactor.prepare(history["messages"], history["active_request"])
+        sent = compactor.prepare(history["messages"], history["active_request"])
         runs[name] = compactor.records
-        print(f"== {name}\n{format_table(compactor.records)}\n")
+        fired = [record.step for record in compactor.records if record.fired]
+        print(f"{name}: {compactor.size(history['messages']):,} characters in, "
+              f"{compactor.size(sent):,} sent; steps that fired: {', '.join(fired)}")
 display(before_after(runs["huge_result"], limit=50_000,
                      title="huge_result: prepare, seed profile"))
 
 # %% [markdown] id="huge-result-comes"
-# `huge_result` comes in at over 300,000 characters, and step 4 does not run: step 1 saved
-# the huge read to disk and steps 1-3 left about 2,500 characters. `two_code_files` is
-# 65,000 characters that no cheap step shrinks (its batch is under 200,000 and its 3
-# results are the newest 3), so it is still over the limit and step 4 summarizes it.
-# The bars are each step's size before (grey) and after (blue).
-
-# %% [markdown] id="check"
-# ## Check yourself: write prepare
-#
-# Write `my_prepare(compactor, messages, active_request)`: run the four steps in the
-# article's order, each on the list the one before returned, step 4 only if the list
-# is still over the limit, and return the list to send. The checker runs it and the
-# package's `prepare` on the six canned histories and eight seeded random ones, each in
-# a scratch folder of its own, and compares the lists and the files written. When all
-# 14 cases pass, take your function to notebook 09: its last cell, "Your turn", runs the
-# article's agent with `prepare=my_prepare`, before every model call of a live run.
-
-# %%
-def my_prepare(compactor, messages, active_request):
-    raise NotImplementedError  # your code here
-
-
-result = check_my_prepare(my_prepare)
-
-# %%
-open_hint = False  # set it to True and run this cell: the hint for your last check
-if open_hint:
-    hint()
+# `huge_result` is far over the 50,000-character limit as it comes in, and step 4 does not
+# run: step 1 saved the huge read to disk, and what steps 1-3 left is under the limit.
+# `two_code_files` is one batch under 200,000 characters whose results are the newest 3, so
+# no cheap step shrinks it and step 4 summarizes it. The bars are each step's size before
+# (grey) and after (blue).
 
 # %% [markdown] id="build-it"
 # ## Build it: prepare in your own file
 #
-# In `my_compact.py`, write `prepare` from your own steps: steps 1-3, then step 4 only if the
-# list is still over the limit given. The checker draws the limit around the size your steps
-# leave, so a number of your own decides some cases wrongly; it also runs the article's own
-# `prepare` cases where a flaw makes it wrong.
+# In `my_compact.py`, write `prepare(messages, root, active_request, summarize, limit)` from
+# your own functions. Say it in your own words first: which step runs first and why (notebook
+# 05), what you measure, when, and against which number. The checker draws the limit around
+# the size your steps leave, so a number of your own decides some cases wrongly. It also
+# rejects a `prepare` that calls the package's, step 3 before step 1, and the article's own
+# `prepare` where a numbered flaw makes it wrong (the failure names the flaw). `hint()` gives
+# the next idea, never code.
 
 # %%
 from compact_course.lessons.build_track import check
@@ -99,14 +66,13 @@ built = check("prepare")
 
 # %% [markdown] id="recap"
 # **Recap.**
-# - `prepare` is steps 1, 2, 3, each on the list the one before returned, then step 4
-#   only if the list is still over the limit.
-# - The limit is measured after steps 1-3: they often bring the list under it, and then
-#   no summary is paid for.
-# - Step 1 before step 3 (notebook 05): otherwise a huge result is shrunk before it is
-#   saved.
+# - `prepare` is steps 1, 2, 3, each on the list the one before returned, then step 4 only
+#   if the list is still over the limit given.
+# - The limit is measured after steps 1-3: they often bring the list under it, and then no
+#   summary is paid for.
+# - Step 1 before step 3 (notebook 05): otherwise a huge result is shrunk before it is saved.
 #
-# **Next:** notebook 09, the live agent run, with your `prepare` in it.
+# **Next:** notebook 09, where your `prepare` runs before every call of a live agent.
 
 # %% [markdown] id="references"
 # **References.**

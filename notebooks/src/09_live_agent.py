@@ -14,9 +14,10 @@
 # ([docs/INSTALL.md](../docs/INSTALL.md)).
 
 # %% [markdown] id="goal"
-# **Goal.** You will watch the whole pipeline work inside the article's agent, on a real
-# workspace, read what it leaves on disk, and run it with your own `prepare` from notebook
-# 08. About 20 minutes on your own; in the 90-minute class, 10 (docs/TEACHING.md).
+# **Goal.** You will watch the whole pipeline work inside the article's agent, predict what
+# your own `prepare` from notebook 08 does on a run no page shows, run it, and take it into a
+# plain SDK loop of your own. About 20 minutes on your own; in the 90-minute class, 10
+# (docs/TEACHING.md).
 
 # %%
 # %matplotlib inline
@@ -33,10 +34,9 @@ from context_compact import CompactionConfig
 from context_compact.messages import text_of, tool_results, tool_uses
 from compact_course.agent.loop import Agent
 from compact_course.agent.model import choose_model
-from compact_course.agent.tasks import COMPARE_CODE, DOCS_JSON
+from compact_course.agent.tasks import COMPARE_CODE, DOCS_JSON, TITLES
 from compact_course.display.phrases import say
 from compact_course.lessons.charts import timeline_chart
-from compact_course.lessons.exercises import check_default_run, hint
 from compact_course.lessons.replay import call_points, seeded_ids
 
 force_offline = any(os.environ.get(name) for name in ("CI", "COMPACT_OFFLINE"))
@@ -66,37 +66,12 @@ def calls_only(line):
     if line.startswith((">", "[")):
         print(line)
 
-# %% [markdown] id="predict-first"
-# ## Predict first
-#
-# Experiment 3 below runs with the seed profile, which pays for a summary. Predict the
-# same task under the **default** profile at the same 50,000 characters, a run only "Your
-# turn" shows:
-#
-# - `files_saved`: files step 1 writes to `.task_outputs/` (flaw 18 in
-#   [docs/DESIGN.md](../docs/DESIGN.md) has the rule);
-# - `model_calls`: model calls, the answer's included (where only a preview is left, the
-#   offline model searches the saved copy before it answers).
-#
-# Run the checker before "Your turn"; `hint()` names the mistake it recognises.
-
-# %%
-prediction = None  # e.g. {"files_saved": 1, "model_calls": 3}
-
-result = check_default_run(prediction)
-
-# %%
-open_hint = False  # set it to True and run this cell: the hint for your last check
-if open_hint:
-    hint()
-
 # %% [markdown] id="experiment-3-two-large-code"
 # ## Experiment 3: two large code files, the seed profile
 #
 # Lines starting `>` are tool calls, bracketed ones what the compactor prints, as in the
 # article (`echo=print` shows the results too). After the summary neither file's text is
-# left: the agent goes on from the `[Compacted]` message. "Your turn" runs it again and
-# prints the answer.
+# left: the agent goes on from the `[Compacted]` message.
 
 # %%
 compare_run = Agent(workspace, choice.client, choice.model, config=CompactionConfig.seed(),
@@ -111,25 +86,18 @@ print("first message:", after[0]["content"].split("\n")[0], "; tool calls after 
       [use["name"] for m in after for use in tool_uses(m)])
 
 # %% [markdown] id="experiment-2-a-huge-json-file"
-# ## Experiment 2: a huge JSON file, the default profile
+# ## Experiment 2: a huge JSON file, the default profile, and what the runs leave
 #
-# The same workspace, a new agent: the read of `docs.json` is over step 1's limits, so it
-# goes to disk with a preview, and no summary is needed.
+# A new agent in the same workspace: the read of `docs.json` is over step 1's limits, so it
+# goes to disk with a preview, and no summary is needed. `.transcripts/` holds each list
+# archived or summarized; `.task_outputs/tool-results/` the full text of each result moved
+# out of the context. In the charts, grey is the context as it reached `prepare`, blue what
+# was sent; the strip marks where a step fired.
 
 # %%
 json_run = Agent(workspace, choice.client, choice.model, config=CompactionConfig(),
                  new_id=seeded_ids(seed=9), echo=calls_only)
 json_answer = json_run.ask(DOCS_JSON)
-print("the answer's last line:", json_answer.splitlines()[-1])
-
-# %% [markdown] id="what-the-runs-leave-and-the"
-# ## What the runs leave, and the context at each call
-#
-# `.transcripts/` holds each list archived or summarized; `.task_outputs/tool-results/` the
-# full text of each result moved out of the context. In the charts, grey is the context
-# as it reached `prepare`, blue what was sent; the strip marks where a step fired.
-
-# %%
 for name, agent in (("experiment 3, seed", compare_run), ("experiment 2, default", json_run)):
     fired = sorted({r.step for r in agent.compactor.records if r.fired})
     print(f"{name}: model calls {agent.model_calls}, summary calls "
@@ -141,37 +109,86 @@ display(timeline_chart(call_points(compare_run.compactor.records), limit,
                        title="Experiment 3, seed profile: context at each model call"),
         timeline_chart(call_points(json_run.compactor.records), limit,
                        title="Experiment 2, default profile: context at each model call"))
-choice.close()       # "Your turn" starts and closes a model of its own
-scratch.cleanup()
+choice.close()   # the cells below start models of their own, never recorded
 
-# %% [markdown] id="your-turn-your-prepare-your"
-# ## Your turn: your prepare, your settings
+# %% [markdown] id="predict-your-prepare"
+# ## Predict, then run: your prepare, live
 #
-# **Try this.** Put your `def my_prepare(...)` from notebook 08 in place of the line
-# `my_prepare = None`. `your_run` (`compact_course/lessons/live_run.py`) runs experiment 3 again
-# in a fresh copy of the workspace with `Agent(prepare=my_prepare)`: your pipeline before
-# every model call, as its first line says. Then set `my_profile = "default"` to check
-# your prediction, and ask a question of your own in `my_question`. The answer's first
-# line is the offline model's note on the result it has just read whole, here the outline.
+# Now the agent runs with **your** `prepare` from `my_compact.py` (read afresh, as the check
+# of 08 does) before every model call, on experiment 1 of the article, the five lessons'
+# titles, at the article's numbers: no page shows this run. With the offline model, the
+# reply to call 1 asks for a glob (its result: 119 characters), the replies to calls 2 to 6 each read one README (2,612
+# to 3,472 characters), and call 7 answers. Before you run the cell, write down in
+# `prediction`, for each of your four steps, the calls at which it changes the list (step 4:
+# runs), and the files on disk after: `saved_results` in `.task_outputs/tool-results/`,
+# `transcripts` in `.transcripts/`. The checker compares it with your own run, and shows the
+# run's record once you pass or try twice.
 
 # %%
-from compact_course.lessons.live_run import your_run
+from compact_course.lessons.exercises import check_my_run
+from compact_course.lessons.live_run import live_run
 
-my_prepare = None            # your prepare(compactor, messages, active_request) from notebook 08
-my_profile = "seed"          # "seed" or "default"
-my_limit = 50_000            # context_char_limit, in characters
-my_question = COMPARE_CODE   # or a question of your own, as a string
+prediction = None   # e.g. {"tool_result_budget": [2], "snip_compact": [], "micro_compact": [],
+#                           "compact_history": [7], "saved_results": 1, "transcripts": 1}
 
-my_run = your_run(my_question, my_profile, my_limit, prepare=my_prepare, offline=force_offline)
+my_run = live_run(TITLES, offline=force_offline)
+result = check_my_run(prediction, my_run)
+
+# %% [markdown] id="your-own-loop"
+# ## The same pipeline in your own loop
+#
+# Any agent on the `anthropic` SDK can run your `prepare`: before each `messages.create`, hand
+# it the list, and send what it returns. `summarize` is the model call step 4 is handed. Copy
+# `my_agent` into your own agent; [docs/RECIPE.md](../docs/RECIPE.md) and
+# [examples/own_loop.py](../examples/own_loop.py) show the package's version, with what this
+# one leaves out: the refusal's one retry (`reactive_compact`, notebook 06), the `compact` tool
+# after the whole batch (07), token limits, and a guard that stops summaries that make no
+# progress.
+
+# %%
+from compact_course.agent.tools import TOOLS, run_tool
+from compact_course.lessons.live_run import your_prepare
+from context_compact.formats import SUMMARY_SYSTEM
+
+
+def my_agent(client, model, root, request, prepare, limit=50_000):
+    def summarize(text):   # step 4's model call
+        reply = client.messages.create(model=model, system=SUMMARY_SYSTEM, max_tokens=2000,
+                                       messages=[{"role": "user", "content": text}])
+        return reply.content[0].text
+    messages = [{"role": "user", "content": request}]
+    while True:
+        messages = prepare(messages, root, request, summarize, limit)   # before every call
+        reply = client.messages.create(model=model, max_tokens=4000, tools=TOOLS, messages=messages)
+        messages.append({"role": "assistant", "content": [b.model_dump(mode="json", exclude_none=True)
+                                                          for b in reply.content]})
+        uses = [b for b in reply.content if b.type == "tool_use"]
+        if not uses:
+            return "".join(b.text for b in reply.content if b.type == "text")
+        messages.append({"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": u.id, "content": str(run_tool(root, u.name, u.input))}
+            for u in uses]})
+
+
+own = choose_model(offline=force_offline, echo=None, record=False)
+root = Path(scratch.name) / "own-loop"
+shutil.copytree(sample, root, ignore=shutil.ignore_patterns(".transcripts", ".task_outputs"))
+answer = my_agent(own.client, own.model, root, DOCS_JSON, your_prepare())
+own.close()
+print("the answer's last line:", answer.strip().splitlines()[-1])
+print("on disk:", sorted(p.relative_to(root).as_posix() for p in root.glob(".*/**/*") if p.is_file()))
+scratch.cleanup()
 
 # %% [markdown] id="recap"
 # **Recap.**
-# - The same `prepare` that the replays ran now runs before every call of a live agent,
-#   and your own can run in its place.
-# - In experiment 3 the two code files pushed the context over the limit and cost a
-#   summary; in experiment 2 step 1 moved the huge JSON result to disk, with a preview.
-# - Everything taken out of the context is in `.transcripts/` or
-#   `.task_outputs/tool-results/` inside the workspace.
+# - Your `prepare` ran before every call of a live agent, and of a loop of your own.
+# - In experiment 3 the two code files pushed the context over the limit and cost a summary;
+#   in experiment 2 step 1 moved the huge JSON result to disk, with a preview.
+# - Everything taken out of the context is in `.transcripts/` or `.task_outputs/tool-results/`.
+#
+# **Diff your build** against the article's own code as the project keeps it,
+# [compact_course/article.py](../compact_course/article.py), and read where the package's
+# default profile differs from it: the numbered flaws of [docs/DESIGN.md](../docs/DESIGN.md).
 #
 # **Next:** the labs (`labs/`), from lab 01: the article's design against the default
 # profile.

@@ -7,8 +7,8 @@ client), and `hint` must answer wherever a checker tells the learner to run it.
 
 One kernel per notebook (nbclient): all cells in order, then, in the same kernel, each
 recognised cell again followed by a `hint()` cell. A cell is recognised when it calls
-a checker (`check_...(`) or `hint()`, or is the first code cell under a "Your turn"
-heading (轮到你了 in the Chinese edition).
+a checker (`check_...(`, the build track's `check("...")`) or `hint()`, or is the first code
+cell under a "Your turn" heading (轮到你了 in the Chinese edition).
 
 Left out: every order a learner could try (the re-runs are the ones a learner does),
 and comparing outputs (nbval does that against the stored ones).
@@ -28,7 +28,7 @@ from tests.helpers import load_script
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
-CHECKER = re.compile(r"\bcheck_\w+\(|\bhint\(\)")
+CHECKER = re.compile(r"\bcheck_\w+\(|\bcheck\(\"|\bhint\(\)")   # check("...") is the build track's
 YOUR_TURN = re.compile(r"^#+ .*(Your turn|轮到你了)", re.M)
 build = load_script("build_notebooks")
 # The core path, then the labs, in each edition.
@@ -56,8 +56,7 @@ def errors(cell) -> list[str]:
 def test_the_cells_run_again_are_found_in_notebook_09():
     nb = nbformat.read(ROOT / "notebooks" / "09_live_agent.ipynb", as_version=4)
     sources = [nb.cells[i].source for i in again(nb)]
-    assert any("check_default_run(" in s for s in sources)
-    assert any("my_profile =" in s for s in sources)
+    assert any("check_my_run(" in s and "live_run(" in s for s in sources)   # the live run again
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS + ZH,

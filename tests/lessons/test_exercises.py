@@ -14,8 +14,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from compact_course.lessons import exercises as ex
 from compact_course.lessons.exercises import check as machinery
@@ -256,36 +254,6 @@ def instructions_inside_words(text):
             if any(c in s.lower() for c in CONSTRAINT_EN + CONSTRAINT_ZH)]
 
 
-def prepare_always_summarizes(compactor, messages, active_request):
-    """Steps 1-3, then step 4 on every call: the "only if still over the limit" left out."""
-    messages = compactor.micro_compact(compactor.snip_compact(compactor.tool_result_budget(messages),
-                                                              active_request))
-    return compactor.compact_history(messages, active_request)
-
-
-def prepare_measures_first(compactor, messages, active_request):
-    """The limit checked on the list as it came in, before steps 1-3 shrank it."""
-    over = compactor.size(messages) > compactor.config.context_limit
-    messages = compactor.micro_compact(compactor.snip_compact(compactor.tool_result_budget(messages),
-                                                              active_request))
-    return compactor.compact_history(messages, active_request) if over else messages
-
-
-def prepare_step_3_first(compactor, messages, active_request):
-    """Step 3 before step 1: a huge old result shrunk before step 1 could save it."""
-    messages = compactor.snip_compact(compactor.tool_result_budget(compactor.micro_compact(messages)),
-                                      active_request)
-    if compactor.size(messages) > compactor.config.context_limit:
-        messages = compactor.compact_history(messages, active_request)
-    return messages
-
-
-def prepare_without_step_4(compactor, messages, active_request):
-    """The three cheap steps only."""
-    return compactor.micro_compact(compactor.snip_compact(compactor.tool_result_budget(messages),
-                                                          active_request))
-
-
 FUNCTION_CHECKS = [
     (ex.check_largest_large_limit, right.largest_large_limit,
      [lla_the_articles_number, lla_preview_as_zero, lla_the_size_itself]),
@@ -310,8 +278,6 @@ FUNCTION_CHECKS = [
       pay_off_from_the_second_call, pay_off_at_once]),
     (ex.check_instructions, right.instructions,
      [instructions_case_sensitive, instructions_whole_lines, instructions_inside_words]),
-    (ex.check_my_prepare, right.my_prepare,
-     [prepare_always_summarizes, prepare_measures_first, prepare_step_3_first, prepare_without_step_4]),
 ]
 # The exercises the learner designs: each wrong answer's hint() names its mistake.
 # (check, wrong answer, words its hint must say)
@@ -342,17 +308,12 @@ NAMED_MISTAKES = [
     (ex.check_calls_to_pay_off, pay_off_ignores_the_pause, "the cache has expired"),
     (ex.check_calls_to_pay_off, pay_off_from_the_second_call, "as call 1"),
     (ex.check_calls_to_pay_off, pay_off_at_once, "not cheaper at once"),
-    (ex.check_my_prepare, prepare_always_summarizes, "only if the list is still over"),
-    (ex.check_my_prepare, prepare_measures_first, "measure the list after them"),
-    (ex.check_my_prepare, prepare_step_3_first, "the article's order is 1, 2, 3"),
-    (ex.check_my_prepare, prepare_without_step_4, "that is step 4's case"),
 ]
 IDS = [check.__name__ for check, _, _ in FUNCTION_CHECKS]
 WRONG = [(check, wrong) for check, _, wrongs in FUNCTION_CHECKS for wrong in wrongs]
-# The capstone's checker (notebook 08) runs whole prepare calls over many histories: seconds
-# a wrong answer, so its wrong answers run in CI and with `-m slow`, not in the quick loop
-# (its reference solution and the capstone's own tests below still do).
-SLOW_CHECKS = (ex.check_my_prepare,)
+# Checkers whose wrong answers take seconds each run in CI and with `-m slow` (none now: 08's
+# capstone is the build track's, tests/lessons/test_build_track.py).
+SLOW_CHECKS = ()
 
 
 def marked(rows, ids) -> list:
@@ -658,42 +619,10 @@ def test_each_likely_seed_losses_slip_gets_its_hint(answer, words, capsys):
     assert words in capsys.readouterr().out.rsplit("\nhint: ", 1)[0]
 
 
-def test_summary_calls_in_the_live_run_are_read_from_the_records():
-    seed = ex.live.summary_calls_in_live_run("seed")["summary_calls"]
-    default = ex.live.summary_calls_in_live_run("default")["summary_calls"]
-    # The seed summarizes the two code files; the default persists them instead.
-    assert seed >= 1 and default == 0
-
-
-def test_the_live_prediction_is_the_default_run_and_names_the_expected_mistakes(capsys):
-    # Notebook 09 asks about the run it does not show: experiment 3 under the default.
-    # Each code file is saved by step 1, and the agent searches each saved copy once.
-    assert ex.live.default_run() == {"files_saved": 2, "model_calls": 5}
-    capsys.readouterr()
-    result = ex.check_default_run({"files_saved": 0, "model_calls": 3})
-    out = capsys.readouterr().out
-    assert result.passed == 0 and out.count("too low") == 2 and "expected 5" not in out
-    ex.hint()
-    opened = capsys.readouterr().out
-    assert "over 40% of 50,000" in opened and "one more call per file" in opened
-    assert "expected 2, got 0" in opened and "expected 5, got 3" in opened
-    ex.check_default_run({"files_saved": 2, "model_calls": 4})
-    ex.hint()
-    assert "the seed run's count" in capsys.readouterr().out
-
-
-def test_the_live_prediction_hint_counts_one_search_per_preview(capsys):
-    # The reader's finding: "searches the saved copy once" read as 4 calls; it is one a preview.
-    ex.check_default_run({"files_saved": 2, "model_calls": 3})
-    ex.hint()
-    assert "once per preview" in capsys.readouterr().out.rsplit("\nhint: ", 1)[1]
-
-
 PREDICTIONS = [
     (ex.check_placeholders, ex.micro.placeholders_on_five_reads),
     (ex.check_order_loss, ex.order.order_loss_on_huge_result),
     (ex.check_seed_losses, ex.profiles.seed_losses),
-    (ex.check_default_run, ex.live.default_run),
 ]
 
 
@@ -722,14 +651,16 @@ def test_a_prediction_checker_passes_the_right_numbers_and_fails_wrong_ones(
 # -- the catalogue ---------------------------------------------------------------------------
 
 def test_every_notebook_has_a_checker_and_nine_have_code_to_write():
-    # every notebook of the core path and every lab has its checker, and no checker names a
-    # missing notebook: "03" is notebooks/src/03_*.py, "labs/01" notebooks/src/labs/01_*.py
+    # every notebook of the core path and every lab has its checker (08's is the build track's
+    # check of prepare alone), and no checker names a missing notebook: "03" is
+    # notebooks/src/03_*.py, "labs/01" notebooks/src/labs/01_*.py
+    from compact_course.lessons.build_track import STEPS
     src = ROOT / "notebooks" / "src"
     notebooks = sorted([p.name[:2] for p in src.glob("[0-9][0-9]_*.py")]
                        + [f"labs/{p.name[:2]}" for p in (src / "labs").glob("[0-9][0-9]_*.py")])
-    assert sorted(ex.CHECKERS) == notebooks
+    assert sorted({*ex.CHECKERS, STEPS["prepare"].NOTEBOOK}) == notebooks
     writes_code = {nb for nb, checks in ex.CHECKERS.items()
-                   if any(c in ex.WRITES_CODE for c in checks)}
+                   if any(c in ex.WRITES_CODE for c in checks)} | {step.NOTEBOOK for step in STEPS.values()}
     assert len(writes_code) >= 9
     assert {"01", "02", "03", "04", "06", "07"} <= writes_code
     assert set(ex.WRITES_CODE) == {check for check, _, _ in FUNCTION_CHECKS}
@@ -858,37 +789,3 @@ def test_a_check_of_one_case_says_case_not_cases(capsys):
     ex.check_order_loss(0)
     out = capsys.readouterr().out
     assert "1 case\n" in out and "1 cases" not in out and "The case fails." in out
-
-
-# -- 08: the capstone, against the package's prepare ---------------------------------------
-
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(draw=st.randoms(use_true_random=False))
-def test_the_capstones_solution_is_the_packages_prepare_on_random_histories(draw, tmp_path_factory):
-    # The checker's reference is ContextCompactor.prepare (seed profile); the solution the
-    # teacher's guide prints, the article's four steps called in order, gives the same list
-    # and the same files on any history the checker's generator can draw.
-    from compact_course.lessons.exercises import prepare as capstone
-    messages, request = capstone.random_history(draw)
-    root = tmp_path_factory.mktemp("capstone")
-    assert capstone.run_in(root / "solution", right.my_prepare, messages, request) == \
-        capstone.run_in(root / "package", capstone.package_prepare, messages, request)
-
-
-def test_the_capstones_cases_reach_every_step():
-    # Each of the article's four steps acts on some case, and step 4 is skipped on some
-    # case that steps 1-3 brought under the limit: otherwise a wrong rule could pass.
-    import tempfile
-
-    from compact_course.lessons.exercises import prepare as capstone
-    from compact_course.lessons.replay import make_compactor
-    fired, spared = set(), False
-    for _, messages, request in capstone.cases():
-        with tempfile.TemporaryDirectory() as root:
-            compactor = make_compactor(root, "seed")
-            compactor.prepare(messages, request)
-            fired |= {r.step for r in compactor.records if r.fired}
-            spared |= (compactor.size(messages) > compactor.config.context_limit
-                       and "compact_history" not in {r.step for r in compactor.records})
-    assert {"tool_result_budget", "snip_compact", "micro_compact", "compact_history"} <= fired
-    assert spared

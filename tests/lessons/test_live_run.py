@@ -1,67 +1,150 @@
-"""Notebook 09's "Your turn" works as its **Try this.** says (issue 40).
+"""Notebook 09's live run of the learner's own prepare, its prediction's check, and its own loop.
 
-`your_run` (compact_course/lessons/live_run.py) runs experiment 3 in a fresh copy of the
-workspace with the learner's `prepare`: its first line says whose ran, and with
-`my_profile = "default"` it prints the two numbers the notebook's prediction asks
-for (`check_default_run`). A `prepare` that raises reaches the learner as its own
-error, not as a silent fall-back to the package's.
+`live_run` (compact_course/lessons/live_run.py) runs the article's agent with my_compact.py's
+`prepare` before every model call, or the article's pipeline while the file's still raises
+NotImplementedError (the starter, as the stored notebook is built), and says which in its first
+line. With the solution of docs/TEACHING.md the learner's functions are the ones that fire; the
+prediction's checker (`check_my_run`) holds the run's record back until it passes or a second
+try; the dozen-line SDK loop of 09 (`my_agent`, read from the notebook's source) runs through
+the real `anthropic` SDK against the offline server with the learner's prepare.
 
-Left out: a real model's run (the notebook's cells are the same; its numbers differ).
+Left out: a real model's run (the cells are the same; the numbers differ).
 """
 
-import re
+import ast
+import shutil
+from pathlib import Path
 
+import nbformat
 import pytest
 
-from compact_course.agent.tasks import COMPARE_CODE, texts
-from compact_course.display.phrases import say
-from compact_course.lessons.exercises import live
-from compact_course.lessons.exercises import solutions as right
-from compact_course.lessons.live_run import your_run
-from compact_course.offline.model.experiments.compare_code import outline_command
-from compact_course.offline.model.experiments.notes import code_facts, code_note
-from context_compact.messages import text_of, tool_results, tool_uses
+from compact_course.agent.model import choose_model
+from compact_course.agent.tasks import DOCS_JSON, TITLES
+from compact_course.lessons.exercises import check_my_run, hints
+from compact_course.lessons.live_run import live_run, your_prepare
+from compact_course.sessions.histories import data_dir
+
+from .test_build_track import learner_file, solutions
+
+ROOT = Path(__file__).resolve().parents[2]
+STARTER = ROOT / "notebooks" / "my_compact.py"
+FALLBACK = "your prepare is not written yet: running the article's, compact_course/article.py"
+# The solution, with step 3 keeping the newest 2 results whole: a run only this file gives.
+KEEP_TWO = """
+
+_micro = micro_compact
 
 
-def test_the_learners_prepare_runs_and_the_default_run_shows_the_predicted_numbers(capsys):
-    calls = []
-
-    def my_prepare(compactor, messages, active_request):
-        calls.append(len(messages))
-        return right.my_prepare(compactor, messages, active_request)
-
-    run = your_run(COMPARE_CODE, "default", 50_000, prepare=my_prepare, offline=True)
-    out = capsys.readouterr().out
-    assert out.splitlines()[0] == say("live run: prepare own", "en", name="my_prepare")
-    assert len(calls) == run.model_calls          # before every model call, and only then
-    expected = live.default_run()
-    assert re.search(rf"model calls {expected['model_calls']}, summary calls 0", out), out
-    written = re.search(r"^written: (.*)$", out, re.M)[1]
-    assert written.count(".task_outputs") == expected["files_saved"], written
+def micro_compact(messages, root, keep_recent=3, min_chars=120):
+    return _micro(messages, root, 2, min_chars)
+"""
+RIGHT = {"tool_result_budget": [], "snip_compact": [], "micro_compact": [6, 7], "compact_history": [],
+         "saved_results": 0, "transcripts": 0}
 
 
-def test_left_as_none_the_packages_prepare_runs_and_says_so(capsys):
-    your_run(COMPARE_CODE, "seed", 50_000, prepare=None, offline=True)
-    out = capsys.readouterr().out
-    assert out.splitlines()[0] == say("live run: prepare the package's", "en")
-    assert "model calls 4, summary calls 1" in out
+@pytest.fixture(autouse=True)
+def english(monkeypatch):
+    monkeypatch.setenv("COMPACT_LANG", "en")
+    hints.FAILED.clear()
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_the_answers_first_line_is_the_note_on_the_outline_just_read(capsys, lang):
-    run = your_run(texts(lang)["COMPARE_CODE"], "seed", 50_000, prepare=None, offline=True)
-    answer = capsys.readouterr().out.split("the agent's answer:\n", 1)[1]
-    asked = [use for use in tool_uses(run.messages[-3]) if use["name"] == "bash"]
-    [path] = [p for p in ("s08_context_compact/code.py", "s09_memory/code.py")
-              if [use["input"]["command"] for use in asked] == [outline_command(p)]]
-    [result] = tool_results(run.messages[-2])   # the result the answer came right after
-    note = code_note(path, code_facts(text_of(result["content"]), outline=True), lang)
-    assert answer.splitlines()[0] == note
+def test_the_starter_runs_the_articles_pipeline_and_says_so_first(capsys):
+    run = live_run(TITLES, path=STARTER, offline=True)
+    assert capsys.readouterr().out.splitlines()[0] == FALLBACK
+    assert run.whose == "article" and run.model_calls == 7
+    assert run.values() == RIGHT   # the article's step 3 fired; nothing written
 
 
-def test_a_prepare_that_raises_is_the_learners_error():
-    def my_prepare(compactor, messages, active_request):
-        raise NotImplementedError("your code here")
+def test_the_learners_prepare_is_the_one_called(tmp_path, capsys):
+    run = live_run(TITLES, path=learner_file(tmp_path, solutions()), offline=True)
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first == "your prepare, from my_compact.py, before every model call"
+    assert run.whose == "yours" and run.values() == RIGHT
+    # A file whose step 3 keeps 2 results: its own run, not the article's.
+    other = live_run(TITLES, path=learner_file(tmp_path / "two", solutions() + KEEP_TWO), offline=True)
+    assert other.whose == "yours" and other.at_calls("micro_compact") == [5, 6, 7]
+    assert other.on_disk == {"saved_results": 0, "transcripts": 0}
 
-    with pytest.raises(NotImplementedError, match="your code here"):
-        your_run(COMPARE_CODE, "seed", 50_000, prepare=my_prepare, offline=True)
+
+def test_a_prepare_that_raises_is_the_learners_error(tmp_path):
+    path = learner_file(tmp_path, "def prepare(messages, root, active_request, summarize, limit=50_000):\n"
+                                  "    raise KeyError('mine')\n")
+    with pytest.raises(KeyError, match="mine"):
+        live_run(TITLES, path=path, offline=True)
+
+
+def test_what_the_prediction_cell_says_of_the_run(tmp_path):
+    # The glob's result is 119 characters, calls 2-6 each read one README of 2,612 to 3,472
+    # characters, and call 7 answers (09's prose).
+    from compact_course.agent.loop import run_task
+    from compact_course.agent.tools import run_tool
+    from context_compact.messages import tool_uses
+    workspace = data_dir() / "workspace"
+    assert len(run_tool(workspace, "glob", {"pattern": "s*/README.md"})) == 119
+    sizes = [len((workspace / f).read_text(encoding="utf-8"))
+             for f in ("s01_agent_loop", "s02_tool_use", "s03_planning", "s04_subagents", "s05_todo_write")
+             for f in [f"{f}/README.md"]]
+    assert (min(sizes), max(sizes)) == (2_612, 3_472)
+    shutil.copytree(workspace, tmp_path / "w")
+    run = run_task("titles", tmp_path / "w", profile="seed", echo=None)
+    asked = [[use["name"] for use in tool_uses(m)] for m in run.messages if m["role"] == "assistant"]
+    assert run.model_calls == 7 and asked == [["glob"]] + [["read_file"]] * 5 + [[]]   # then the answer
+
+
+def test_the_prediction_is_checked_against_the_run_and_its_record_held_back(capsys):
+    run = live_run(TITLES, path=STARTER, offline=True)
+    capsys.readouterr()
+    assert not check_my_run(None, run).attempted
+    assert "not attempted yet" in capsys.readouterr().out
+    wrong = {**RIGHT, "micro_compact": [5, 6]}
+    assert not check_my_run(wrong, run).ok
+    assert "call 6:" not in capsys.readouterr().out   # a first wrong try: no record
+    check_my_run(wrong, run)
+    assert "  call 6: micro_compact\n  call 7: micro_compact\n" in capsys.readouterr().out
+    assert check_my_run(RIGHT, run).ok
+    assert not check_my_run(RIGHT, None).attempted
+
+
+@pytest.mark.parametrize("edition", ["", "zh/"])
+def test_the_stored_notebook_says_the_fallback_and_holds_the_record_back(edition):
+    nb = nbformat.read(ROOT / "notebooks" / f"{edition}09_live_agent.ipynb", as_version=4)
+    [cell] = [c for c in nb.cells if c.cell_type == "code" and "live_run(TITLES" in c.source]
+    out = "".join(o.get("text", "") for o in cell.outputs)
+    said = FALLBACK if not edition else "你的 prepare 还没有写：运行文章的 prepare，compact_course/article.py"
+    assert out.splitlines()[0] == said
+    assert "micro_compact" not in out
+
+
+def my_agent_from_the_notebook():
+    """09's `my_agent`, compiled from notebooks/src/09_live_agent.py as the notebook holds it."""
+    source = (ROOT / "notebooks" / "src" / "09_live_agent.py").read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    imports = [node for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))]
+    [function] = [node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == "my_agent"]
+    assert function.end_lineno - function.lineno + 1 <= 20   # about a dozen lines
+    space = {}
+    exec(compile(ast.Module(body=[*imports, function], type_ignores=[]), "09_live_agent.py", "exec"), space)
+    return space["my_agent"]
+
+
+def test_the_notebooks_own_loop_runs_the_learners_prepare_through_the_sdk(tmp_path, capsys):
+    import anthropic
+    my_agent = my_agent_from_the_notebook()
+    prepare, called = your_prepare(learner_file(tmp_path / "mine", solutions())), []
+
+    def counted(messages, *rest):
+        called.append(len(messages))
+        return prepare(messages, *rest)
+    root = tmp_path / "workspace"
+    shutil.copytree(data_dir() / "workspace", root,
+                    ignore=shutil.ignore_patterns(".transcripts", ".task_outputs"))
+    choice = choose_model(offline=True, echo=None, record=False)
+    try:
+        assert isinstance(choice.client, anthropic.Anthropic)
+        answer = my_agent(choice.client, choice.model, root, DOCS_JSON, counted)
+    finally:
+        choice.close()
+    assert capsys.readouterr().out.startswith("your prepare, from my_compact.py")
+    assert answer.strip() and len(called) >= 2
+    saved = list((root / ".task_outputs" / "tool-results").glob("*.txt"))
+    assert len(saved) == 1 and saved[0].stat().st_size > 200_000   # step 1 of the learner's file

@@ -218,7 +218,7 @@ def test_a_chart_is_stored_as_a_png(notebook):
 
 def test_every_exercise_checker_ran_on_the_stub(notebook):
     path, nb = notebook
-    for check in CHECKERS[KEYS[path]]:
+    for check in CHECKERS.get(KEYS[path], ()):   # 08's is the build track's (test_build_track_starter)
         calls = [cell for cell in code_cells(nb) if re.search(rf"\b{check.__name__}\(", cell.source)]
         assert len(calls) == 1, f"{path.name}: expected one cell calling {check.__name__}"
         out = stdout_of(calls[0])

@@ -118,10 +118,11 @@ def test_each_checker_counts_its_own_tries(capsys):
 
 
 def test_a_first_try_of_a_real_prediction_shows_no_answer(capsys):
-    expected = ex.live.default_run()
-    ex.check_default_run({"files_saved": 0, "model_calls": 3})
+    from compact_course.lessons.exercises import micro
+    expected = micro.placeholders_on_five_reads()
+    ex.check_placeholders({"placeholders": 0, "omitted": 0})
     out = capsys.readouterr().out
-    assert "too low" in out and f"expected {expected['model_calls']}" not in out
+    assert "too low" in out and f"expected {expected['placeholders']}" not in out
 
 
 HELD = {"en": "Held back until you make the prediction above",
@@ -129,23 +130,23 @@ HELD = {"en": "Held back until you make the prediction above",
 
 
 def test_revealed_opens_only_after_the_prediction_is_made(lang, capsys):
-    assert ex.revealed("default_run") is False
+    assert ex.revealed("placeholders") is False
     assert HELD[lang] in capsys.readouterr().out
-    ex.check_default_run({"files_saved": 2, "model_calls": None})  # one value left as None
+    ex.check_placeholders({"placeholders": 2, "omitted": None})  # one value left as None
     capsys.readouterr()
-    assert ex.revealed("default_run") is False
-    ex.check_default_run(None)
-    assert ex.revealed("default_run") is False
+    assert ex.revealed("placeholders") is False
+    ex.check_placeholders(None)
+    assert ex.revealed("placeholders") is False
     capsys.readouterr()
-    ex.check_default_run({"files_saved": 9, "model_calls": 9})  # wrong, but made
-    assert ex.revealed("default_run") is True
+    ex.check_placeholders({"placeholders": 9, "omitted": 9})  # wrong, but made
+    assert ex.revealed("placeholders") is True
     assert HELD[lang] not in capsys.readouterr().out
     assert ex.revealed("steps_that_act") is False  # each prediction on its own
 
 
 def test_revealed_refuses_a_name_no_prediction_has():
-    with pytest.raises(ValueError, match="revealed\\('default_runs'\\): no prediction has that name"):
-        ex.revealed("default_runs")
+    with pytest.raises(ValueError, match="revealed\\('my_runs'\\): no prediction has that name"):
+        ex.revealed("my_runs")
     # A function's checker never opens a cell: gating on one would hold it back for ever.
     with pytest.raises(ValueError, match="no prediction has that name"):
         ex.revealed("largest_large_limit")

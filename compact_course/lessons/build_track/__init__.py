@@ -19,7 +19,8 @@ step a notebook, and these checkers grade each step against the package's seed p
 
 STEPS maps each function of the learner's file that has a checker to its module. The solutions
 live in docs/TEACHING.md only ("The build track"); tests/lessons/test_build_track.py runs every checker
-on them. Left out: notebook 09's prediction of the learner's own prepare (issue 52, not yet built).
+on them. Notebook 09 runs the learner's prepare live (compact_course/lessons/live_run.py).
+Left out: grading the live run (09 checks a prediction of it, exercises/live.py).
 """
 
 from . import (

@@ -69,13 +69,6 @@ CASES_ZH = {
     "a write, a failure, then compact": "写入、失败，然后 compact",
     "compact first, then a failure": "先 compact，再失败",
     "two failures, a write between": "两次失败，中间一次写入",
-    # 08 my_prepare: the canned histories
-    "five_reads": "预先录制的历史 five_reads",
-    "huge_result": "预先录制的历史 huge_result",
-    "long_session": "预先录制的历史 long_session",
-    "two_code_files": "预先录制的历史 two_code_files",
-    "overflow": "预先录制的历史 overflow",
-    "compact_tool": "预先录制的历史 compact_tool",
     # labs/01 unread_shrunk
     "five unread reads": "五个未读的读取结果",
     "three unread: the newest 3 stay": "三个未读：最新的 3 个保留",

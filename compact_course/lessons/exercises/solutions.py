@@ -124,17 +124,6 @@ def run_batch_safely(messages, tool_uses, run, compact):
     return compact(messages) if compact_requested else messages
 
 
-# -- 08 --------------------------------------------------------------------------------
-
-def my_prepare(compactor, messages, active_request):
-    messages = compactor.tool_result_budget(messages)              # 1: huge results to disk
-    messages = compactor.snip_compact(messages, active_request)    # 2: the middle to a transcript
-    messages = compactor.micro_compact(messages)                   # 3: old results to one line
-    if compactor.size(messages) > compactor.config.context_limit:  # 4: only if still over
-        messages = compactor.compact_history(messages, active_request)
-    return messages
-
-
 # -- labs/01 ---------------------------------------------------------------------------
 
 def unread_shrunk(sizes, fresh):

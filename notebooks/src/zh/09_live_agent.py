@@ -1,7 +1,7 @@
 # %% [markdown] id="title"
 # # 09 · 实时运行 agent
 #
-# 到目前为止，我们回放的都是预先录制的历史。现在，文章的 agent 真正运行起来（第九节和
+# 到目前为止，我们回放的都是制作的历史。现在，文章的 agent 真正运行起来（第九节和
 # 第十三节）：`compact_course.agent.loop.Agent`，带 6 个工具，每次模型调用前运行 `prepare`，
 # 遇到拒绝时做一次补救压缩，还有 compact 工具。
 #
@@ -15,57 +15,54 @@
 # [docs/ZH_PROMPTS.md](../../docs/ZH_PROMPTS.md)。
 
 # %% [markdown] id="goal"
-# **目标。** 你将看到整条管线在文章的 agent 里、在一个真实的工作区上运行，读懂它留在磁盘上的
-# 东西，再用你在 notebook 08 里写的 `prepare` 运行它。自学约 20 分钟；在 90 分钟的课堂上用 10 分钟（docs/TEACHING.md）。
-
-# %% [markdown] id="predict-first"
-# ## 先预测
-#
-# 下面的实验三用原文配置（seed）运行，要付出一次摘要的代价。请预测同一个任务在**默认配置**
-# （default）、同样 50,000 个字符下的运行，这次运行只在“轮到你了”里出现：
-#
-# - `files_saved`：第一步往 `.task_outputs/` 写了几个文件（规则见
-#   [docs/DESIGN.md](../../docs/DESIGN.md) 的缺陷 18）；
-# - `model_calls`：模型调用的次数，包括回答那一次（上下文里只剩预览时，离线模型会先搜索保存的
-#   副本，再回答）。
-#
-# 在运行“轮到你了”之前先运行检查器；`hint()` 会指出它识别出的错误。
+# **目标。** 你将看到整条管线在文章的 agent 里运行，预测你在 notebook 08 写的 `prepare` 在一次
+# 没有页面展示过的运行里会做什么，运行它，再把它放进你自己的一个普通 SDK 循环。自学约 20 分钟；
+# 在 90 分钟的课堂上用 10 分钟（docs/TEACHING.md）。
 
 # %% [markdown] id="experiment-3-two-large-code"
 # ## 实验三：两个大代码文件，原文配置（seed）
 #
 # 以 `>` 开头的行是工具调用，方括号里的行是压缩器打印的内容，和文章中一样（`echo=print` 还会显示
-# 工具结果）。摘要之后，两个文件的正文都不在上下文里了：agent 从 `[Compacted]` 消息继续工作；
-# “轮到你了”会再运行一次，并打印回答。
+# 工具结果）。摘要之后，两个文件的正文都不在上下文里了：agent 从 `[Compacted]` 消息继续工作。
 
 # %% [markdown] id="experiment-2-a-huge-json-file"
-# ## 实验二：一个超大的 JSON 文件，默认配置（default）
+# ## 实验二：一个巨大的 JSON 文件，默认配置，以及运行留下了什么
 #
-# 同一个工作区，一个新的 agent：读取 `docs.json` 的结果超过第一步的阈值，所以它连同一段预览转存到
-# 磁盘，不需要摘要。
+# 同一个工作区，一个新的 agent：对 `docs.json` 的读取超过了第一步的阈值，所以它带着预览转存到
+# 磁盘，不需要摘要。`.transcripts/` 保存每一次被归档或被摘要的列表；`.task_outputs/tool-results/`
+# 保存每条被移出上下文的结果的全文。图中灰色是上下文到达 `prepare` 时的大小，蓝色是实际发送的
+# 大小；下方的条带标出某一步触发的位置。
 
-# %% [markdown] id="what-the-runs-leave-and-the"
-# ## 两次运行留下的东西，以及每次调用时的上下文
+# %% [markdown] id="predict-your-prepare"
+# ## 先预测，再运行：你的 prepare，实时
 #
-# `.transcripts/` 保存每个被归档或被总结的列表；`.task_outputs/tool-results/` 保存
-# 移出上下文的每条结果的全文。图中灰色是上下文到达 `prepare` 时的大小，蓝色是发出的大小；条带
-# 标出某个步骤触发的调用。
+# 现在 agent 在每次模型调用之前运行的是**你的** `prepare`（来自 `my_compact.py`，像 08 的检查
+# 那样每次重新读取），任务是文章的实验一（五节课程的标题），用文章的数值：没有哪个页面展示过这次
+# 运行。用离线模型时，第 1 次调用的回复请求一次 glob（结果 119 个字符），第 2 到 6 次调用的回复各读取一个
+# README（2,612 到 3,472 个字符），第 7 次调用给出回答。运行这个单元之前，在 `prediction` 里
+# 写下：你的四个步骤各自在哪几次调用时改变了列表（第四步：运行了），以及运行后磁盘上的文件：
+# `.task_outputs/tool-results/` 中的 `saved_results`，`.transcripts/` 中的 `transcripts`。
+# 检查器拿它和你自己的运行比较；你通过了，或者试过两次之后，它会显示这次运行的记录。
 
-# %% [markdown] id="your-turn-your-prepare-your"
-# ## 轮到你了：你的 prepare，你的设置
+# %% [markdown] id="your-own-loop"
+# ## 在你自己的循环里用同一条管线
 #
-# **试一试。** 把你在 notebook 08 里写好的 `def my_prepare(...)` 放到 `my_prepare = None` 这一行的
-# 位置。`your_run`（`compact_course/lessons/live_run.py`）在一份新的工作区副本里用
-# `Agent(prepare=my_prepare)` 再运行一次实验三：每次模型调用之前运行你的管线，打印的第一行会说明
-# 这一点。然后设 `my_profile = "default"` 核对你的预测，再在 `my_question` 里写一个你自己的问题。
-# 回答的第一行是离线模型对刚完整读到的结果（这里是大纲）记下的笔记。
+# 任何基于 `anthropic` SDK 的 agent 都能运行你的 `prepare`：每次 `messages.create` 之前，把列表
+# 交给它，发送它返回的列表。`summarize` 是交给第四步的那次模型调用。把 `my_agent` 复制到你自己的
+# agent 里；[docs/RECIPE.md](../../docs/RECIPE.md) 和 [examples/own_loop.py](../../examples/own_loop.py)
+# 给出本包的版本，以及这里省略的部分：被拒绝时的一次重试（`reactive_compact`，notebook 06）、
+# 整个批次之后的 `compact` 工具（07）、按 token 计的上限，以及一个在摘要毫无进展时停下来的守卫。
 
 # %% [markdown] id="recap"
 # **小结。**
-# - 回放时运行的那个 `prepare`，现在在实时 agent 的每次调用之前运行，你自己的也可以代替它。
-# - 在实验三中，两个代码文件把上下文推过阈值，花了一次摘要；
-#   在实验二中，第一步把超大的 JSON 结果转存到磁盘，留下一段预览。
-# - 从上下文中移出的一切，都在工作区里的 `.transcripts/` 或 `.task_outputs/tool-results/` 中。
+# - 你的 `prepare` 在一个实时 agent 的每次调用之前运行了，也在你自己的循环里运行了。
+# - 实验三中，两个代码文件把上下文推过了上限，付出了一次摘要；实验二中，第一步把巨大的 JSON
+#   结果连同预览移到了磁盘。
+# - 从上下文中拿出的一切都在 `.transcripts/` 或 `.task_outputs/tool-results/` 里。
+#
+# **对照你的实现**：与本项目保存的文章原始代码
+# [compact_course/article.py](../../compact_course/article.py) 逐行比较，再读本包默认配置与它的
+# 不同之处：[docs/DESIGN.md](../../docs/DESIGN.md) 中编号的缺陷。
 #
 # **下一步：** `labs/` 里的进阶 notebook（lab），从 labs/01 开始：文章的设计与默认配置对照。
 
