@@ -221,7 +221,7 @@ def record_and_replay(args, student) -> bool:
     print(f"cassette: {name} recorded {args.notebook} in {record.seconds:.1f} s (spend ${spent[name]:.4f}, "
           f"errors {record.errors[:1]}), {len(json.loads(text)['exchanges'])} exchanges in {args.cassette} "
           f"(a class key in it: {'sk-class-' in text}); {student.name} replayed it in {replay.seconds:.1f} s "
-          f"(spend ${spent[student.name]:.4f}, your_run's alone; errors {replay.errors[:1]})")
+          f"(spend ${spent[student.name]:.4f}, the runs no cassette holds; errors {replay.errors[:1]})")
     return not (record.errors or replay.errors or "sk-class-" in text)
 
 

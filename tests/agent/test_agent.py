@@ -570,17 +570,22 @@ def test_the_repl_banner_says_offline_model_or_names_the_model_never_the_key(
     assert "q quits" in real_banner.out
 
 
-# -- a prepare of the learner's own (notebook 08's capstone, run in notebook 09) ----------------
+# -- a prepare of one's own (notebook 09 runs the learner's) ------------------------------------
 
 def test_the_agent_runs_a_prepare_of_its_own_before_every_model_call(workspace):
-    # The solution of notebook 08 in the live agent: called before each model call with the
-    # agent's compactor, its steps recorded call by call; the run is the package's own.
-    from compact_course.lessons.exercises.solutions import my_prepare
+    # A prepare of one's own in the live agent (notebook 09's live_run hands it the learner's):
+    # called before each model call with the agent's compactor, its steps recorded call by
+    # call; made of the compactor's four steps in the article's order, the run is the package's.
     seen = []
 
     def mine(compactor, messages, request):
         seen.append((compactor.calls, len(messages), request))
-        return my_prepare(compactor, messages, request)
+        messages = compactor.tool_result_budget(messages)
+        messages = compactor.snip_compact(messages, request)
+        messages = compactor.micro_compact(messages)
+        if compactor.size(messages) > compactor.config.context_limit:
+            messages = compactor.compact_history(messages, request)
+        return messages
 
     with offline_model() as (_, client):
         own = Agent(workspace, client, MODEL_NAME, config=CompactionConfig.seed(), echo=None,

@@ -148,10 +148,7 @@ def broken(*args):
     raise ValueError("a learner's bug")
 
 
-# The capstone's checker runs whole prepare calls: seconds, so out of the quick loop.
-@pytest.mark.parametrize("checker", [
-    pytest.param(c, id=c.__name__, marks=[pytest.mark.slow] if c.__name__ == "check_my_prepare" else [])
-    for c in WRITES_CODE])
+@pytest.mark.parametrize("checker", WRITES_CODE, ids=lambda c: c.__name__)
 def test_every_case_line_is_named_in_chinese(checker, monkeypatch, capsys):
     # A function that raises fails every case: one line per case, each with its name.
     monkeypatch.setenv("COMPACT_LANG", "zh")
