@@ -48,7 +48,6 @@ MODULES = {
     "check_steps_that_act": "pipeline",
     "check_my_prepare": "prepare",
     "check_unread_shrunk": "profiles",
-    "check_seed_losses": "profiles",
     "check_tail_once": "reactive",
     "check_edits_for_budget": "server_edits",
     "check_archive_calls": "snip",
