@@ -22,7 +22,7 @@
 
 # %% [markdown] id="goal"
 # **Goal.** You will read what each design costs and loses with a prompt cache, then work
-# out when a compaction pays for itself. About 25 minutes on your own; not part of the 90-minute class
+# out when a compaction pays for itself. About 30 minutes on your own; not part of the 90-minute class
 # (docs/TEACHING.md).
 
 # %%

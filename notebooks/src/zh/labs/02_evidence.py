@@ -18,7 +18,7 @@
 # [docs/DESIGN.md，"The benchmark's reference"](../../docs/DESIGN.md#the-benchmarks-reference-lab-02)。
 
 # %% [markdown] id="goal"
-# **目标。** 读懂有提示缓存时每种设计花费多少、丢失什么，再算出一次压缩何时回本。自学约 25 分钟；
+# **目标。** 读懂有提示缓存时每种设计花费多少、丢失什么，再算出一次压缩何时回本。自学约 30 分钟；
 # 不在 90 分钟的课堂之内（docs/TEACHING.md）。
 
 # %% [markdown] id="the-chart"
