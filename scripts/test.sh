@@ -78,8 +78,10 @@ echo "test.sh: lint (ruff check)"
 beat "test.sh: lint" -- .venv/bin/ruff check --quiet .
 status=0
 if [ $quick = 1 ]; then
-  echo "test.sh: pytest -m 'not slow' tests/pipeline tests/lessons: it collects the tests first, then prints a dot a test"
-  beat "test.sh: pytest" -- .venv/bin/python -m pytest -p scripts.heartbeat -q -m "not slow" \
+  # -n auto (pytest-xdist): one worker a core, each collecting the tests itself; the quick
+  # loop's tests share no port, folder or file, so they run in any order and side by side.
+  echo "test.sh: pytest -n auto -m 'not slow' tests/pipeline tests/lessons: each worker collects the tests, then a dot a test"
+  beat "test.sh: pytest" -- .venv/bin/python -m pytest -p scripts.heartbeat -q -n auto -m "not slow" \
     tests/pipeline tests/lessons "$@" || status=$?
 else
   echo "test.sh: pytest $*: it collects the tests first, then prints a line a file"

@@ -663,13 +663,13 @@ PHRASES = {
                                         "一个结果丢失，是指它的 id 对应的所有可读文本都不等于原始输出："
                                         "预览或 '[Earlier tool result omitted.]' 都不是原始输出。"),
     # -- own.py
-    "own: hint": ("the peak follows the context limit: in the sweep's table the lowest "
-                  "limits have the lowest peaks, and none is low enough. Go below the grid, in "
-                  "the profile whose rows lose and forget nothing; then mind the budget: a lower "
-                  "limit is not always cheaper, so replay two or three values and compare.",
-                  "峰值跟着上下文阈值走：在扫描的表格里，阈值最低的几行峰值也最低，但都不够低。"
-                  "往网格以下走，选那个各行都不丢失、不遗忘的配置；然后留意预算：阈值更低不一定"
-                  "更便宜，所以试两三个值比较一下。"),
+    "own: hint": ("no row of the grid fits, so sweep below it, in the profile whose rows lose "
+                  "and forget nothing, and sweep keep_recent_results beside the limit: it moves "
+                  "the cost too. The cost does not fall steadily with the limit, so compare "
+                  "neighbouring values rather than the lowest.",
+                  "网格里没有一行放得进，所以往网格以下扫描，选那个各行都不丢失、不遗忘的配置，"
+                  "并且在阈值旁边也扫描 keep_recent_results：它也会改变成本。成本并不随阈值稳步"
+                  "下降，所以比较相邻的几个值，而不是只取最低的。"),
     "own: expected a dict": ("expected a dict with {keys}",
                              "需要一个包含 {keys} 的 dict"),
     "own: the choice lacks": ("the choice lacks {missing}",

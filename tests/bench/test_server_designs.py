@@ -91,8 +91,9 @@ def test_the_reference_edits_meet_the_budget(capsys):
     assert (result.passed, result.total) == (4, 4)
 
 
-# The settings lab 03 prints, and the figure each one fails the budget on: none of
-# them is an answer (the reader passed the old budget by copying CLEAR, or the 5,000 row).
+# The settings lab 03 prints (the defaults, the clear_at_least rows) and the CLEAR it once
+# printed, and the figure each one fails the budget on: none of them is an answer (the
+# reader passed the old budget by copying CLEAR, or the 5,000 row).
 NOTEBOOK_CLEAR = {"type": "clear_tool_uses_20250919",
                   "trigger": {"type": "input_tokens", "value": 30000},
                   "keep": {"type": "tool_uses", "value": 3},
@@ -107,7 +108,7 @@ def _at(trigger, at_least=0):
     return [edit]
 
 
-PRINTED = [("cell 4's CLEAR", [NOTEBOOK_CLEAR], 863_334),
+PRINTED = [("CLEAR, glob excluded", [NOTEBOOK_CLEAR], 863_334),
            ("clear_at_least 0 at 30,000", _at(30_000), 979_303),
            ("clear_at_least 5,000 at 30,000", _at(30_000, 5_000), 886_984),
            ("clear_at_least 20,000 at 30,000", _at(30_000, 20_000), 886_984),
@@ -138,6 +139,12 @@ TRAPS = [
      "no tool output lost"),
     ("keep too few", [{**right.EDITS_FOR_BUDGET[0], "keep": {"type": "tool_uses", "value": 1}}],
      "kept whole"),
+    # Issue 52: plausible first guesses from lab 03's table of tools, each a step short.
+    ("bash excluded, glob not", [{**right.EDITS_FOR_BUDGET[0], "exclude_tools": ["bash"]}], "cost at most"),
+    ("the right tools at the API's trigger", [{"type": "clear_tool_uses_20250919",
+                                              "exclude_tools": ["bash", "glob"]}], "cost at most"),
+    ("the right tools, no gate", [{k: v for k, v in right.EDITS_FOR_BUDGET[0].items()
+                                   if k != "clear_at_least"}], "cache broken"),
 ]
 
 

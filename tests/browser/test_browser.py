@@ -271,3 +271,30 @@ def test_a_stored_notebook_opens_in_the_course_command_with_no_unsaved_mark(
     # The course's contents manager serves it, with jupytext's built on top (.py sources open).
     assert ("Deriving an AsyncTextFileContentsManager from CourseContentsManager"
             in lab_log(tmp_path))
+
+
+# -- the learner's own file opens in the editor ------------------------------------------------
+
+@pytest.mark.parametrize("edition", ["", "zh"])
+def test_double_clicking_my_compact_py_opens_it_in_the_editor(chromium_page, tmp_path, edition):
+    # Notebooks 01-08 say "double-click `my_compact.py` in the file browser": with jupytext
+    # installed a .py could open as a notebook; the learner's file must open as text to edit.
+    if Path(sys.prefix).resolve() != (ROOT / ".venv").resolve():
+        pytest.skip("the course command runs .venv's JupyterLab: run this test with .venv/bin/python")
+    seen = {}
+
+    def open_mine(page):
+        listing = page.locator(".jp-DirListing-item", has_text="my_compact.py")
+        if not listing.first.is_visible():   # the file browser folded away: open its tab
+            page.locator('.jp-SideBar [data-id="filebrowser"]').first.click()
+        listing.first.dblclick(timeout=30 * SECONDS)
+        editor = page.locator(".jp-FileEditor .cm-content").last
+        editor.wait_for(timeout=60 * SECONDS)
+        current = page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current")
+        seen.update(tab=current.inner_text().strip(), text=editor.text_content(),
+                    notebooks=page.locator(".jp-NotebookPanel:visible").count())
+
+    first_page(chromium_page, tmp_path, [*COURSE, *([edition] if edition else [])], then=open_mine)
+    assert seen["tab"] == "my_compact.py", seen
+    assert "def tool_result_budget(" in seen["text"]   # the starter's first step, as text
+    assert seen["notebooks"] == 0                     # the editor, not a notebook, in front

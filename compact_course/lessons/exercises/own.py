@@ -11,9 +11,13 @@ no more probes than the default profile at its defaults (when the sweep was
 probed), stay within the budget, and miss no more than the best row. Any setting
 that does all of it passes, not only the best row's.
 
-Lab 04 asks for a window smaller than any row of its grid fits (`window`),
+Lab 04 asks for a window smaller than any row of its grid fits (LAB_WINDOW),
 so the answer is off the table: no best row there, so no misses case (a line
-says "n/a" and why) rather than a case that always passes.
+says "n/a" and why) rather than a case that always passes. Its budget
+(LAB_BUDGET) is set so that the first plausible guesses fail on the sample: the
+window at four characters a token with the default keep, the window itself as a
+token limit, a limit halved "to be safe" (tests/lessons/test_sweep.py); the
+learner sweeps below the grid, the limit and keep_recent_results both.
 
 Left out: a grade for how close the cost is to the best; within the budget is enough.
 """
@@ -24,6 +28,7 @@ from ..sweep import GRID, LIMITS, Sweep, best_row, run_row
 from .catalogue import exercise
 from .check import CheckResult, not_attempted, report
 
+LAB_WINDOW, LAB_BUDGET = 4_000, 27_000
 KEYS = ("profile", *(name for name in GRID if name not in LIMITS))
 ONE_LIMIT = " or ".join(LIMITS)
 

@@ -11,14 +11,15 @@ broken on fewer calls than the same edits without `clear_at_least` (past the
 trigger, clearing changes the prompt on every call: the gate decides when it
 starts), no tool output lost for good, and the newest 3 tool uses always whole
 (keep at least 3). BUDGET_COST is set so that no setting the notebook prints
-meets it (its `CLEAR`, its `clear_at_least` rows, the defaults: tests/
+meets it (its `clear_at_least` rows, the defaults: tests/bench/
 test_server_designs.py checks each), and no trigger alone does: the learner
 reads the session's tools (`results_by_tool`) and decides which results are
 worth clearing. The many small `bash` and `glob` results save little when
 cleared and break the cache each time; `exclude_tools` keeps them. The traps:
 the API's defaults (the trigger fires too late to matter), a low trigger with
-no `clear_at_least` (clearing starts at once), the notebook's own settings, and
-compaction (it loses what it summarizes).
+no `clear_at_least` (clearing starts at once), the notebook's own settings, one
+of the two small tools excluded and not the other, and compaction (it loses
+what it summarizes).
 """
 
 from dataclasses import replace
