@@ -714,25 +714,6 @@ PHRASES = {
         "the newest 3 results of the whole list stay whole, even unread ones: count only the "
         "unread results older than those 3 and longer than 120.",
         "整个列表中最新的 3 个结果保持完整，未读的也一样：只数比这 3 个更早、又超过 120 个字符的未读结果。"),
-    "profiles: losses, the newest 3 stay": (
-        "the newest 3 results stay whole on every call: at the last call they are still there.",
-        "每次调用都保留最新的 3 个结果：到最后一次调用时它们仍然完整。"),
-    "profiles: losses, the seed shrinks under the limit": (
-        "the seed's step 3 runs on every call, even far under the limit (flaw 2), and under 50 "
-        "messages no transcript is written: what it shrinks is lost.",
-        "原文配置的第三步每次调用都运行，即使远低于上限（缺陷 2）；不到 50 条消息时不写 "
-        "transcript：它缩掉的就丢了。"),
-    "profiles: losses, shrunk before the compact transcript": (
-        "the compact tool's transcript is written on the last call; one call before, step 3 "
-        "had already shrunk the oldest reads of the batch of five (flaw 3): the transcript "
-        "holds their placeholders, the reads after them whole.",
-        "compact 工具的 transcript 在最后一次调用时才写；前一次调用时，第三步已经把五个读取"
-        "那一批里最早的几个缩掉了（缺陷 3）：transcript 里是它们的占位符，后面的读取则完整。"),
-    "profiles: losses, step 1 saved it first": (
-        "step 1 saved the 287,938-character read to a file before step 3 shrank its preview: "
-        "the file keeps it whole, so it is not lost.",
-        "第一步先把 287,938 个字符的读取结果存进文件，第三步才缩掉它的预览：文件里保留着全文，"
-        "所以它没有丢。"),
     "profiles: the read ones count too": ("you counted every older result shrunk, read ones too: "
                                           "only the last `fresh` results are unread.",
                                           "你把所有被缩短的旧结果都算上了，包括已读的：只有最后 "

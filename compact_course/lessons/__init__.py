@@ -7,7 +7,7 @@
     pipeline_picture.py   notebook 00: the four steps drawn, triggers, what stays, what goes to disk
     injection.py   notebook 04: the planted instruction, and what the agent does next
     live_run.py    notebook 09: your own run of the live agent
-    article_tests.py  lab 01: the article's own tool-pair tests, on either profile
+    article_tests.py  the article's own tool-pair tests, on either profile (docs/ARTICLE_MAP.md)
     prefix.py      lab 01: how much of each request a prompt cache could reuse
     claims.py      lab 02: what it claims of the default, checked on the benchmark's rows
     server_replay.py  lab 03: the designs side by side on a canned history

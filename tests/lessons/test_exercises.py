@@ -595,34 +595,9 @@ def test_the_likeliest_unread_mistake_gets_only_its_own_hint(capsys):
     assert "read ones too" in tied and "even unread ones" not in tied
 
 
-def test_seed_losses_are_asked_on_histories_the_table_does_not_replay():
-    from pathlib import Path
-    losses = ex.profiles.seed_losses()
-    assert losses == {"overflow": 7, "compact_tool": 2, "huge_result": 0}
-    source = (Path(__file__).resolve().parents[2] / "notebooks/src/labs/01_seed_vs_default.py").read_text()
-    table = source[source.index("def compare("):source.index("## Characters before and after")]
-    assert not any(name in table for name in losses)
-
-
-@pytest.mark.parametrize("answer, words", [
-    ({"overflow": 10, "compact_tool": 2, "huge_result": 0}, "newest 3 results stay whole"),
-    ({"overflow": 0, "compact_tool": 2, "huge_result": 0}, "flaw 2"),
-    ({"overflow": 7, "compact_tool": 4, "huge_result": 0}, "flaw 3"),
-    ({"overflow": 7, "compact_tool": 0, "huge_result": 0}, "flaw 3"),
-    ({"overflow": 7, "compact_tool": 2, "huge_result": 1}, "step 1 saved"),
-])
-def test_each_likely_seed_losses_slip_gets_its_hint(answer, words, capsys):
-    result = ex.check_seed_losses(answer)
-    assert (result.passed, result.total) == (2, 3)
-    assert "FAIL" in capsys.readouterr().out
-    ex.hint()
-    assert words in capsys.readouterr().out.rsplit("\nhint: ", 1)[0]
-
-
 PREDICTIONS = [
     (ex.check_placeholders, ex.micro.placeholders_on_five_reads),
     (ex.check_order_loss, ex.order.order_loss_on_huge_result),
-    (ex.check_seed_losses, ex.profiles.seed_losses),
 ]
 
 

@@ -47,7 +47,6 @@ MODULES = {
     "check_calls_to_pay_off": "payoff",
     "check_steps_that_act": "pipeline",
     "check_unread_shrunk": "profiles",
-    "check_seed_losses": "profiles",
     "check_tail_once": "reactive",
     "check_edits_for_budget": "server_edits",
     "check_archive_calls": "snip",

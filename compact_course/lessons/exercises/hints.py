@@ -31,7 +31,7 @@ MADE: set = set()    # prediction checkers run with every value filled in
 # The checkers that take a prediction (check_prediction's names; tests/lessons/test_reveal.py keeps
 # the list true): a function's checker never opens a cell, so revealed() refuses its name.
 PREDICTIONS = frozenset({"steps_that_act", "placeholders", "order_loss", "my_run",
-                         "seed_losses", "dropped_paths"})
+                         "dropped_paths"})
 
 
 def hint_text(name: str) -> str:

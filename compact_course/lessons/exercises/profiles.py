@@ -16,15 +16,6 @@ newest 3; shrinking 120 characters exactly.
 The default profile shrinks none of them (flaw 3's fix), which the notebook
 shows beside the checker.
 
-Prediction: how many tool outputs the seed profile loses for good on three short
-histories the notebook's table does not replay (`overflow`, `compact_tool`,
-`huge_result`); the notebook prints their shapes (each message's calls and result
-sizes), and the count follows from step 3's rules, flaw 3, step 1's saved file and
-the compact tool's transcript. The traps, each with its hint: forgetting the newest
-3, thinking the seed's step 3 waits for the limit, trusting the compact tool's
-transcript to hold what step 3 shrank one call before, and counting a result step 1
-had saved.
-
 Left out: the default's own count (always 0, nothing to compute).
 """
 
@@ -36,7 +27,7 @@ from context_compact.messages import text_of, tool_results
 from ...display.phrases import say
 from .build import rng, tool_pair
 from .catalogue import exercise
-from .check import CheckResult, check_function, check_prediction, hint
+from .check import CheckResult, check_function, hint
 
 CASES = [
     ("five unread reads", ([5000, 8000, 8000, 8000, 8000, 8000], 5)),
@@ -111,51 +102,3 @@ def check_unread_shrunk(unread_shrunk) -> CheckResult:
              for label, (sizes, fresh) in CASES + random_cases()]
     return check_function("unread_shrunk", unread_shrunk, cases, hint("unread_shrunk"),
                           diagnose=_diagnose)
-
-
-# Short histories that lab 01's table does not replay: each is reasoned from what lab 01 and the
-# notebooks before it teach (step 3's two rules, flaw 3, step 1's saved file, the compact
-# tool's transcript), not read off a printed row.
-LOSS_HISTORIES = ("overflow", "compact_tool", "huge_result")
-
-
-def seed_losses() -> dict:
-    """Tool outputs the seed profile loses for good on three histories 08 does not replay."""
-    from ..replay import outputs_lost
-    return {name: outputs_lost(name, profile="seed") for name in LOSS_HISTORIES}
-
-
-def history_shapes() -> dict:
-    """{history: [(message index, role, tool names called, sizes of the results)]}: what the
-    prediction reasons from, with no step run."""
-    from context_compact.messages import tool_uses
-
-    from ...sessions.histories import load_history
-    return {name: [(i, m["role"], [u["name"] for u in tool_uses(m)],
-                    [len(text_of(b["content"])) for b in tool_results(m)])
-                   for i, m in enumerate(load_history(name)["messages"])]
-            for name in LOSS_HISTORIES}
-
-
-# (history, a wrong count, the phrase that names its mistake): the likely slips, found by
-# replaying each history with one rule forgotten.
-LOSS_MISTAKES = {
-    ("overflow", 10): "profiles: losses, the newest 3 stay",
-    ("overflow", 0): "profiles: losses, the seed shrinks under the limit",
-    ("compact_tool", 0): "profiles: losses, shrunk before the compact transcript",
-    ("compact_tool", 4): "profiles: losses, shrunk before the compact transcript",
-    ("huge_result", 1): "profiles: losses, step 1 saved it first",
-    ("huge_result", 2): "profiles: losses, step 1 saved it first",
-}
-
-
-def _diagnose_losses(label, expected, got):
-    key = LOSS_MISTAKES.get((label, got))
-    return say(key) if key else None
-
-
-@exercise("labs/01")
-def check_seed_losses(answer) -> CheckResult:
-    """predict {overflow: n, compact_tool: m, huge_result: k}, outputs the seed profile loses."""
-    return check_prediction(
-        "seed_losses", answer, seed_losses(), hint("seed_losses"), diagnose=_diagnose_losses)
