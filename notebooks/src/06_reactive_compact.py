@@ -31,6 +31,7 @@ import tempfile
 from pathlib import Path
 
 import anthropic
+from IPython.display import display
 
 import context_compact
 from context_compact import CompactionConfig, estimate_chars, is_prompt_too_long
@@ -132,7 +133,7 @@ figure.axes[0].axvline(window_chars, color=VERMILLION, linestyle=":", linewidth=
 figure.axes[0].annotate(words("window tokens", tokens=window), (window_chars, 0),
                         xycoords=("data", "axes fraction"), xytext=(3, 3), textcoords="offset points",
                         color=VERMILLION, fontsize=8)
-figure
+display(figure)
 
 # %% [markdown] id="check"
 # Call 1 is refused and its retry goes through. The model then reads `logs/test_run.log`,
