@@ -65,11 +65,13 @@ before_after(run.records, limit=CONTEXT_CHAR_LIMIT,
 # **Try this.** Drag `tool_result_batch_char_limit` to 290,000, above the batch: step 1
 # no longer fires, yet the context still falls to about 2,500 characters, with no file
 # written. Step 3 did it; what that costs is notebook 05's question. The profile switch
-# and the greyed controls belong to the package's default profile (notebook 05). Below the
+# and the greyed controls belong to the package's second profile (notebook 05). Below the
 # widget, the same replay at 290,000 (top: call by call; bottom: one `prepare`).
 
 # %% tags=["nbval-ignore-output"]
-display(threshold_explorer(history, profile="seed"))
+threshold_explorer(history, profile="seed")
+
+# %%
 display(*explore(history, "seed", tool_result_batch_char_limit=290_000))
 
 # %% [markdown] id="check"
@@ -94,13 +96,11 @@ if open_hint:
 # %% [markdown] id="build-it"
 # ## Build it: step 1 in your own file
 #
-# From here the pipeline is yours: it grows in `my_compact.py`, beside this notebook, one
-# step a notebook, until notebook 08 puts the steps together into `prepare`. Write
-# `tool_result_budget` under its docstring (what the step must do, its safety rules too),
-# on plain dicts; save (Ctrl-S) and run the cell. The check grades it against the
-# package's seed profile on fixed cases and on cases drawn at random each run, so every
-# number must come from the parameters; a failing case shows its input, never the
-# expected output.
+# From here the pipeline is yours: it grows in `my_compact.py`, beside this notebook, a
+# step a notebook, until notebook 08 makes it `prepare`. Write `tool_result_budget` under
+# its docstring, on plain dicts; save (Ctrl-S) and run the cell. The check grades it
+# against the package's seed profile, on cases drawn at random too, so every number must
+# come from the parameters; a failing case shows its input, never the expected output.
 
 # %%
 from compact_course.lessons.build_track import check

@@ -114,11 +114,9 @@ built = check("snip_compact")
 
 # %% [markdown] id="recap"
 # **Recap.**
-# - Step 2 counts messages: above 50 it keeps the first 3 and the newest, with one
-#   `[N messages archived at <path>]` marker between them.
-# - The whole list goes to a transcript first, so nothing is lost.
-# - The cut never parts a pair; it leaves 51 messages or more, so it archives again on
-#   every call.
+# - Above 50 messages step 2 keeps the first 3 and the newest, with a marker between.
+# - The whole list goes to a transcript first: nothing is lost.
+# - The cut never parts a pair, and leaves 51 messages or more: it archives on every call.
 #
 # **Next:** notebook 03, step 3 `micro_compact`: old results become one line.
 

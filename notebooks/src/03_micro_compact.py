@@ -29,8 +29,6 @@
 # %matplotlib inline
 from IPython.display import display
 
-from matplotlib.figure import Figure
-
 from context_compact.formats import OMITTED
 from context_compact.messages import text_of, tool_results, tool_uses
 from compact_course.article import KEEP_RECENT_RESULTS
@@ -63,6 +61,8 @@ if revealed("placeholders"):
     for number, (size, text) in enumerate(zip(before, after), start=1):
         print(f"{number}  {size:>5,d} -> {len(text):>5,d}  {text.splitlines()[0][:45]}")
     print(f"files written: {run.files or 'none'}")
+    from matplotlib.figure import Figure   # here, not above: only the chart pays for matplotlib
+
     use_cjk_fallback()   # the Chinese edition's labels
     figure = Figure(figsize=(8, 2.6), layout="constrained")
     ax = figure.subplots()
@@ -84,7 +84,9 @@ if revealed("placeholders"):
 # largest older result: all stay whole. Below the widget: the replay at 1.
 
 # %% tags=["nbval-ignore-output"]
-display(threshold_explorer(history, profile="seed"))
+threshold_explorer(history, profile="seed")
+
+# %%
 display(*explore(history, "seed", keep_recent_results=1))
 
 # %% [markdown] id="check"

@@ -60,9 +60,9 @@ print(f"\n{len(compacted):,d} characters; the transcript holds the list as it wa
 #
 # ## What the summarizer is sent
 #
-# The summary call must not overflow either: above `SUMMARY_INPUT_CHAR_LIMIT` (80,000)
-# its input keeps a quarter of that budget from the start of the JSON and three quarters
-# from the end, with a marker between. The two files fit; `timeline_150` does not:
+# Above `SUMMARY_INPUT_CHAR_LIMIT` (80,000) the summarizer's input keeps a quarter of that
+# budget from the start of the JSON and three quarters from the end, with a marker
+# between. The two files fit; `timeline_150` does not:
 
 # %%
 print(f"two_code_files: {len(summary_input(messages, SUMMARY_INPUT_CHAR_LIMIT)):,d} characters sent")

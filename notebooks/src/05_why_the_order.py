@@ -84,15 +84,15 @@ if revealed("order_loss"):
                          title="huge_result: step 3 before step 1 (seed profile)"))
 
 # %% [markdown] id="the-flaws-behind-the-loss-and"
-# Only whether step 1 comes before step 3 matters (step 2 does nothing on 5 messages), and
-# the charts cannot show the loss: both orders end at about the same size.
+# Only whether step 1 comes before step 3 matters, and the charts cannot show the loss:
+# both orders end at about the same size.
 #
 # ## The flaws behind the loss, and the default profile
 #
 # Two flaws of the article's step 3 ([docs/DESIGN.md](../docs/DESIGN.md)) make the loss
-# possible: **flaw 1**, `[Earlier tool result omitted.]` keeps no copy; **flaw 3**, the
-# read was in the batch the model had not answered yet. The package's default profile
-# fixes both (lab 01 takes its fixes one by one): the column `lost, default`.
+# possible: **flaw 1**, `omitted` keeps no copy; **flaw 3**, the read was in the batch the
+# model had not answered yet. The package's default profile fixes both (column
+# `lost, default`; lab 01 takes its fixes one by one).
 #
 # ## Check yourself: what is lost for good?
 #

@@ -80,9 +80,8 @@ except anthropic.BadRequestError as error:
 
 # %% [markdown] id="reactive-compact-then-the-retry"
 # The refusal is the real API's wording, which neither of the article's two spellings
-# matches: its loop would let the error through (flaw 9 in
-# [docs/DESIGN.md](../docs/DESIGN.md)). `is_prompt_too_long` checks the SDK's error type
-# and all three spellings.
+# matches (flaw 9 in [docs/DESIGN.md](../docs/DESIGN.md)); `is_prompt_too_long` checks
+# the SDK's error type and all three spellings.
 #
 # ## `reactive_compact`, then the retry
 
@@ -113,7 +112,8 @@ print(f"the retry: {answer.stop_reason}, " + "; ".join(
 workspace_copy = tempfile.TemporaryDirectory(prefix="reactive-ws-")
 workspace = Path(workspace_copy.name) / "workspace"
 shutil.copytree(Path(context_compact.__file__).resolve().parent.parent / "data" / "workspace", workspace)
-agent = Agent(workspace, client, MODEL_NAME, new_id=seeded_ids(),
+calls_and_compactions = lambda line: print(line) if line.startswith(("[reactive", ">")) else None  # noqa: E731
+agent = Agent(workspace, client, MODEL_NAME, new_id=seeded_ids(), echo=calls_and_compactions,
               config=CompactionConfig(summary_input_char_limit=20_000, persist_oversized=False))
 agent.messages = copy.deepcopy(messages)
 start = len(server.requests)

@@ -54,9 +54,8 @@ history = load_history("compact_tool")
 request = history["active_request"]
 before_batch = copy.deepcopy(history["messages"][:-1])   # stop before the batch is answered
 batch = tool_uses(before_batch[-1])
-print(f"{len(before_batch)} messages, {estimate_chars(before_batch):,d} characters; the last reply's batch:")
-for use in batch:
-    print(f"  tool_use {use['id']}: {use['name']} {sorted(use['input'])}")
+print(f"{len(before_batch)} messages, {estimate_chars(before_batch):,d} characters; the last reply calls "
+      f"{[use['name'] for use in batch]}")
 print("the tool:", [t for t in TOOLS if t["name"] == "compact"][0], "\n")
 
 server = start_offline_server()
@@ -65,7 +64,8 @@ scratch = tempfile.TemporaryDirectory(prefix="compact-tool-")
 workspace = Path(scratch.name) / "workspace"
 shutil.copytree(Path(context_compact.__file__).resolve().parent.parent / "data" / "workspace", workspace)
 
-agent = Agent(workspace, client, MODEL_NAME, new_id=seeded_ids())
+calls_and_compactions = lambda line: print(line[:60]) if line.startswith(("[compact", ">")) else None  # noqa: E731
+agent = Agent(workspace, client, MODEL_NAME, new_id=seeded_ids(), echo=calls_and_compactions)
 agent.messages = copy.deepcopy(before_batch)
 agent.run_batch(before_batch[-1]["content"], request)
 

@@ -23,8 +23,8 @@
 #
 # ## 摘要器收到什么
 #
-# 摘要调用本身也不能溢出：超过 `SUMMARY_INPUT_CHAR_LIMIT`（80,000）时，它的输入从 JSON 开头取
-# 这个预算的四分之一，从结尾取四分之三，中间放一个标记。两个文件放得下；`timeline_150` 放不下：
+# 超过 `SUMMARY_INPUT_CHAR_LIMIT`（80,000）时，摘要器的输入从 JSON 开头取这个预算的四分之一，
+# 从结尾取四分之三，中间放一个标记。两个文件放得下；`timeline_150` 放不下：
 
 # %% [markdown] id="an-instruction-in-the-history-is"
 # ## 历史里的指令只是数据

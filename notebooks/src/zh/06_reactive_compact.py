@@ -22,8 +22,8 @@
 # 部分都用默认配置。
 
 # %% [markdown] id="reactive-compact-then-the-retry"
-# 拒绝用的是真实 API 的原话，文章的两种写法都对不上：它的循环会放过这个错误
-# （[docs/DESIGN.md](../../docs/DESIGN.md) 中的缺陷 9）。`is_prompt_too_long` 既检查 SDK 的错误
+# 拒绝用的是真实 API 的原话，文章的两种写法都对不上（[docs/DESIGN.md](../../docs/DESIGN.md) 中的
+# 缺陷 9）；`is_prompt_too_long` 既检查 SDK 的错误
 # 类型，也识别全部三种写法。
 #
 # ## `reactive_compact`，然后重试
