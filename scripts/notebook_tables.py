@@ -125,7 +125,8 @@ def self_study_method_table(root: Path) -> list[str]:
         rows.append(f"| {name(path)} | {reading(path, root)[2]:.1f} | {len(checks) - functions} | "
                     f"{functions} | {build_steps(path)} | {self_study_minutes(path, root)} | "
                     f"{minutes(path)[0]} |")
-    return rows
+    return rows + [f"| the core path | | | | | {sum(self_study_minutes(p, root) for p in core(root))} | "
+                   f"{sum(minutes(p)[0] for p in core(root))} |"]
 
 
 WORDS_PER_MINUTE = 200      # reading prose aloud or along, at a teacher's pace

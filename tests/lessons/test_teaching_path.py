@@ -105,7 +105,8 @@ def test_the_core_paths_minutes_in_class_are_the_ones_teaching_states():
     line = (f"set-up {tables.SETUP_MINUTES} + reading {reading} + exercises {exercises}: "
             f"the core path takes {tables.SETUP_MINUTES + reading + exercises} minutes")
     assert line in " ".join(GUIDE.split())
-    assert f"{tables.SETUP_MINUTES} minutes of set-up" in " ".join(GUIDE.split())
+    assert (f"The set-up is given {tables.SETUP_MINUTES} minutes, the teacher's allowance"
+            in " ".join(GUIDE.split()))
 
 
 def test_the_core_path_reads_in_55_minutes_by_the_plain_count():
