@@ -110,8 +110,10 @@ def test_the_core_paths_minutes_in_class_are_the_ones_teaching_states():
 
 
 def test_the_core_path_reads_in_55_minutes_by_the_plain_count():
-    # Issue 52: about 67 minutes at 4af6027 (00-07 about 53).
-    assert tables.core_reading_minutes() <= tables.MAX_READING == 55
+    # Issue 52: about 67 minutes at 4af6027 (00-07 about 53). The bound is 00-09's; a
+    # notebook added after them is held by the 90 minutes (test_adding_a_notebook adds one).
+    reading = sum(tables.reading(p)[2] for p in CORE_PATHS if tables.key(p) in CORE)
+    assert -int(-reading // 1) <= tables.MAX_READING == 55
 
 
 def test_each_notebooks_class_minutes_cover_its_reading_and_exercises():
