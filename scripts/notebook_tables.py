@@ -1,6 +1,6 @@
 """Write the notebook tables that follow from notebooks/src/, between their markers.
 
-    .venv/bin/python scripts/notebook_tables.py            # rewrite every generated table
+    .venv/bin/python scripts/notebook_tables.py            # rewrite every generated table, print the clock
     .venv/bin/python scripts/notebook_tables.py --check    # exit 1 and name each stale file
 
 The series is the core path (notebooks/src/NN_name.py) and then the labs
@@ -15,14 +15,20 @@ own" (Chinese: 自学约 N 分钟). From them:
                        the walkthrough: each notebook's words, code cells and
                        the minutes one reading of it takes in class;
                        in class: each core notebook's words of prose and printed
-                       output (its built notebook's), code cells, the exercises'
-                       minutes, and the core path's minutes by that method (also
-                       the one line "core minutes" that states them)
+                       output (its built notebook's), code cells, their reading
+                       and the exercises' minutes; the core path's reading (added,
+                       rounded up once); the one line "core minutes": set-up +
+                       reading + exercises, the 90-minute class's own need;
+                       on one's own: what each core Goal's "About N minutes"
+                       should say by the self-study method, beside what it says
 
 Each table sits between `<!-- notebooks: NAME -->` and `<!-- notebooks: end -->`;
 the lines outside the markers are hand-written and left as they are. So adding a
 notebook's sources and running this script updates both tables, and
 tests/lessons/test_notebook_catalogue.py fails while one is stale.
+
+The figures' sources: the reading and exercise minutes are counted; SETUP_MINUTES and
+the self-study method's three figures are a teacher's estimate, said so where defined.
 
 Left out: README.md's table, whose "what you see" and "you write" are prose no
 source holds; the same test checks that it names every notebook, in order.
@@ -327,6 +333,8 @@ def main(argv=None) -> int:
         return 2
     for name in changed:
         print(f"{'STALE' if args.check else 'wrote'}  {name}")
+    if not args.check:   # the clock, as TEACHING states it
+        print(core_minutes_line(args.root)[0])
     return 1 if args.check and changed else 0
 
 
