@@ -1,6 +1,6 @@
 """Write the notebook tables that follow from notebooks/src/, between their markers.
 
-    .venv/bin/python scripts/notebook_tables.py            # rewrite every generated table
+    .venv/bin/python scripts/notebook_tables.py            # rewrite every generated table, print the clock
     .venv/bin/python scripts/notebook_tables.py --check    # exit 1 and name each stale file
 
 The series is the core path (notebooks/src/NN_name.py) and then the labs
@@ -15,14 +15,20 @@ own" (Chinese: 自学约 N 分钟). From them:
                        the walkthrough: each notebook's words, code cells and
                        the minutes one reading of it takes in class;
                        in class: each core notebook's words of prose and printed
-                       output (its built notebook's), code cells, the exercises'
-                       minutes, and the core path's minutes by that method (also
-                       the one line "core minutes" that states them)
+                       output (its built notebook's), code cells, their reading
+                       and the exercises' minutes; the core path's reading (added,
+                       rounded up once); the one line "core minutes": set-up +
+                       reading + exercises, the 90-minute class's own need;
+                       on one's own: what each core Goal's "About N minutes"
+                       should say by the self-study method, beside what it says
 
 Each table sits between `<!-- notebooks: NAME -->` and `<!-- notebooks: end -->`;
 the lines outside the markers are hand-written and left as they are. So adding a
 notebook's sources and running this script updates both tables, and
 tests/lessons/test_notebook_catalogue.py fails while one is stale.
+
+The figures' sources: the reading and exercise minutes are counted; SETUP_MINUTES and
+the self-study method's three figures are a teacher's estimate, said so where defined.
 
 Left out: README.md's table, whose "what you see" and "you write" are prose no
 source holds; the same test checks that it names every notebook, in order.
@@ -115,6 +121,20 @@ def self_study_table(root: Path) -> list[str]:
     return rows + [f"| {name(path)} | {minutes(path)[0]} |" for path in sources(root)]
 
 
+def self_study_method_table(root: Path) -> list[str]:
+    from compact_course.lessons.exercises import CHECKERS, WRITES_CODE
+    rows = ["| notebook | reading | predictions | functions | build steps | need | Goal says |",
+            "|---|---|---|---|---|---|---|"]
+    for path in core(root):
+        checks = CHECKERS.get(key(path), ())
+        functions = sum(1 for check in checks if check in WRITES_CODE)
+        rows.append(f"| {name(path)} | {reading(path, root)[2]:.1f} | {len(checks) - functions} | "
+                    f"{functions} | {build_steps(path)} | {self_study_minutes(path, root)} | "
+                    f"{minutes(path)[0]} |")
+    return rows + [f"| the core path | | | | | {sum(self_study_minutes(p, root) for p in core(root))} | "
+                   f"{sum(minutes(p)[0] for p in core(root))} |"]
+
+
 WORDS_PER_MINUTE = 200      # reading prose aloud or along, at a teacher's pace
 SECONDS_PER_CELL = 30       # run a code cell and read what it prints
 
@@ -149,6 +169,11 @@ def walkthrough(path: Path) -> tuple[int, int, int]:
 PREDICTION_MINUTES = 2
 WRITTEN_IN_CLASS = {"03": 5, "08": 5}
 MAX_WORDS = 2_000    # of prose and printed output, in one notebook of the core path
+# The class's set-up: the teacher's allowance, not a measurement. It assumes each machine ran
+# `bash scripts/course.sh` once before class (the first run installs the pinned packages);
+# in class: open JupyterLab and run notebook 00's first cell.
+SETUP_MINUTES = 5
+MAX_READING = 55     # minutes: the core path's reading by the plain count
 
 
 def printed_words(nb) -> int:
@@ -174,12 +199,9 @@ def exercise_minutes(path: Path) -> int:
     return predictions * PREDICTION_MINUTES + WRITTEN_IN_CLASS.get(key(path), 0)
 
 
-def in_class(path: Path, root: Path = ROOT) -> tuple[int, int, int, int]:
-    """(words of prose and printed output, code cells, exercise minutes, minutes) in class.
-
-    The words are the built English notebook's (its markdown and what its cells print);
-    the minutes are words / WORDS_PER_MINUTE + code cells x SECONDS_PER_CELL, rounded up,
-    plus the exercises' minutes."""
+def reading(path: Path, root: Path = ROOT) -> tuple[int, int, float]:
+    """(words of prose and printed output, code cells, minutes) of one reading of the built
+    English notebook: words / WORDS_PER_MINUTE + code cells x SECONDS_PER_CELL, not rounded."""
     import nbformat
     built = root / "notebooks" / f"{name(path)}.ipynb"
     if not built.exists():
@@ -189,14 +211,56 @@ def in_class(path: Path, root: Path = ROOT) -> tuple[int, int, int, int]:
     words = sum(len(c.source.split()) for c in nb.cells if c.cell_type == "markdown")
     words += printed_words(nb)
     code = sum(1 for c in nb.cells if c.cell_type == "code")
+    return words, code, words / WORDS_PER_MINUTE + code * SECONDS_PER_CELL / 60
+
+
+def in_class(path: Path, root: Path = ROOT) -> tuple[int, int, int, int]:
+    """(words of prose and printed output, code cells, exercise minutes, minutes) in class.
+
+    The minutes are one reading (`reading`), rounded up, plus the exercises' minutes."""
+    words, code, minutes = reading(path, root)
     exercises = exercise_minutes(path)
-    reading = -(-(words * 60 + code * SECONDS_PER_CELL * WORDS_PER_MINUTE) // (60 * WORDS_PER_MINUTE))
-    return words, code, exercises, reading + exercises
+    return words, code, exercises, -int(-minutes // 1) + exercises
+
+
+def core(root: Path = ROOT) -> list[Path]:
+    return [path for path in sources(root) if in_core(path)]
+
+
+def core_reading_minutes(root: Path = ROOT) -> int:
+    """The core path's reading by the plain count: every core notebook's `reading`, added,
+    then rounded up once (rounding each notebook up would add up to half a minute each)."""
+    return -int(-sum(reading(path, root)[2] for path in core(root)) // 1)
 
 
 def core_path_minutes(root: Path = ROOT) -> int:
-    """The core path's minutes in class, by `in_class`."""
-    return sum(in_class(path, root)[3] for path in sources(root) if in_core(path))
+    """The 90-minute class's own need: set-up, the core path's reading, the exercises done together."""
+    return SETUP_MINUTES + core_reading_minutes(root) + sum(exercise_minutes(p) for p in core(root))
+
+
+# A learner on their own (the Goal cell's "About N minutes"): one reading as in class, then
+# each exercise done alone and each step of the build track written in my_compact.py until
+# its check passes. The three figures are a teacher's estimate, set so that 00-09 add up to
+# what a learner working alone needed (issue 52: 3.2-3.6 hours; notebook 05, 20-25 minutes).
+PREDICTION_ALONE = 3        # minutes: think, fill in, run the checker, read the answer
+FUNCTION_ALONE = 7          # an exercise's function, to "All N cases pass."
+BUILD_STEP_ALONE = 7        # one function of my_compact.py, to its check's pass
+ROUND_TO = 5                # the Goal cell states the figure rounded up to 5 minutes
+
+
+def build_steps(path: Path) -> int:
+    """How many my_compact.py functions the notebook's build-track cell checks: its check("...") calls."""
+    return len(re.findall(r'\bcheck\("\w+"\)', path.read_text(encoding="utf-8")))
+
+
+def self_study_minutes(path: Path, root: Path = ROOT) -> int:
+    """The minutes a learner alone needs for a core notebook, rounded up to ROUND_TO."""
+    from compact_course.lessons.exercises import CHECKERS, WRITES_CODE
+    checks = CHECKERS.get(key(path), ())
+    functions = sum(1 for check in checks if check in WRITES_CODE)
+    need = (reading(path, root)[2] + (len(checks) - functions) * PREDICTION_ALONE
+            + functions * FUNCTION_ALONE + build_steps(path) * BUILD_STEP_ALONE)
+    return -int(-need // ROUND_TO) * ROUND_TO
 
 
 def walkthrough_table(root: Path) -> list[str]:
@@ -206,23 +270,28 @@ def walkthrough_table(root: Path) -> list[str]:
 
 
 def class_table(root: Path) -> list[str]:
-    rows = ["| notebook | words, prose and printed | code cells | exercises, minutes | minutes |",
+    rows = ["| notebook | words, prose and printed | code cells | reading, minutes | exercises, minutes |",
             "|---|---|---|---|---|"]
-    core = [path for path in sources(root) if in_core(path)]
-    rows += [f"| {name(path)} | {words:,d} | {code} | {ex} | {mins} |"
-             for path in core for words, code, ex, mins in [in_class(path, root)]]
-    return rows + [f"| the core path | | | | {core_path_minutes(root)} |"]
+    counts = [(path, reading(path, root), exercise_minutes(path)) for path in core(root)]
+    rows += [f"| {name(path)} | {words:,d} | {code} | {mins:.1f} | {ex} |"
+             for path, (words, code, mins), ex in counts]
+    return rows + [f"| the core path | {sum(r[0] for _, r, _ in counts):,d} | "
+                   f"{sum(r[1] for _, r, _ in counts)} | {core_reading_minutes(root)} | "
+                   f"{sum(ex for _, _, ex in counts)} |"]
 
 
 def core_minutes_line(root: Path) -> list[str]:
-    return [f"the core path takes {core_path_minutes(root)} minutes."]
+    exercises = sum(exercise_minutes(p) for p in core(root))
+    return [f"set-up {SETUP_MINUTES} + reading {core_reading_minutes(root)} + exercises {exercises}: "
+            f"the core path takes {core_path_minutes(root)} minutes."]
 
 
 # file -> [(marker name, the table's lines made from the sources)]
 TABLES = {
     "README.zh.md": [("zh", zh_table)],
     "docs/TEACHING.md": [("self-study", self_study_table), ("walkthrough", walkthrough_table),
-                         ("in class", class_table), ("core minutes", core_minutes_line)],
+                         ("in class", class_table), ("core minutes", core_minutes_line),
+                         ("self-study method", self_study_method_table)],
 }
 
 
@@ -264,6 +333,8 @@ def main(argv=None) -> int:
         return 2
     for name in changed:
         print(f"{'STALE' if args.check else 'wrote'}  {name}")
+    if not args.check:   # the clock, as TEACHING states it
+        print(core_minutes_line(args.root)[0])
     return 1 if args.check and changed else 0
 
 

@@ -1,26 +1,24 @@
 # %% [markdown] id="title"
 # # 00 · Why compaction: the context is scratch paper
 #
-# A coding agent keeps its whole conversation in one list, `messages`: the user's words,
-# the model's replies, every `tool_use` and every `tool_result`. On **every** model call
-# the whole list goes to the API again. The article (learn-claude-code, chapter s08)
-# calls it the model's scratch paper, and the paper has a fixed size: past the model's
-# window the API refuses the request with `prompt is too long`.
+# A coding agent keeps its whole conversation in one list, `messages`, and sends all of
+# it on **every** model call. The article (learn-claude-code, chapter s08) calls it the
+# model's scratch paper, of a fixed size: past the model's window the API refuses the
+# request with `prompt is too long`.
 
 # %% [markdown] id="goal"
-# **Goal.** You will learn how the article measures a context (characters of JSON), how
-# fast a session grows without compaction, and the shape of the article's pipeline: four
-# steps, what triggers each, and what each leaves in the context and on disk. About 25
-# minutes on your own; in the 90-minute class, 8 (docs/TEACHING.md). The course's
-# terms, in English and Chinese: [docs/GLOSSARY.md](../docs/GLOSSARY.md).
+# **Goal.** You will learn how the article measures a context, how fast a session grows,
+# and the article's four steps: what triggers each and what each leaves. About 10 minutes
+# on your own; in the 90-minute class, 12, the set-up included (docs/TEACHING.md). Terms
+# in both languages: [docs/GLOSSARY.md](../docs/GLOSSARY.md).
 
 # %% [markdown] id="the-whole-game-in-one-minute"
 # ## The whole game in one minute
 #
 # The article's agent, with the offline model (a deterministic program, not a language
-# model), compares two large code files. Lines starting `>` are its tool calls; the
-# bracketed ones are the compactor: after the second read the context is over the limit,
-# so the list goes to a transcript, a summary takes its place, and the agent carries on.
+# model), compares two large code files. `>` lines are its tool calls, bracketed ones the
+# compactor: after the second read the list goes to a transcript, a summary takes its
+# place, and the agent carries on.
 
 # %%
 # %matplotlib inline
@@ -28,6 +26,8 @@ import json
 import shutil
 import tempfile
 from pathlib import Path
+
+from IPython.display import display
 
 import context_compact
 from context_compact import estimate_chars
@@ -55,10 +55,9 @@ with tempfile.TemporaryDirectory(prefix="first-run-") as scratch:
 # ## The article's measure, and how fast a session grows
 #
 # Every threshold in the article counts **characters**:
-# `estimate_chars(messages) = len(json.dumps(messages, ensure_ascii=False))`, which is cheap.
-# The API counts tokens. `five_reads` is a small conversation; `timeline_150` a long session. Grey: its context with no compaction; blue: what the article's
-# `prepare` sends; dashed: `CONTEXT_CHAR_LIMIT` and the window; dotted: where, at the
-# session's average pace, the grey line would reach the window.
+# `len(json.dumps(messages, ensure_ascii=False))`; the API counts tokens. Grey: a long
+# session's context with no compaction; blue: what the article's `prepare` sends; dashed:
+# `CONTEXT_CHAR_LIMIT` and the window; dotted: where the grey line would reach the window.
 
 # %%
 small = load_history("five_reads")["messages"]
@@ -82,20 +81,12 @@ print(f"timeline_150, {len(grown)} calls: at the last {grown[-1]:,d} characters 
 growth_chart(grown, sent, CONTEXT_CHAR_LIMIT, DEFAULT_WINDOW * grown[-1] / tokens,
              DEFAULT_WINDOW, refused_at=refused_at, title="timeline_150: the context at each model call")
 
-# %% [markdown] id="the-articles-answer-four-steps"
-# ## The article's answer: four steps before every call
-#
-# Before **every** model call, `prepare` runs four steps in a fixed order, cheapest and
-# most recoverable first. Each box gives the step's trigger and what it leaves in the
-# context and on disk (`CompactionConfig.seed()`).
-
-# %%
-pipeline_picture()
-
 # %% [markdown] id="check"
-# ## Check yourself: which steps act?
+# ## The article's answer, and which steps act
 #
-# One `prepare` with the article's numbers runs on four histories of notebooks 01-04:
+# Before **every** model call, `prepare` runs four steps, cheapest and most recoverable
+# first; the picture gives each one's trigger and what it leaves. Predict which change
+# something on four histories of notebooks 01-04:
 #
 # - `five_reads`: 9 messages, about 17,000 characters, five README reads;
 # - `huge_result`: 5 messages; the newest batch holds a 288,000-character file read and
@@ -103,11 +94,9 @@ pipeline_picture()
 # - `long_session`: 64 messages (step 2's limit is 50), about 24,000 characters;
 # - `two_code_files` (the one-minute run's task): 5 messages, about 65,000 characters;
 #   the newest batch holds two code files of about 30,000 characters each.
-#
-# Which steps change something on each? Write the step names per history, in the order
-# they run.
 
 # %%
+display(pipeline_picture())
 prediction = None  # e.g. {"five_reads": ["snip_compact"], "huge_result": [...], ...}
 
 result = check_steps_that_act(prediction)
@@ -117,17 +106,13 @@ if open_hint:
 
 # %% [markdown] id="recap"
 # **Recap.**
-# - The article measures a context as the characters of its JSON, `ensure_ascii=False`;
-#   the API counts tokens.
-# - Without compaction every call re-sends everything, so the context only grows, until
-#   the API refuses.
+# - The article measures a context in characters of JSON; the API counts tokens.
+# - Without compaction every call re-sends everything, until the API refuses.
 # - `prepare` runs four steps before every call: results to disk, the middle of a long
-#   list to a transcript, old results to one line, and a summary only if still too big.
+#   list to a transcript, old results to one line, a summary only if still too big.
 #
 # **Next:** notebook 01, step 1 `tool_result_budget`: a huge result goes to disk.
 
 # %% [markdown] id="references"
-# **References.**
-# - The article (learn-claude-code s08, in Chinese), sections 一、先理解上下文 and
-#   二、为什么先整理工具结果;
-#   [docs/ARTICLE_MAP.md](../docs/ARTICLE_MAP.md) maps its sections to the code.
+# **References.** The article (in Chinese), sections 一、先理解上下文 and 二、为什么先整理工具结果;
+# [docs/ARTICLE_MAP.md](../docs/ARTICLE_MAP.md).

@@ -2,26 +2,27 @@
 # # 02 · Step 2, `snip_compact`: archive the middle of a long list
 #
 # Step 2 counts **messages**. Above `max_messages` (50) it writes the whole list to
-# `.transcripts/transcript_<uuid4 hex>.jsonl`, one message a line, and keeps the first 3
-# messages (the task as first given) and the newest 47, with one marker between them:
+# `.transcripts/transcript_<uuid4 hex>.jsonl` and keeps the first 3 messages (the task as
+# first given) and the newest 47, with one marker between them:
 #
 #     [<N> messages archived at <path>]
 #
-# The cut never parts an assistant `tool_use` from the `tool_result` that answers it (the
-# API refuses such a list): a head that ends on a `tool_use` takes the result after it,
-# and a tail that would open on a `tool_result` opens one message earlier.
+# The cut never parts a `tool_use` from its `tool_result` (the API refuses such a list): a
+# head that ends on a `tool_use` takes the result after it, and a tail that would open on
+# a `tool_result` opens one message earlier.
 
 # %% [markdown] id="goal"
-# **Goal.** You will learn when step 2 acts, where it cuts and why the cut moves around
-# tool pairs, what the transcript holds, and why the article's step 2 fires again on the
-# next call; then you will work out how often a snip that cuts to a target archives.
-# About 20 minutes on your own; in the 90-minute class, 7 (docs/TEACHING.md).
+# **Goal.** You will learn where step 2 cuts, what the transcript holds, and why the
+# article's step 2 fires again on the next call; then you will work out how often a snip
+# to a target archives, and write the step. About 20 minutes on your own; in the
+# 90-minute class, 6 (docs/TEACHING.md).
 
 # %% [markdown] id="where-the-cut-falls"
-# ## Where the cut falls
+# ## Where the cut falls, and step 2's run
 #
-# `long_session` has 64 messages. The two lines show, at each of the article's cuts, the
-# kinds of the two messages either side of it, and where the cut moves.
+# `long_session` has 64 messages. Printed: the kinds either side of each of the article's
+# cuts and where each moves; the marker (the uuid4 is seeded); the new length; the
+# transcript read back. Grey in the map: archived.
 
 # %%
 # %matplotlib inline
@@ -47,16 +48,6 @@ print(f"head: ends before {plain_head}: {kinds[plain_head - 1]} | {kinds[plain_h
       f"  -> ends before {head_end}")
 print(f"tail: starts at {plain_tail}: {kinds[plain_tail - 1]} | {kinds[plain_tail]}"
       f"  -> starts at {tail_start}")
-
-# %% [markdown] id="run-step-2"
-# ## Run step 2
-#
-# Both cuts would have split a pair, so both moved. Below: the marker, word for word
-# (replays draw the transcript's uuid4 from a seeded generator, so the page is the same
-# every time); the list's new length; the transcript, read back. The map's grey
-# messages are the archived ones.
-
-# %%
 run = replay(history, profile="seed", step="snip_compact")
 transcript = run.files[0]
 print(run.after[head_end]["content"])
@@ -69,9 +60,9 @@ message_map(run.before, run.after, title="long_session: step 2, seed profile")
 # %% [markdown] id="archiving-again-and-again"
 # ## Archiving again, and again
 #
-# The article keeps 3 + 47 + the marker: 51 messages, over 50 before anything new
-# arrives (here the pair rule made it 53). Twelve more calls, each adding a reply and a
-# result:
+# Both cuts would have split a pair, so both moved. The article keeps 3 + 47 + the
+# marker: 51 messages, over 50 before anything new arrives (here the pair rule made it
+# 53). Twelve more calls, each adding a reply and a result:
 
 # %%
 def twelve_more_calls(scratch) -> int:
@@ -99,8 +90,7 @@ with tempfile.TemporaryDirectory() as scratch:
 # them). Write `archive_calls(added, max_messages, target)`: call 1 adds `added[0]`
 # messages to an empty list, call 2 adds `added[1]`, and so on; step 2 runs after each.
 # Return the numbers of the calls on which step 2 writes a transcript. The checker runs
-# the package's own step 2 with your `target`, call after call, on canned and seeded
-# random sessions.
+# the package's own step 2 with your `target`.
 
 # %%
 def archive_calls(added, max_messages, target):
@@ -108,9 +98,7 @@ def archive_calls(added, max_messages, target):
 
 
 result = check_archive_calls(archive_calls)
-
-# %%
-open_hint = False  # set it to True and run this cell: the hint for your last check
+open_hint = False  # set it to True and run this cell again: the hint for your last check
 if open_hint:
     hint()
 
@@ -126,14 +114,12 @@ built = check("snip_compact")
 
 # %% [markdown] id="recap"
 # **Recap.**
-# - Step 2 counts messages: above 50 it keeps the first 3 and the newest, with one
-#   `[N messages archived at <path>]` marker between them.
-# - The whole list goes to a `.transcripts/` file first, so nothing is lost.
-# - The cut never parts a `tool_use` from its `tool_result`; and the article's cut
-#   leaves 51 messages or more, so it archives again on every call.
+# - Above 50 messages step 2 keeps the first 3 and the newest, with a marker between.
+# - The whole list goes to a transcript first: nothing is lost.
+# - The cut never parts a pair, and leaves 51 messages or more: it archives on every call.
 #
 # **Next:** notebook 03, step 3 `micro_compact`: old results become one line.
 
 # %% [markdown] id="references"
-# **References.** The article (learn-claude-code s08, in Chinese), section
-# 四、第二步：snip_compact; [docs/ARTICLE_MAP.md](../docs/ARTICLE_MAP.md) maps it to the code.
+# **References.** The article (in Chinese), section 四、第二步：snip_compact;
+# [docs/ARTICLE_MAP.md](../docs/ARTICLE_MAP.md).

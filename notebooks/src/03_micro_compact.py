@@ -2,8 +2,8 @@
 # # 03 · Step 3, `micro_compact`: old results become placeholders
 #
 # On every call, step 3 turns **each** tool result into one line, except the newest
-# `KEEP_RECENT_RESULTS = 3` and any of at most 120 characters. A result step 1 saved
-# keeps its path, read from the `Full output: <path>` line of step 1's block:
+# `KEEP_RECENT_RESULTS = 3` and any of at most 120 characters. A result step 1 saved keeps
+# its path, read from the `Full output: <path>` line of step 1's block:
 #
 #     [Earlier tool result saved at <path>]
 #
@@ -13,25 +13,29 @@
 
 # %% [markdown] id="goal"
 # **Goal.** You will learn which results step 3 shrinks and what "omitted" costs; then
-# you will write the step's core yourself. About 25 minutes on your own; in the 90-minute
-# class, 12 (docs/TEACHING.md).
+# you will write the step's core, and the step. About 25 minutes on your own; in the
+# 90-minute class, 12 (docs/TEACHING.md).
 
 # %% [markdown] id="predict-first"
 # ## Predict first
 #
 # `five_reads`, the article's first experiment: a glob, then five README reads. Run the
 # cell for the results' sizes. How many become placeholders under the article's step 3,
-# and how many of those say "omitted"? Fill in both and run it again: it shows what step
-# 3 left and the message map (green: a copy on disk; vermillion: omitted; the top row
-# coloured by what step 3 made of each message).
+# and how many of those say "omitted"? Fill in both and run it again for each result's
+# characters before and after step 3 (bars: vermillion, omitted; green, a copy on disk;
+# blue, whole).
 
 # %%
 # %matplotlib inline
 from IPython.display import display
 
+from context_compact.formats import OMITTED
 from context_compact.messages import text_of, tool_results, tool_uses
 from compact_course.article import KEEP_RECENT_RESULTS
-from compact_course.lessons.charts import message_map
+from compact_course.display.chart_text import title, words
+from compact_course.display.fonts import use_cjk_fallback
+from compact_course.display.palette import GREY
+from compact_course.lessons.charts import CATEGORY_COLOURS
 from compact_course.lessons.exercises import check_older_result, check_placeholders, hint, revealed
 from compact_course.lessons.replay import replay
 from compact_course.lessons.widgets import explore, threshold_explorer
@@ -50,18 +54,34 @@ prediction = None  # (placeholders, omitted), e.g. (4, 1)
 result = check_placeholders(prediction)
 run = replay(history, profile="seed", step="micro_compact")
 if revealed("placeholders"):
-    after = [b for m in run.after for b in tool_results(m)]
-    for number, block in enumerate(after, start=1):
-        print(f"{number}  {text_of(block['content']).splitlines()[0][:60]}")
+    after = [text_of(b["content"]) for m in run.after for b in tool_results(m)]
+    before = [len(text_of(block["content"])) for block in results]
+    kinds = ["omitted" if text == OMITTED else "placeholder" if text.startswith("[Earlier")
+             else "whole" for text in after]
+    for number, (size, text) in enumerate(zip(before, after), start=1):
+        print(f"{number}  {size:>5,d} -> {len(text):>5,d}  {text.splitlines()[0][:45]}")
     print(f"files written: {run.files or 'none'}")
-    display(message_map(run.before, run.after, title="five_reads: step 3, seed profile", columns=12))
+    from matplotlib.figure import Figure   # here, not above: only the chart pays for matplotlib
+
+    use_cjk_fallback()   # the Chinese edition's labels
+    figure = Figure(figsize=(8, 2.6), layout="constrained")
+    ax = figure.subplots()
+    rows = range(len(before), 0, -1)
+    ax.barh(rows, before, color=GREY, height=0.8, label=words("before the step"))
+    ax.barh(rows, [len(text) for text in after], height=0.4,
+            color=[CATEGORY_COLOURS[kind] for kind in kinds], label=words("after the step"))
+    ax.set_yticks(list(rows), [f"{n} {tools[b['tool_use_id']]}" for n, b in enumerate(results, 1)])
+    ax.set_xlabel(words("characters"))
+    ax.legend(loc="lower right", fontsize=8)
+    ax.set_title(title("five_reads: step 3, seed profile"))
+    display(figure)
 
 # %% [markdown] id="move-the-thresholds"
 # ## Move the thresholds
 #
 # **Try this.** Set `keep_recent_results` to 1, then 5: which results become
-# placeholders, and is a file written? Put it back to 3 and raise `micro_min_chars` above
-# 3,471, the largest older result: all stay whole. Below the widget: the replay at 1.
+# placeholders, and is a file written? Back at 3, raise `micro_min_chars` above 3,471, the
+# largest older result: all stay whole. Below the widget: the replay at 1.
 
 # %% tags=["nbval-ignore-output"]
 threshold_explorer(history, profile="seed")
@@ -73,12 +93,11 @@ display(*explore(history, "seed", keep_recent_results=1))
 # ## Check yourself: write step 3's core
 #
 # Write `older_result(text)`: what step 3 leaves in place of a result **not** among the
-# newest 3, from the rules above and step 1's `<persisted-output>` block (notebook 01;
-# `context_compact.formats` holds its format and `OMITTED`). No table links the two steps: the
-# text is the link. Careful: a file the agent read can *contain* a
+# newest 3, from the rules above and step 1's `<persisted-output>` block
+# (`context_compact.formats` holds its format and `OMITTED`). No table links the two
+# steps: the text is the link. Careful: a file the agent read can *contain* a
 # `Full output: ` line without being step 1's block (flaw 6 in
-# [docs/DESIGN.md](../docs/DESIGN.md)). The checker runs the package's step 3 on files
-# step 1 really saved.
+# [docs/DESIGN.md](../docs/DESIGN.md)).
 
 # %%
 def older_result(text: str) -> str:
@@ -86,19 +105,16 @@ def older_result(text: str) -> str:
 
 
 result = check_older_result(older_result)
-
-# %%
-open_hint = False  # set it to True and run this cell: the hint for your last check
+open_hint = False  # set it to True and run this cell again: the hint for your last check
 if open_hint:
     hint()
 
 # %% [markdown] id="build-it"
 # ## Build it: step 3 in your own file
 #
-# In `my_compact.py`, write `micro_compact`, save, and run the cell. The exercise above was
-# its heart; the checker adds a `Full output:` line in a file the agent read, and step 1's
-# block naming a file that is not there: trust a path only when it is step 1's own block and
-# its file is in `root/.task_outputs/tool-results/` (flaw 6).
+# In `my_compact.py`, write `micro_compact` around the exercise's core, save, and run the
+# cell. Trust a path only when it is step 1's own block and its file is in
+# `root/.task_outputs/tool-results/` (flaw 6).
 
 # %%
 from compact_course.lessons.build_track import check
@@ -109,13 +125,11 @@ built = check("micro_compact")
 # **Recap.**
 # - Step 3 keeps the newest 3 results and any of at most 120 characters; the rest become
 #   one line, on every call.
-# - It finds step 1's saved copy through the `Full output:` line of step 1's own block;
-#   the exercise checks it on files step 1 really saved.
-# - Otherwise it says `omitted`, and no copy is kept (flaw 1): only an earlier transcript
-#   may hold the text (lab 01 shows one).
+# - It finds step 1's saved copy through the `Full output:` line of step 1's own block.
+# - Otherwise it says `omitted`, and no copy is kept (flaw 1).
 #
 # **Next:** notebook 04, step 4 `compact_history`: the one step that pays for a model call.
 
 # %% [markdown] id="references"
-# **References.** The article (learn-claude-code s08), section 五、第三步：micro_compact;
-# [docs/ARTICLE_MAP.md](../docs/ARTICLE_MAP.md) maps it to the code.
+# **References.** The article (in Chinese), section 五、第三步：micro_compact;
+# [docs/ARTICLE_MAP.md](../docs/ARTICLE_MAP.md).

@@ -5,23 +5,25 @@
 #
 #     tool_result_budget -> snip_compact -> micro_compact -> compact_history (only if still over)
 #
-# The article (section 7) gives two reasons. Cost: the summary is the only step that needs
-# the model, so it comes last, and only when the others were not enough. Loss: **step 1
-# must run before step 3**. Step 1 saves a huge result to disk and leaves its path, which
-# step 3 then points at.
+# The article (section 7) gives two reasons. Cost: the summary alone needs the model, so
+# it comes last, only when the others were not enough. Loss: **step 1 must run before
+# step 3**, so that step 3's line can point at step 1's copy on disk.
 
 # %% [markdown] id="goal"
 # **Goal.** You will learn why step 1 must run before step 3 and what "lost for good"
-# means (readable nowhere: not in the context, a transcript or a saved file); you will
-# meet the package's default profile, which fixes the flaws behind the loss, and write
-# the test for a lost output. About 15 minutes on your own; in the 90-minute class, 8
-# (docs/TEACHING.md).
+# means (readable nowhere: not in the context, a transcript or a saved file); then you
+# will write the test for a lost output, and the order.
+# About 25 minutes on your own; in the 90-minute class, 8 (docs/TEACHING.md).
 
 # %% [markdown] id="the-history-and-your-prediction"
-# ## The history, and your prediction
+# ## Your prediction, and every order
 #
 # `huge_result` again (notebook 01): one batch, the big read first, then three small
-# commands.
+# commands. With the seed profile, run step 3 (`micro_compact`) and then step 1
+# (`tool_result_budget`): how many tool outputs are lost for good? Put your number in.
+# `run_in_order` runs the cheap steps (1-3) in every order and counts the results no
+# longer readable verbatim, in both profiles; the table and the second chart show once
+# your prediction is in.
 
 # %%
 # %matplotlib inline
@@ -47,12 +49,6 @@ for number, (use_id, text) in enumerate(originals.items()):
     newest = "  (one of the newest 3)" if number >= len(originals) - seed.keep_recent_results else ""
     print(f"{use_id}  {names[use_id]:<9} {len(text):>8,d} characters{newest}")
 
-# %% [markdown] id="with-the-seed"
-# With the seed profile, run step 3 (`micro_compact`) and then step 1
-# (`tool_result_budget`) on this history. How many tool outputs are lost for good?
-# Put your number in.
-
-# %%
 prediction = None  # a number
 
 result = check_order_loss(prediction)
@@ -60,15 +56,7 @@ open_hint = False  # set it to True and run this cell again: the hint for your l
 if open_hint:
     hint()
 
-# %% [markdown] id="every-order-of-the-three-cheap"
-# ## Every order of the three cheap steps
-#
-# `run_in_order` runs the cheap steps (numbered 1-3) in a given order in a scratch
-# folder and counts the results that can no longer be read verbatim, in the seed profile
-# and in the default one (next section). The table and the second chart show once your
-# prediction is in.
 
-# %%
 def run_in_order(order, profile="seed"):
     with tempfile.TemporaryDirectory() as scratch:
         compactor = make_compactor(scratch, profile)
@@ -96,27 +84,24 @@ if revealed("order_loss"):
                          title="huge_result: step 3 before step 1 (seed profile)"))
 
 # %% [markdown] id="the-flaws-behind-the-loss-and"
-# Only whether step 1 comes before step 3 matters: step 2 does nothing on 5 messages. The
-# charts cannot show the loss: both orders end at about the same size.
+# Only whether step 1 comes before step 3 matters, and the charts cannot show the loss:
+# both orders end at about the same size.
 #
 # ## The flaws behind the loss, and the default profile
 #
-# Two flaws of the article's step 3 (numbered in [docs/DESIGN.md](../docs/DESIGN.md)) make
-# the loss possible: **flaw 1**, `[Earlier tool result omitted.]` keeps no copy anywhere;
-# **flaw 3**, the read was in the batch the model had not answered yet, so it was shrunk
-# before the model read it. The default profile fixes both (lab 01 takes its fixes one by
-# one): the table's column `lost, default`.
+# Two flaws of the article's step 3 ([docs/DESIGN.md](../docs/DESIGN.md)) make the loss
+# possible: **flaw 1**, `omitted` keeps no copy; **flaw 3**, the read was in the batch the
+# model had not answered yet. The package's default profile fixes both (column
+# `lost, default`; lab 01 takes its fixes one by one).
 #
 # ## Check yourself: what is lost for good?
 #
-# Write `lost(originals, context, transcripts, saved)`: the ids of the results whose
-# original text can no longer be read verbatim. `originals`: `{tool_use_id: text}`;
-# `context`: the messages after the steps; `transcripts`: one message list per transcript
-# on disk; `saved`: `{path: text}`, the saved files. A result is readable when a
-# `tool_result` with its id, in the context or a transcript, holds the original exactly,
-# or is one of our markers (`<persisted-output>`, `[Earlier tool result saved at ...]`)
-# whose path (`context_compact.formats.persisted_path`, `saved_path`) names a saved file holding
-# it. `context_compact.messages.text_of` gives a result's text.
+# Write `lost(originals, context, transcripts, saved)`: the ids of the results whose text
+# can no longer be read verbatim. `originals`: `{tool_use_id: text}`; `context`: the
+# messages after the steps; `transcripts`: one message list per transcript; `saved`:
+# `{path: text}`. A result is readable when a `tool_result` with its id, in the context
+# or a transcript, holds the original exactly, or is one of our markers whose path
+# (`context_compact.formats.persisted_path`, `saved_path`) names a saved file holding it.
 
 # %%
 def lost(originals, context, transcripts, saved) -> list:
@@ -131,8 +116,8 @@ if open_hint:
 # %% [markdown] id="build-it"
 # ## Build it: the order in your own file
 #
-# In `my_compact.py`, write `cheap_steps`: your three steps, in the article's order, at the
-# article's numbers. Save and run the cell.
+# In `my_compact.py`, write `cheap_steps`: your three steps in the article's order. Save
+# and run the cell.
 
 # %%
 from compact_course.lessons.build_track import check
@@ -141,16 +126,14 @@ built = check("cheap_steps")
 
 # %% [markdown] id="recap"
 # **Recap.**
-# - Step 1 must run before step 3: then the huge result is on disk before step 3 turns it
-#   into one line, and that line points at the copy.
-# - The other way round, the article's step 3 leaves `omitted` and no copy exists: the
-#   output is lost for good, and no chart of sizes shows it.
-# - The default profile fixes the two flaws behind it: step 3 saves before it shrinks,
-#   and never shrinks a result the model has not read.
+# - Step 1 before step 3: the huge result is on disk before step 3 turns it into a line
+#   that points at the copy.
+# - The other way round, the article's step 3 leaves `omitted`: the output is lost for
+#   good, and no chart of sizes shows it.
+# - The default profile saves before it shrinks, and never shrinks an unread result.
 #
 # **Next:** notebook 06, `reactive_compact`: when the API refuses anyway.
 
 # %% [markdown] id="references"
-# **References.**
-# - The article (learn-claude-code s08, in Chinese), section 七、为什么顺序必须固定;
-#   [docs/ARTICLE_MAP.md](../docs/ARTICLE_MAP.md) maps its sections to the code.
+# **References.** The article (in Chinese), section 七、为什么顺序必须固定;
+# [docs/ARTICLE_MAP.md](../docs/ARTICLE_MAP.md).

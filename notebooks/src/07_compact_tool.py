@@ -1,23 +1,31 @@
 # %% [markdown] id="title"
 # # 07 · The compact tool: the model asks for a summary
 #
-# The automatic threshold only knows how *big* the context is; only the model knows when a
-# stage of the work is *finished*. So the article (section 10) adds a sixth tool,
-# `compact`, with no input and no handler. The harness does the work:
+# The threshold knows how *big* the context is; only the model knows when a stage of the
+# work is *finished*. So the article (section 10) adds a tool, `compact`, with no input
+# and no handler. The harness does the work:
 #
 # 1. run the **whole** tool batch first: one reply may write a file and call `compact`;
 # 2. answer `compact` with a fixed text and append every result, so each `tool_use` has
 #    its `tool_result`;
 # 3. only then run `compact_history` on the closed turn.
 #
-# The canned history `compact_tool` stops just before such a batch: the model writes
+# The made history `compact_tool` stops just before such a batch: the model writes
 # `notes/lessons.md` and calls `compact`.
 
 # %% [markdown] id="goal"
-# **Goal.** You will learn why the harness runs the whole batch before it compacts and
-# what goes wrong in the two other orders; then you will write a batch runner that
-# survives a failing tool. About 25 minutes on your own; in the 90-minute class, 7
+# **Goal.** You will learn why the harness runs the whole batch before it compacts, and
+# what goes wrong otherwise; then you will write a batch runner that survives a failing
+# tool, and the step. About 20 minutes on your own; in the 90-minute class, 7
 # (docs/TEACHING.md).
+
+# %% [markdown] id="the-articles-harness"
+# ## The article's harness
+#
+# `Agent.run_batch` does the three steps in a copy of the sample workspace, so the write
+# really happens; the offline model (not a language model) writes the summary, and the
+# agent carries on. The closed turn of 7 messages became 1, though under the limit: the
+# model asked, not the threshold.
 
 # %%
 # %matplotlib inline
@@ -46,26 +54,18 @@ history = load_history("compact_tool")
 request = history["active_request"]
 before_batch = copy.deepcopy(history["messages"][:-1])   # stop before the batch is answered
 batch = tool_uses(before_batch[-1])
-print(f"{len(before_batch)} messages, {estimate_chars(before_batch):,d} characters; the last reply's batch:")
-for use in batch:
-    print(f"  tool_use {use['id']}: {use['name']} {sorted(use['input'])}")
-print("the tool:", [t for t in TOOLS if t["name"] == "compact"][0])
+print(f"{len(before_batch)} messages, {estimate_chars(before_batch):,d} characters; the last reply calls "
+      f"{[use['name'] for use in batch]}")
+print("the tool:", [t for t in TOOLS if t["name"] == "compact"][0], "\n")
 
-# %% [markdown] id="the-articles-harness"
-# ## The article's harness
-#
-# `Agent.run_batch` does the three steps in a copy of the sample workspace, so the write
-# really happens; the offline model (a program, not a language model) writes the
-# summary, and the agent carries on.
-
-# %%
 server = start_offline_server()
 client = offline_client(server.base_url, max_retries=0)
 scratch = tempfile.TemporaryDirectory(prefix="compact-tool-")
 workspace = Path(scratch.name) / "workspace"
 shutil.copytree(Path(context_compact.__file__).resolve().parent.parent / "data" / "workspace", workspace)
 
-agent = Agent(workspace, client, MODEL_NAME, new_id=seeded_ids())
+calls_and_compactions = lambda line: print(line[:60]) if line.startswith(("[compact", ">")) else None  # noqa: E731
+agent = Agent(workspace, client, MODEL_NAME, new_id=seeded_ids(), echo=calls_and_compactions)
 agent.messages = copy.deepcopy(before_batch)
 agent.run_batch(before_batch[-1]["content"], request)
 
@@ -80,6 +80,8 @@ answer = agent.loop(request)
 print("the agent goes on:", answer.splitlines()[0])
 print("write_file calls after the summary:",
       sum(use["name"] == "write_file" for m in agent.messages for use in tool_uses(m)))
+display(before_after(agent.compactor.records, limit=agent.config.context_char_limit,
+                     title="The compact tool: the batch, then compact_history, then the next call"))
 
 # %% [markdown] id="two-harnesses-that-get-it-wrong"
 # ## Two harnesses that get it wrong
@@ -107,16 +109,6 @@ reply = client.messages.create(model=MODEL_NAME, system=SYSTEM, tools=TOOLS,
                                messages=wrong_2, max_tokens=1000)
 print("wrong 2: the summary records the write:", "- notes/lessons.md (written)" in wrong_2[0]["content"])
 print("         the next call:", [f"{b.name} {b.input}" for b in reply.content if b.type == "tool_use"])
-
-# %% [markdown] id="characters-before-and-after"
-# ## Characters before and after
-#
-# The closed turn of 7 messages became 1, though under the limit: the model asked, not
-# the threshold.
-
-# %%
-display(before_after(agent.compactor.records, limit=agent.config.context_char_limit,
-                     title="The compact tool: the batch, then compact_history, then the next call"))
 server.stop()   # the replays are over: the exercise needs no model
 scratch.cleanup()
 wrong_scratch.cleanup()
@@ -124,13 +116,13 @@ wrong_scratch.cleanup()
 # %% [markdown] id="check"
 # ## Check yourself: a batch runner that survives a failing tool
 #
-# A harness that lets a tool's exception escape stops half-way: the calls already made
-# get no results. Write
-# `run_batch_safely(messages, tool_uses, run, compact)`: `run(tool_use)` returns a tool's text and may raise; `compact`
-# has no handler (its answer is `context_compact.formats.COMPACT_TOOL_ACK`), and
-# `compact(the list)` returns the compacted list. Return the list the package's harness
-# leaves: a failed call's result says `Error: <the exception's message>`, every later
-# call still runs, and a requested `compact` still runs after the results.
+# A harness that lets a tool's exception escape stops half-way: the calls made get no
+# results. Write `run_batch_safely(messages, tool_uses, run, compact)`: `run(tool_use)`
+# returns a tool's text and may raise; the `compact` tool's answer is
+# `context_compact.formats.COMPACT_TOOL_ACK`, and `compact(the list)` returns the
+# compacted list. Return the list the package's harness leaves: a failed call's result
+# says `Error: <the exception's message>`, every later call still runs, and a requested
+# `compact` still runs after the results.
 
 # %%
 def run_batch_safely(messages, tool_uses, run, compact):
@@ -138,9 +130,7 @@ def run_batch_safely(messages, tool_uses, run, compact):
 
 
 result = check_run_batch_safely(run_batch_safely)
-
-# %%
-open_hint = False  # set it to True and run this cell: the hint for your last check
+open_hint = False  # set it to True and run this cell again: the hint for your last check
 if open_hint:
     hint()
 
@@ -148,7 +138,7 @@ if open_hint:
 # ## Build it: the compact tool's batch in your own file
 #
 # In `my_compact.py`, write `run_tool_batch`: every call answered in order, the ones after
-# `compact` too, and `compact` with its fixed sentence. Save and run the cell.
+# `compact` too, `compact` with its fixed sentence. Save and run the cell.
 
 # %%
 from compact_course.lessons.build_track import check
@@ -158,10 +148,9 @@ built = check("run_tool_batch")
 # %% [markdown] id="recap"
 # **Recap.**
 # - The `compact` tool has no input and no handler: the model asks, the harness acts.
-# - The harness runs the whole batch, appends every result (`compact`'s a fixed text),
-#   then compacts the closed turn.
-# - Compacting earlier either orphans the results (the API refuses) or forgets what the
-#   batch did (the model repeats a side effect).
+# - The harness runs the whole batch, appends every result, then compacts the closed turn.
+# - Compacting earlier orphans the results (the API refuses) or forgets what the batch
+#   did (the model repeats a side effect).
 #
 # **Next:** notebook 08, the capstone: you build `prepare` from the four steps.
 
