@@ -20,8 +20,8 @@
 # and its thinking blocks are a program's stand-ins, not a model's reasoning.
 
 # %% [markdown] id="goal"
-# **Goal.** See step 3 refused, predict what `drop_block` drops after three edits, and
-# weigh an edit in place against a whole compaction on the bill.
+# **Goal.** You will see step 3 refused, predict what `drop_block` drops after three
+# edits, and weigh an edit in place against a whole compaction on the bill.
 # About 20 minutes on your own; not part of the 90-minute class (docs/TEACHING.md).
 
 # %%
@@ -83,8 +83,8 @@ for record in agent.compactor.records:
 print(agent.answer.splitlines()[0])
 
 # %% [markdown] id="drop-block-and-what-it-drops"
-# Its record counts the cost: the earlier turns' reasoning is gone (removed with
-# everything before it, which is allowed) and the prompt cache restarts at message 0.
+# Its record counts the cost: the earlier turns' reasoning is gone (removed with all
+# before it, which is allowed) and the prompt cache restarts at message 0.
 # Nothing was sent back invalid.
 #
 # ## `drop_block`, and what it drops
@@ -160,9 +160,9 @@ print(tables.format_table(rows, columns=("design", "calls", "summ", "read", "cos
 lab.cost_chart(rows)
 
 # %% [markdown] id="a-practitioners-checklist"
-# The edits in place are cheaper on this bill (`cost k`): they keep most of the prompt
-# cached (`read`). But each one invalidates the reasoning after it, and on a current model
-# the cheaper bill is a refused request. The default pays for whole compactions (`summ`)
+# The edits in place are cheaper on this bill (`cost k`): they keep more of the prompt
+# cached (`read`). But each invalidates the reasoning after it: on a current model, a
+# refused request. The default pays for whole compactions (`summ`)
 # and sends nothing back invalid. The token counts are the offline estimate.
 #
 # ## A practitioner's checklist
