@@ -65,7 +65,8 @@ print(recorded.summary)
 print(f"{len(row['_probes'])} probes:", dict(Counter(row["_places"])))
 for probe, where, answer in zip(row["_probes"], row["_places"], row["answers"]):
     if probe.kind == "latest value":
-        print(f"{probe.detail:8} {where:13} latest {probe.expected!r}; offline model: {answer['score']}")
+        print(f"{probe.detail:8} {where:13} latest {probe.expected!r} (was {probe.stale[0]!r}); "
+              f"offline model: {answer['score']}")
 timeout = next(p for p in row["_probes"] if p.detail == "setting")
 print("an answer from the summary, 'Set the timeout to 30.':", score(timeout, "Set the timeout to 30."))
 
