@@ -15,8 +15,8 @@
 # (`compact_course.probes`), each located in one of four places:
 # **in context** (verbatim in what is sent), **on disk** (in a file the context names),
 # **summary only**, or **gone**. Then the offline model answers each through the real
-# SDK. It is a program, not a language model: it quotes only a line that starts with the
-# probe's cue, so its "I can't tell" counts what the context has lost.
+# SDK. It is a program, not a language model: it answers only from text it finds, so its
+# "I can't tell" counts what the context has lost.
 
 # %% [markdown] id="goal"
 # **Goal.** You will audit a recorded compaction, watch what five designs keep round
@@ -75,7 +75,7 @@ print("an answer from the summary, 'Set the timeout to 30.':", score(timeout, "S
 # scored wrong. The offline model sees one value where the question counts two, and says
 # it can't tell. Audit your own file the same way:
 # `python -m compact_course probe ~/.claude/projects/<project>/<session>.jsonl --recorded`
-# (a Codex rollout too; with `ANTHROPIC_API_KEY` and `MODEL_ID` set, Claude answers).
+# (or a Codex rollout; `--json` for the figures).
 
 # %% [markdown] id="round-after-round"
 # ## Round after round
@@ -99,7 +99,7 @@ for design, points in curves(runs).items():
 rounds_chart(runs, "tool-heavy", 400)
 
 # %% [markdown] id="read-the-solid"
-# The solid lines are what the model has without re-reading: less at each round. The
+# The solid lines are what the model has without re-reading: they fall over the rounds. The
 # default holds little, since it moves outputs to disk rather than summarising them. The
 # dashed lines are what a re-read brings back: all of it for the summary design and the
 # default (their transcripts and saved outputs), less for the seed (step 3's placeholders
@@ -130,8 +130,8 @@ if show_all:
 #
 # The course's summary drops the user's instructions ("Do not edit anything under
 # web/."). The probes find them with a rule, `compact_course.probes.instructions`; write
-# it again from the examples below, each printed with the sentences the rule keeps. Which words make a
-# sentence an instruction? Does case matter? A word inside a longer one? Chinese, with no
+# it again from the examples below, each printed with the sentences the rule keeps.
+# Which words make a sentence an instruction? Does case matter? A word inside a longer one? Chinese, with no
 # spaces between words? The rule reads words, not meaning: the sentences it gets "wrong"
 # tell you what it looks at.
 #
