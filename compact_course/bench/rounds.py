@@ -10,10 +10,8 @@ server's compaction or clearing); round k locates every probe of the messages
 before it, so a fact met early is asked again at every round. Two figures a round
 and kind: *held*, the share of those probes the model reads in the request itself
 (in context or in a summary), and *reachable*, the share not gone (a file the
-request names holds it too). The field measures loss this way (a free-form summary
-kept all planted facts at round 2 and a tenth by round 5, in one conformance kit);
-here the summary is the offline model's extractive one, and the files are the
-course's.
+request names holds it too). Here the summary is the offline model's extractive
+one, and the files are the course's.
 
 Up to ROUNDS rounds, or as many as the session runs to; a design that never
 compacts has none.

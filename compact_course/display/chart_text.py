@@ -123,6 +123,9 @@ CHART_TEXT = {
         "rounds y": "share of the probes made before it",
         "rounds held": "{design}: held (in the request or its summary)",
         "rounds reach": "{design}: reachable (on disk too)",
+        "rounds same": "{line}, on {other}",
+        "rounds held short": "{design}'s held line",
+        "rounds reach short": "{design}'s reachable line",
     },
     "zh": {
         "before the step": "这一步之前",
@@ -221,6 +224,9 @@ CHART_TEXT = {
         "rounds y": "此前产生的探针中的占比",
         "rounds held": "{design}：还在请求或摘要里",
         "rounds reach": "{design}：还能找回（包括磁盘上）",
+        "rounds same": "{line}，与{other}重合",
+        "rounds held short": " {design} 还留着的那条线",
+        "rounds reach short": " {design} 能找回的那条线",
     },
 }
 

@@ -1,4 +1,5 @@
-"""What each step and each design keeps where: the figures lab 05 prints.
+"""What each step and each design keeps where: the figures lab 05 prints (the audit and the
+rounds by default; the others behind its `show_all` switch).
 
     step_run("huge_result", "tool_result_budget")   # one step of the article alone, seed profile
     design_runs("long_session", asker)              # every design of the benchmark, at the end

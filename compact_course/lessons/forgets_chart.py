@@ -4,7 +4,9 @@ what each design keeps over rounds of compaction.
 `cost_forgotten_chart`: one point a design (the benchmark's colours), the bill on a log
 scale, the forgotten count along the bottom; the best corner is the lower left.
 `rounds_chart`: a line a design over its first compactions, the share of the probes
-made so far that it still holds (solid) and can still reach (dashed). Their words are
+made so far that it still holds (solid) and can still reach (dashed); a dashed line on the
+points of one drawn before it is dashed in that one's gaps, and its legend entry names the
+line it lies on (the summary's and the default's reach coincide at 100%). Their words are
 in the notebook's language (`compact_course.display.chart_text`).
 
 Left out: the figures themselves (`compact_course.lessons.forgets.cost_and_forgotten`,
@@ -52,14 +54,23 @@ def rounds_chart(runs: dict, session: str, turns: int) -> Figure:
     use_cjk_fallback()
     fig = Figure(figsize=(11, 5.5), layout="constrained")
     ax = fig.subplots()
+    drawn: dict[tuple, list] = {}   # a line's points -> the short names of the lines on them
     for design, points in curves(runs).items():
         if not points:
             continue
         rounds = [r for r, _, _ in points]
-        ax.plot(rounds, [h for _, h, _ in points], marker="o", color=COLOURS[design],
+        held = tuple(zip(rounds, (h for _, h, _ in points)))
+        reach = tuple(zip(rounds, (r for _, _, r in points)))
+        ax.plot(rounds, [h for _, h in held], marker="o", color=COLOURS[design],
                 label=words("rounds held", design=design))
-        ax.plot(rounds, [r for _, _, r in points], linestyle="--", color=COLOURS[design], alpha=0.7,
-                label=words("rounds reach", design=design))
+        drawn.setdefault(held, []).append(words("rounds held short", design=design))
+        under = drawn.setdefault(reach, [])
+        label = words("rounds reach", design=design)
+        if under:   # it would hide a line drawn before it: say so, and dash it in that one's gaps
+            label = words("rounds same", line=label, other=under[0])
+        ax.plot(rounds, [r for _, r in reach], linestyle=(4 * (len(under) % 2), (4, 4)),
+                color=COLOURS[design], alpha=1 if under else 0.7, label=label)
+        under.append(words("rounds reach short", design=design))
     ax.set_xticks(range(1, ROUNDS + 1))
     ax.set_ylim(-0.03, 1.05)
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:.0%}"))

@@ -104,12 +104,15 @@ def cost_chart(rows: list[dict]) -> Figure:
     names = [r["design"] for r in rows]
     colours = [COLOURS["seed" if n == "seed" else "default"] for n in names]
     colours[1] = COLOURS["default+cold"]
+    # Each panel's words go in its title and a short x label on two lines: two long
+    # one-line x labels side by side ran into each other (issue 52).
     left.barh(names, [r["cost"] / 1000 for r in rows], color=colours)
-    left.set_xlabel(choose(f"cost, thousands of base input tokens ({priced_as()})",
-                           f"费用，千个基础输入 token（{priced_as()}）"))
+    left.set_title(choose("cost", "费用"))
+    left.set_xlabel(choose(f"thousands of base input tokens\n({priced_as()})",
+                           f"千个基础输入 token\n（{priced_as()}）"))
     right.barh(names, [r["thinking_invalid"] for r in rows], color=colours)
-    right.set_xlabel(choose(f"thinking blocks sent back invalid (of {rows[0]['turns']})",
-                            f"发回时已失效的思考块（共 {rows[0]['turns']} 个）"))
+    right.set_title(choose("thinking blocks sent back invalid", "发回时已失效的思考块"))
+    right.set_xlabel(choose(f"blocks (of {rows[0]['turns']})", f"块（共 {rows[0]['turns']} 个）"))
     right.set_yticks([])
     for axis in (left, right):
         axis.invert_yaxis()

@@ -393,25 +393,6 @@ def test_merging_leaves_a_single_output_alone():
     assert BUILD.merge_streams(only) == only and BUILD.merge_streams([]) == []
 
 
-@pytest.mark.parametrize("edition", ["", "zh/"])
-def test_notebook_12s_server_compaction_never_triggering_is_a_printed_count(edition):
-    """"(server compaction never triggers here)" once stood on no printed figure: the cell
-    before it prints the summary calls of default+server-compact, the server's compactions
-    included (each is booked as one), and the sentence names the count it printed."""
-    nb = nbformat.read(ROOT / "notebooks" / f"{edition}labs" / "05_what_each_design_forgets.ipynb",
-                       as_version=4)
-    never = "never triggers here" if not edition else "从不触发"
-    at = next(i for i, cell in enumerate(nb.cells)
-              if cell.cell_type == "markdown" and never in cell.source)
-    printed = stdout_of(nb.cells[at - 1])
-    found = re.search(r"^default\+server-compact: (\d+) summary calls, the server's compactions",
-                      printed, re.M)
-    assert found and found[1] == "0", printed
-    row = re.search(r"^default\+server-compact .* summary calls +(\d+)$", printed, re.M)
-    assert row and row[1] == "0", printed
-    assert ("0 summary calls" if not edition else "摘要调用是 0 次") in nb.cells[at].source
-
-
 ZH_NOTEBOOKS = [BUILD.Notebook(source, zh=True).target for source in BUILD.sources()]
 HAN = r"[\u3400-\u9fff\u3000-\u303f\uff00-\uffef]"
 CJK_BREAK = re.compile(HAN + r"\n[ ]{0,3}" + HAN)

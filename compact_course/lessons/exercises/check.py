@@ -403,11 +403,14 @@ def has_none(value) -> bool:
     return value is None
 
 
-def check_prediction(name, answer, expected: dict, hint, *, diagnose=None) -> CheckResult:
+def check_prediction(name, answer, expected: dict, hint, *, diagnose=None,
+                     reveal=True) -> CheckResult:
     """expected: {label: value}; answer: one value, a tuple in that order, or a dict.
 
     `diagnose(label, expected, got)` may return a hint for the mistake it
-    recognises in one wrong value, opened by `hint()` like a function's."""
+    recognises in one wrong value, opened by `hint()` like a function's. With
+    `reveal=False` every run prints the directions, never the expected value (lab 06:
+    a wrong list shown beside the right one is the whole answer)."""
     labels = list(expected)
     if answer is None:
         return not_attempted(name, len(labels), hint, "prediction None")
@@ -434,6 +437,8 @@ def check_prediction(name, answer, expected: dict, hint, *, diagnose=None) -> Ch
             for label in labels]
     ways = [("", "") if oks[label] else (direction(expected[label], given[label]), detail)
             for label, _, detail in rows]
+    if not reveal:   # every run prints the directions, and hint() holds no value back
+        rows, ways = [(label, ok, way) for (label, ok, _), (way, _) in zip(rows, ways)], None
     hints = [(label, text) for label, ok, _ in rows if not ok and diagnose
              for text in [diagnose(label, expected[label], given[label])] if text]
     return report(name, rows, hint, hints, ways)
