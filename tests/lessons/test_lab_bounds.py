@@ -14,16 +14,7 @@ from tests.helpers import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 tables = load_script("notebook_tables")
-# A lab leaves these sets when it is rewritten as a lesson; the xfail is strict, so a lab
-# within bounds that is still listed fails too.
-TOO_LONG: set = set()
-TOO_WIDE: set = set()
-
-
-def labs(not_yet: set) -> list:
-    return [pytest.param(path, id=tables.name(path), marks=[pytest.mark.xfail(
-                strict=True, reason="not yet a lesson")] if tables.name(path)[5:7] in not_yet else [])
-            for path in tables.sources() if not tables.in_core(path)]
+LABS = [path for path in tables.sources() if not tables.in_core(path)]
 PROSE_WORDS, PRINTED_WORDS, COLUMNS = 900, 500, 8
 FIELDS = re.compile(r"\S(?:\S| (?! ))*")   # a printed column: text with no run of two spaces
 
@@ -57,7 +48,7 @@ def test_the_table_counter_counts_a_printed_table_and_a_markdown_one():
     assert widest_table(nbformat.v4.new_notebook(cells=[prose])) == 2
 
 
-@pytest.mark.parametrize("path", labs(TOO_LONG))
+@pytest.mark.parametrize("path", LABS, ids=tables.name)
 def test_a_lab_is_a_lesson_in_length(path):
     prose = tables.walkthrough(path)[0]
     printed = tables.printed_words(built(path))
@@ -67,7 +58,7 @@ def test_a_lab_is_a_lesson_in_length(path):
 
 
 @pytest.mark.parametrize("edition", ["", "zh"])
-@pytest.mark.parametrize("path", labs(TOO_WIDE))
+@pytest.mark.parametrize("path", LABS, ids=tables.name)
 def test_no_table_in_a_lab_is_wider_than_8_columns(path, edition):
     widest = widest_table(built(path, edition))
     assert widest <= COLUMNS, f"{edition or 'en'} {tables.name(path)}: a table of {widest} columns"
