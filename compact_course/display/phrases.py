@@ -419,43 +419,25 @@ PHRASES = {
                         "{name}：应当有 {n} 个值（{labels}），只得到一个。"),
     "check raised": ("raised {kind}: {error}",
                      "抛出了 {kind}：{error}"),
-    "check expected got": ("expected {want}, got {have}",
-                           "应为 {want}，得到 {have}"),
-    "check types": ("expected {want_type} ({want}), got {have_type} ({have})",
-                    "应为 {want_type}（{want}），得到 {have_type}（{have}）"),
     "check at": ("at [{where}]: {what}",
                  "在 [{where}]：{what}"),
-    "check items": ("expected {n} items, got {m}: expected {want}, got {have}",
-                    "应有 {n} 项，得到 {m} 项：应为 {want}，得到 {have}"),
-    "check keys": ("keys differ: missing {missing}, not expected {extra}",
-                   "键不同：缺少 {missing}，多出 {extra}"),
-    "check texts": ("texts differ at character {at:,d} (expected {n:,d} characters, got {m:,d})",
-                    "文本在第 {at:,d} 个字符处不同（应有 {n:,d} 个字符，得到 {m:,d} 个）"),
     "check stops": ("; yours stops there",
                     "；你的在那里就结束了"),
     "check goes on": ("; yours goes on",
                       "；你的还在继续"),
-    "check expected:": ("      expected: ",
-                        "      应为：    "),
-    "check got:": ("      got:      ",
-                   "      得到：    "),
+    "check yours reads": ("; yours reads there: {text}",
+                          "；你的在那里是：{text}"),
     "check hint for": ("hint ({case}): {hint}",
                        "提示（{case}）：{hint}"),
     "check hint general": ("hint: {hint}",
                            "提示：{hint}"),
-    "check both": ("\n      expected {want}\n      got      {have}",
-                   "\n      应为 {want}\n      得到 {have}"),
-    "check order": ("the same items in another order: expected {want}, got {have}",
-                    "项目相同，顺序不同：应为 {want}，得到 {have}"),
     "check long value": (" ({n:,d} in all)",
                          "（共 {n:,d}）"),
     "check input": ("input: {args}\n      ",
                     "输入：{args}\n      "),
     "check no check yet": ("No check has run yet: run a checker's cell first.",
                            "还没有运行过检查：先运行一个检查单元格。"),
-    "check missing extra": ("missing {missing}, not expected {extra}",
-                            "缺少 {missing}，多出 {extra}"),
-    # a first wrong try: a direction, never the expected value (check.py's WAYS)
+    # a wrong answer: how the learner's own value is off, never the expected value (check.py's WAYS)
     "check then": ("; ",
                    "；"),
     "check too high": ("too high",
@@ -466,10 +448,14 @@ PHRASES = {
                     "不对"),
     "check should be type": ("should be {want_type}, not {have_type}",
                              "应为 {want_type}，不是 {have_type}"),
+    "check not this type": ("the wrong kind of value: yours is {have_type}",
+                            "值的种类不对：你的是 {have_type}"),
     "check text from": ("the text is wrong from character {at:,d} on",
                         "文本从第 {at:,d} 个字符起不对"),
-    "check count": ("{m} items, should be {n}",
-                    "{m} 项，应为 {n} 项"),
+    "check too many": ("too many items (yours has {m})",
+                       "项太多（你的有 {m} 项）"),
+    "check too few": ("too few items (yours has {m})",
+                      "项太少（你的有 {m} 项）"),
     "check item wrong": ("item {i} is wrong: {what}",
                          "第 {i} 项不对：{what}"),
     "check item extra": ("has an item it should not: {item}",
@@ -482,10 +468,6 @@ PHRASES = {
                           "缺少键 {name}"),
     "check key extra": ("has a key it should not: {name}",
                         "有一个键不该有：{name}"),
-    "check held": ("The expected values stay hidden this time: try again, or run hint() to see them.",
-                   "这一次不显示应得的值：再试一次，或运行 hint() 查看。"),
-    "check answer for": ("answer ({case}): {what}",
-                         "答案（{case}）：{what}"),
     "check held back": ("Held back until you make the prediction above: fill it in, run its checker, "
                         "then run this cell again.",
                         "先做上面的预测：把它填好，运行它的检查，再运行这个单元格。"),
@@ -543,21 +525,20 @@ PHRASES = {
                                             "this batch: work it out from the sizes.",
                                             "30,000 是文章自己的阈值，不是这一批的答案："
                                             "要从这些大小算出来。"),
-    "budget: no limit works": ("even with large_limit = {floor:,d} step 1 cannot "
-                                                    "bring this batch under {batch_limit:,d}: answer "
-                                                    "None.",
-                                                    "即使 large_limit = {floor:,d}，"
-                                                    "第一步也无法让这一批低于 {batch_limit:,d}：答 "
-                                                    "None。"),
-    "budget: a limit exists with step 1": ("a limit exists: with {expected:,d} step 1 brings the batch "
-                                           "under the limit.",
-                                           "存在这样的阈值：取 {expected:,d} 时，"
-                                           "第一步能让这一批低于阈值。"),
+    "budget: no limit works": ("before you look for the largest limit, ask whether any works: "
+                               "replay step 1 on these sizes with large_limit = {floor:,d}. Where "
+                               "does the batch end, against {batch_limit:,d}?",
+                               "先别找最大的阈值，先问有没有阈值行得通：用 large_limit = {floor:,d} "
+                               "在这些大小上重演第一步。这一批最后是多少，和 {batch_limit:,d} 比呢？"),
+    "budget: a limit exists with step 1": ("a limit exists: replay step 1 on these sizes with a "
+                                           "small limit, and see where the batch ends against "
+                                           "{batch_limit:,d}.",
+                                           "存在这样的阈值：用一个小阈值在这些大小上重演第一步，"
+                                           "看这一批最后和 {batch_limit:,d} 比是多少。"),
     "budget: a result of exactly characters": ("a result of exactly {got:,d} characters is not longer "
-                                               "than a limit of {got:,d}: step 1 leaves it. Subtract "
-                                               "one.",
+                                               "than a limit of {got:,d}: step 1 leaves it.",
                                                "正好 {got:,d} 个字符的结果不比阈值 {got:,d} 长："
-                                               "第一步不动它。要减一。"),
+                                               "第一步不动它。"),
     "budget: with your limit step 1 leaves": ("with your limit step 1 leaves {left:,d} characters, "
                                               "still over {batch_limit:,d}: a persisted result still "
                                               "takes its 2,000-character preview, so each move saves "
@@ -565,10 +546,10 @@ PHRASES = {
                                               "用你的阈值，第一步之后还剩 {left:,d} 个字符，仍超过 "
                                               "{batch_limit:,d}：转存的结果仍占 2,000 个字符的预览，"
                                               "每转存一个省下的比它的大小少。"),
-    "budget: a larger limit works too": ("a larger limit works too ({expected:,d}): step 1 goes "
+    "budget: a larger limit works too": ("a larger limit works too: step 1 goes "
                                               "largest first and stops as soon as the batch fits, so "
                                               "only the results it needs must be longer than the limit.",
-                                              "更大的阈值也行（{expected:,d}）：第一步从最大的开始，"
+                                              "更大的阈值也行：第一步从最大的开始，"
                                               "一放得下就停，所以只有它需要转存的那些结果必须比阈值长。"),
     # -- payoff.py
     "payoff: return a whole number of calls": ("return a whole number of calls (an int), or None when "
@@ -576,9 +557,9 @@ PHRASES = {
                                                "返回调用次数（一个 int）；步骤永远回不了本时返回 None。"),
     "payoff: saves nothing": ("this step leaves a list no shorter than before: every later call "
                               "costs the same with it or without it, so the first call's extra "
-                              "cost is never paid back. Return None.",
+                              "cost is never paid back.",
                               "这个步骤留下的列表并不比原来短：之后每次调用，有它没它花费一样，"
-                              "第一次调用多付的钱永远收不回来。返回 None。"),
+                              "第一次调用多付的钱永远收不回来。"),
     "payoff: it always pays in the end": ("the list got shorter, so every call after the first "
                                           "one saves 0.1 per token removed: in the end the step "
                                           "pays for itself.",
@@ -772,24 +753,22 @@ PHRASES = {
                                                      "返回一个下标：第一条原样保留的消息。"),
     "reactive: that is the article's tail message": ("that is the article's tail: message "
                                                      "{request_at}, the request, is in it and in the "
-                                                     "summary message, so the model reads it twice. "
-                                                     "Start the tail after it.",
+                                                     "summary message, so the model reads it twice.",
                                                      "这是文章的尾部：请求所在的第 {request_at} "
                                                      "条消息既在尾部里，又在摘要消息里，"
-                                                     "模型会读到两次。让尾部从它之后开始。"),
+                                                     "模型会读到两次。"),
     "reactive: the tail starts at the request": ("the tail starts at the request, so the model reads "
-                                                 "it twice: start one later.",
-                                                 "尾部从请求开始，模型会读到两次：晚一条开始。"),
+                                                 "it twice.",
+                                                 "尾部从请求开始，模型会读到两次。"),
     "reactive: the request message is already before": ("the request (message {request_at}) is already "
-                                                        "before the tail, so only the summary holds "
-                                                        "it: keep the tail as it is.",
+                                                        "before the tail, so only the summary holds it: "
+                                                        "does the tail need to move?",
                                                         "请求（第 {request_at} 条消息）已经在尾部之前，"
-                                                        "只有摘要里有它：尾部保持原样。"),
+                                                        "只有摘要里有它：尾部还需要移动吗？"),
     "reactive: your tail opens on kinds": ("your tail opens on kinds[{got}], a tool_result whose "
-                                           "tool_use is just before it: start one earlier so the pair "
-                                           "stays together.",
+                                           "tool_use is just before it: the pair is parted.",
                                            "你的尾部从 kinds[{got}] 开始，它是 tool_result，而它的 "
-                                           "tool_use 就在前面：提前一条开始，让这一对保持在一起。"),
+                                           "tool_use 就在前面：这一对被拆开了。"),
     "reactive: never start below 0": ("never start below 0.",
                                       "绝不从小于 0 的位置开始。"),
     # -- server_edits.py
@@ -847,8 +826,8 @@ PHRASES = {
     "summary: return a list of indexes": ("return a list of message indexes (ints), oldest first.",
                                          "返回消息下标（int）的列表，从最早的开始。"),
     "summary: under the limit all is sent": (
-        "at most {limit:,d} characters, the JSON is sent whole: no message is unseen.",
-        "不超过 {limit:,d} 个字符时，JSON 整个发送：没有看不到的消息。"),
+        "how long is this case's JSON, against the limit of {limit:,d}? Is anything cut at all?",
+        "这个用例的 JSON 有多长，和上限 {limit:,d} 比呢？到底有没有被切掉的部分？"),
     # -- tool.py
     "tool: run tool_use raised and your function": ("run(tool_use) raised and your function let it "
                                                     "escape: catch the exception and answer the call "

@@ -2,12 +2,12 @@
 
 Each `check_<name>(answer)` takes what the learner wrote (a function, or a
 prediction) and runs it on canned and seeded random cases next to the
-package's own implementation: one PASS/FAIL line per case, a diff and a hint
-for each miss, a one-line verdict, and a `CheckResult`. A stub that still
-raises NotImplementedError, or a prediction left as None, gets a friendly
+package's own implementation: one PASS/FAIL line per case, the input and which
+way each miss is off, a hint for it behind `hint()`, a one-line verdict, and a
+`CheckResult`. A stub that still raises NotImplementedError, or a prediction left as None, gets a friendly
 "not attempted yet" line, never a traceback. The hints stay closed until the
-learner runs `hint()`; a first wrong try is told which way it is off, the
-expected value waits for `hint()` or a second try. A cell that shows a
+learner runs `hint()`; a wrong try is told which way it is off, on every run,
+and no run or hint prints the expected value. A cell that shows a
 prediction's answer runs under `if revealed("<checker name>"):`, so it opens only
 once the learner made that prediction (compact_course/lessons/exercises/hints.py).
 

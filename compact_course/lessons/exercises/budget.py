@@ -106,14 +106,14 @@ def _diagnose(args, expected, got):
     if expected is None:
         return say("budget: no limit works", floor=FLOOR, batch_limit=batch_limit)
     if got is None:
-        return say("budget: a limit exists with step 1", expected=expected)
+        return say("budget: a limit exists with step 1", batch_limit=batch_limit)
     if got == expected + 1 and got in sizes:
         return say("budget: a result of exactly characters", got=got)
     with tempfile.TemporaryDirectory(prefix="compact-exercise-") as root:
         left = _total_after(sizes, batch_limit, got, root) if got >= 1 else None
     if got > expected:
         return say("budget: with your limit step 1 leaves", left=left, batch_limit=batch_limit)
-    return say("budget: a larger limit works too", expected=expected)
+    return say("budget: a larger limit works too")
 
 
 def article_limit() -> int:

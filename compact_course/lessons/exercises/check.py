@@ -1,19 +1,24 @@
 """The checkers' shared machinery: run the learner's answer, compare, explain a miss.
 
 A checker runs the learner's function on cases whose expected value comes
-from the package itself, and prints one PASS/FAIL line per case. On the
-checker's first failing run in a kernel a FAIL gives the case's input and a
-direction only (`direction`, one table of kinds: too high, 2 items should be 3,
-a key missing), so the learner has something left to reason out; the second
-failing run, and `hint()`, say *how* the answer differs from the expected value:
-- when the types differ, both types (`expected an int, got a str`);
-- for texts, the first differing character, with a little context either side;
-- for lists, tuples and dicts, the first differing element or key, explained
-  the same way, recursively;
-- the failing case's input, so the learner can run it again by hand;
-- and a hint tied to the mistake when the checker recognises it (`diagnose`),
-  otherwise the checker's general hint. Hints stay closed until the learner
-  asks: `hint()` (compact_course/lessons/exercises/hints.py) opens the last check's.
+from the package itself, and prints one PASS/FAIL line per case. No run, the
+first or the tenth, and no `hint()` prints an expected value or a count of one
+(issue 52): a FAIL says how the learner's own answer is off, in terms of their
+value and the case's input (`direction`, one table of kinds):
+- a number: too high or too low;
+- a value of the wrong type: the type it should be, and theirs (never the type of an
+  expected None or bool, which would be the answer);
+- a text: the first character where it is wrong, with the learner's own text there;
+- a list: too many or too few items (the learner's count only), which of the
+  learner's items should not be there, the first item that is wrong and which way,
+  or the right items in the wrong order;
+- a dict: the name of a missing key, a key of the learner's that should not be
+  there, or the first key whose value is off and which way;
+- and the failing case's input, so the learner can run it again by hand.
+A hint tied to the mistake, when the checker recognises it (`diagnose`), and the
+checker's general hint stay closed until the learner asks: `hint()`
+(compact_course/lessons/exercises/hints.py) opens the last check's; each gives the
+next idea, never the code or the value.
 
 A stub that still raises NotImplementedError, or an answer left as None, is
 "not attempted yet": a friendly line, never a traceback, so a notebook shipped
@@ -36,11 +41,11 @@ from dataclasses import dataclass, field
 from ...display.lang import language
 from ...display.phrases import PHRASES, say
 from .case_names import shown
-from .hints import failed_before, hint_text, made, remember
+from .hints import hint_text, made, remember
 
 SHOWN_FAILS = 3      # failing cases explained in full; the others get their first two lines
 BRIEF = 110          # characters of each of those lines
-CONTEXT = 40         # characters of context either side of a text difference
+CONTEXT = 40         # characters of the learner's own text either side of where it goes wrong
 SHORT = 70           # characters of a value shown whole
 INPUT = 160          # characters of one argument shown in a failing case's input
 
@@ -51,10 +56,9 @@ class CheckResult:
     passed: int
     total: int
     attempted: bool = True
-    rows: list = field(default_factory=list)  # (case, ok, detail with the expected value)
+    rows: list = field(default_factory=list)  # (case, ok, detail: the input and the direction)
     general: str = ""                         # the checker's hint
     hints: list = field(default_factory=list)  # (case, hint tied to that case's mistake)
-    held: list = field(default_factory=list)  # (case, difference) a first try kept back
 
     @property
     def ok(self) -> bool:
@@ -75,13 +79,7 @@ class CheckResult:
         most = max(count.values(), default=0)
         lines = [frame("hint for", case=shown(case), hint=text)
                  for kind, (case, text) in first.items() if count[kind] == most]
-        return "\n".join([*lines, frame("hint general", hint=self.general), *self.answers()])
-
-    def answers(self) -> list:
-        """The expected values a first try held back: the first SHOWN_FAILS in full."""
-        return [frame("answer for", case=shown(case),
-                      what=text if n < SHOWN_FAILS else _brief(text, 1))
-                for n, (case, text) in enumerate(self.held)]
+        return "\n".join([*lines, frame("hint general", hint=self.general)])
 
     def __repr__(self) -> str:
         state = f"{self.passed}/{self.total}" if self.attempted else "not attempted"
@@ -103,7 +101,7 @@ class NotAttempted(Exception):
     """The learner's stub said it is not written yet."""
 
 
-# -- explaining a difference -----------------------------------------------------
+# -- the learner's own values -------------------------------------------------------
 
 def short(value) -> str:
     text = repr(value)
@@ -134,65 +132,6 @@ def same(expected, got) -> bool:
     return expected == got
 
 
-def text_difference(expected: str, got: str) -> str:
-    """Where two texts first differ, shown with context, and their lengths."""
-    at = next((i for i, (a, b) in enumerate(zip(expected, got)) if a != b),
-              min(len(expected), len(got)))
-    start = max(0, at - CONTEXT)
-    before = expected[start:at]
-    lead = "..." if start else ""
-    want = repr(before + expected[at: at + CONTEXT])
-    have = repr(before + got[at: at + CONTEXT])
-    caret = " " * (len(lead) + len(repr(before)) - 1) + "^"
-    where = frame("texts", at=at, n=len(expected), m=len(got))
-    if at == len(got):
-        where += frame("stops")
-    elif at == len(expected):
-        where += frame("goes on")
-    return (f"{where}\n{frame('expected:')}{lead}{want}\n{frame('got:')}{lead}{have}"
-            f"\n                {caret}")
-
-
-def difference(expected, got) -> str:
-    """A short account of how `got` differs from `expected`."""
-    if is_number(expected) and is_number(got):
-        return frame("expected got", want=repr(expected), have=repr(got))
-    if type(expected) is not type(got):
-        return frame("types", want_type=_a(type(expected)), want=short(expected),
-                     have_type=_a(type(got)), have=short(got))
-    if isinstance(expected, str):
-        if len(expected) <= SHORT and len(got) <= SHORT:
-            return frame("expected got", want=repr(expected), have=repr(got))
-        return text_difference(expected, got)
-    if isinstance(expected, (list, tuple)):
-        return list_difference(expected, got)
-    if isinstance(expected, dict):
-        missing = [k for k in expected if k not in got]
-        extra = [k for k in got if k not in expected]
-        if missing or extra:
-            return frame("keys", missing=missing, extra=extra)
-        key = next(k for k in expected if not same(expected[k], got[k]))
-        return frame("at", where=repr(key), what=difference(expected[key], got[key]))
-    return frame("expected got", want=short(expected), have=short(got))
-
-
-def list_difference(expected, got) -> str:
-    """Which item differs, and both lists when they are short enough to read."""
-    whole = frame("both", want=short(expected), have=short(got))
-    if _sortable(expected) and _sortable(got) and sorted(expected) == sorted(got):
-        return frame("order", want=short(expected), have=short(got))
-    if _flat(expected) and _flat(got):
-        missing = [item for item in expected if item not in got]
-        extra = [item for item in got if item not in expected]
-        if missing or extra:
-            return frame("missing extra", missing=short(missing), extra=short(extra)) + whole
-    for index, (want, have) in enumerate(zip(expected, got)):
-        if not same(want, have):
-            what = frame("at", where=index, what=difference(want, have))
-            return what + whole if _flat(expected) and _flat(got) else what
-    return frame("items", n=len(expected), m=len(got), want=short(expected), have=short(got))
-
-
 def _flat(items) -> bool:
     return all(isinstance(i, (int, float, str, type(None))) for i in items)
 
@@ -202,10 +141,10 @@ def _sortable(items) -> bool:
 
 
 # -- a direction, not the answer -----------------------------------------------------
-# A first wrong try is told which way it is off, never the expected value, so the
-# learner still has something to reason out. Each row: (applies to (expected, got),
-# the direction); the first row that applies speaks. Only the learner's own values
-# are quoted.
+# A wrong answer is told which way it is off, never the expected value, so the learner
+# still has something to reason out, on every run. Each row: (applies to (expected,
+# got), the direction); the first row that applies speaks. Only the learner's own
+# values and counts are quoted.
 
 def _number_way(expected, got) -> str:
     if got > expected:
@@ -214,14 +153,20 @@ def _number_way(expected, got) -> str:
 
 
 def _type_way(expected, got) -> str:
+    if expected is None or isinstance(expected, bool):  # the type is the whole answer
+        return frame("not this type", have_type=_a(type(got)))
     return frame("should be type", want_type=_a(type(expected)), have_type=_a(type(got)))
 
 
 def _text_way(expected: str, got: str) -> str:
     at = next((i for i, (a, b) in enumerate(zip(expected, got)) if a != b),
               min(len(expected), len(got)))
-    end = frame("stops") if at == len(got) else frame("goes on") if at == len(expected) else ""
-    return frame("text from", at=at) + end
+    if at == len(got):
+        return frame("text from", at=at) + frame("stops")
+    end = frame("goes on") if at == len(expected) else ""
+    start = max(0, at - CONTEXT)   # the learner's own text around the place, never the expected
+    mine = ("..." if start else "") + repr(got[start: at + CONTEXT])
+    return frame("text from", at=at) + end + frame("yours reads", text=mine)
 
 
 def _list_way(expected, got) -> str:
@@ -229,7 +174,7 @@ def _list_way(expected, got) -> str:
     extra = next((item for item in got
                   if _flat(got) and not is_number(item) and item not in expected), _NONE)
     if len(expected) != len(got):
-        count = frame("count", n=len(expected), m=len(got))
+        count = frame("too many" if len(got) > len(expected) else "too few", m=len(got))
         if extra is not _NONE:
             return count + frame("then") + frame("item extra", item=short(extra))
         return count + (frame("then") + frame("item missing") if len(got) < len(expected) else "")
@@ -291,22 +236,15 @@ def _names(function, args) -> list:
 
 # -- printing ----------------------------------------------------------------------
 
-def report(name: str, rows: list, hint: str, hints=(), ways=None) -> CheckResult:
-    """Print the PASS/FAIL lines and the verdict; rows are (case, ok, detail).
-
-    `ways` holds, for each row, (its detail with a direction in place of the expected
-    value, the difference alone): the directions are printed on the checker's first
-    failing run in this kernel and the differences kept for hint(); the next run prints
-    the rows' own details. The hints are not printed: the verdict says how to open them."""
-    failing = any(not ok for _, ok, _ in rows)
-    first = failing and ways is not None and not failed_before(name)
-    printed = [(case, ok, way) for (case, ok, _), (way, _) in zip(rows, ways)] if first else rows
-    held = [(case, kept) for (case, ok, _), (_, kept) in zip(rows, ways or ()) if first and not ok]
+def report(name: str, rows: list, hint: str, hints=()) -> CheckResult:
+    """Print the PASS/FAIL lines and the verdict; rows are (case, ok, detail), each detail
+    the input and how the answer is off, never the expected value. The hints are not
+    printed: the verdict says how to open them."""
     width = max(len(shown(case)) for case, _, _ in rows)
     one = "one " if len(rows) == 1 else ""   # "1 case", never "1 cases"
     print(frame(f"{one}cases", name=name, n=len(rows)))
     explained = 0
-    for case, ok, detail in printed:
+    for case, ok, detail in rows:
         line = f"  {frame('PASS') if ok else frame('FAIL')}  {shown(case).ljust(width)}".rstrip()
         if not ok and detail:
             explained += 1
@@ -318,16 +256,14 @@ def report(name: str, rows: list, hint: str, hints=(), ways=None) -> CheckResult
         print(frame(f"{one}all pass", n=len(rows)))
     else:
         print(frame(f"{one}some pass", passed=passed, n=len(rows)))
-    if first:
-        print(frame("held"))
-    return remember(CheckResult(name, passed, len(rows), True, rows, hint, list(hints), held))
+    return remember(CheckResult(name, passed, len(rows), True, rows, hint, list(hints)))
 
 
-def _brief(detail: str, count: int = 2) -> str:
+def _brief(detail: str) -> str:
     """A failing case past the first SHOWN_FAILS: its first two lines (the input, when the
     case has one, and the start of the reason), each cut to BRIEF characters, so that no
     FAIL line stands without its reason."""
-    lines = [line.strip() for line in detail.splitlines() if line.strip()][:count]
+    lines = [line.strip() for line in detail.splitlines() if line.strip()][:2]
     return "\n      ".join(line if len(line) <= BRIEF else line[: BRIEF - 3] + "..."
                            for line in lines)
 
@@ -364,7 +300,7 @@ def check_function(name, function, cases, hint, *, normalise=None, diagnose=None
     if not callable(function):
         print(frame("not a function", name=name, got=_a(type(function))))
         return remember(CheckResult(name, 0, len(cases), True, [], hint))
-    rows, ways, hints = [], [], []
+    rows, hints = [], []
     try:
         for label, args, expected in cases:
             given = (show_input or (lambda a: shown_input(_names(function, a), a)))(args)
@@ -372,7 +308,6 @@ def check_function(name, function, cases, hint, *, normalise=None, diagnose=None
             if not ran:
                 specific = diagnose(args, expected, None) if diagnose and explain_errors else None
                 rows.append((label, False, given + got))
-                ways.append((given + got, got))
                 hints += [(label, specific)] if specific else []
                 continue
             if normalise is not None:
@@ -382,16 +317,13 @@ def check_function(name, function, cases, hint, *, normalise=None, diagnose=None
                     pass  # left as it is: the comparison explains the shape
             if same(expected, got):
                 rows.append((label, True, ""))
-                ways.append(("", ""))
                 continue
             specific = diagnose(args, expected, got) if diagnose else None
-            missed = difference(expected, got)
-            rows.append((label, False, given + missed))
-            ways.append((given + direction(expected, got), missed))
+            rows.append((label, False, given + direction(expected, got)))
             hints += [(label, specific)] if specific else []
     except NotAttempted:
         return not_attempted(name, len(cases), hint, "still raises")
-    return report(name, rows, hint, hints, ways)
+    return report(name, rows, hint, hints)
 
 
 def has_none(value) -> bool:
@@ -403,14 +335,13 @@ def has_none(value) -> bool:
     return value is None
 
 
-def check_prediction(name, answer, expected: dict, hint, *, diagnose=None,
-                     reveal=True) -> CheckResult:
+def check_prediction(name, answer, expected: dict, hint, *, diagnose=None) -> CheckResult:
     """expected: {label: value}; answer: one value, a tuple in that order, or a dict.
 
     `diagnose(label, expected, got)` may return a hint for the mistake it
-    recognises in one wrong value, opened by `hint()` like a function's. With
-    `reveal=False` every run prints the directions, never the expected value (lab 06:
-    a wrong list shown beside the right one is the whole answer)."""
+    recognises in one wrong value, opened by `hint()` like a function's. Like a
+    function's check, every run prints directions, never the expected value: a cell
+    behind `revealed(name)`, or the checker after a PASS, shows the answer."""
     labels = list(expected)
     if answer is None:
         return not_attempted(name, len(labels), hint, "prediction None")
@@ -433,12 +364,8 @@ def check_prediction(name, answer, expected: dict, hint, *, diagnose=None,
                              n=len(labels))
     made(name)  # every value filled in: cells behind revealed(name) may show the answer
     oks = {label: same(expected[label], given[label]) for label in labels}
-    rows = [(label, oks[label], "" if oks[label] else difference(expected[label], given[label]))
+    rows = [(label, oks[label], "" if oks[label] else direction(expected[label], given[label]))
             for label in labels]
-    ways = [("", "") if oks[label] else (direction(expected[label], given[label]), detail)
-            for label, _, detail in rows]
-    if not reveal:   # every run prints the directions, and hint() holds no value back
-        rows, ways = [(label, ok, way) for (label, ok, _), (way, _) in zip(rows, ways)], None
     hints = [(label, text) for label, ok, _ in rows if not ok and diagnose
              for text in [diagnose(label, expected[label], given[label])] if text]
-    return report(name, rows, hint, hints, ways)
+    return report(name, rows, hint, hints)

@@ -8,8 +8,8 @@ oldest thinking blocks removed. The lab shows one case (messages.2 shrunk); the
 others take the rule itself: a block's prefix is everything before it, a changed
 prefix drops that block and every later one, and removal from the front is allowed.
 
-No run prints the expected lists (a second wrong run prints the directions again, with
-`reveal=False`): only the notebook's cell behind `revealed("dropped_paths")` shows them.
+No run prints the expected lists (no checker does, check.py): only the notebook's cell
+behind `revealed("dropped_paths")` shows them.
 The expected paths come from the offline server's own check (`binding.check`, the
 code the HTTP server runs) on a session it signed, on every run. The diagnosis knows
 "only the first failing block" and "every block, the earlier ones too".
@@ -75,4 +75,4 @@ def _diagnose(label, want, got) -> str | None:
 def check_dropped_paths(answer) -> CheckResult:
     """predict {case: [paths]} for the three cases in LABELS ([] when nothing is dropped)."""
     return check_prediction("dropped_paths", answer, expected(), hint("dropped_paths"),
-                            diagnose=_diagnose, reveal=False)
+                            diagnose=_diagnose)

@@ -1,19 +1,18 @@
 """The learner's `hint()` and `revealed()`: what a check opens only when asked.
 
-A checker prints what failed and how; on its first failing run in a kernel
-only the direction of each miss (too high, an item too many), so the learner
-still has something to reason out. The expected values, the hint tied to each
-mistake and the checker's general hint wait for the learner's `hint()` in a
-cell of their own, or for a second failing run of the same checker. Every
-checker hands its result to `remember` (check.py imports this module, never
-the other way round): the result carries its own hints and answers.
+A checker prints what failed and which way, on every run: never an expected
+value (check.py). The hint tied to each mistake and the checker's general hint
+wait for the learner's `hint()` in a cell of their own; each gives the next
+idea, not the code. Every checker hands its result to `remember` (check.py
+imports this module, never the other way round): the result carries its own
+hints.
 
 `revealed(name)` gates a cell that shows a prediction's answer: it opens once
 the learner has run that prediction's checker with every value filled in, so
 Run All on a notebook shipped unsolved shows no answer.
 
 Left out: a ladder of hints revealed one at a time; state beyond the kernel
-(a restarted kernel holds everything back again).
+(a restarted kernel holds the prediction cells back again).
 """
 
 import json
@@ -26,7 +25,10 @@ from ...display.phrases import say
 HINTS = json.loads(Path(__file__).with_name("texts.json").read_text(encoding="utf-8"))["hints"]
 
 LAST: list = []      # the last check's result (a CheckResult), for hint()
-FAILED: dict = {}    # checker name -> failing runs in this kernel
+# Nothing counts failing runs any more: a second wrong run shows no more than the first.
+# live.py (09, fix-build's) still reads FAILED["my_run"] to show its run's record "from the
+# second wrong try"; empty, it shows the record after a PASS only. Drop it with that read.
+FAILED: dict = {}
 MADE: set = set()    # prediction checkers run with every value filled in
 # The checkers that take a prediction (check_prediction's names; tests/lessons/test_reveal.py keeps
 # the list true): a function's checker never opens a cell, so revealed() refuses its name.
@@ -44,12 +46,6 @@ def remember(result):
     LAST[:] = [result]
     _hint_in_scope()
     return result
-
-
-def failed_before(name: str) -> bool:
-    """Count one more failing run of checker `name`; True when it is not the first."""
-    FAILED[name] = FAILED.get(name, 0) + 1
-    return FAILED[name] > 1
 
 
 def made(name: str) -> None:
@@ -77,7 +73,7 @@ def forget() -> None:
 
 
 def hint() -> None:
-    """Print the hints, and the expected values, of the check that ran last."""
+    """Print the hints of the check that ran last: the next idea, never the value."""
     if not LAST:
         print(say("check no check yet"))
         return
