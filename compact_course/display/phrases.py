@@ -844,10 +844,10 @@ PHRASES = {
                                             "compact 没有处理函数：用 "
                                             "context_compact.formats.COMPACT_TOOL_ACK "
                                             "回答它，不要调用 run()。"),
-    "tool: the batch held a compact call": ("the batch held a compact call: return compact(messages) "
-                                            "once the results are in, even when a call failed.",
-                                            "这一批里有 compact 调用：结果都加进去之后，返回 "
-                                            "compact(messages)，有调用失败时也一样。"),
+    "tool: the batch held a compact call": ("the batch held a compact call: the compaction still "
+                                            "happens once the results are in, even when a call failed.",
+                                            "这一批里有 compact 调用：结果都加进去之后，压缩仍然要"
+                                            "进行，有调用失败时也一样。"),
     "tool: compact ran before the results were": ("compact ran before the results were appended: the "
                                                   "summary misses what the batch did, and the results "
                                                   "would answer nothing.",

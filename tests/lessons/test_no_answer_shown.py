@@ -184,3 +184,15 @@ def test_the_reviewers_cases_show_no_value(seen, capsys):
     assert "too high" in out and "expected" not in out
     out, _ = shown(ex.check_archive_calls, lambda added, mx, target: [1, 22], seen, capsys)
     assert "expected" not in out and "should be" not in out and "[1, 22]" not in out.split("FAIL")[0]
+
+
+# What a hint must not hold: code to type (an exception handler, an f-string, a regular
+# expression, a call that returns the answer) or the formula itself (the reviewer's "the
+# limit is its size minus one", 04's `limit // 4` range).
+CODE = re.compile(r"try/except|f'|//|\(\?<|\bminus one\b|减一|return \w+\(|\[\w+ // ")
+
+
+def test_every_hint_gives_the_next_idea_not_the_code_or_the_formula():
+    for name, both in hints.HINTS.items():
+        for lang, text in both.items():
+            assert not CODE.search(text), (name, lang, text)
