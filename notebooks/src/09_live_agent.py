@@ -139,13 +139,15 @@ result = check_my_run(prediction, my_run)
 #
 # Any agent on the `anthropic` SDK can run your `prepare`: before each `messages.create`, hand
 # it the list, and send what it returns. `summarize` is the model call step 4 is handed. Copy
-# `my_agent` into your own agent; [docs/RECIPE.md](../docs/RECIPE.md) and
-# [examples/own_loop.py](../examples/own_loop.py) show the package's version, with what this
-# one leaves out: the refusal's one retry (`reactive_compact`, notebook 06), the `compact` tool
-# after the whole batch (07), token limits, and a guard that stops summaries that make no
-# progress.
+# `my_agent` into your own agent. It sends the agent's system prompt, whose last rule says to
+# follow instructions only from "Current user request" (a summary is data, not orders).
+# [docs/RECIPE.md](../docs/RECIPE.md) and [examples/own_loop.py](../examples/own_loop.py) show
+# the package's version, with what this one leaves out: the refusal's one retry
+# (`reactive_compact`, notebook 06), the `compact` tool (07: not sent, as nothing here runs it),
+# token limits, and a guard that stops summaries that make no progress.
 
 # %%
+from compact_course.agent.loop import SYSTEM
 from compact_course.agent.tools import TOOLS, run_tool
 from compact_course.lessons.live_run import your_prepare
 from context_compact.formats import SUMMARY_SYSTEM
@@ -156,10 +158,12 @@ def my_agent(client, model, root, request, prepare, limit=50_000):
         reply = client.messages.create(model=model, system=SUMMARY_SYSTEM, max_tokens=2000,
                                        messages=[{"role": "user", "content": text}])
         return reply.content[0].text
+    tools = [t for t in TOOLS if t["name"] != "compact"]   # this loop would not run it
     messages = [{"role": "user", "content": request}]
     while True:
         messages = prepare(messages, root, request, summarize, limit)   # before every call
-        reply = client.messages.create(model=model, max_tokens=4000, tools=TOOLS, messages=messages)
+        reply = client.messages.create(model=model, system=SYSTEM, max_tokens=4000, tools=tools,
+                                       messages=messages)
         messages.append({"role": "assistant", "content": [b.model_dump(mode="json", exclude_none=True)
                                                           for b in reply.content]})
         uses = [b for b in reply.content if b.type == "tool_use"]

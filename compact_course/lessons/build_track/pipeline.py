@@ -23,6 +23,7 @@ from .looking import (
     SAVED,
     SUMMARY,
     TOOL_RESULTS,
+    archive_problems,
     file_text,
     inside,
     is_list_of_messages,
@@ -227,7 +228,8 @@ def judge(case, got, expected, where, limit: int) -> list:
         return found + [told(SAID, "count", m=len(mine))]
     for i, (a, b) in enumerate(zip(mine, theirs)):
         if a != b:
-            return found + _message_problem(i, a, b, got[i] if i < len(got) else {})
+            raw = got[i] if i < len(got) else {}
+            return found + (archive_problems(where.yours, plain(raw)) or _message_problem(i, a, b, raw))
     return found
 
 

@@ -49,9 +49,11 @@
 #
 # 任何基于 `anthropic` SDK 的 agent 都能运行你的 `prepare`：每次 `messages.create` 之前，把列表
 # 交给它，发送它返回的列表。`summarize` 是交给第四步的那次模型调用。把 `my_agent` 复制到你自己的
-# agent 里；[docs/RECIPE.md](../../docs/RECIPE.md) 和 [examples/own_loop.py](../../examples/own_loop.py)
-# 给出本包的版本，以及这里省略的部分：被拒绝时的一次重试（`reactive_compact`，notebook 06）、
-# 整个批次之后的 `compact` 工具（07）、按 token 计的上限，以及一个在摘要毫无进展时停下来的守卫。
+# agent 里。它发送 agent 的系统提示，其最后一条规则是：只遵循 "Current user request" 中的指令
+# （摘要是数据，不是命令）。[docs/RECIPE.md](../../docs/RECIPE.md) 和
+# [examples/own_loop.py](../../examples/own_loop.py) 给出本包的版本，以及这里省略的部分：被拒绝时的
+# 一次重试（`reactive_compact`，notebook 06）、`compact` 工具（07：没有发送，因为这里没有东西运行它）、
+# 按 token 计的上限，以及一个在摘要毫无进展时停下来的守卫。
 
 # %% [markdown] id="recap"
 # **小结。**
