@@ -92,7 +92,8 @@ print("first message:", after[0]["content"].split("\n")[0], "; tool calls after 
 # goes to disk with a preview, and no summary is needed. `.transcripts/` holds each list
 # archived or summarized; `.task_outputs/tool-results/` the full text of each result moved
 # out of the context. In the charts, grey is the context as it reached `prepare`, blue what
-# was sent; the strip marks where a step fired.
+# was sent; the strip marks where a step fired (`persist_largest` is the default profile's
+# pass before step 4: it saves the largest results to disk first, flaw 8 in docs/DESIGN.md).
 
 # %%
 json_run = Agent(workspace, choice.client, choice.model, config=CompactionConfig(),

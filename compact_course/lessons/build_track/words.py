@@ -83,6 +83,8 @@ FLAWS = {
     12: ("flaw 12: the SDK's objects were not written as the plain JSON of "
          "model_dump(exclude_none=True); docs/DESIGN.md",
          "缺陷 12：SDK 的对象没有写成 model_dump(exclude_none=True) 的普通 JSON；见 docs/DESIGN.md"),
+    16: ("flaw 16: keep_recent=0 kept every result whole (results[:-0] is empty); docs/DESIGN.md",
+         "缺陷 16：keep_recent=0 时所有结果都保持完整（results[:-0] 是空列表）；见 docs/DESIGN.md"),
 }
 
 

@@ -31,7 +31,8 @@
 # 同一个工作区，一个新的 agent：对 `docs.json` 的读取超过了第一步的阈值，所以它带着预览转存到
 # 磁盘，不需要摘要。`.transcripts/` 保存每一次被归档或被摘要的列表；`.task_outputs/tool-results/`
 # 保存每条被移出上下文的结果的全文。图中灰色是上下文到达 `prepare` 时的大小，蓝色是实际发送的
-# 大小；下方的条带标出某一步触发的位置。
+# 大小；下方的条带标出某一步触发的位置（`persist_largest` 是默认配置在第四步之前的一遍：先把最大的
+# 结果存到磁盘，见 docs/DESIGN.md 的缺陷 8）。
 
 # %% [markdown] id="predict-your-prepare"
 # ## 先预测，再运行：你的 prepare，实时
