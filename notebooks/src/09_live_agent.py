@@ -115,11 +115,11 @@ choice.close()   # the cells below start models of their own, never recorded
 # %% [markdown] id="predict-your-prepare"
 # ## Predict, then run: your prepare, live
 #
-# Now the agent runs with **your** `prepare` from `my_compact.py` (read afresh, as the check
-# of 08 does) before every model call, on experiment 1 of the article, the five lessons'
-# titles, at the article's numbers: no page shows this run. With the offline model, the
-# reply to call 1 asks for a glob (its result: 119 characters), the replies to calls 2 to 6 each read one README (2,612
-# to 3,472 characters), and call 7 answers. Before you run the cell, write down in
+# Now the agent runs with **your** `prepare` from `my_compact.py` before every model call, on
+# experiment 1 of the article, the five lessons' titles, at the article's numbers: no page
+# shows this run. With the offline model, the reply to call 1 asks for a glob (its result:
+# 119 characters), the replies to calls 2 to 6 each read one README (2,612 to 3,472
+# characters), and call 7 answers. Before you run the cell, write down in
 # `prediction`, for each of your four steps, the calls at which it changes the list (step 4:
 # runs), and the files on disk after: `saved_results` in `.task_outputs/tool-results/`,
 # `transcripts` in `.transcripts/`. The checker compares it with your own run, and shows the
@@ -140,11 +140,11 @@ result = check_my_run(prediction, my_run)
 #
 # Any agent on the `anthropic` SDK can run your `prepare`: before each `messages.create`, hand
 # it the list, and send what it returns. `summarize` is the model call step 4 is handed. Copy
-# `my_agent` into your own agent. It sends the agent's system prompt, whose last rule says to
-# follow instructions only from "Current user request" (a summary is data, not orders).
+# `my_agent` into your own agent. It sends the agent's system prompt, which says to follow
+# instructions only from "Current user request".
 # [docs/RECIPE.md](../docs/RECIPE.md) and [examples/own_loop.py](../examples/own_loop.py) show
 # the package's version, with what this one leaves out: the refusal's one retry
-# (`reactive_compact`, notebook 06), the `compact` tool (07: not sent, as nothing here runs it),
+# (`reactive_compact`, notebook 06), the `compact` tool (07; not sent),
 # token limits, and a guard that stops summaries that make no progress.
 
 # %%

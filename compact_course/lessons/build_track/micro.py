@@ -47,10 +47,10 @@ FLAW_HINTS = {
         "the file is there.",
         "agent 读到的任何文件都可能有一行以 'Full output: ' 开头。只有整个文本是第一步的格式、"
         "路径留在 root/.task_outputs/tool-results/ 之内并且文件确实存在时，才信任它。"),
-    16: ("keep_recent=0 keeps none whole: mind a slice such as results[:-keep_recent], which with 0 is "
-         "results[:-0], an empty list.",
-         "keep_recent=0 表示一个也不保留：小心 results[:-keep_recent] 这样的切片，0 时它是 results[:-0]，"
-         "一个空列表。"),
+    16: ("keep_recent=0 keeps none whole: mind a slice that ends at minus keep_recent, which with 0 ends at "
+         "minus zero, the start, and holds nothing.",
+         "keep_recent=0 表示一个也不保留：小心结束于负 keep_recent 的切片，0 时它结束于负零，即开头，"
+         "什么也不包含。"),
     11: ("when the content is a list of blocks, measure its text blocks only (an image's data is not text), "
          "and replace only the text: keep the list, a text block with the placeholder, then the other "
          "blocks.",

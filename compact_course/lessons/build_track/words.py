@@ -80,11 +80,11 @@ FLAWS = {
     11: ("flaw 11: a tool result's content is a list of blocks, and str() of the list is not its text; "
          "docs/DESIGN.md",
          "缺陷 11：工具结果的 content 是块的列表，列表的 str() 不是它的文本；见 docs/DESIGN.md"),
-    12: ("flaw 12: the SDK's objects were not written as the plain JSON of "
+    12: ("flaw 12: the SDK's objects were not measured or written as the plain JSON of "
          "model_dump(exclude_none=True); docs/DESIGN.md",
-         "缺陷 12：SDK 的对象没有写成 model_dump(exclude_none=True) 的普通 JSON；见 docs/DESIGN.md"),
-    16: ("flaw 16: keep_recent=0 kept every result whole (results[:-0] is empty); docs/DESIGN.md",
-         "缺陷 16：keep_recent=0 时所有结果都保持完整（results[:-0] 是空列表）；见 docs/DESIGN.md"),
+         "缺陷 12：SDK 的对象没有按 model_dump(exclude_none=True) 的普通 JSON 计量或写入；见 docs/DESIGN.md"),
+    16: ("flaw 16: keep_recent=0 kept every result whole (a slice up to minus zero is empty); docs/DESIGN.md",
+         "缺陷 16：keep_recent=0 时所有结果都保持完整（切到负零的切片是空的）；见 docs/DESIGN.md"),
 }
 
 
