@@ -482,6 +482,8 @@ PHRASES = {
                           "缺少键 {name}"),
     "check key extra": ("has a key it should not: {name}",
                         "有一个键不该有：{name}"),
+    "check held to second": ("The expected values stay hidden until you pass or try again.",
+                             "在你通过或再试一次之前，应得的值不会显示。"),
     "check held": ("The expected values stay hidden this time: try again, or run hint() to see them.",
                    "这一次不显示应得的值：再试一次，或运行 hint() 查看。"),
     "check answer for": ("answer ({case}): {what}",

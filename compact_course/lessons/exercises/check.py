@@ -301,7 +301,8 @@ def report(name: str, rows: list, hint: str, hints=(), ways=None) -> CheckResult
     failing = any(not ok for _, ok, _ in rows)
     first = failing and ways is not None and not failed_before(name)
     printed = [(case, ok, way) for (case, ok, _), (way, _) in zip(rows, ways)] if first else rows
-    held = [(case, kept) for (case, ok, _), (_, kept) in zip(rows, ways or ()) if first and not ok]
+    held = [(case, kept) for (case, ok, _), (_, kept) in zip(rows, ways or ())
+            if first and not ok and kept is not None]
     width = max(len(shown(case)) for case, _, _ in rows)
     one = "one " if len(rows) == 1 else ""   # "1 case", never "1 cases"
     print(frame(f"{one}cases", name=name, n=len(rows)))
@@ -319,7 +320,7 @@ def report(name: str, rows: list, hint: str, hints=(), ways=None) -> CheckResult
     else:
         print(frame(f"{one}some pass", passed=passed, n=len(rows)))
     if first:
-        print(frame("held"))
+        print(frame("held" if held else "held to second"))
     return remember(CheckResult(name, passed, len(rows), True, rows, hint, list(hints), held))
 
 
@@ -410,7 +411,10 @@ def check_prediction(name, answer, expected: dict, hint, *, diagnose=None,
     `diagnose(label, expected, got)` may return a hint for the mistake it
     recognises in one wrong value, opened by `hint()` like a function's. With
     `reveal=False` every run prints the directions, never the expected value (lab 06:
-    a wrong list shown beside the right one is the whole answer)."""
+    a wrong list shown beside the right one is the whole answer). With
+    `reveal="second"` a first wrong try prints only which values are wrong, and hint()
+    holds none back (09: a direction such as "3 items, should be 2" is the answer); the
+    second prints the differences."""
     labels = list(expected)
     if answer is None:
         return not_attempted(name, len(labels), hint, "prediction None")
@@ -439,6 +443,8 @@ def check_prediction(name, answer, expected: dict, hint, *, diagnose=None,
             for label, _, detail in rows]
     if not reveal:   # every run prints the directions, and hint() holds no value back
         rows, ways = [(label, ok, way) for (label, ok, _), (way, _) in zip(rows, ways)], None
+    elif reveal == "second":   # a first try: which values are wrong, nothing held for hint()
+        ways = [("", None) for _ in ways]
     hints = [(label, text) for label, ok, _ in rows if not ok and diagnose
              for text in [diagnose(label, expected[label], given[label])] if text]
     return report(name, rows, hint, hints, ways)

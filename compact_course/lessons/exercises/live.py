@@ -7,7 +7,8 @@ the article's numbers. The reference is the learner's own run (compact_course/le
 their `prepare` from my_compact.py, or the article's while theirs is not written), so the
 prediction is checked against what their code did. An attempted prediction is followed by the
 run's record (the steps fired at each call, the files on disk) once it passes or from the second
-wrong try, when the check shows the expected values too; a prediction left as None prints
+wrong try, when the check shows the expected values too; a first wrong try is told only which
+values are wrong (hint() adds none); a prediction left as None prints
 neither, so the stored notebook (built with None) shows no answer.
 
 Left out: a hint that depends on the learner's run (one hint: how to count).
@@ -35,9 +36,9 @@ def check_my_run(prediction, run=None) -> CheckResult:
     if not isinstance(run, LiveRun):
         print(say("live: no run"))
         return CheckResult("my_run", 0, 0, False, [], hint("my_run"))
-    result = check_prediction("my_run", prediction, run.values(), hint("my_run"))
+    result = check_prediction("my_run", prediction, run.values(), hint("my_run"), reveal="second")
     # The record holds every expected value: shown when the check passes, or from the second
-    # wrong try, when the check itself shows them (check.py's rule).
+    # wrong try, when the check itself shows them; the first shows none, hint() neither.
     if result.attempted and (result.ok or hints.FAILED.get("my_run", 0) > 1):
         record(run)
     return result
