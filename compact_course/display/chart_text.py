@@ -84,7 +84,7 @@ CHART_TEXT = {
         # bench.chart.bench_chart
         "bench title": "{count} designs over simulated sessions of {turns} turns",
         "session": "session",
-        "cost title": "What the API bills: input, cache and output (lower is better)",
+        "cost title": "The requests' bill, misses not priced, a refused one as if sent",
         "cost label": "cost (millions of base input tokens, log scale)",
         "cost repaid label": "cost with misses priced (millions of base input tokens, log scale)",
         "lost title": "Tool outputs lost (not readable verbatim anywhere)",
@@ -188,7 +188,7 @@ CHART_TEXT = {
         "explorer steps": "{name}：对整个历史运行一次 prepare（{profile} 配置）",
         "bench title": "{count} 种设计在 {turns} 轮模拟会话中的表现",
         "session": "会话",
-        "cost title": "API 的计费：输入、缓存与输出（越低越好）",
+        "cost title": "请求的账单：缺失不计价，被拒绝的请求按已发送计价",
         "cost label": "成本（百万个基础输入 token 当量，对数刻度）",
         "cost repaid label": "缺失计价后的成本（百万个基础输入 token 当量，对数刻度）",
         "lost title": "丢失的工具输出（任何地方都读不到原始输出）",

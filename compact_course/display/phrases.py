@@ -727,6 +727,11 @@ PHRASES = {
     "profiles: 120 is left alone": ("a result of exactly 120 characters is left alone: step 3 "
                                     "shrinks only results longer than 120.",
                                     "正好 120 个字符的结果不动：第三步只缩短超过 120 个字符的结果。"),
+    "profiles: short ones stay whole": ("you counted every unread result older than the newest 3, "
+                                        "whatever its size: step 3 leaves one of 120 characters or "
+                                        "fewer whole.",
+                                        "你把比最新 3 个更早的未读结果都算上了，不管大小：第三步不动"
+                                        " 120 个字符及以下的结果。"),
     # -- prepare.py (08)
     "prepare: input": ("input: the history {label}, {n} messages, about {size:,d} characters; "
                        "active_request={request!r}",
