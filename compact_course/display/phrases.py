@@ -809,8 +809,11 @@ PHRASES = {
     "server_edits: cache broken less often than without clear_at_least": (
         "cache broken less often than without clear_at_least",
         "缓存失效次数少于不设 clear_at_least 时"),
-    "server_edits: no tool output lost for good": ("no tool output lost for good",
-                                                   "没有工具输出被永久丢失"),
+    "server_edits: no tool output lost for good": ("no tool output lost for good (clearing always "
+                                                   "meets this: your list keeps every output; "
+                                                   "compaction may not)",
+                                                   "没有工具输出被永久丢失（清除总能满足这一条："
+                                                   "你的列表保留每个输出；压缩未必）"),
     "server_edits: the newest tool uses kept whole": ("the newest {budget_keep} tool uses kept whole",
                                                       "最新的 {budget_keep} 次工具调用保持完整"),
     "server_edits: the server takes the edits": ("the server takes the edits",

@@ -156,6 +156,23 @@ def test_each_trap_fails_its_line(name, edits, failing, capsys):
     assert any(line.startswith("  FAIL") and failing in line for line in out.splitlines()), out
 
 
+CLEARING = [edits for _, edits, _ in TRAPS if edits[0]["type"] == "clear_tool_uses_20250919"]
+
+
+def test_only_compaction_can_fail_the_lost_line_and_the_line_says_so(capsys):
+    # Issue 52's second reviewer: clearing edits the server's copy, never the client's list,
+    # so "no tool output lost for good" cannot fail for them; lab 03's check says so.
+    from compact_course.lessons.exercises import server_edits
+    for edits in [*CLEARING, right.EDITS_FOR_BUDGET]:
+        figures = server_edits.measure(edits)[0]
+        assert figures["lost"] == 0 and figures["outputs"] > 0
+    compaction = next(edits for name, edits, _ in TRAPS if name == "compaction")
+    assert server_edits.measure(compaction)[0]["lost"] > 0
+    check_edits_for_budget(right.EDITS_FOR_BUDGET)
+    line = next(line for line in capsys.readouterr().out.splitlines() if "lost for good" in line)
+    assert "clearing always meets this" in line and "compaction may not" in line
+
+
 def test_edits_the_server_refuses_are_one_fail_line(capsys):
     result = check_edits_for_budget([{"type": "clear_everything"}])
     out = capsys.readouterr().out
