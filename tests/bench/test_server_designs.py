@@ -51,6 +51,19 @@ def test_server_clearing_loses_nothing_and_reads_under_its_trigger_after_clearin
     assert all(c["tokens"] <= context_edits.DEFAULT_TRIGGER["value"] for c in clear["calls"] if c["cleared"])
 
 
+def test_server_clears_cache_share_swings_between_0_and_about_09(runs):
+    # Lab 03's words: from call 68, 0 on each call that clears one more result (43 of 91),
+    # about 0.9 on the others; the chart's every-other-call swing, not a fall to zero.
+    calls = runs["server-clear"]["calls"]
+    first = next(n for n, c in enumerate(calls) if c["cleared"])
+    after = calls[first:]
+    assert calls[first]["call"] == 68 and len(after) == 91
+    grew = [c["cleared"] != p["cleared"] for p, c in zip(calls[first - 1:], after)]
+    shares = [c["cached"] / c["tokens"] for c in after]
+    assert [s == 0 for s in shares] == grew and sum(grew) == 43
+    assert all(0.85 < s < 1 for s in shares if s)
+
+
 def test_server_compaction_summarizes_once_and_loses_what_it_replaced(runs):
     compact = sd.totals(runs["server-compact"])
     assert compact["summary_calls"] == 1 and 0 < compact["lost"] < compact["outputs"]
