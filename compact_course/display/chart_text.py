@@ -115,6 +115,7 @@ CHART_TEXT = {
         "tokens read": "input tokens the model reads",
         "cache share": "share a prompt cache reads again",
         "server trigger": "trigger ({value:,d} tokens)",
+        "server same": "{design}, on {other}",
         # course.forgets_chart (lab 05)
         "forgets title": "{session} session, {turns} turns: the bill against what each design forgets",
         "forgotten label": "probes gone at the end (of {probes}): in no request, file or summary",
@@ -217,6 +218,7 @@ CHART_TEXT = {
         "tokens read": "模型读到的输入 token 数",
         "cache share": "提示缓存可以再次读取的比例",
         "server trigger": "触发阈值（{value:,d} 个 token）",
+        "server same": "{design}，与 {other} 重合",
         "forgets title": "{session} 会话，{turns} 轮：每种设计的账单与它遗忘的内容",
         "forgotten label": "结束时消失的探针（共 {probes} 个）：请求、文件和摘要里都没有",
         "rounds title": "{session} 会话，{turns} 轮：一次又一次压缩之后，每种设计还留着什么",
