@@ -376,3 +376,14 @@ def test_the_sweep_names_the_model_it_bills(result):
     text = describe(result)
     assert f"billed as {price(DEFAULT_MODEL).name}" in text and "+misses" in text
     assert all(r.repaid >= 0 for r in result.rows) and any(r.repaid > 0 for r in result.rows)
+
+
+def test_not_attempted_counts_the_cases_an_answer_is_checked_on(notebook_sweep, capsys):
+    # Lab 04's check has 3 cases (no row of the grid qualifies, no probes); "not attempted"
+    # said 4 (its reviewer), a count from before the lab stopped probing.
+    from compact_course.lessons.exercises import check_settings
+    window, budget = small_window()
+    before = check_settings(None, notebook_sweep, budget=budget, window=window)
+    after = check_settings({"profile": "default", "context_char_limit": 12_000}, notebook_sweep,
+                           budget=budget, window=window)
+    assert before.total == after.total == 3

@@ -80,19 +80,20 @@ def check_settings(choice, result: Sweep, budget: float | None = None,
     judged against the sweep."""
     name, hint = "settings", _hint()
     probed = result.most_forgotten is not None
+    window = result.window_tokens if window is None else window
+    best = best_row(result.rows, window, budget, result.most_forgotten)
+    total = 3 + probed + (best is not None)   # the cases below: fits, lost, budget, and these two
     if choice is None:
-        return not_attempted(name, 5 if probed else 4, hint, "answer None")
+        return not_attempted(name, total, hint, "answer None")
     problem = _problem(choice)
     if problem:
         print(f"{name}: {problem}.")
-        return CheckResult(name, 0, 4, True, [])
+        return CheckResult(name, 0, total, True, [])
     try:
         row = _row(result, choice)
     except ValueError as error:     # a threshold the config refuses, named by it
         print(f"{name}: {error}")
-        return CheckResult(name, 0, 4, True, [])
-    window = result.window_tokens if window is None else window
-    best = best_row(result.rows, window, budget, result.most_forgotten)
+        return CheckResult(name, 0, total, True, [])
     rows = [
         (say("own: fits the window"), row.fits(window),
          say("own: over the window", row_peak_tokens=row.peak_tokens, window=window)),
