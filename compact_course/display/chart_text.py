@@ -82,7 +82,6 @@ CHART_TEXT = {
         # widgets
         "explorer timeline": "{name}: context size at each model call ({profile} profile{moved})",
         "explorer steps": "{name}: one prepare over the whole history\n({profile} profile{moved})",
-        "explorer setting": ", {name}={value:,}",
         # bench.chart.bench_chart
         "bench title": "{count} designs over simulated sessions of {turns} turns",
         "session": "session",
@@ -189,7 +188,6 @@ CHART_TEXT = {
                          "模型可以自己调用的 compact 工具（07）",
         "explorer timeline": "{name}：每次调用模型时的上下文大小（{profile} 配置{moved}）",
         "explorer steps": "{name}：对整个历史运行一次 prepare\n（{profile} 配置{moved}）",
-        "explorer setting": "，{name}={value:,}",
         "bench title": "{count} 种设计在 {turns} 轮模拟会话中的表现",
         "session": "会话",
         "cost title": "API 的计费：输入、缓存与输出（越低越好）",

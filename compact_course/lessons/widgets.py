@@ -23,6 +23,7 @@ import io
 from context_compact.config import CompactionConfig
 
 from ..display.chart_text import words
+from ..display.lang import language
 from ..display.phrases import say
 from ..display.text import plural
 from ..sessions.histories import load_history
@@ -58,9 +59,8 @@ def _replays(history: dict, profile: str, thresholds: dict):
 
 def _moved(profile: str, thresholds: dict) -> str:
     """The settings that differ from the profile's own, for a title: ", name=1,000"."""
-    own = CompactionConfig.named(profile).as_dict()
-    return "".join(words("explorer setting", name=k, value=v)
-                   for k, v in thresholds.items() if own.get(k) != v)
+    own, comma = CompactionConfig.named(profile).as_dict(), "，" if language() == "zh" else ", "
+    return "".join(f"{comma}{k}={v:,}" for k, v in thresholds.items() if own.get(k) != v)
 
 
 def _figures(history: dict, profile: str, calls, once, thresholds: dict):
