@@ -72,7 +72,8 @@ def snip_compact(messages, root, max_messages=50, keep_head=3):
     it, the tail starts one earlier.
 
     Safety: a message may hold the SDK's objects instead of dicts; a transcript line is the
-    message as plain JSON (the object's `model_dump()`), never its repr.
+    message as plain JSON, each object as `model_dump(exclude_none=True)` (the SDK's unset None
+    fields, such as caller, left out), never its repr.
     """
     raise NotImplementedError
 
@@ -106,7 +107,8 @@ def summary_input(messages, limit=80_000):
     The text is json.dumps(messages, ensure_ascii=False). When it is longer than `limit`
     characters it becomes its first limit // 4 characters, then
     "\\n...[middle omitted; full transcript is on disk]...\\n", then its last
-    limit - limit // 4 characters. Safety: SDK objects are made plain dicts first.
+    limit - limit // 4 characters. Safety: SDK objects are made plain dicts first, as step 2
+    makes them (`model_dump(exclude_none=True)`).
     """
     raise NotImplementedError
 

@@ -133,7 +133,8 @@ minutes on the last block; 1h-after-pause, 5m until a gap over 5 minutes, then 1
 when the calls are sent (compact_course.bench.simulated.CLOCKS: bench, the user's pauses mostly
 short; pauses, every user pause 6-10 minutes; cold, every call 6-10 minutes after the one
 before); calls: model calls (turns + summaries);
-summ: summary calls; refused: requests over the window ({window:,d} tokens); in ktok:
+summ: summary calls; refused: requests over the window ({window:,d} tokens): the API
+refuses them, every figure here counts them as if it took them; in ktok:
 thousands of input tokens sent (requests + summary input); read: the share of them read
 from the prompt cache; out ktok: thousands of output tokens (replies + summaries); cost k:
 thousands of base input tokens' price of the model billed, requests sent at their time on

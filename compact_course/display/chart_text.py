@@ -22,6 +22,7 @@ CHART_TEXT = {
         "after the step": "after the step",
         "context limit": "context limit ({limit:,d})",
         "step at call": "{step} (call {call})",
+        "step before call 1": "{step} (before call 1)",
         "characters of the messages": "characters (length of json.dumps(messages))",
         "before_after title": "Characters before and after each step",
         "no steps ran": "no steps ran",
@@ -62,8 +63,8 @@ CHART_TEXT = {
         "in context": "in context",
         "on disk": "on disk",
         "budget trigger": "newest batch of results\nover {batch:,d} characters",
-        "budget context": "each result over {large:,d}:\n<persisted-output> path\n"
-                          "+ {preview:,d}-character preview",
+        "budget context": "results over {large:,d}, largest first,\nuntil the batch is at most "
+                          "{batch:,d}:\n<persisted-output> path\n+ {preview:,d}-character preview",
         "budget disk": ".task_outputs/tool-results/<id>.txt\n(the full result)",
         "snip trigger": "more than {most} messages",
         "snip context": "first {head} + newest messages,\n[N messages archived at <path>]",
@@ -79,12 +80,12 @@ CHART_TEXT = {
         "pipeline also": "also: reactive_compact when the API still answers 'prompt is too "
                          "long' (06); the compact tool the model can call (07)",
         # widgets
-        "explorer timeline": "{name}: context size at each model call ({profile} profile)",
-        "explorer steps": "{name}: one prepare over the whole history ({profile} profile)",
+        "explorer timeline": "{name}: context size at each model call ({profile} profile{moved})",
+        "explorer steps": "{name}: one prepare over the whole history\n({profile} profile{moved})",
         # bench.chart.bench_chart
         "bench title": "{count} designs over simulated sessions of {turns} turns",
         "session": "session",
-        "cost title": "What the API bills: input, cache and output (lower is better)",
+        "cost title": "The requests' bill, misses not priced, a refused one as if sent",
         "cost label": "cost (millions of base input tokens, log scale)",
         "cost repaid label": "cost with misses priced (millions of base input tokens, log scale)",
         "lost title": "Tool outputs lost (not readable verbatim anywhere)",
@@ -115,6 +116,7 @@ CHART_TEXT = {
         "tokens read": "input tokens the model reads",
         "cache share": "share a prompt cache reads again",
         "server trigger": "trigger ({value:,d} tokens)",
+        "server same": "{design}, on {other}",
         # course.forgets_chart (lab 05)
         "forgets title": "{session} session, {turns} turns: the bill against what each design forgets",
         "forgotten label": "probes gone at the end (of {probes}): in no request, file or summary",
@@ -132,6 +134,7 @@ CHART_TEXT = {
         "after the step": "这一步之后",
         "context limit": "上下文阈值（{limit:,d}）",
         "step at call": "{step}（第 {call} 次调用）",
+        "step before call 1": "{step}（第 1 次调用之前）",
         "characters of the messages": "字符数（json.dumps(messages) 的长度）",
         "before_after title": "每一步前后的字符数",
         "no steps ran": "没有任何一步运行",
@@ -168,8 +171,8 @@ CHART_TEXT = {
         "in context": "留在上下文中",
         "on disk": "写到磁盘上",
         "budget trigger": "最新一批工具结果\n超过 {batch:,d} 个字符",
-        "budget context": "每个超过 {large:,d} 的结果：\n<persisted-output> 路径\n"
-                          "+ {preview:,d} 个字符的预览",
+        "budget context": "超过 {large:,d} 的结果，从最大的开始，\n直到这一批不超过 {batch:,d}：\n"
+                          "<persisted-output> 路径\n+ {preview:,d} 个字符的预览",
         "budget disk": ".task_outputs/tool-results/<id>.txt\n（完整结果）",
         "snip trigger": "消息多于 {most} 条",
         "snip context": "最前 {head} 条 + 最新的消息，\n[N messages archived at <path>]",
@@ -184,11 +187,11 @@ CHART_TEXT = {
                          "第四步：调用一次模型（写摘要），只在仍超过阈值时",
         "pipeline also": "另外：API 仍回答 'prompt is too long' 时的 reactive_compact（补救压缩，06）；"
                          "模型可以自己调用的 compact 工具（07）",
-        "explorer timeline": "{name}：每次调用模型时的上下文大小（{profile} 配置）",
-        "explorer steps": "{name}：对整个历史运行一次 prepare（{profile} 配置）",
+        "explorer timeline": "{name}：每次调用模型时的上下文大小（{profile} 配置{moved}）",
+        "explorer steps": "{name}：对整个历史运行一次 prepare\n（{profile} 配置{moved}）",
         "bench title": "{count} 种设计在 {turns} 轮模拟会话中的表现",
         "session": "会话",
-        "cost title": "API 的计费：输入、缓存与输出（越低越好）",
+        "cost title": "请求的账单：缺失不计价，被拒绝的请求按已发送计价",
         "cost label": "成本（百万个基础输入 token 当量，对数刻度）",
         "cost repaid label": "缺失计价后的成本（百万个基础输入 token 当量，对数刻度）",
         "lost title": "丢失的工具输出（任何地方都读不到原始输出）",
@@ -217,6 +220,7 @@ CHART_TEXT = {
         "tokens read": "模型读到的输入 token 数",
         "cache share": "提示缓存可以再次读取的比例",
         "server trigger": "触发阈值（{value:,d} 个 token）",
+        "server same": "{design}，与 {other} 重合",
         "forgets title": "{session} 会话，{turns} 轮：每种设计的账单与它遗忘的内容",
         "forgotten label": "结束时消失的探针（共 {probes} 个）：请求、文件和摘要里都没有",
         "rounds title": "{session} 会话，{turns} 轮：一次又一次压缩之后，每种设计还留着什么",

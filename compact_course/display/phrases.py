@@ -638,13 +638,15 @@ PHRASES = {
                                         "一个结果丢失，是指它的 id 对应的所有可读文本都不等于原始输出："
                                         "预览或 '[Earlier tool result omitted.]' 都不是原始输出。"),
     # -- own.py
-    "own: hint": ("no row of the grid fits, so sweep below it, in the profile whose rows lose "
-                  "and forget nothing, and sweep keep_recent_results beside the limit: it moves "
-                  "the cost too. The cost does not fall steadily with the limit, so compare "
-                  "neighbouring values rather than the lowest.",
-                  "网格里没有一行放得进，所以往网格以下扫描，选那个各行都不丢失、不遗忘的配置，"
-                  "并且在阈值旁边也扫描 keep_recent_results：它也会改变成本。成本并不随阈值稳步"
-                  "下降，所以比较相邻的几个值，而不是只取最低的。"),
+    "own: hint": ("two forces: near the window every call sends nearly the window; far below "
+                  "it, compactions come often and each rewrites the prompt the cache holds. The "
+                  "bill is lowest in between, and jagged from one limit to the next: aim for the "
+                  "middle of the valley, not its edge.",
+                  "两股力量：阈值贴近窗口时，每次调用都发送将近一整个窗口；远低于窗口时，压缩来得频繁，"
+                  "每次都改写缓存里的提示。账单在两者之间最低，而且相邻阈值之间高低不平：瞄准谷底的"
+                  "中间，而不是它的边缘。"),
+    "own: unknown keys": ("unknown keys {unknown}: a choice takes {keys}",
+                          "未知的键 {unknown}：选择只接受 {keys}"),
     "own: expected a dict": ("expected a dict with {keys}",
                              "需要一个包含 {keys} 的 dict"),
     "own: the choice lacks": ("the choice lacks {missing}",
@@ -706,6 +708,11 @@ PHRASES = {
     "profiles: 120 is left alone": ("a result of exactly 120 characters is left alone: step 3 "
                                     "shrinks only results longer than 120.",
                                     "正好 120 个字符的结果不动：第三步只缩短超过 120 个字符的结果。"),
+    "profiles: short ones stay whole": ("you counted every unread result older than the newest 3, "
+                                        "whatever its size: step 3 leaves one of 120 characters or "
+                                        "fewer whole.",
+                                        "你把比最新 3 个更早的未读结果都算上了，不管大小：第三步不动"
+                                        " 120 个字符及以下的结果。"),
     # -- prepare.py (08)
     "prepare: input": ("input: the history {label}, {n} messages, about {size:,d} characters; "
                        "active_request={request!r}",
@@ -786,8 +793,11 @@ PHRASES = {
     "server_edits: cache broken less often than without clear_at_least": (
         "cache broken less often than without clear_at_least",
         "缓存失效次数少于不设 clear_at_least 时"),
-    "server_edits: no tool output lost for good": ("no tool output lost for good",
-                                                   "没有工具输出被永久丢失"),
+    "server_edits: no tool output lost for good": ("no tool output lost for good (clearing always "
+                                                   "meets this: your list keeps every output; "
+                                                   "compaction may not)",
+                                                   "没有工具输出被永久丢失（清除总能满足这一条："
+                                                   "你的列表保留每个输出；压缩未必）"),
     "server_edits: the newest tool uses kept whole": ("the newest {budget_keep} tool uses kept whole",
                                                       "最新的 {budget_keep} 次工具调用保持完整"),
     "server_edits: the server takes the edits": ("the server takes the edits",

@@ -3,6 +3,7 @@
     before_after(records, limit=None)     characters before and after each step
     timeline_chart(timeline, limit=None)  context size at every model call, where steps fired
     message_map(before, after)            one cell per message: what it is, what became of it
+    result_bars(labels, before, after, kinds)  each tool result's characters before and after a step
     growth_chart(grown, sent, limit, ...) a session with and without compaction, and the window
 
 Each function builds a `matplotlib.figure.Figure` directly, never through
@@ -71,9 +72,11 @@ def _thousands(value, _position=None) -> str:
 # --------------------------------------------------------------------------
 
 def _step_labels(records) -> list:
+    # Call 0 is a step run on its own before any prepare (07: the compact tool's summary,
+    # after the batch): "call 0" would name a model call that never was (issue 52).
     several_calls = len({r.call for r in records}) > 1
-    return [words("step at call", step=r.step, call=r.call) if several_calls else r.step
-            for r in records]
+    return [r.step if not several_calls else words("step at call", step=r.step, call=r.call)
+            if r.call else words("step before call 1", step=r.step) for r in records]
 
 
 def before_after(records, limit: int | None = None, title: str | None = None) -> Figure:
@@ -158,6 +161,38 @@ def _clear_of_the_limit(figure, ax, labels, limit: int, pad: float) -> None:
 # The timeline of a long session
 # --------------------------------------------------------------------------
 
+def result_bars(labels, before, after, kinds, title: str | None = None) -> Figure:
+    """Each tool result's characters before a step (grey) and after it, coloured by its kind.
+
+    `ax.containers[0]` holds the 'before' bars, `ax.containers[1]` the 'after' ones, top
+    down in the order given; every 'after' bar has its value written beside it, so a
+    one-line placeholder (30 characters) is seen, and the legend names each kind drawn.
+    """
+    from matplotlib.figure import Figure
+    from matplotlib.patches import Patch
+
+    use_cjk_fallback()
+    figure = Figure(figsize=(8, 1.2 + 0.36 * len(labels)), layout="constrained")
+    ax = figure.subplots()
+    rows = range(len(labels), 0, -1)
+    ax.barh(rows, before, color=GREY, height=0.8)
+    # An edge in the kind's own colour: a 30-character bar beside 3,000 is still a mark.
+    ax.barh(rows, after, height=0.4, color=[CATEGORY_COLOURS[k] for k in kinds],
+            edgecolor=[CATEGORY_COLOURS[k] for k in kinds], linewidth=2)
+    for row, size in zip(rows, after):
+        ax.text(size + max(before + after, default=1) * 0.01, row, f"{size:,d}", va="center",
+                fontsize=8)
+    ax.set_yticks(list(rows), labels)
+    ax.set_xlabel(words("characters"))
+    handles = [Patch(color=GREY, label=words("before the step"))]
+    handles += [Patch(color=CATEGORY_COLOURS[k], label=words(k)) for k in CATEGORY_COLOURS
+                if k in kinds]
+    figure.legend(handles=handles, loc="outside lower center", ncols=2, fontsize=8, frameon=False)
+    if title:
+        ax.set_title(_title(title))
+    return figure
+
+
 def _points(timeline) -> list:
     return list(getattr(timeline, "points", timeline))
 
@@ -200,7 +235,7 @@ def timeline_chart(timeline, limit: int | None = None, title: str | None = None)
     # Outside the axes: inside, it would hide the spikes it is meant to explain.
     figure.legend(loc="outside lower center", ncols=3, fontsize=8, frameon=False)
     top.grid(alpha=0.3)
-    _fired_strip(strip, points)
+    _fired_strip(strip, points, getattr(timeline, "config", None))
     strip.set_xlabel(words("model call"))
     # Calls are whole numbers: no 1.5 on the axis when a session has three.
     strip.xaxis.set_major_locator(MaxNLocator(integer=True))
@@ -260,11 +295,13 @@ def _mark_off_chart(ax, calls, values, ceiling) -> None:
             last_label = call
 
 
-def _fired_strip(ax, points) -> None:
-    # The same rows for every profile, so two strips can be compared; the
-    # safety net only gets a row when it fired.
+def _fired_strip(ax, points, config=None) -> None:
+    # The same rows for every profile, so two strips can be compared; the safety net only
+    # gets a row when it fired, and a step the profile switches off (persist_largest in the
+    # seed) none when it is known: a row no notebook before 05 explains (issue 52).
     fired = {s for p in points for s in p.fired}
-    names = [s.name for s in STEPS if s.when != ON_REFUSAL or s.name in fired]
+    names = [s.name for s in STEPS if s.name in fired or (
+        s.when != ON_REFUSAL and (config is None or s.switch is None or getattr(config, s.switch)))]
     names += sorted(fired - set(STEP_ORDER))
     for row, name in enumerate(names):
         where = [p.call for p in points if name in p.fired]

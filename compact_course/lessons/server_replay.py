@@ -3,7 +3,9 @@
 `compact_course.bench.server_designs` does the work (what the client keeps, what the
 model reads, call by call); this module puts the runs side by side for the
 notebook: a table of totals, the effect of `clear_at_least`, and a chart of
-the tokens the model reads and the share a prompt cache reads again, per call.
+the tokens the model reads and the share a prompt cache reads again, per call; a
+design whose line lies on one drawn before it is dashed in that one's gaps and its
+legend entry says so (the way of lab 05's `forgets_chart.rounds_chart`).
 
 Left out: the HTTP round trip (the notebook's own cells send requests to the
 offline server through the SDK), and any figure that depends on the machine.
@@ -62,12 +64,19 @@ def replay_chart(runs: dict, name: str, trigger: int | None = None) -> Figure:
     use_cjk_fallback()
     fig = Figure(figsize=(11, 7.5), layout="constrained")
     size_ax, cache_ax = fig.subplots(2, 1, sharex=True)
+    drawn: dict[tuple, str] = {}   # a design's points (both panels) -> the design drawn on them
     for design, run in runs.items():
         calls = run["calls"]
         xs = [c["call"] for c in calls]
-        size_ax.plot(xs, [c["tokens"] for c in calls], color=COLOURS[design], label=design, linewidth=1.4)
-        cache_ax.plot(xs, [c["cached"] / c["tokens"] if c["tokens"] else 0 for c in calls],
-                      color=COLOURS[design], label=design, linewidth=1.2)
+        sizes = [c["tokens"] for c in calls]
+        shares = [c["cached"] / c["tokens"] if c["tokens"] else 0 for c in calls]
+        under = drawn.setdefault((tuple(xs), tuple(sizes), tuple(shares)), design)
+        # A line on the points of one drawn before it would hide it: dash it in that
+        # one's gaps, and say in its legend entry which line it lies on.
+        style = {"linestyle": (4, (4, 4))} if under != design else {}
+        label = design if under == design else words("server same", design=design, other=under)
+        size_ax.plot(xs, sizes, color=COLOURS[design], label=label, linewidth=1.4, **style)
+        cache_ax.plot(xs, shares, color=COLOURS[design], label=label, linewidth=1.2, **style)
     if trigger:
         size_ax.axhline(trigger, color="black", linestyle="--", linewidth=1,
                         label=words("server trigger", value=trigger))

@@ -23,6 +23,7 @@ import io
 from context_compact.config import CompactionConfig
 
 from ..display.chart_text import words
+from ..display.lang import language
 from ..display.phrases import say
 from ..display.text import plural
 from ..sessions.histories import load_history
@@ -56,13 +57,19 @@ def _replays(history: dict, profile: str, thresholds: dict):
             replay(history, profile=profile, overrides=overrides))
 
 
-def _figures(history: dict, profile: str, calls, once):
-    name = history.get("name", "history")
+def _moved(profile: str, thresholds: dict) -> str:
+    """The settings that differ from the profile's own, for a title: ", name=1,000"."""
+    own, comma = CompactionConfig.named(profile).as_dict(), "，" if language() == "zh" else ", "
+    return "".join(f"{comma}{k}={v:,}" for k, v in thresholds.items() if own.get(k) != v)
+
+
+def _figures(history: dict, profile: str, calls, once, thresholds: dict):
+    name, moved = history.get("name", "history"), _moved(profile, thresholds)
     timeline_figure = charts.timeline_chart(
-        calls, title=words("explorer timeline", name=name, profile=profile))
+        calls, title=words("explorer timeline", name=name, profile=profile, moved=moved))
     steps_figure = charts.before_after(
         once.records, limit=once.config.context_char_limit,
-        title=words("explorer steps", name=name, profile=profile))
+        title=words("explorer steps", name=name, profile=profile, moved=moved))
     return timeline_figure, steps_figure
 
 
@@ -73,7 +80,8 @@ def explore(history, profile: str = "default", **thresholds):
     valid configuration (for example a snip target not below the trigger).
     """
     history = load_history(history)
-    return _figures(history, profile, *_replays(history, profile, thresholds))
+    overrides = settings_for(profile, thresholds)
+    return _figures(history, profile, *_replays(history, profile, thresholds), overrides)
 
 
 def describe(calls) -> str:
@@ -144,7 +152,7 @@ def threshold_explorer(history, profile: str = "default", **initial):
             box.last = box.calls = box.once = None
             return
         status.value = html.escape(describe(calls))
-        for figure in _figures(history, chosen, calls, once):
+        for figure in _figures(history, chosen, calls, once, values):
             output.append_display_data(Image(data=png(figure), format="png"))
         box.last, box.calls, box.once = {"profile": chosen, **values}, calls, once
 

@@ -55,9 +55,8 @@ with tempfile.TemporaryDirectory(prefix="first-run-") as scratch:
 # ## The article's measure, and how fast a session grows
 #
 # Every threshold in the article counts **characters**:
-# `len(json.dumps(messages, ensure_ascii=False))`; the API counts tokens. Grey: a long
-# session's context with no compaction; blue: what the article's `prepare` sends; dashed:
-# `CONTEXT_CHAR_LIMIT` and the window; dotted: where the grey line would reach the window.
+# `len(json.dumps(messages, ensure_ascii=False))`; the API counts tokens. The chart: a long
+# session, as it grows and as `prepare` sends it.
 
 # %%
 small = load_history("five_reads")["messages"]

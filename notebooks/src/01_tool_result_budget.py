@@ -17,9 +17,9 @@
 # ## Run step 1
 #
 # The article's second experiment: the agent reads a 288,000-character file and runs
-# three small commands in one batch. `replay` runs it through step 1 in a scratch folder:
-# the block left (its preview cut short here), the saved file checked against the result,
-# and the context before and after (dashed: the article's limit).
+# three small commands in one batch. `replay` runs it through step 1: the block left (its
+# preview cut short here), the saved file checked against the result, and the context
+# before and after.
 
 # %%
 # %matplotlib inline
@@ -66,7 +66,7 @@ before_after(run.records, limit=CONTEXT_CHAR_LIMIT,
 # no longer fires, yet the context still falls to about 2,500 characters, with no file
 # written. Step 3 did it; what that costs is notebook 05's question. The profile switch
 # and the greyed controls belong to the package's second profile (notebook 05). Below the
-# widget, the same replay at 290,000 (top: call by call; bottom: one `prepare`).
+# widget, the same replay at 290,000.
 
 # %% tags=["nbval-ignore-output"]
 threshold_explorer(history, profile="seed")
@@ -80,8 +80,10 @@ display(*explore(history, "seed", tool_result_batch_char_limit=290_000))
 # Run step 1 backwards. Write `largest_large_limit(sizes, batch_limit)`: for one batch
 # over `batch_limit` (`sizes`: its results' lengths), return the largest
 # `large_result_char_limit` with which step 1 still brings the batch to at most
-# `batch_limit`, or `None` when not even 10,000 does it. On paper first: which results
-# must move, and which one decides the limit?
+# `batch_limit`, or `None` when no limit of at least 10,000 does (shorter results are not
+# worth a file). Count a moved result as its 2,000-character preview: the header around
+# it (103 characters above; it grows with the id) decides no case. On paper first: which
+# results must move, and which one decides the limit?
 
 # %%
 def largest_large_limit(sizes, batch_limit):
@@ -96,8 +98,8 @@ if open_hint:
 # %% [markdown] id="build-it"
 # ## Build it: step 1 in your own file
 #
-# From here the pipeline is yours: it grows in `my_compact.py`, beside this notebook, a
-# step a notebook, until notebook 08 makes it `prepare`. Write `tool_result_budget` under
+# From here the pipeline is yours: it grows in `my_compact.py`, a step a notebook, until
+# notebook 08 makes it `prepare`. Write `tool_result_budget` under
 # its docstring, on plain dicts; save (Ctrl-S) and run the cell. The check grades it
 # against the package's seed profile, on cases drawn at random too, so every number must
 # come from the parameters; a failing case shows its input, never the expected output.

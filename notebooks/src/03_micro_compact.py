@@ -22,8 +22,7 @@
 # `five_reads`, the article's first experiment: a glob, then five README reads. Run the
 # cell for the results' sizes. How many become placeholders under the article's step 3,
 # and how many of those say "omitted"? Fill in both and run it again for each result's
-# characters before and after step 3 (bars: vermillion, omitted; green, a copy on disk;
-# blue, whole).
+# characters before and after step 3.
 
 # %%
 # %matplotlib inline
@@ -32,10 +31,7 @@ from IPython.display import display
 from context_compact.formats import OMITTED
 from context_compact.messages import text_of, tool_results, tool_uses
 from compact_course.article import KEEP_RECENT_RESULTS
-from compact_course.display.chart_text import title, words
-from compact_course.display.fonts import use_cjk_fallback
-from compact_course.display.palette import GREY
-from compact_course.lessons.charts import CATEGORY_COLOURS
+from compact_course.lessons.charts import result_bars
 from compact_course.lessons.exercises import check_older_result, check_placeholders, hint, revealed
 from compact_course.lessons.replay import replay
 from compact_course.lessons.widgets import explore, threshold_explorer
@@ -61,20 +57,9 @@ if revealed("placeholders"):
     for number, (size, text) in enumerate(zip(before, after), start=1):
         print(f"{number}  {size:>5,d} -> {len(text):>5,d}  {text.splitlines()[0][:45]}")
     print(f"files written: {run.files or 'none'}")
-    from matplotlib.figure import Figure   # here, not above: only the chart pays for matplotlib
-
-    use_cjk_fallback()   # the Chinese edition's labels
-    figure = Figure(figsize=(8, 2.6), layout="constrained")
-    ax = figure.subplots()
-    rows = range(len(before), 0, -1)
-    ax.barh(rows, before, color=GREY, height=0.8, label=words("before the step"))
-    ax.barh(rows, [len(text) for text in after], height=0.4,
-            color=[CATEGORY_COLOURS[kind] for kind in kinds], label=words("after the step"))
-    ax.set_yticks(list(rows), [f"{n} {tools[b['tool_use_id']]}" for n, b in enumerate(results, 1)])
-    ax.set_xlabel(words("characters"))
-    ax.legend(loc="lower right", fontsize=8)
-    ax.set_title(title("five_reads: step 3, seed profile"))
-    display(figure)
+    display(result_bars([f"{n} {tools[b['tool_use_id']]}" for n, b in enumerate(results, 1)],
+                        before, [len(text) for text in after], kinds,
+                        title="five_reads: step 3, seed profile"))
 
 # %% [markdown] id="move-the-thresholds"
 # ## Move the thresholds

@@ -47,12 +47,13 @@ print(f"step 1: the newest batch, {batch:,d} characters, is under {TOOL_RESULT_B
       f"step 3: {results} results, all among the newest {KEEP_RECENT_RESULTS}")
 print("\n".join(run.echo))
 print(f"steps that changed the list: {run.fired()}; {len(messages)} messages, "
-      f"{estimate_chars(messages):,d} characters -> {len(run.after)}, {estimate_chars(run.after):,d}")
+      f"{estimate_chars(messages):,d} characters of JSON -> {len(run.after)}, {estimate_chars(run.after):,d}")
 display(before_after(run.records, limit=CONTEXT_CHAR_LIMIT, title="two_code_files: prepare, seed profile"))
 compacted = run.after[0]["content"]
 print(compacted)
 transcript = run.compactor.store.read_transcript(run.files[0])
-print(f"\n{len(compacted):,d} characters; the transcript holds the list as it was: {transcript == messages}")
+print(f"\nits text: {len(compacted):,d} characters; "
+      f"the transcript holds the list as it was: {transcript == messages}")
 
 # %% [markdown] id="what-the-summarizer-is-sent"
 # The summary is all the model keeps of the five messages; every other line of the code

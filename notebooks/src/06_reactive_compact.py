@@ -103,10 +103,10 @@ print(f"the retry: {answer.stop_reason}, " + "; ".join(
 # ## The second refusal, inside the agent loop
 #
 # `Agent` is the article's loop: `prepare` before each call, one `reactive_compact` on a
-# refusal, the counter reset after each call that goes through; the summarizer's input
-# capped at 20,000 characters (it goes to the same small model), and step 1 only over
-# 200,000 (`persist_oversized=False`), as in the article. Dotted: the window, in
-# characters at this history's rate.
+# refusal, the counter reset after each call that goes through. Settings: the default
+# profile, the summarizer's input capped at 20,000 characters (the same small model reads
+# it), and the article's step 1 (`persist_oversized=False`: the default's would save the
+# log at once). Dotted: the window, in characters at this history's rate.
 
 # %%
 workspace_copy = tempfile.TemporaryDirectory(prefix="reactive-ws-")
@@ -121,8 +121,9 @@ try:
     agent.loop(request)
 except anthropic.BadRequestError as error:
     print(f"\nraised to the caller: {error.body['error']['message']}")
-print(f"model calls: {agent.model_calls}; the offline model's answers, summary requests included: "
-      f"{[r['status'] for r in list(server.requests)[start:]]}")
+answers = [r["status"] for r in list(server.requests)[start:]]
+print(f"the loop's model calls: {agent.model_calls}, the summaries' {len(answers) - agent.model_calls}; "
+      f"the server's answers: {answers}")
 for r in agent.compactor.records:
     if r.step == "reactive_compact":
         print(f"call {r.call}: reactive_compact, {r.chars_before:,d} -> {r.chars_after:,d} characters")
@@ -136,11 +137,10 @@ figure.axes[0].annotate(words("window tokens", tokens=window), (window_chars, 0)
 display(figure)
 
 # %% [markdown] id="check"
-# Call 1 is refused and its retry goes through. The model then reads `logs/test_run.log`,
-# over 40,000 characters: under the character limit, over the window. A second
-# `reactive_compact` runs (call 3), but it keeps the log: the retry is as long, and the
-# refusal is raised. Reactive compaction helps against a history grown too long, not one
-# result too long on its own: that is step 1's job.
+# Call 1 is refused; its retry goes through. The model then reads `logs/test_run.log`,
+# over 40,000 characters: under the character limit, over the window. The second
+# `reactive_compact` (call 3) keeps the log, so the retry is refused and raised. Reactive
+# compaction helps against a history grown too long; one result too long is step 1's job.
 #
 # ## Check yourself: a tail that reads the request once
 #

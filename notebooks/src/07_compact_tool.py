@@ -23,8 +23,7 @@
 # ## The article's harness
 #
 # `Agent.run_batch` does the three steps in a copy of the sample workspace, so the write
-# really happens; the offline model (not a language model) writes the summary, and the
-# agent carries on. The closed turn of 7 messages became 1, though under the limit: the
+# really happens; the offline model writes the summary, and the agent carries on. The closed turn of 7 messages became 1, though under the limit: the
 # model asked, not the threshold.
 
 # %%
@@ -89,8 +88,8 @@ display(before_after(agent.compactor.records, limit=agent.config.context_char_li
 # **Wrong 1: compact as soon as `compact` is seen**, then append the results: the
 # summary replaced the message holding the `tool_use` blocks, so the results answer
 # nothing and the API refuses. **Wrong 2: compact before the batch and drop it**: the
-# request is valid, but the summary predates the write, so the model starts the stage
-# over (its `glob`) and nothing stops it from writing again: a repeated side effect.
+# request is valid, but the summary predates the write, so the agent starts the stage
+# over and writes the note again: a repeated side effect.
 
 # %%
 results = [{"type": "tool_result", "tool_use_id": use["id"],
@@ -105,10 +104,14 @@ except anthropic.BadRequestError as error:
     print("wrong 1: HTTP", error.status_code, error.body["error"]["message"].split(". ")[0])
 
 wrong_2 = early.compact_history(before_batch, request)
-reply = client.messages.create(model=MODEL_NAME, system=SYSTEM, tools=TOOLS,
-                               messages=wrong_2, max_tokens=1000)
 print("wrong 2: the summary records the write:", "- notes/lessons.md (written)" in wrong_2[0]["content"])
-print("         the next call:", [f"{b.name} {b.input}" for b in reply.content if b.type == "tool_use"])
+note = workspace / "notes" / "lessons.md"
+written = len(note.read_text(encoding="utf-8"))
+again = Agent(workspace, client, MODEL_NAME, new_id=seeded_ids(), echo=calls_and_compactions)
+again.messages = wrong_2
+again.loop(request)
+print(f"notes/lessons.md: {written} characters, now {len(note.read_text(encoding='utf-8'))}: "
+      "written again")
 server.stop()   # the replays are over: the exercise needs no model
 scratch.cleanup()
 wrong_scratch.cleanup()

@@ -92,7 +92,8 @@ print("first message:", after[0]["content"].split("\n")[0], "; tool calls after 
 # goes to disk with a preview, and no summary is needed. `.transcripts/` holds each list
 # archived or summarized; `.task_outputs/tool-results/` the full text of each result moved
 # out of the context. In the charts, grey is the context as it reached `prepare`, blue what
-# was sent; the strip marks where a step fired.
+# was sent; the strip marks where a step fired (`persist_largest` is the default profile's
+# pass before step 4: it saves the largest results to disk first, flaw 8 in docs/DESIGN.md).
 
 # %%
 json_run = Agent(workspace, choice.client, choice.model, config=CompactionConfig(),
@@ -114,15 +115,15 @@ choice.close()   # the cells below start models of their own, never recorded
 # %% [markdown] id="predict-your-prepare"
 # ## Predict, then run: your prepare, live
 #
-# Now the agent runs with **your** `prepare` from `my_compact.py` (read afresh, as the check
-# of 08 does) before every model call, on experiment 1 of the article, the five lessons'
-# titles, at the article's numbers: no page shows this run. With the offline model, the
-# reply to call 1 asks for a glob (its result: 119 characters), the replies to calls 2 to 6 each read one README (2,612
-# to 3,472 characters), and call 7 answers. Before you run the cell, write down in
+# Now the agent runs with **your** `prepare` from `my_compact.py` before every model call, on
+# experiment 1 of the article, the five lessons' titles, at the article's numbers: no page
+# shows this run. With the offline model, the reply to call 1 asks for a glob (its result:
+# 119 characters), the replies to calls 2 to 6 each read one README (2,612 to 3,472
+# characters), and call 7 answers. Before you run the cell, write down in
 # `prediction`, for each of your four steps, the calls at which it changes the list (step 4:
 # runs), and the files on disk after: `saved_results` in `.task_outputs/tool-results/`,
 # `transcripts` in `.transcripts/`. The checker compares it with your own run, and shows the
-# run's record once you pass or try twice.
+# run's record once you pass.
 
 # %%
 from compact_course.lessons.exercises import check_my_run
@@ -139,13 +140,15 @@ result = check_my_run(prediction, my_run)
 #
 # Any agent on the `anthropic` SDK can run your `prepare`: before each `messages.create`, hand
 # it the list, and send what it returns. `summarize` is the model call step 4 is handed. Copy
-# `my_agent` into your own agent; [docs/RECIPE.md](../docs/RECIPE.md) and
-# [examples/own_loop.py](../examples/own_loop.py) show the package's version, with what this
-# one leaves out: the refusal's one retry (`reactive_compact`, notebook 06), the `compact` tool
-# after the whole batch (07), token limits, and a guard that stops summaries that make no
-# progress.
+# `my_agent` into your own agent. It sends the agent's system prompt, which says to follow
+# instructions only from "Current user request".
+# [docs/RECIPE.md](../docs/RECIPE.md) and [examples/own_loop.py](../examples/own_loop.py) show
+# the package's version, with what this one leaves out: the refusal's one retry
+# (`reactive_compact`, notebook 06), the `compact` tool (07; not sent),
+# token limits, and a guard that stops summaries that make no progress.
 
 # %%
+from compact_course.agent.loop import SYSTEM
 from compact_course.agent.tools import TOOLS, run_tool
 from compact_course.lessons.live_run import your_prepare
 from context_compact.formats import SUMMARY_SYSTEM
@@ -156,10 +159,12 @@ def my_agent(client, model, root, request, prepare, limit=50_000):
         reply = client.messages.create(model=model, system=SUMMARY_SYSTEM, max_tokens=2000,
                                        messages=[{"role": "user", "content": text}])
         return reply.content[0].text
+    tools = [t for t in TOOLS if t["name"] != "compact"]   # this loop would not run it
     messages = [{"role": "user", "content": request}]
     while True:
         messages = prepare(messages, root, request, summarize, limit)   # before every call
-        reply = client.messages.create(model=model, max_tokens=4000, tools=TOOLS, messages=messages)
+        reply = client.messages.create(model=model, system=SYSTEM, max_tokens=4000, tools=tools,
+                                       messages=messages)
         messages.append({"role": "assistant", "content": [b.model_dump(mode="json", exclude_none=True)
                                                           for b in reply.content]})
         uses = [b for b in reply.content if b.type == "tool_use"]

@@ -66,8 +66,9 @@ def snip_compact(messages, root, max_messages=50, keep_head=3):
     头部向后延伸，包含紧随其后的 tool_result 消息；尾部将从一条 tool_result 开始、而它的
     tool_use 就在前一条时，尾部提前一条开始。
 
-    安全：消息里可能是 SDK 的对象而不是 dict；transcript 的每一行是消息的普通 JSON
-    （对象的 `model_dump()`），绝不是它的 repr。
+    安全：消息里可能是 SDK 的对象而不是 dict；transcript 的每一行是消息的普通 JSON，
+    每个对象用 `model_dump(exclude_none=True)`（略去 SDK 未设置的 None 字段，如 caller），
+    绝不是它的 repr。
     """
     raise NotImplementedError
 
@@ -100,7 +101,8 @@ def summary_input(messages, limit=80_000):
     文本是 json.dumps(messages, ensure_ascii=False)。长于 `limit` 个字符时，它变成前
     limit // 4 个字符，接着
     "\n...[middle omitted; full transcript is on disk]...\n"，再接最后
-    limit - limit // 4 个字符。安全：SDK 对象先转成普通 dict。
+    limit - limit // 4 个字符。安全：SDK 对象先转成普通 dict，与第二步相同
+    （`model_dump(exclude_none=True)`）。
     """
     raise NotImplementedError
 

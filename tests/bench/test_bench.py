@@ -286,6 +286,28 @@ def test_a_claim_that_fails_reads_no():
     assert "lost 0 (yes)" in line
 
 
+def test_the_claims_say_whether_the_default_is_the_cheapest_of_the_three_that_compact():
+    # Lab 02 says the default is the cheapest of summary, seed and default on all 8 seeds;
+    # issue 52's reviewer found no printed line comparing it with summary-only on the
+    # tool-heavy and Chinese sessions. Each line now says it, seed by seed.
+    def run(session, seed, design, cost_):
+        return {"session": session, "turns": 120, "seed": seed, "design": design, "cost": cost_,
+                "misses": 0, "lost": 0, "summary_calls": 0}
+    rows = [run(kind, seed, design, cost_) for kind in ("tool-heavy", "chat-heavy") for seed in (0, 1)
+            for design, cost_ in (("summary", 60.0), ("seed", 100.0), ("default", 40.0))]
+    rows[-1]["cost"] = 70.0                  # chat-heavy, seed 1: dearer than summary-only
+    rows[0]["cost"], rows[2]["cost"] = 45.0, 50.0   # tool-heavy, seed 0: the same
+    tool, chat = default_claims(rows)
+    assert tool.endswith("the cheapest of summary, seed and default on every seed (NO)"), tool
+    # The comparisons with the seed profile hold: they alone would not show it.
+    assert "mean 0.45 <= 0.5 (yes)" in tool and "worst 0.50 <= 0.6 (yes)" in tool
+    assert chat.endswith("the cheapest of summary, seed and default on every seed (NO)"), chat
+    rows[0]["cost"], rows[2]["cost"], rows[-1]["cost"] = 60.0, 40.0, 40.0
+    assert all(line.endswith("on every seed (yes)") for line in default_claims(rows))
+    # A missing rival is no evidence: the claim reads NO.
+    assert default_claims([r for r in rows if r["design"] != "summary"])[0].endswith("(NO)")
+
+
 def test_lost_outputs_omitted_saved_transcript_and_forged(tmp_path):
     store = Store(tmp_path)
     text = {k: k * 300 for k in "ABCDEF"}
@@ -412,6 +434,26 @@ def test_chart_and_table_name_every_design():
     assert [to_hex(group[0].get_facecolor()) for group in bars] == [
         bench.COLOURS[d].lower() for d in bench.DESIGNS]
     assert all(ax.get_ylabel() and ax.get_title() for ax in fig.axes)
+
+
+def test_the_cost_panel_names_the_bill_it_draws_and_the_table_says_refused_are_billed():
+    # Issue 52's reviewer: titled "What the API bills", the panel drew none's refused
+    # requests (the API answers them with an error, it bills no reply) and a bill without
+    # misses beside lab 02's table of +misses k, with nothing to say so.
+    from compact_course.display.chart_text import CHART_TEXT
+    english, chinese = CHART_TEXT["en"]["cost title"], CHART_TEXT["zh"]["cost title"]
+    assert "misses not priced" in english and "refused one as if sent" in english
+    assert "What the API bills" not in english
+    assert "缺失不计价" in chinese and "被拒绝的请求按已发送计价" in chinese
+    rows = bench.run_bench(turns=(6,), sessions=("tool-heavy",), limits={"context_char_limit": 2_000},
+                           designs=("seed",))
+    [row] = rows
+    assert row["misses"] and row["cost_repaid"] > row["cost"]   # the two bills differ here
+    fig = chart.bench_chart(rows, timings=False)
+    assert fig.axes[0].get_title() == english
+    assert [b.get_height() for b in fig.axes[0].containers[0]] == [row["cost"]]   # not cost_repaid
+    legend = tables.legend()
+    assert "refuses them, every figure here counts them as if it took them" in legend
 
 
 def test_table_shows_the_columns_asked_for_in_their_order():

@@ -51,6 +51,19 @@ def test_server_clearing_loses_nothing_and_reads_under_its_trigger_after_clearin
     assert all(c["tokens"] <= context_edits.DEFAULT_TRIGGER["value"] for c in clear["calls"] if c["cleared"])
 
 
+def test_server_clears_cache_share_swings_between_0_and_about_09(runs):
+    # Lab 03's words: from call 68, 0 on each call that clears one more result (43 of 91),
+    # about 0.9 on the others; the chart's every-other-call swing, not a fall to zero.
+    calls = runs["server-clear"]["calls"]
+    first = next(n for n, c in enumerate(calls) if c["cleared"])
+    after = calls[first:]
+    assert calls[first]["call"] == 68 and len(after) == 91
+    grew = [c["cleared"] != p["cleared"] for p, c in zip(calls[first - 1:], after)]
+    shares = [c["cached"] / c["tokens"] for c in after]
+    assert [s == 0 for s in shares] == grew and sum(grew) == 43
+    assert all(0.85 < s < 1 for s in shares if s)
+
+
 def test_server_compaction_summarizes_once_and_loses_what_it_replaced(runs):
     compact = sd.totals(runs["server-compact"])
     assert compact["summary_calls"] == 1 and 0 < compact["lost"] < compact["outputs"]
@@ -154,6 +167,23 @@ def test_each_trap_fails_its_line(name, edits, failing, capsys):
     out = capsys.readouterr().out
     assert result.passed < result.total
     assert any(line.startswith("  FAIL") and failing in line for line in out.splitlines()), out
+
+
+CLEARING = [edits for _, edits, _ in TRAPS if edits[0]["type"] == "clear_tool_uses_20250919"]
+
+
+def test_only_compaction_can_fail_the_lost_line_and_the_line_says_so(capsys):
+    # Issue 52's second reviewer: clearing edits the server's copy, never the client's list,
+    # so "no tool output lost for good" cannot fail for them; lab 03's check says so.
+    from compact_course.lessons.exercises import server_edits
+    for edits in [*CLEARING, right.EDITS_FOR_BUDGET]:
+        figures = server_edits.measure(edits)[0]
+        assert figures["lost"] == 0 and figures["outputs"] > 0
+    compaction = next(edits for name, edits, _ in TRAPS if name == "compaction")
+    assert server_edits.measure(compaction)[0]["lost"] > 0
+    check_edits_for_budget(right.EDITS_FOR_BUDGET)
+    line = next(line for line in capsys.readouterr().out.splitlines() if "lost for good" in line)
+    assert "clearing always meets this" in line and "compaction may not" in line
 
 
 def test_edits_the_server_refuses_are_one_fail_line(capsys):

@@ -153,9 +153,10 @@ def test_timeline_strip_marks_every_call_where_a_step_fired(session):
     marks = {c.get_label(): [int(x) for x, _ in c.get_offsets()] for c in strip.collections}
     for step in ARTICLE_STEPS:
         assert marks[step] == session.calls_where(step), step
-    assert marks["persist_largest"] == []          # the seed has no such step
+    # The seed switches persist_largest off: no row (issue 52: 01 and 03 never explain it).
+    assert "persist_largest" not in marks
     rows = [t.get_text() for t in strip.get_yticklabels()]
-    assert rows == IN_PREPARE
+    assert rows == [step for step in IN_PREPARE if step != "persist_largest"]
 
 
 def test_timeline_marks_points_above_the_top_with_their_value(session):

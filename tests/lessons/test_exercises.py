@@ -208,6 +208,11 @@ def unread_newest_three_long(sizes, fresh):
     return sum(1 for i in long_ones[:-3] if i >= len(sizes) - fresh)
 
 
+def unread_ignores_the_size(sizes, fresh):
+    """Every unread result older than the newest 3, short ones too: max(0, fresh - 3)."""
+    return max(0, fresh - 3)
+
+
 def unread_shrinks_120(sizes, fresh):
     """A result of exactly 120 characters shrunk too."""
     return sum(1 for i in range(len(sizes) - 3) if i >= len(sizes) - fresh and sizes[i] >= 120)
@@ -272,7 +277,7 @@ FUNCTION_CHECKS = [
       run_batch_no_compact_after_a_failure]),
     (ex.check_unread_shrunk, right.unread_shrunk,
      [unread_forgets_the_newest_three, unread_counts_read_ones, unread_newest_three_long,
-      unread_shrinks_120]),
+      unread_shrinks_120, unread_ignores_the_size]),
     (ex.check_calls_to_pay_off, right.calls_to_pay_off,
      [pay_off_reads_the_unchanged_start, pay_off_without_the_summary_call, pay_off_ignores_the_pause,
       pay_off_from_the_second_call, pay_off_at_once]),
@@ -299,6 +304,7 @@ NAMED_MISTAKES = [
     (ex.check_unread_shrunk, unread_counts_read_ones, "read ones too"),
     (ex.check_unread_shrunk, unread_newest_three_long, "by position"),
     (ex.check_unread_shrunk, unread_shrinks_120, "exactly 120 characters is left alone"),
+    (ex.check_unread_shrunk, unread_ignores_the_size, "whatever its size"),
     (ex.check_run_batch_safely, run_batch_like_the_article, "let it escape"),
     (ex.check_run_batch_safely, run_batch_stops_at_the_failure, "run every call of the batch"),
     (ex.check_run_batch_safely, run_batch_drops_the_failure, "every tool_use needs its tool_result"),
@@ -595,6 +601,16 @@ def test_the_likeliest_unread_mistake_gets_only_its_own_hint(capsys):
     ex.hint()
     tied = capsys.readouterr().out.rsplit("\nhint: ", 1)[0]
     assert "read ones too" in tied and "even unread ones" not in tied
+
+
+def test_max_of_fresh_less_3_is_told_the_size_rule_not_read_ones(capsys):
+    # The reviewer's finding: max(0, fresh - 3) was told "read ones too", which it did not do:
+    # it counted the unread results past the newest 3 whatever their size.
+    ex.check_unread_shrunk(unread_ignores_the_size)
+    ex.hint()
+    tied = capsys.readouterr().out.rsplit("\nhint: ", 1)[0]
+    assert "whatever its size" in tied
+    assert "read ones too" not in tied and "is left alone" not in tied
 
 
 PREDICTIONS = [

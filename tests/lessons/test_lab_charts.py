@@ -1,4 +1,7 @@
-"""Labs 05 and 06's charts (issue 52): no line or label of one hides another.
+"""Labs 03, 05 and 06's charts (issue 52): no line or label of one hides another.
+
+- lab 03's replay chart: default+server-compact, on default's points in both panels (the
+  default never sends the trigger), is dashed in default's gaps and says so in its legend;
 
 - lab 05's rounds chart: a dashed line on the points of a line drawn before it (the
   summary's and the default's reach, both 100%; server compaction's reach on its own held
@@ -10,7 +13,7 @@ Left out: the figures' numbers (the notebooks print them; nbval compares).
 
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-from compact_course.lessons import forgets_chart, thinking_lab
+from compact_course.lessons import forgets_chart, server_replay, thinking_lab
 
 # design -> [(round, held, reachable)], shaped like the 400-turn run's curves
 CURVES = {"summary": [(1, .69, 1.0), (2, .56, 1.0)], "seed": [(1, .69, .85), (2, .56, .88)],
@@ -28,6 +31,22 @@ def test_a_line_on_another_says_so_and_shows_in_its_gaps(monkeypatch):
     assert default._dash_pattern[0] != summary._dash_pattern[0]   # its dashes fill the gaps
     assert "server-compact: reachable (on disk too), on server-compact's held line" in lines
     assert "seed: reachable (on disk too)" in lines   # a line on no other keeps its plain entry
+
+
+def test_lab_03s_line_on_another_says_so_and_shows_in_its_gaps():
+    def run(*tokens):
+        return {"calls": [{"call": n, "tokens": t, "cached": t // 2} for n, t in enumerate(tokens, 1)]}
+    runs = {"none": run(10, 20, 30), "default": run(10, 15, 12), "server-clear": run(10, 20, 9),
+            "default+server-compact": run(10, 15, 12)}
+    figure = server_replay.replay_chart(runs, "timeline_150", trigger=25)
+    for ax in figure.axes:
+        lines = {line.get_label(): line for line in ax.get_lines()}
+        default, on_it = lines["default"], lines["default+server-compact, on default"]
+        assert list(on_it.get_ydata()) == list(default.get_ydata())
+        assert default.get_linestyle() == "-" and on_it.get_linestyle() == "--"   # default shows in its gaps
+        assert lines["server-clear"].get_linestyle() == "-"    # a line on no other keeps its plain entry
+    legend = [t.get_text() for t in figure.axes[0].get_legend().get_texts()]
+    assert "default+server-compact, on default" in legend
 
 
 def test_lab_06s_two_axis_labels_do_not_overlap():

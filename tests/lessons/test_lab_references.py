@@ -27,3 +27,17 @@ def test_lab_02_links_to_the_section_in_both_editions():
     anchor = "DESIGN.md#the-benchmarks-reference-lab-02"
     for source in ("notebooks/src/labs/02_evidence.py", "notebooks/src/zh/labs/02_evidence.py"):
         assert anchor in (ROOT / source).read_text(encoding="utf-8"), source
+
+
+def test_lab_02_names_every_column_its_tables_print_in_both_editions():
+    # Issue 52's reviewer: the "Columns" paragraph left out `refused`, which the table prints.
+    import ast
+    import re
+    english = (ROOT / "notebooks/src/labs/02_evidence.py").read_text(encoding="utf-8")
+    [printed] = [ast.literal_eval(line.split("=", 1)[1].strip()) for line in english.splitlines()
+                 if line.startswith("COLUMNS = ")]
+    for source in ("notebooks/src/labs/02_evidence.py", "notebooks/src/zh/labs/02_evidence.py"):
+        text = (ROOT / source).read_text(encoding="utf-8")
+        title = text[:text.index('# %% [markdown] id="goal"')]
+        named = set(re.findall(r"\*\*([^*]+)\*\*", title))
+        assert set(printed) <= named, (source, set(printed) - named)

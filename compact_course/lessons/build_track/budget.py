@@ -1,12 +1,15 @@
 """Step 1, tool_result_budget (notebook 01): the learner's against the package's seed profile.
 
 Fixed cases tell designs apart (largest first and stop; the limits given, not the article's;
-a batch within its limit; the newest message not a batch) and probe flaws 7 and 11; drawn ones
-vary the limits, the preview, the batch and the history before it. A result the package saved
-must be saved by the learner too, in a file of root/.task_outputs/tool-results/ that holds
-exactly its text (the name is free: the package's avoids collisions), behind step 1's block
-with the right preview. Left out: batches with results saved on an earlier call.
+a result exactly large_limit long; a batch within its limit; the newest message not a batch)
+and probe flaws 7 and 11; drawn ones vary the limits, the preview, the batch and the history
+before it. A result the package saved must be saved by the learner too, in a file of
+root/.task_outputs/tool-results/ that holds exactly its text (the name is free: the package's
+avoids collisions), behind step 1's block with the right preview and the path relative to
+root (an absolute one is told). Left out: batches with results saved on an earlier call.
 """
+
+from pathlib import Path
 
 from .histories import IMAGE, batch, call, drawn_history, drawn_id, text, turns
 from .looking import PERSISTED, TOOL_RESULTS, file_text, inside, is_list_of_messages, others, plain, text_of
@@ -74,6 +77,8 @@ def fixed() -> list:
               _batch_of([70_000, 50_000]), batch_limit=100_000),
         _case(("large_limit given: results under it stay", "给定 large_limit：比它短的结果保留"),
               _batch_of([90_000, 70_000, 65_000]), batch_limit=100_000, large_limit=75_000),
+        _case(("a result exactly large_limit long stays", "恰好 large_limit 长的结果保留"),
+              _batch_of([75_000, 70_000, 65_000]), batch_limit=100_000, large_limit=75_000),
         _case(("preview_chars given: 500", "给定 preview_chars：500"), _batch_of([250_000]),
               preview_chars=500),
         _case(("the newest message is not a batch", "最新的消息不是批次"),
@@ -140,6 +145,8 @@ SAID = {
               "the preview, </persisted-output>, one a line)",
               "{tid} 的文本不是第一步的块（<persisted-output>、Full output: <path>、Preview:、"
               "预览、</persisted-output>，各占一行）"),
+    "absolute": ("the path in {tid}'s block is absolute: it is the file's path relative to root",
+                 "{tid} 的块中的路径是绝对路径：应当是文件相对于 root 的路径"),
     "no file": ("the path in {tid}'s block does not name a file in root/{folder}/",
                 "{tid} 的块中的路径没有指向 root/{folder}/ 中的文件"),
     "repr": ("the file for {tid} holds str() of its list of blocks, not its text",
@@ -216,6 +223,8 @@ def _saved(case, block, mine, root, batch_blocks) -> list:
     if not match:
         return [told(SAID, "shape", tid=tid)]
     found, path, want = [], inside(root, match["path"], TOOL_RESULTS), text_of(content)
+    if Path(match["path"]).is_absolute():   # inside() reads it; the contract says relative
+        found.append(told(SAID, "absolute", tid=tid))
     held = file_text(path) if path else None
     if path is None:
         found.append(told(SAID, "no file", tid=tid, folder=TOOL_RESULTS))

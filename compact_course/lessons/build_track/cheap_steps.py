@@ -28,8 +28,10 @@ FLAW_HINTS = {
         "你的 tool_result_budget 让两个 id 共用一个文件：notebook 01 的检查器说得更详细。"),
     11: ("a list of blocks is measured and saved by its text: notebooks 01 and 03's checkers say more.",
          "块列表按其文本计量和保存：notebook 01 和 03 的检查器说得更详细。"),
-    12: ("a transcript line is plain JSON, never the SDK's repr: notebook 02's checker says more.",
-         "transcript 的每一行是普通 JSON，绝不是 SDK 的 repr：notebook 02 的检查器说得更详细。"),
+    12: ("a message may hold the SDK's objects: the transcript and the summarizer's input hold each as "
+         "model_dump(exclude_none=True), plain JSON with no unset field (\"caller\": null), never a repr.",
+         "消息里可能是 SDK 的对象：transcript 和摘要器的输入中每个对象都是 model_dump(exclude_none=True)，"
+         "即没有未设置字段（\"caller\": null）的普通 JSON，绝不是 repr。"),
 }
 
 

@@ -37,10 +37,10 @@ HINTS = (
      "所以它的内容不会被当成消息自己的行。"),
 )
 FLAW_HINTS = {
-    12: ("a message may hold the SDK's objects (they have model_dump()): both the transcript and the "
-         "summarizer's input are plain JSON, never a Python repr.",
-         "消息里可能是 SDK 的对象（它们有 model_dump()）：transcript 和摘要器的输入都是普通 JSON，"
-         "绝不是 Python 的 repr。"),
+    12: ("a message may hold the SDK's objects: the transcript and the summarizer's input hold each as "
+         "model_dump(exclude_none=True), plain JSON with no unset field (\"caller\": null), never a repr.",
+         "消息里可能是 SDK 的对象：transcript 和摘要器的输入中每个对象都是 model_dump(exclude_none=True)，"
+         "即没有未设置字段（\"caller\": null）的普通 JSON，绝不是 repr。"),
 }
 
 

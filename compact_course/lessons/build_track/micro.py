@@ -1,12 +1,13 @@
 """Step 3, micro_compact (notebook 03): the learner's against the package's seed profile.
 
 Fixed cases: five reads, a result step 1 saved (its file there), results counted across one
-batch, keep_recent and min_chars given, the 120/121 boundary, flaw 6 twice (a "Full output:"
-line in a file the agent read; step 1's block naming a file that is not there) and flaw 11
+batch, keep_recent and min_chars given, keep_recent=0 (none kept whole; the article's slice
+keeps them all, flaw 16, which the seed copies and this checker does not), the 120/121
+boundary, flaw 6 twice (a "Full output:" line in a file the agent read; step 1's block naming
+a file that is not there) and flaw 11
 (a list of blocks: measure its text, keep its image). Drawn ones vary both numbers, the history
 and which older results step 1 had saved. No file is written by this step: outputs compare
-exactly. Left out: keep_recent = 0 (the seed keeps every result then, flaw 16: a quirk of the
-article's slice no build need copy) and placeholders over 120 characters (flaw 1).
+exactly. Left out: placeholders over 120 characters (flaw 1).
 """
 
 from .histories import IMAGE, drawn_history, text, turns
@@ -46,6 +47,10 @@ FLAW_HINTS = {
         "the file is there.",
         "agent 读到的任何文件都可能有一行以 'Full output: ' 开头。只有整个文本是第一步的格式、"
         "路径留在 root/.task_outputs/tool-results/ 之内并且文件确实存在时，才信任它。"),
+    16: ("keep_recent=0 keeps none whole: mind a slice that ends at minus keep_recent, which with 0 ends at "
+         "minus zero, the start, and holds nothing.",
+         "keep_recent=0 表示一个也不保留：小心结束于负 keep_recent 的切片，0 时它结束于负零，即开头，"
+         "什么也不包含。"),
     11: ("when the content is a list of blocks, measure its text blocks only (an image's data is not text), "
          "and replace only the text: keep the list, a text block with the placeholder, then the other "
          "blocks.",
@@ -104,6 +109,7 @@ def fixed() -> list:
         _case(("keep_recent given: 5", "给定 keep_recent：5"), turns([[300]] * 7), keep_recent=5),
         _case(("min_chars given: 1,000", "给定 min_chars：1,000"),
               turns([[800], [1_500], [900], [2_000], [300], [300], [300]]), min_chars=1_000),
+        _keep_none(),
         _case(("120 and 121 characters", "120 和 121 个字符"),
               turns([[120], [121], [300], [300], [300]])),
         _case(("a file that holds a 'Full output:' line", "含有 'Full output:' 一行的文件"),
@@ -114,6 +120,15 @@ def fixed() -> list:
         _case(("results whose content is a list of blocks (text and an image)",
                "content 是块列表（文本和图片）的结果"), listed, flaw=11),
     ]
+
+
+def _keep_none():
+    """keep_recent=0 keeps none whole (the contract); the article's results[:-0] keeps them all
+    (flaw 16). Its twin keeps 1, where the slice is right."""
+    label = ("keep_recent given: 0, none kept whole", "给定 keep_recent：0，一个也不保留")
+    case = _case(label, turns([[300]] * 4), flaw=16, keep_recent=0)
+    case.data["twin"] = lambda: _case(label, turns([[300]] * 4), keep_recent=1)
+    return case
 
 
 def _secret(root):
@@ -190,8 +205,9 @@ def describe(case) -> str:
 
 def reference(case, root):
     from context_compact import CompactionConfig, ContextCompactor
+    # keep_recent=0 keeps none, as the contract says: the seed's flaw 16 is not for a build to copy.
     config = CompactionConfig.seed(keep_recent_results=case.numbers["keep_recent"],
-                                   micro_min_chars=case.numbers["min_chars"])
+                                   micro_min_chars=case.numbers["min_chars"], micro_keep_zero_keeps_none=True)
     return ContextCompactor(root, never_summarize, config).micro_compact(case.messages)
 
 

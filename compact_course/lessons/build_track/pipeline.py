@@ -23,6 +23,7 @@ from .looking import (
     SAVED,
     SUMMARY,
     TOOL_RESULTS,
+    archive_problems,
     file_text,
     inside,
     is_list_of_messages,
@@ -58,6 +59,17 @@ SAID = {
              "按给定的上限计量"),
     "unpaid": ("after steps 1-3 the list is still over the limit ({limit:,}), and no summary was made",
                "第一到三步之后列表仍超过上限（{limit:,}），却没有做摘要"),
+    "at limit": ("this list is exactly the limit long after steps 1-3: only a list longer than the limit "
+                 "is summarized",
+                 "第一到三步之后这个列表的长度恰好等于上限：只有比上限更长的列表才做摘要"),
+    "ascii": ("this list holds Chinese text: measure it as json.dumps(messages, ensure_ascii=False) counts "
+              "it, a Chinese character one character, not six (\\uXXXX)",
+              "这个列表含有中文：按 json.dumps(messages, ensure_ascii=False) 的字符数计量，"
+              "一个汉字算一个字符，而不是六个（\\uXXXX）"),
+    "sdk": ("this list holds the SDK's objects: measure them as plain JSON (model_dump(exclude_none=True)), "
+            "not as json.dumps(default=str) writes them",
+            "这个列表含有 SDK 的对象：按普通 JSON（model_dump(exclude_none=True)）计量，"
+            "而不是 json.dumps(default=str) 写出的样子"),
     "calls": ("your pipeline called summarize {n} times", "你的管线调用了 summarize {n} 次"),
     "handed": ("the text handed to summarize is not summary_input of the list after steps 1-3",
                "交给 summarize 的文本不是第一到三步之后列表的 summary_input"),
@@ -227,16 +239,18 @@ def judge(case, got, expected, where, limit: int) -> list:
         return found + [told(SAID, "count", m=len(mine))]
     for i, (a, b) in enumerate(zip(mine, theirs)):
         if a != b:
-            return found + _message_problem(i, a, b, got[i] if i < len(got) else {})
+            raw = got[i] if i < len(got) else {}
+            return found + (archive_problems(where.yours, plain(raw)) or _message_problem(i, a, b, raw))
     return found
 
 
 def _summary_problems(case, got, handed, where, limit) -> list:
     calls = where.calls
+    why = [told(SAID, case.data["why"])] if "why" in case.data else []   # the measure this case probes
     if handed and not calls:
-        return [told(SAID, "unpaid", limit=limit)]
+        return [told(SAID, "unpaid", limit=limit), *why]
     if calls and not handed:
-        return [told(SAID, "paid", limit=limit)]
+        return [told(SAID, "paid", limit=limit), *why]
     if not calls:
         return []
     if len(calls) != 1:

@@ -4,14 +4,18 @@ Steps 1, 2 and 3, then step 4 only if the list is still over the limit given. Co
 reading both back from disk (pipeline.py), with the stand-in model. It rejects: step 3 before
 step 1 (a batch of five, the largest first), a hard-coded 50,000 (the limit given: 30,000, and
 limits drawn at random), step 4 measured before steps 1-3 (a batch over the limit that step 1
-brings under it), the article's own prepare on flaws 6, 7, 11 and 12, and a call to the
+brings under it), a measure off at its edges (exactly at the limit, Chinese text, the SDK's
+objects, flaw 12), the article's own prepare on flaws 6, 7, 11 and 12, and a call to the
 package (the trap, run.py). Left out: reactive_compact and the compact tool (the agent loop's).
 """
+
+import json
 
 from . import pipeline
 from .cheap_steps import FLAW_HINTS
 from .compact_history import recorded
-from .histories import turns
+from .histories import batch, call, sdk_objects, turns
+from .looking import plain
 from .run import Case
 
 NAME, NOTEBOOK = "prepare", "08"
@@ -47,8 +51,35 @@ def fixed() -> list:
         _make(("still over the limit after steps 1-3", "第一到三步之后仍超过上限"), turns([[20_000]] * 4)),
         _make(("61 messages of reads", "61 条读取消息"), turns([[900]] * 30)),
         _make(("nothing to do", "什么也不做"), turns([[300]])),
+        *measures(),
         *pipeline.flaw_cases(_make),
     ]
+
+
+def measures() -> list:
+    """The measure's edges, each limit set from the history's own size so that one wrong measure
+    decides it wrongly: exactly at the limit (> not >=), Chinese text (ensure_ascii=False), and the
+    SDK's objects not archived (plain JSON, not default=str: the article's measure, flaw 12; its twin,
+    run.twin_of, holds plain dicts). Steps 1-3 change none of them."""
+    chinese = [{"role": "user", "content": "总结这三份日志。"}, call(["toolu_c1", "toolu_c2", "toolu_c3"]),
+               batch([(f"toolu_c{n}", "构建在第三步失败，请检查配置。" * 300) for n in (1, 2, 3)])]
+    sdk = sdk_objects(turns([[2_000]] * 3))
+    real = _size(sdk)
+    as_str = len(json.dumps(sdk, default=str, ensure_ascii=False))
+    found = [
+        _make(("exactly at the limit after steps 1-3", "第一到三步之后恰好等于上限"), turns([[12_000]] * 3),
+              limit=_size(turns([[12_000]] * 3))),
+        _make(("Chinese text under the limit", "低于上限的中文文本"), chinese, limit=_size(chinese) + 500),
+        _make(("the SDK's objects, not archived", "未归档的 SDK 对象"), sdk, flaw=12,
+              limit=(real + as_str) // 2),
+    ]
+    for case, why in zip(found, ("at limit", "ascii", "sdk")):
+        case.data["why"] = why
+    return found
+
+
+def _size(messages) -> int:
+    return len(json.dumps(plain(messages), ensure_ascii=False))
 
 
 def drawn(draw, count: int = 5) -> list:

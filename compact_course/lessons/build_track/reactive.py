@@ -36,10 +36,10 @@ HINTS = (
      "尾部就是整个列表时，摘要全部内容，只发送这条摘要。"),
 )
 FLAW_HINTS = {
-    12: ("a message may hold the SDK's objects: the transcript and the summarizer's input are plain JSON "
-         "(model_dump), never a Python repr.",
-         "消息里可能是 SDK 的对象：transcript 和摘要器的输入都是普通 JSON（model_dump），"
-         "绝不是 Python 的 repr。"),
+    12: ("a message may hold the SDK's objects: the transcript and the summarizer's input hold each as "
+         "model_dump(exclude_none=True), plain JSON with no unset field (\"caller\": null), never a repr.",
+         "消息里可能是 SDK 的对象：transcript 和摘要器的输入中每个对象都是 model_dump(exclude_none=True)，"
+         "即没有未设置字段（\"caller\": null）的普通 JSON，绝不是 repr。"),
 }
 SAID = {
     "input": ("{n} messages ({kinds}: u a request, a a reply, U a tool_use, R its tool_result); {numbers}",

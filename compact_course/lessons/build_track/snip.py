@@ -34,10 +34,11 @@ HINTS = (
      "标记中的路径相对于 root。检查器会随机抽取 max_messages 和 keep_head。"),
 )
 FLAW_HINTS = {
-    12: ("a message may hold the SDK's objects (they have model_dump()): make each a plain dict before "
-         "json.dumps, so a line is JSON, not a Python repr.",
-         "消息里可能是 SDK 的对象（它们有 model_dump()）：json.dumps 之前先把它们变成普通 dict，"
-         "这样每一行是 JSON，而不是 Python 的 repr。"),
+    12: ("a message may hold the SDK's objects: before json.dumps make each a plain dict with "
+         "model_dump(exclude_none=True), so a line is JSON with no unset field (\"caller\": null), "
+         "not a repr.",
+         "消息里可能是 SDK 的对象：json.dumps 之前用 model_dump(exclude_none=True) 把每个变成普通 dict，"
+         "这样每一行是 JSON，没有未设置的字段（\"caller\": null），也不是 repr。"),
 }
 
 

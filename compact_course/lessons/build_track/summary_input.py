@@ -28,10 +28,11 @@ HINTS = (
      "检查器会随机抽取上限，也有奇数：使用参数，并用整数除法。"),
 )
 FLAW_HINTS = {
-    12: ("a message may hold the SDK's objects (they have model_dump()): make them plain dicts before "
-         "json.dumps, or the summarizer reads Python reprs.",
-         "消息里可能是 SDK 的对象（它们有 model_dump()）：json.dumps 之前先变成普通 dict，"
-         "否则摘要器读到的是 Python 的 repr。"),
+    12: ("a message may hold the SDK's objects: before json.dumps make each a plain dict with "
+         "model_dump(exclude_none=True), so the summarizer reads no repr and no unset field "
+         "(\"caller\": null).",
+         "消息里可能是 SDK 的对象：json.dumps 之前用 model_dump(exclude_none=True) 把每个变成普通 dict，"
+         "这样摘要器读到的既没有 repr，也没有未设置的字段（\"caller\": null）。"),
 }
 
 
@@ -63,6 +64,10 @@ SAID = {
     "type": ("your function returned {kind}, not a text", "你的函数返回了 {kind}，而不是文本"),
     "repr": ("the text holds the SDK's objects as their repr, not as JSON",
              "文本中是 SDK 对象的 repr，而不是 JSON"),
+    "nulls": ("the text holds the SDK's unset fields as null (\"caller\": null): "
+              "model_dump(exclude_none=True) leaves them out",
+              "文本把 SDK 未设置的字段写成了 null（\"caller\": null）："
+              "model_dump(exclude_none=True) 会略去它们"),
     "ascii": ("non-ASCII characters are escaped (\\uXXXX): the measure is JSON with ensure_ascii=False",
               "非 ASCII 字符被转义了（\\uXXXX）：计量用的是 ensure_ascii=False 的 JSON"),
     "whole": ("the messages' JSON is {n:,} characters, within the limit ({limit:,}): the text is that JSON, "
@@ -106,6 +111,8 @@ def text_problems(messages, limit, got, expected) -> list:
     if "Block(" in got:
         return [told(SAID, "repr")]
     whole, escaped = json.dumps(plain(messages), ensure_ascii=False), json.dumps(plain(messages))
+    if ": null" in got and ": null" not in whole:
+        return [told(SAID, "nulls")]
     if escaped != whole and (got == escaped or "\\u" in got and "\\u" not in whole):
         return [told(SAID, "ascii")]
     if len(whole) <= limit:

@@ -50,6 +50,10 @@ ROWS = {
     "transcript reprs": ("the transcript holds the SDK's objects as their repr: a line is not the message's "
                          "JSON",
                          "transcript 保存的是 SDK 对象的 repr：这一行不是消息的 JSON"),
+    "transcript nulls": ("the transcript holds the SDK's unset fields as null (\"caller\": null): "
+                         "model_dump(exclude_none=True) leaves them out",
+                         "transcript 把 SDK 未设置的字段写成了 null（\"caller\": null）："
+                         "model_dump(exclude_none=True) 会略去它们"),
     "transcript not whole": ("the transcript does not hold the whole list as it came in, one message a line, "
                              "in order",
                              "transcript 没有按顺序、每行一条地保存传入时的整个列表"),
@@ -76,8 +80,11 @@ FLAWS = {
     11: ("flaw 11: a tool result's content is a list of blocks, and str() of the list is not its text; "
          "docs/DESIGN.md",
          "缺陷 11：工具结果的 content 是块的列表，列表的 str() 不是它的文本；见 docs/DESIGN.md"),
-    12: ("flaw 12: the SDK's objects were written as their repr, not as plain JSON; docs/DESIGN.md",
-          "缺陷 12：SDK 的对象被写成了它们的 repr，而不是普通 JSON；见 docs/DESIGN.md"),
+    12: ("flaw 12: the SDK's objects were not measured or written as the plain JSON of "
+         "model_dump(exclude_none=True); docs/DESIGN.md",
+         "缺陷 12：SDK 的对象没有按 model_dump(exclude_none=True) 的普通 JSON 计量或写入；见 docs/DESIGN.md"),
+    16: ("flaw 16: keep_recent=0 kept every result whole (a slice up to minus zero is empty); docs/DESIGN.md",
+         "缺陷 16：keep_recent=0 时所有结果都保持完整（切到负零的切片是空的）；见 docs/DESIGN.md"),
 }
 
 

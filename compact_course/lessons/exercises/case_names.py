@@ -76,6 +76,7 @@ CASES_ZH = {
     "exactly 120 characters, unread": "正好 120 个字符，未读",
     "everything read already": "全都读过了",
     "old reads shrink too, but were read": "旧的读取结果也被缩短，但已经读过",
+    "short unread ones stay whole": "短的未读结果保持完整",
     # labs/02 calls_to_pay_off
     "step 3 shrinks one old result": "第三步缩短一条旧结果",
     "step 3 shrinks every result but the newest 3": "第三步缩短除最新 3 条以外的所有结果",

@@ -25,10 +25,6 @@ from ...display.phrases import say
 HINTS = json.loads(Path(__file__).with_name("texts.json").read_text(encoding="utf-8"))["hints"]
 
 LAST: list = []      # the last check's result (a CheckResult), for hint()
-# Nothing counts failing runs any more: a second wrong run shows no more than the first.
-# live.py (09, fix-build's) still reads FAILED["my_run"] to show its run's record "from the
-# second wrong try"; empty, it shows the record after a PASS only. Drop it with that read.
-FAILED: dict = {}
 MADE: set = set()    # prediction checkers run with every value filled in
 # The checkers that take a prediction (check_prediction's names; tests/lessons/test_reveal.py keeps
 # the list true): a function's checker never opens a cell, so revealed() refuses its name.
@@ -68,7 +64,6 @@ def revealed(name: str) -> bool:
 def forget() -> None:
     """A fresh kernel's state: no check run, nothing revealed (for tests)."""
     LAST.clear()
-    FAILED.clear()
     MADE.clear()
 
 

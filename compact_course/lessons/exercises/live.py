@@ -5,17 +5,16 @@ fires, and the files on disk after (`saved_results` in .task_outputs/tool-result
 `transcripts` in .transcripts/), for experiment 1 of the article (the five lessons' titles) at
 the article's numbers. The reference is the learner's own run (compact_course/lessons/live_run.py:
 their `prepare` from my_compact.py, or the article's while theirs is not written), so the
-prediction is checked against what their code did. An attempted prediction is followed by the
-run's record (the steps fired at each call, the files on disk) once it passes or from the second
-wrong try, when the check shows the expected values too; a prediction left as None prints
-neither, so the stored notebook (built with None) shows no answer.
+prediction is checked against what their code did. A wrong prediction is told which way each
+value is off, on every try (check.py: no run shows an expected value); the run's record (the
+steps fired at each call, the files on disk) follows once the prediction passes; a prediction
+left as None prints neither, so the stored notebook (built with None) shows no answer.
 
 Left out: a hint that depends on the learner's run (one hint: how to count).
 """
 
 from ...display.phrases import say
 from ..live_run import STEPS, LiveRun
-from . import hints
 from .catalogue import exercise
 from .check import CheckResult, check_prediction, hint
 
@@ -36,9 +35,8 @@ def check_my_run(prediction, run=None) -> CheckResult:
         print(say("live: no run"))
         return CheckResult("my_run", 0, 0, False, [], hint("my_run"))
     result = check_prediction("my_run", prediction, run.values(), hint("my_run"))
-    # The record holds every expected value: shown when the check passes, or from the second
-    # wrong try, when the check itself shows them (check.py's rule).
-    if result.attempted and (result.ok or hints.FAILED.get("my_run", 0) > 1):
+    # The record holds every expected value: shown once the prediction passes, never before.
+    if result.ok:
         record(run)
     return result
 

@@ -12,7 +12,9 @@ package's own step 3 (seed profile) on real messages of those sizes and counts.
 The traps: counting every unread result over 120 (forgetting that the newest
 3 of the whole list stay whole, unread ones too); counting every result
 shrunk, read ones too; keeping the newest 3 *long* results instead of the
-newest 3; shrinking 120 characters exactly.
+newest 3; shrinking 120 characters exactly; counting every unread result older
+than the newest 3 whatever its size (`max(0, fresh - 3)`: a short one is never
+shrunk).
 The default profile shrinks none of them (flaw 3's fix), which the notebook
 shows beside the checker.
 
@@ -33,9 +35,10 @@ CASES = [
     ("five unread reads", ([5000, 8000, 8000, 8000, 8000, 8000], 5)),
     ("three unread: the newest 3 stay", ([5000, 5000, 8000, 8000, 8000], 3)),
     ("a short one among the newest 3", ([8000, 8000, 8000, 8000, 60], 5)),
-    ("exactly 120 characters, unread", ([120, 121, 8000, 8000, 8000], 5)),
+    ("exactly 120 characters, unread", ([60, 120, 121, 8000, 8000, 8000], 6)),
     ("everything read already", ([8000] * 6, 0)),
     ("old reads shrink too, but were read", ([9000, 9000, 9000, 400, 400, 400, 400], 4)),
+    ("short unread ones stay whole", ([8000, 60, 60, 8000, 8000, 8000], 5)),
 ]
 SIZES = (60, 120, 121, 3_000, 30_000)
 
@@ -90,6 +93,7 @@ def _diagnose(args, expected, got):
             1 for i in long_ones[:-3] if i >= len(sizes) - fresh and i not in newest_long),
         "profiles: 120 is left alone": sum(
             1 for i in older if i >= len(sizes) - fresh and sizes[i] >= 120),
+        "profiles: short ones stay whole": sum(1 for i in older if i >= len(sizes) - fresh),
     }
     named = [key for key, count in slips.items() if count == got]
     return say(named[0]) if len(named) == 1 else None

@@ -8,9 +8,12 @@ written down: the figures come from the replay on every run.
 
 The budget: the cache-adjusted cost at most BUDGET_COST, the prompt cache
 broken on fewer calls than the same edits without `clear_at_least` (past the
-trigger, clearing changes the prompt on every call: the gate decides when it
-starts), no tool output lost for good, and the newest 3 tool uses always whole
-(keep at least 3). BUDGET_COST is set so that no setting the notebook prints
+trigger, clearing breaks the cache on each call that clears one result more,
+about every other call on timeline_150: the gate decides when it starts), no
+tool output lost for good (a line only compaction can fail: clearing edits the
+server's copy, and the client's list keeps every output; the line says so), and
+the newest 3 tool uses always whole (keep at least 3). BUDGET_COST is set so
+that no setting the notebook prints
 meets it (its `clear_at_least` rows, the defaults: tests/bench/
 test_server_designs.py checks each), and no trigger alone does: the learner
 reads the session's tools (`results_by_tool`) and decides which results are

@@ -10,12 +10,13 @@
 #
 # Each request is billed in Claude Sonnet 5's base input tokens: what starts like an
 # earlier request still cached (5 minutes from its last use) is read at 0.1, other input is
-# written at 1.25, output costs 5. A step that rewrites an old message makes the next
-# request write everything again.
+# written at 1.25, a summary call's input (never cached) costs 1, output 5. A step that
+# rewrites an old message makes the next request write everything again.
 #
 # Columns: **+misses k**, the bill in thousands, each **miss** (a needed earlier output not
 # whole in the request) priced as the call reading it back; **x oracle**, that over the
-# oracle's; **read**, the input share read from the cache; **summ**, summary calls;
+# oracle's; **read**, the input share read from the cache; **refused**, requests over the
+# window, each figure counting them as if the API took them; **summ**, summary calls;
 # **lost**, outputs readable nowhere; **forgot**, probes (lab 05) nothing keeps. Every
 # column and price, with sources:
 # [docs/DESIGN.md, "The benchmark's reference"](../docs/DESIGN.md#the-benchmarks-reference-lab-02).
@@ -55,16 +56,16 @@ if show_all:
 # %% [markdown] id="the-chart"
 # ## The chart
 #
-# Per design, for seed 0: cost (log scale), lost, summaries, misses; each request's size
-# along the tool-heavy session; cost over the seed profile's (bar: mean over the seeds,
-# tick: worst). No timings: they differ by machine.
+# Per design, for seed 0: cost with misses not priced (log scale), lost, summaries, misses;
+# each request's size along the tool-heavy session; that cost over the seed profile's (bar:
+# mean over the seeds, tick: worst).
 #
-# - **none** never misses, but passes the window on two sessions (`refused`) and is the
-#   dearest there, though almost all its input is read from the cache;
+# - **none** never misses, but passes the window on two sessions (`refused`, priced as if
+#   sent) and is the dearest there, though almost all its input is read from the cache;
 # - **summary** loses nothing (transcripts keep it) but pays for summary after summary,
 #   and each starts the cache anew;
 # - **seed** alone loses outputs and forgets probes, and rewrites old messages so often
-#   that of the three designs that compact it reads the least from the cache;
+#   that it reads the cache least of the three that compact;
 # - **default** loses nothing, pays for no summary and is the cheapest of those three;
 #   the lines "over 8 seeds" hold it on all 8.
 
@@ -80,14 +81,16 @@ chart.bench_chart(rows, timings=False)
 # (https://www.anthropic.com/news/context-management); the cookbook's client-side compaction
 # took a ticket-handling task from 204,416 to 82,171 input tokens
 # (https://platform.claude.com/cookbook/tool-use-automatic-context-compaction). Below, the
-# benchmark's figure of that kind (input tokens, default against none): other tasks and
-# models, so set side by side, never ranked.
+# bench's own (input tokens, default against none): other tasks and models, never ranked.
 
 # %%
 for kind in bench.KINDS:
-    sent = {r["design"]: r["tokens_in"] for r in at_120 if r["session"] == kind}
-    print(f"{kind}: default {sent['default'] / 1000:,.0f}k input tokens, none "
-          f"{sent['none'] / 1000:,.0f}k: {1 - sent['default'] / sent['none']:.0%} fewer")
+    sent = {r["design"]: r for r in at_120 if r["session"] == kind}
+    default, none = sent["default"]["tokens_in"], sent["none"]["tokens_in"]
+    refused = sent["none"]["refused"]
+    print(f"{kind}: default {default / 1000:,.0f}k input tokens, none {none / 1000:,.0f}k"
+          + (f" ({refused} refused requests counted as if sent)" if refused else "")
+          + f": {1 - default / none:.0%} fewer")
 
 # %% [markdown] id="check"
 # ## Check yourself: when does a compaction pay for itself?
@@ -96,18 +99,18 @@ for kind in bench.KINDS:
 # cache holds. Write `calls_to_pay_off(before, after, summary=None, cold=False)`:
 #
 # - `before`: the request just sent, its messages oldest first as `(name, tokens)` pairs;
-#   the cache holds it and nothing else (the breakpoint at its end);
+#   the cache holds it and nothing else (the breakpoint at its end; simplified: the API
+#   also keeps earlier requests' entries, found up to 20 blocks back);
 # - `after`: the list a step leaves, in the same form; the same name is the same message,
 #   unchanged;
 # - `summary`: step 4's summary call as `(input tokens, output tokens)`, else `None`;
 # - `cold`: the next call comes after a pause longer than the cache lives.
 #
-# Then the session goes on the same way with the step or without it: each call adds a reply
-# and a user message (500 tokens in all), billed as above (plain input 1; replies cost the
-# same both ways: leave them out). Return how many calls,
-# counting the one right after the step, it takes until the session with the step has cost
-# no more in all than the one without, or `None` if it never does. (The API caches no
-# prefix shorter than the model's minimum; every list here is longer.)
+# Then the session goes on alike with the step or without it: each call adds a reply and a
+# user message (500 tokens in all), billed as above (replies cost the same both ways: leave
+# them out). Return how many calls, counting the one right after the step, it takes until
+# the session with the step has cost no more in all than the one without, or `None` if it
+# never does.
 #
 # Before you code: which pays back faster, step 3 shrinking one old 8,000-token result, or
 # step 4 replacing the whole list with a summary?
@@ -129,10 +132,9 @@ if open_hint:
 #   previous one: the smallest context is not the cheapest bill.
 # - A compaction is paid for on the next call, which cannot read what it changed; each
 #   later call saves 0.1 a token removed, so a small cut pays back slowly.
-# - The default loses and forgets nothing and rewrites rarely: here, the cheapest design a
-#   compactor can be.
+# - The default loses and forgets nothing and rewrites rarely: here, the cheapest compactor.
 #
-# **Next:** lab 03, the same job done on the server, by the API's own context management.
+# **Next:** lab 03, the same job done by the API's own context management.
 
 # %% [markdown] id="references"
 # **References.** Prompt caching: https://platform.claude.com/docs/en/build-with-claude/prompt-caching;

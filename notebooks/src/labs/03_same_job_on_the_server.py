@@ -16,7 +16,8 @@
 
 # %% [markdown] id="goal"
 # **Goal.** You will send the API's edits, compare each design's cost and losses with the
-# course's pipeline, and pick the edits for a budget. About 30 minutes.
+# course's pipeline, and pick the edits for a budget. About 30 minutes on your own; not part
+# of the 90-minute class (docs/TEACHING.md).
 
 # %%
 # %matplotlib inline
@@ -68,9 +69,9 @@ print(f"each cleared result reads (the offline server's text): {context_edits.CL
 # **none**; **default**, the course's default profile on the client; **server-clear** with
 # its defaults; **server-compact** with a trigger of 100,000 tokens (its default, 150,000,
 # is more than this session reaches); **default+server-compact**. The columns: thousands of
-# tokens read and written to the cache, the cost in thousands of base input tokens (cache
-# reads at 0.1, writes at 1.25), calls that do not extend the previous request (`breaks`),
-# summaries, the largest request, outputs lost for good.
+# tokens read and written to the cache, the cost (cache reads at 0.1, writes at 1.25), calls
+# that do not extend the previous request (`breaks`), summaries, the largest request,
+# outputs lost for good.
 
 # %%
 runs = sr.replay_designs(history, ServerSettings(compact_trigger=100_000))
@@ -79,11 +80,12 @@ sr.replay_chart(runs, "timeline_150", trigger=100_000)
 
 # %% [markdown] id="what-clear-at-least-buys-with"
 # Top, the tokens each call sends; bottom, the share the cache reads again. One large batch
-# makes three lines jump; the default profile saves it to disk with a preview. The last row
-# equals default's: the default never sends 100,000 tokens. Past the trigger, server-clear's
-# cache share keeps dropping to zero: each new tool use pushes one more result out of the
-# newest 3, and the prompt changes there. `clear_at_least` ("Context will only be modified
-# if at least this many tokens can be removed", the SDK's docstring) holds clearing back.
+# makes three lines jump; the default saves it to disk. The last row
+# equals default's, its line dashed on default's: the default never sends 100,000 tokens.
+# From call 68, server-clear's cache share swings between 0 and about 0.9: it is 0 on each
+# call that clears one more result (43 of 91), as a new tool use pushes one out of the
+# newest 3. `clear_at_least` ("Context will only be modified if at least this many tokens
+# can be removed", the SDK's docstring) holds clearing back.
 # With a trigger of 30,000 tokens:
 
 # %%
@@ -91,7 +93,7 @@ print(sr.totals_table(sr.clear_at_least_rows(history, 30_000, (0, 5_000, 20_000)
 
 # %% [markdown] id="what-a-compaction-block-holds"
 # The gate delays the first break, no more: once met, it is met on every call (the offline
-# server clears each request from scratch, as the docstrings read).
+# server clears each request afresh).
 #
 # ## A `compaction` block must go back
 #
@@ -117,8 +119,6 @@ except anthropic.BadRequestError as error:
     print(f"a changed block: {type(error).__name__}")
 
 # %% [markdown] id="when-each-design-wins-the-same"
-# (The SDK's tool runner asks for the on-demand form on `compact_before_next_turn()`.)
-#
 # ## At the same trigger
 #
 # Above, the default profile acted from 50,000 characters, the server from 100,000 tokens.
@@ -166,8 +166,8 @@ for label, row in fair.items():
 # ## Check yourself
 #
 # The budget on timeline_150: cost at most 850,000, the cache broken on fewer calls than
-# the same edits without `clear_at_least`, nothing lost for good, the newest 3 tool uses
-# whole. No setting on this page meets it, nor does a trigger alone (one large batch passes
+# the same edits without `clear_at_least`, nothing lost for good (clearing always meets
+# this: your list keeps every output), the newest 3 tool uses whole. No setting on this page meets it, nor does a trigger alone (one large batch passes
 # every trigger from 20,000 to 80,000 tokens at once). Read the session's tools and ask
 # which results are worth clearing: each clear saves what it removes and breaks the cache.
 # Write the edits (a list, like `edits["edits"]` above).
@@ -188,7 +188,7 @@ if open_hint:
 # %% [markdown] id="recap"
 # **Recap.**
 # - The API clears or summarizes on its side; a `compaction` block goes back unchanged.
-# - Past its trigger, clearing changes the prompt on almost every call; `clear_at_least`
+# - Past its trigger, clearing breaks the cache on about every other call; `clear_at_least`
 #   only delays that.
 # - Here the default profile costs and forgets least; server compaction needs no pipeline.
 #

@@ -21,8 +21,7 @@
 # ## 文章的测量方法，以及会话增长得有多快
 #
 # 文章里的每个阈值都按**字符**计：`len(json.dumps(messages, ensure_ascii=False))`；API 按
-# token 计。灰线：一个长会话不压缩时的上下文；蓝线：文章的 `prepare` 实际发送的内容；虚线：
-# `CONTEXT_CHAR_LIMIT` 和窗口；点线：灰线到达窗口的位置。
+# token 计。图中是一个长会话：不断增长的上下文，以及 `prepare` 实际发送的内容。
 
 # %% [markdown] id="check"
 # ## 文章的答案，以及哪些步骤会起作用

@@ -31,27 +31,29 @@
 # 同一个工作区，一个新的 agent：对 `docs.json` 的读取超过了第一步的阈值，所以它带着预览转存到
 # 磁盘，不需要摘要。`.transcripts/` 保存每一次被归档或被摘要的列表；`.task_outputs/tool-results/`
 # 保存每条被移出上下文的结果的全文。图中灰色是上下文到达 `prepare` 时的大小，蓝色是实际发送的
-# 大小；下方的条带标出某一步触发的位置。
+# 大小；下方的条带标出某一步触发的位置（`persist_largest` 是默认配置在第四步之前的一遍：先把最大的
+# 结果存到磁盘，见 docs/DESIGN.md 的缺陷 8）。
 
 # %% [markdown] id="predict-your-prepare"
 # ## 先预测，再运行：你的 prepare，实时
 #
-# 现在 agent 在每次模型调用之前运行的是**你的** `prepare`（来自 `my_compact.py`，像 08 的检查
-# 那样每次重新读取），任务是文章的实验一（五节课程的标题），用文章的数值：没有哪个页面展示过这次
+# 现在 agent 在每次模型调用之前运行的是**你的** `prepare`（来自 `my_compact.py`），任务是文章的实验一（五节课程的标题），用文章的数值：没有哪个页面展示过这次
 # 运行。用离线模型时，第 1 次调用的回复请求一次 glob（结果 119 个字符），第 2 到 6 次调用的回复各读取一个
 # README（2,612 到 3,472 个字符），第 7 次调用给出回答。运行这个单元之前，在 `prediction` 里
 # 写下：你的四个步骤各自在哪几次调用时改变了列表（第四步：运行了），以及运行后磁盘上的文件：
 # `.task_outputs/tool-results/` 中的 `saved_results`，`.transcripts/` 中的 `transcripts`。
-# 检查器拿它和你自己的运行比较；你通过了，或者试过两次之后，它会显示这次运行的记录。
+# 检查器拿它和你自己的运行比较；你通过之后，它会显示这次运行的记录。
 
 # %% [markdown] id="your-own-loop"
 # ## 在你自己的循环里用同一条管线
 #
 # 任何基于 `anthropic` SDK 的 agent 都能运行你的 `prepare`：每次 `messages.create` 之前，把列表
 # 交给它，发送它返回的列表。`summarize` 是交给第四步的那次模型调用。把 `my_agent` 复制到你自己的
-# agent 里；[docs/RECIPE.md](../../docs/RECIPE.md) 和 [examples/own_loop.py](../../examples/own_loop.py)
-# 给出本包的版本，以及这里省略的部分：被拒绝时的一次重试（`reactive_compact`，notebook 06）、
-# 整个批次之后的 `compact` 工具（07）、按 token 计的上限，以及一个在摘要毫无进展时停下来的守卫。
+# agent 里。它发送 agent 的系统提示，要求只遵循 "Current user request" 中的指令。
+# [docs/RECIPE.md](../../docs/RECIPE.md) 和
+# [examples/own_loop.py](../../examples/own_loop.py) 给出本包的版本，以及这里省略的部分：被拒绝时的
+# 一次重试（`reactive_compact`，notebook 06）、`compact` 工具（07；没有发送）、
+# 按 token 计的上限，以及一个在摘要毫无进展时停下来的守卫。
 
 # %% [markdown] id="recap"
 # **小结。**

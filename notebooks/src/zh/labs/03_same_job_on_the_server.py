@@ -16,7 +16,7 @@
 
 # %% [markdown] id="goal"
 # **目标。** 你将发送 API 的 edits，把每种设计的成本和丢失与本课程的管线作比较，
-# 并为一份预算挑选 edits。约 30 分钟。
+# 并为一份预算挑选 edits。自学约 30 分钟；不在 90 分钟的课堂之内（docs/TEACHING.md）。
 
 # %% [markdown] id="clearing-through-the-sdk"
 # ## 通过 SDK 清除
@@ -32,20 +32,20 @@
 # 把会话按调用逐次回放，经过五种设计（回复都是制作好的历史里的）：**none**；
 # **default**，客户端上本课程的默认配置；**server-clear**，用它的默认值；**server-compact**，
 # 触发阈值 100,000 个 token（它的默认值 150,000 超过这段会话能达到的大小）；
-# **default+server-compact**。各列：读取和写入缓存的 token（千），以基础输入 token（千）计的
-# 成本（缓存读 0.1，写 1.25），没有延续上一次请求的调用（`breaks`），摘要次数，最大的一次请求，
+# **default+server-compact**。各列：读取和写入缓存的 token（千），成本（缓存读 0.1，
+# 写 1.25），没有延续上一次请求的调用（`breaks`），摘要次数，最大的一次请求，
 # 永久丢失的输出。
 
 # %% [markdown] id="what-clear-at-least-buys-with"
 # 上图是每次调用发送的 token，下图是缓存能再次读到的比例。一大批结果让三条线一起跳高；
-# 默认配置把它存到磁盘上，只留预览。最后一行和 default 相同：默认配置从不发送 100,000 个 token。
-# 过了触发阈值，server-clear 的缓存比例一再跌到零：每来一次新的工具调用，就有一个结果被挤出
-# 最新的 3 次，提示从那里变了。`clear_at_least`（SDK 的 docstring："Context will only be
+# 默认配置把它存到磁盘上。最后一行和 default 相同，它的线以虚线画在 default 的线上：默认配置
+# 从不发送 100,000 个 token。从第 68 次调用起，server-clear 的缓存比例在 0 和约 0.9 之间来回摆动：
+# 每次多清除一个结果的调用上它是 0（91 次中有 43 次），因为新的工具调用把一个结果挤出了最新的 3 次。`clear_at_least`（SDK 的 docstring："Context will only be
 # modified if at least this many tokens can be removed"）把清除往后推。触发阈值为 30,000 个 token 时：
 
 # %% [markdown] id="what-a-compaction-block-holds"
-# 这道门槛只推迟第一次失效，仅此而已：一旦达到，之后每次调用都达到（离线服务器按 docstring 的
-# 字面意思，每次请求都从头清除）。
+# 这道门槛只推迟第一次失效，仅此而已：一旦达到，之后每次调用都达到（离线服务器每次请求都
+# 重新清除）。
 #
 # ## `compaction` 块必须发回去
 #
@@ -53,8 +53,6 @@
 # 全部内容；改动过的块会被拒绝。
 
 # %% [markdown] id="when-each-design-wins-the-same"
-# （SDK 的 tool runner 在 `compact_before_next_turn()` 之后请求按需压缩。）
-#
 # ## 相同的触发阈值
 #
 # 上面，默认配置从 50,000 个字符起作用，服务器从 100,000 个 token 起。
@@ -73,7 +71,8 @@
 # ## 自测
 #
 # 在 timeline_150 上的预算：成本不超过 850,000，缓存失效的次数少于同样的 edits 不设
-# `clear_at_least` 时，没有任何内容被永久丢失，最新的 3 次工具调用保持完整。本页的设置都达不到，
+# `clear_at_least` 时，没有任何内容被永久丢失（清除总能满足这一条：你的列表保留每个输出），
+# 最新的 3 次工具调用保持完整。本页的设置都达不到，
 # 单靠触发阈值也不行（一大批结果一下子越过 20,000 到 80,000 个 token 之间的每个阈值）。
 # 读一读会话的工具，想一想哪些结果值得清除：每清除一次，省下它移走的内容，也让缓存失效一次。
 # 写出 edits（一个列表，像上面的 `edits["edits"]`）。
@@ -81,7 +80,7 @@
 # %% [markdown] id="recap"
 # **小结。**
 # - API 在它那一侧清除或摘要；`compaction` 块要原样发回。
-# - 过了触发阈值，清除几乎每次调用都改变提示；`clear_at_least` 只能推迟这一点。
+# - 过了触发阈值，清除大约每隔一次调用就让缓存失效一次；`clear_at_least` 只能推迟这一点。
 # - 在这里，默认配置花得最少、遗忘得最少；服务器端压缩不需要管线。
 #
 # **下一步：** notebook labs/04，你自己的 agent 的会话。
