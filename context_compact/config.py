@@ -7,7 +7,7 @@ when `context_token_limit` is set (steps 1 and 3 and the summary input stay char
 Left out: any number the article does not have but the default's fixes and the token limit.
 """
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 
 POSITIVE = ("context_char_limit", "tool_result_batch_char_limit", "large_result_char_limit",
             "summary_input_char_limit", "snip_max_messages", "snip_keep_head", "preview_chars")
@@ -80,12 +80,6 @@ class CompactionConfig:
         if not _number(fraction, (int, float)) or not 0 < fraction <= 1:
             raise ValueError(f"fraction must be in (0, 1], got {fraction!r}")
         return cls.named(profile, context_token_limit=int(window_tokens * fraction), **overrides)
-
-    def when_cold(self) -> "CompactionConfig":
-        """For a call on a cold cache: the target is the limit (steps act over it, down to it)."""
-        if self.context_token_limit is None:
-            return replace(self, context_char_limit=max(1, self.target_chars), target_fraction=1.0)
-        return replace(self, context_token_limit=max(1, self.target_size), target_fraction=1.0)
 
     # The limit steps 3 and 4 compare with, in `unit`, and its shares; snip_keep_total: the
     # messages after a snip, marker included (the article keeps 51).

@@ -16,7 +16,6 @@ import zlib
 
 PIXELS_PER_TOKEN, IMAGE_MAX_EDGE, IMAGE_MAX_TOKENS, PAGE_TOKENS = 750, 1568, 1600, 3000
 CHARS_PER_TOKEN = 4    # English and base64 alike run near 4 characters a token
-HEADER = 1 << 16       # base64 characters read for an image's size (a JPEG's EXIF comes first)
 _PAGE = re.compile(rb"/Type\s*/Page(?![A-Za-z])")
 _OBJECT_STREAM = re.compile(rb"/ObjStm.*?stream\r?\n(.*?)endstream", re.DOTALL)
 _SEEN: dict = {}   # (kind, length, hash of the base64) -> (tokens, words): the base64 is not kept
@@ -66,48 +65,42 @@ def pdf_pages(data: bytes) -> int:
     return max(pages, 1)
 
 
-def is_medium(block) -> bool:   # an image, or a document that is not text (a text document is its text)
-    kind = block.get("type") if isinstance(block, dict) else None
-    source = block.get("source") if isinstance(block, dict) and isinstance(block.get("source"), dict) else {}
-    return kind == "image" or kind == "document" and source.get("type") not in ("text", "content")
-
-
-def media(message) -> list:
-    """Each image and non-text document of a message, those in its tool results too."""
-    content = message.get("content") if isinstance(message, dict) else None
-    found = []
-    for block in content if isinstance(content, list) else ():
-        inner = block.get("content") if isinstance(block, dict) and block.get("type") == "tool_result" else ()
-        found += filter(is_medium, [block, *(inner if isinstance(inner, list) else ())])
-    return found
-
-
 def weigh(block) -> tuple[int, str, str]:
-    """(the API's tokens, the base64 it stands for, a few words naming it) for an image or document."""
+    """(the API's tokens, the base64 it stands for, words naming it) for an image or a document."""
     source = block["source"] if isinstance(block.get("source"), dict) else {}
     data = source["data"] if source.get("type") == "base64" and isinstance(source.get("data"), str) else ""
-    name = f"{block['type']} {source.get('media_type') or source.get('type') or ''}".rstrip()
     key = (block["type"], len(data), hash(data))   # a string keeps its hash: seen again, a lookup
     if key not in _SEEN:
         if len(_SEEN) > 4096:   # bounded: a long session's media, not all media ever seen
             _SEEN.clear()
-        _SEEN[key] = _weigh(block["type"], data)
-    tokens, words = _SEEN[key]
-    return tokens, data, f"{name}, {words}"
+        try:
+            raw = base64.b64decode(data[:len(data) // 4 * 4])
+        except (binascii.Error, ValueError):
+            raw = b""
+        if block["type"] == "image":
+            size = image_size(raw)
+            tokens, words = image_tokens(size), "x".join(map(str, size)) if size else "size unread"
+        else:
+            pages = pdf_pages(raw)
+            tokens, words = pages * PAGE_TOKENS, f"{pages} page(s)"
+        _SEEN[key] = tokens, f"{words}, {len(raw):,} bytes"
+    kind = f"{block['type']} {source.get('media_type') or source.get('type') or ''}".rstrip()
+    return _SEEN[key][0], data, f"{kind}, {_SEEN[key][1]}"
 
 
-def _weigh(kind: str, data: str) -> tuple[int, str]:
-    read = data if kind == "document" else data[:HEADER]   # a PDF whole, for its pages
-    try:
-        raw = base64.b64decode(read[:len(read) // 4 * 4])
-    except (binascii.Error, ValueError):
-        raw = b""
-    size = len(data) * 3 // 4 - data[-2:].count("=")
-    if kind == "image":
-        wide = image_size(raw)
-        return image_tokens(wide), ("x".join(map(str, wide)) if wide else "size unread") + f", {size:,} bytes"
-    pages = pdf_pages(raw)
-    return pages * PAGE_TOKENS, f"{pages} page" + "s" * (pages > 1) + f", {size:,} bytes"
+def media(message) -> list:
+    """Each image and non-text document of a message, those in its tool results too."""
+    found = []
+    for block in message.get("content") if isinstance(message.get("content"), list) else ():
+        inner = block.get("content") if isinstance(block, dict) and block.get("type") == "tool_result" else ()
+        found += filter(_is_medium, [block, *(inner if isinstance(inner, list) else ())])
+    return found
+
+
+def _is_medium(block) -> bool:   # an image, or a document that is not text (a text document is its text)
+    kind = block.get("type") if isinstance(block, dict) else None
+    source = block.get("source") if kind == "document" and isinstance(block.get("source"), dict) else {}
+    return kind == "image" or kind == "document" and source.get("type") not in ("text", "content")
 
 
 def extra_chars(message, text: str) -> int:
@@ -125,9 +118,8 @@ def without_media(messages) -> list:
 
 
 def _named(block, at: str):   # a block, its media (a tool result's too) made texts naming them
-    if is_medium(block):
-        words = weigh(block)[2]
-        return {"type": "text", "text": f"[{words} at {at}: not summarized]"}
+    if _is_medium(block):
+        return {"type": "text", "text": f"[{weigh(block)[2]} at {at}: not summarized]"}
     inner = block.get("content") if isinstance(block, dict) and block.get("type") == "tool_result" else None
     if isinstance(inner, list):
         return {**block, "content": [_named(part, f"{at}.content[{k}]") for k, part in enumerate(inner)]}

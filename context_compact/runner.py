@@ -1,16 +1,12 @@
-"""The pipeline in front of every request of the SDK's tool runner, sync and async.
+"""`PrepareEveryRequest`: the pipeline in front of every request of the SDK's tool runner, sync and async.
 
-`client.beta.messages.tool_runner(...)` sends, runs the tools and appends with no call of ours
-in between: `prepare` in the loop body is one call late (issue 41), and a prepared copy given
-back is followed by what the runner appends anyway (the same tool_use twice). The SDK's client
-middleware (`anthropic.Middleware`) fills that gap: `PrepareEveryRequest` sends `prepare` of the
-history (through a `CompactionGuard`) in the request's place, going on from what went out last
-(nothing archived twice; a history that does not extend it is prepared afresh), and answers a
-400 "prompt is too long" with one `reactive_compact` and the same request, when that is smaller.
-One middleware serves a conversation: each request's active request is its own history's newest
-user prompt (not a message of tool results alone), or `new_turn(request)`'s for the turn under
-way; with no prompt left (the API's compaction took it) the turn goes on; anything else is
-refused with a word, never guessed. The SDK is imported when `PrepareEveryRequest` is asked for.
+`client.beta.messages.tool_runner(...)` sends, runs the tools and appends with no call of ours in
+between: `prepare` in the loop body is one call late (issue 41), and a prepared copy given back is
+followed by what the runner appends anyway. The SDK's client middleware (`anthropic.Middleware`)
+fills that gap: each request goes out as `prepare` of its history (through a `CompactionGuard`),
+going on from what went out last, and a 400 "prompt is too long" gets one `reactive_compact`.
+Each request's active request is its history's newest user prompt, or `new_turn(request)`'s for
+the turn under way; none is ever guessed. The SDK is imported when the class is first asked for.
 
     client = client.with_options(middleware=[PrepareEveryRequest(compactor)])
     runner = client.beta.messages.tool_runner(..., thread=False)   # the whole history each turn
