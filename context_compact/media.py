@@ -5,7 +5,9 @@ image is about width x height / 750 tokens, scaled down first to a long edge of 
 and about 1,600 tokens; a PDF page is 1,500-3,000 tokens (its text and its picture: the upper
 end here). Sizes are read from PNG, GIF, JPEG and WebP headers; an image not read (another
 format, by URL or file id) counts as the largest. The character measure counts a token as
-CHARS_PER_TOKEN characters. Left out: newer models' larger images, a PDF's pages by URL or id.
+CHARS_PER_TOKEN characters. Steps 1 and 3 move a tool result's text only: an image (a user's own
+or a tool's) stays in context, counted so; step 4 and reactive_compact take it to the transcript
+whole. Left out: newer models' larger images, a PDF's pages by URL or id.
 """
 
 import base64
