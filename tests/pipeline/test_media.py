@@ -75,6 +75,8 @@ def test_the_apis_rule_for_images_and_pdfs():
     streamed = (b"%PDF-1.5\n7 0 obj <</Type /ObjStm /N 2 /First 9 /Filter /FlateDecode /Length "
                 + str(len(packed)).encode() + b">> stream\n" + packed + b"\nendstream\nendobj\n")
     assert rule.pdf_pages(plain) == 3 and rule.pdf_pages(streamed) == 2 and rule.pdf_pages(b"junk") == 1
+    assert rule.pdf_pages(streamed * 3) == 6 and rule.pdf_pages(streamed.replace(b"\r", b"")) == 2
+    assert rule.pdf_pages(streamed.replace(b"endstream", b"")) == 1   # a stream with no end: not read
 
 
 def test_the_pages_of_a_pdf_pillow_wrote():
