@@ -8,6 +8,9 @@ then; any other is encoded and checked alone, with its pairs. The size: the mess
 2 a message (", " and brackets). Left out: a custom measure, asked for the whole list.
 """
 
+from itertools import repeat
+from operator import contains
+
 from .media import extra_chars
 from .messages import MessageFormatError, encode, to_plain, validate_messages
 
@@ -98,7 +101,10 @@ class Working:
         return [len(text) + extra_chars(m, text) for m, text in zip(messages, self.texts(messages))]
 
     def size(self, messages: list) -> int:   # estimate_chars(messages), from each message's JSON
-        return sum(self.sizes(messages)) + 2 * max(len(messages), 1)
+        texts = self.texts(messages)   # no medium in the list: no call a message (the no-op's speed)
+        media = any(map(contains, texts, repeat('"source"')))
+        extra = sum(map(extra_chars, messages, texts)) if media else 0
+        return sum(map(len, texts)) + extra + 2 * max(len(messages), 1)
 
     def replace(self, messages: list, index: int, block: dict, content) -> int:
         """Put `content` in `block` of messages[index] (copied first): the change in characters."""
