@@ -3,8 +3,8 @@
 The API's docs (platform.claude.com/docs/en/build-with-claude/vision and .../pdf-support): an
 image is about width x height / 750 tokens, scaled down first to a long edge of 1,568 pixels
 and about 1,600 tokens; a PDF page is 1,500-3,000 tokens (its text and its picture: the upper
-end here). Sizes are read from PNG, GIF, JPEG and WebP headers; an image not read (another
-format, by URL or file id) counts as the largest. The character measure counts a token as
+end here). Sizes are read from PNG, GIF and JPEG headers; an image not read (WebP, another
+format, by URL or file id) counts as unknown: the maximum. The character measure counts a token as
 CHARS_PER_TOKEN characters. Steps 1 and 3 move a tool result's text only: an image (a user's own
 or a tool's) stays in context, counted so; step 4 and reactive_compact take it to the transcript
 whole. Left out: newer models' larger images, a PDF's pages by URL or id.
@@ -24,20 +24,13 @@ _SEEN: dict = {}   # (kind, length, hash of the base64) -> (tokens, words): the 
 
 
 def image_size(data: bytes) -> tuple[int, int] | None:
-    """(width, height) from a PNG, GIF, WebP or JPEG header; None for anything else."""
+    """(width, height) from a PNG, GIF or JPEG header; None for anything else (WebP too)."""
     def number(start, end, order="big"):
         return int.from_bytes(data[start:end], order)
     if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
         return number(16, 20), number(20, 24)
     if data[:6] in (b"GIF87a", b"GIF89a") and len(data) >= 10:
         return number(6, 8, "little"), number(8, 10, "little")
-    if data[:4] == b"RIFF" and data[8:12] == b"WEBP" and len(data) >= 30:
-        if data[12:16] == b"VP8X":   # extended: the canvas, 24 bits each, minus one
-            return number(24, 27, "little") + 1, number(27, 30, "little") + 1
-        if data[12:16] == b"VP8L":   # lossless: width - 1 and height - 1, 14 bits each
-            bits = number(21, 25, "little")
-            return (bits & 0x3FFF) + 1, (bits >> 14 & 0x3FFF) + 1
-        return number(26, 28, "little") & 0x3FFF, number(28, 30, "little") & 0x3FFF   # lossy VP8
     at = 2 if data[:2] == b"\xff\xd8" else len(data)
     while at + 9 <= len(data) and data[at] == 0xFF:   # JPEG: segment by segment to a frame's start
         marker = data[at + 1]

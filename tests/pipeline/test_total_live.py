@@ -1,6 +1,6 @@
 """`prepare` total on what a live agent's list holds (issue 51), beside tests/test_total.py.
 
-Drawn here: images and PDFs with real headers (PNG, GIF, JPEG, WebP of any size; PDFs of 1 to 40
+Drawn here: images and PDFs with real headers (PNG, GIF, JPEG; WebP, counted as the largest; PDFs of 1 to 40
 pages), media whose header cannot be read (junk bytes, data that is not base64, by URL or file
 id), text documents, media in a user's own turn and inside tool results, thinking, a last batch
 of calls still waiting for its results (a loop may compact between a reply and its tools), and
