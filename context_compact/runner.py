@@ -1,12 +1,11 @@
 """`PrepareEveryRequest`: the pipeline in front of every request of the SDK's tool runner, sync and async.
 
-`client.beta.messages.tool_runner(...)` sends, runs the tools and appends with no call of ours in
-between: `prepare` in the loop body is one call late (issue 41), and a prepared copy given back is
-followed by what the runner appends anyway. The SDK's client middleware (`anthropic.Middleware`)
+The SDK's tool runner sends, runs the tools and appends with no call of ours between: `prepare` in
+the loop body is one call late (issue 41). The SDK's client middleware (`anthropic.Middleware`)
 fills that gap: each request goes out as `prepare` of its history (through a `CompactionGuard`),
-going on from what went out last, and a 400 "prompt is too long" gets one `reactive_compact`.
-Each request's active request is its history's newest user prompt, or `new_turn(request)`'s for
-the turn under way; none is ever guessed. The SDK is imported when the class is first asked for.
+going on from what went out last; a 400 "prompt is too long" gets one `reactive_compact`. The
+active request is the history's newest user prompt, or `new_turn(request)`'s for the turn under
+way, never guessed. The SDK is imported when the class is first asked for.
 
     client = client.with_options(middleware=[PrepareEveryRequest(compactor)])
     runner = client.beta.messages.tool_runner(..., thread=False)   # the whole history each turn
