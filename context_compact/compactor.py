@@ -11,7 +11,7 @@ StepRecord a step in `records`; with a thinking block in the list it edits nothi
 import warnings
 from pathlib import Path
 
-from . import summary, working
+from . import media, summary, working
 from .config import CompactionConfig
 from .messages import check_request, estimate_chars, has_tool_use, thinking_count
 from .record import StepRecord
@@ -46,9 +46,10 @@ class ContextCompactor:
 
     # -- what the steps use ----------------------------------------------------
     def summarize(self, messages) -> str:
-        """Ask the summarizer (a model call, counted in the step's record)."""
+        """Ask the summarizer (a model call, counted in the step's record); each image and document
+        goes as a short text naming it (kind, media type, size), never as base64."""
         self._model_calls += 1
-        return self._summarizer(messages)
+        return self._summarizer(media.without_media(messages))
 
     def report(self, problem: str) -> None:
         """A write failed and the text stayed: warn now, and say so in the step's record."""
@@ -62,6 +63,9 @@ class ContextCompactor:
 
     def size(self, messages) -> int:   # by the compactor's measure (the article's: each message's JSON)
         return self._working.size(messages) if self.measure is estimate_chars else self.measure(messages)
+
+    def sizes(self, messages) -> list:   # each message's share of the size, in characters
+        return self._working.sizes(messages)
 
     def texts(self, messages) -> list:   # each message's JSON, made once a call (a transcript's lines)
         return self._working.texts(messages)

@@ -7,7 +7,7 @@ when `context_token_limit` is set (steps 1 and 3 and the summary input stay char
 Left out: any number the article does not have but the default's fixes and the token limit.
 """
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 
 POSITIVE = ("context_char_limit", "tool_result_batch_char_limit", "large_result_char_limit",
             "summary_input_char_limit", "snip_max_messages", "snip_keep_head", "preview_chars")
@@ -81,12 +81,6 @@ class CompactionConfig:
             raise ValueError(f"fraction must be in (0, 1], got {fraction!r}")
         return cls.named(profile, context_token_limit=int(window_tokens * fraction), **overrides)
 
-    def when_cold(self) -> "CompactionConfig":
-        """For a call on a cold cache: the target is the limit (steps act over it, down to it)."""
-        if self.context_token_limit is None:
-            return replace(self, context_char_limit=max(1, self.target_chars), target_fraction=1.0)
-        return replace(self, context_token_limit=max(1, self.target_size), target_fraction=1.0)
-
     # The limit steps 3 and 4 compare with, in `unit`, and its shares; snip_keep_total: the
     # messages after a snip, marker included (the article keeps 51).
     unit = property(lambda self: "characters" if self.context_token_limit is None else "tokens")
@@ -99,15 +93,16 @@ class CompactionConfig:
 
     def validate(self) -> None:
         """Raise ValueError naming the bad field; called before any file is written."""
-        for field in fields(self):   # None or 0 would read as "off" without a word
-            value = getattr(self, field.name)
-            if field.type in (bool, "bool") and not isinstance(value, bool):
-                raise ValueError(f"{field.name} must be True or False, got {value!r}")
+        switches = tuple(f.name for f in fields(self) if f.type in (bool, "bool"))   # None or 0: no "off"
         for names, wanted, good in (
+                (switches, "True or False", lambda v: isinstance(v, bool)),
                 (POSITIVE, "a positive integer", lambda v: _number(v) and v >= 1),
                 (WHOLE, "a whole number >= 0", lambda v: _number(v) and v >= 0),
                 (("profile",), "'seed' or 'default'", lambda v: v in ("seed", "default")),
-                (FRACTIONS, "in (0, 1]", lambda v: _number(v, (int, float)) and 0 < v <= 1)):
+                (FRACTIONS, "in (0, 1]", lambda v: _number(v, (int, float)) and 0 < v <= 1),
+                (("snip_target_messages",), "an integer or None", lambda v: v is None or _number(v)),
+                (("context_token_limit",), "a positive integer or None",
+                 lambda v: v is None or _number(v) and v >= 1)):
             for name in names:
                 if not good(getattr(self, name)):
                     raise ValueError(f"{name} must be {wanted}, got {getattr(self, name)!r}")
@@ -115,17 +110,12 @@ class CompactionConfig:
             raise ValueError(f"snip_keep_head ({self.snip_keep_head}) must be below "
                              f"snip_max_messages ({self.snip_max_messages})")
         target = self.snip_target_messages
-        if target is not None and not _number(target):
-            raise ValueError(f"snip_target_messages must be an integer or None, got {target!r}")
         # Head + marker + one newest message must fit, and the target sit below the
         # trigger, or every call would archive again.
         if target is not None and not self.snip_keep_head + 2 <= target < self.snip_max_messages:
             raise ValueError(f"snip_target_messages ({target}) must be at least snip_keep_head + 2 "
                              f"({self.snip_keep_head + 2}) and below snip_max_messages "
                              f"({self.snip_max_messages})")
-        tokens = self.context_token_limit
-        if tokens is not None and (not _number(tokens) or tokens < 1):
-            raise ValueError(f"context_token_limit must be a positive integer or None, got {tokens!r}")
 
     def as_dict(self) -> dict:
         return {f.name: getattr(self, f.name) for f in fields(self)}

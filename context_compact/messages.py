@@ -12,6 +12,8 @@ never a TypeError or a RecursionError. Left out: the API's own wording and its o
 import json
 import math
 
+from .media import extra_chars
+
 ROLES = ("user", "assistant")
 MAX_DEPTH = 100   # levels from the list down: real messages need a handful
 _SCALARS = (str, int, float, bool, type(None))
@@ -52,8 +54,14 @@ def encode(value) -> str:
     return _ENCODER.encode(value)   # json.dumps(value, ensure_ascii=False)
 
 
-def estimate_chars(messages) -> int:   # the article's measure: characters of the whole list's JSON
-    return len(json.dumps(to_plain(messages), ensure_ascii=False))
+def estimate_chars(messages) -> int:
+    """The article's measure, characters of the list's JSON; images and documents by the API's rule
+    (context_compact/media.py), not by their base64."""
+    plain = to_plain(messages)
+    text = json.dumps(plain, ensure_ascii=False)
+    if '"source"' not in text or not isinstance(plain, list):   # no medium: no message encoded again
+        return len(text)
+    return len(text) + sum(extra_chars(m, encode(m)) for m in plain if isinstance(m, dict))
 
 
 def blocks(message) -> list:

@@ -45,7 +45,7 @@ def size_cut(messages, compactor, head_end: int, size: int, active_request=None)
     """Where the shortest tail that fits, with the head, in archive_size starts (each message its
     share of `size`), never past the newest keep_recent_results of the current request."""
     config = compactor.config
-    chars = [len(text) + 2 for text in compactor.texts(messages)]   # its JSON and its ", "
+    chars = [size + 2 for size in compactor.sizes(messages)]   # its JSON (media by their rule) and ", "
     room = sum(chars) * config.archive_size / max(size, 1) - sum(chars[:head_end])
     start = len(messages)
     while start > head_end and chars[start - 1] <= room:

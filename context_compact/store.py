@@ -3,16 +3,13 @@
     <root>/.transcripts/transcript_<uuid4 hex>.jsonl    one JSON message a line (-2, -3, ... if taken)
     <root>/.task_outputs/tool-results/<name>.txt       a tool result's full text
 
-Paths handed back are relative to the root (the agent `read_file`s them). Its bash can plant
-anything at a name it reads, so in both profiles the store is contained (folders opened from
-the root a step at a time, never through a link; only regular files read, at most READ_LIMIT);
-whole (written under a temporary name, then linked to a name that must be free: a link, unlike
-a rename, never replaces one); collision-safe (flaw 7 in docs/DESIGN.md: the article's name
-when it is the id itself, else with the id's hash; a taken name reused only by a regular file
-with one name holding the very text); trusted (flaw 6: a saved copy is our folder's file that
-holds the preview). A text with no UTF-8 form is a failed write (StoreError). Left out: what
-the agent's sandbox holds (compact_course/agent/sandbox.py makes these folders read-only to bash: a
-copy rewritten after it was saved), a killed writer's temporary file, deleting old files.
+Paths handed back are relative to the root. Its two promises to any agent whose bash can plant a
+name: never through a link (folders opened a step at a time, O_NOFOLLOW; only regular files read),
+never a partial file (a temporary name, then linked to a free name: a link never replaces one).
+Names are collision-safe (flaw 7 in docs/DESIGN.md); a taken name is reused only if it holds the
+very text; a saved copy is our folder's file holding the preview (flaw 6); a text with no UTF-8 form
+is a StoreError. Left out, for the agent's sandbox (compact_course/agent/sandbox.py mounts these
+folders read-only to bash): hard links, huge or sparse files, a copy rewritten after it was saved.
 """
 
 import errno
@@ -28,7 +25,6 @@ from pathlib import Path
 
 TRANSCRIPTS = ".transcripts"
 TOOL_RESULTS = ".task_outputs/tool-results"
-READ_LIMIT = 64 * 1024 * 1024  # bytes: the most read back from one file
 SEED = 8
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _TRANSCRIPT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -61,17 +57,15 @@ def safe_name(tool_use_id: str) -> str:
     return f"{name[:107]}-{hashlib.sha256(tool_use_id.encode('utf-8', 'surrogatepass')).hexdigest()[:12]}"
 
 
-def _regular_bytes(dir_fd: int, name: str, limit: int, whole: bool = True, one_name: bool = False):
-    """Up to `limit` bytes of a regular file; None if none, longer (`whole`), or linked (`one_name`)."""
+def _regular_bytes(dir_fd: int, name: str, limit: int | None = None) -> bytes | None:
+    """A regular file's bytes (at most `limit`); None for a link, a FIFO, a device, or none."""
     try:
         fd = os.open(name, _READ, dir_fd=dir_fd)
     except OSError:
         return None
     try:
         info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or whole and info.st_size > limit or one_name and info.st_nlink > 1:
-            return None
-        return os.read(fd, min(limit, info.st_size))   # a regular file reads whole, up to `limit`
+        return os.read(fd, info.st_size if limit is None else limit) if stat.S_ISREG(info.st_mode) else None
     except OSError:
         return None
     finally:
@@ -125,7 +119,7 @@ class Store:
                 try:
                     os.link(temporary, name, src_dir_fd=dir_fd, dst_dir_fd=dir_fd, follow_symlinks=False)
                 except FileExistsError:
-                    if reuse and _regular_bytes(dir_fd, name, len(data), one_name=True) == data:
+                    if reuse and _regular_bytes(dir_fd, name, len(data) + 1) == data:
                         return f"{folder}/{name}"
                     continue
                 self.written.append(f"{folder}/{name}")
@@ -163,7 +157,7 @@ class Store:
         return self._save(TOOL_RESULTS, stem, ".txt", data, reuse=True)
 
     # -- reading back: only our own folders' regular files -----------------------------------
-    def _bytes(self, relative_path, folder: str, suffix: str, limit: int, whole: bool = True):
+    def _bytes(self, relative_path, folder: str, suffix: str, limit: int | None = None):
         # _regular_bytes of folder/<name><suffix>, when `relative_path` is exactly that
         name = relative_path[len(folder) + 1:] if isinstance(relative_path, str) \
             and relative_path.startswith(folder + "/") else ""
@@ -174,13 +168,13 @@ class Store:
         except OSError:
             return None
         try:
-            return _regular_bytes(dir_fd, name, limit, whole)
+            return _regular_bytes(dir_fd, name, limit)
         finally:
             os.close(dir_fd)
 
     def saved_text(self, relative_path: str) -> str | None:
         """A saved tool result's text, only if the path is one of ours and a regular file."""
-        data = self._bytes(relative_path, TOOL_RESULTS, ".txt", READ_LIMIT)
+        data = self._bytes(relative_path, TOOL_RESULTS, ".txt")
         with suppress(UnicodeDecodeError):
             return None if data is None else data.decode("utf-8")
 
@@ -190,10 +184,10 @@ class Store:
             expected = preview.encode("utf-8")
         except UnicodeEncodeError:   # a lone surrogate: no file of ours holds it
             return False
-        return self._bytes(relative_path, TOOL_RESULTS, ".txt", len(expected), whole=False) == expected
+        return self._bytes(relative_path, TOOL_RESULTS, ".txt", len(expected)) == expected
 
     def read_transcript(self, relative_path: str) -> list | None:
         """A transcript's messages, only if the path is one of ours and a regular file of JSON lines."""
-        data = self._bytes(relative_path, TRANSCRIPTS, ".jsonl", READ_LIMIT)
+        data = self._bytes(relative_path, TRANSCRIPTS, ".jsonl")
         with suppress(ValueError):   # not UTF-8, or a line that is not JSON: not a transcript of ours
             return None if data is None else [json.loads(line) for line in data.decode().splitlines() if line]

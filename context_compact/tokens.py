@@ -68,9 +68,3 @@ class TokenMeasure:
 
     def __call__(self, messages) -> int:
         return self.base + sum(self.unit_tokens(unit) for unit in units(messages))
-
-
-def compare_with_whole(measure: TokenMeasure, messages) -> dict:
-    """The measure's sum beside one count of the whole request (two figures and the gap)."""
-    summed, whole = measure(messages), measure.count_tokens(messages)
-    return {"summed": summed, "whole": whole, "difference": summed - whole, "units": len(units(messages))}

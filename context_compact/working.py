@@ -8,6 +8,10 @@ then; any other is encoded and checked alone, with its pairs. The size: the mess
 2 a message (", " and brackets). Left out: a custom measure, asked for the whole list.
 """
 
+from itertools import repeat
+from operator import contains
+
+from .media import extra_chars
 from .messages import MessageFormatError, encode, to_plain, validate_messages
 
 
@@ -93,8 +97,14 @@ class Working:
             return [encode(m) if id(m) in self._ours else t for m, t in zip(messages, self._texts)]
         return self._texts
 
-    def size(self, messages: list) -> int:   # len(json.dumps(messages, ensure_ascii=False))
-        return sum(map(len, self.texts(messages))) + 2 * max(len(messages), 1)
+    def sizes(self, messages: list) -> list:   # each message's JSON, its media by the API's rule
+        return [len(text) + extra_chars(m, text) for m, text in zip(messages, self.texts(messages))]
+
+    def size(self, messages: list) -> int:   # estimate_chars(messages), from each message's JSON
+        texts = self.texts(messages)   # no medium in the list: no call a message (the no-op's speed)
+        media = any(map(contains, texts, repeat('"source"')))
+        extra = sum(map(extra_chars, messages, texts)) if media else 0
+        return sum(map(len, texts)) + extra + 2 * max(len(messages), 1)
 
     def replace(self, messages: list, index: int, block: dict, content) -> int:
         """Put `content` in `block` of messages[index] (copied first): the change in characters."""

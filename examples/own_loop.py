@@ -16,7 +16,7 @@ Four lines of `compact` make an ordinary tool loop compact its own context
    then `compact_history`, so no tool_use loses its result;
 4. the current request passed to each of them, so that what the user asked
    for this turn is never summarized away.
-And `prepare` goes through a `CompactionGuard` (compact_course/agent/guard.py): when
+And `prepare` goes through a `CompactionGuard` (context_compact/guard.py): when
 summaries come too close together (a limit below what one turn brings back),
 the loop stops with `NoProgress`, whose text names the limit setting, what
 fills the context and what to raise.
@@ -47,9 +47,9 @@ import sys
 
 import anthropic
 
-from compact_course.agent.guard import CompactionGuard
 from compact_course.agent.tools import TOOLS, run_tool
 from context_compact import CompactionConfig, ContextCompactor, hit_the_window, is_prompt_too_long
+from context_compact.guard import CompactionGuard
 from context_compact.reactive import smaller_or_raise
 
 SYSTEM = "You are a coding agent. Use the tools to read files; answer from what you read."

@@ -9,8 +9,6 @@
     model.py   the real API with a key and MODEL_ID, else the offline model; the settings
     usage.py   each call's usage, as `run` prints it
     breakpoints.py  where a request's cache breakpoints go and how long each lives
-    guard.py   summaries too close together: `NoProgress`
-    runner.py  `prepare` in front of every request of the SDK's tool runner
     recording.py  `compact-course record`: one run, each API exchange kept in a cassette
 
 The agent uses the pipeline (`context_compact.compactor`) and, without a key, the

@@ -60,13 +60,13 @@ from context_compact import reactive
 from context_compact.compactor import ContextCompactor
 from context_compact.config import CompactionConfig
 from context_compact.formats import AGENT_SYSTEM_RULE
+from context_compact.guard import CompactionGuard, NoProgress
 from context_compact.messages import text_of, to_plain, tool_uses
 from context_compact.reactive import hit_the_window, is_prompt_too_long
 
 from ..display.text import print_shown, shown
 from ..offline.tokens import DEFAULT_WINDOW
 from . import tasks
-from .guard import CompactionGuard, NoProgress
 from .model import choose_model
 from .tools import TOOLS, run_tool
 from .usage import usage_line, usage_of
@@ -147,7 +147,7 @@ class Agent:
         self.compactor = ContextCompactor(self.workspace, client=client, model=model,
                                           config=self.config, echo=self.echo, new_id=new_id,
                                           measure=measure)
-        # Summaries too close together stop the loop with NoProgress (guard.py).
+        # Summaries too close together stop the loop with NoProgress (context_compact/guard.py).
         self.guard = CompactionGuard(self.compactor)
         # prepare(compactor, messages, active_request): a learner's own (notebook 08), run
         # in place of ContextCompactor.prepare before every model call; None: the package's.

@@ -13,7 +13,7 @@ context before every model call; the request "sent" is the prepared context:
 - default+cold: the default with the cache-aware switch on
   (`CompactionConfig.compact_when_cold`): on a call whose prompt cache has
   expired (the session's clock, `compact_course.bench.simulated.call_times`), the
-  pipeline runs with `config.when_cold()`, down to the target;
+  pipeline runs with `when_cold(config)`, down to the target;
 - server-clear, server-compact, default+server-compact: the API's own context
   management as the offline server plays it, with the API's defaults
   (`compact_course.bench.server_designs`): the client keeps one list and the model reads
@@ -173,6 +173,13 @@ def _config(design: str, limits: dict | None) -> CompactionConfig:
     return CompactionConfig.named("seed" if design == "seed" else "default", **(limits or {}))
 
 
+def when_cold(config: CompactionConfig) -> CompactionConfig:
+    """For a call on a cold cache: the target is the limit (steps act over it, down to it)."""
+    if config.context_token_limit is None:
+        return replace(config, context_char_limit=max(1, config.target_chars), target_fraction=1.0)
+    return replace(config, context_token_limit=max(1, config.target_size), target_fraction=1.0)
+
+
 def _step(design: str, compactor: ContextCompactor):
     """What the design runs before each model call."""
     return DESIGN_TABLE[design][0](compactor)
@@ -196,7 +203,7 @@ def _drive(session, step, ledgers: list, window: int, compactor=None, originals=
     for number, turn in enumerate(session.turns):
         cold = warm is not None and warm.compact_when_cold and ledger.cold(ledgers[0][1][number])
         if cold:
-            compactor.config, colds = warm.when_cold(), colds + 1
+            compactor.config, colds = when_cold(warm), colds + 1
         start = time.perf_counter()
         sent = kept = step(context, active)
         timings.append((time.perf_counter() - start) * 1000)

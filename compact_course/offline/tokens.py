@@ -3,7 +3,9 @@
 Take the text `json.dumps([system, tools, messages], ensure_ascii=False)` of the
 request; count its ASCII characters A and its other characters N; tokens =
 ceil(A / 4) + N. English runs near four characters a token, Chinese near one
-character a token (flaw 13 in docs/DESIGN.md). The estimate is deterministic
+character a token (flaw 13 in docs/DESIGN.md). Images and documents count as the
+API counts them, by pixels and pages (context_compact/media.py), their base64 left
+out of the text. The estimate is deterministic
 and cheap, and documented, so a notebook can say in advance when the server
 will answer `prompt is too long`.
 
@@ -13,6 +15,8 @@ magnitude is meant to match.
 
 import json
 import math
+
+from context_compact.media import media, weigh
 
 ASCII_PER_TOKEN = 4
 # The offline model's window, in tokens of this estimate: the real API's 200k.
@@ -30,5 +34,12 @@ def estimate_text_tokens(text: str) -> int:
 
 
 def estimate_tokens(request: dict) -> int:
-    """ceil(ASCII characters / 4) + other characters, over the request's JSON."""
-    return estimate_text_tokens(prompt_text(request))
+    """ceil(ASCII characters / 4) + other characters, over the request's JSON without the base64
+    of its images and documents; those by the API's rule (pixels, pages)."""
+    messages = request.get("messages") if isinstance(request.get("messages"), list) else []
+    weights = [weigh(block) for message in messages for block in media(message)]
+    text = prompt_text(request)
+    ascii_chars = len(text.encode("ascii", "ignore"))
+    base64_chars = sum(len(data) for _, data, _ in weights)   # ASCII, all of it
+    return (math.ceil((ascii_chars - base64_chars) / ASCII_PER_TOKEN) + len(text) - ascii_chars
+            + sum(tokens for tokens, _, _ in weights))

@@ -1,4 +1,4 @@
-"""The guard against compaction that makes no progress (compact_course/agent/guard.py, issue 41).
+"""The guard against compaction that makes no progress (context_compact/guard.py, issue 41).
 
 The reported case: `context_char_limit` below one file's preview. Every call
 saved the file, summarized, and the model read the file again: 15 calls, 14
@@ -13,10 +13,9 @@ from pathlib import Path
 import pytest
 
 from compact_course.agent import tasks
-from compact_course.agent.guard import CompactionGuard, NoProgress
 from compact_course.agent.loop import Agent
 from compact_course.offline import MODEL_NAME
-from context_compact import CompactionConfig, ContextCompactor
+from context_compact import CompactionConfig, CompactionGuard, ContextCompactor, NoProgress
 from context_compact.messages import estimate_chars
 from context_compact.store import seeded_ids
 from tests.agent.test_recipe import recipe

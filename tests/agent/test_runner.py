@@ -1,4 +1,4 @@
-"""The pipeline in front of every request of the SDK's tool runner (compact_course/agent/runner.py).
+"""The pipeline in front of every request of the SDK's tool runner (context_compact/runner.py).
 
 Through the real SDK (`client.beta.messages.tool_runner`, anthropic 2.17.0) and
 the offline server: the task reads s08_context_compact/code.py (30,766
@@ -23,13 +23,12 @@ import pytest
 from anthropic import beta_async_tool, beta_tool
 
 from compact_course.agent import tasks
-from compact_course.agent.guard import NoProgress
-from compact_course.agent.runner import PrepareEveryRequest
 from compact_course.agent.tools import run_tool
 from compact_course.offline import MODEL_NAME
 from compact_course.offline.api.server import key_for
-from context_compact import CompactionConfig, ContextCompactor, formats, validate_messages
+from context_compact import CompactionConfig, ContextCompactor, NoProgress, formats, validate_messages
 from context_compact.messages import text_of, tool_results
+from context_compact.runner import PrepareEveryRequest
 from context_compact.store import seeded_ids
 from tests.helpers import offline_model
 

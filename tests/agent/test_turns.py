@@ -20,11 +20,11 @@ import pytest
 from anthropic import beta_async_tool, beta_tool
 
 from compact_course.agent import tasks
-from compact_course.agent.runner import PrepareEveryRequest, last_prompt
 from compact_course.agent.tools import run_tool
 from compact_course.offline import MODEL_NAME
 from compact_course.offline.api.server import key_for
 from context_compact import CompactionConfig, ContextCompactor, MessageFormatError, formats
+from context_compact.runner import PrepareEveryRequest, last_prompt
 from context_compact.store import seeded_ids
 from tests.helpers import offline_model, short_summary, tool_result, user
 

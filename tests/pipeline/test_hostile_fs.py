@@ -3,7 +3,8 @@
 Before `prepare` runs, the names the store will use are taken by what a model
 could plant through bash: FIFOs, symlinks to files inside and outside the root
 (some holding the very text the store is about to save), dangling links,
-folders, files holding other text; and the store's folders themselves may be
+folders, files holding other text (a hard link is the agent's sandbox's: these
+folders are read-only to bash); and the store's folders themselves may be
 links (in or out of the root), files, or read-only. Checked every time:
 - `prepare` returns within a bound (a thread joined with a timeout);
 - every persisted block, placeholder and transcript marker names a regular
@@ -47,7 +48,7 @@ BOUND = 30
 EXAMPLES = None if os.environ.get("CI") == "true" else 40
 OLD = 1_000_000_000  # an atime long before any mtime: with relatime a read moves it
 THINGS = ("fifo", "link-out-same", "link-out-other", "link-in-same", "link-dangling",
-          "link-devnull", "link-out-fifo", "folder", "file-other", "file-same", "hardlink-out-same")
+          "link-devnull", "link-out-fifo", "folder", "file-other", "file-same")
 FOLDERS = ("real", "real", "real", "link-in", "link-out", "file", "read-only")
 
 
@@ -106,14 +107,14 @@ class World:
         path, n = folder / name, len(self.planted)
         if thing == "fifo":
             os.mkfifo(path)
-        elif thing.startswith("link-out") or thing == "hardlink-out-same":
+        elif thing.startswith("link-out"):
             target = self.targets / f"{n}-{name}"
             if thing == "link-out-fifo":
                 os.mkfifo(target)
             else:
                 text = self.text_of_name(name) if thing.endswith("same") else "other text"
                 target.write_text(text, encoding="utf-8")
-            (os.link if thing == "hardlink-out-same" else os.symlink)(target, path)
+            os.symlink(target, path)
         elif thing == "link-in-same":
             target = self.root / f"copy-{n}.txt"
             target.write_text(self.text_of_name(name), encoding="utf-8")

@@ -331,7 +331,7 @@ def test_the_reach_check_sees_a_module_nothing_reaches():
     seen = reached_from([ROOT / "notebooks" / "src" / "01_tool_result_budget.py"], [])
     assert "compact_course.lessons.charts" in seen and "compact_course.lessons.exercises.budget" in seen
     assert "compact_course.__main__" not in seen and "compact_course.lessons.forgets" not in seen
-    assert "compact_course.agent.runner" in reached_from([], [ROOT / "docs" / "RECIPE.md"])
+    assert "context_compact.runner" in reached_from([], [ROOT / "docs" / "RECIPE.md"])
 
 
 def test_the_top_conftest_loads_nothing_heavy():

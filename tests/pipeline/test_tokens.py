@@ -15,7 +15,7 @@ from compact_course.offline.tokens import estimate_tokens
 from compact_course.sessions.histories import list_histories, load_history
 from context_compact import CompactionConfig, ContextCompactor, estimate_chars
 from context_compact.store import seeded_ids
-from context_compact.tokens import PROBE, TokenMeasure, compare_with_whole, countable, units
+from context_compact.tokens import PROBE, TokenMeasure, countable, units
 from tests.helpers import call, offline_model, pairs_history, short_summary, user
 
 pytestmark = pytest.mark.usefixtures("no_network")
@@ -71,6 +71,12 @@ def test_compacting_session_asks_only_for_what_changed(tmp_path):
         # Each unit was asked once: a new pair per call, and each unit a step rewrote.
         assert count_requests(server) == 1 + len(seen)
         assert len(seen) < 3 * 100
+
+
+def compare_with_whole(measure: TokenMeasure, messages) -> dict:
+    """The measure's sum beside one count of the whole request (two figures and the gap)."""
+    summed, whole = measure(messages), measure.count_tokens(messages)
+    return {"summed": summed, "whole": whole, "difference": summed - whole, "units": len(units(messages))}
 
 
 def test_the_sum_is_within_a_token_per_unit_of_the_whole(tmp_path):

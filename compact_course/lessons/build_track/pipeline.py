@@ -222,6 +222,9 @@ def reference(case, root, limit: int):
         handed.append(summary_input(messages, LIMIT))
         return stand_in(handed[-1])
     compactor = ContextCompactor(root, summarizer, CompactionConfig.seed(context_char_limit=limit))
+    # The article hands its summarizer the list's JSON, images and all; the package's own
+    # `summarize` names each image instead (context_compact/media.py): the learner's is the article's.
+    compactor.summarize = summarizer
     return compactor.prepare(case.messages, case.request or "Go on."), handed
 
 

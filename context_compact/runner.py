@@ -1,62 +1,22 @@
-"""The pipeline in front of every request the SDK's tool runner makes.
+"""`PrepareEveryRequest`: the pipeline in front of every request of the SDK's tool runner, sync and async.
 
-`client.beta.messages.tool_runner(...)` (anthropic 2.17.0,
-anthropic/lib/tools/_beta_runner.py) runs the tool loop itself: it sends a
-request, yields the reply, runs the tools, appends the reply and the results,
-and sends the next request, with no call of ours in between. Two ways in fail:
-- `prepare` on the runner's history while a reply is yielded works on what
-  the last request already sent: the tool results of that reply are appended
-  after the loop body, so they go to the model unbudgeted, one call late
-  (issue 41's report: a 32,984-character result);
-- a prepared copy given back with `set_messages_params` is followed by the
-  reply and the results the runner appends anyway: the same tool_use twice.
+The SDK's tool runner sends, runs the tools and appends with no call of ours between: `prepare` in
+the loop body is one call late (issue 41). The SDK's client middleware (`anthropic.Middleware`)
+fills that gap: each request goes out as `prepare` of its history (through a `CompactionGuard`),
+going on from what went out last; a 400 "prompt is too long" gets one `reactive_compact`. The
+active request is the history's newest user prompt, or `new_turn(request)`'s for the turn under
+way, never guessed. The SDK is imported when the class is first asked for.
 
-The SDK's client middleware (`anthropic.Middleware`, `client.with_options(
-middleware=[...])`) runs inside each HTTP attempt, on the request as it goes
-out. `PrepareEveryRequest` is one: on each POST /v1/messages it sends
-`prepare` of the history instead of the history, so each request is budgeted
-with its own newest results, and the runner's own history is never touched
-(no duplicate id). The runner's history only grows; what went out for it is
-kept, and the next request's new messages are added to that, so the
-compactor works on its own last output as in a plain loop (nothing archived
-or summarized twice). A history that does not extend the last one (the
-runner's `compact_before_next_turn()` replaced it) is prepared afresh.
-
-A 400 "prompt is too long" gets one `reactive_compact` and the same request
-again, when that is smaller; summaries too close together raise
-`NoProgress` (guard.py). The request of the runner's own
-`compact_before_next_turn()` (the API's compaction: `compaction` set, the
-reply a `compaction` block that replaces the runner's history) is prepared
-like any other, so the API summarizes what the model has been reading.
-
-    compactor = ContextCompactor(root, client=client, model=model)
     client = client.with_options(middleware=[PrepareEveryRequest(compactor)])
     runner = client.beta.messages.tool_runner(..., thread=False)   # the whole history each turn
 
-One middleware serves a whole conversation, so each request's active request
-is its own turn's (issue 51: one fixed when the middleware was made wrote turn
-1's request into turn 2's summary, and the agent answered turn 1 again): the
-text of the history's newest user prompt (a user message that is not tool
-results alone; the request a marker of ours carries), or the one given with
-`new_turn(request)` for the turn under way. With no prompt left in the history
-(the API's compaction took it) the turn goes on; a prompt with no text (an
-image alone) or no prompt at all is refused with a word, never guessed.
-
-The async client (`AsyncAnthropic`, its tool runner) calls `handle_async`, the same
-steps with the rest of the chain awaited: one middleware serves both clients.
-
-Left out: streaming runners' eager tools,
-and message threads: a threaded request sends only the new messages, which
-`prepare` cannot budget, so it is refused with a word (`thread=False`).
+Left out: streaming runners' eager tools; threads (only the new messages: refused with a word).
 """
 
-import anthropic
-
-from context_compact import formats
-from context_compact.messages import MessageFormatError, blocks, check_request, estimate_chars, text_of
-from context_compact.reactive import TOO_LONG_SPELLINGS
-
+from . import formats
 from .guard import CompactionGuard
+from .messages import MessageFormatError, blocks, check_request, estimate_chars, text_of
+from .reactive import TOO_LONG_SPELLINGS
 
 CARRIED = "\n\nCurrent user request:\n"   # how an archive marker of the default carries it
 
@@ -76,7 +36,9 @@ def last_prompt(messages) -> tuple[int, str] | None:
     return None
 
 
-class PrepareEveryRequest(anthropic.Middleware):
+class Preparer:
+    """What `PrepareEveryRequest` does (the class itself adds the SDK's Middleware base)."""
+
     def __init__(self, compactor, *, guard: CompactionGuard | None = None):
         self.compactor, self.guard = compactor, guard or CompactionGuard(compactor)
         self.seen, self.sent = [], []   # the runner's history in the last request, and what went out for it
@@ -151,3 +113,14 @@ class PrepareEveryRequest(anthropic.Middleware):
 
 def _too_long(text: str) -> bool:   # the API's "prompt is too long", read in an error's body
     return any(spelling in text.lower() for spelling in TOO_LONG_SPELLINGS)
+
+
+def __getattr__(name: str):   # PrepareEveryRequest, made when first asked for: the SDK imported then
+    if name != "PrepareEveryRequest":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import anthropic
+
+    class PrepareEveryRequest(Preparer, anthropic.Middleware):
+        __doc__, __qualname__ = __doc__, "PrepareEveryRequest"
+    globals()[name] = PrepareEveryRequest
+    return PrepareEveryRequest
