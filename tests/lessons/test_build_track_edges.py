@@ -3,9 +3,11 @@
 Each wrong file is the solution of docs/TEACHING.md with one thing changed: prepare measuring
 with `>=`, with ensure_ascii=True, or with json.dumps(default=str); step 1 saving a result
 exactly large_limit long (`<` for `<=`), or writing an absolute path in its block; step 3
-slicing results[:-keep_recent] (keep_recent=0 keeps all, flaw 16). Each fails a fixed case
-with a line that names what is wrong and never the package's output. Left out: the families of
-test_build_track.py (the solutions pass, the article fails where a flaw makes it wrong).
+slicing results[:-keep_recent] (keep_recent=0 keeps all, flaw 16); and (its second
+reviewer) step 1 taking a moved result's whole size off the total, the preview forgotten.
+Each fails a fixed case with a line that names what is wrong and never the package's output.
+Left out: the families of test_build_track.py (the solutions pass, the article fails where a
+flaw makes it wrong).
 """
 
 import pytest
@@ -29,6 +31,10 @@ WRONG = {
                          "Full output: {Path(root).resolve() / path}",
                          "the batch over its limit: one huge result",
                          "is absolute: it is the file's path relative"),
+    "the preview left out of the total": ("tool_result_budget", "total -= len(text) - len(new)",
+                                          "total -= len(text)",
+                                          "the preview still counts: a second result must move",
+                                          "the batch was over batch_limit when its turn came"),
     "results[:-keep_recent]": ("micro_compact", "blocks[:max(len(blocks) - keep_recent, 0)]",
                                "blocks[:-keep_recent]", "keep_recent given: 0, none kept whole",
                                "flaw 16: keep_recent=0 kept every result whole"),

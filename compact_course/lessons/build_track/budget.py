@@ -71,6 +71,10 @@ def fixed() -> list:
               _batch_of([250_000, 800])),
         _case(("largest first, and stop once within the limit", "从最大的开始，回到上限以内就停"),
               _batch_of([40_000, 60_000, 120_000, 90_000])),
+        # One move takes the total to 199,000 if the preview is forgotten, 201,100 with it:
+        # only a build that counts the block left behind moves the second result too.
+        _case(("the preview still counts: a second result must move", "预览仍然计入：还要转存第二个结果"),
+              _batch_of([40_000, 35_000, *[20_500] * 8])),
         _case(("a batch within its limit: nothing to do", "批次没有超过上限：什么也不做"),
               _batch_of([100_000, 80_000])),
         _case(("batch_limit given: 100,000, not the article's", "给定 batch_limit：100,000，不是文章的数值"),
