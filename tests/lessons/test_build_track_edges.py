@@ -64,3 +64,16 @@ def test_the_solutions_pass_the_new_cases(tmp_path, capsys):
     path = learner_file(tmp_path, solutions())
     for step in ("prepare", "tool_result_budget", "micro_compact"):
         assert check(step, path, seed=21).ok, capsys.readouterr().out
+
+
+@pytest.mark.parametrize("step", ["snip_compact", "compact_history", "reactive_compact"])
+def test_an_absolute_transcript_path_fails_every_step_that_archives(tmp_path, step, capsys):
+    # Its second reviewer: an absolute path in step 2's marker or step 4's summary passed,
+    # though the starter says a path written into the context is relative to root.
+    right = "    return path.relative_to(root).as_posix()\n"
+    source = solutions()
+    at = source.index(right, source.index("def write_transcript"))   # the transcript's, not step 1's
+    wrong = source[:at] + "    return str(path.resolve())\n" + source[at + len(right):]
+    result = check(step, learner_file(tmp_path, wrong), seed=21)
+    out = capsys.readouterr().out
+    assert not result.ok and "the transcript's path is absolute" in out, out

@@ -92,6 +92,8 @@ def transcript_problems(root: Path, path: str, given: list) -> list:
     if records is None:
         return [say("transcript missing", folder=TRANSCRIPTS)]
     found = [] if re.fullmatch(r"transcript_[^/]+\.jsonl", Path(path).name) else [say("transcript name")]
+    if Path(path).is_absolute():   # inside() reads it; the contract says relative to root
+        found.append(say("transcript absolute"))
     if records != given:   # exact: a None field the SDK left unset is a difference (flaw 12)
         reprs = any("Block(" in json.dumps(m) for m in records)
         nulls = not reprs and plain(records) == given

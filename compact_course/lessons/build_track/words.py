@@ -45,6 +45,9 @@ ROWS = {
                    "无法把你的输出当作这一步的输出来读（{error}）"),
     "transcript missing": ("the path does not name a transcript in root/{folder}/ (one JSON message a line)",
                            "路径没有指向 root/{folder}/ 中的 transcript（每行一条 JSON 消息）"),
+    "transcript absolute": ("the transcript's path is absolute: write it relative to root, as the "
+                            "docstring says",
+                            "transcript 的路径是绝对路径：按 docstring 所说，写成相对于 root 的路径"),
     "transcript name": ("the transcript's name is not transcript_<uuid4 hex>.jsonl",
                         "transcript 的文件名不是 transcript_<uuid4 hex>.jsonl"),
     "transcript reprs": ("the transcript holds the SDK's objects as their repr: a line is not the message's "
