@@ -80,3 +80,5 @@ built = check("prepare")
 # **References.**
 # - The article, sections 7 (the order) and 9 (the agent loop, which runs `prepare` before
 #   every model call): https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.en.md
+#   (the chapter's English page upstream; where its code differs from the article:
+#   docs/AFTER_THE_ARTICLE.md)

@@ -186,7 +186,8 @@ scratch.cleanup()
 
 # %% [markdown] id="recap"
 # **Recap.**
-# - Your `prepare` ran before every call of a live agent, and of a loop of your own.
+# - Your `prepare` (the article's, until yours is written) ran before every call of a live
+#   agent, and of a loop of your own.
 # - In experiment 3 the two code files pushed the context over the limit and cost a summary;
 #   in experiment 2 step 1 moved the huge JSON result to disk, with a preview.
 # - Everything taken out of the context is in `.transcripts/` or `.task_outputs/tool-results/`.
@@ -202,3 +203,4 @@ scratch.cleanup()
 # **References.**
 # - The article, sections 9 (the agent loop) and 13 (the experiments): the chapter's own
 #   page, in English, https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.en.md
+#   (where its code differs from the article: docs/AFTER_THE_ARTICLE.md)

@@ -65,11 +65,11 @@ print(f"each cleared result reads (the offline server's text): {context_edits.CL
 #
 # ## One session through each design
 #
-# Replay the session call by call through five designs (the replies are recorded):
+# Replay the session through five designs (the replies are recorded):
 # **none**; **default**, the course's default profile on the client; **server-clear** with
 # its defaults; **server-compact** with a trigger of 100,000 tokens (its default, 150,000,
 # is more than this session reaches); **default+server-compact**. The columns: thousands of
-# tokens read and written to the cache, the cost (cache reads at 0.1, writes at 1.25), calls
+# tokens read and written to the cache, the cost (input 1, cache writes 1.25, reads 0.1, output 5), calls
 # that do not extend the previous request (`breaks`), summaries, the largest request,
 # outputs lost for good.
 

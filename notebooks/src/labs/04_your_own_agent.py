@@ -139,7 +139,7 @@ if open_hint:
 # **Recap.**
 # - The importers read other agents' session files and name the line of anything they
 #   cannot convert; `python -m compact_course sweep FILE` takes them all.
-# - A sweep over your own session shows what each setting costs, loses, forgets and misses
+# - A sweep over your own session shows what each setting costs, loses and misses
 #   for your window; its best row is a `CompactionConfig` to keep.
 # - The cheapest setting is found by replaying, not by a rule of thumb: the limit and
 #   `keep_recent_results` both move the cost.

@@ -169,7 +169,8 @@ if open_hint:
 # **References.**
 # - Factory, Evaluating context compression: https://factory.ai/news/evaluating-compression
 # - The article, section 6 (the summary: facts only, the request kept apart):
-#   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.en.md
+#   https://github.com/shareAI-lab/learn-claude-code/blob/main/s08_context_compact/README.en.md (the English page upstream;
+#   where it differs from the article: docs/AFTER_THE_ARTICLE.md)
 # - The API's compaction and its `instructions`: https://platform.claude.com/docs/en/build-with-claude/compaction
 # - Claude Code, what survives a compaction: https://code.claude.com/docs/en/context-window
 #

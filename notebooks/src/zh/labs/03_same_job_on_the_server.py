@@ -32,8 +32,8 @@
 # 把会话按调用逐次回放，经过五种设计（回复都是制作好的历史里的）：**none**；
 # **default**，客户端上本课程的默认配置；**server-clear**，用它的默认值；**server-compact**，
 # 触发阈值 100,000 个 token（它的默认值 150,000 超过这段会话能达到的大小）；
-# **default+server-compact**。各列：读取和写入缓存的 token（千），成本（缓存读 0.1，
-# 写 1.25），没有延续上一次请求的调用（`breaks`），摘要次数，最大的一次请求，
+# **default+server-compact**。各列：读取和写入缓存的 token（千），成本（输入 1，缓存写 1.25，
+# 读 0.1，输出 5），没有延续上一次请求的调用（`breaks`），摘要次数，最大的一次请求，
 # 永久丢失的输出。
 
 # %% [markdown] id="what-clear-at-least-buys-with"
