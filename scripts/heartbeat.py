@@ -297,12 +297,21 @@ def pytest_runtest_logstart(nodeid, location) -> None:
     _say(f"running {nodeid}")
 
 
+# Under pytest-xdist (`test.sh quick`) each worker loads this plugin too: a worker says what it
+# collects and runs, but ending is the controller's to say; an idle worker that ended first
+# would say "exiting" while another still runs a test.
+def _a_worker() -> bool:
+    return bool(os.environ.get("PYTEST_XDIST_WORKER"))
+
+
 def pytest_sessionfinish(session) -> None:
-    _say("writing the summary")
+    if not _a_worker():
+        _say("writing the summary")
 
 
 def pytest_unconfigure(config) -> None:
-    _say("exiting: Python closes what the tests left open")
+    if not _a_worker():
+        _say("exiting: Python closes what the tests left open")
 
 
 if __name__ == "__main__":

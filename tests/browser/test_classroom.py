@@ -41,7 +41,7 @@ pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
 HIDDEN = ("src", "conftest.py", "jupytext.toml", "sanitize.cfg")
 LESSON = "02_snip_compact.ipynb"     # quick to run, no model server
-LINKING = "01_tool_result_budget.ipynb"  # links to docs/DESIGN.md
+LINKING = "02_snip_compact.ipynb"  # links to docs/DESIGN.md (a test of the notebooks asserts it)
 
 needs_the_course_venv = pytest.mark.skipif(
     Path(sys.prefix).resolve() != (ROOT / ".venv").resolve(),
