@@ -12,9 +12,13 @@ flaw makes it wrong).
 
 import pytest
 
-from compact_course.lessons.build_track import check, run
+from compact_course.lessons.build_track import check
 
-from .test_build_track import learner_file, solutions
+from .test_build_track import (
+    english,  # noqa: F401 (its autouse fixture: English, a fresh run)
+    learner_file,
+    solutions,
+)
 
 MEASURE = "if len(json.dumps(plain(messages), ensure_ascii=False)) > limit:"
 WRONG = {
@@ -39,12 +43,6 @@ WRONG = {
                                "blocks[:-keep_recent]", "keep_recent given: 0, none kept whole",
                                "flaw 16: keep_recent=0 kept every result whole"),
 }
-
-
-@pytest.fixture(autouse=True)
-def english(monkeypatch):
-    monkeypatch.setenv("COMPACT_LANG", "en")
-    run.forget()
 
 
 @pytest.mark.parametrize("name", WRONG)

@@ -12,9 +12,15 @@ Left out: what the other steps' checkers reject (test_build_track.py).
 
 import pytest
 
-from compact_course.lessons.build_track import check, run
+from compact_course.lessons.build_track import check
 
-from .test_build_track import ARTICLE_LITERALS, article_file, learner_file, solutions
+from .test_build_track import (
+    ARTICLE_LITERALS,
+    article_file,
+    english,  # noqa: F401 (its autouse fixture: English, a fresh run)
+    learner_file,
+    solutions,
+)
 
 PACKAGE_PREPARE = '''
 import importlib
@@ -55,12 +61,6 @@ def prepare(messages, root, active_request, summarize, limit=50_000):
         messages = compact_history(messages, root, active_request, summarize)
     return messages
 '''
-
-
-@pytest.fixture(autouse=True)
-def english(monkeypatch):
-    monkeypatch.setenv("COMPACT_LANG", "en")
-    run.forget()
 
 
 def test_the_solution_passes(tmp_path, capsys):

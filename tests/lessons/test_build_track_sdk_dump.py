@@ -10,9 +10,14 @@ Left out: the other flaws (test_build_track.py).
 
 import pytest
 
-from compact_course.lessons.build_track import check, hint, run
+from compact_course.lessons.build_track import check, hint
 
-from .test_build_track import ROOT, learner_file, solutions
+from .test_build_track import (
+    ROOT,
+    english,  # noqa: F401 (its autouse fixture: English, a fresh run)
+    learner_file,
+    solutions,
+)
 
 # The solution of docs/TEACHING.md with plain() as an older docstring put it: model_dump(), Nones kept.
 NONES_KEPT = '''
@@ -28,12 +33,6 @@ def plain(value):
 '''
 REPR = NONES_KEPT.replace('return value.model_dump(mode="json")', "return repr(value)")
 STEPS_WITH_FLAW_12 = ("snip_compact", "summary_input", "compact_history", "reactive_compact", "prepare")
-
-
-@pytest.fixture(autouse=True)
-def english(monkeypatch):
-    monkeypatch.setenv("COMPACT_LANG", "en")
-    run.forget()
 
 
 @pytest.mark.parametrize("step", STEPS_WITH_FLAW_12)
