@@ -23,7 +23,7 @@
 # ## The article's harness
 #
 # `Agent.run_batch` does the three steps in a copy of the sample workspace, so the write
-# really happens; the offline model writes the summary, and the agent carries on. The closed turn of 7 messages became 1, though under the limit: the
+# really happens; the offline model (a deterministic program, not a language model) writes the summary, and the agent carries on. The closed turn of 7 messages became 1, though under the limit: the
 # model asked, not the threshold.
 
 # %%

@@ -18,7 +18,7 @@
 # %% [markdown] id="the-articles-harness"
 # ## 文章的 harness
 #
-# `Agent.run_batch` 在示例工作区的一份副本里完成这三步，所以文件真的会被写入；摘要由离线模型来写，之后 agent 继续工作。图中：这个已经闭合的回合共 7 条消息，变成了 1 条，
+# `Agent.run_batch` 在示例工作区的一份副本里完成这三步，所以文件真的会被写入；摘要由离线模型（一个确定性程序，不是语言模型）来写，之后 agent 继续工作。图中：这个已经闭合的回合共 7 条消息，变成了 1 条，
 # 尽管它本来就低于上限：提出请求的是模型，而不是阈值。
 
 # %% [markdown] id="two-harnesses-that-get-it-wrong"
