@@ -1,6 +1,6 @@
 """Charts of what the pipeline did: pure functions from a record to a matplotlib Figure.
 
-    before_after(records, limit=None)     characters before and after each step
+    before_after(records, limit=None)     characters before and after each step (and a window)
     timeline_chart(timeline, limit=None)  context size at every model call, where steps fired
     message_map(before, after)            one cell per message: what it is, what became of it
     result_bars(labels, before, after, kinds)  each tool result's characters before and after a step
@@ -79,13 +79,15 @@ def _step_labels(records) -> list:
             if r.call else words("step before call 1", step=r.step) for r in records]
 
 
-def before_after(records, limit: int | None = None, title: str | None = None) -> Figure:
+def before_after(records, limit: int | None = None, title: str | None = None,
+                 window_chars: float | None = None, window_tokens: int | None = None) -> Figure:
     """Grouped horizontal bars: characters before and after each step, in order, top down.
 
     `ax.containers[0]` holds the 'before' bars and `ax.containers[1]` the
     'after' bars, one per record, their widths the character counts. Each bar's
     value is written after it, or inside its end when the limit line would
-    run through the label.
+    run through the label. With `window_chars`, a dotted line marks the model's
+    window of `window_tokens` tokens in characters (06: the API counts tokens).
     """
     from matplotlib.figure import Figure
 
@@ -102,7 +104,7 @@ def before_after(records, limit: int | None = None, title: str | None = None) ->
             label=words("before the step"))
     ax.barh([p + height / 2 for p in positions], after, height=height, color=AFTER_COLOUR,
             label=words("after the step"))
-    largest = max(before + after + [limit or 0, 1])
+    largest = max(before + after + [limit or 0, window_chars or 0, 1])
     value_labels = []
     for p, b, a in zip(positions, before, after):
         value_labels.append((ax.text(b + largest * 0.01, p - height / 2, f"{b:,d}", va="center",
@@ -112,23 +114,26 @@ def before_after(records, limit: int | None = None, title: str | None = None) ->
     if limit:
         ax.axvline(limit, color=LIMIT_COLOUR, linestyle="--", linewidth=1.5,
                    label=words("context limit", limit=limit))
+    if window_chars:
+        ax.axvline(window_chars, color=VERMILLION, linestyle=":", linewidth=2,
+                   label=words("window tokens", tokens=window_tokens))
     ax.set_yticks(positions, _step_labels(records))
     ax.invert_yaxis()  # the first step on top, as the pipeline reads
     ax.set_xlim(0, largest * 1.2)
     ax.xaxis.set_major_formatter(_thousands)
     ax.set_xlabel(words("characters of the messages"))
     ax.set_title(_title(title) if title else words("before_after title"))
-    # Bars first, then the limit, whatever order matplotlib keeps them in.
+    # Bars first, then the lines, whatever order matplotlib keeps them in.
     handles, labels = ax.get_legend_handles_labels()
-    limit_label = words("context limit", limit=limit) if limit else None
-    order = sorted(range(len(labels)), key=lambda i: labels[i] == limit_label)
+    order = sorted(range(len(labels)), key=lambda i: handles[i] in ax.lines)
     figure.legend([handles[i] for i in order], [labels[i] for i in order],
-                  loc="outside lower center", ncols=3, fontsize=8, frameon=False)
+                  loc="outside lower center", ncols=max(3, len(labels)), fontsize=8, frameon=False)
     ax.grid(axis="x", alpha=0.3)
     if not records:
         ax.text(0.5, 0.5, words("no steps ran"), transform=ax.transAxes, ha="center")
-    if limit:
-        _clear_of_the_limit(figure, ax, value_labels, limit, largest * 0.01)
+    for line in (limit, window_chars):
+        if line:
+            _clear_of_the_limit(figure, ax, value_labels, line, largest * 0.01)
     return figure
 
 

@@ -121,6 +121,24 @@ def test_a_label_the_limit_would_cross_moves_inside_its_bar():
     assert {t.get_horizontalalignment() for t in value_labels(plain.axes[0])} == {"left"}
 
 
+
+def test_before_after_marks_the_window_in_characters_after_the_limit():
+    # 06: the model's window (tokens) drawn at its width in characters, dotted, in the legend.
+    figure = charts.before_after(near_the_limit(), limit=50_000, window_chars=30_944.5,
+                                 window_tokens=8_000)
+    ax = figure.axes[0]
+    window = [line for line in ax.lines if list(line.get_xdata()) == [30_944.5, 30_944.5]]
+    assert len(window) == 1 and window[0].get_linestyle() == ":"
+    assert to_hex(window[0].get_color()) == charts.VERMILLION.lower()
+    labels = [t.get_text() for legend in figure.legends for t in legend.get_texts()]
+    assert labels == ["before the step", "after the step", "context limit (50,000)",
+                      "window: 8,000 tokens"]
+    assert labels_across(figure, ax, 30_944.5) == [] and texts_overlap(figure) == []
+    # A window wider than every bar widens the axis to show it.
+    wide = charts.before_after(near_the_limit(), window_chars=90_000, window_tokens=20_000)
+    assert wide.axes[0].get_xlim()[1] >= 90_000
+    assert len(charts.before_after(near_the_limit(), limit=50_000).axes[0].lines) == 1
+
 def test_charts_never_touch_pyplot(seed_run):
     import matplotlib.pyplot as plt
     plt.close("all")
