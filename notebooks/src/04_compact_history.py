@@ -4,8 +4,7 @@
 # If the list is still over `CONTEXT_CHAR_LIMIT` (50,000 characters) after steps 1-3,
 # the article prints `[auto compact]` and runs step 4: it writes the whole list to
 # `.transcripts/`, asks the model for a factual summary of the work's state, and replaces
-# the list with one `[Compacted]` message: the request the user typed this turn, the
-# summary as reference data, and the transcript's path.
+# the list with one `[Compacted]` message.
 
 # %% [markdown] id="goal"
 # **Goal.** You will learn when step 4 runs, the message it leaves, how the summarizer's
@@ -14,11 +13,11 @@
 # in the 90-minute class, 8 (docs/TEACHING.md).
 
 # %% [markdown] id="run-prepare-seed-profile"
-# ## Run `prepare` (seed profile)
+# ## When step 4 runs
 #
 # The article's third experiment: the agent reads two code files of about 30,000
-# characters each. The replay's summarizer is the package's deterministic extractive one,
-# not a language model. Steps 1-3 have nothing to do; step 4 leaves one message:
+# characters each. In the chart, steps 1-3 leave the list over the limit; look at the one
+# step that changed it.
 
 # %%
 # %matplotlib inline
@@ -26,10 +25,8 @@ import tempfile
 
 from context_compact import estimate_chars
 from context_compact.formats import AGENT_SYSTEM_RULE, MIDDLE_OMITTED
-from context_compact.messages import text_of, tool_results
 from context_compact.summary import summary_input
-from compact_course.article import (CONTEXT_CHAR_LIMIT, KEEP_RECENT_RESULTS, MAX_MESSAGES,
-                                    SUMMARY_INPUT_CHAR_LIMIT, TOOL_RESULT_BATCH_CHAR_LIMIT)
+from compact_course.article import CONTEXT_CHAR_LIMIT, SUMMARY_INPUT_CHAR_LIMIT
 from compact_course.lessons.charts import before_after
 from compact_course.lessons.exercises import check_unseen, hint
 from compact_course.lessons.injection import carry_on, summarize_planted
@@ -37,18 +34,21 @@ from compact_course.lessons.replay import replay
 from compact_course.sessions.histories import load_history
 from IPython.display import display
 
-history = load_history("two_code_files")
-messages = history["messages"]
-run = replay(history, profile="seed")
-batch = sum(len(text_of(block["content"])) for block in tool_results(messages[-1]))
-results = sum(len(tool_results(message)) for message in messages)
-print(f"step 1: the newest batch, {batch:,d} characters, is under {TOOL_RESULT_BATCH_CHAR_LIMIT:,d}; "
-      f"step 2: {len(messages)} messages, not over {MAX_MESSAGES}; "
-      f"step 3: {results} results, all among the newest {KEEP_RECENT_RESULTS}")
+run = replay("two_code_files", profile="seed")
+messages = run.before   # the history as it was loaded
 print("\n".join(run.echo))
 print(f"steps that changed the list: {run.fired()}; {len(messages)} messages, "
       f"{estimate_chars(messages):,d} characters of JSON -> {len(run.after)}, {estimate_chars(run.after):,d}")
 display(before_after(run.records, limit=CONTEXT_CHAR_LIMIT, title="two_code_files: prepare, seed profile"))
+
+# %% [markdown] id="the-compacted-message"
+# ## The `[Compacted]` message
+#
+# The list is now this one user message. Look for its three parts: the request typed this
+# turn, the summary as a JSON string (written by the package's deterministic extractive
+# summarizer, not a language model), and the transcript's path.
+
+# %%
 compacted = run.after[0]["content"]
 print(compacted)
 transcript = run.compactor.store.read_transcript(run.files[0])
@@ -56,8 +56,8 @@ print(f"\nits text: {len(compacted):,d} characters; "
       f"the transcript holds the list as it was: {transcript == messages}")
 
 # %% [markdown] id="what-the-summarizer-is-sent"
-# The summary is all the model keeps of the five messages; every other line of the code
-# is only in the transcript now.
+# The summary is all the model keeps of the five messages; the code is only in the
+# transcript now.
 #
 # ## What the summarizer is sent
 #

@@ -4,9 +4,9 @@
 # The pipeline counts **characters**; the API counts **tokens**. When the API refuses
 # anyway, the article's safety net (section 8) is `reactive_compact`: write the list to a
 # transcript, summarize everything **before** the newest `KEEP_RECENT_MESSAGES = 5`
-# messages (one earlier rather than part a pair), and try again with one
-# `[Reactive compact]` message plus those. **Once** per model call: a second refusal goes
-# to the caller. The offline model (not a language model) has an 8,000-token window here.
+# messages, and try again with one `[Reactive compact]` message plus those. **Once** per
+# model call: a second refusal goes to the caller. The offline model (not a language
+# model) has an 8,000-token window here.
 
 # %% [markdown] id="goal"
 # **Goal.** You will learn when a request under the character limit is refused, and
@@ -15,56 +15,44 @@
 # (docs/TEACHING.md).
 
 # %% [markdown] id="under-the-character-limit-over"
-# ## Which profile meets the refusal
+# ## Under the character limit, over the window
 #
-# `overflow` (a made history) investigates a failing test run. `prepare` runs in both
-# profiles; `count_tokens` measures what each would send. The article's step 3 shrinks old
-# results on every call: the seed profile is far under the window. The default profile
-# shrinks only over the character limit (flaw 2's fix): nothing acts, and the request is
-# refused. The rest of the notebook runs the default profile.
+# `overflow` (a made history) investigates a failing test run. Look at the tokens each
+# profile's `prepare` would send, against the window: the article's step 3 shrinks old
+# results on every call; the default profile shrinks only over the character limit (flaw
+# 2's fix). The rest of the notebook runs the default.
 
 # %%
 # %matplotlib inline
 import copy
-import shutil
-import tempfile
-from pathlib import Path
 
 import anthropic
 from IPython.display import display
 
-import context_compact
 from context_compact import CompactionConfig, estimate_chars, is_prompt_too_long
-from compact_course.agent.loop import SYSTEM, Agent
-from compact_course.agent.model import offline_client
-from compact_course.agent.tools import TOOLS
-from compact_course.display.chart_text import words
-from compact_course.display.palette import VERMILLION
 from compact_course.lessons.charts import before_after
 from compact_course.lessons.exercises import check_tail_once, hint
-from compact_course.lessons.replay import make_compactor, seeded_ids
-from compact_course.offline import MODEL_NAME
-from compact_course.offline.api.server import start_offline_server
+from compact_course.lessons.replay import replay
+from compact_course.lessons.small_window import SmallWindow
 from compact_course.sessions.histories import load_history
 
 history = load_history("overflow")
-messages, request, window = history["messages"], history["active_request"], history["window_tokens"]
-config = CompactionConfig()
-server = start_offline_server(window=window)
-client = offline_client(server.base_url, max_retries=0)
-scratch = tempfile.TemporaryDirectory(prefix="reactive-")
-for profile in ("seed", "default"):
-    compactor = make_compactor(f"{scratch.name}/{profile}", profile=profile)
-    prepared = compactor.prepare(messages, request)
-    counted = client.messages.count_tokens(model=MODEL_NAME, system=SYSTEM, tools=TOOLS, messages=prepared)
-    print(f"{profile:<8} prepare acted: {[r.step for r in compactor.records if r.fired] or 'none'}; "
-          f"{estimate_chars(prepared):>6,d} characters, {counted.input_tokens:>6,d} tokens "
-          f"(window {window:,d})")
+messages, request = history["messages"], history["active_request"]
+model = SmallWindow(history["window_tokens"])   # the offline model, its window in tokens
+runs = {profile: replay(history, profile=profile) for profile in ("seed", "default")}
+for profile, run in runs.items():
+    print(f"{profile:<8} prepare acted: {run.fired() or 'none'}; {estimate_chars(run.after):>6,d} "
+          f"characters, {model.tokens(run.after):>6,d} tokens (window {model.window:,d})")
 
+# %% [markdown] id="the-refusal-in-the-apis-words"
+# ## The refusal, in the API's words
+#
+# Read the default's refusal, then the article's check: neither of its two spellings is
+# the API's (flaw 9 in [docs/DESIGN.md](../docs/DESIGN.md)); `is_prompt_too_long` checks
+# the SDK's error type and all three spellings.
 
-def ask_model(context):
-    return client.messages.create(model=MODEL_NAME, system=SYSTEM, tools=TOOLS,
-                                  messages=context, max_tokens=8000)
+# %%
+prepared = runs["default"].after
 
 
 def article_check(error) -> bool:
@@ -73,32 +61,31 @@ def article_check(error) -> bool:
 
 
 try:
-    ask_model(prepared)
+    model.ask(prepared)
 except anthropic.BadRequestError as error:
     print(f"{type(error).__name__} {error.status_code}: {error.body['error']['message']}")
     print(f"the article's check: {article_check(error)}; is_prompt_too_long: {is_prompt_too_long(error)}")
 
 # %% [markdown] id="reactive-compact-then-the-retry"
-# The refusal is the real API's wording, which neither of the article's two spellings
-# matches (flaw 9 in [docs/DESIGN.md](../docs/DESIGN.md)); `is_prompt_too_long` checks
-# the SDK's error type and all three spellings.
-#
 # ## `reactive_compact`, then the retry
+#
+# Look at how many messages are kept verbatim, and the first two.
 
 # %%
+compactor = runs["default"].compactor
 compacted = compactor.reactive_compact(prepared, request)
 kept = compacted[1:]
 print(f"{len(prepared)} messages -> {len(compacted)}: the summary + {len(kept)} kept verbatim, "
       f"the first two kept: {[[block['type'] for block in message['content']] for message in kept[:2]]}")
 saved = compactor.store.read_transcript(compactor.records[-1].files[0])
 print(f"the transcript holds the list as it was: {saved == prepared}")
-answer = ask_model(compacted)
+answer = model.ask(compacted)
 print(f"the retry: {answer.stop_reason}, " + "; ".join(
     f"{block.name} {block.input}" for block in answer.content if block.type == "tool_use"))
 
 # %% [markdown] id="the-second-refusal-inside-the"
 # Six kept, not five: the fifth-newest message is a `tool_result`, so the cut moved one
-# earlier. The retry went through; the model wants the whole test log next.
+# earlier; the retry asks for the whole test log.
 #
 # ## The second refusal, inside the agent loop
 #
@@ -106,41 +93,31 @@ print(f"the retry: {answer.stop_reason}, " + "; ".join(
 # refusal, the counter reset after each call that goes through. Settings: the default
 # profile, the summarizer's input capped at 20,000 characters (the same small model reads
 # it), and the article's step 1 (`persist_oversized=False`: the default's would save the
-# log at once). Dotted: the window, in characters at this history's rate.
+# log at once). In the chart, look at call 3 against the dotted window (in characters at
+# this history's rate).
 
 # %%
-workspace_copy = tempfile.TemporaryDirectory(prefix="reactive-ws-")
-workspace = Path(workspace_copy.name) / "workspace"
-shutil.copytree(Path(context_compact.__file__).resolve().parent.parent / "data" / "workspace", workspace)
-calls_and_compactions = lambda line: print(line) if line.startswith(("[reactive", ">")) else None  # noqa: E731
-agent = Agent(workspace, client, MODEL_NAME, new_id=seeded_ids(), echo=calls_and_compactions,
-              config=CompactionConfig(summary_input_char_limit=20_000, persist_oversized=False))
+agent = model.agent(CompactionConfig(summary_input_char_limit=20_000, persist_oversized=False))
 agent.messages = copy.deepcopy(messages)
-start = len(server.requests)
 try:
     agent.loop(request)
 except anthropic.BadRequestError as error:
     print(f"\nraised to the caller: {error.body['error']['message']}")
-answers = [r["status"] for r in list(server.requests)[start:]]
+answers = model.answers()
 print(f"the loop's model calls: {agent.model_calls}, the summaries' {len(answers) - agent.model_calls}; "
       f"the server's answers: {answers}")
 for r in agent.compactor.records:
     if r.step == "reactive_compact":
         print(f"call {r.call}: reactive_compact, {r.chars_before:,d} -> {r.chars_after:,d} characters")
-figure = before_after(agent.compactor.records, limit=config.context_char_limit,
-                      title="The overflow history in the agent loop (window 8,000 tokens)")
-window_chars = window * estimate_chars(prepared) / counted.input_tokens   # characters a token, as counted
-figure.axes[0].axvline(window_chars, color=VERMILLION, linestyle=":", linewidth=2)
-figure.axes[0].annotate(words("window tokens", tokens=window), (window_chars, 0),
-                        xycoords=("data", "axes fraction"), xytext=(3, 3), textcoords="offset points",
-                        color=VERMILLION, fontsize=8)
-display(figure)
+display(before_after(agent.compactor.records, limit=agent.config.context_char_limit,
+                     title="The overflow history in the agent loop (window 8,000 tokens)",
+                     window_chars=model.window_chars(prepared), window_tokens=model.window))
 
 # %% [markdown] id="check"
-# Call 1 is refused; its retry goes through. The model then reads `logs/test_run.log`,
-# over 40,000 characters: under the character limit, over the window. The second
-# `reactive_compact` (call 3) keeps the log, so the retry is refused and raised. Reactive
-# compaction helps against a history grown too long; one result too long is step 1's job.
+# After call 1's retry, the model reads `logs/test_run.log`, over 40,000 characters: under
+# the character limit, over the window. The second `reactive_compact` (call 3) keeps the
+# log, so the retry is refused and raised. Reactive compaction helps against a history
+# grown too long; one result too long is step 1's job.
 #
 # ## Check yourself: a tail that reads the request once
 #
@@ -173,9 +150,8 @@ built = [check("is_prompt_too_long"), check("reactive_compact")]
 
 # %% [markdown] id="recap"
 # **Recap.**
-# - The pipeline counts characters, the API tokens: the default profile, which leaves a
-#   context under the character limit alone, can be refused where the article's step 3
-#   had shrunk it.
+# - The pipeline counts characters, the API tokens: under the character limit, the
+#   default profile can be refused where the article's step 3 had shrunk the context.
 # - `reactive_compact` writes a transcript, summarizes all before the newest 5 messages
 #   (one earlier rather than part a pair), and the call is tried again.
 # - Once per call: a second refusal goes to the caller, as here with one result too long.

@@ -3,8 +3,7 @@
 #
 # 管线按**字符**计数，API 按 **token** 计数。API 仍然拒绝时，文章第八节给出的安全网是
 # `reactive_compact`：把列表写入 transcript（完整记录），把最近 `KEEP_RECENT_MESSAGES = 5` 条消息
-# **之前**的全部内容总结成摘要（切点宁可前移一条，也不把 `tool_use` 和它的 `tool_result` 拆开），
-# 然后用一条 `[Reactive compact]` 消息加上这几条消息再试一次。每次模型调用只补救**一次**
+# **之前**的全部内容总结成摘要，然后用一条 `[Reactive compact]` 消息加上这几条消息再试一次。每次模型调用只补救**一次**
 # （`MAX_REACTIVE_RETRIES = 1`）：第二次拒绝交给调用方。离线模型（一个确定性程序，不是语言模型）
 # 扮演一个窗口只有 8,000 token 的模型。
 
@@ -14,32 +13,36 @@
 # （docs/TEACHING.md）。
 
 # %% [markdown] id="under-the-character-limit-over"
-# ## 哪种配置会遇到拒绝
+# ## 低于字符阈值，却超出窗口
 #
-# `overflow`（一段制作的历史）记录了一次排查失败测试的过程。先用两种配置各运行一次 `prepare`，
-# 再用 `count_tokens` 量出各自要发送的内容。文章的第三步每次调用都收缩旧结果：原文配置远低于
-# 窗口。默认配置只在超过字符阈值时才收缩（对缺陷 2 的修正）：什么都不做，请求被拒绝。本节其余
-# 部分都用默认配置。
+# `overflow`（一段制作的历史）记录了一次排查失败测试的过程。请看两种配置的 `prepare` 各要发送
+# 多少 token，与窗口相比如何：文章的第三步每次调用都收缩旧结果；默认配置只在超过字符阈值时才
+# 收缩（对缺陷 2 的修正）。本 notebook 其余部分都用默认配置。
+
+# %% [markdown] id="the-refusal-in-the-apis-words"
+# ## 拒绝，用 API 的原话
+#
+# 先读默认配置收到的拒绝，再看文章的检查：它的两种写法都不是 API 的
+# （[docs/DESIGN.md](../../docs/DESIGN.md) 中的缺陷 9）；`is_prompt_too_long` 既检查 SDK 的错误
+# 类型，也识别全部三种写法。
 
 # %% [markdown] id="reactive-compact-then-the-retry"
-# 拒绝用的是真实 API 的原话，文章的两种写法都对不上（[docs/DESIGN.md](../../docs/DESIGN.md) 中的
-# 缺陷 9）；`is_prompt_too_long` 既检查 SDK 的错误
-# 类型，也识别全部三种写法。
-#
 # ## `reactive_compact`，然后重试
+#
+# 请看原样保留了几条消息，以及最前面两条。
 
 # %% [markdown] id="the-second-refusal-inside-the"
-# 保留了 6 条，而不是 5 条：倒数第五条消息是一个 `tool_result`，所以切点前移了一条。重试通过了；
-# 模型接下来想读取完整的测试日志。
+# 保留了 6 条，而不是 5 条：倒数第五条消息是一个 `tool_result`，所以切点前移了一条；重试要读取
+# 完整的测试日志。
 #
 # ## 第二次拒绝，发生在 agent 循环里
 #
 # `Agent` 就是文章的循环：每次调用前运行 `prepare`；遇到拒绝，做一次 `reactive_compact`；每次调用
 # 通过后，计数器归零。配置：default，摘要器的输入限制在 20,000 个字符（读它的是同一个小模型），
-# 第一步用文章的（`persist_oversized=False`：default 的第一步会立刻把日志存到磁盘）。点线：窗口，按这段历史的字符与 token 之比换算成字符。
+# 第一步用文章的（`persist_oversized=False`：default 的第一步会立刻把日志存到磁盘）。请看图中第 3 次调用与点线窗口（按这段历史的字符与 token 之比换算成字符）的位置。
 
 # %% [markdown] id="check"
-# 第 1 次调用被拒绝，重试通过。模型接着读取 `logs/test_run.log`，超过 40,000 个字符：低于字符
+# 第 1 次调用重试之后，模型读取 `logs/test_run.log`，超过 40,000 个字符：低于字符
 # 阈值，却超出窗口。第二次 `reactive_compact`（第 3 次调用）保留了这份日志，所以重试又被拒绝，
 # 并抛给调用者。补救压缩防的是历史越积越长；一条结果本身就太长，是第一步的职责。
 #
@@ -57,8 +60,8 @@
 
 # %% [markdown] id="recap"
 # **小结。**
-# - 管线按字符计数，API 按 token 计数：默认配置不动低于字符阈值的上下文，就可能被拒绝，而文章的
-#   第三步原本会把它收缩。
+# - 管线按字符计数，API 按 token 计数：低于字符阈值时，默认配置可能被拒绝，而文章的第三步原本
+#   会把上下文收缩。
 # - `reactive_compact` 写下 transcript，把最近 5 条消息之前的一切总结成摘要（宁可多留一条，也不
 #   拆开配对），然后重试这次调用。
 # - 每次调用只补救一次：第二次拒绝交给调用方，本例就是一条结果本身太长。
