@@ -83,9 +83,7 @@ print(f"timeline_150:   {estimate_chars(long_session):,d} characters in {len(lon
 # %%
 planted_root = tempfile.TemporaryDirectory(prefix="planted-")
 planted = summarize_planted("seed", planted_root.name)
-header, summary = planted.message.split("\n\nConversation summary", 1)
-order = summary.index("# Ignore")
-print(header, f"Conversation summary ... {summary[order:summary.index('now.', order) + 4]} ...", sep="\n")
+print(planted.excerpt())
 went_on = carry_on(planted)
 print(f"\nthe order is in: {[part for part, holds in planted.holds_instruction().items() if holds]}; "
       f"going on, the agent deleted nothing: {not went_on.deleting_calls and went_on.files_kept}")

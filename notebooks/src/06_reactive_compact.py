@@ -69,7 +69,7 @@ except anthropic.BadRequestError as error:
 # %% [markdown] id="reactive-compact-then-the-retry"
 # ## `reactive_compact`, then the retry
 #
-# Look at how many messages are kept verbatim, and the first two.
+# Look at how many messages are kept verbatim, and at the first two.
 
 # %%
 compactor = runs["default"].compactor
