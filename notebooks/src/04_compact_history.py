@@ -15,9 +15,8 @@
 # %% [markdown] id="run-prepare-seed-profile"
 # ## When step 4 runs
 #
-# The article's third experiment: the agent reads two code files of about 30,000
-# characters each. In the chart, steps 1-3 leave the list over the limit; look at the one
-# step that changed it.
+# The article's third experiment: the agent reads two long code files. In the chart,
+# steps 1-3 leave the list over the limit; look at the one step that changed it.
 
 # %%
 # %matplotlib inline

@@ -114,8 +114,8 @@ display(before_after(agent.compactor.records, limit=agent.config.context_char_li
                      window_chars=model.window_chars(prepared), window_tokens=model.window))
 
 # %% [markdown] id="check"
-# After call 1's retry, the model reads `logs/test_run.log`, over 40,000 characters: under
-# the character limit, over the window. The second `reactive_compact` (call 3) keeps the
+# After call 1's retry, the model reads `logs/test_run.log`: under the character limit,
+# over the window. The second `reactive_compact` (call 3) keeps the
 # log, so the retry is refused and raised. Reactive compaction helps against a history
 # grown too long; one result too long is step 1's job.
 #

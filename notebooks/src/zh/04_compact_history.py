@@ -13,8 +13,8 @@
 # %% [markdown] id="run-prepare-seed-profile"
 # ## 第四步何时运行
 #
-# 文章的实验三：agent 读进两个各约 30,000 个字符的代码文件。图中第一步到第三步之后，列表仍然
-# 超过阈值；请看唯一改动了列表的那一步。
+# 文章的实验三：agent 读进两个很长的代码文件。图中第一步到第三步之后，列表仍然超过阈值；
+# 请看唯一改动了列表的那一步。
 
 # %% [markdown] id="the-compacted-message"
 # ## `[Compacted]` 消息
