@@ -220,3 +220,29 @@ def test_no_wrong_prediction_and_no_hint_show_an_expected_value(capsys):
     check_my_run(wrong, run)
     hints.hint()
     assert capsys.readouterr().out == first   # the second try shows no more than the first
+
+
+@pytest.mark.parametrize("edition, lang", [("", "en"), ("zh/", "zh")])
+def test_the_first_cell_sets_up_through_page_model_and_still_says_the_model_and_cassette(edition, lang):
+    """Review finding 2 (fix-09): 09's first cell was ~40 lines of set-up; a helper does it now
+    and prints the two lines the page must say: which model answers, and the cassette line."""
+    from compact_course.display.phrases import say
+    nb = nbformat.read(ROOT / "notebooks" / f"{edition}09_live_agent.ipynb", as_version=4)
+    first = next(c for c in nb.cells if c.cell_type == "code")
+    assert "page_model()" in first.source and len(first.source.splitlines()) <= 20
+    said = "".join(o.get("text", "") for o in first.outputs).splitlines()
+    assert said[0].startswith("Model: the offline model") and "127.0.0.1:<port>" in said[0]
+    assert said[1:] == [say("cassette none", lang)]
+
+
+def test_page_model_says_a_recording(tmp_path, monkeypatch, capsys):
+    from compact_course.display.phrases import say
+    from compact_course.lessons.live_run import page_model
+    monkeypatch.setenv("COMPACT_OFFLINE", "1")
+    monkeypatch.delenv("COMPACT_CASSETTE", raising=False)
+    monkeypatch.setenv("COMPACT_RECORD", str(tmp_path / "run.cassette.json"))
+    choice = page_model()
+    choice.close()
+    model, cassette = capsys.readouterr().out.splitlines()
+    assert model.startswith("Model: the offline model") and "127.0.0.1:<port> " in model
+    assert cassette == say("cassette recording", path=choice.recorder.path)
