@@ -64,6 +64,15 @@ def test_the_starter_runs_the_articles_pipeline_and_says_so_first(capsys):
     assert run.values() == RIGHT   # the article's steps 1, 3 and 4 fired
 
 
+def test_the_chinese_editions_run_is_the_same(monkeypatch):
+    # zh/09 asks the article's own Chinese prompts: the same calls, the same steps fired.
+    from compact_course.agent.tasks import texts
+    monkeypatch.setenv("COMPACT_LANG", "zh")
+    zh = texts("zh")
+    run = live_run(zh["DOCS_JSON"], zh["COMPARE_CODE"], path=STARTER, offline=True)
+    assert run.model_calls == 7 and run.values() == RIGHT
+
+
 def test_the_learners_prepare_is_the_one_called(tmp_path, capsys):
     run = live_run(*RUN, path=learner_file(tmp_path, solutions()), offline=True)
     first = capsys.readouterr().out.splitlines()[0]
