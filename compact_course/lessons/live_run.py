@@ -1,7 +1,9 @@
 """Notebook 09: the learner's own `prepare` (notebooks/my_compact.py), live in the article's agent.
 
     prepare = your_prepare()                          # my_compact.py's prepare, or the article's
-    run = live_run(question, limit=50_000)            # the agent with it before every model call
+    run = live_run(DOCS_JSON, COMPARE_CODE)           # the agent with it before every model call
+    choice = page_model()                             # the set-up of 09's first cell
+    workspace = workspace_copy(folder)
 
 `your_prepare` reads my_compact.py afresh (as the build track's check does) and returns its
 `prepare(messages, root, active_request, summarize, limit)`. While that still raises
@@ -10,13 +12,18 @@ one-message list in a scratch folder) it returns the article's own pipeline at t
 signature (compact_course/article.py) instead, and its first printed line says so.
 
 `live_run` copies the sample workspace to a scratch folder, starts a model of its own (offline
-unless a key is set; never recorded into a cassette: a learner's run is not the class's
-recording) and runs the article's agent with that `prepare` before every model call. It
+unless a key is set, or CI or COMPACT_OFFLINE is; never recorded into a cassette: a learner's
+run is not the class's recording) and asks the article's agent its questions in turn, in one
+conversation, with that `prepare` before every model call. It
 watches the steps (the file's functions, or the article's methods): a step fired at a call
 when it changed the list, and compact_history whenever it ran. It prints whose prepare ran,
 the model calls and the answer's first line, and returns a `LiveRun` holding the steps fired
 at each call and the files on disk after; what fired is printed by notebook 09's checker
 (exercises/live.py), once the learner has written a prediction.
+
+`page_model` is 09's own model for the article's runs: chosen from the environment as
+docs/INSTALL.md says (a cassette replays or records), printing which model answers and the
+cassette line; `calls_only` cuts the agent's echo to its tool calls and the compactor's lines.
 
 Left out: the agent's reactive compaction and the compact tool (the loop's, not prepare's:
 the package's own run them), and a learner's file that imports the course (the build track's
@@ -25,6 +32,8 @@ checks refuse it; here it simply runs).
 
 import functools
 import json
+import os
+import re
 import shutil
 import tempfile
 from dataclasses import dataclass, field
@@ -37,6 +46,7 @@ from context_compact.messages import text_of, to_plain
 from ..agent.loop import Agent
 from ..agent.model import choose_model
 from ..display.lang import choose
+from ..display.phrases import say
 from ..sessions.histories import data_dir
 from .replay import seeded_ids
 
@@ -137,20 +147,55 @@ def your_prepare(path=None, fired: list | None = None):
     return prepare
 
 
+def offline_forced() -> bool:
+    """CI or COMPACT_OFFLINE set: the offline model even when a key is configured."""
+    return any(os.environ.get(name) for name in ("CI", "COMPACT_OFFLINE"))
+
+
+def page_model():
+    """09's model (a ModelChoice), with two lines said: which model answers (the offline
+    server's port, new on every run, masked) and whether a cassette records or replays."""
+    cassette = os.environ.get("COMPACT_CASSETTE")
+    choice = choose_model(offline=offline_forced(), echo=None, cassette=cassette,
+                          record=os.environ.get("COMPACT_RECORD"))
+    print(re.sub(r"127\.0\.0\.1:\d+", "127.0.0.1:<port>", choice.description))
+    if choice.recorder is not None:
+        print(say("cassette recording", path=choice.recorder.path))
+    elif choice.server is not None and choice.server.cassette is not None:
+        print(say("cassette replaying", path=cassette, what=choice.server.cassette.describe()))
+    else:
+        print(say("cassette none"))
+    return choice
+
+
+def workspace_copy(folder) -> Path:
+    """A fresh copy of the sample workspace at folder/workspace: no transcripts, no saved results."""
+    workspace = Path(folder) / "workspace"
+    shutil.copytree(data_dir() / "workspace", workspace,
+                    ignore=shutil.ignore_patterns(".transcripts", ".task_outputs"))
+    return workspace
+
+
+def calls_only(line: str) -> None:
+    """The agent's echo cut to tool calls (`>`) and what the compactor prints (`[...]`)."""
+    if line.startswith((">", "[")):
+        print(line)
+
+
 def on_disk(root: Path) -> dict:
     return {key: sum(1 for p in (root / folder).glob("*") if p.is_file())
             for key, folder in FOLDERS.items()}
 
 
-def live_run(question: str, limit: int = 50_000, path=None, offline: bool = False) -> LiveRun:
-    """The agent on `question`, in a fresh copy of the workspace, with your_prepare() before every call."""
+def live_run(*questions: str, limit: int = 50_000, path=None, offline: bool | None = None) -> LiveRun:
+    """The agent asked `questions` in turn (one conversation), in a fresh copy of the workspace,
+    with your_prepare() before every call. offline None: offline_forced()."""
     fired: list = []
     prepare = your_prepare(path, fired)
     run = LiveRun(prepare.whose)
     with tempfile.TemporaryDirectory(prefix="my-run-") as folder:
-        workspace = Path(folder) / "workspace"
-        shutil.copytree(data_dir() / "workspace", workspace,
-                        ignore=shutil.ignore_patterns(".transcripts", ".task_outputs"))
+        workspace = workspace_copy(folder)
+        offline = offline_forced() if offline is None else offline
         choice = choose_model(offline=offline, echo=None, record=False)
         try:
             summarize = summarizer(choice.client, choice.model)
@@ -160,7 +205,8 @@ def live_run(question: str, limit: int = 50_000, path=None, offline: bool = Fals
                 return prepare(messages, workspace, request, summarize, limit)
             agent = Agent(workspace, choice.client, choice.model, echo=None, new_id=seeded_ids(seed=5),
                           config=CompactionConfig.seed(context_char_limit=limit), prepare=before_each_call)
-            run.answer = agent.ask(question)
+            for question in questions:
+                run.answer = agent.ask(question)
         finally:
             choice.close()
         run.fired, run.on_disk, run.model_calls = fired, on_disk(workspace), agent.model_calls

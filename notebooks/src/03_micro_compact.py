@@ -64,9 +64,9 @@ if revealed("placeholders"):
 # %% [markdown] id="move-the-thresholds"
 # ## Move the thresholds
 #
-# **Try this.** Set `keep_recent_results` to 1, then 5: which results become
+# **Try this.** Set `keep_recent_results` to 1, then 5: which become
 # placeholders, and is a file written? Back at 3, raise `micro_min_chars` above 3,471, the
-# largest older result: all stay whole. Below the widget: the replay at 1.
+# table's largest older result: all stay whole. Below the widget: the replay at 1.
 
 # %% tags=["nbval-ignore-output"]
 threshold_explorer(history, profile="seed")

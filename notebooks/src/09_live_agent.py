@@ -21,50 +21,23 @@
 
 # %%
 # %matplotlib inline
-import os
-import re
-import shutil
 import tempfile
 from pathlib import Path
 
 from IPython.display import display
 
-import context_compact
 from context_compact import CompactionConfig
 from context_compact.messages import text_of, tool_results, tool_uses
 from compact_course.agent.loop import Agent
-from compact_course.agent.model import choose_model
-from compact_course.agent.tasks import COMPARE_CODE, DOCS_JSON, TITLES
-from compact_course.display.phrases import say
+from compact_course.agent.tasks import COMPARE_CODE, DOCS_JSON
 from compact_course.lessons.charts import timeline_chart
+from compact_course.lessons.live_run import calls_only, page_model, workspace_copy
 from compact_course.lessons.replay import call_points, seeded_ids
 
-force_offline = any(os.environ.get(name) for name in ("CI", "COMPACT_OFFLINE"))
-choice = choose_model(offline=force_offline, echo=None, cassette=os.environ.get("COMPACT_CASSETTE"),
-                      record=os.environ.get("COMPACT_RECORD"))
-# The offline model's port changes on every run; the rest of the line is what matters.
-print(re.sub(r"127\.0\.0\.1:\d+", "127.0.0.1:<port>", choice.description))
-if choice.recorder is not None:
-    print(say("cassette recording", path=choice.recorder.path))
-elif choice.server is not None and choice.server.cassette is not None:
-    print(say("cassette replaying", path=os.environ["COMPACT_CASSETTE"],
-              what=choice.server.cassette.describe()))
-else:
-    print(say("cassette none"))
-
+choice = page_model()   # prints which model answers, and whether a cassette records or replays
 # The agent's folder is also the compactor's root: transcripts and saved results land in it.
 scratch = tempfile.TemporaryDirectory(prefix="live-run-")
-workspace = Path(scratch.name) / "workspace"
-sample = Path(context_compact.__file__).resolve().parent.parent / "data" / "workspace"
-shutil.copytree(sample, workspace, ignore=shutil.ignore_patterns(".transcripts", ".task_outputs"))
-print("characters:", {name: len((workspace / name).read_text(encoding="utf-8")) for name in (
-    "s08_context_compact/code.py", "s09_memory/code.py", "web/src/data/generated/docs.json")})
-
-
-def calls_only(line):
-    """The agent's echo cut to tool calls (`>`) and what the compactor prints (`[...]`)."""
-    if line.startswith((">", "[")):
-        print(line)
+workspace = workspace_copy(scratch.name)
 
 # %% [markdown] id="experiment-3-two-large-code"
 # ## Experiment 3: two large code files, the seed profile
@@ -115,24 +88,24 @@ choice.close()   # the cells below start models of their own, never recorded
 # %% [markdown] id="predict-your-prepare"
 # ## Predict, then run: your prepare, live
 #
-# Now the agent runs with **your** `prepare` from `my_compact.py` before every model call, on
-# experiment 1 of the article, the five lessons' titles, at the article's numbers: no page
-# shows this run. With the offline model, the reply to call 1 asks for a glob (its result:
-# 119 characters), the replies to calls 2 to 6 each read one README (2,612 to 3,472
-# characters), and call 7 answers. Before you run the cell, write down in
-# `prediction`, for each of your four steps, the calls at which it changes the list (step 4:
-# runs), and the files on disk after: `saved_results` in `.task_outputs/tool-results/`,
-# `transcripts` in `.transcripts/`. The checker compares it with your own run, and shows the
-# run's record once you pass.
+# The agent now runs **your** `prepare` (`my_compact.py`) before every model call, at the
+# article's numbers, on a run no page shows: experiments 2 then 3, in one conversation. With
+# the offline model, the replies to calls 1 to 7 are: a read of `docs.json` (its result:
+# 287,938 characters), a bash command (8,000), the answer; a read of s08's `code.py` (30,765),
+# of s09's (30,166), a grep (2,822), the answer. Sizes are the tool results the model sees.
+# First write in `prediction`, for each of your four steps, the calls at which it changes the
+# list (step 4: runs), and the files on disk after: `saved_results` in
+# `.task_outputs/tool-results/`, `transcripts` in `.transcripts/`. The checker compares it with
+# your run; a pass shows the run's record.
 
 # %%
 from compact_course.lessons.exercises import check_my_run
 from compact_course.lessons.live_run import live_run
 
-prediction = None   # e.g. {"tool_result_budget": [2], "snip_compact": [], "micro_compact": [],
-#                           "compact_history": [7], "saved_results": 1, "transcripts": 1}
+prediction = None   # e.g. {"tool_result_budget": [1], "snip_compact": [], "micro_compact": [3, 4],
+#                           "compact_history": [], "saved_results": 0, "transcripts": 2}
 
-my_run = live_run(TITLES, offline=force_offline)
+my_run = live_run(DOCS_JSON, COMPARE_CODE)   # one conversation: experiment 2, then 3
 result = check_my_run(prediction, my_run)
 
 # %% [markdown] id="your-own-loop"
@@ -150,7 +123,8 @@ result = check_my_run(prediction, my_run)
 # %%
 from compact_course.agent.loop import SYSTEM
 from compact_course.agent.tools import TOOLS, run_tool
-from compact_course.lessons.live_run import your_prepare
+from compact_course.agent.model import choose_model
+from compact_course.lessons.live_run import offline_forced, your_prepare
 from context_compact.formats import SUMMARY_SYSTEM
 
 
@@ -175,9 +149,8 @@ def my_agent(client, model, root, request, prepare, limit=50_000):
             for u in uses]})
 
 
-own = choose_model(offline=force_offline, echo=None, record=False)
-root = Path(scratch.name) / "own-loop"
-shutil.copytree(sample, root, ignore=shutil.ignore_patterns(".transcripts", ".task_outputs"))
+own = choose_model(offline=offline_forced(), echo=None, record=False)
+root = workspace_copy(Path(scratch.name) / "own-loop")
 answer = my_agent(own.client, own.model, root, DOCS_JSON, your_prepare())
 own.close()
 print("the answer's last line:", answer.strip().splitlines()[-1])

@@ -181,3 +181,17 @@ def test_03s_bars_name_and_number_every_kind_they_draw():
     assert to_hex(omitted.get_facecolor()) == charts.CATEGORY_COLOURS["omitted"].lower()
     assert omitted.get_linewidth() > 0   # an edge of its colour: seen beside 3,000
     assert "display(result_bars(" in prose("03", "en")   # the cell both editions run
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_03s_try_this_figure_is_the_largest_older_tool_result_its_table_prints(edition):
+    # Review finding 3 (fix-09): 03 and 09 gave one README's size two ways, the file's and the
+    # tool result's. 03 says the result's, as its table prints it and as the model sees it.
+    from compact_course.sessions.histories import load_history
+    from context_compact.messages import text_of, tool_results
+    history = load_history("five_reads")
+    sizes = [len(text_of(b["content"])) for m in history["messages"] for b in tool_results(m)]
+    largest = f"{max(sizes[:-3]):,d}"
+    said = cell("03", edition, "move-the-thresholds")
+    assert largest == "3,471" and largest in said and ("table's" in said or "上表" in said)
+    assert re.search(rf"^2\s+read_file\s+{largest}$", stdout("03", edition), re.MULTILINE)

@@ -2,13 +2,14 @@
 
 Before the run, the learner writes, for each step of the pipeline, the model calls at which it
 fires, and the files on disk after (`saved_results` in .task_outputs/tool-results/,
-`transcripts` in .transcripts/), for experiment 1 of the article (the five lessons' titles) at
-the article's numbers. The reference is the learner's own run (compact_course/lessons/live_run.py:
-their `prepare` from my_compact.py, or the article's while theirs is not written), so the
-prediction is checked against what their code did. A wrong prediction is told which way each
-value is off, on every try (check.py: no run shows an expected value); the run's record (the
-steps fired at each call, the files on disk) follows once the prediction passes; a prediction
-left as None prints neither, so the stored notebook (built with None) shows no answer.
+`transcripts` in .transcripts/), for experiments 2 and 3 of the article asked in one
+conversation, at the article's numbers. The reference is the learner's own run
+(compact_course/lessons/live_run.py: their `prepare` from my_compact.py, or the article's
+while theirs is not written), so the prediction is checked against what their code did. A
+wrong prediction is told which way each value is off, on every try (check.py: no run shows an
+expected value); the run's record (the steps fired at each call, the files on disk) follows
+once the prediction passes; a prediction left as None prints neither, so the stored notebook
+(built with None) shows no answer.
 
 Left out: a hint that depends on the learner's run (one hint: how to count).
 """
