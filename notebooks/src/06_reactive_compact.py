@@ -115,9 +115,9 @@ display(before_after(agent.compactor.records, limit=agent.config.context_char_li
 
 # %% [markdown] id="check"
 # After call 1's retry, the model reads `logs/test_run.log`: under the character limit,
-# over the window. The second `reactive_compact` (call 3) keeps the
-# log, so the retry is refused and raised. Reactive compaction helps against a history
-# grown too long; one result too long is step 1's job.
+# over the window. The second `reactive_compact` (call 3) keeps the log, so the retry is
+# refused and raised. Reactive compaction helps against a history grown too long; one
+# result too long is step 1's job.
 #
 # ## Check yourself: a tail that reads the request once
 #

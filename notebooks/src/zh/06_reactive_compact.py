@@ -39,7 +39,8 @@
 #
 # `Agent` 就是文章的循环：每次调用前运行 `prepare`；遇到拒绝，做一次 `reactive_compact`；每次调用
 # 通过后，计数器归零。配置：default，摘要器的输入限制在 20,000 个字符（读它的是同一个小模型），
-# 第一步用文章的（`persist_oversized=False`：default 的第一步会立刻把日志存到磁盘）。请看图中第 3 次调用与点线窗口（按这段历史的字符与 token 之比换算成字符）的位置。
+# 第一步用文章的（`persist_oversized=False`：default 的第一步会立刻把日志存到磁盘）。请看图中
+# 第 3 次调用与点线窗口（按这段历史的字符与 token 之比换算成字符）的位置。
 
 # %% [markdown] id="check"
 # 第 1 次调用重试之后，模型读取 `logs/test_run.log`：低于字符阈值，
