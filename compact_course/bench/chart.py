@@ -87,6 +87,28 @@ def bench_chart(rows: list[dict], timings: bool = True) -> Figure:
     return fig
 
 
+def question_chart(rows: list[dict]) -> Figure:
+    """Lab 02's question in two panels: the request size at each call of the first session
+    (which design keeps the context smallest) beside each design's bill (which is the
+    cheapest), at the longest runs of the first seed. `bench_chart` has the other panels."""
+    longest = max(r["turns"] for r in rows)
+    first_seed = rows[0].get("seed", 0)
+    last = [r for r in rows if r["turns"] == longest and r.get("seed", 0) == first_seed]
+    sessions = list(dict.fromkeys(r["session"] for r in last))
+    designs = [d for d in DESIGN_TABLE if any(r["design"] == d for r in last)]
+    use_cjk_fallback()
+    fig = Figure(figsize=(13, 5.5), layout="constrained")
+    along_ax, cost_ax = fig.subplots(1, 2)
+    fig.suptitle(words("question title", turns=longest, seed=first_seed))
+    runs = [next((r for r in last if r["session"] == sessions[0] and r["design"] == d), None)
+            for d in designs]
+    _size_panel(along_ax, [r for r in runs if r], sessions[0])
+    _cost_panel(cost_ax, last, designs, sessions)
+    fig.legend(*cost_ax.get_legend_handles_labels(), loc="outside lower center",
+               ncols=len(designs), title=words("design"))
+    return fig
+
+
 def _cost_panel(ax, rows: list[dict], designs, sessions) -> None:
     _grouped_bars(ax, rows, "cost", designs, sessions, label=lambda v: f"{v / 1e6:.1f}M")
     # `none` costs ten times the rest: a log scale keeps the others readable.

@@ -678,9 +678,11 @@ PHRASES = {
                                           "缺失：不适用，网格中没有一行放得进这个窗口，没有最佳行可比"),
     "own: misses no more than the best row": ("misses no more than the best row",
                                           "缺失不比最佳行多"),
-    "own: misses more than the best row": ("{row_misses} misses; the best row within the budget has "
-                                        "{best_misses}",
-                                        "缺失 {row_misses} 次；预算内最佳行是 {best_misses} 次"),
+    "own: misses more than the best row": ("{row_misses} misses (calls whose reply used a name only "
+                                           "an earlier output held, missing from the request): "
+                                           "another setting that meets the other lines misses fewer",
+                                           "缺失 {row_misses} 次（回复用到的名字只在更早的输出里、"
+                                           "请求里却没有的调用）：另有满足其余各条的设置缺失更少"),
     # -- live.py
     "live: no run": ("my_run: run live_run(...) first, and hand its result to the checker",
                      "my_run：先运行 live_run(...)，再把它的结果交给检查器"),

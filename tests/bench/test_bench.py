@@ -272,18 +272,21 @@ def test_the_default_beats_the_seed_profile_across_two_seeds():
     chat = {(r["seed"], r["design"]): r["cost"] for r in rows if r["session"] == "chat-heavy"}
     assert all(chat[n, "default"] <= chat[n, "summary"] for n in range(2))
     assert "x seed mean" in tables.format_seeds(stats.across_seeds(rows))
-    # Lab 02 prints the same claims, one line a session, each ending in yes or NO.
+    # Lab 02 prints the same claims, one line a claim, each naming its session and ending in
+    # the answer to it (yes or NO).
     lines = default_claims(rows)
-    assert len(lines) == len(KINDS) and all("NO" not in line for line in lines), lines
+    assert {line.split(":")[0] for line in lines} == set(KINDS), lines
+    assert all(line.endswith(": yes") for line in lines), lines
 
 
 def test_a_claim_that_fails_reads_no():
     rows = [{"session": "tool-heavy", "turns": 120, "seed": 0, "design": design, "cost": cost_,
              "misses": 0, "lost": lost, "summary_calls": 0} for design, cost_, lost in
             (("seed", 100.0, 3), ("default", 70.0, 0))]
-    [line] = default_claims(rows)
-    assert "mean 0.70 <= 0.5 (NO)" in line and "worst 0.70 <= 0.6 (NO)" in line
-    assert "lost 0 (yes)" in line
+    lines = default_claims(rows)
+    assert "tool-heavy: costs at most 0.5 of the seed profile's, mean of the seeds (0.70): NO" in lines
+    assert "tool-heavy: at most 0.6 of it on the worst seed (0.70): NO" in lines
+    assert "tool-heavy: loses no output (0 at worst): yes" in lines
 
 
 def test_the_claims_say_whether_the_default_is_the_cheapest_of_the_three_that_compact():
@@ -297,15 +300,16 @@ def test_the_claims_say_whether_the_default_is_the_cheapest_of_the_three_that_co
             for design, cost_ in (("summary", 60.0), ("seed", 100.0), ("default", 40.0))]
     rows[-1]["cost"] = 70.0                  # chat-heavy, seed 1: dearer than summary-only
     rows[0]["cost"], rows[2]["cost"] = 45.0, 50.0   # tool-heavy, seed 0: the same
-    tool, chat = default_claims(rows)
-    assert tool.endswith("the cheapest of summary, seed and default on every seed (NO)"), tool
+    lines = default_claims(rows)
+    cheapest = "the cheapest of summary, seed and default on every seed"
+    assert f"tool-heavy: {cheapest}: NO" in lines and f"chat-heavy: {cheapest}: NO" in lines, lines
     # The comparisons with the seed profile hold: they alone would not show it.
-    assert "mean 0.45 <= 0.5 (yes)" in tool and "worst 0.50 <= 0.6 (yes)" in tool
-    assert chat.endswith("the cheapest of summary, seed and default on every seed (NO)"), chat
+    assert "tool-heavy: costs at most 0.5 of the seed profile's, mean of the seeds (0.45): yes" in lines
+    assert "tool-heavy: at most 0.6 of it on the worst seed (0.50): yes" in lines
     rows[0]["cost"], rows[2]["cost"], rows[-1]["cost"] = 60.0, 40.0, 40.0
-    assert all(line.endswith("on every seed (yes)") for line in default_claims(rows))
+    assert all(line.endswith(": yes") for line in default_claims(rows) if cheapest in line)
     # A missing rival is no evidence: the claim reads NO.
-    assert default_claims([r for r in rows if r["design"] != "summary"])[0].endswith("(NO)")
+    assert f"tool-heavy: {cheapest}: NO" in default_claims([r for r in rows if r["design"] != "summary"])
 
 
 def test_lost_outputs_omitted_saved_transcript_and_forged(tmp_path):

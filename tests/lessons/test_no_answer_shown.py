@@ -9,10 +9,16 @@ it, not the text where theirs parts from it, not its count ("should be 0"), not 
 of an expected None. The expected values are the ones the checker itself compares
 (`direction`'s arguments), so the property holds whatever the cases are.
 
-Left out: lab 03's and lab 04's checkers (`check_edits_for_budget`, `check_settings`),
-which judge a choice against the criteria the lab states (a budget, a window, the best
-row's misses), and have no expected value to hide; 09's `check_my_run` shows its run's
-record after a PASS only (live.py, fix-build's; tests/lessons/test_live_run.py).
+Lab 03's and lab 04's checkers (`check_edits_for_budget`, `check_settings`) judge a choice
+against the criteria the lab states (a budget, a window, the fewest misses of any setting
+that meets the rest): their answer is a setting, so what they must not show is a passing
+setting or its figures. Lab 03: no run and no hint of a wrong choice names what the
+reference edits set and the learner did not (a tool to exclude, a trigger, a gate) or the
+reference's cost. Lab 04: what a wrong choice prints is the same whatever the best row is
+(its settings, its misses), and says the learner's own figure on each failing line.
+
+Left out: 09's `check_my_run` shows its run's record after a PASS only (live.py,
+fix-build's; tests/lessons/test_live_run.py).
 """
 
 import re
@@ -196,3 +202,78 @@ def test_every_hint_gives_the_next_idea_not_the_code_or_the_formula():
     for name, both in hints.HINTS.items():
         for lang, text in both.items():
             assert not CODE.search(text), (name, lang, text)
+
+
+# -- labs 03 and 04: a choice judged against criteria, never against a shown answer --------
+
+SERVER_WRONG = [
+    [{"type": "clear_tool_uses_20250919"}],
+    [{"type": "clear_tool_uses_20250919", "trigger": {"type": "input_tokens", "value": 30_000}}],
+    [{**right.EDITS_FOR_BUDGET[0], "exclude_tools": ["bash"]}],
+    [{**right.EDITS_FOR_BUDGET[0], "keep": {"type": "tool_uses", "value": 1}}],
+    [{"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": 50_000}}],
+]
+
+
+def reference_texts(edits) -> set:
+    """What the reference edits set, as a learner would read it: tool names and numbers."""
+    texts = set()
+    for value in edits[0].values():
+        if isinstance(value, list):
+            texts |= {repr(item) for item in value} | {str(item) for item in value}
+        elif isinstance(value, dict) and "value" in value:
+            texts |= {f"{value['value']:,}", str(value["value"])}
+    return texts
+
+
+@pytest.mark.parametrize("wrong", SERVER_WRONG, ids=range(len(SERVER_WRONG)))
+def test_lab_03_names_no_part_of_a_passing_setting(wrong, monkeypatch, capsys):
+    from compact_course.lessons.exercises import server_edits
+    monkeypatch.setenv("COMPACT_LANG", "en")
+    hints.forget()
+    out = []
+    for _ in range(RUNS):
+        result = ex.check_edits_for_budget(wrong)
+        ex.hint()
+        out.append(capsys.readouterr().out)
+    assert result.attempted and not result.ok
+    text = "".join(out)
+    theirs = repr(wrong) + " " + " ".join(f"{int(n):,}" for n in re.findall(r"\d+", repr(wrong)))
+    secrets = {t for t in reference_texts(right.EDITS_FOR_BUDGET) if t not in theirs}
+    secrets.add(f"{server_edits.measure(right.EDITS_FOR_BUDGET)[0]['cost']:,}")
+    assert not [t for t in secrets if re.search(rf"(?<![\w,]){re.escape(t)}(?![\w,])", text)], text
+    lines = text.splitlines()    # every FAIL says the learner's own figure on the line below
+    for at, line in enumerate(lines):
+        if line.startswith("  FAIL"):
+            assert lines[at + 1].startswith("      ") and re.search(r"\d", lines[at + 1]), text
+
+
+def lab_04_sweep(best_misses: int, best_limit: int):
+    """A sweep of two rows: the learner's (fits, loses nothing, within budget, 7 misses)
+    and a best row that misses fewer."""
+    from compact_course.lessons.sweep import Sweep, SweepRow
+    mine = SweepRow("default", {"context_char_limit": 50_000}, cost=30_000, lost=0, misses=7,
+                    summaries=0, peak_tokens=9_000, calls=40)
+    best = SweepRow("default", {"context_char_limit": best_limit, "keep_recent_results": 6},
+                    cost=31_000, lost=0, misses=best_misses, summaries=0, peak_tokens=8_000, calls=40)
+    return Sweep(history={}, window_tokens=16_000, rows=[mine, best])
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_lab_04_shows_nothing_of_the_best_row(lang, monkeypatch, capsys):
+    # Lab 04's checker printed "7 misses; the best row within the budget has 2": the best
+    # row's figure, the answer's. Now a wrong choice prints the same whatever the best row.
+    monkeypatch.setenv("COMPACT_LANG", lang)
+    choice = {"profile": "default", "context_char_limit": 50_000}
+    seen = []
+    for best_misses, best_limit in ((2, 25_812), (5, 37_345)):
+        hints.forget()
+        result = ex.check_settings(choice, lab_04_sweep(best_misses, best_limit), budget=40_000)
+        ex.hint()
+        seen.append(capsys.readouterr().out)
+        assert result.attempted and not result.ok
+        assert not [t for t in (f"{best_limit:,}", str(best_limit), "keep_recent_results")
+                    if t in seen[-1]], seen[-1]
+    assert seen[0] == seen[1], seen
+    failing = [line for line in seen[0].splitlines() if line.startswith("      ")]
+    assert failing and "7" in failing[0], seen[0]     # the learner's own misses, said

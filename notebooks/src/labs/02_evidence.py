@@ -33,7 +33,7 @@ from compact_course.bench import chart, prices, stats, tables
 from compact_course.lessons.claims import default_claims
 from compact_course.lessons.exercises import check_calls_to_pay_off, hint
 
-show_all = False  # True prints every column, the mean and worst over the seeds, and every price
+show_all = False  # True: every column, the mean and worst over the seeds, every price, every panel
 
 SEEDS = range(8)
 rows = bench.run_bench(turns=(40, 120), seeds=SEEDS, probe_seeds=(SEEDS[0],))
@@ -46,7 +46,7 @@ for kind in bench.KINDS:
     print(f"\n{kind}, seed {SEEDS[0]}:")
     table = tables.format_table([r for r in at_120 if r["session"] == kind], columns=("design", *COLUMNS))
     print("\n".join(line for line in table.splitlines() if not line.startswith("-")))
-print(f"\nover {len(SEEDS)} seeds:")
+print(f"\nthe default profile's claims over {len(SEEDS)} seeds, and whether each holds (yes or NO):")
 print("\n".join(default_claims(every_120)))
 if show_all:
     print(tables.format_table(at_120, columns=tables.STABLE_COLUMNS + tables.PROBE_COLUMNS))
@@ -56,21 +56,28 @@ if show_all:
 # %% [markdown] id="the-chart"
 # ## The chart
 #
-# Per design, for seed 0: cost with misses not priced (log scale), lost, summaries, misses;
-# each request's size along the tool-heavy session; that cost over the seed profile's (bar:
-# mean over the seeds, tick: worst).
+# Left, each request's size along the tool-heavy session (seed 0; **none** is off the
+# chart); right, each design's bill, misses not priced (log scale); `show_all = True` draws
+# every panel. Above the chart, per session, which of the three designs that compact
+# (summary, seed, default) sends the smallest requests on average, and which is cheapest.
 #
-# - **none** never misses, but passes the window on two sessions (`refused`, priced as if
-#   sent) and is the dearest there, though almost all its input is read from the cache;
-# - **summary** loses nothing (transcripts keep it) but pays for summary after summary,
-#   and each starts the cache anew;
-# - **seed** alone loses outputs and forgets probes, and rewrites old messages so often
-#   that it reads the cache least of the three that compact;
-# - **default** loses nothing, pays for no summary and is the cheapest of those three;
-#   the lines "over 8 seeds" hold it on all 8.
+# - **seed** sends the smallest requests on the tool-heavy and Chinese sessions, yet
+#   rewrites old messages so often that it reads the cache least, and bills far more;
+# - **default** sends larger requests, rewrites rarely, and is the cheapest of the three
+#   on every session; the claims above hold it on all 8 seeds;
+# - **summary** pays for summary after summary, each starting the cache anew.
+#
+# So no: with a prompt cache, the smallest context is not the cheapest bill.
 
 # %%
-chart.bench_chart(rows, timings=False)
+for kind in bench.KINDS:
+    three = [r for r in at_120 if r["session"] == kind and r["design"] in ("summary", "seed", "default")]
+    small = min(three, key=lambda r: sum(r["request_chars"]) / len(r["request_chars"]))
+    cheap = min(three, key=lambda r: r["cost"])
+    print(f"{kind}: smallest mean request {small['design']} "
+          f"({sum(small['request_chars']) / len(small['request_chars']):,.0f} characters), "
+          f"cheapest {cheap['design']} ({cheap['cost'] / 1000:,.0f}k)")
+chart.bench_chart(rows, timings=False) if show_all else chart.question_chart(rows)
 
 # %% [markdown] id="the-same-ideas-on-the-apis-side"
 # ## The same ideas on the API's side

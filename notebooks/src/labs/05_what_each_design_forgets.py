@@ -4,24 +4,24 @@
 # **The question.** After a compaction, what can the model still answer, and what is
 # gone for good?
 #
-# Factory's evaluation of compaction (https://factory.ai/news/evaluating-compression,
-# December 2025) asks the model **probe** questions after a compaction, of four kinds:
-# **recall** (a fact from an earlier output), **artifact** (which files were read or
-# changed), **continuation** (the task and the next step) and **decision** (what was
-# chosen). The course adds a fifth, **latest value**: the last value of a fact that
-# changed (a setting, a test that failed then passed); an earlier value is **wrong**.
+# Factory's evaluation (https://factory.ai/news/evaluating-compression) asks **probe**
+# questions after a compaction, of four kinds: **recall** (a fact from an earlier
+# output), **artifact** (which files were read or changed), **continuation** (the task and
+# the next step) and **decision** (what was chosen). The course adds a fifth, **latest
+# value**: the last value of a fact that changed (a setting, a test that failed then
+# passed); an earlier value is **stale**, and an answer that gives it is scored **wrong**.
 #
-# Here the probes are drawn from the session itself, with no model
-# (`compact_course.probes`), each located in one of four places:
-# **in context** (verbatim in what is sent), **on disk** (in a file the context names),
-# **summary only**, or **gone**. Then the offline model answers each through the real
-# SDK. It is a program, not a language model: it answers only from text it finds, so its
-# "I can't tell" counts what the context has lost.
+# The probes are drawn from the session, with no model (`compact_course.probes`), each
+# found in one of four **places**: **in context** (verbatim in the request sent), **on
+# disk** (in a file the context names), **summary only**, or **gone**. A probe is **held**
+# when it is in context or in a summary, **reachable** when it is held or on disk. Then
+# the offline model (a program, not a language model) answers each through the real SDK,
+# only from text it finds: its "I can't tell" counts what the context has lost.
 
 # %% [markdown] id="goal"
-# **Goal.** You will audit a recorded compaction, watch what five designs keep round
-# after round, and write the rule a summary must keep. About 35 minutes on your
-# own; not part of the 90-minute class (docs/TEACHING.md).
+# **Goal.** You will audit a recorded compaction, watch what five **designs** (ways to
+# compact, as in labs 02-03) hold compaction after compaction, and write the rule a summary must
+# keep. About 35 minutes on your own; not part of the 90-minute class (docs/TEACHING.md).
 
 # %%
 # %matplotlib inline
@@ -57,9 +57,9 @@ path = sample_paths()["claude-code"]
 print(recorded.summary)
 
 # %% [markdown] id="each-probe-of"
-# Each probe of the messages before the boundary is located, plus one more place:
+# Each probe of the messages before the `compact_boundary` is placed, with one more place:
 # **re-read** (the agent fetched it again after the boundary, a call paid for). Then the
-# three changed facts:
+# three latest-value probes:
 
 # %%
 print(f"{len(row['_probes'])} probes:", dict(Counter(row["_places"])))
@@ -74,18 +74,16 @@ print("an answer from the summary, 'Set the timeout to 30.':", score(timeout, "S
 # The summary still says "Set the timeout to 30.": a model that trusts it answers 30,
 # scored wrong. The offline model sees one value where the question counts two, and says
 # it can't tell. Audit your own file the same way:
-# `python -m compact_course probe ~/.claude/projects/<project>/<session>.jsonl --recorded`
-# (or a Codex rollout; `--json` for the figures).
+# `python -m compact_course probe ~/.claude/projects/<project>/<session>.jsonl --recorded`.
 
 # %% [markdown] id="round-after-round"
-# ## Round after round
+# ## Compaction after compaction
 #
 # One compaction is not where loss shows. The benchmark's tool-heavy session, 400 turns,
-# goes through five designs of labs 01-03: `none`, `summary` (step 4 alone), `seed`,
-# `default` and `server-compact` (the API's compaction, as the offline server plays it).
-# A **round** is one of the design's own compactions. At each, every probe made so far is
-# **held** (in the request or its summary) or, beyond that, **reachable** (a file the
-# request names holds it).
+# goes through five designs: `none`, `summary` (step 4 alone), the `seed` and `default`
+# profiles, and `server-compact` (the API's compaction, as the offline server plays it).
+# A **round** is one of the design's own compactions; at each, the cell counts the probes
+# made so far that are held, and those reachable.
 
 # %%
 runs = rounds_of("tool-heavy", 400, ("none", "summary", "seed", "default", "server-compact"))
@@ -99,14 +97,14 @@ for design, points in curves(runs).items():
 rounds_chart(runs, "tool-heavy", 400)
 
 # %% [markdown] id="read-the-solid"
-# The solid lines are what the model has without re-reading: they fall over the rounds. The
-# default holds little, since it moves outputs to disk rather than summarising them. The
-# dashed lines are what a re-read brings back: all of it for the summary design and the
-# default (their transcripts and saved outputs), less for the seed (step 3's placeholders
-# have no copy), and for server compaction no more than it holds: it keeps no file.
+# The solid lines are held (what the model has without re-reading): they fall over the
+# rounds. The default holds little, since it moves outputs to disk rather than summarising
+# them. The dashed lines are reachable (what a re-read brings back): all of it for
+# `summary` and `default` (their transcripts and saved outputs), less for `seed` (step 3's
+# placeholders have no copy), and for `server-compact` no more than it holds: it keeps no file.
 #
-# The reference tables (each step alone, each design at a session's end, the bill beside
-# the probes forgotten, every round by kind) print with `show_all = True`.
+# The reference tables (each step alone, each design at a session's end, the bill, every
+# round by kind) print with `show_all = True`.
 
 # %%
 show_all = False   # True: the reference tables, as lab 02 prints them
@@ -128,8 +126,9 @@ if show_all:
 # %% [markdown] id="check"
 # ## Check yourself: the rule a summary must keep
 #
-# The course's summary drops the user's instructions ("Do not edit anything under
-# web/."). The probes find them with a rule, `compact_course.probes.instructions`; write
+# Step 4's summary, as the offline model writes it, drops the user's instructions ("Do not
+# edit anything under web/."). The probes find them with a rule,
+# `compact_course.probes.instructions`; write
 # it again from the examples below, each printed with the sentences the rule keeps.
 # Which words make a sentence an instruction? Does case matter? A word inside a longer one? Chinese, with no
 # spaces between words? The rule reads words, not meaning: the sentences it gets "wrong"
@@ -157,9 +156,8 @@ if open_hint:
 
 # %% [markdown] id="recap"
 # **Recap.**
-# - A probe is a question the session can answer; after a compaction it is in context,
-#   on disk, in a summary only, or gone, computed with no model, for your own session
-#   file too (`probe FILE --recorded`).
+# - A probe is a question the session can answer; its place after a compaction is
+#   computed with no model, for your own session file too (`probe FILE --recorded`).
 # - A summary that keeps a stale value makes an answer wrong, not missing.
 # - Round after round every design holds less; only files keep the rest reachable.
 #
