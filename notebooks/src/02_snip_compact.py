@@ -18,11 +18,10 @@
 # 90-minute class, 6 (docs/TEACHING.md).
 
 # %% [markdown] id="where-the-cut-falls"
-# ## Where the cut falls, and step 2's run
+# ## Where the cut falls
 #
 # `long_session` has 64 messages. Printed: the kinds either side of each of the article's
-# cuts and where each moves; the marker (the uuid4 is seeded); the new length; the
-# transcript read back. Grey in the map: archived.
+# cuts, and where each moves.
 
 # %%
 # %matplotlib inline
@@ -48,6 +47,14 @@ print(f"head: ends before {plain_head}: {kinds[plain_head - 1]} | {kinds[plain_h
       f"  -> ends before {head_end}")
 print(f"tail: starts at {plain_tail}: {kinds[plain_tail - 1]} | {kinds[plain_tail]}"
       f"  -> starts at {tail_start}")
+
+# %% [markdown] id="step-2s-run"
+# ## Step 2's run
+#
+# Both cuts would have split a pair, so both moved. Printed: the marker (the uuid4 is
+# seeded), the new length, the transcript read back. Grey in the map: archived.
+
+# %%
 run = replay(history, profile="seed", step="snip_compact")
 transcript = run.files[0]
 print(run.after[head_end]["content"])
@@ -60,7 +67,7 @@ message_map(run.before, run.after, title="long_session: step 2, seed profile")
 # %% [markdown] id="archiving-again-and-again"
 # ## Archiving again, and again
 #
-# Both cuts would have split a pair, so both moved. The article keeps 3 + 47 + the
+# The article keeps 3 + 47 + the
 # marker: 51 messages, over 50 before anything new arrives (here the pair rule made it
 # 53). Twelve more calls, each adding a reply and a result:
 

@@ -20,25 +20,17 @@
 
 # %%
 # %matplotlib inline
-import tempfile
-
 from IPython.display import display
 
+from context_compact import estimate_chars
 from compact_course.lessons.charts import before_after
-from compact_course.lessons.replay import make_compactor
-from compact_course.sessions.histories import load_history
+from compact_course.lessons.replay import replay
 
-runs = {}
-for name in ("huge_result", "two_code_files"):
-    history = load_history(name)
-    with tempfile.TemporaryDirectory() as folder:
-        compactor = make_compactor(folder, "seed")
-        sent = compactor.prepare(history["messages"], history["active_request"])
-        runs[name] = compactor.records
-        fired = [record.step for record in compactor.records if record.fired]
-        print(f"{name}: {compactor.size(history['messages']):,} characters in, "
-              f"{compactor.size(sent):,} sent; steps that fired: {', '.join(fired)}")
-display(before_after(runs["huge_result"], limit=50_000,
+runs = {name: replay(name, profile="seed") for name in ("huge_result", "two_code_files")}
+for name, run in runs.items():
+    print(f"{name}: {estimate_chars(run.before):,} characters in, {estimate_chars(run.after):,} sent; "
+          f"steps that fired: {', '.join(run.fired())}")
+display(before_after(runs["huge_result"].records, limit=50_000,
                      title="huge_result: prepare, seed profile"))
 
 # %% [markdown] id="huge-result-comes"
