@@ -10,8 +10,7 @@
 #    its `tool_result`;
 # 3. only then run `compact_history` on the closed turn.
 #
-# The made history `compact_tool` stops just before such a batch: the model writes
-# `notes/lessons.md` and calls `compact`.
+# The made history `compact_tool` stops just before such a batch: a write, then `compact`.
 
 # %% [markdown] id="goal"
 # **Goal.** You will learn why the harness runs the whole batch before it compacts, and
@@ -23,7 +22,7 @@
 # ## The article's harness
 #
 # `Agent.run_batch` does the three steps in a copy of the sample workspace, so the write
-# really happens; the offline model (a deterministic program, not a language model) writes the summary, and the agent carries on. The closed turn of 7 messages became 1, though under the limit: the
+# really happens; the offline model (a deterministic program, not a language model) writes the summary, and the agent carries on without writing the note again. The closed turn of 7 messages became 1, though under the limit: the
 # model asked, not the threshold.
 
 # %%

@@ -34,13 +34,13 @@ display(before_after(runs["huge_result"].records, limit=50_000,
                      title="huge_result: prepare, seed profile"))
 
 # %% [markdown] id="huge-result-comes"
-# `huge_result` is far over the 50,000-character limit as it comes in, and step 4 does not
-# run: step 1 saved the huge read to disk, and what steps 1-3 left is under the limit. Step 3
+# `huge_result` comes in far over the 50,000-character limit, yet step 4 does not run:
+# step 1 saved the huge read to disk, and what steps 1-3 left is under the limit. Step 3
 # fired too: the saved block is older than the newest 3 results, so step 3 shrank it to a
 # "saved at" placeholder before the model saw even its preview (flaw 3, docs/DESIGN.md).
-# `two_code_files` is one batch under 200,000 characters whose results are the newest 3, so
-# no cheap step shrinks it and step 4 summarizes it. The bars are each step's size before
-# (grey) and after (blue).
+# `two_code_files` is one batch under 200,000 characters whose results are the newest 3,
+# so no cheap step shrinks it and step 4 summarizes it. The bars are each step's size
+# before (grey) and after (blue).
 
 # %% [markdown] id="build-it"
 # ## Build it: prepare in your own file
