@@ -49,9 +49,9 @@ with tempfile.TemporaryDirectory(prefix="first-run-") as scratch:
 # ## The article's measure, and how fast a session grows
 #
 # Every threshold in the article counts **characters**:
-# `len(json.dumps(messages, ensure_ascii=False))`; the API counts tokens. Most of them are
-# tool results (first line). The chart: a long session at each model call, grey with no compaction (dotted: projected to the window),
-# blue as `prepare` (below) sends it.
+# `len(json.dumps(messages, ensure_ascii=False))`; the API counts tokens. Most are tool
+# results (first line). The chart: a long session at each model call, grey with no
+# compaction (dotted: projected to the window), blue as `prepare` (below) sends it.
 
 # %%
 small = load_history("five_reads")["messages"]

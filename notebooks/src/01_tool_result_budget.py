@@ -56,8 +56,8 @@ before_after(run.records, limit=CONTEXT_CHAR_LIMIT,
 #
 # **Try this.** Drag `tool_result_batch_char_limit` to 290,000, above the batch: step 1
 # no longer fires, yet the context still falls to about 2,500 characters, with no file
-# written. Step 3 did it; what that costs is notebook 05's question. Leave the profile
-# switch at seed (notebook 05 has the other). Below the widget, the same replay at 290,000.
+# written. Step 3 did it; what that costs is notebook 05's question. Keep the profile
+# switch at seed. Below the widget, the same replay at 290,000.
 
 # %% tags=["nbval-ignore-output"]
 threshold_explorer(history, profile="seed")

@@ -3,7 +3,7 @@
 #
 # The threshold knows how *big* the context is; only the model knows when a stage of the
 # work is *finished*. So the article (section 10) adds a tool, `compact`, with no input
-# and no handler. The harness, the agent's loop around the model, does the work:
+# and no handler. The harness (the agent's loop) does the work:
 #
 # 1. run the **whole** tool batch first: one reply may write a file and call `compact`;
 # 2. answer `compact` with a fixed text and append every result, so each `tool_use` has
@@ -22,8 +22,9 @@
 # ## The article's harness
 #
 # `Agent.run_batch` does the three steps in a copy of the sample workspace, so the write
-# really happens; the offline model (a deterministic program, not a language model) writes the summary, and the agent carries on without writing the note again. The closed turn of 7 messages became 1, though under the limit: the
-# model asked, not the threshold.
+# really happens; the offline model (a deterministic program, not a language model) writes
+# the summary, and the agent carries on without writing the note again. The closed turn of
+# 7 messages became 1, though under the limit: the model asked, not the threshold.
 
 # %%
 # %matplotlib inline

@@ -15,8 +15,8 @@
 #
 # Steps 1, 2 and 3 run in the article's order, each on the list the one before returned. Then
 # one decision: step 4 costs a model call, so it runs only if the list those three left is
-# still over the limit. The package's own `prepare` (seed profile, the article's design) on two
-# canned histories, and a chart of the first:
+# still over the limit. The package's `prepare` (seed profile: the article's design) on two
+# canned histories, the first charted:
 
 # %%
 # %matplotlib inline
