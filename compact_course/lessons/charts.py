@@ -285,6 +285,12 @@ def growth_chart(grown, sent, limit: int, window_chars: float, window_tokens: in
     return figure
 
 
+def growth_figure(growth, limit: int, window_tokens: int, title: str | None = None) -> Figure:
+    """`growth_chart` of a session's `lessons.replay.growth` (notebook 00)."""
+    return growth_chart(growth.grown, growth.sent, limit, growth.window_chars(window_tokens),
+                        window_tokens, refused_at=growth.refused_at, title=title)
+
+
 def _mark_off_chart(ax, calls, values, ceiling) -> None:
     """Points above the ceiling: a triangle at the top edge and their value, spaced apart."""
     last_label = None

@@ -393,6 +393,128 @@ def outputs_lost(history, profile: str = "seed", overrides: dict | None = None) 
     return len({i for i in omitted if originals[i] not in readable.get(i, ())})
 
 
+def batch_table(messages) -> str:
+    """The newest batch (the last message's tool results), one line a result: the tool, the
+    result's characters, and the path or command it was called with (notebook 01)."""
+    from context_compact.messages import tool_uses
+
+    asked = {use["id"]: use for m in messages for use in tool_uses(m)}
+    lines = []
+    for block in tool_results(messages[-1]) if messages else []:
+        use = asked.get(block["tool_use_id"], {"name": "?", "input": {}})
+        called = use["input"].get("path") or use["input"].get("command") or ""
+        lines.append(f"{use['name']:<9} {len(text_of(block['content'])):>8,d}  {called}")
+    return "\n".join(lines)
+
+
+def results_table(messages, keep_recent: int) -> str:
+    """Every tool result in the list, oldest first, one line each: its number, the tool that
+    made it and its characters, the newest `keep_recent` marked (notebooks 03 and 05)."""
+    from context_compact.messages import tool_uses
+
+    tools = {use["id"]: use["name"] for m in messages for use in tool_uses(m)}
+    results = [block for m in messages for block in tool_results(m)]
+    sizes = [f"{len(text_of(block['content'])):,d}" for block in results]
+    width = max([5, *map(len, sizes)])
+    lines = ["#  tool      characters"]
+    for number, (block, size) in enumerate(zip(results, sizes), start=1):
+        newest = f"  newest {keep_recent}" if number > len(results) - keep_recent else ""
+        lines.append(f"{number}  {tools.get(block['tool_use_id'], '?'):<9} {size:>{width}}{newest}")
+    return "\n".join(lines)
+
+
+def result_changes(before, after) -> tuple[list, list, list, list]:
+    """Each tool result of `before` and what a step left of it in `after`, in order:
+    (labels "N tool", characters before, texts after, kinds), where a kind is "omitted",
+    "placeholder" (a line naming a saved file) or "whole" (notebook 03's bars)."""
+    from context_compact.messages import tool_uses
+
+    tools = {use["id"]: use["name"] for m in before for use in tool_uses(m)}
+    results = [block for m in before for block in tool_results(m)]
+    texts = [text_of(block["content"]) for m in after for block in tool_results(m)]
+    kinds = ["omitted" if text == OMITTED else "placeholder" if text.startswith("[Earlier")
+             else "whole" for text in texts]
+    labels = [f"{n} {tools.get(b['tool_use_id'], '?')}" for n, b in enumerate(results, 1)]
+    return labels, [len(text_of(b["content"])) for b in results], texts, kinds
+
+
+def shortened(text: str, head: int = 4) -> str:
+    """A long block's first `head` lines, a line saying it goes on, and its last line."""
+    lines = text.splitlines()
+    if len(lines) <= head + 1:
+        return text
+    return "\n".join([*lines[:head], "    ... preview continues ...", lines[-1]])
+
+
+CHEAP_STEPS = ("tool_result_budget", "snip_compact", "micro_compact")
+
+
+def every_order(history, profiles=("seed", "default")) -> dict:
+    """Notebook 05's runs: the cheap steps in every order, in each profile.
+
+    `{order: {profile: {"records", "context", "lost"}}}`, where `lost` is the ids of the
+    history's tool outputs no longer readable verbatim (`bench.cost.lost_outputs`: not in
+    the context, a transcript or a saved file). Each run has its own scratch folder.
+    """
+    import itertools
+
+    from ..bench.cost import lost_outputs  # here: the benchmark's costs load with it
+
+    history = load_history(history)
+    originals = {b["tool_use_id"]: text_of(b["content"])
+                 for m in history["messages"] for b in tool_results(m)}
+    runs: dict = {}
+    for order in itertools.permutations(CHEAP_STEPS):
+        for profile in profiles:
+            with tempfile.TemporaryDirectory() as folder:
+                compactor = make_compactor(folder, profile)
+                context = history["messages"]
+                for step in order:
+                    context = run_step(compactor, step, context, history["active_request"])
+                runs.setdefault(order, {})[profile] = {
+                    "records": list(compactor.records), "context": context,
+                    "lost": lost_outputs(originals, context, compactor.store)}
+    return runs
+
+
+def order_table(runs: dict) -> str:
+    """`every_order`'s runs, one line an order: steps by number, outputs lost in each profile,
+    and the seed's characters after."""
+    lines = [f"{'order':<12}{'lost, seed':>11}{'lost, default':>15}{'characters after, seed':>24}"]
+    for order, run in runs.items():
+        numbers = " -> ".join(str(CHEAP_STEPS.index(step) + 1) for step in order)
+        lines.append(f"{numbers:<12}{len(run['seed']['lost']):>11}{len(run['default']['lost']):>15}"
+                     f"{run['seed']['records'][-1].chars_after:>24,d}")
+    return "\n".join(lines)
+
+
+@dataclass
+class Growth:
+    """Notebook 00's chart data: a session's context at each model call."""
+    grown: list          # characters before each call with no compaction (the whole list so far)
+    sent: list           # characters `prepare` sent at each call
+    chars_per_token: float   # the offline model's token estimate of the whole session
+    refused_at: int      # the call where the uncompacted list would pass the window, projected
+
+    def window_chars(self, window_tokens: int) -> float:
+        return window_tokens * self.chars_per_token
+
+
+def growth(history, window_tokens: int, profile: str = "seed") -> Growth:
+    """The context before each model call with no compaction, what `prepare` sent, and the call
+    from which the API would refuse, projecting the session's average growth a call."""
+    history = load_history(history)
+    everything = history["messages"]
+    starts = [i for i, m in enumerate(everything) if m["role"] == "assistant"]
+    if everything[-1]["role"] == "user":
+        starts.append(len(everything))  # results the model has not answered yet
+    grown = [estimate_chars(everything[:i]) for i in starts]
+    tokens = estimate_text_tokens(json.dumps(everything[:starts[-1]], ensure_ascii=False))
+    sent = [point.chars_after for point in timeline(history, profile=profile).points]
+    refused_at = len(grown) + int((window_tokens - tokens) // (tokens / len(grown))) + 1
+    return Growth(grown=grown, sent=sent, chars_per_token=grown[-1] / tokens, refused_at=refused_at)
+
+
 # --------------------------------------------------------------------------
 # The table
 # --------------------------------------------------------------------------

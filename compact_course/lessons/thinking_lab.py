@@ -15,8 +15,6 @@ Left out: a real model (the lab runs the offline server; with a key the same req
 go to the API, whose check this server plays).
 """
 
-import shutil
-from pathlib import Path
 
 import anthropic
 from matplotlib.figure import Figure
@@ -27,23 +25,16 @@ from context_compact.store import seeded_ids
 from ..agent import tasks
 from ..agent.loop import THINKING, Agent
 from ..agent.tools import TOOLS
-from ..agent.workspace import SAMPLE
 from ..bench.benchmark import COLOURS, run_session
 from ..bench.prices import DEFAULT_MODEL, price
 from ..bench.simulated import make_session
 from ..display.fonts import use_cjk_fallback
 from ..display.lang import choose
 from ..offline import MODEL_NAME
+from .offline_room import fresh_workspace  # noqa: F401  (lab 06 calls lab.fresh_workspace)
 
 SYSTEM = "You are a coding agent working in a workspace folder."
 DESIGNS = (("seed", {}), ("default, edits in place", {"append_only_thinking": False}), ("default", {}))
-
-
-def fresh_workspace(folder) -> Path:
-    """A copy of the course's sample workspace (data/workspace) in `folder`."""
-    copy = Path(folder) / "workspace"
-    shutil.copytree(SAMPLE, copy, ignore=shutil.ignore_patterns(".transcripts", ".task_outputs"))
-    return copy
 
 
 def agent_session(client, workspace, profile: str, **config):

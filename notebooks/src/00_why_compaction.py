@@ -17,37 +17,31 @@
 #
 # The article's agent, with the offline model (a deterministic program, not a language
 # model), compares two large code files. `>` lines are its tool calls, bracketed ones the
-# compactor: after the second read the list goes to a transcript, a summary takes its
-# place, and the agent carries on.
+# compactor: after the second read the list goes to a transcript (a file of the whole
+# list), a summary takes its place, and the agent carries on.
 
 # %%
 # %matplotlib inline
 import json
-import shutil
 import tempfile
-from pathlib import Path
 
 from IPython.display import display
 
-import context_compact
-from context_compact import estimate_chars
 from context_compact.messages import tool_results
 from compact_course.article import CONTEXT_CHAR_LIMIT
 from compact_course.agent.loop import run_task
-from compact_course.lessons.charts import growth_chart
+from compact_course.lessons.charts import growth_figure
 from compact_course.lessons.exercises import check_steps_that_act, hint
+from compact_course.lessons.offline_room import fresh_workspace
 from compact_course.lessons.pipeline_picture import pipeline_picture
-from compact_course.lessons.replay import seeded_ids, timeline
-from compact_course.offline import estimate_text_tokens
+from compact_course.lessons.replay import growth, seeded_ids
 from compact_course.offline.tokens import DEFAULT_WINDOW
 from compact_course.sessions.histories import load_history
 
 with tempfile.TemporaryDirectory(prefix="first-run-") as scratch:
-    workspace = Path(scratch) / "workspace"
-    sample = Path(context_compact.__file__).resolve().parent.parent / "data" / "workspace"
-    shutil.copytree(sample, workspace, ignore=shutil.ignore_patterns(".transcripts", ".task_outputs"))
     shown = lambda line: print(line) if line.startswith(("[", ">")) else None  # noqa: E731
-    first = run_task("compare-code", workspace, profile="seed", echo=shown, new_id=seeded_ids())
+    first = run_task("compare-code", fresh_workspace(scratch), profile="seed", echo=shown,
+                     new_id=seeded_ids())
     print(f"model calls: {first.model_calls}; files the compactor wrote: "
           f"{len(first.compactor.store.written)} (a transcript)")
 
@@ -55,30 +49,24 @@ with tempfile.TemporaryDirectory(prefix="first-run-") as scratch:
 # ## The article's measure, and how fast a session grows
 #
 # Every threshold in the article counts **characters**:
-# `len(json.dumps(messages, ensure_ascii=False))`; the API counts tokens. The chart: a long
-# session, as it grows and as `prepare` sends it.
+# `len(json.dumps(messages, ensure_ascii=False))`; the API counts tokens. Most are tool
+# results (first line). The chart: a long session at each model call, grey with no
+# compaction (dotted: projected to the window), blue as `prepare` (below) sends it.
 
 # %%
 small = load_history("five_reads")["messages"]
+size = len(json.dumps(small, ensure_ascii=False))   # the article's measure
 in_results = sum(len(json.dumps(m, ensure_ascii=False)) for m in small if tool_results(m))
-print(f"five_reads: {len(small)} messages, {estimate_chars(small):,d} characters, "
-      f"{in_results / estimate_chars(small):.0%} of them tool results")
+print(f"five_reads: {len(small)} messages, {size:,d} characters, "
+      f"{in_results / size:.0%} of them tool results")
 
-session = load_history("timeline_150")
-everything = session["messages"]
-starts = [i for i, m in enumerate(everything) if m["role"] == "assistant"]
-if everything[-1]["role"] == "user":
-    starts.append(len(everything))  # results the model has not answered yet
-grown = [estimate_chars(everything[:i]) for i in starts]
-tokens = estimate_text_tokens(json.dumps(everything[:starts[-1]], ensure_ascii=False))
-sent = [point.chars_after for point in timeline(session, profile="seed").points]
-refused_at = len(grown) + int((DEFAULT_WINDOW - tokens) // (tokens / len(grown))) + 1
-print(f"timeline_150, {len(grown)} calls: at the last {grown[-1]:,d} characters with no "
-      f"compaction, at most {max(sent):,d} sent with prepare; by the offline model's token "
-      f"estimate ({grown[-1] / tokens:.1f} characters a token), 'prompt is too long' from "
-      f"about call {refused_at}")
-growth_chart(grown, sent, CONTEXT_CHAR_LIMIT, DEFAULT_WINDOW * grown[-1] / tokens,
-             DEFAULT_WINDOW, refused_at=refused_at, title="timeline_150: the context at each model call")
+session = growth("timeline_150", DEFAULT_WINDOW)   # before each call: no compaction, and sent
+print(f"timeline_150, {len(session.grown)} calls: at the last {session.grown[-1]:,d} characters with no "
+      f"compaction, at most {max(session.sent):,d} sent with prepare; by the offline model's token "
+      f"estimate ({session.chars_per_token:.1f} characters a token), 'prompt is too long' from "
+      f"about call {session.refused_at}")
+growth_figure(session, CONTEXT_CHAR_LIMIT, DEFAULT_WINDOW,
+              title="timeline_150: the context at each model call")
 
 # %% [markdown] id="check"
 # ## The article's answer, and which steps act

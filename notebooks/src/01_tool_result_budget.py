@@ -25,33 +25,25 @@
 # %matplotlib inline
 from IPython.display import display
 
-from context_compact import CompactionConfig
-from context_compact.messages import text_of, tool_results, tool_uses
+from context_compact.messages import text_of, tool_results
 from compact_course.article import CONTEXT_CHAR_LIMIT, LARGE_RESULT_CHAR_LIMIT, TOOL_RESULT_BATCH_CHAR_LIMIT
 from compact_course.lessons.charts import before_after
 from compact_course.lessons.exercises import check_largest_large_limit, hint
-from compact_course.lessons.replay import replay
+from compact_course.lessons.replay import batch_table, replay, shortened
 from compact_course.lessons.widgets import explore, threshold_explorer
 from compact_course.sessions.histories import load_history
 
-config = CompactionConfig.seed()
 history = load_history("huge_result")
-messages = history["messages"]
-asked = {use["id"]: use for use in tool_uses(messages[-2])}
-batch = tool_results(messages[-1])
-for block in batch:
-    use = asked[block["tool_use_id"]]
-    print(f"{use['name']:<9} {len(text_of(block['content'])):>8,d}  "
-          f"{use['input'].get('path') or use['input'].get('command')}")
+batch = tool_results(history["messages"][-1])   # the newest batch: all step 1 looks at
+print(batch_table(history["messages"]))
 print(f"the batch: {sum(len(text_of(b['content'])) for b in batch):,d} characters; "
       f"TOOL_RESULT_BATCH_CHAR_LIMIT = {TOOL_RESULT_BATCH_CHAR_LIMIT:,d}, "
       f"LARGE_RESULT_CHAR_LIMIT = {LARGE_RESULT_CHAR_LIMIT:,d}\n")
 run = replay(history, profile="seed", step="tool_result_budget")
 left = text_of(tool_results(run.after[-1])[0]["content"])
-lines = left.splitlines()
-print("\n".join(lines[:4]), "    ... preview continues ...", lines[-1], sep="\n")
+print(shortened(left))
 saved = (run.root / run.files[0]).read_text(encoding="utf-8")
-print(f"{len(left):,d} characters in context (a {config.preview_chars:,d}-character preview) "
+print(f"{len(left):,d} characters in context (a {run.config.preview_chars:,d}-character preview) "
       f"instead of {len(saved):,d}; "
       f"the file is the result, character for character: {saved == text_of(batch[0]['content'])}")
 before_after(run.records, limit=CONTEXT_CHAR_LIMIT,
@@ -64,9 +56,8 @@ before_after(run.records, limit=CONTEXT_CHAR_LIMIT,
 #
 # **Try this.** Drag `tool_result_batch_char_limit` to 290,000, above the batch: step 1
 # no longer fires, yet the context still falls to about 2,500 characters, with no file
-# written. Step 3 did it; what that costs is notebook 05's question. The profile switch
-# and the greyed controls belong to the package's second profile (notebook 05). Below the
-# widget, the same replay at 290,000.
+# written. Step 3 did it; what that costs is notebook 05's question. Keep the profile
+# switch at seed. Below the widget, the same replay at 290,000.
 
 # %% tags=["nbval-ignore-output"]
 threshold_explorer(history, profile="seed")

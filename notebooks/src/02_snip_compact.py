@@ -18,22 +18,19 @@
 # 90-minute class, 6 (docs/TEACHING.md).
 
 # %% [markdown] id="where-the-cut-falls"
-# ## Where the cut falls, and step 2's run
+# ## Where the cut falls
 #
 # `long_session` has 64 messages. Printed: the kinds either side of each of the article's
-# cuts and where each moves; the marker (the uuid4 is seeded); the new length; the
-# transcript read back. Grey in the map: archived.
+# cuts, and where each moves.
 
 # %%
 # %matplotlib inline
-import tempfile
-
 from context_compact import CompactionConfig, snip
 from context_compact.messages import has_tool_use, is_tool_result
 from compact_course.article import MAX_MESSAGES
 from compact_course.lessons.charts import message_map
 from compact_course.lessons.exercises import check_archive_calls, hint
-from compact_course.lessons.replay import make_compactor, replay
+from compact_course.lessons.replay import replay
 from compact_course.sessions.histories import load_history
 
 seed = CompactionConfig.seed()
@@ -48,6 +45,14 @@ print(f"head: ends before {plain_head}: {kinds[plain_head - 1]} | {kinds[plain_h
       f"  -> ends before {head_end}")
 print(f"tail: starts at {plain_tail}: {kinds[plain_tail - 1]} | {kinds[plain_tail]}"
       f"  -> starts at {tail_start}")
+
+# %% [markdown] id="step-2s-run"
+# ## Step 2's run
+#
+# Both cuts would have split a pair, so both moved. Printed: the marker (the uuid4 is
+# seeded), the new length, the transcript read back. Grey in the map: archived.
+
+# %%
 run = replay(history, profile="seed", step="snip_compact")
 transcript = run.files[0]
 print(run.after[head_end]["content"])
@@ -60,25 +65,18 @@ message_map(run.before, run.after, title="long_session: step 2, seed profile")
 # %% [markdown] id="archiving-again-and-again"
 # ## Archiving again, and again
 #
-# Both cuts would have split a pair, so both moved. The article keeps 3 + 47 + the
-# marker: 51 messages, over 50 before anything new arrives (here the pair rule made it
-# 53). Twelve more calls, each adding a reply and a result:
+# The article keeps 3 + 47 + the marker: 51 messages, over 50 before anything new arrives
+# (here the pair rule made it 53). Twelve more calls, each adding a reply and a result:
 
 # %%
-def twelve_more_calls(scratch) -> int:
-    compactor = make_compactor(scratch, "seed")
-    context = compactor.snip_compact(messages, history["active_request"])
-    for call in range(12):
-        reply = {"role": "assistant", "content": [{"type": "tool_use", "id": f"more_{call}",
-                                                   "name": "glob", "input": {"pattern": "*"}}]}
-        result = {"role": "user", "content": [{"type": "tool_result", "tool_use_id": f"more_{call}",
-                                               "content": "README.md"}]}
-        context = compactor.snip_compact(context + [reply, result], history["active_request"])
-    return len(compactor.store.written)
-
-
-with tempfile.TemporaryDirectory() as scratch:
-    print(f"transcripts written in 13 calls: {twelve_more_calls(scratch)}")
+context = run.after   # call 1: step 2's run above
+for call in range(12):
+    reply = {"role": "assistant", "content": [{"type": "tool_use", "id": f"more_{call}",
+                                               "name": "glob", "input": {"pattern": "*"}}]}
+    result = {"role": "user", "content": [{"type": "tool_result", "tool_use_id": f"more_{call}",
+                                           "content": "README.md"}]}
+    context = run.compactor.snip_compact(context + [reply, result], history["active_request"])
+print(f"transcripts written in 13 calls: {len(run.compactor.store.written)}")
 
 # %% [markdown] id="check"
 # A new transcript on every call, each a full copy of the list: flaws 4 and 5 in

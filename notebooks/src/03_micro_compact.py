@@ -28,37 +28,26 @@
 # %matplotlib inline
 from IPython.display import display
 
-from context_compact.formats import OMITTED
-from context_compact.messages import text_of, tool_results, tool_uses
 from compact_course.article import KEEP_RECENT_RESULTS
 from compact_course.lessons.charts import result_bars
 from compact_course.lessons.exercises import check_older_result, check_placeholders, hint, revealed
-from compact_course.lessons.replay import replay
+from compact_course.lessons.replay import replay, result_changes, results_table
 from compact_course.lessons.widgets import explore, threshold_explorer
 from compact_course.sessions.histories import load_history
 
 history = load_history("five_reads")
-tools = {use["id"]: use["name"] for m in history["messages"] for use in tool_uses(m)}
-results = [block for m in history["messages"] for block in tool_results(m)]
-print("#  tool      characters")
-for number, block in enumerate(results, start=1):
-    newest = f"  newest {KEEP_RECENT_RESULTS}" if number > len(results) - KEEP_RECENT_RESULTS else ""
-    print(f"{number}  {tools[block['tool_use_id']]:<9} {len(text_of(block['content'])):>5,d}{newest}")
+print(results_table(history["messages"], KEEP_RECENT_RESULTS))
 
 prediction = None  # (placeholders, omitted), e.g. (4, 1)
 
 result = check_placeholders(prediction)
 run = replay(history, profile="seed", step="micro_compact")
 if revealed("placeholders"):
-    after = [text_of(b["content"]) for m in run.after for b in tool_results(m)]
-    before = [len(text_of(block["content"])) for block in results]
-    kinds = ["omitted" if text == OMITTED else "placeholder" if text.startswith("[Earlier")
-             else "whole" for text in after]
+    labels, before, after, kinds = result_changes(run.before, run.after)
     for number, (size, text) in enumerate(zip(before, after), start=1):
         print(f"{number}  {size:>5,d} -> {len(text):>5,d}  {text.splitlines()[0][:45]}")
     print(f"files written: {run.files or 'none'}")
-    display(result_bars([f"{n} {tools[b['tool_use_id']]}" for n, b in enumerate(results, 1)],
-                        before, [len(text) for text in after], kinds,
+    display(result_bars(labels, before, [len(text) for text in after], kinds,
                         title="five_reads: step 3, seed profile"))
 
 # %% [markdown] id="move-the-thresholds"

@@ -18,36 +18,25 @@
 # %% [markdown] id="the-history-and-your-prediction"
 # ## Your prediction, and every order
 #
-# `huge_result` again (notebook 01): one batch, the big read first, then three small
-# commands. With the seed profile, run step 3 (`micro_compact`) and then step 1
-# (`tool_result_budget`): how many tool outputs are lost for good? Put your number in.
-# `run_in_order` runs the cheap steps (1-3) in every order and counts the results no
-# longer readable verbatim, in both profiles; the table and the second chart show once
-# your prediction is in.
+# `huge_result` again (notebook 01): a glob, then one batch, the big read first. With the
+# seed profile, run step 3 (`micro_compact`) and then step 1 (`tool_result_budget`): how
+# many tool outputs are lost for good? Put your number in. `every_order` runs steps 1-3 in
+# all six orders, in both profiles (next section), and counts the outputs lost; its table
+# and the second chart show once your prediction is in.
 
 # %%
 # %matplotlib inline
-import itertools
-import tempfile
-
 from IPython.display import display
 
-from context_compact import CompactionConfig
-from context_compact.messages import text_of, tool_results, tool_uses
-from compact_course.bench.cost import lost_outputs
+from context_compact.messages import text_of, tool_results
+from compact_course.article import CONTEXT_CHAR_LIMIT, KEEP_RECENT_RESULTS
 from compact_course.lessons.charts import before_after
 from compact_course.lessons.exercises import check_lost, check_order_loss, hint, revealed
-from compact_course.lessons.replay import make_compactor, run_step
+from compact_course.lessons.replay import CHEAP_STEPS, every_order, order_table, results_table
 from compact_course.sessions.histories import load_history
 
-seed = CompactionConfig.seed()
 history = load_history("huge_result")
-messages, request = history["messages"], history["active_request"]
-names = {use["id"]: use["name"] for m in messages for use in tool_uses(m)}
-originals = {block["tool_use_id"]: text_of(block["content"]) for m in messages for block in tool_results(m)}
-for number, (use_id, text) in enumerate(originals.items()):
-    newest = "  (one of the newest 3)" if number >= len(originals) - seed.keep_recent_results else ""
-    print(f"{use_id}  {names[use_id]:<9} {len(text):>8,d} characters{newest}")
+print(results_table(history["messages"], KEEP_RECENT_RESULTS))
 
 prediction = None  # a number
 
@@ -56,31 +45,14 @@ open_hint = False  # set it to True and run this cell again: the hint for your l
 if open_hint:
     hint()
 
-
-def run_in_order(order, profile="seed"):
-    with tempfile.TemporaryDirectory() as scratch:
-        compactor = make_compactor(scratch, profile)
-        context = messages
-        for step in order:
-            context = run_step(compactor, step, context, request)
-        return {"records": compactor.records, "context": context,
-                "lost": lost_outputs(originals, context, compactor.store)}
-
-
-steps = ("tool_result_budget", "snip_compact", "micro_compact")
-runs = {order: {profile: run_in_order(order, profile) for profile in ("seed", "default")}
-        for order in itertools.permutations(steps)}
-right, wrong = runs[steps]["seed"], runs[steps[::-1]]["seed"]
-display(before_after(right["records"], limit=seed.context_char_limit,
+runs = every_order(history)   # {order: {profile: {"records", "context", "lost"}}}
+right, wrong = runs[CHEAP_STEPS]["seed"], runs[CHEAP_STEPS[::-1]]["seed"]
+display(before_after(right["records"], limit=CONTEXT_CHAR_LIMIT,
                      title="huge_result: the article's order (seed profile)"))
 if revealed("order_loss"):
-    print(f"{'order':<12}{'lost, seed':>11}{'lost, default':>15}{'characters after, seed':>24}")
-    for order, run in runs.items():
-        numbers = " -> ".join(str(steps.index(step) + 1) for step in order)
-        print(f"{numbers:<12}{len(run['seed']['lost']):>11}{len(run['default']['lost']):>15}"
-              f"{run['seed']['records'][-1].chars_after:>24,d}")
+    print(order_table(runs))
     print(f"\nthe read, step 3 first (seed): {text_of(tool_results(wrong['context'][-1])[0]['content'])}")
-    display(before_after(wrong["records"], limit=seed.context_char_limit,
+    display(before_after(wrong["records"], limit=CONTEXT_CHAR_LIMIT,
                          title="huge_result: step 3 before step 1 (seed profile)"))
 
 # %% [markdown] id="the-flaws-behind-the-loss-and"

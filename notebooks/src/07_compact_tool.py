@@ -3,15 +3,14 @@
 #
 # The threshold knows how *big* the context is; only the model knows when a stage of the
 # work is *finished*. So the article (section 10) adds a tool, `compact`, with no input
-# and no handler. The harness does the work:
+# and no handler. The harness (the agent's loop) does the work:
 #
 # 1. run the **whole** tool batch first: one reply may write a file and call `compact`;
 # 2. answer `compact` with a fixed text and append every result, so each `tool_use` has
 #    its `tool_result`;
 # 3. only then run `compact_history` on the closed turn.
 #
-# The made history `compact_tool` stops just before such a batch: the model writes
-# `notes/lessons.md` and calls `compact`.
+# The made history `compact_tool` stops just before such a batch: a write, then `compact`.
 
 # %% [markdown] id="goal"
 # **Goal.** You will learn why the harness runs the whole batch before it compacts, and
@@ -23,54 +22,38 @@
 # ## The article's harness
 #
 # `Agent.run_batch` does the three steps in a copy of the sample workspace, so the write
-# really happens; the offline model (a deterministic program, not a language model) writes the summary, and the agent carries on. The closed turn of 7 messages became 1, though under the limit: the
-# model asked, not the threshold.
+# really happens; the offline model (a deterministic program, not a language model) writes
+# the summary, and the agent carries on without writing the note again. The closed turn of
+# 7 messages became 1, though under the limit: the model asked, not the threshold.
 
 # %%
 # %matplotlib inline
-import copy
-import shutil
-import tempfile
-from pathlib import Path
-
-import anthropic
 from IPython.display import display
 
-import context_compact
 from context_compact import estimate_chars, validate_messages
-from compact_course.agent.loop import SYSTEM, Agent
+from context_compact.messages import tool_results, tool_uses
+from compact_course.agent.tools import TOOLS, run_tool
 from compact_course.lessons.charts import before_after
 from compact_course.lessons.exercises import check_run_batch_safely, hint
+from compact_course.lessons.offline_room import OfflineRoom
 from compact_course.sessions.histories import load_history
-from context_compact.messages import tool_results, tool_uses
-from compact_course.agent.model import offline_client
-from compact_course.agent.tools import TOOLS, run_tool
-from compact_course.lessons.replay import make_compactor, seeded_ids
-from compact_course.offline import MODEL_NAME
-from compact_course.offline.api.server import start_offline_server
 
 history = load_history("compact_tool")
 request = history["active_request"]
-before_batch = copy.deepcopy(history["messages"][:-1])   # stop before the batch is answered
+before_batch = history["messages"][:-1]   # stop before the batch is answered
 batch = tool_uses(before_batch[-1])
 print(f"{len(before_batch)} messages, {estimate_chars(before_batch):,d} characters; the last reply calls "
       f"{[use['name'] for use in batch]}")
 print("the tool:", [t for t in TOOLS if t["name"] == "compact"][0], "\n")
 
-server = start_offline_server()
-client = offline_client(server.base_url, max_retries=0)
-scratch = tempfile.TemporaryDirectory(prefix="compact-tool-")
-workspace = Path(scratch.name) / "workspace"
-shutil.copytree(Path(context_compact.__file__).resolve().parent.parent / "data" / "workspace", workspace)
-
 calls_and_compactions = lambda line: print(line[:60]) if line.startswith(("[compact", ">")) else None  # noqa: E731
-agent = Agent(workspace, client, MODEL_NAME, new_id=seeded_ids(), echo=calls_and_compactions)
-agent.messages = copy.deepcopy(before_batch)
+room = OfflineRoom(echo=calls_and_compactions)   # the offline server, a copy of the sample workspace
+agent = room.agent(before_batch)
 agent.run_batch(before_batch[-1]["content"], request)
 
 saved = agent.compactor.store.read_transcript(agent.compactor.records[-1].files[0])
 validate_messages(saved)   # raises if a tool_use in the transcript has no tool_result
-print("\nnotes/lessons.md on disk:", (workspace / "notes" / "lessons.md").is_file())
+print("\nnotes/lessons.md on disk:", (room.workspace / "notes" / "lessons.md").is_file())
 print(f"the transcript: {len(saved)} messages, the last answering",
       [b["tool_use_id"] for b in tool_results(saved[-1])])
 print(f"the context now: {len(agent.messages)} message; the summary records the write:",
@@ -93,28 +76,19 @@ display(before_after(agent.compactor.records, limit=agent.config.context_char_li
 
 # %%
 results = [{"type": "tool_result", "tool_use_id": use["id"],
-            "content": run_tool(workspace, use["name"], use["input"])} for use in batch]
-wrong_scratch = tempfile.TemporaryDirectory(prefix="wrong-")
-early = make_compactor(wrong_scratch.name)
+            "content": run_tool(room.workspace, use["name"], use["input"])} for use in batch]
+early = room.compactor()
 wrong_1 = early.compact_history(before_batch, request) + [{"role": "user", "content": results}]
-try:
-    client.messages.create(model=MODEL_NAME, system=SYSTEM, tools=TOOLS,
-                           messages=wrong_1, max_tokens=1000)
-except anthropic.BadRequestError as error:
-    print("wrong 1: HTTP", error.status_code, error.body["error"]["message"].split(". ")[0])
+print("wrong 1:", room.send(wrong_1))
 
 wrong_2 = early.compact_history(before_batch, request)
 print("wrong 2: the summary records the write:", "- notes/lessons.md (written)" in wrong_2[0]["content"])
-note = workspace / "notes" / "lessons.md"
+note = room.workspace / "notes" / "lessons.md"
 written = len(note.read_text(encoding="utf-8"))
-again = Agent(workspace, client, MODEL_NAME, new_id=seeded_ids(), echo=calls_and_compactions)
-again.messages = wrong_2
-again.loop(request)
+room.agent(wrong_2).loop(request)
 print(f"notes/lessons.md: {written} characters, now {len(note.read_text(encoding='utf-8'))}: "
       "written again")
-server.stop()   # the replays are over: the exercise needs no model
-scratch.cleanup()
-wrong_scratch.cleanup()
+room.close()   # the replays are over: the exercise needs no model
 
 # %% [markdown] id="check"
 # ## Check yourself: a batch runner that survives a failing tool

@@ -15,40 +15,32 @@
 #
 # Steps 1, 2 and 3 run in the article's order, each on the list the one before returned. Then
 # one decision: step 4 costs a model call, so it runs only if the list those three left is
-# still over the limit. The package's own `prepare` (seed profile, the article's design) on two
-# canned histories, and a chart of the first:
+# still over the limit. The package's `prepare` (seed profile: the article's design) on two
+# canned histories, the first charted:
 
 # %%
 # %matplotlib inline
-import tempfile
-
 from IPython.display import display
 
+from context_compact import estimate_chars
 from compact_course.lessons.charts import before_after
-from compact_course.lessons.replay import make_compactor
-from compact_course.sessions.histories import load_history
+from compact_course.lessons.replay import replay
 
-runs = {}
-for name in ("huge_result", "two_code_files"):
-    history = load_history(name)
-    with tempfile.TemporaryDirectory() as folder:
-        compactor = make_compactor(folder, "seed")
-        sent = compactor.prepare(history["messages"], history["active_request"])
-        runs[name] = compactor.records
-        fired = [record.step for record in compactor.records if record.fired]
-        print(f"{name}: {compactor.size(history['messages']):,} characters in, "
-              f"{compactor.size(sent):,} sent; steps that fired: {', '.join(fired)}")
-display(before_after(runs["huge_result"], limit=50_000,
+runs = {name: replay(name, profile="seed") for name in ("huge_result", "two_code_files")}
+for name, run in runs.items():
+    print(f"{name}: {estimate_chars(run.before):,} characters in, {estimate_chars(run.after):,} sent; "
+          f"steps that fired: {', '.join(run.fired())}")
+display(before_after(runs["huge_result"].records, limit=50_000,
                      title="huge_result: prepare, seed profile"))
 
 # %% [markdown] id="huge-result-comes"
-# `huge_result` is far over the 50,000-character limit as it comes in, and step 4 does not
-# run: step 1 saved the huge read to disk, and what steps 1-3 left is under the limit. Step 3
+# `huge_result` comes in far over the 50,000-character limit, yet step 4 does not run:
+# step 1 saved the huge read to disk, and what steps 1-3 left is under the limit. Step 3
 # fired too: the saved block is older than the newest 3 results, so step 3 shrank it to a
 # "saved at" placeholder before the model saw even its preview (flaw 3, docs/DESIGN.md).
-# `two_code_files` is one batch under 200,000 characters whose results are the newest 3, so
-# no cheap step shrinks it and step 4 summarizes it. The bars are each step's size before
-# (grey) and after (blue).
+# `two_code_files` is one batch under 200,000 characters whose results are the newest 3,
+# so no cheap step shrinks it and step 4 summarizes it. The bars are each step's size
+# before (grey) and after (blue).
 
 # %% [markdown] id="build-it"
 # ## Build it: prepare in your own file

@@ -2,13 +2,13 @@
 # # 07 · compact 工具：由模型请求摘要
 #
 # 阈值只知道上下文有多*大*；工作的某个阶段是否*结束*，只有模型清楚。所以文章（第十节）新增了一个
-# 工具 `compact`，它不接收输入，也没有处理函数（handler）。事情由 harness 来做：
+# 工具 `compact`，它不接收输入，也没有处理函数（handler）。事情由 harness（agent 的循环）来做：
 #
 # 1. 先执行**整个**工具批次：一次回复可能既写一个文件，又调用 `compact`；
 # 2. 用一段固定文本回应 `compact`，并追加全部结果，让每个 `tool_use` 都有对应的 `tool_result`；
 # 3. 然后才对这个已经闭合的回合运行 `compact_history`。
 #
-# 制作的历史 `compact_tool` 正好停在这样一个批次之前：模型要写入 `notes/lessons.md` 并调用 `compact`。
+# 制作的历史 `compact_tool` 正好停在这样一个批次之前：先写一个文件，再调用 `compact`。
 
 # %% [markdown] id="goal"
 # **目标。** 你将了解：为什么 harness 要先执行完整批次，再做压缩；换成另外两种顺序会出什么问题。
@@ -18,7 +18,7 @@
 # %% [markdown] id="the-articles-harness"
 # ## 文章的 harness
 #
-# `Agent.run_batch` 在示例工作区的一份副本里完成这三步，所以文件真的会被写入；摘要由离线模型（一个确定性程序，不是语言模型）来写，之后 agent 继续工作。图中：这个已经闭合的回合共 7 条消息，变成了 1 条，
+# `Agent.run_batch` 在示例工作区的一份副本里完成这三步，所以文件真的会被写入；摘要由离线模型（一个确定性程序，不是语言模型）来写，之后 agent 继续工作，没有再写一遍笔记。图中：这个已经闭合的回合共 7 条消息，变成了 1 条，
 # 尽管它本来就低于上限：提出请求的是模型，而不是阈值。
 
 # %% [markdown] id="two-harnesses-that-get-it-wrong"
