@@ -79,15 +79,22 @@ def check_workspace(workspace, settings_files=()) -> Path:
     return folder
 
 
+def fresh_workspace(folder) -> Path:
+    """A copy of the sample workspace (data/workspace) at folder/workspace, without the
+    transcripts and saved results an earlier run left there."""
+    copy = Path(folder) / "workspace"
+    shutil.copytree(SAMPLE, copy, symlinks=True,
+                    ignore=shutil.ignore_patterns(".transcripts", ".task_outputs"))
+    return copy
+
+
 @contextmanager
 def default_workspace(echo=print):
     """A fresh copy of the sample workspace in a temporary folder, removed at exit."""
     if not SAMPLE.is_dir():
         raise UnsafeWorkspace(f"no sample workspace at {SAMPLE}: name one with --workspace DIR")
     with tempfile.TemporaryDirectory(prefix="compact-workspace-") as scratch:
-        copy = Path(scratch) / "workspace"
-        shutil.copytree(SAMPLE, copy, symlinks=True,
-                        ignore=shutil.ignore_patterns(".transcripts", ".task_outputs"))
+        copy = fresh_workspace(scratch)
         if echo:
             echo(f"Workspace: a fresh copy of data/workspace at {copy} (removed at exit; "
                  f"--workspace DIR keeps your work)")

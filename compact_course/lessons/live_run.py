@@ -3,7 +3,7 @@
     prepare = your_prepare()                          # my_compact.py's prepare, or the article's
     run = live_run(DOCS_JSON, COMPARE_CODE)           # the agent with it before every model call
     choice = page_model()                             # the set-up of 09's first cell
-    workspace = workspace_copy(folder)
+    workspace = fresh_workspace(folder)
 
 `your_prepare` reads my_compact.py afresh (as the build track's check does) and returns its
 `prepare(messages, root, active_request, summarize, limit)`. While that still raises
@@ -34,7 +34,6 @@ import functools
 import json
 import os
 import re
-import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,9 +44,9 @@ from context_compact.messages import text_of, to_plain
 
 from ..agent.loop import Agent
 from ..agent.model import choose_model
+from ..agent.workspace import fresh_workspace
 from ..display.lang import choose
 from ..display.phrases import say
-from ..sessions.histories import data_dir
 from .replay import seeded_ids
 
 STEPS = ("tool_result_budget", "snip_compact", "micro_compact", "compact_history")
@@ -168,14 +167,6 @@ def page_model():
     return choice
 
 
-def workspace_copy(folder) -> Path:
-    """A fresh copy of the sample workspace at folder/workspace: no transcripts, no saved results."""
-    workspace = Path(folder) / "workspace"
-    shutil.copytree(data_dir() / "workspace", workspace,
-                    ignore=shutil.ignore_patterns(".transcripts", ".task_outputs"))
-    return workspace
-
-
 def calls_only(line: str) -> None:
     """The agent's echo cut to tool calls (`>`) and what the compactor prints (`[...]`)."""
     if line.startswith((">", "[")):
@@ -194,7 +185,7 @@ def live_run(*questions: str, limit: int = 50_000, path=None, offline: bool | No
     prepare = your_prepare(path, fired)
     run = LiveRun(prepare.whose)
     with tempfile.TemporaryDirectory(prefix="my-run-") as folder:
-        workspace = workspace_copy(folder)
+        workspace = fresh_workspace(folder)
         offline = offline_forced() if offline is None else offline
         choice = choose_model(offline=offline, echo=None, record=False)
         try:

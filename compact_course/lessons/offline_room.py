@@ -12,20 +12,10 @@ every run. Left out: a real model (a key goes to `compact_course.agent.model.cho
 and any window but the server's default.
 """
 
-import shutil
 import tempfile
-from pathlib import Path
 
-from ..agent.workspace import SAMPLE
+from ..agent.workspace import fresh_workspace
 from .replay import make_compactor, seeded_ids
-
-
-def fresh_workspace(folder) -> Path:
-    """A copy of the course's sample workspace (data/workspace) in `folder`, without the
-    transcripts and saved results an earlier run left there."""
-    copy = Path(folder) / "workspace"
-    shutil.copytree(SAMPLE, copy, ignore=shutil.ignore_patterns(".transcripts", ".task_outputs"))
-    return copy
 
 
 class OfflineRoom:

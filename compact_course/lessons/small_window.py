@@ -16,16 +16,14 @@ Left out: a real model (the offline one is a deterministic program); stopping th
 server, which runs on a daemon thread until the kernel ends (`model.server.stop()`).
 """
 
-import shutil
 import tempfile
-from pathlib import Path
 
 from context_compact import CompactionConfig, estimate_chars
 
 from ..agent.loop import SYSTEM, Agent
 from ..agent.model import offline_client
 from ..agent.tools import TOOLS
-from ..agent.workspace import SAMPLE
+from ..agent.workspace import fresh_workspace
 from ..offline import MODEL_NAME
 from ..offline.api.server import start_offline_server
 from .replay import seeded_ids
@@ -59,8 +57,7 @@ class SmallWindow:
         """The article's loop on this model, in a fresh copy of the sample workspace."""
         scratch = tempfile.TemporaryDirectory(prefix="small-window-")
         self._scratch.append(scratch)
-        workspace = Path(scratch.name) / "workspace"
-        shutil.copytree(SAMPLE, workspace, ignore=shutil.ignore_patterns(".transcripts", ".task_outputs"))
+        workspace = fresh_workspace(scratch.name)
         self._since = len(self.server.requests)
         return Agent(workspace, self.client, MODEL_NAME, new_id=seeded_ids(), config=config,
                      echo=lambda line: print(line) if line.startswith(ECHOED) else None)

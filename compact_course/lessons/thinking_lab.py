@@ -25,13 +25,13 @@ from context_compact.store import seeded_ids
 from ..agent import tasks
 from ..agent.loop import THINKING, Agent
 from ..agent.tools import TOOLS
+from ..agent.workspace import fresh_workspace  # noqa: F401  (lab 06 calls lab.fresh_workspace)
 from ..bench.benchmark import COLOURS, run_session
 from ..bench.prices import DEFAULT_MODEL, price
 from ..bench.simulated import make_session
 from ..display.fonts import use_cjk_fallback
 from ..display.lang import choose
 from ..offline import MODEL_NAME
-from .offline_room import fresh_workspace  # noqa: F401  (lab 06 calls lab.fresh_workspace)
 
 SYSTEM = "You are a coding agent working in a workspace folder."
 DESIGNS = (("seed", {}), ("default, edits in place", {"append_only_thinking": False}), ("default", {}))

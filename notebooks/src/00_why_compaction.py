@@ -32,7 +32,7 @@ from compact_course.article import CONTEXT_CHAR_LIMIT
 from compact_course.agent.loop import run_task
 from compact_course.lessons.charts import growth_figure
 from compact_course.lessons.exercises import check_steps_that_act, hint
-from compact_course.lessons.offline_room import fresh_workspace
+from compact_course.agent.workspace import fresh_workspace
 from compact_course.lessons.pipeline_picture import pipeline_picture
 from compact_course.lessons.replay import growth, seeded_ids
 from compact_course.offline.tokens import DEFAULT_WINDOW

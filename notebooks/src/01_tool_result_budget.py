@@ -10,7 +10,7 @@
 
 # %% [markdown] id="goal"
 # **Goal.** You will learn when step 1 acts, which results it moves to disk and the block
-# it leaves; then you will run its rule backwards, and write the step. About 20 minutes
+# it leaves; then you will run its rule backwards, and write the step. About 30 minutes
 # on your own; in the 90-minute class, 7 (docs/TEACHING.md).
 
 # %% [markdown] id="run-step-1"

@@ -14,7 +14,7 @@
 # %% [markdown] id="goal"
 # **Goal.** You will learn where step 2 cuts, what the transcript holds, and why the
 # article's step 2 fires again on the next call; then you will work out how often a snip
-# to a target archives, and write the step. About 20 minutes on your own; in the
+# to a target archives, and write the step. About 30 minutes on your own; in the
 # 90-minute class, 6 (docs/TEACHING.md).
 
 # %% [markdown] id="where-the-cut-falls"

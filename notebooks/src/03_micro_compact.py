@@ -13,7 +13,7 @@
 
 # %% [markdown] id="goal"
 # **Goal.** You will learn which results step 3 shrinks and what "omitted" costs; then
-# you will write the step's core, and the step. About 25 minutes on your own; in the
+# you will write the step's core, and the step. About 30 minutes on your own; in the
 # 90-minute class, 12 (docs/TEACHING.md).
 
 # %% [markdown] id="predict-first"

@@ -9,7 +9,7 @@
 # %% [markdown] id="goal"
 # **Goal.** You will learn when step 4 runs, the message it leaves, how the summarizer's
 # input is cut, and where a planted instruction ends up; then you will work out which
-# messages the summarizer never sees, and write the step. About 30 minutes on your own;
+# messages the summarizer never sees, and write the step. About 45 minutes on your own;
 # in the 90-minute class, 8 (docs/TEACHING.md).
 
 # %% [markdown] id="run-prepare-seed-profile"

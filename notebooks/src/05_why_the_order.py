@@ -13,7 +13,7 @@
 # **Goal.** You will learn why step 1 must run before step 3 and what "lost for good"
 # means (readable nowhere: not in the context, a transcript or a saved file); then you
 # will write the test for a lost output, and the order.
-# About 25 minutes on your own; in the 90-minute class, 8 (docs/TEACHING.md).
+# About 30 minutes on your own; in the 90-minute class, 8 (docs/TEACHING.md).
 
 # %% [markdown] id="the-history-and-your-prediction"
 # ## Your prediction, and every order

@@ -11,7 +11,7 @@
 # %% [markdown] id="goal"
 # **Goal.** You will learn when a request under the character limit is refused, and
 # where `reactive_compact` cuts; then you will design a tail that reads the request once,
-# and write the step. About 30 minutes on your own; in the 90-minute class, 8
+# and write the step. About 45 minutes on your own; in the 90-minute class, 8
 # (docs/TEACHING.md).
 
 # %% [markdown] id="under-the-character-limit-over"

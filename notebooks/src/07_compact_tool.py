@@ -15,7 +15,7 @@
 # %% [markdown] id="goal"
 # **Goal.** You will learn why the harness runs the whole batch before it compacts, and
 # what goes wrong otherwise; then you will write a batch runner that survives a failing
-# tool, and the step. About 20 minutes on your own; in the 90-minute class, 7
+# tool, and the step. About 30 minutes on your own; in the 90-minute class, 7
 # (docs/TEACHING.md).
 
 # %% [markdown] id="the-articles-harness"

@@ -7,7 +7,7 @@
 
 # %% [markdown] id="goal"
 # **Goal.** You will write `prepare` in your own file from your own steps, check it on hidden
-# cases drawn at random, and then run it live in notebook 09. About 15 minutes on your own; in
+# cases drawn at random, and then run it live in notebook 09. About 20 minutes on your own; in
 # the 90-minute class, 12 (docs/TEACHING.md).
 
 # %% [markdown] id="what-prepare-does"

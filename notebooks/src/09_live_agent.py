@@ -31,13 +31,14 @@ from context_compact.messages import text_of, tool_results, tool_uses
 from compact_course.agent.loop import Agent
 from compact_course.agent.tasks import COMPARE_CODE, DOCS_JSON
 from compact_course.lessons.charts import timeline_chart
-from compact_course.lessons.live_run import calls_only, page_model, workspace_copy
+from compact_course.agent.workspace import fresh_workspace
+from compact_course.lessons.live_run import calls_only, page_model
 from compact_course.lessons.replay import call_points, seeded_ids
 
 choice = page_model()   # prints which model answers, and whether a cassette records or replays
 # The agent's folder is also the compactor's root: transcripts and saved results land in it.
 scratch = tempfile.TemporaryDirectory(prefix="live-run-")
-workspace = workspace_copy(scratch.name)
+workspace = fresh_workspace(scratch.name)
 
 # %% [markdown] id="experiment-3-two-large-code"
 # ## Experiment 3: two large code files, the seed profile
@@ -150,7 +151,7 @@ def my_agent(client, model, root, request, prepare, limit=50_000):
 
 
 own = choose_model(offline=offline_forced(), echo=None, record=False)
-root = workspace_copy(Path(scratch.name) / "own-loop")
+root = fresh_workspace(Path(scratch.name) / "own-loop")
 answer = my_agent(own.client, own.model, root, DOCS_JSON, your_prepare())
 own.close()
 print("the answer's last line:", answer.strip().splitlines()[-1])

@@ -8,8 +8,9 @@ Left out: the notebooks' own output (nbval compares it with the stored one).
 
 import json
 
+from compact_course.agent.workspace import fresh_workspace
 from compact_course.lessons import charts
-from compact_course.lessons.offline_room import OfflineRoom, fresh_workspace
+from compact_course.lessons.offline_room import OfflineRoom
 from compact_course.lessons.replay import (
     CHEAP_STEPS,
     batch_table,

@@ -130,8 +130,16 @@ def test_each_notebooks_class_minutes_cover_its_reading_and_exercises():
 @pytest.mark.parametrize("path", CORE_PATHS, ids=[tables.name(p) for p in CORE_PATHS])
 def test_each_goal_states_what_a_learner_alone_needs(path):
     # "How the minutes were measured": one reading, 3 minutes a prediction, 7 a function
-    # of the exercises, 7 a function of the build track, rounded up to 5.
+    # of the exercises, 15 a function of the build track, rounded up to 5.
     assert minutes(path)[0] == tables.self_study_minutes(path), tables.name(path)
+
+
+def test_teaching_states_the_self_study_methods_figures():
+    # The paragraph a teacher reads is the method the Goals are held to.
+    stated = (f"{tables.PREDICTION_ALONE} minutes a prediction, {tables.FUNCTION_ALONE} minutes for "
+              f"each function of an exercise and {tables.BUILD_STEP_ALONE} for each function of the "
+              f"build track")
+    assert stated in " ".join(GUIDE.split())
 
 
 def test_the_self_study_method_counts_reading_exercises_and_build_steps(tmp_path, monkeypatch):
@@ -144,8 +152,8 @@ def test_the_self_study_method_counts_reading_exercises_and_build_steps(tmp_path
     source.write_text('# %%\nbuilt = check("cheap_steps")\n', encoding="utf-8")
     nbformat.write(nb, tmp_path / "notebooks" / "05_x.ipynb")
     # 400/200 + 2 x 0.5 = 3 minutes of reading; 05's checkers: a prediction (3) and a
-    # function (7); one build step (7): 20 minutes.
-    assert tables.self_study_minutes(source, tmp_path) == 20
+    # function (7); one build step (15): 28, rounded up to 30 minutes.
+    assert tables.self_study_minutes(source, tmp_path) == 30
     source.write_text("# %%\nx\n", encoding="utf-8")   # no build step: 13, rounded up to 15
     assert tables.self_study_minutes(source, tmp_path) == 15
 

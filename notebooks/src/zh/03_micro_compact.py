@@ -13,7 +13,7 @@
 
 # %% [markdown] id="goal"
 # **目标。** 你将了解：第三步会缩短哪些结果；“omitted”要付出什么代价。然后你会写出这一步的核心，
-# 再写出整个步骤。自学约 25 分钟；在 90 分钟的课堂上用 12 分钟（docs/TEACHING.md）。
+# 再写出整个步骤。自学约 30 分钟；在 90 分钟的课堂上用 12 分钟（docs/TEACHING.md）。
 
 # %% [markdown] id="predict-first"
 # ## 先预测

@@ -9,7 +9,7 @@
 
 # %% [markdown] id="goal"
 # **目标。** 你将了解：字符数低于阈值的请求什么时候会被拒绝；`reactive_compact` 在哪里切分。然后
-# 你要设计一个只让模型读一次请求的尾部，并写出这一步。自学约 30 分钟；在 90 分钟的课堂上用 8 分钟
+# 你要设计一个只让模型读一次请求的尾部，并写出这一步。自学约 45 分钟；在 90 分钟的课堂上用 8 分钟
 # （docs/TEACHING.md）。
 
 # %% [markdown] id="under-the-character-limit-over"

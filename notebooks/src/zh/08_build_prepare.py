@@ -6,7 +6,7 @@
 
 # %% [markdown] id="goal"
 # **目标。** 你将在自己的文件里用自己的各步写出 `prepare`，在随机抽取的隐藏用例上检查它，然后在
-# notebook 09 里让它实时运行。自学约 15 分钟；在 90 分钟的课堂上用 12 分钟（docs/TEACHING.md）。
+# notebook 09 里让它实时运行。自学约 20 分钟；在 90 分钟的课堂上用 12 分钟（docs/TEACHING.md）。
 
 # %% [markdown] id="what-prepare-does"
 # ## prepare 做什么
