@@ -256,11 +256,11 @@ def build_steps(path: Path) -> int:
 
 def self_study_minutes(path: Path, root: Path = ROOT) -> int:
     """The minutes a learner alone needs for a core notebook, rounded up to ROUND_TO."""
-    from compact_course.lessons.exercises import CHECKERS, WRITES_CODE
+    from compact_course.lessons.exercises import CHECKERS, MINUTES_ALONE, WRITES_CODE
     checks = CHECKERS.get(key(path), ())
-    functions = sum(1 for check in checks if check in WRITES_CODE)
-    need = (reading(path, root)[2] + (len(checks) - functions) * PREDICTION_ALONE
-            + functions * FUNCTION_ALONE + build_steps(path) * BUILD_STEP_ALONE)
+    usual = {True: FUNCTION_ALONE, False: PREDICTION_ALONE}
+    need = (reading(path, root)[2] + build_steps(path) * BUILD_STEP_ALONE
+            + sum(MINUTES_ALONE.get(check, usual[check in WRITES_CODE]) for check in checks))
     return -int(-need // ROUND_TO) * ROUND_TO
 
 

@@ -16,7 +16,7 @@
 # %% [markdown] id="goal"
 # **Goal.** You will watch the whole pipeline work inside the article's agent, predict what
 # your own `prepare` from notebook 08 does on a run no page shows, run it, and take it into a
-# plain SDK loop of your own. About 10 minutes on your own; in the 90-minute class, 10
+# plain SDK loop of your own. About 25 minutes on your own; in the 90-minute class, 10
 # (docs/TEACHING.md).
 
 # %%

@@ -14,6 +14,7 @@ states what a learner alone needs by the method docs/TEACHING.md gives
 (scripts/notebook_tables.py computes both; TEACHING's tables are checked against it).
 """
 
+import re
 from pathlib import Path
 
 import pytest
@@ -136,10 +137,14 @@ def test_each_goal_states_what_a_learner_alone_needs(path):
 
 def test_teaching_states_the_self_study_methods_figures():
     # The paragraph a teacher reads is the method the Goals are held to.
-    stated = (f"{tables.PREDICTION_ALONE} minutes a prediction, {tables.FUNCTION_ALONE} minutes for "
-              f"each function of an exercise and {tables.BUILD_STEP_ALONE} for each function of the "
-              f"build track")
-    assert stated in " ".join(GUIDE.split())
+    from compact_course.lessons.exercises import CHECKERS, MINUTES_ALONE
+    guide = " ".join(GUIDE.split())
+    stated = (f"{tables.FUNCTION_ALONE} minutes for each function of an exercise and "
+              f"{tables.BUILD_STEP_ALONE} for each function of the build track")
+    assert f"{tables.PREDICTION_ALONE} minutes a prediction" in guide and stated in guide
+    for checker, alone in MINUTES_ALONE.items():   # each exception, with its notebook and minutes
+        notebook = next(nb for nb, checks in CHECKERS.items() if checker in checks)
+        assert re.search(rf"\({notebook}'s, [^)]*, {alone}\)", guide), checker.__name__
 
 
 def test_the_self_study_method_counts_reading_exercises_and_build_steps(tmp_path, monkeypatch):

@@ -54,7 +54,7 @@ MODULES = {
     "check_run_batch_safely": "tool",
 }
 
-__all__ = ["CHECKERS", "WRITES_CODE", "CheckResult", "hint", "revealed", *MODULES]
+__all__ = ["CHECKERS", "MINUTES_ALONE", "WRITES_CODE", "CheckResult", "hint", "revealed", *MODULES]
 
 
 def __getattr__(name: str):
@@ -62,7 +62,7 @@ def __getattr__(name: str):
         return getattr(importlib.import_module(f".{MODULES[name]}", __name__), name)
     if name in MODULES.values():   # a checker's module, `exercises.micro`, loaded in any order
         return importlib.import_module(f".{name}", __name__)
-    if name in ("CHECKERS", "WRITES_CODE"):
+    if name in ("CHECKERS", "MINUTES_ALONE", "WRITES_CODE"):
         for module in dict.fromkeys(MODULES.values()):
             importlib.import_module(f".{module}", __name__)
         return getattr(catalogue, name)

@@ -16,7 +16,7 @@
 
 # %% [markdown] id="goal"
 # **目标。** 你将看到整条管线在文章的 agent 里运行，预测你在 notebook 08 写的 `prepare` 在一次
-# 没有页面展示过的运行里会做什么，运行它，再把它放进你自己的一个普通 SDK 循环。自学约 10 分钟；
+# 没有页面展示过的运行里会做什么，运行它，再把它放进你自己的一个普通 SDK 循环。自学约 25 分钟；
 # 在 90 分钟的课堂上用 10 分钟（docs/TEACHING.md）。
 
 # %% [markdown] id="experiment-3-two-large-code"
