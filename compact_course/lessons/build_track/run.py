@@ -5,16 +5,15 @@ answer is computed first, in a folder of its own; then the learner's function ru
 folder, with the package trapped (trap.py), on a deep copy of the case: a step that edits what it
 was handed fails the case, whatever it returns (`edited_in_place`: the list is the agent's own);
 then the step's `problems` says in words what is wrong with the learner's output. A failing
-case prints its input in short and those words,
-never the package's output: not on the first run, not on any other. A case that probes a
-flaw of the article names the flaw when it fails (words.FLAWS). `hint()` opens the next idea
-for the step checked last, never code.
+case prints its input in short and those words, never the package's output: not on the first
+run, not on any other. A case that probes a flaw of the article names the flaw when it fails
+(words.FLAWS). `hint()` opens the next idea for the step checked last, never code.
 
 A step is a module with: NAME, NOTEBOOK, HINTS and FLAW_HINTS (sentences, (en, zh)),
 fixed() and drawn(draw) (lists of Case), describe(case) (the input in short), reference(case,
 root), run(function, case, root, calls) and problems(case, got, expected, where). A flaw is named
 only when the same case without the flaw passes (`twin_of`: a case's own data["twin"], or made
-for flaws 11 and 12): else something else failed it too. Left out:
+for flaws 6, 11 and 12): else something else failed it too. Left out:
 grading on time or style, and any memory beyond the kernel (a new kernel starts hints again).
 """
 
