@@ -16,6 +16,8 @@ each time and grades your function on cases it draws at random on every run.
 The rules every step keeps:
 - `messages` is a list of plain dicts in the Messages API format ({"role": ..., "content": ...});
   return the list to send next. Change nothing a step is not about.
+- The list you are given is the agent's own: leave it and its dicts as they came in, and return
+  a new list (copy a message, its content list and the block you change before changing them).
 - Sizes are characters. A tool result's text is its content when that is a string; when it is a
   list of blocks, the texts of its "text" blocks joined with "\\n" (never str() of the list).
 - Files go under `root` (a pathlib.Path): a saved result in `.task_outputs/tool-results/`, a
@@ -48,8 +50,10 @@ def tool_result_budget(messages, root, batch_limit=200_000, large_limit=30_000, 
     total is at most `batch_limit`.
 
     Safety (both of the package's profiles): two ids may clean up to the same name ("call/1" and
-    "call_1"): every file must hold exactly its own result's text. When the content is a list
-    of blocks, save and preview its text, and keep its other blocks (an image) in context.
+    "call_1"): every file must hold exactly its own result's text (any name in that folder will
+    do: the cleaned id, with a suffix such as "-2" when a file of that name holds another text).
+    When the content is a list of blocks, save and preview its text, and keep its other blocks
+    (an image) in context.
     """
     raise NotImplementedError
 

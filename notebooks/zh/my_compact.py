@@ -16,6 +16,8 @@
 每一步都遵守的规则：
 - `messages` 是 Messages API 格式的普通 dict 列表（{"role": ..., "content": ...}）；
   返回下一次要发送的列表。不改动与这一步无关的任何内容。
+- 传给你的列表是 agent 自己的：保持它和其中的 dict 原样，返回一个新列表（要改一条消息、
+  它的 content 列表和其中的块，先复制再改）。
 - 大小以字符计。工具结果的文本：content 是字符串时就是它本身；是块的列表时，是其中
   "text" 块的文本用 "\n" 连接起来（绝不是列表的 str()）。
 - 文件写在 `root`（一个 pathlib.Path）之下：转存的结果在 `.task_outputs/tool-results/`，
@@ -45,7 +47,8 @@ def tool_result_budget(messages, root, batch_limit=200_000, large_limit=30_000, 
     每转存一个就重新求和（预览仍然计入），总数一旦不超过 `batch_limit` 就停止。
 
     安全（包的两种配置都要求）：两个 id 可能清洗成同一个文件名（"call/1" 和 "call_1"）：
-    每个文件都必须恰好保存它自己那条结果的文本。content 是块的列表时，保存和预览的是它的
+    每个文件都必须恰好保存它自己那条结果的文本（那个文件夹里用什么名字都可以：清洗后的 id，
+    同名文件保存的是别的文本时加一个后缀，比如 "-2"）。content 是块的列表时，保存和预览的是它的
     文本，其他块（图片）留在上下文中。
     """
     raise NotImplementedError

@@ -3,7 +3,8 @@
 A drawn history is clean on purpose: ids unique and safe as file names, string contents, plain
 dicts, no "Full output:" line but step 1's own. Where the article is right on such a history,
 the package's seed profile and the article agree, so a drawn case tells a build from a copy of
-a constant, never a flaw; the flaws have fixed cases of their own (flaws.py). Left out: sizes
+a constant, never a flaw; the flaws have fixed cases of their own, and step 3's drawn flaw-6
+cases quote a saved path into a drawn history (micro.quoting). Left out: sizes
 from real sessions (the canned histories of compact_course/sessions are the notebooks').
 """
 

@@ -6,8 +6,10 @@ keeps them all, flaw 16, which the seed copies and this checker does not), the 1
 boundary, flaw 6 twice (a "Full output:" line in a file the agent read; step 1's block naming
 a file that is not there) and flaw 11
 (a list of blocks: measure its text, keep its image). Drawn ones vary both numbers, the history
-and which older results step 1 had saved. No file is written by this step: outputs compare
-exactly. Left out: placeholders over 120 characters (flaw 1).
+and which older results step 1 had saved; two more each make an older result quote a saved
+file's `Full output:` line, or its whole block, inside other text (flaw 6: only exactly step 1's
+block counts; `quoting`). No file is written by this step: outputs compare exactly. Left out:
+placeholders over 120 characters (flaw 1).
 """
 
 from .histories import IMAGE, drawn_history, text, turns
@@ -152,7 +154,37 @@ def drawn(draw, count: int = 5) -> list:
             setup = write if setup is None else _chain(setup, write)
         label = (f"drawn at random #{k + 1}", f"随机抽取 #{k + 1}")
         found.append(Case(label, messages, numbers, setup=setup))
-    return found
+    return found + [quoting(draw, count + n) for n in (1, 2)]
+
+
+# How an ordinary result can quote a saved file's "Full output:" line (a README, notes, a log that
+# echoes step 1's block): never step 1's block itself, so step 3 treats it as any other result.
+QUOTES = (
+    "# Notes on the last run\nThe full log was kept:\nFull output: {path}\n{filler}",
+    "Full output: {path}\n{filler}",
+    "The budget step wrote this earlier:\n{block}\n{filler}",
+    "{block}\n{filler}",
+)
+
+
+def quoting(draw, k: int) -> Case:
+    """A drawn history where an older result quotes the `Full output:` line (or the whole block)
+    of a file step 1 saved for another result, a file that is there (flaw 6: a path trusted from
+    a text that is not exactly step 1's block names the wrong file)."""
+    numbers = {"keep_recent": draw.randint(1, 6), "min_chars": draw.randint(20, 3_000)}
+    messages = drawn_history(draw, draw.randint(16, 30))
+    while len(results(messages)) < numbers["keep_recent"] + 2:
+        messages = drawn_history(draw, draw.randint(16, 30))
+    first, second = draw.sample(range(len(results(messages)) - numbers["keep_recent"]), 2)
+    setup = saved(messages, first, draw.randint(50, 2_000))
+    block = text_of(results(messages)[first][1]["content"])
+    path = PERSISTED.match(block)["path"]
+    _, quoter = results(messages)[second]
+    filler = text(quoter["tool_use_id"], numbers["min_chars"] + draw.randint(1, 400))
+    quoter["content"] = draw.choice(QUOTES).format(path=path, block=block, filler=filler)
+    label = (f"drawn at random #{k}: an older result quotes a saved file's Full output: line",
+             f"随机抽取 #{k}：一个较早的结果引用了已保存文件的 Full output: 一行")
+    return Case(label, messages, numbers, flaw=6, setup=setup)
 
 
 def _chain(first, second):
