@@ -16,8 +16,6 @@ each time and grades your function on cases it draws at random on every run.
 The rules every step keeps:
 - `messages` is a list of plain dicts in the Messages API format ({"role": ..., "content": ...});
   return the list to send next. Change nothing a step is not about.
-- The list you are given is the agent's own: leave it and its dicts as they came in, and return
-  a new list (copy a message, its content list and the block you change before changing them).
 - Sizes are characters. A tool result's text is its content when that is a string; when it is a
   list of blocks, the texts of its "text" blocks joined with "\\n" (never str() of the list).
 - Files go under `root` (a pathlib.Path): a saved result in `.task_outputs/tool-results/`, a

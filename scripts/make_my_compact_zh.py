@@ -36,8 +36,6 @@ MODULE = '''我的压缩管线：文章（learn-claude-code s08）的管线，�
 每一步都遵守的规则：
 - `messages` 是 Messages API 格式的普通 dict 列表（{"role": ..., "content": ...}）；
   返回下一次要发送的列表。不改动与这一步无关的任何内容。
-- 传给你的列表是 agent 自己的：保持它和其中的 dict 原样，返回一个新列表（要改一条消息、
-  它的 content 列表和其中的块，先复制再改）。
 - 大小以字符计。工具结果的文本：content 是字符串时就是它本身；是块的列表时，是其中
   "text" 块的文本用 "\\n" 连接起来（绝不是列表的 str()）。
 - 文件写在 `root`（一个 pathlib.Path）之下：转存的结果在 `.task_outputs/tool-results/`，

@@ -27,16 +27,10 @@ ARTICLE_LITERALS = {"preview_chars": 2_000, "keep_head": 3, "min_chars": 120}
 SHIM = '''
 
 # -- a thin shim: the article's methods at the build track's signatures -------------------------
-# The article's steps 1 and 3 edit the list they are handed; the build track's contract leaves the
-# agent's list as it came in (run.edited_in_place), a rule of the contract and no numbered flaw, so
-# the shim hands the article a copy and these tests see only where a flaw makes the article wrong.
-from copy import deepcopy
-
-
 def tool_result_budget(messages, root, batch_limit=200_000, large_limit=30_000, preview_chars=2_000):
     article = ArticleCompactor(root, None, TOOL_RESULT_BATCH_CHAR_LIMIT=batch_limit,
                                LARGE_RESULT_CHAR_LIMIT=large_limit)
-    return article.tool_result_budget(deepcopy(messages))
+    return article.tool_result_budget(messages)
 
 
 def snip_compact(messages, root, max_messages=50, keep_head=3):
@@ -44,7 +38,7 @@ def snip_compact(messages, root, max_messages=50, keep_head=3):
 
 
 def micro_compact(messages, root, keep_recent=3, min_chars=120):
-    return ArticleCompactor(root, None, KEEP_RECENT_RESULTS=keep_recent).micro_compact(deepcopy(messages))
+    return ArticleCompactor(root, None, KEEP_RECENT_RESULTS=keep_recent).micro_compact(messages)
 
 
 def summary_input(messages, limit=80_000):
@@ -85,13 +79,13 @@ def run_tool_batch(tool_uses, handlers):   # the article's batch loop (its secti
 
 def cheap_steps(messages, root):
     article = ArticleCompactor(root, None)
-    return article.micro_compact(article.snip_compact(article.tool_result_budget(deepcopy(messages))))
+    return article.micro_compact(article.snip_compact(article.tool_result_budget(messages)))
 
 
 def prepare(messages, root, active_request, summarize, limit=50_000):
     article = ArticleCompactor(root, lambda system, text, max_tokens: summarize(text),
                                CONTEXT_CHAR_LIMIT=limit)
-    return article.prepare(deepcopy(messages), active_request)
+    return article.prepare(messages, active_request)
 '''
 NO_NUMBERS = ("compact_history", "is_prompt_too_long", "cheap_steps", "run_tool_batch")   # none to hard-code
 # The package has no batch function of its own (its agent loop has): nothing to delegate to.

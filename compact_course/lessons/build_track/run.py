@@ -2,12 +2,11 @@
 
 For each case (the step's fixed ones, then ones drawn at random on this run) the package's
 answer is computed first, in a folder of its own; then the learner's function runs in another
-folder, with the package trapped (trap.py), on a deep copy of the case: a step that edits what it
-was handed fails the case, whatever it returns (`edited_in_place`: the list is the agent's own);
-then the step's `problems` says in words what is wrong with the learner's output. A failing
-case prints its input in short and those words, never the package's output: not on the first
-run, not on any other. A case that probes a flaw of the article names the flaw when it fails
-(words.FLAWS). `hint()` opens the next idea for the step checked last, never code.
+folder, with the package trapped (trap.py); then the step's `problems` says in words what is
+wrong with the learner's output. A failing case prints its input in short and those words,
+never the package's output: not on the first run, not on any other. A case that probes a
+flaw of the article names the flaw when it fails (words.FLAWS). `hint()` opens the next idea
+for the step checked last, never code.
 
 A step is a module with: NAME, NOTEBOOK, HINTS and FLAW_HINTS (sentences, (en, zh)),
 fixed() and drawn(draw) (lists of Case), describe(case) (the input in short), reference(case,
@@ -226,10 +225,10 @@ def one_case(module, function, case, folder: Path) -> list:
         if case.setup:
             case.setup(root)
     expected = module.reference(copy.deepcopy(case), where.package)
-    hits, got, error, given = [], None, None, copy.deepcopy(case)
+    hits, got, error = [], None, None
     with package_refuses(hits):
         try:
-            got = module.run(function, given, where.yours, where.calls)
+            got = module.run(function, copy.deepcopy(case), where.yours, where.calls)
         except NotImplementedError:
             raise NotWritten() from None
         except Exception as caught:   # a learner's bug is a failing case, not a traceback
@@ -238,20 +237,8 @@ def one_case(module, function, case, folder: Path) -> list:
         return [say("refused")]
     if error is not None:
         return [say("raised", kind=type(error).__name__, error=str(error)[:200])]
-    return edited_in_place(case, given) + _judged(module, case, got, expected, where)
+    return _judged(module, case, got, expected, where)
 
-
-def edited_in_place(case, given) -> list:
-    """Whether the learner's function changed what it was handed (`given`, a deep copy of `case`
-    made before the call): the messages, or the batch's tool_use blocks (tool_batch). The list is
-    the agent's own: the agent keeps it, and a step returns a new list (every step's one rule)."""
-    for name, before, after in (("messages", case.messages, given.messages),
-                                ("tool_uses", case.data.get("uses"), given.data.get("uses"))):
-        if before == after:
-            continue
-        at = next((i for i, (a, b) in enumerate(zip(before, after)) if a != b), min(len(before), len(after)))
-        return [say("in place", name=name, i=at)]
-    return []
 
 
 def _judged(module, case, got, expected, where) -> list:

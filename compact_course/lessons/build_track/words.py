@@ -38,11 +38,6 @@ ROWS = {
     "refused": ("your function called the package's own code, which refuses while the checker runs: "
                 "build the step yourself",
                 "你的函数调用了包自己的代码，检查器运行期间它拒绝运行：请自己实现这一步"),
-    "in place": ("your function edited the list it was given ({name}[{i}] is no longer as it came in): "
-                 "that list is the agent's own, so a step leaves it and its dicts as they are and returns "
-                 "a new list",
-                 "你的函数原地修改了传给它的列表（{name}[{i}] 不再是传入时的样子）：这个列表属于 agent 自己，"
-                 "所以每一步都保持它和其中的 dict 原样，返回一个新列表"),
     "raised": ("your function raised {kind}: {error}", "你的函数抛出了 {kind}：{error}"),
     "not a list": ("your function returned {kind}, not the list of messages",
                    "你的函数返回了 {kind}，而不是消息列表"),
