@@ -11,6 +11,8 @@ flaw makes it wrong), which run on the same checkers.
 """
 
 
+import pytest
+
 from compact_course.lessons.build_track import check, micro, run
 
 from .test_build_track import (
@@ -75,3 +77,37 @@ def test_a_full_output_line_read_anywhere_fails_with_flaw_6_named_and_no_answer_
         assert "became a 'saved at' placeholder" in out
         assert micro.OMITTED not in out
         assert not [secret for secret in secrets if secret in out]
+
+
+# A learner's (issue 52): step 1's exact block, trusted whenever its file exists, wherever it is.
+NO_FOLDER = '''
+
+def saved_path(root, text):
+    match = PERSISTED.match(text)
+    return match.group(1) if match and (Path(root) / match.group(1)).is_file() else None
+'''
+# A learner's: step 1's block matched at the start only, so a block with text after it is trusted.
+PREFIX = '''
+
+STARTS = re.compile(r"<persisted-output>\\nFull output: ([^\\n]+)\\nPreview:\\n", re.DOTALL)
+
+
+def saved_path(root, text):
+    match = STARTS.match(text)
+    folder = (Path(root) / ".task_outputs" / "tool-results").resolve()
+    file = (Path(root) / match.group(1)).resolve() if match else None
+    return match.group(1) if file and file.parent == folder and file.is_file() else None
+'''
+
+
+@pytest.mark.parametrize("variant, fails", [
+    (NO_FOLDER, {"step 1's block naming a file outside the folder"}),
+    (PREFIX, {f"drawn at random #7: {QUOTES}"}),
+], ids=["no folder check", "block matched as a prefix"])
+def test_a_step_3_missing_one_of_the_two_guards_fails_with_flaw_6_named(tmp_path, capsys, variant, fails):
+    path = learner_file(tmp_path, "import re\nfrom pathlib import Path\n" + solutions() + variant)
+    for seed in (None, 31, 32):
+        result = check("micro_compact", path, seed=seed)
+        out = capsys.readouterr().out
+        assert not result.ok and result.flaws == [6], out
+        assert {label for label, _, _ in result.failing} == fails, out

@@ -3,12 +3,12 @@
 Fixed cases: five reads, a result step 1 saved (its file there), results counted across one
 batch, keep_recent and min_chars given, keep_recent=0 (none kept whole; the article's slice
 keeps them all, flaw 16, which the seed copies and this checker does not), the 120/121
-boundary, flaw 6 twice (a "Full output:" line in a file the agent read; step 1's block naming
-a file that is not there) and flaw 11
+boundary, flaw 6 three times (a "Full output:" line in a file the agent read; step 1's block
+naming a file that is not there, or one outside the folder) and flaw 11
 (a list of blocks: measure its text, keep its image). Drawn ones vary both numbers, the history
 and which older results step 1 had saved; two more each make an older result quote a saved
-file's `Full output:` line, or its whole block, inside other text (flaw 6: only exactly step 1's
-block counts; `quoting`). No file is written by this step: outputs compare exactly. Left out:
+file's `Full output:` line inside other text, or its whole block with text after it (flaw 6: only
+exactly step 1's block counts; `quoting`). No file is written by this step: outputs compare exactly. Left out:
 placeholders over 120 characters (flaw 1).
 """
 
@@ -92,10 +92,10 @@ def fixed() -> list:
         results(messages)[0][1]["content"] = (f"# Notes\n{line}\n" + "see the notes above. " * 30)[:500]
         return messages
 
-    def gone():
+    def gone(path=f"{TOOL_RESULTS}/toolu_001.txt"):
         messages = turns([[10], [300], [300], [300]])
         full = text("toolu_001", 5_000)
-        results(messages)[0][1]["content"] = block_of(f"{TOOL_RESULTS}/toolu_001.txt", full)
+        results(messages)[0][1]["content"] = block_of(path, full)
         return messages
     def write_there(root):   # the twin: the same block, its file there
         _write(root, "toolu_001", text("toolu_001", 5_000))
@@ -119,6 +119,9 @@ def fixed() -> list:
               twin=(forged("Output: see the notes"), _secret)),
         _case(("step 1's block naming a file that is not there", "第一步的块指向不存在的文件"), gone(),
               flaw=6, twin=(gone(), write_there)),
+        # The exact block, its file there, but outside the folder: only the folder check catches it.
+        _case(("step 1's block naming a file outside the folder", "第一步的块指向文件夹之外的文件"),
+              gone("../secret.txt"), flaw=6, setup=_secret, twin=(gone(), write_there)),
         _case(("results whose content is a list of blocks (text and an image)",
                "content 是块列表（文本和图片）的结果"), listed, flaw=11),
     ]
@@ -154,7 +157,7 @@ def drawn(draw, count: int = 5) -> list:
             setup = write if setup is None else _chain(setup, write)
         label = (f"drawn at random #{k + 1}", f"随机抽取 #{k + 1}")
         found.append(Case(label, messages, numbers, setup=setup))
-    return found + [quoting(draw, count + n) for n in (1, 2)]
+    return found + [quoting(draw, count + 1, QUOTES[:3]), quoting(draw, count + 2, QUOTES[3:])]
 
 
 # How an ordinary result can quote a saved file's "Full output:" line (a README, notes, a log that
@@ -167,7 +170,7 @@ QUOTES = (
 )
 
 
-def quoting(draw, k: int) -> Case:
+def quoting(draw, k: int, forms=QUOTES) -> Case:
     """A drawn history where an older result quotes the `Full output:` line (or the whole block)
     of a file step 1 saved for another result, a file that is there (flaw 6: a path trusted from
     a text that is not exactly step 1's block names the wrong file)."""
@@ -181,7 +184,7 @@ def quoting(draw, k: int) -> Case:
     path = PERSISTED.match(block)["path"]
     _, quoter = results(messages)[second]
     filler = text(quoter["tool_use_id"], numbers["min_chars"] + draw.randint(1, 400))
-    quoter["content"] = draw.choice(QUOTES).format(path=path, block=block, filler=filler)
+    quoter["content"] = draw.choice(forms).format(path=path, block=block, filler=filler)
     label = (f"drawn at random #{k}: an older result quotes a saved file's Full output: line",
              f"随机抽取 #{k}：一个较早的结果引用了已保存文件的 Full output: 一行")
     return Case(label, messages, numbers, flaw=6, setup=setup)
