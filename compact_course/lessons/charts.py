@@ -51,6 +51,8 @@ CATEGORY_COLOURS = {
     "placeholder": GREEN,
     "omitted": VERMILLION,
     "archived": GREY,
+    # The marker that replaced them, drawn apart: grey would call it archived too (issue 52).
+    "archive marker": BLACK,
     "summary": PURPLE,
 }
 # What each category means, in English; the legend asks chart_text.words(category).
@@ -344,7 +346,7 @@ def category(message) -> str:
         return _result_category(message)
     marker = formats.kind_of_user_text(text_of(message.get("content")))
     if marker == "archive":
-        return "archived"
+        return "archive marker"
     if marker == "summary":
         return "summary"
     return "user text"
@@ -406,7 +408,8 @@ def message_map(before, after, title: str | None = None, columns: int = 40) -> F
     _cells(bottom, now, columns, width, words("after: n", count=_count(len(now))))
     handles = [Patch(facecolor=CATEGORY_COLOURS[c], edgecolor="white", label=words(c))
                for c in CATEGORY_COLOURS]
-    figure.legend(handles=handles, loc="outside lower center", ncols=4, fontsize=8,
+    # Three columns of three: the last holds what became of messages no longer sent, beside the marker.
+    figure.legend(handles=handles, loc="outside lower center", ncols=3, fontsize=8,
                   frameon=False)
     figure.suptitle(_title(title) if title else words("map title"))
     return figure

@@ -103,7 +103,9 @@ def cost_chart(rows: list[dict]) -> Figure:
                            f"千个基础输入 token\n（{priced_as()}）"))
     right.barh(names, [r["thinking_invalid"] for r in rows], color=colours)
     right.set_title(choose("thinking blocks sent back invalid", "发回时已失效的思考块"))
-    right.set_xlabel(choose(f"blocks (of {rows[0]['turns']})", f"块（共 {rows[0]['turns']} 个）"))
+    # One block opens each turn's reply: the 60 are the turns, not the calls (summaries add some).
+    turns = rows[0]["turns"]
+    right.set_xlabel(choose(f"blocks (one per turn, of {turns})", f"块（每轮一个，共 {turns} 个）"))
     right.set_yticks([])
     for axis in (left, right):
         axis.invert_yaxis()

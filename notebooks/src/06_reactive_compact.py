@@ -4,9 +4,9 @@
 # The pipeline counts **characters**; the API counts **tokens**. When the API refuses
 # anyway, the article's safety net (section 8) is `reactive_compact`: write the list to a
 # transcript, summarize everything **before** the newest `KEEP_RECENT_MESSAGES = 5`
-# messages, and try again with one `[Reactive compact]` message plus those. **Once** per
-# model call: a second refusal goes to the caller. The offline model (not a language
-# model) has an 8,000-token window here.
+# messages, and try again with one `[Reactive compact]` message plus those, **once**: a
+# refused retry goes to the caller. The offline model (not a language model) has an
+# 8,000-token window here.
 
 # %% [markdown] id="goal"
 # **Goal.** You will learn when a request under the character limit is refused, and
@@ -90,11 +90,11 @@ print(f"the retry: {answer.stop_reason}, " + "; ".join(
 # ## The second refusal, inside the agent loop
 #
 # `Agent` is the article's loop: `prepare` before each call, one `reactive_compact` on a
-# refusal, the counter reset after each call that goes through. Settings: the default
-# profile, the summarizer's input capped at 20,000 characters (the same small model reads
-# it), and the article's step 1 (`persist_oversized=False`: the default's would save the
-# log at once). In the chart, look at call 3 against the dotted window (in characters at
-# this history's rate).
+# refusal, the counter reset after each call that goes through. Its settings let requests
+# outgrow the window, but not summary calls: the default profile, the article's step 1
+# (`persist_oversized=False`: the default's would save the log at once), the summarizer's
+# input capped at 20,000 characters. In the chart (call 2 is call 1's retry), look at call
+# 3 against the dotted window (in characters at this history's rate).
 
 # %%
 agent = model.agent(CompactionConfig(summary_input_char_limit=20_000, persist_oversized=False))
@@ -114,10 +114,10 @@ display(before_after(agent.compactor.records, limit=agent.config.context_char_li
                      window_chars=model.window_chars(prepared), window_tokens=model.window))
 
 # %% [markdown] id="check"
-# After call 1's retry, the model reads `logs/test_run.log`: under the character limit,
-# over the window. The second `reactive_compact` (call 3) keeps the log, so the retry is
-# refused and raised. Reactive compaction helps against a history grown too long; one
-# result too long is step 1's job.
+# After call 2, the model reads `logs/test_run.log`: under the character limit, over the
+# window. Call 3's `reactive_compact` keeps the log, so its retry is refused and raised.
+# Reactive compaction helps against a history grown too long; one result too long is step
+# 1's job.
 #
 # ## Check yourself: a tail that reads the request once
 #
@@ -154,7 +154,7 @@ built = [check("is_prompt_too_long"), check("reactive_compact")]
 #   default profile can be refused where the article's step 3 had shrunk the context.
 # - `reactive_compact` writes a transcript, summarizes all before the newest 5 messages
 #   (one earlier rather than part a pair), and the call is tried again.
-# - Once per call: a second refusal goes to the caller, as here with one result too long.
+# - A refused retry goes to the caller, as here with one result too long.
 #
 # **Next:** notebook 07, the `compact` tool: the model asks for a summary itself.
 

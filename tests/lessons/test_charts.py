@@ -254,11 +254,29 @@ def test_message_map_cells_follow_the_snip(seed_run):
     assert len(fates) == 64 and len(now) == 53
     # Head (3 + the pulled-in result) and tail kept; the middle archived.
     assert fates[4:16] == ["archived"] * 12 and "archived" not in fates[:4] + fates[16:]
-    assert now[4] == "archived" and now.count("archived") == 1
+    assert now[4] == "archive marker" and "archived" not in now
     assert now[:2] == ["user text", "user text"] and now[2] == "assistant"
     figure = charts.message_map(seed_run.before, seed_run.after)
     top, bottom = figure.axes
     assert colours(top) == expected(fates) and colours(bottom) == expected(now)
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_the_legend_names_the_archive_marker_in_the_colour_its_cell_is_drawn(seed_run, monkeypatch,
+                                                                              language):
+    # Issue 52: the marker was drawn grey, "archived to a transcript", with no entry of its own.
+    monkeypatch.setenv("COMPACT_LANG", language)
+    figure = charts.message_map(seed_run.before, seed_run.after)
+    legend = {text.get_text(): to_hex(handle.get_facecolor()) for legend in figure.legends
+              for text, handle in zip(legend.get_texts(), legend.legend_handles)}
+    marker = next((label for label in legend if "[N messages archived at <path>]" in label), None)
+    assert marker is not None, list(legend)
+    assert {"en": "archive marker", "zh": "归档标记"}[language] in marker
+    top, bottom = figure.axes
+    head_end = 4   # after the head (3 + the pulled-in result) comes the marker
+    assert colours(bottom)[head_end] == legend[marker]
+    assert legend[marker] not in colours(top)   # no message before the snip is a marker
+    assert legend[marker] != colours(top)[head_end]   # what it replaced: archived, drawn apart
 
 
 def test_message_map_shows_persisted_and_placeholders():

@@ -79,6 +79,17 @@ def test_06_says_its_settings_and_adds_up_the_servers_answers(edition):
     assert "persist_oversized=False" in said and "20,000" in said and "default" in said
 
 
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_06_says_a_retry_is_a_call_where_it_first_numbers_calls(edition):
+    # Issue 52, a fresh teacher: "call 2" is call 1's retry, and the page never said so.
+    said = cell("06", edition, "the-second-refusal-inside-the")
+    numbered = re.search({"en": r"call \d", "zh": r"第 \d 次"}[edition], said)
+    sentence = {"en": "call 2 is call 1's retry", "zh": "第 2 次调用就是第 1 次的重试"}[edition]
+    assert numbered and numbered.start() == said.find(sentence), said   # said where first numbered
+    # ... as the stored run prints it (tests/lessons/test_small_window.py runs it again)
+    assert re.findall(r"call (\d+): reactive_compact", stdout("06", edition)) == ["1", "3"]
+
+
 def test_06_the_defaults_own_step_1_would_spare_the_second_refusal(tmp_path):
     # What 06 says of persist_oversized: with it on (the default), the agent answers.
     import shutil

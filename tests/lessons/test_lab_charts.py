@@ -6,11 +6,13 @@
 - lab 05's rounds chart: a dashed line on the points of a line drawn before it (the
   summary's and the default's reach, both 100%; server compaction's reach on its own held
   line) is dashed in that line's gaps, and its legend entry names the line it lies on;
-- lab 06's cost chart: its two panels' axis labels do not run into each other.
+- lab 06's cost chart: its two panels' axis labels do not run into each other, and the
+  thinking panel's says what its "of 60" counts.
 
 Left out: the figures' numbers (the notebooks print them; nbval compares).
 """
 
+import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 
 from compact_course.lessons import forgets_chart, server_replay, thinking_lab
@@ -58,3 +60,13 @@ def test_lab_06s_two_axis_labels_do_not_overlap():
     figure.draw(renderer)
     left, right = (axis.xaxis.label.get_window_extent(renderer) for axis in figure.axes)
     assert left.x1 < right.x0, (left, right)
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_lab_06s_thinking_axis_says_what_its_60_counts(monkeypatch, language):
+    # Issue 52: "blocks (of 60)" beside a seed run of 67 calls never said what the 60 counts.
+    monkeypatch.setenv("COMPACT_LANG", language)
+    rows = [{"design": name, "cost": 1_000, "thinking_invalid": 0, "turns": 60}
+            for name in ("seed", "default, edits in place", "default")]
+    label = thinking_lab.cost_chart(rows).axes[1].get_xlabel()
+    assert label == {"en": "blocks (one per turn, of 60)", "zh": "块（每轮一个，共 60 个）"}[language]

@@ -58,3 +58,25 @@ def test_the_agent_works_in_a_fresh_copy_and_its_answers_are_its_own(overflow, c
     echoed = capsys.readouterr().out.splitlines()
     assert echoed == ["[reactive compact]", '> read_file {"path": "logs/test_run.log"}',
                       "[reactive compact]"]
+
+
+def test_a_retry_is_a_call_of_its_own_and_the_cap_keeps_summaries_in_the_window(overflow):
+    # What 06 says where it first numbers calls: "call 2 is call 1's retry", and its settings
+    # let requests outgrow the window "but not summary calls".
+    history, model = overflow
+    agent = model.agent(CompactionConfig(summary_input_char_limit=20_000, persist_oversized=False))
+    agent.messages = copy.deepcopy(history["messages"])
+    with pytest.raises(anthropic.BadRequestError):
+        agent.loop(history["active_request"])
+    steps = [(r.call, r.step) for r in agent.compactor.records]
+    after_first = steps[steps.index((1, "reactive_compact")) + 1]
+    assert after_first == (2, "tool_result_budget")   # the retry's prepare: call 2
+    assert [call for call, step in steps if step == "reactive_compact"] == [1, 3]
+    assert agent.model_calls == 4 and model.answers() == [400, 200, 200, 400, 200, 400]
+    # The summarizer's default cap (80,000 characters) would send a summary over the window.
+    uncapped = model.agent(CompactionConfig(persist_oversized=False))
+    assert uncapped.config.summary_input_char_limit > 20_000
+    uncapped.messages = copy.deepcopy(history["messages"])
+    with pytest.raises(anthropic.BadRequestError):
+        uncapped.loop(history["active_request"])
+    assert uncapped.model_calls == 1 and model.answers() == [400, 400]   # the summary refused

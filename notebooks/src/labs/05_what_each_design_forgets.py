@@ -72,8 +72,8 @@ print("an answer from the summary, 'Set the timeout to 30.':", score(timeout, "S
 
 # %% [markdown] id="the-summary-still"
 # The summary still says "Set the timeout to 30.": a model that trusts it answers 30,
-# scored wrong. The offline model sees one value where the question counts two, and says
-# it can't tell. Audit your own file the same way:
+# scored wrong. The question says the timeout took two values; the offline model finds
+# one, which may be stale, so it answers "can't tell". Audit your own file the same way:
 # `python -m compact_course probe ~/.claude/projects/<project>/<session>.jsonl --recorded`.
 
 # %% [markdown] id="round-after-round"
@@ -136,7 +136,7 @@ if show_all:
 #
 # Write `instructions(text)`: the sentences of `text` the rule keeps, in order, stripped
 # (`compact_course.probes.readable_units(text, "sentence")` cuts sentences). The checker
-# compares yours with the package's on texts you have not seen and on seeded random ones.
+# compares yours with the package's on unseen and seeded random texts.
 
 # %%
 for text, kept in instruction_examples():

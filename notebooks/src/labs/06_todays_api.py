@@ -147,11 +147,11 @@ if revealed("dropped_paths"):
 # %% [markdown] id="an-in-place-edit-beside-a"
 # ## An edit in place beside a compaction, on the bill
 #
-# The benchmark's tool-heavy session, 60 turns, thinking on, priced as lab 02 prices
-# (`compact_course/bench/prices.py`). Three designs: the seed; the default with
-# `append_only_thinking` off (it keeps its edits in place); the default as it ships.
-# `thinking` counts the blocks each sent back behind a changed prefix: each one a 400, or
-# with `drop_block` reasoning lost.
+# The benchmark's tool-heavy session: 60 turns, each reply opening with a thinking block
+# (`calls` adds summary calls), priced as lab 02 prices (`compact_course/bench/prices.py`).
+# Three designs: the seed; the default with `append_only_thinking` off; the default as it
+# ships. `thinking` counts the blocks, of those 60, each sent back behind a changed prefix:
+# each one a 400, or with `drop_block` reasoning lost.
 
 # %%
 rows = lab.in_place_or_whole(turns=60)

@@ -32,8 +32,8 @@
 # 在边界之后又把它取了回来，这次调用是要付费的）。然后是那三个最新值探针：
 
 # %% [markdown] id="the-summary-still"
-# 摘要里仍然写着 "Set the timeout to 30."：信了它的模型会回答 30，被判为错。离线模型看到的只有一个值，
-# 而问题说它有两个，于是它说无法确定。用同样的方法审计你自己的文件：
+# 摘要里仍然写着 "Set the timeout to 30."：信了它的模型会回答 30，被判为错。问题里说超时先后取过
+# 两个值；离线模型只找到一个，它可能是过时的，所以回答“无法确定”。用同样的方法审计你自己的文件：
 # `python -m compact_course probe ~/.claude/projects/<project>/<session>.jsonl --recorded`。
 
 # %% [markdown] id="round-after-round"

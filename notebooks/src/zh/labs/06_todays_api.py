@@ -60,10 +60,10 @@
 # %% [markdown] id="an-in-place-edit-beside-a"
 # ## 原地编辑与整体压缩，放在账单上比较
 #
-# 基准测试里工具密集的会话，60 轮，打开思考，按 lab 02 的方式计价（`compact_course/bench/prices.py`）。
-# 三种设计：原文配置；关掉 `append_only_thinking`、保留原地编辑的默认配置；出厂的默认配置。
-# `thinking` 一栏数的是每种设计在前缀改变之后仍然发回的块：每一个都是一次 400，或者在
-# `drop_block` 下丢掉推理。
+# 基准测试里工具密集的会话：60 轮，每轮的回复都以一个思考块开头（`calls` 还算上了摘要调用），
+# 按 lab 02 的方式计价（`compact_course/bench/prices.py`）。三种设计：原文配置；关掉
+# `append_only_thinking` 的默认配置；出厂的默认配置。`thinking` 一栏数的是这 60 个块中，每种设计
+# 在前缀改变之后仍然发回的块：每一个都是一次 400，或者在 `drop_block` 下丢掉推理。
 
 # %% [markdown] id="a-practitioners-checklist"
 # 在这份账单上，原地编辑更便宜（`cost k`）：它们让更多的提示留在缓存里（`read`）。可是每一次都会
