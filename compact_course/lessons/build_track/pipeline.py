@@ -78,6 +78,11 @@ SAID = {
               "你的列表正是第一到三步乱序运行后的结果：{pairs}"),
     "before": ("step {a} ({name_a}) ran before step {b} ({name_b})",
                "第{a_zh}步（{name_a}）在第{b_zh}步（{name_b}）之前运行了"),
+    "whole": ("this list's JSON is just over the limit, its messages' JSON one by one is not: the article "
+              "measures the whole list, json.dumps(messages, ensure_ascii=False), its brackets and the "
+              "\", \" between messages too",
+              "这个列表的 JSON 刚好超过上限，逐条消息的 JSON 加起来却没有：文章计量的是整个列表，"
+              "即 json.dumps(messages, ensure_ascii=False)，连同方括号和消息之间的 \", \""),
     "calls": ("your pipeline called summarize {n} times", "你的管线调用了 summarize {n} 次"),
     "handed": ("the text handed to summarize is not summary_input of the list after steps 1-3",
                "交给 summarize 的文本不是第一到三步之后列表的 summary_input"),
@@ -202,16 +207,20 @@ def in_order(draw) -> list:
 
 def drawn_cases(draw, count: int, make) -> list:
     found = [make(("drawn at random #1, a long list", "随机抽取 #1，长列表"), in_order(draw), draw=draw)]
-    for k in range(1, count):
-        messages = drawn_history(draw, draw.randint(4, 70), sizes=(40, 300, 1_500, 6_000, 20_000))
-        if messages[-1]["role"] == "assistant":
-            messages.append({"role": "user", "content": "Go on."})
-        if draw.random() < 0.5:   # a large batch last
-            ids = [f"toolu_z{draw.getrandbits(24):06x}" for _ in range(draw.randint(1, 3))]
-            sizes = [draw.randrange(20_000, 260_000) for _ in ids]
-            messages += [call(ids), batch([(i, text(i, s)) for i, s in zip(ids, sizes)])]
-        found.append(make((f"drawn at random #{k + 1}", f"随机抽取 #{k + 1}"), messages, draw=draw))
-    return found
+    return found + [make((f"drawn at random #{k + 1}", f"随机抽取 #{k + 1}"), drawn_list(draw), draw=draw)
+                    for k in range(1, count)]
+
+
+def drawn_list(draw) -> list:
+    """A history of 4-70 messages drawn, and half the time a large batch last."""
+    messages = drawn_history(draw, draw.randint(4, 70), sizes=(40, 300, 1_500, 6_000, 20_000))
+    if messages[-1]["role"] == "assistant":
+        messages.append({"role": "user", "content": "Go on."})
+    if draw.random() < 0.5:   # a large batch last
+        ids = [f"toolu_z{draw.getrandbits(24):06x}" for _ in range(draw.randint(1, 3))]
+        sizes = [draw.randrange(20_000, 260_000) for _ in ids]
+        messages += [call(ids), batch([(i, text(i, s)) for i, s in zip(ids, sizes)])]
+    return messages
 
 
 def describe(case) -> str:
@@ -223,15 +232,20 @@ def describe(case) -> str:
                 numbers=case.numbers_text() or "-")
 
 
-def size_after_cheap_steps(case) -> int:
-    """Characters of the list the package's steps 1-3 leave (in a folder of its own, then gone)."""
+def after_cheap_steps(case) -> list:
+    """The list the package's steps 1-3 leave, as plain dicts (in a folder of its own, then gone)."""
     import tempfile
     from pathlib import Path
     with tempfile.TemporaryDirectory(prefix="build-track-size-") as scratch:
         root = Path(scratch) / "root"
         root.mkdir()
         out, _ = reference(case, root, NEVER)
-        return len(json.dumps(plain(out), ensure_ascii=False))
+        return plain(out)
+
+
+def size_after_cheap_steps(case) -> int:
+    """Characters of the list the package's steps 1-3 leave."""
+    return len(json.dumps(after_cheap_steps(case), ensure_ascii=False))
 
 
 def reference(case, root, limit: int):
