@@ -83,6 +83,7 @@ SAID = {
               "\", \" between messages too",
               "这个列表的 JSON 刚好超过上限，逐条消息的 JSON 加起来却没有：文章计量的是整个列表，"
               "即 json.dumps(messages, ensure_ascii=False)，连同方括号和消息之间的 \", \""),
+    "and": ("; ", "；"),
     "calls": ("your pipeline called summarize {n} times", "你的管线调用了 summarize {n} 次"),
     "handed": ("the text handed to summarize is not summary_input of the list after steps 1-3",
                "交给 summarize 的文本不是第一到三步之后列表的 summary_input"),
@@ -344,4 +345,4 @@ def out_of_order(case, got, where) -> list:
     digits = {1: "一", 2: "二", 3: "三"}
     pairs = [told(SAID, "before", a=a, b=b, a_zh=digits[a], b_zh=digits[b], name_a=CHEAP[a - 1],
                   name_b=CHEAP[b - 1]) for a, b in sorted(common)]
-    return [told(SAID, "order", pairs="; ".join(pairs))]
+    return [told(SAID, "order", pairs=told(SAID, "and").join(pairs))]
