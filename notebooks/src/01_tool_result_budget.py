@@ -91,8 +91,8 @@ if open_hint:
 #
 # From here the pipeline is yours: it grows in `my_compact.py`, a step a notebook, until
 # notebook 08 makes it `prepare`. Write `tool_result_budget` under
-# its docstring, on plain dicts; save (Ctrl-S) and run the cell. The check grades it
-# against the package's seed profile, on cases drawn at random too, so every number must
+# its docstring, on plain dicts; save (Ctrl-S) and run the cell. The check grades the
+# article's rules with its docstring's fixes, on random cases too, so every number must
 # come from the parameters; a failing case shows its input, never the expected output.
 
 # %%

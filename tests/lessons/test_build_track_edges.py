@@ -3,8 +3,10 @@
 Each wrong file is the solution of docs/TEACHING.md with one thing changed: prepare measuring
 with `>=`, with ensure_ascii=True, or with json.dumps(default=str); step 1 saving a result
 exactly large_limit long (`<` for `<=`), or writing an absolute path in its block; step 3
-slicing results[:-keep_recent] (keep_recent=0 keeps all, flaw 16); and (its second
-reviewer) step 1 taking a moved result's whole size off the total, the preview forgotten.
+slicing results[:-keep_recent] (keep_recent=0 keeps all, flaw 16); (its second reviewer)
+step 1 taking a moved result's whole size off the total, the preview forgotten; and (a fresh
+learner's) is_prompt_too_long matching "prompt" alone, which a 400 about a system prompt or
+prompt caching fails.
 Each fails a fixed case with a line that names what is wrong and never the package's output.
 Left out: the families of test_build_track.py (the solutions pass, the article fails where a
 flaw makes it wrong).
@@ -20,6 +22,7 @@ from .test_build_track import (
     solutions,
 )
 
+SPELLINGS = '("prompt is too long", "prompt_too_long", "too many tokens")'
 MEASURE = "if len(json.dumps(plain(messages), ensure_ascii=False)) > limit:"
 WRONG = {
     ">= for >": ("prepare", MEASURE, MEASURE.replace("> limit", ">= limit"),
@@ -42,6 +45,11 @@ WRONG = {
     "results[:-keep_recent]": ("micro_compact", "blocks[:max(len(blocks) - keep_recent, 0)]",
                                "blocks[:-keep_recent]", "keep_recent given: 0, none kept whole",
                                "flaw 16: keep_recent=0 kept every result whole"),
+    # A fresh learner's: matching "prompt" alone passed while no error that is not it said "prompt".
+    "'prompt' alone": ("is_prompt_too_long", SPELLINGS, '("prompt", "too many tokens")',
+                       "a 400 for an empty system prompt", "its words say 'prompt', not that the prompt"),
+    "'prompt' alone, caching": ("is_prompt_too_long", SPELLINGS, '("prompt", "too many tokens")',
+                                "a 400 for prompt caching", "compacting would not help"),
 }
 
 

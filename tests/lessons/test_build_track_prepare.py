@@ -99,3 +99,24 @@ def test_a_hard_coded_limit_and_step_3_before_step_1_fail_and_say_why(tmp_path, 
     out = capsys.readouterr().out
     assert result.attempted and not result.ok and not result.flaws, out
     assert said in out
+
+
+PER_MESSAGE = '''
+def prepare(messages, root, active_request, summarize, limit=50_000):
+    messages = cheap_steps(messages, root)
+    if sum(len(json.dumps(plain(m), ensure_ascii=False)) for m in messages) > limit:   # message by message
+        messages = compact_history(messages, root, active_request, summarize)
+    return messages
+'''
+
+
+def test_a_measure_message_by_message_fails_on_every_run_and_says_the_whole_list(tmp_path, capsys):
+    """It leaves out the list's brackets and the ", " between messages (2 characters a message): a
+    fresh learner's passed every run. The drawn case just over the limit fails it on each."""
+    path = learner_file(tmp_path, solutions() + PER_MESSAGE)
+    for seed in (21, 22, 23):
+        result = check("prepare", path, seed=seed)
+        out = capsys.readouterr().out
+        assert result.attempted and not result.ok and not result.flaws, out
+        assert "drawn at random, just over the limit" in [label for label, _, _ in result.failing], out
+        assert "the article measures the whole list, json.dumps(messages, ensure_ascii=False)" in out

@@ -66,4 +66,6 @@ def run(function, case, root, calls):
 
 
 def problems(case, got, expected, where) -> list:
-    return pipeline.judge(case, got, expected, where, pipeline.NEVER)
+    found = pipeline.judge(case, got, expected, where, pipeline.NEVER)
+    # Said first: the order is this step's lesson, and what it got wrong is then the consequence.
+    return (pipeline.out_of_order(case, got, where) if found else []) + found

@@ -7,10 +7,14 @@ names may differ and contents may not. The stand-in model is compact_history's; 
 handed is compared with the package's the same way. Fixed cases tell the designs apart: step 3
 before step 1 (a batch of five, the largest first: its copy is lost), the limit given (30,000,
 where a hard-coded 50,000 does not summarize), step 4 measured before steps 1-3, nothing to do,
-and flaws 6, 7, 11 and 12 through the whole pipeline. Left out: reactive_compact and the tool.
+and flaws 6, 7, 11 and 12 through the whole pipeline; the first drawn case tells every other order
+of steps 1-3 from the article's, on every run, and a list that one of them leaves is said as the
+steps that ran out of place (out_of_order). Left out: reactive_compact and the tool.
 """
 
+import copy
 import hashlib
+import itertools
 import json
 import re
 
@@ -70,6 +74,16 @@ SAID = {
             "not as json.dumps(default=str) writes them",
             "这个列表含有 SDK 的对象：按普通 JSON（model_dump(exclude_none=True)）计量，"
             "而不是 json.dumps(default=str) 写出的样子"),
+    "order": ("your list is what steps 1-3 leave run out of order: {pairs}",
+              "你的列表正是第一到三步乱序运行后的结果：{pairs}"),
+    "before": ("step {a} ({name_a}) ran before step {b} ({name_b})",
+               "第{a_zh}步（{name_a}）在第{b_zh}步（{name_b}）之前运行了"),
+    "whole": ("this list's JSON is just over the limit, its messages' JSON one by one is not: the article "
+              "measures the whole list, json.dumps(messages, ensure_ascii=False), its brackets and the "
+              "\", \" between messages too",
+              "这个列表的 JSON 刚好超过上限，逐条消息的 JSON 加起来却没有：文章计量的是整个列表，"
+              "即 json.dumps(messages, ensure_ascii=False)，连同方括号和消息之间的 \", \""),
+    "and": ("; ", "；"),
     "calls": ("your pipeline called summarize {n} times", "你的管线调用了 summarize {n} 次"),
     "handed": ("the text handed to summarize is not summary_input of the list after steps 1-3",
                "交给 summarize 的文本不是第一到三步之后列表的 summary_input"),
@@ -78,6 +92,7 @@ SAID = {
                 "摘要消息不是 compact_history 的格式：[Compacted]、原样的请求、JSON 字符串形式的摘要、"
                 "第一到三步之后列表的 transcript"),
 }
+CHEAP = ("tool_result_budget", "snip_compact", "micro_compact")   # steps 1, 2 and 3
 KINDS = {"whole": ("kept whole", "完整保留"), "saved": ("step 1's block", "第一步的块"),
          "placeholder": ("a 'saved at' placeholder", "'saved at' 占位符"),
          "omitted": ("'omitted'", "'omitted'"), "other": ("changed into something else", "被改成了别的内容")}
@@ -179,18 +194,34 @@ def flaw_cases(make) -> list:
     return found
 
 
+def in_order(draw) -> list:
+    """Over 50 messages, each result over step 3's minimum, then a batch over step 1's limit, its
+    largest first, drawn: every other order of steps 1-3 leaves it otherwise (step 2's transcript
+    holds the list as step 2 found it; step 3 omits the batch's oldest, the largest)."""
+    messages = drawn_history(draw, draw.randint(52, 70), sizes=(300, 1_500, 6_000))
+    if messages[-1]["role"] == "assistant":
+        messages.append({"role": "user", "content": "Go on."})
+    ids = [f"toolu_o{draw.getrandbits(24):06x}" for _ in range(draw.randint(4, 5))]
+    sizes = [draw.randrange(210_000, 260_000), *(draw.randrange(300, 6_000) for _ in ids[1:])]
+    return [*messages, call(ids), batch([(i, text(i, s)) for i, s in zip(ids, sizes)])]
+
+
 def drawn_cases(draw, count: int, make) -> list:
-    found = []
-    for k in range(count):
-        messages = drawn_history(draw, draw.randint(4, 70), sizes=(40, 300, 1_500, 6_000, 20_000))
-        if messages[-1]["role"] == "assistant":
-            messages.append({"role": "user", "content": "Go on."})
-        if draw.random() < 0.5:   # a large batch last
-            ids = [f"toolu_z{draw.getrandbits(24):06x}" for _ in range(draw.randint(1, 3))]
-            sizes = [draw.randrange(20_000, 260_000) for _ in ids]
-            messages += [call(ids), batch([(i, text(i, s)) for i, s in zip(ids, sizes)])]
-        found.append(make((f"drawn at random #{k + 1}", f"随机抽取 #{k + 1}"), messages, draw=draw))
-    return found
+    found = [make(("drawn at random #1, a long list", "随机抽取 #1，长列表"), in_order(draw), draw=draw)]
+    return found + [make((f"drawn at random #{k + 1}", f"随机抽取 #{k + 1}"), drawn_list(draw), draw=draw)
+                    for k in range(1, count)]
+
+
+def drawn_list(draw) -> list:
+    """A history of 4-70 messages drawn, and half the time a large batch last."""
+    messages = drawn_history(draw, draw.randint(4, 70), sizes=(40, 300, 1_500, 6_000, 20_000))
+    if messages[-1]["role"] == "assistant":
+        messages.append({"role": "user", "content": "Go on."})
+    if draw.random() < 0.5:   # a large batch last
+        ids = [f"toolu_z{draw.getrandbits(24):06x}" for _ in range(draw.randint(1, 3))]
+        sizes = [draw.randrange(20_000, 260_000) for _ in ids]
+        messages += [call(ids), batch([(i, text(i, s)) for i, s in zip(ids, sizes)])]
+    return messages
 
 
 def describe(case) -> str:
@@ -202,15 +233,20 @@ def describe(case) -> str:
                 numbers=case.numbers_text() or "-")
 
 
-def size_after_cheap_steps(case) -> int:
-    """Characters of the list the package's steps 1-3 leave (in a folder of its own, then gone)."""
+def after_cheap_steps(case) -> list:
+    """The list the package's steps 1-3 leave, as plain dicts (in a folder of its own, then gone)."""
     import tempfile
     from pathlib import Path
     with tempfile.TemporaryDirectory(prefix="build-track-size-") as scratch:
         root = Path(scratch) / "root"
         root.mkdir()
         out, _ = reference(case, root, NEVER)
-        return len(json.dumps(plain(out), ensure_ascii=False))
+        return plain(out)
+
+
+def size_after_cheap_steps(case) -> int:
+    """Characters of the list the package's steps 1-3 leave."""
+    return len(json.dumps(after_cheap_steps(case), ensure_ascii=False))
 
 
 def reference(case, root, limit: int):
@@ -279,3 +315,34 @@ def _message_problem(i, mine, theirs, raw) -> list:
             kind = "whole" if kind == "other" and _kind(b.get("content")) != "other" else kind
             return [told(SAID, "result", tid=tid, kind=KINDS[kind][0], kind_zh=KINDS[kind][1])]
     return [told(SAID, "message", i=i)]
+
+
+def out_of_order(case, got, where) -> list:
+    """Which steps ran out of place, when the learner's list is what the package's steps 1-3 leave
+    in other orders (each run in a folder of its own): the pairs every such order inverts (on a list
+    step 2 leaves alone, some orders leave the same list); else nothing. It names steps, never the list
+    the article's order leaves."""
+    from context_compact import CompactionConfig, ContextCompactor
+
+    from .run import never_summarize
+    mine, common = normal(plain(got), where.yours), None
+    for order in itertools.permutations((1, 2, 3)):
+        if order == (1, 2, 3):
+            continue
+        root = where.package.parent.parent / ("order-" + "".join(map(str, order))) / "root"
+        root.mkdir(parents=True)
+        if case.setup:
+            case.setup(root)
+        compactor = ContextCompactor(root, never_summarize, CompactionConfig.seed(context_char_limit=NEVER))
+        messages = copy.deepcopy(case.messages)
+        for step in order:
+            messages = getattr(compactor, CHEAP[step - 1])(messages)
+        if normal(plain(messages), root) == mine:
+            inverted = {(a, b) for i, a in enumerate(order) for b in order[i + 1:] if a > b}
+            common = inverted if common is None else common & inverted
+    if not common:
+        return []
+    digits = {1: "一", 2: "二", 3: "三"}
+    pairs = [told(SAID, "before", a=a, b=b, a_zh=digits[a], b_zh=digits[b], name_a=CHEAP[a - 1],
+                  name_b=CHEAP[b - 1]) for a, b in sorted(common)]
+    return [told(SAID, "order", pairs=told(SAID, "and").join(pairs))]

@@ -5,8 +5,9 @@ reading both back from disk (pipeline.py), with the stand-in model. It rejects: 
 step 1 (a batch of five, the largest first), a hard-coded 50,000 (the limit given: 30,000, and
 limits drawn at random), step 4 measured before steps 1-3 (a batch over the limit that step 1
 brings under it), a measure off at its edges (exactly at the limit, Chinese text, the SDK's
-objects, flaw 12), the article's own prepare on flaws 6, 7, 11 and 12, and a call to the
-package (the trap, run.py). Left out: reactive_compact and the compact tool (the agent loop's).
+objects, flaw 12, a drawn list over the limit as a whole and not message by message), the
+article's own prepare on flaws 6, 7, 11 and 12, and a call to the package (the trap, run.py).
+Left out: reactive_compact and the compact tool (the agent loop's).
 """
 
 import json
@@ -84,12 +85,26 @@ def _size(messages) -> int:
 
 def drawn(draw, count: int = 5) -> list:
     """Histories drawn at random, each limit drawn around the size steps 1-3 leave (so that a
-    number of one's own, 50,000 or any other, decides some of them wrongly)."""
+    number of one's own, 50,000 or any other, decides some of them wrongly); then one more whose
+    limit is drawn between the sum of its messages' JSON and its whole list's JSON (just_over)."""
     found = pipeline.drawn_cases(draw, count, _make)
     for case in found:
         left = pipeline.size_after_cheap_steps(case)
         case.numbers["limit"] = max(1_000, int(left * draw.uniform(0.5, 1.5)))
-    return found
+    return [*found, just_over(draw)]
+
+
+def just_over(draw):
+    """A drawn history whose list after steps 1-3 is over the limit as the article measures it,
+    the whole list's JSON, and not over it as the sum of its messages' JSON (which leaves out the
+    brackets and the ", " between messages: 2 characters a message)."""
+    label = ("drawn at random, just over the limit", "随机抽取，刚好超过上限")
+    case = _make(label, pipeline.drawn_list(draw))
+    left = pipeline.after_cheap_steps(case)
+    each = sum(len(json.dumps(m, ensure_ascii=False)) for m in left)
+    case.numbers["limit"] = draw.randint(each, _size(left) - 1)
+    case.data["why"] = "whole"
+    return case
 
 
 

@@ -3,7 +3,9 @@
 Each case is an error made afresh for each side: the SDK's BadRequestError with the API's real
 refusal (flaw 9: the article matched only "prompt_too_long" and "too many tokens"), the two older
 spellings in any case of letters, and errors that are not it (a 400 for a lost tool_result, a
-429, a 529, a plain error). Drawn ones vary the token counts, the spellings' case and the
+429, a 529, a plain error, and 400s whose words say "prompt" but not that it is too long: a
+system prompt or prompt caching refused, their words written here in the API's manner, so that
+matching "prompt" alone fails). Drawn ones vary the token counts, the spellings' case and the
 other errors. Left out: an error whose text is only in its body (the SDK puts the message in
 its text too).
 """
@@ -21,10 +23,10 @@ HINTS = (
      "spellings 'prompt_too_long' and 'too many tokens' count too.",
      "读错误的文本，转成小写：API 自己的说法是 'prompt is too long'；较早的写法 'prompt_too_long' "
      "和 'too many tokens' 也算。"),
-    ("an error about something else is not it, even a 400: a lost tool_result, a rate limit (429) or an "
-     "overloaded server (529) needs no compaction.",
-     "关于其他事情的错误不算，即使是 400：丢失的 tool_result、速率限制（429）或服务器过载（529）"
-     "都不需要压缩。"),
+    ("an error about something else is not it, even a 400 that says 'prompt': a lost tool_result, a "
+     "refused system prompt, a rate limit (429) or an overloaded server (529) needs no compaction.",
+     "关于其他事情的错误不算，即使是提到 'prompt' 的 400：丢失的 tool_result、被拒绝的系统提示、"
+     "速率限制（429）或服务器过载（529）都不需要压缩。"),
 )
 FLAW_HINTS = {
     9: ("print str() of the SDK's BadRequestError for an oversized prompt: its words are 'prompt is too "
@@ -39,6 +41,8 @@ SAID = {
     "false alarm": ("your function answered {got!r}: this error is about something else, and compacting "
                     "would not help",
                     "你的函数回答 {got!r}：这个错误与提示长度无关，压缩也无济于事"),
+    "says prompt": ("its words say 'prompt', not that the prompt is too long",
+                    "它的文字提到了 'prompt'，却没有说提示过长"),
     "not a bool": ("your function returned {kind}, not True or False",
                    "你的函数返回了 {kind}，而不是 True 或 False"),
 }
@@ -68,6 +72,10 @@ LOST = ("messages.4.content.0: unexpected `tool_use_id` found in `tool_result` b
         "`tool_result` block must have a corresponding `tool_use` block in the previous message.")
 
 
+SYSTEM = "system.{n}.text: a text block of the system prompt must be non-empty"
+CACHING = "prompt caching: a maximum of 4 blocks with cache_control may be provided. Found {n}."
+
+
 def _case(label, kind, message, flaw=None):
     return Case(label, [], {}, flaw, data={"kind": kind, "message": message})
 
@@ -81,6 +89,9 @@ def fixed() -> list:
         _case(("Too Many Tokens, in capitals", "大写的 Too Many Tokens"), "Exception",
               "Too Many Tokens in the request"),
         _case(("a 400 for a lost tool_result", "丢失 tool_result 的 400"), "BadRequestError", LOST),
+        _case(("a 400 for an empty system prompt", "空系统提示的 400"), "BadRequestError",
+              SYSTEM.format(n=0)),
+        _case(("a 400 for prompt caching", "提示缓存的 400"), "BadRequestError", CACHING.format(n=5)),
         _case(("a rate limit (429)", "速率限制（429）"), "RateLimitError",
               "Number of request tokens has exceeded your per-minute rate limit"),
         _case(("an overloaded server (529)", "服务器过载（529）"), "InternalServerError", "Overloaded"),
@@ -99,7 +110,9 @@ def drawn(draw, count: int = 5) -> list:
             spelling = "".join(c.upper() if draw.random() < 0.3 else c for c in spelling)
             kind, message = "Exception", f"request refused: {spelling} ({window} max)"
         elif choice == 2:
-            kind, message = "BadRequestError", LOST.replace("toolu_003", f"toolu_{draw.randint(100, 999)}")
+            kind, message = "BadRequestError", draw.choice((
+                LOST.replace("toolu_003", f"toolu_{draw.randint(100, 999)}"),
+                SYSTEM.format(n=draw.randint(0, 3)), CACHING.format(n=draw.randint(5, 9))))
         else:
             kind, message = draw.choice((("RateLimitError", "rate limited"),
                                          ("InternalServerError", "Overloaded"),
@@ -128,5 +141,8 @@ def problems(case, got, expected, where) -> list:
         return [told(SAID, "not a bool", kind=type(got).__name__)]
     if got == expected:
         return []
-    return [told(SAID, "missed" if expected else "false alarm", got=got)]
+    found = [told(SAID, "missed" if expected else "false alarm", got=got)]
+    if not expected and "prompt" in case.data["message"].lower():
+        found.append(told(SAID, "says prompt"))
+    return found
 
