@@ -93,11 +93,10 @@ def test_the_live_notebook_replays_byte_for_byte_from_its_cassette(tmp_path, mon
     monkeypatch.delenv("COMPACT_RECORD")
     monkeypatch.setenv("COMPACT_CASSETTE", str(cassette))
     replayed = builder.execute(copy.deepcopy(stored), "09 replayed")
-    # The cell that says which model, and the one that says which cassette, differ by design.
+    # The cell that says which model and which cassette (live_run.page_model) differs by design.
     code = [cell.source for cell in stored.cells if cell.cell_type == "code"]
-    model = next(i for i, source in enumerate(code) if "choose_model(" in source)
-    which = next(i for i, source in enumerate(code) if 'say("cassette' in source)
-    mine = [model, which]
+    model = which = next(i for i, source in enumerate(code) if "page_model(" in source)
+    mine = [model]
     assert "replayed from the cassette notebook09.cassette.json" in outputs(replayed)[model]
     assert "replaying the cassette" in outputs(replayed)[which]
     assert "recording every API exchange" in outputs(recorded)[which]

@@ -52,10 +52,10 @@ def test_lab_02_draws_two_panels_and_says_what_each_yes_answers(edition):
 def test_lab_02_says_beside_its_second_bill_why_it_is_below_the_tables(edition):
     # Issue 52: the table's "+misses k" said 324k, the next cell 293k; a learner tripped.
     text = "\n".join(outputs("labs/02_evidence", edition))
-    cheapest = re.findall(r"^([\w-]+): .*cheapest (\w+) \(([\d,]+)k: the table's ([\d,]+)k "
+    cheapest = re.findall(r"^([\w-]+): .*cheapest (\w+) \(the table's ([\d,]+)k; ([\d,]+)k "
                           r"without its misses\)$", text, re.M)
     assert len(cheapest) == 3, text
-    for session, design, bill, table in cheapest:
+    for session, design, table, bill in cheapest:
         rows = text.split(f"\n{session}, seed 0:\n", 1)[1].split("\n\n", 1)[0].splitlines()
         fields = [re.split(r"\s{2,}", r.strip()) for r in rows]   # columns: two spaces apart
         row = next(r for r in fields[1:] if r[0] == design)
