@@ -240,9 +240,9 @@ def core_path_minutes(root: Path = ROOT) -> int:
 
 # A learner on their own (the Goal cell's "About N minutes"): one reading as in class, then
 # each exercise done alone and each step of the build track written in my_compact.py until
-# its check passes. The three figures are a teacher's estimate: the first two set against what
-# a learner alone needed before the build track (issue 52: 3.2-3.6 hours for 00-09; 05, 20-25
-# minutes); a build step at the low end of a reviewer's 15-30 minutes.
+# its check passes. The figures are a teacher's estimate: the first two set against what a
+# learner alone needed before the build track (issue 52: 3.2-3.6 hours for 00-09; 05, 20-25
+# minutes); a build step set at 15; an exercise that needs more carries it (MINUTES_ALONE).
 PREDICTION_ALONE = 3        # minutes: think, fill in, run the checker, read the answer
 FUNCTION_ALONE = 7          # an exercise's function, to "All N cases pass."
 BUILD_STEP_ALONE = 15       # one function of my_compact.py, to its check's pass

@@ -40,7 +40,7 @@ from pathlib import Path
 from context_compact.compactor import ContextCompactor
 from context_compact.config import CompactionConfig
 from context_compact.formats import COMPACT_TOOL_ACK, OMITTED, kind_of_user_text
-from context_compact.messages import estimate_chars, text_of, to_plain, tool_results, user_text
+from context_compact.messages import estimate_chars, text_of, to_plain, tool_results, tool_uses, user_text
 from context_compact.record import StepRecord
 from context_compact.steps import NAMES
 from context_compact.store import Store, seeded_ids
@@ -393,12 +393,15 @@ def outputs_lost(history, profile: str = "seed", overrides: dict | None = None) 
     return len({i for i in omitted if originals[i] not in readable.get(i, ())})
 
 
+def _calls(messages) -> dict:
+    """Each tool_use block of the list by its id: the call a result answers."""
+    return {use["id"]: use for m in messages for use in tool_uses(m)}
+
+
 def batch_table(messages) -> str:
     """The newest batch (the last message's tool results), one line a result: the tool, the
     result's characters, and the path or command it was called with (notebook 01)."""
-    from context_compact.messages import tool_uses
-
-    asked = {use["id"]: use for m in messages for use in tool_uses(m)}
+    asked = _calls(messages)
     lines = []
     for block in tool_results(messages[-1]) if messages else []:
         use = asked.get(block["tool_use_id"], {"name": "?", "input": {}})
@@ -410,9 +413,7 @@ def batch_table(messages) -> str:
 def results_table(messages, keep_recent: int) -> str:
     """Every tool result in the list, oldest first, one line each: its number, the tool that
     made it and its characters, the newest `keep_recent` marked (notebooks 03 and 05)."""
-    from context_compact.messages import tool_uses
-
-    tools = {use["id"]: use["name"] for m in messages for use in tool_uses(m)}
+    tools = {tid: use["name"] for tid, use in _calls(messages).items()}
     results = [block for m in messages for block in tool_results(m)]
     sizes = [f"{len(text_of(block['content'])):,d}" for block in results]
     width = max([5, *map(len, sizes)])
@@ -427,9 +428,7 @@ def result_changes(before, after) -> tuple[list, list, list, list]:
     """Each tool result of `before` and what a step left of it in `after`, in order:
     (labels "N tool", characters before, texts after, kinds), where a kind is "omitted",
     "placeholder" (a line naming a saved file) or "whole" (notebook 03's bars)."""
-    from context_compact.messages import tool_uses
-
-    tools = {use["id"]: use["name"] for m in before for use in tool_uses(m)}
+    tools = {tid: use["name"] for tid, use in _calls(before).items()}
     results = [block for m in before for block in tool_results(m)]
     texts = [text_of(block["content"]) for m in after for block in tool_results(m)]
     kinds = ["omitted" if text == OMITTED else "placeholder" if text.startswith("[Earlier")

@@ -8,9 +8,8 @@
     model.answers()                 # the status of each request since that agent was made
 
 So notebook 06's cells show only the lesson: which context the window refuses, the
-refusal's wording, the retry. The requests carry the agent's own system prompt and tools
-(`compact_course.agent`), so a count is what the agent's call would cost; the agent
-echoes its tool calls and reactive compactions, nothing else.
+refusal's wording, the retry. It is offline_room.py's room with a window of its own; the
+agent echoes its tool calls and reactive compactions, nothing else.
 
 Left out: a real model (the offline one is a deterministic program); stopping the
 server, which runs on a daemon thread until the kernel ends (`model.server.stop()`).
@@ -20,34 +19,24 @@ import tempfile
 
 from context_compact import CompactionConfig, estimate_chars
 
-from ..agent.loop import SYSTEM, Agent
-from ..agent.model import offline_client
-from ..agent.tools import TOOLS
+from ..agent.loop import Agent
 from ..agent.workspace import fresh_workspace
-from ..offline import MODEL_NAME
-from ..offline.api.server import start_offline_server
-from .replay import seeded_ids
+from .offline_room import OfflineRoom
 
 ECHOED = ("[reactive", ">")   # the agent's lines a learner reads: its calls and compactions
 
 
-class SmallWindow:
+def _calls_and_compactions(line: str) -> None:
+    if line.startswith(ECHOED):
+        print(line)
+
+
+class SmallWindow(OfflineRoom):
     """The offline model with a window of `window` tokens, and a client that never retries."""
 
     def __init__(self, window: int):
-        self.window = window
-        self.server = start_offline_server(window=window)
-        self.client = offline_client(self.server.base_url, max_retries=0)
+        super().__init__(echo=_calls_and_compactions, window=window)
         self._since = 0
-        self._scratch = []   # the agents' workspaces, kept as long as this object
-
-    def tokens(self, messages) -> int:
-        return self.client.messages.count_tokens(model=MODEL_NAME, system=SYSTEM, tools=TOOLS,
-                                                 messages=messages).input_tokens
-
-    def ask(self, messages):
-        return self.client.messages.create(model=MODEL_NAME, system=SYSTEM, tools=TOOLS,
-                                           messages=messages, max_tokens=8000)
 
     def window_chars(self, messages) -> float:
         """The window in characters of JSON, at the rate `messages` are counted."""
@@ -55,12 +44,9 @@ class SmallWindow:
 
     def agent(self, config: CompactionConfig) -> Agent:
         """The article's loop on this model, in a fresh copy of the sample workspace."""
-        scratch = tempfile.TemporaryDirectory(prefix="small-window-")
-        self._scratch.append(scratch)
-        workspace = fresh_workspace(scratch.name)
         self._since = len(self.server.requests)
-        return Agent(workspace, self.client, MODEL_NAME, new_id=seeded_ids(), config=config,
-                     echo=lambda line: print(line) if line.startswith(ECHOED) else None)
+        workspace = fresh_workspace(tempfile.mkdtemp(dir=self._folder.name))
+        return super().agent(config=config, workspace=workspace)
 
     def answers(self) -> list:
         """The HTTP status of each request the server answered since `agent()` was last made."""
